@@ -1,0 +1,73 @@
+import { eq } from 'drizzle-orm';
+import type { Context } from '../context.js';
+import { FieldErrors } from '../http/errors.js';
+import { accounts } from './tables.js';
+
+export const DEFAULT_UPLOAD_MAX_BYTES = 10 * 1024 * 1024;
+export const DEFAULT_ALLOWED_EXTENSIONS = [
+  'jpg', 'jpeg', 'png', 'gif', 'webp', 'svg', 'pdf',
+  'doc', 'docx', 'xls', 'xlsx', 'ppt', 'pptx', 'odt', 'ods', 'odp',
+  'txt', 'csv', 'rtf',
+];
+
+export type Account = typeof accounts.$inferSelect;
+
+export interface AccountBody {
+  name: string;
+  upload_max_bytes: number;
+  allowed_extensions: string[];
+  created_at: string;
+  updated_at: string;
+}
+
+export function accountBody(account: Account): AccountBody {
+  return {
+    name: account.name,
+    upload_max_bytes: account.uploadMaxBytes,
+    allowed_extensions: account.allowedExtensions,
+    created_at: account.createdAt.toISOString(),
+    updated_at: account.updatedAt.toISOString(),
+  };
+}
+
+/** The installation's one account, made on first use. */
+export async function ensureAccount(ctx: Context, name = 'Atrium'): Promise<{ account: Account; created: boolean }> {
+  const [existing] = await ctx.db.select().from(accounts).orderBy(accounts.id).limit(1);
+  if (existing) return { account: existing, created: false };
+  const now = ctx.clock.now();
+  const [account] = await ctx.db.insert(accounts).values({
+    name,
+    uploadMaxBytes: DEFAULT_UPLOAD_MAX_BYTES,
+    allowedExtensions: DEFAULT_ALLOWED_EXTENSIONS,
+    createdAt: now,
+    updatedAt: now,
+  }).returning();
+  return { account, created: true };
+}
+
+export async function getAccount(ctx: Context): Promise<Account> {
+  return (await ensureAccount(ctx)).account;
+}
+
+export interface AccountChanges {
+  name?: string;
+  upload_max_bytes?: number;
+  allowed_extensions?: string[];
+}
+
+export async function updateAccount(ctx: Context, changes: AccountChanges): Promise<Account> {
+  const errors = new FieldErrors();
+  if (changes.name !== undefined && !changes.name.trim()) errors.add('name', "can't be blank");
+  if (changes.upload_max_bytes !== undefined && changes.upload_max_bytes < 1) errors.add('upload_max_bytes', 'must be greater than 0');
+  const extensions = changes.allowed_extensions?.map((e) => e.trim().toLowerCase().replace(/^\./, ''));
+  if (extensions?.some((e) => !/^[a-z0-9]{1,16}$/.test(e))) errors.add('allowed_extensions', 'must be file extensions such as "pdf"');
+  errors.throwIfAny();
+  const account = await getAccount(ctx);
+  const [updated] = await ctx.db.update(accounts).set({
+    name: changes.name?.trim() ?? account.name,
+    uploadMaxBytes: changes.upload_max_bytes ?? account.uploadMaxBytes,
+    allowedExtensions: extensions ? [...new Set(extensions)] : account.allowedExtensions,
+    updatedAt: ctx.clock.now(),
+  }).where(eq(accounts.id, account.id)).returning();
+  return updated;
+}

@@ -1,0 +1,17 @@
+import { Type } from '@sinclair/typebox';
+
+const DateTime = Type.String({ format: 'date-time' });
+
+export const AccountModel = Type.Object({
+  name: Type.String(),
+  upload_max_bytes: Type.Integer({ description: 'Largest accepted upload, in bytes' }),
+  allowed_extensions: Type.Array(Type.String(), { description: 'File extensions accepted for uploads' }),
+  created_at: DateTime,
+  updated_at: DateTime,
+}, { $id: 'Account' });
+
+export const AccountInput = Type.Partial(Type.Object({
+  name: Type.String(),
+  upload_max_bytes: Type.Integer({ minimum: 1 }),
+  allowed_extensions: Type.Array(Type.String()),
+}), { additionalProperties: false });

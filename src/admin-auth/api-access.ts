@@ -1,0 +1,171 @@
+import { and, asc, count, desc, eq } from 'drizzle-orm';
+import type { Context } from '../context.js';
+import { FieldErrors, notFound } from '../http/errors.js';
+import type { Page } from '../http/pagination.js';
+import { hashSecret, randomSecret } from '../security/secrets.js';
+import { findAdmin } from './team.js';
+import { accessTokens, apiApplications } from './tables.js';
+
+export type Application = typeof apiApplications.$inferSelect;
+
+export interface ApplicationBody {
+  id: number;
+  uid: string;
+  name: string;
+  description: string;
+  redirect_uri: string;
+  logout_url: string;
+  callback_url: string;
+  /** Only in the answer that created the application. */
+  secret?: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ApplicationInput {
+  name?: string;
+  description?: string;
+  redirect_uri?: string;
+  logout_url?: string;
+}
+
+export function applicationBody(app: Application, secret?: string): ApplicationBody {
+  return {
+    id: app.id,
+    uid: app.uid,
+    name: app.name,
+    description: app.description,
+    redirect_uri: app.redirectUri,
+    logout_url: app.logoutUrl,
+    // Spec 2.14: the callback URL equals the redirect URI.
+    callback_url: app.redirectUri,
+    ...(secret === undefined ? {} : { secret }),
+    created_at: app.createdAt.toISOString(),
+    updated_at: app.updatedAt.toISOString(),
+  };
+}
+
+function checkUrl(errors: FieldErrors, field: string, value: string | undefined): void {
+  if (!value) return;
+  try {
+    const url = new URL(value);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') errors.add(field, 'must be an http(s) address');
+  } catch {
+    errors.add(field, 'must be an absolute address');
+  }
+}
+
+function checkApplication(input: ApplicationInput, creating: boolean): void {
+  const errors = new FieldErrors();
+  if ((creating || input.name !== undefined) && !input.name?.trim()) errors.add('name', "can't be blank");
+  checkUrl(errors, 'redirect_uri', input.redirect_uri);
+  checkUrl(errors, 'logout_url', input.logout_url);
+  errors.throwIfAny();
+}
+
+export async function listApplications(ctx: Context, page: Page) {
+  const [rows, [{ total }]] = await Promise.all([
+    ctx.db.select().from(apiApplications).orderBy(desc(apiApplications.updatedAt), desc(apiApplications.id)).limit(page.perPage).offset(page.offset),
+    ctx.db.select({ total: count() }).from(apiApplications),
+  ]);
+  return { items: rows.map((a) => applicationBody(a)), total };
+}
+
+async function findApplication(ctx: Context, id: number): Promise<Application> {
+  const [app] = await ctx.db.select().from(apiApplications).where(eq(apiApplications.id, id));
+  if (!app) throw notFound('Application');
+  return app;
+}
+
+export async function getApplication(ctx: Context, id: number): Promise<ApplicationBody> {
+  return applicationBody(await findApplication(ctx, id));
+}
+
+/** The Application ID and Secret are generated; the secret is shown in this answer only. */
+export async function createApplication(ctx: Context, input: ApplicationInput): Promise<ApplicationBody> {
+  checkApplication(input, true);
+  const secret = randomSecret();
+  const now = ctx.clock.now();
+  const [app] = await ctx.db.insert(apiApplications).values({
+    uid: randomSecret(24),
+    secretHash: hashSecret(secret),
+    name: input.name!.trim(),
+    description: input.description ?? '',
+    redirectUri: input.redirect_uri ?? '',
+    logoutUrl: input.logout_url ?? '',
+    createdAt: now,
+    updatedAt: now,
+  }).returning();
+  return applicationBody(app, secret);
+}
+
+export async function updateApplication(ctx: Context, id: number, input: ApplicationInput): Promise<ApplicationBody> {
+  const app = await findApplication(ctx, id);
+  checkApplication(input, false);
+  const [updated] = await ctx.db.update(apiApplications).set({
+    name: input.name?.trim() ?? app.name,
+    description: input.description ?? app.description,
+    redirectUri: input.redirect_uri ?? app.redirectUri,
+    logoutUrl: input.logout_url ?? app.logoutUrl,
+    updatedAt: ctx.clock.now(),
+  }).where(eq(apiApplications.id, id)).returning();
+  return applicationBody(updated);
+}
+
+/** Deleting an application revokes every token issued for it (the foreign key cascades). */
+export async function deleteApplication(ctx: Context, id: number): Promise<void> {
+  await findApplication(ctx, id);
+  await ctx.db.delete(apiApplications).where(eq(apiApplications.id, id));
+}
+
+export async function logoutUrls(ctx: Context): Promise<string[]> {
+  const rows = await ctx.db.select({ url: apiApplications.logoutUrl }).from(apiApplications);
+  return rows.map((r) => r.url).filter(Boolean);
+}
+
+export interface AccessTokenBody {
+  id: number;
+  application_id: number;
+  /** Only in the answer that created the token. */
+  token?: string;
+  created_at: string;
+}
+
+type AccessToken = typeof accessTokens.$inferSelect;
+
+const tokenBody = (row: AccessToken, token?: string): AccessTokenBody => ({
+  id: row.id,
+  ...(token === undefined ? {} : { token }),
+  application_id: row.applicationId,
+  created_at: row.createdAt.toISOString(),
+});
+
+export async function listAccessTokens(ctx: Context, adminId: number, page: Page) {
+  await findAdmin(ctx, adminId);
+  const where = eq(accessTokens.adminId, adminId);
+  const [rows, [{ total }]] = await Promise.all([
+    ctx.db.select().from(accessTokens).where(where).orderBy(asc(accessTokens.id)).limit(page.perPage).offset(page.offset),
+    ctx.db.select({ total: count() }).from(accessTokens).where(where),
+  ]);
+  return { items: rows.map((r) => tokenBody(r)), total };
+}
+
+/** A token acts with its member's roles; its value is shown once and stored only as a hash. */
+export async function createAccessToken(ctx: Context, adminId: number, applicationId: number | undefined): Promise<AccessTokenBody> {
+  await findAdmin(ctx, adminId);
+  const errors = new FieldErrors();
+  const [app] = applicationId === undefined ? [] : await ctx.db.select().from(apiApplications).where(eq(apiApplications.id, applicationId));
+  if (!app) errors.add('application_id', applicationId === undefined ? "can't be blank" : 'is not a known application');
+  errors.throwIfAny();
+  const token = randomSecret();
+  const [row] = await ctx.db.insert(accessTokens).values({
+    adminId, applicationId: app.id, tokenHash: hashSecret(token), createdAt: ctx.clock.now(),
+  }).returning();
+  return tokenBody(row, token);
+}
+
+export async function deleteAccessToken(ctx: Context, adminId: number, tokenId: number): Promise<void> {
+  const deleted = await ctx.db.delete(accessTokens)
+    .where(and(eq(accessTokens.id, tokenId), eq(accessTokens.adminId, adminId))).returning({ id: accessTokens.id });
+  if (!deleted.length) throw notFound('Access token');
+}

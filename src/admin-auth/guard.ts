@@ -1,0 +1,76 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Context } from '../context.js';
+import { forbidden, unauthorized } from '../http/errors.js';
+import { principalFromSession, principalFromToken } from './credential.js';
+import type { Permission } from './permissions.js';
+import type { AdminPrincipal } from './principal.js';
+
+export const ADMIN_SESSION_COOKIE = 'atrium_admin';
+export const CSRF_HEADER = 'x-csrf-token';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * What an admin route needs: a permission, `signed-in` (any valid credential) or `public`.
+     * Every admin route states one; a route that states none is refused.
+     */
+    access?: Permission | 'signed-in' | 'public';
+    /** The path parameter naming the realm or space a targeted role must match. */
+    target?: string;
+  }
+  interface FastifyRequest {
+    admin: AdminPrincipal | null;
+  }
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+function bearerToken(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  if (!header) return undefined;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return match ? match[1] : '';
+}
+
+/**
+ * Resolves the admin credential of every request in the admin catalog and enforces the route's
+ * `access`. A bearer token, when present, is evaluated first and alone (spec 5.1).
+ */
+export async function authenticate(ctx: Context, request: FastifyRequest): Promise<AdminPrincipal> {
+  const token = bearerToken(request);
+  if (token !== undefined) {
+    const principal = token ? await principalFromToken(ctx, token) : null;
+    if (!principal) throw unauthorized('Invalid access token');
+    return principal;
+  }
+  const sessionId = request.cookies[ADMIN_SESSION_COOKIE];
+  if (!sessionId) throw unauthorized('Not authenticated: send an access token or sign in');
+  const session = await principalFromSession(ctx, sessionId);
+  if (!session) throw unauthorized('Your session has ended: sign in again');
+  if (!SAFE_METHODS.has(request.method)) {
+    const header = request.headers[CSRF_HEADER];
+    if (!session.csrfMatches(typeof header === 'string' ? header : undefined)) {
+      throw forbidden(`Missing or wrong ${CSRF_HEADER} header`);
+    }
+  }
+  return session.principal;
+}
+
+export function adminGuard(ctx: Context) {
+  return async function guard(this: FastifyInstance, request: FastifyRequest): Promise<void> {
+    const { access, target } = request.routeOptions.config;
+    request.admin = null;
+    if (request.is404 || access === 'public' || request.routeOptions.schema?.hide) return;
+    const principal = await authenticate(ctx, request);
+    request.admin = principal;
+    if (access === 'signed-in') return;
+    const targetValue = target ? (request.params as Record<string, string>)[target] : undefined;
+    if (!access || !principal.can(access, targetValue)) throw forbidden();
+  };
+}
+
+/** The principal of a guarded route; the guard has already refused requests without one. */
+export function adminOf(request: FastifyRequest): AdminPrincipal {
+  if (!request.admin) throw unauthorized();
+  return request.admin;
+}

@@ -1,0 +1,38 @@
+/**
+ * What an admin operation may need. Every admin route names exactly one of these; a role is a set of them.
+ */
+export const PERMISSIONS = {
+  'account.read': 'Read the account settings',
+  'account.manage': 'Change the account settings',
+  'team.read': 'List team members',
+  'team.manage': 'Create, change and remove team members and their tokens',
+  'roles.read': 'List roles',
+  'roles.manage': 'Create, change, delete and restore roles',
+  'api_access.manage': 'Manage API access applications',
+  'realms.read': 'List realms and read their settings',
+  'realms.manage': 'Create, change and delete realms and their settings',
+  'realm.users.read': 'Read the users of a realm',
+  'realm.users.write': 'Create, change and remove users of a realm, end their sessions, impersonate them',
+  'realm.activity.read': 'Read the business events of a realm',
+  'realm.activity.write': 'Record business events and send notifications to users of a realm',
+  'realm.originations.manage': 'Manage originations and submissions of a realm',
+  'segments.read': 'List segments',
+  'segments.manage': 'Create, change and delete segments',
+  'messaging.read': 'List campaigns and deliveries',
+  'messaging.send': 'Create campaigns and send them',
+  'content.read': 'Read content spaces, types and entries',
+  'content.write': 'Write draft content',
+  'content.publish': 'Publish and unpublish content',
+  'content.manage': 'Create and change content spaces and types',
+  'site.read': 'Read sites',
+  'site.write': 'Change sites',
+  'site.publish': 'Publish sites',
+} as const;
+
+export type Permission = keyof typeof PERMISSIONS;
+
+export const ALL_PERMISSIONS = Object.keys(PERMISSIONS) as Permission[];
+
+export function isPermission(value: string): value is Permission {
+  return Object.hasOwn(PERMISSIONS, value);
+}

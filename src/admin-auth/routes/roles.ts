@@ -1,0 +1,77 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { Context } from '../../context.js';
+import { useModels, ref } from '../../http/models.js';
+import { listOf, metaOf, pageOf, PageQuery } from '../../http/pagination.js';
+import { failures, NoContent } from '../../http/responses.js';
+import { IdParam, RoleInput, RoleModel } from '../schema.js';
+import { createRole, deleteRole, getRole, listRoles, restoreRole, updateRole } from '../roles.js';
+
+const tags = ['Roles'];
+
+export function roleRoutes(ctx: Context): FastifyPluginAsync {
+  return async (scope) => {
+    useModels(scope, RoleModel);
+    const app = scope.withTypeProvider<TypeBoxTypeProvider>();
+
+    app.get('/roles', {
+      config: { access: 'roles.read' },
+      schema: {
+        tags, summary: 'List roles',
+        description: 'The fifteen built-in roles and the custom ones, in creation order unless `sort_by` says otherwise.',
+        querystring: Type.Object({
+          ...PageQuery,
+          query: Type.Optional(Type.String({ description: 'Text contained in the key or name' })),
+          sort_by: Type.Optional(Type.String({ description: 'id, key, name, context, created_at or updated_at; anything else is ignored' })),
+          order: Type.Optional(Type.String({ description: 'asc (default) or desc' })),
+        }),
+        response: { 200: listOf('roles', ref(RoleModel)), ...failures(401, 403) },
+      },
+    }, async (request) => {
+      const page = pageOf(request.query);
+      const { items, total } = await listRoles(ctx, page, request.query);
+      return { roles: items, meta: metaOf(total, page) };
+    });
+
+    app.get('/roles/:id', {
+      config: { access: 'roles.read' },
+      schema: { tags, summary: 'Show a role', params: IdParam, response: { 200: ref(RoleModel), ...failures(401, 403, 404) } },
+    }, async (request) => getRole(ctx, request.params.id));
+
+    app.post('/roles', {
+      config: { access: 'roles.manage' },
+      schema: {
+        tags, summary: 'Create a custom role', body: RoleInput,
+        response: { 201: ref(RoleModel), ...failures(401, 403, 422) },
+      },
+    }, async (request, reply) => reply.code(201).send(await createRole(ctx, request.body)));
+
+    app.put('/roles/:id', {
+      config: { access: 'roles.manage' },
+      schema: {
+        tags, summary: 'Change a role', description: 'Name and permissions; the owner role cannot be edited.',
+        params: IdParam, body: RoleInput, response: { 200: ref(RoleModel), ...failures(401, 403, 404, 422) },
+      },
+    }, async (request) => updateRole(ctx, request.params.id, request.body));
+
+    app.delete('/roles/:id', {
+      config: { access: 'roles.manage' },
+      schema: {
+        tags, summary: 'Delete a custom role', description: 'Built-in roles cannot be deleted (422); their assignments go with a custom role.',
+        params: IdParam, response: { 204: NoContent, ...failures(401, 403, 404, 422) },
+      },
+    }, async (request, reply) => {
+      await deleteRole(ctx, request.params.id);
+      return reply.code(204).send(null);
+    });
+
+    app.post('/roles/:id/restore', {
+      config: { access: 'roles.manage' },
+      schema: {
+        tags, summary: 'Restore a built-in role', description: 'Puts back the built-in name and permissions.',
+        params: IdParam, response: { 200: ref(RoleModel), ...failures(401, 403, 404, 422) },
+      },
+    }, async (request) => restoreRole(ctx, request.params.id));
+  };
+}

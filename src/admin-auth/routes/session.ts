@@ -1,0 +1,63 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Context } from '../../context.js';
+import { useModels } from '../../http/models.js';
+import { failures, NoContent } from '../../http/responses.js';
+import { ADMIN_SESSION_COOKIE, adminOf } from '../guard.js';
+import { SessionInput, SessionModel, TeamMemberModel } from '../schema.js';
+import { signIn, signOut, notifyLogoutUrls } from '../sessions.js';
+import { getTeamMember } from '../team.js';
+import { logoutUrls } from '../api-access.js';
+
+const tags = ['Session'];
+
+export function sessionRoutes(ctx: Context): FastifyPluginAsync {
+  return async (scope) => {
+    useModels(scope, TeamMemberModel, SessionModel);
+    const app = scope.withTypeProvider<TypeBoxTypeProvider>();
+    const secure = ctx.config.baseUrl.startsWith('https:');
+
+    app.post('/session', {
+      config: { access: 'public' },
+      schema: {
+        tags, summary: 'Sign in', security: [],
+        description: 'Signs a team member in with email and password and sets the admin session cookie (HttpOnly, SameSite=Lax). '
+          + 'Unsafe requests made with the cookie must carry the returned `csrf_token` in the X-CSRF-Token header. '
+          + 'Ten failed sign-ins lock the member for 15 minutes.',
+        body: SessionInput,
+        response: { 200: SessionModel, ...failures(401, 422, 429) },
+      },
+    }, async (request, reply) => {
+      const session = await signIn(ctx, request.body.email, request.body.password);
+      reply.setCookie(ADMIN_SESSION_COOKIE, session.sessionId, {
+        path: '/', httpOnly: true, sameSite: 'lax', secure, expires: session.expiresAt,
+      });
+      return { admin: session.admin, csrf_token: session.csrfToken };
+    });
+
+    app.get('/session', {
+      config: { access: 'signed-in' },
+      schema: {
+        tags, summary: 'Current team member',
+        description: 'The team member behind the credential of this request (session cookie or access token).',
+        response: { 200: SessionModel, ...failures(401) },
+      },
+    }, async (request) => ({ admin: await getTeamMember(ctx, adminOf(request).adminId) }));
+
+    app.delete('/session', {
+      config: { access: 'signed-in' },
+      schema: {
+        tags, summary: 'Sign out',
+        description: 'Ends the admin session and clears its cookie, then sends a GET to the logout URL of every API access '
+          + 'application (spec 5.1), without waiting for them.',
+        response: { 204: NoContent, ...failures(401, 403) },
+      },
+    }, async (request, reply) => {
+      const principal = adminOf(request);
+      if (principal.sessionId !== null) await signOut(ctx, principal.sessionId);
+      else void notifyLogoutUrls(ctx, await logoutUrls(ctx));
+      reply.clearCookie(ADMIN_SESSION_COOKIE, { path: '/', httpOnly: true, sameSite: 'lax', secure });
+      return reply.code(204).send(null);
+    });
+  };
+}

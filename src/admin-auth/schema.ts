@@ -1,0 +1,95 @@
+import { Type } from '@sinclair/typebox';
+import { ref } from '../http/models.js';
+
+const DateTime = Type.String({ format: 'date-time' });
+
+export const TeamMemberModel = Type.Object({
+  id: Type.Integer(),
+  email: Type.String({ format: 'email' }),
+  name: Type.String(),
+  first_name: Type.String(),
+  last_name: Type.String(),
+  active: Type.Boolean(),
+  roles: Type.Array(Type.Object({ key: Type.String(), target: Type.Union([Type.String(), Type.Null()]) })),
+  created_at: DateTime,
+  updated_at: DateTime,
+}, { $id: 'TeamMember', description: 'A team member (administrator)' });
+
+const RoleAssignmentInput = Type.Object({
+  key: Type.String({ minLength: 1 }),
+  target: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+}, { additionalProperties: false });
+
+const teamMemberFields = {
+  email: Type.String({ description: 'Unique; compared without regard to case' }),
+  name: Type.String({ description: 'Full name; split into first and last name when those are not given' }),
+  first_name: Type.String(),
+  last_name: Type.String(),
+  password: Type.String({ description: 'At least 8 characters; write only' }),
+  active: Type.Boolean({ description: 'An inactive member cannot sign in; deactivating ends their sessions and tokens' }),
+  roles: Type.Array(RoleAssignmentInput, { description: 'Replaces the member\'s role assignments' }),
+};
+
+export const TeamMemberCreate = Type.Partial(Type.Object(teamMemberFields), { additionalProperties: false });
+export const TeamMemberUpdate = TeamMemberCreate;
+
+export const RoleModel = Type.Object({
+  id: Type.Integer(),
+  key: Type.String(),
+  name: Type.String(),
+  context: Type.String({ description: 'account, site, space or realm' }),
+  read_only: Type.Boolean({ description: 'True for the owner role, which cannot be edited' }),
+  restorable: Type.Boolean({ description: 'A built-in role whose defaults can be restored' }),
+  users_count: Type.Integer({ description: 'Number of role assignments' }),
+  permissions: Type.Array(Type.String()),
+  created_at: DateTime,
+  updated_at: DateTime,
+}, { $id: 'Role' });
+
+export const RoleInput = Type.Partial(Type.Object({
+  key: Type.String({ description: 'Lowercase letters, digits and underscores; derived from the name when left out' }),
+  name: Type.String(),
+  context: Type.String({ description: 'account, site, space or realm; fixed once created' }),
+  permissions: Type.Array(Type.String()),
+}), { additionalProperties: false });
+
+export const ApplicationModel = Type.Object({
+  id: Type.Integer(),
+  uid: Type.String({ description: 'The Application ID' }),
+  name: Type.String(),
+  description: Type.String(),
+  redirect_uri: Type.String(),
+  logout_url: Type.String({ description: 'Called with a GET when a team member signs out' }),
+  callback_url: Type.String({ description: 'Equal to the redirect URI' }),
+  secret: Type.Optional(Type.String({ description: 'Only in the answer that created the application' })),
+  created_at: DateTime,
+  updated_at: DateTime,
+}, { $id: 'ApiApplication', description: 'An API access application (spec 2.14)' });
+
+export const ApplicationInput = Type.Partial(Type.Object({
+  name: Type.String(),
+  description: Type.String(),
+  redirect_uri: Type.String(),
+  logout_url: Type.String(),
+}), { additionalProperties: false });
+
+export const AccessTokenModel = Type.Object({
+  id: Type.Integer(),
+  token: Type.Optional(Type.String({ description: 'Only in the answer that created the token' })),
+  application_id: Type.Integer(),
+  created_at: DateTime,
+}, { $id: 'AccessToken' });
+
+export const AccessTokenInput = Type.Object({ application_id: Type.Integer() }, { additionalProperties: false });
+
+export const SessionInput = Type.Object({
+  email: Type.String(),
+  password: Type.String(),
+}, { additionalProperties: false });
+
+export const SessionModel = Type.Object({
+  admin: ref(TeamMemberModel),
+  csrf_token: Type.Optional(Type.String({ description: 'Send it as X-CSRF-Token on unsafe requests made with the session cookie; only in the sign-in answer' })),
+}, { $id: 'AdminSession' });
+
+export const IdParam = Type.Object({ id: Type.Integer({ minimum: 1 }) });

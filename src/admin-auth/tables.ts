@@ -1,0 +1,64 @@
+import { boolean, index, integer, pgTable, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { moment, timestamps } from '../db/columns.js';
+
+/** A team member: an administrator who signs in to the administration or acts through tokens. */
+export const admins = pgTable('admins', {
+  id: serial('id').primaryKey(),
+  email: text('email').notNull(),
+  firstName: text('first_name').notNull().default(''),
+  lastName: text('last_name').notNull().default(''),
+  passwordHash: text('password_hash').notNull(),
+  active: boolean('active').notNull().default(true),
+  failedSignIns: integer('failed_sign_ins').notNull().default(0),
+  lockedUntil: moment('locked_until'),
+  ...timestamps,
+}, (t) => [uniqueIndex('admins_email_key').on(t.email)]);
+
+export const roles = pgTable('roles', {
+  id: serial('id').primaryKey(),
+  key: text('key').notNull(),
+  name: text('name').notNull(),
+  context: text('context').notNull(),
+  builtIn: boolean('built_in').notNull().default(false),
+  permissions: text('permissions').array().notNull(),
+  ...timestamps,
+}, (t) => [uniqueIndex('roles_key_key').on(t.key)]);
+
+/** A role given to a team member, for one realm or space when the role's context needs a target. */
+export const roleAssignments = pgTable('role_assignments', {
+  id: serial('id').primaryKey(),
+  adminId: integer('admin_id').notNull().references(() => admins.id, { onDelete: 'cascade' }),
+  roleId: integer('role_id').notNull().references(() => roles.id, { onDelete: 'cascade' }),
+  target: text('target'),
+  createdAt: timestamps.createdAt,
+}, (t) => [index('role_assignments_admin_idx').on(t.adminId), index('role_assignments_role_idx').on(t.roleId)]);
+
+/** An API access application (spec 2.14): tokens are issued for one application and one team member. */
+export const apiApplications = pgTable('api_applications', {
+  id: serial('id').primaryKey(),
+  uid: text('uid').notNull(),
+  secretHash: text('secret_hash').notNull(),
+  name: text('name').notNull(),
+  description: text('description').notNull().default(''),
+  redirectUri: text('redirect_uri').notNull().default(''),
+  logoutUrl: text('logout_url').notNull().default(''),
+  ...timestamps,
+}, (t) => [uniqueIndex('api_applications_uid_key').on(t.uid)]);
+
+export const accessTokens = pgTable('access_tokens', {
+  id: serial('id').primaryKey(),
+  adminId: integer('admin_id').notNull().references(() => admins.id, { onDelete: 'cascade' }),
+  applicationId: integer('application_id').notNull().references(() => apiApplications.id, { onDelete: 'cascade' }),
+  tokenHash: text('token_hash').notNull(),
+  createdAt: timestamps.createdAt,
+}, (t) => [uniqueIndex('access_tokens_hash_key').on(t.tokenHash), index('access_tokens_admin_idx').on(t.adminId)]);
+
+/** A signed-in browser of the administration; the cookie holds the id, the table only its hash. */
+export const adminSessions = pgTable('admin_sessions', {
+  id: serial('id').primaryKey(),
+  adminId: integer('admin_id').notNull().references(() => admins.id, { onDelete: 'cascade' }),
+  sessionHash: text('session_hash').notNull(),
+  csrfHash: text('csrf_hash').notNull(),
+  expiresAt: moment('expires_at').notNull(),
+  createdAt: timestamps.createdAt,
+}, (t) => [uniqueIndex('admin_sessions_hash_key').on(t.sessionHash), index('admin_sessions_admin_idx').on(t.adminId)]);

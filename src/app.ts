@@ -1,0 +1,35 @@
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import cookie from '@fastify/cookie';
+import formbody from '@fastify/formbody';
+import type { Context } from './context.js';
+import { catalogPlugin } from './http/catalog.js';
+import { handleError } from './http/errors.js';
+import { healthRoutes } from './http/health.js';
+import { logRequest } from './http/logging.js';
+import { adminCatalog, contentCatalog, customersCatalog, profileCatalog } from './catalogs.js';
+
+export interface AppOptions {
+  /** The server's logger; without one (tests) nothing is logged. */
+  logger?: FastifyBaseLogger;
+}
+
+/** The whole HTTP surface: the four catalogs, the realm pages and OAuth server, and the health check. */
+export async function buildApp(ctx: Context, options: AppOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    ...(options.logger ? { loggerInstance: options.logger } : { logger: false }),
+    logController: new LogController({ disableRequestLogging: true }),
+    bodyLimit: ctx.config.bodyLimit,
+    trustProxy: true,
+    ajv: { customOptions: { allErrors: true, coerceTypes: 'array', removeAdditional: false } },
+  });
+  app.addHook('onResponse', logRequest);
+  app.setErrorHandler(handleError);
+  app.setNotFoundHandler((_request, reply) => reply.code(404).send({ errors: ['Not found'] }));
+  await app.register(cookie);
+  await app.register(formbody);
+  await app.register(healthRoutes(ctx));
+  for (const catalog of [adminCatalog(ctx), contentCatalog(ctx), profileCatalog(ctx), customersCatalog(ctx)]) {
+    await app.register(catalogPlugin(catalog), { prefix: catalog.prefix });
+  }
+  return app;
+}

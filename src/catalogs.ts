@@ -1,0 +1,74 @@
+import type { Context } from './context.js';
+import type { Catalog } from './http/catalog.js';
+import { adminGuard } from './admin-auth/guard.js';
+import { sessionRoutes } from './admin-auth/routes/session.js';
+import { roleRoutes } from './admin-auth/routes/roles.js';
+import { teamRoutes } from './admin-auth/routes/team.js';
+import { apiAccessRoutes } from './admin-auth/routes/api-access.js';
+import { accountRoutes } from './account/routes.js';
+
+const bearer = { type: 'http', scheme: 'bearer', description: 'An admin API access token (team settings, API access)' };
+
+/** Which routes belong to which catalog: each route is registered in exactly one. */
+export function adminCatalog(ctx: Context): Catalog {
+  return {
+    prefix: '/api/admin',
+    title: 'Atrium admin API',
+    description: 'Everything the administration does. Authenticate with a Bearer access token, or with the admin session cookie '
+      + 'plus the X-CSRF-Token header on unsafe methods.',
+    securitySchemes: {
+      bearer,
+      session: { type: 'apiKey', in: 'cookie', name: 'atrium_admin', description: 'The admin session cookie set by POST /session' },
+    },
+    security: [{ bearer: [] }, { session: [] }],
+    tags: [
+      { name: 'Session', description: 'Signing in and out of the administration' },
+      { name: 'Account', description: 'Account settings' },
+      { name: 'Team', description: 'Team members and their role assignments' },
+      { name: 'Roles', description: 'Built-in and custom roles (spec 2.6)' },
+      { name: 'API access', description: 'API access applications and access tokens (spec 2.14, 5.1)' },
+    ],
+    notFoundBody: { errors: ['Not found'] },
+    hooks: { onRequest: adminGuard(ctx) },
+    routes: [sessionRoutes(ctx), accountRoutes(ctx), teamRoutes(ctx), roleRoutes(ctx), apiAccessRoutes(ctx)],
+  };
+}
+
+export function contentCatalog(_ctx: Context): Catalog {
+  return {
+    prefix: '/api/content',
+    title: 'Atrium content API',
+    description: 'The public content catalog: published entries of content spaces.',
+    securitySchemes: {
+      deliveryToken: { type: 'apiKey', in: 'header', name: 'Delivery-Token', description: 'Needed for private entries' },
+    },
+    tags: [],
+    notFoundBody: { errors: ['Not found'] },
+    routes: [],
+  };
+}
+
+export function profileCatalog(_ctx: Context): Catalog {
+  return {
+    prefix: '/api/profile',
+    title: 'Atrium profile API',
+    description: 'The signed-in end user\'s own profile.',
+    securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'An OAuth 2.0 access token of a realm' } },
+    tags: [],
+    notFoundBody: { errors: ['Not found'] },
+    routes: [],
+  };
+}
+
+export function customersCatalog(_ctx: Context): Catalog {
+  return {
+    prefix: '/api/customers',
+    title: 'Atrium customers API',
+    description: 'Answers on behalf of an end user of a realm: an OAuth 2.0 access token of the realm (Bearer) or the realm '
+      + 'session cookie. Paths start with /realms/{realm_uid}.',
+    securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'An OAuth 2.0 access token of the realm' } },
+    tags: [],
+    notFoundBody: {},
+    routes: [],
+  };
+}

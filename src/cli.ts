@@ -1,0 +1,80 @@
+import { parseArgs } from 'node:util';
+import { ConfigError, loadConfig } from './config.js';
+import { DatabaseUnavailable } from './db/connect.js';
+import { createContext, createLogger, openMigrated, serve } from './server.js';
+import { ensureOwner, issueOwnerToken } from './bootstrap.js';
+
+const HELP = `Usage: atrium <command>
+
+Commands:
+  serve              apply migrations, then serve (on an empty database, create the owner and print its credentials once)
+  migrate            apply migrations and exit
+  bootstrap --json   ensure the account and owner exist, create an API access application and an access token
+                     for the owner, print them as one JSON object and exit
+  --help             show this text
+
+Configuration comes from the environment: PORT, HOST, BASE_URL, DATABASE_URL, DATABASE_POOL_SIZE, DATA_DIR,
+SMTP_URL, MAIL_FROM, ATRIUM_ADMIN_EMAIL, ATRIUM_ADMIN_PASSWORD, LOG_LEVEL, BODY_LIMIT (see the README).
+`;
+
+/** Runs one command; resolves to the exit code, or never for `serve`, which runs until a signal. */
+export async function main(args: string[], env = process.env): Promise<number | undefined> {
+  const { values, positionals } = parseArgs({
+    args, allowPositionals: true, strict: false,
+    options: { help: { type: 'boolean', short: 'h' }, json: { type: 'boolean' } },
+  });
+  const command = positionals[0];
+  if (values.help || command === 'help' || !command) {
+    process.stdout.write(HELP);
+    return command || values.help ? 0 : 1;
+  }
+  try {
+    const config = loadConfig(env);
+    switch (command) {
+      case 'serve': {
+        const server = await serve(config, env);
+        for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+          process.once(signal, () => {
+            server.close().then(() => process.exit(0), () => process.exit(1));
+          });
+        }
+        return undefined;
+      }
+      case 'migrate': {
+        const database = await openMigrated(config);
+        await database.close();
+        process.stdout.write('Migrations applied.\n');
+        return 0;
+      }
+      case 'bootstrap': {
+        if (!values.json) {
+          process.stderr.write('atrium: bootstrap prints JSON only; run `atrium bootstrap --json`\n');
+          return 2;
+        }
+        const database = await openMigrated(config);
+        try {
+          const ctx = createContext(config, database, createLogger({ ...config, logLevel: 'silent' }));
+          const credentials = await issueOwnerToken(ctx, await ensureOwner(ctx));
+          process.stdout.write(`${JSON.stringify({
+            admin: credentials.admin,
+            ...(credentials.password ? { password: credentials.password } : {}),
+            application: { id: credentials.application.id, uid: credentials.application.uid, secret: credentials.application.secret },
+            access_token: credentials.token.token,
+          })}\n`);
+        } finally {
+          await database.close();
+        }
+        return 0;
+      }
+      default:
+        process.stderr.write(`atrium: unknown command "${command}"\n${HELP}`);
+        return 2;
+    }
+  } catch (err) {
+    if (err instanceof ConfigError || err instanceof DatabaseUnavailable) {
+      process.stderr.write(`atrium: ${err.message}\n`);
+      return 1;
+    }
+    throw err;
+  }
+}

@@ -1,0 +1,94 @@
+import path from 'node:path';
+
+export interface Config {
+  port: number;
+  host: string;
+  baseUrl: string;
+  databaseUrl: string | undefined;
+  databasePoolSize: number;
+  dataDir: string;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  adminEmail: string | undefined;
+  adminPassword: string | undefined;
+  logLevel: string;
+  bodyLimit: number;
+}
+
+/** A configuration value that cannot be used; its message is the one line printed at start. */
+export class ConfigError extends Error {}
+
+type Env = Record<string, string | undefined>;
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw.trim()) || Number(raw) < min || Number(raw) > max) {
+    throw new ConfigError(`${name} must be a whole number from ${min} to ${max}, got "${raw}"`);
+  }
+  return Number(raw);
+}
+
+function httpUrl(name: string, raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`${name} must be an absolute http(s) address, got "${raw}"`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ConfigError(`${name} must be an absolute http(s) address, got "${raw}"`);
+  }
+  return url.origin + url.pathname.replace(/\/+$/, '');
+}
+
+function databaseUrl(raw: string | undefined): string | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  let url: URL | undefined;
+  try {
+    url = new URL(raw);
+  } catch {
+    url = undefined;
+  }
+  if (!url || !['postgres:', 'postgresql:'].includes(url.protocol) || !url.hostname && !url.searchParams.get('host')) {
+    throw new ConfigError('DATABASE_URL must look like postgres://user@host:5432/database');
+  }
+  return raw;
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+export function loadConfig(env: Env = process.env): Config {
+  const port = integer(env, 'PORT', 3000, 0, 65535);
+  const host = env.HOST || '127.0.0.1';
+  const logLevel = env.LOG_LEVEL || 'info';
+  if (!LOG_LEVELS.includes(logLevel)) {
+    throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
+  }
+  const smtpUrl = env.SMTP_URL || undefined;
+  if (smtpUrl && !/^smtps?:\/\/[^/]+/.test(smtpUrl)) {
+    throw new ConfigError(`SMTP_URL must look like smtp://host:port, got "${smtpUrl}"`);
+  }
+  const hostForUrl = host.includes(':') ? `[${host}]` : host;
+  return {
+    port,
+    host,
+    baseUrl: httpUrl('BASE_URL', env.BASE_URL || `http://${hostForUrl}:${port}`),
+    databaseUrl: databaseUrl(env.DATABASE_URL),
+    databasePoolSize: integer(env, 'DATABASE_POOL_SIZE', 10, 1, 1000),
+    dataDir: path.resolve(env.DATA_DIR || './data'),
+    smtpUrl,
+    mailFrom: env.MAIL_FROM || 'Atrium <no-reply@localhost>',
+    adminEmail: env.ATRIUM_ADMIN_EMAIL || undefined,
+    adminPassword: env.ATRIUM_ADMIN_PASSWORD || undefined,
+    logLevel,
+    bodyLimit: integer(env, 'BODY_LIMIT', 1024 * 1024, 1024, 1024 * 1024 * 1024),
+  };
+}
+
+/** With PORT=0 the base address is known only once the server listens. */
+export function withListenAddress(config: Config, env: Env, address: { port: number }): Config {
+  if (env.BASE_URL) return config;
+  const hostForUrl = config.host.includes(':') ? `[${config.host}]` : config.host;
+  return { ...config, port: address.port, baseUrl: `http://${hostForUrl}:${address.port}` };
+}

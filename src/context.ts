@@ -1,0 +1,13 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Clock } from './clock.js';
+import type { Config } from './config.js';
+import type { Database, Db } from './db/connect.js';
+
+/** What every operation is given: the database, the clock, the configuration and a logger. */
+export interface Context {
+  db: Db;
+  database: Database;
+  clock: Clock;
+  config: Config;
+  log: FastifyBaseLogger;
+}

@@ -1,0 +1,9 @@
+import { timestamp } from 'drizzle-orm/pg-core';
+
+/** Every stored moment is a timestamptz read back as a Date; values come from the injected clock. */
+export const moment = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+
+export const timestamps = {
+  createdAt: moment('created_at').notNull().defaultNow(),
+  updatedAt: moment('updated_at').notNull().defaultNow(),
+};

@@ -1,0 +1,111 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { sql } from 'drizzle-orm';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import pg from 'pg';
+import * as schema from './schema.js';
+import { acquireDataLock } from './data-lock.js';
+import { loadSeedCluster } from './seed.js';
+
+export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+
+export interface Database {
+  db: Db;
+  kind: 'pglite' | 'postgres';
+  /** Answers when the database answers; throws otherwise. */
+  ping(): Promise<void>;
+  /** Runs fn while holding a database-wide lock, so that several servers starting at once take turns. */
+  exclusive<T>(key: number, fn: () => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  /** postgres://... selects PostgreSQL; unset selects the embedded database. */
+  url?: string;
+  /** Folder of the embedded database; null keeps it in memory (tests). */
+  dataDir: string | null;
+  poolSize?: number;
+}
+
+/** A database that cannot be opened; the message is the one line shown at start. */
+export class DatabaseUnavailable extends Error {}
+
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  return options.url ? openPostgres(options.url, options.poolSize ?? 10) : openEmbedded(options.dataDir);
+}
+
+async function openPostgres(url: string, poolSize: number): Promise<Database> {
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: 5000 });
+  // An idle client that loses its server must not take the process down with it.
+  pool.on('error', () => {});
+  try {
+    await pool.query('select 1');
+  } catch (err) {
+    await pool.end().catch(() => {});
+    const where = safeLocation(url);
+    throw new DatabaseUnavailable(`cannot reach the database at ${where}: ${(err as Error).message}`);
+  }
+  const db = drizzlePg(pool, { schema }) as unknown as Db;
+  return {
+    db,
+    kind: 'postgres',
+    ping: async () => { await pool.query('select 1'); },
+    exclusive: async (key, fn) => {
+      const lockHolder = await pool.connect();
+      try {
+        await lockHolder.query('select pg_advisory_lock($1)', [key]);
+        return await fn();
+      } finally {
+        await lockHolder.query('select pg_advisory_unlock($1)', [key]).catch(() => {});
+        lockHolder.release();
+      }
+    },
+    close: () => pool.end(),
+  };
+}
+
+async function openEmbedded(dataDir: string | null): Promise<Database> {
+  let release = () => {};
+  let client: PGlite;
+  if (dataDir === null) {
+    client = await PGlite.create({ loadDataDir: await loadSeedCluster() });
+  } else {
+    fs.mkdirSync(dataDir, { recursive: true });
+    release = acquireDataLock(dataDir);
+    const folder = path.join(dataDir, 'db');
+    const fresh = !fs.existsSync(path.join(folder, 'PG_VERSION'));
+    try {
+      fs.mkdirSync(folder, { recursive: true });
+      client = await PGlite.create({ dataDir: folder, loadDataDir: fresh ? await loadSeedCluster() : undefined });
+    } catch (err) {
+      release();
+      throw new DatabaseUnavailable(`cannot open the embedded database in ${folder}: ${(err as Error).message}`);
+    }
+  }
+  const db = drizzlePglite(client, { schema }) as unknown as Db;
+  return {
+    db,
+    kind: 'pglite',
+    ping: async () => { await db.execute(sql`select 1`); },
+    exclusive: (_key, fn) => fn(),
+    close: async () => {
+      try {
+        await client.close();
+      } finally {
+        release();
+      }
+    },
+  };
+}
+
+function safeLocation(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.hostname}:${u.port || 5432}${u.pathname}`;
+  } catch {
+    return 'DATABASE_URL';
+  }
+}

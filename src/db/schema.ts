@@ -1,0 +1,3 @@
+// Every table of every feature, in one place for drizzle-kit and for the typed database handle.
+export * from '../account/tables.js';
+export * from '../admin-auth/tables.js';

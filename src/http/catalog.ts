@@ -1,0 +1,60 @@
+import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { TSchema } from '@sinclair/typebox';
+import { ErrorBody, handleError } from './errors.js';
+import { Meta } from './pagination.js';
+import { useModels } from './models.js';
+
+export interface Catalog {
+  /** URL prefix of the catalog's operations; its reference page is `<prefix>/docs`. */
+  prefix: string;
+  title: string;
+  description: string;
+  /** OpenAPI security schemes offered by the page's Authorize dialog. */
+  securitySchemes: Record<string, Record<string, unknown>>;
+  /** Tags (sections) in the order the page lists them. */
+  tags: { name: string; description: string }[];
+  /** Body of a 404 for an unknown route under the prefix. */
+  notFoundBody: Record<string, unknown>;
+  /** Security requirements that apply to every operation unless it says otherwise. */
+  security?: Record<string, string[]>[];
+  /** Hooks that apply to every route of the catalog (the admin credential guard, say). */
+  hooks?: { onRequest?: (request: FastifyRequest, reply: FastifyReply) => Promise<void> };
+  /** Models every route of the catalog may reference. */
+  models?: TSchema[];
+  routes: FastifyPluginAsync[];
+}
+
+/**
+ * One catalog: its routes in an encapsulated scope, with an OpenAPI 3.1 document generated from
+ * those routes' schemas only, and the interactive reference page that can execute them.
+ */
+export function catalogPlugin(catalog: Catalog): FastifyPluginAsync {
+  return async (scope: FastifyInstance) => {
+    useModels(scope, ErrorBody, Meta, ...(catalog.models ?? []));
+    await scope.register(swagger, {
+      openapi: {
+        openapi: '3.1.0',
+        info: { title: catalog.title, description: catalog.description, version: '1.0.0' },
+        servers: [{ url: catalog.prefix, description: 'this server' }],
+        tags: catalog.tags,
+        components: { securitySchemes: catalog.securitySchemes as never },
+        security: catalog.security,
+      },
+      refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `Model${i}`) },
+      // Documented paths are relative to the catalog's server address.
+      transform: ({ schema, url }) => ({ schema: schema as never, url: url.slice(catalog.prefix.length) || '/' }),
+    });
+    await scope.register(swaggerUi, {
+      routePrefix: '/docs',
+      uiConfig: { docExpansion: 'list', deepLinking: true, persistAuthorization: true, tryItOutEnabled: true },
+      staticCSP: true,
+    });
+    scope.get('/docs/openapi.json', { schema: { hide: true } }, async () => scope.swagger());
+    if (catalog.hooks?.onRequest) scope.addHook('onRequest', catalog.hooks.onRequest);
+    scope.setErrorHandler(handleError);
+    scope.setNotFoundHandler((_request, reply) => reply.code(404).send(catalog.notFoundBody));
+    for (const routes of catalog.routes) await scope.register(routes);
+  };
+}

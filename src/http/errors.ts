@@ -1,0 +1,120 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from '@sinclair/typebox';
+
+export interface FieldError {
+  field: string;
+  messages: string[];
+}
+
+/**
+ * Every error a client can be shown. Operations throw these; the one handler below turns them into
+ * the catalog's documented body. `body` replaces the usual `{errors}` shape where a catalog fixes
+ * its own (the customers API's 401 and 404, the content API's query errors).
+ */
+export class AppError extends Error {
+  constructor(
+    readonly status: number,
+    readonly messages: string[],
+    readonly details?: FieldError[],
+    readonly body?: Record<string, unknown>,
+  ) {
+    super(messages.join('; ') || `HTTP ${status}`);
+  }
+}
+
+export const badRequest = (message: string) => new AppError(400, [message]);
+export const unauthorized = (message = 'Not authenticated') => new AppError(401, [message]);
+export const forbidden = (message = 'Your role does not allow this action') => new AppError(403, [message]);
+export const notFound = (what = 'Resource') => new AppError(404, [`${what} not found`]);
+export const conflict = (message: string) => new AppError(409, [message]);
+export const tooManyRequests = (message: string) => new AppError(429, [message]);
+
+/** A 422 naming each invalid attribute, Rails style: `{errors: ["Email has already been taken"], details: [...]}`. */
+export function invalid(details: FieldError[]): AppError {
+  const messages = details.flatMap((d) => d.messages.map((m) => `${humanize(d.field)} ${m}`));
+  return new AppError(422, messages, details);
+}
+
+export function invalidField(field: string, message: string): AppError {
+  return invalid([{ field, messages: [message] }]);
+}
+
+/** Collects field errors while an operation checks its input, then throws them all at once. */
+export class FieldErrors {
+  private readonly list: FieldError[] = [];
+
+  add(field: string, message: string): void {
+    const found = this.list.find((d) => d.field === field);
+    if (found) found.messages.push(message);
+    else this.list.push({ field, messages: [message] });
+  }
+
+  get all(): FieldError[] {
+    return this.list;
+  }
+
+  throwIfAny(): void {
+    if (this.list.length) throw invalid(this.list);
+  }
+}
+
+function humanize(field: string): string {
+  const words = field.replace(/[._]/g, ' ').trim();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+export const ErrorBody = Type.Object({
+  errors: Type.Array(Type.String()),
+  details: Type.Optional(Type.Array(Type.Object({ field: Type.String(), messages: Type.Array(Type.String()) }))),
+}, { $id: 'Error', description: 'Every failure of the admin, profile and content catalogs, and the 409/422/429 failures of the customers API' });
+
+/** Maps a schema validation failure (Ajv) onto the attribute it concerns. */
+function validationDetails(error: FastifyError): FieldError[] {
+  const details = new FieldErrors();
+  const context = error.validationContext ?? 'body';
+  for (const item of error.validation ?? []) {
+    const params = item.params as Record<string, unknown>;
+    const path = item.instancePath.replace(/^\//, '').replace(/\//g, '.');
+    if (item.keyword === 'required') {
+      details.add(path ? `${path}.${String(params.missingProperty)}` : String(params.missingProperty), "can't be blank");
+    } else if (item.keyword === 'additionalProperties') {
+      details.add(path ? `${path}.${String(params.additionalProperty)}` : String(params.additionalProperty), 'is not a known attribute');
+    } else {
+      details.add(path || context, item.message ?? 'is invalid');
+    }
+  }
+  return details.all;
+}
+
+/** Turns anything thrown while answering into the documented body; never lets a client crash the process. */
+export function toAppError(error: unknown): AppError | null {
+  if (error instanceof AppError) return error;
+  const fastifyError = error as FastifyError;
+  if (fastifyError.validation) return invalid(validationDetails(fastifyError));
+  switch (fastifyError.code) {
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return badRequest(`The request body is not valid JSON: ${fastifyError.message}`);
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new AppError(413, [fastifyError.message]);
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new AppError(415, [fastifyError.message]);
+  }
+  const status = fastifyError.statusCode;
+  if (status && status >= 400 && status < 500) return new AppError(status, [fastifyError.message]);
+  return null;
+}
+
+export function errorBody(error: AppError): Record<string, unknown> {
+  if (error.body) return error.body;
+  return error.details ? { errors: error.messages, details: error.details } : { errors: error.messages };
+}
+
+export function handleError(error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const known = toAppError(error);
+  if (!known) {
+    request.log.error({ err: error }, 'unexpected error');
+    return reply.code(500).send({ errors: ['Internal server error'] });
+  }
+  return reply.code(known.status).send(errorBody(known));
+}

@@ -1,0 +1,19 @@
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+
+/**
+ * A reference to a named model. The model is registered once per catalog (see `useModels`), which
+ * makes it appear in the reference page's Models section; validation and serialization resolve the
+ * same reference, so the documented shape is the enforced one.
+ */
+export function ref<T extends TSchema>(model: T) {
+  if (!model.$id) throw new Error('ref() needs a model with an $id');
+  return Type.Unsafe<Static<T>>({ $ref: `${model.$id}#` });
+}
+
+/** Registers models in a catalog's scope; a model several route modules use is registered once. */
+export function useModels(scope: FastifyInstance, ...models: TSchema[]): void {
+  for (const model of models) {
+    if (!scope.getSchema(model.$id!)) scope.addSchema(model);
+  }
+}

@@ -1,0 +1,21 @@
+import { Type } from '@sinclair/typebox';
+import { ErrorBody } from './errors.js';
+import { ref } from './models.js';
+
+const MEANING: Record<number, string> = {
+  400: 'The request is malformed',
+  401: 'No credential, or a credential that is not valid',
+  403: 'The credential\'s role does not allow this action, or the CSRF header is missing',
+  404: 'The resource does not exist',
+  409: 'The request conflicts with the current state',
+  413: 'The request body is too large',
+  422: 'The input is not valid; `details` names each attribute',
+  429: 'Too many attempts',
+};
+
+/** The documented failure responses of an operation, all in the shared error shape. */
+export function failures(...statuses: number[]) {
+  return Object.fromEntries(statuses.map((status) => [status, { ...ref(ErrorBody), description: MEANING[status] }]));
+}
+
+export const NoContent = Type.Null({ description: 'No content' });

@@ -1,0 +1,81 @@
+import pino from 'pino';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import { buildApp } from './app.js';
+import { systemClock, type Clock } from './clock.js';
+import { withListenAddress, type Config } from './config.js';
+import type { Context } from './context.js';
+import { openDatabase, type Database } from './db/connect.js';
+import { applyMigrations } from './db/migrate.js';
+import { ensureOwner, issueOwnerToken } from './bootstrap.js';
+
+export function createLogger(config: Config): FastifyBaseLogger {
+  return pino({ level: config.logLevel }) as unknown as FastifyBaseLogger;
+}
+
+/** Opens the configured database and applies the migrations. */
+export async function openMigrated(config: Config): Promise<Database> {
+  const database = await openDatabase({
+    url: config.databaseUrl,
+    dataDir: config.databaseUrl ? null : config.dataDir,
+    poolSize: config.databasePoolSize,
+  });
+  try {
+    await applyMigrations(database);
+  } catch (err) {
+    await database.close();
+    throw err;
+  }
+  return database;
+}
+
+export function createContext(config: Config, database: Database, log: FastifyBaseLogger, clock: Clock = systemClock): Context {
+  return { db: database.db, database, clock, config, log };
+}
+
+export const CATALOG_PAGES = ['/api/admin/docs', '/api/content/docs', '/api/profile/docs', '/api/customers/docs'];
+
+export interface RunningServer {
+  app: FastifyInstance;
+  url: string;
+  close(): Promise<void>;
+}
+
+/** `atrium serve`: migrate, make sure an owner exists, then listen until SIGTERM or SIGINT. */
+export async function serve(config: Config, env: Record<string, string | undefined>, out: NodeJS.WritableStream = process.stdout): Promise<RunningServer> {
+  const log = createLogger(config);
+  const database = await openMigrated(config);
+  let ctx = createContext(config, database, log);
+  const owner = await ensureOwner(ctx);
+  const credentials = owner.created ? await issueOwnerToken(ctx, owner) : null;
+  const app = await buildApp(ctx, { logger: log });
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } catch (err) {
+    await database.close();
+    throw new Error(`cannot listen on ${config.host}:${config.port}: ${(err as Error).message}`);
+  }
+  const address = app.server.address();
+  const listening = withListenAddress(config, env, { port: typeof address === 'object' && address ? address.port : config.port });
+  ctx = Object.assign(ctx, { config: listening });
+  const lines = [`Atrium is serving on ${listening.baseUrl} (${database.kind === 'pglite' ? `embedded database in ${config.dataDir}` : 'PostgreSQL'})`];
+  if (credentials) {
+    lines.push(
+      'First start: the account and its owner were created. These are shown once:',
+      `  owner email:     ${credentials.admin.email}`,
+      `  owner password:  ${credentials.password ?? '(ATRIUM_ADMIN_PASSWORD)'}`,
+      `  admin API token: ${credentials.token.token}`,
+    );
+  }
+  lines.push('Reference pages:', ...CATALOG_PAGES.map((page) => `  ${listening.baseUrl}${page}`));
+  out.write(`${lines.join('\n')}\n`);
+
+  let closing: Promise<void> | null = null;
+  const close = () => {
+    closing ??= (async () => {
+      await app.close();
+      await database.close();
+    })();
+    return closing;
+  };
+  return { app, url: listening.baseUrl, close };
+}

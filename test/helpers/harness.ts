@@ -1,0 +1,55 @@
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import { buildApp } from '../../src/app.js';
+import { ManualClock } from '../../src/clock.js';
+import { loadConfig, type Config } from '../../src/config.js';
+import type { Context } from '../../src/context.js';
+import { openDatabase } from '../../src/db/connect.js';
+import { applyMigrations } from '../../src/db/migrate.js';
+import { ensureOwner, issueOwnerToken } from '../../src/bootstrap.js';
+import { createContext, createLogger } from '../../src/server.js';
+import { freshDatabaseUrl } from './database.js';
+
+export const OWNER_EMAIL = 'owner@atrium.test';
+export const OWNER_PASSWORD = 'correct horse battery staple';
+
+export interface Harness {
+  app: FastifyInstance;
+  ctx: Context;
+  clock: ManualClock;
+  config: Config;
+  ownerId: number;
+  ownerToken: string;
+  /** A request with the owner's token unless `token` says otherwise (null: no credential). */
+  request(options: InjectOptions & { token?: string | null }): Promise<LightMyRequestResponse>;
+  close(): Promise<void>;
+}
+
+/** The whole application in-process on a fresh database, with a clock the test moves. */
+export async function startHarness(env: Record<string, string> = {}): Promise<Harness> {
+  const database = await freshDatabaseUrl();
+  const config = loadConfig({
+    ATRIUM_ADMIN_EMAIL: OWNER_EMAIL, ATRIUM_ADMIN_PASSWORD: OWNER_PASSWORD, LOG_LEVEL: 'silent',
+    BASE_URL: 'http://atrium.test', ...env, ...(database.url ? { DATABASE_URL: database.url } : {}),
+  });
+  const db = await openDatabase({ url: config.databaseUrl, dataDir: null, poolSize: 5 });
+  await applyMigrations(db);
+  const clock = new ManualClock(new Date());
+  const ctx = createContext(config, db, createLogger(config), clock);
+  const owner = await issueOwnerToken(ctx, await ensureOwner(ctx));
+  const app = await buildApp(ctx);
+  await app.ready();
+  return {
+    app, ctx, clock, config,
+    ownerId: owner.admin.id,
+    ownerToken: owner.token.token!,
+    request: ({ token, headers, ...options }) => {
+      const bearer = token === undefined ? owner.token.token : token;
+      return app.inject({ ...options, headers: { ...(bearer ? { authorization: `Bearer ${bearer}` } : {}), ...headers } });
+    },
+    close: async () => {
+      await app.close();
+      await db.close();
+      await database.drop();
+    },
+  };
+}
