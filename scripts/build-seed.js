@@ -1,4 +1,13 @@
-// Run by `npm run build` (and so by `npm install`): writes the empty embedded cluster the first start loads.
-import { writeSeedCluster } from '../dist/db/seed.js';
+// Run by `npm run build` (and so by `npm install`): writes the empty embedded cluster a first start copies.
+// It is remade only when the installed PGlite changes.
+import fs from 'node:fs';
+import { SEED_ARCHIVE, SEED_DIR, writeSeedCluster } from '../dist/db/seed.js';
 
-await writeSeedCluster();
+const manifest = new URL('../node_modules/@electric-sql/pglite/package.json', import.meta.url);
+const version = JSON.parse(fs.readFileSync(manifest, 'utf8')).version;
+const marker = `${SEED_DIR}.version`;
+const current = fs.existsSync(marker) && fs.existsSync(SEED_ARCHIVE) && fs.readFileSync(marker, 'utf8') === version;
+if (!current) {
+  await writeSeedCluster();
+  fs.writeFileSync(marker, version);
+}

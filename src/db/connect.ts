@@ -3,12 +3,11 @@ import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
-import { sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import * as schema from './schema.js';
 import { acquireDataLock } from './data-lock.js';
-import { loadSeedCluster } from './seed.js';
+import { copySeedCluster, loadSeedArchive } from './seed.js';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 
@@ -71,15 +70,14 @@ async function openEmbedded(dataDir: string | null): Promise<Database> {
   let release = () => {};
   let client: PGlite;
   if (dataDir === null) {
-    client = await PGlite.create({ loadDataDir: await loadSeedCluster() });
+    client = await PGlite.create({ loadDataDir: await loadSeedArchive() });
   } else {
     fs.mkdirSync(dataDir, { recursive: true });
     release = acquireDataLock(dataDir);
     const folder = path.join(dataDir, 'db');
-    const fresh = !fs.existsSync(path.join(folder, 'PG_VERSION'));
     try {
-      fs.mkdirSync(folder, { recursive: true });
-      client = await PGlite.create({ dataDir: folder, loadDataDir: fresh ? await loadSeedCluster() : undefined });
+      if (!fs.existsSync(path.join(folder, 'PG_VERSION'))) copySeedCluster(folder);
+      client = await PGlite.create({ dataDir: folder });
     } catch (err) {
       release();
       throw new DatabaseUnavailable(`cannot open the embedded database in ${folder}: ${(err as Error).message}`);
@@ -89,7 +87,7 @@ async function openEmbedded(dataDir: string | null): Promise<Database> {
   return {
     db,
     kind: 'pglite',
-    ping: async () => { await db.execute(sql`select 1`); },
+    ping: async () => { await client.exec('select 1'); },
     exclusive: (_key, fn) => fn(),
     close: async () => {
       try {

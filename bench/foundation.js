@@ -1,0 +1,55 @@
+// GET /healthz against a bare Fastify route, and the cold start of `npm start` on an empty data folder.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { load, row, startServer } from './lib.js';
+
+const duration = Number(process.env.BENCH_SECONDS ?? 5);
+
+async function coldStart() {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'atrium-cold-'));
+  const started = performance.now();
+  const child = spawn('npm', ['start', '--silent'], {
+    cwd: new URL('..', import.meta.url), env: { ...process.env, PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'silent' },
+    stdio: ['ignore', 'pipe', 'inherit'], detached: true,
+  });
+  let output = '';
+  const url = await new Promise((resolve, reject) => {
+    child.stdout.on('data', (chunk) => {
+      output += chunk;
+      const match = /serving on (\S+)/.exec(output);
+      if (match) resolve(match[1]);
+    });
+    child.once('exit', (code) => reject(new Error(`npm start exited with ${code}`)));
+  });
+  const res = await fetch(`${url}/healthz`);
+  const elapsed = performance.now() - started;
+  if (res.status !== 200) throw new Error(`healthz answered ${res.status}`);
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  process.kill(-child.pid, 'SIGTERM');
+  await exited;
+  const size = folderSize(dataDir);
+  fs.rmSync(dataDir, { recursive: true, force: true });
+  return { elapsed, size };
+}
+
+function folderSize(dir) {
+  return fs.readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((e) => e.isFile()).reduce((sum, e) => sum + fs.statSync(path.join(e.parentPath, e.name)).size, 0);
+}
+
+const bare = await startServer('bare');
+const bareFigures = await load(bare.url, { duration });
+await bare.stop();
+row('bare Fastify route GET /', bareFigures);
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'atrium-bench-'));
+const atrium = await startServer('atrium', { DATA_DIR: dataDir, DATABASE_URL: '' });
+row('GET /healthz (embedded database)', await load(`${atrium.url}/healthz`, { duration }), bareFigures);
+await atrium.stop();
+fs.rmSync(dataDir, { recursive: true, force: true });
+
+const cold = await coldStart();
+console.log(`cold start of npm start on an empty data folder: ${(cold.elapsed / 1000).toFixed(2)} s (target < 3 s)`);
+console.log(`empty data folder of the embedded database: ${(cold.size / 1e6).toFixed(1)} MB (target < 60 MB)`);

@@ -1,0 +1,54 @@
+import { fork } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import autocannon from 'autocannon';
+import pg from 'pg';
+
+/** Starts bench/servers/<name>.js in its own process, so the load generator does not share its core. */
+export async function startServer(name, env = {}) {
+  const child = fork(new URL(`./servers/${name}.js`, import.meta.url), [], {
+    env: { ...process.env, LOG_LEVEL: 'silent', ...env }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+  const info = await new Promise((resolve, reject) => {
+    child.once('message', resolve);
+    child.once('exit', (code) => reject(new Error(`bench server ${name} exited with ${code}`)));
+  });
+  return { ...info, stop: () => new Promise((resolve) => { child.once('exit', resolve); child.kill('SIGTERM'); }) };
+}
+
+/** Requests per second and latency percentiles of one request, on loopback. */
+export async function load(url, { headers = {}, method = 'GET', body, connections = 50, duration = 5 } = {}) {
+  const result = await autocannon({ url, headers, method, body, connections, duration });
+  const non2xx = result.non2xx + result.errors;
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx, total: result.requests.total };
+}
+
+export function row(label, figures, reference) {
+  const ratio = reference ? ` (${Math.round((figures.rps / reference.rps) * 100)}% of the bare route)` : '';
+  const errors = figures.non2xx ? `, ${figures.non2xx} non-2xx` : '';
+  console.log(`${label.padEnd(44)} ${String(Math.round(figures.rps)).padStart(7)} req/s  p50 ${figures.p50} ms  p99 ${figures.p99} ms${ratio}${errors}`);
+}
+
+/** A fresh PostgreSQL database for a benchmark, or null when the server is not reachable. */
+export async function scratchPostgres(server = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres') {
+  const name = `atrium_bench_${randomBytes(4).toString('hex')}`;
+  const client = new pg.Client({ connectionString: server });
+  try {
+    await client.connect();
+    await client.query(`create database ${name}`);
+  } catch {
+    return null;
+  } finally {
+    await client.end().catch(() => {});
+  }
+  const url = new URL(server);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const c = new pg.Client({ connectionString: server });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    },
+  };
+}

@@ -1,0 +1,13 @@
+// Atrium itself, as `atrium serve` runs it, on the database the environment names; sends its address
+// and the owner's admin token to the benchmark.
+import { loadConfig } from '../../dist/config.js';
+import { serve } from '../../dist/server.js';
+import { Writable } from 'node:stream';
+
+let printed = '';
+const out = new Writable({ write(chunk, _enc, done) { printed += chunk; done(); } });
+const env = { ...process.env, PORT: '0' };
+const server = await serve(loadConfig(env), env, out);
+const token = /admin API token: (\S+)/.exec(printed)?.[1];
+process.send({ url: server.url, token });
+process.on('SIGTERM', () => server.close().then(() => process.exit(0)));
