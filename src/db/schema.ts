@@ -1,3 +1,6 @@
 // Every table of every feature, in one place for drizzle-kit and for the typed database handle.
 export * from '../account/tables.js';
 export * from '../admin-auth/tables.js';
+export * from '../realms/tables.js';
+export * from '../oauth/tables.js';
+export * from '../events/tables.js';

@@ -1,0 +1,75 @@
+import { and, eq, isNull } from 'drizzle-orm';
+import type { Context } from '../context.js';
+import { hashSecret, randomSecret } from '../security/secrets.js';
+import { realmSessions } from './tables.js';
+
+/** One cookie per realm, so that sessions of two realms in one browser stay apart. */
+export const realmCookieName = (realmUid: string) => `atrium_realm_${realmUid}`;
+
+export interface SessionRealm {
+  id: number;
+  sessionLifetimeMinutes: number;
+}
+
+export interface StartedSession {
+  id: number;
+  /** The cookie value; only its hash is stored. */
+  secret: string;
+  expiresAt: Date;
+}
+
+const lifetimeMs = (realm: SessionRealm) => realm.sessionLifetimeMinutes * 60_000;
+
+/** A fresh session with a fresh random id: never reuses one the browser brought (no fixation). */
+export async function startRealmSession(ctx: Context, realm: SessionRealm, userId: number, impersonatorId: number | null = null): Promise<StartedSession> {
+  const secret = randomSecret();
+  const now = ctx.clock.now();
+  const expiresAt = new Date(now.getTime() + lifetimeMs(realm));
+  const [row] = await ctx.db.insert(realmSessions).values({
+    realmId: realm.id, userId, sessionHash: hashSecret(secret), expiresAt, impersonatorId, createdAt: now,
+  }).returning({ id: realmSessions.id });
+  return { id: row.id, secret, expiresAt };
+}
+
+export interface LiveSession {
+  id: number;
+  userId: number;
+  expiresAt: Date;
+  revokedAt: Date | null;
+  impersonatorId: number | null;
+}
+
+export const isLive = (session: Pick<LiveSession, 'expiresAt' | 'revokedAt'>, now: Date) =>
+  !session.revokedAt && session.expiresAt > now;
+
+/**
+ * Sliding expiry: each use renews the session for the realm's lifetime. To spare a write on every
+ * request, the renewal is stored only once a minute has passed since the last one.
+ */
+export async function renewSession(ctx: Context, realm: SessionRealm, session: Pick<LiveSession, 'id' | 'expiresAt'>): Promise<void> {
+  const renewed = ctx.clock.now().getTime() + lifetimeMs(realm);
+  if (renewed - session.expiresAt.getTime() < 60_000) return;
+  await ctx.db.update(realmSessions).set({ expiresAt: new Date(renewed) })
+    .where(and(eq(realmSessions.id, session.id), isNull(realmSessions.revokedAt)));
+}
+
+export async function findSessionBySecret(ctx: Context, realmId: number, secret: string): Promise<LiveSession | undefined> {
+  const [row] = await ctx.db.select({
+    id: realmSessions.id, userId: realmSessions.userId, expiresAt: realmSessions.expiresAt,
+    revokedAt: realmSessions.revokedAt, impersonatorId: realmSessions.impersonatorId,
+  }).from(realmSessions).where(and(eq(realmSessions.sessionHash, hashSecret(secret)), eq(realmSessions.realmId, realmId)));
+  return row;
+}
+
+/** Sign-out: the session and every access token tied to it stop working. */
+export async function endRealmSession(ctx: Context, sessionId: number): Promise<void> {
+  await ctx.db.update(realmSessions).set({ revokedAt: ctx.clock.now() })
+    .where(and(eq(realmSessions.id, sessionId), isNull(realmSessions.revokedAt)));
+}
+
+/** Admin revocation (DELETE .../users/{id}/sessions): every session of the user ends. */
+export async function revokeUserSessions(ctx: Context, userId: number): Promise<number> {
+  const ended = await ctx.db.update(realmSessions).set({ revokedAt: ctx.clock.now() })
+    .where(and(eq(realmSessions.userId, userId), isNull(realmSessions.revokedAt))).returning({ id: realmSessions.id });
+  return ended.length;
+}

@@ -1,0 +1,83 @@
+import { sql } from 'drizzle-orm';
+import { boolean, index, integer, jsonb, pgTable, serial, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { moment, timestamps } from '../db/columns.js';
+import { admins } from '../admin-auth/tables.js';
+
+/** An end-user directory with its own sign-in pages, sessions and OAuth clients. */
+export const realms = pgTable('realms', {
+  id: serial('id').primaryKey(),
+  uid: text('uid').notNull(),
+  name: text('name').notNull(),
+  active: boolean('active').notNull().default(true),
+  customDomain: text('custom_domain'),
+  sessionLifetimeMinutes: integer('session_lifetime_minutes').notNull().default(120),
+  otpCodeValidityMinutes: integer('otp_code_validity_minutes').notNull().default(5),
+  otpResendWaitSeconds: integer('otp_resend_wait_seconds').notNull().default(30),
+  pkcePlainAllowed: boolean('pkce_plain_allowed').notNull().default(false),
+  showDelegationInformation: boolean('show_delegation_information').notNull().default(false),
+  delegationProvider: text('delegation_provider'),
+  ...timestamps,
+}, (t) => [uniqueIndex('realms_uid_key').on(t.uid), uniqueIndex('realms_custom_domain_key').on(t.customDomain)]);
+
+export interface AvatarValue {
+  id: number;
+  file_name: string;
+  path: string;
+  small_path: string | null;
+  medium_path: string | null;
+}
+
+export const realmUsers = pgTable('realm_users', {
+  id: serial('id').primaryKey(),
+  uuid: uuid('uuid').notNull().defaultRandom(),
+  realmId: integer('realm_id').notNull().references(() => realms.id, { onDelete: 'cascade' }),
+  email: text('email').notNull(),
+  username: text('username'),
+  passwordHash: text('password_hash'),
+  firstName: text('first_name').notNull().default(''),
+  lastName: text('last_name').notNull().default(''),
+  secondLastName: text('second_last_name').notNull().default(''),
+  externalId: text('external_id'),
+  active: boolean('active').notNull().default(true),
+  failedLogins: integer('failed_logins').notNull().default(0),
+  lockedUntil: moment('locked_until'),
+  avatar: jsonb('avatar').$type<AvatarValue | null>(),
+  customFields: jsonb('custom_fields').$type<Record<string, unknown>>().notNull().default({}),
+  ...timestamps,
+}, (t) => [
+  uniqueIndex('realm_users_uuid_key').on(t.uuid),
+  uniqueIndex('realm_users_email_key').on(t.realmId, sql`lower(${t.email})`),
+  uniqueIndex('realm_users_username_key').on(t.realmId, sql`lower(${t.username})`),
+]);
+
+/** A field every user of the realm may carry (facts page: at most 20 per realm). */
+export const customFields = pgTable('custom_fields', {
+  id: serial('id').primaryKey(),
+  realmId: integer('realm_id').notNull().references(() => realms.id, { onDelete: 'cascade' }),
+  key: text('key').notNull(),
+  name: text('name').notNull(),
+  type: text('type').notNull(),
+  options: text('options').array().notNull().default(sql`'{}'::text[]`),
+  required: boolean('required').notNull().default(false),
+  unique: boolean('unique').notNull().default(false),
+  visible: boolean('visible').notNull().default(true),
+  editable: boolean('editable').notNull().default(false),
+  ...timestamps,
+}, (t) => [uniqueIndex('custom_fields_realm_key').on(t.realmId, t.key)]);
+
+/**
+ * A signed-in end user. The cookie (or an OAuth access token tied to the session) carries the
+ * secret; rows outlive their end (revoked_at, expires_at) so that a dead credential is told apart
+ * from one never issued (401 grant_expired versus user_session).
+ */
+export const realmSessions = pgTable('realm_sessions', {
+  id: serial('id').primaryKey(),
+  realmId: integer('realm_id').notNull().references(() => realms.id, { onDelete: 'cascade' }),
+  userId: integer('user_id').notNull().references(() => realmUsers.id, { onDelete: 'cascade' }),
+  sessionHash: text('session_hash').notNull(),
+  expiresAt: moment('expires_at').notNull(),
+  revokedAt: moment('revoked_at'),
+  /** The admin who opened this session by impersonation, if any. */
+  impersonatorId: integer('impersonator_id').references(() => admins.id, { onDelete: 'set null' }),
+  createdAt: timestamps.createdAt,
+}, (t) => [uniqueIndex('realm_sessions_hash_key').on(t.sessionHash), index('realm_sessions_user_idx').on(t.userId)]);
