@@ -1,8 +1,11 @@
 import type { AddressInfo } from 'node:net';
 import type { Harness } from './harness.js';
 
-/** Puts a harness's app on a real loopback port (for browsers and real HTTP clients). */
+/** Puts a harness's app on a real loopback port (for browsers and real HTTP clients) and returns its base address. */
 export async function listen(h: Harness): Promise<string> {
   await h.app.listen({ port: 0, host: '127.0.0.1' });
-  return `http://127.0.0.1:${(h.app.server.address() as AddressInfo).port}`;
+  const url = `http://127.0.0.1:${(h.app.server.address() as AddressInfo).port}`;
+  // Links, issuers and redirects are built from the base address, which is known only now.
+  h.ctx.config.baseUrl = url;
+  return url;
 }
