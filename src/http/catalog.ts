@@ -48,6 +48,7 @@ export function catalogPlugin(catalog: Catalog): FastifyPluginAsync {
     });
     await scope.register(swaggerUi, {
       routePrefix: '/docs',
+      indexPrefix: catalog.prefix,
       uiConfig: { docExpansion: 'list', deepLinking: true, persistAuthorization: true, tryItOutEnabled: true },
       staticCSP: true,
     });

@@ -1,0 +1,166 @@
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { runCli, startServe } from '../helpers/cli.js';
+import { freshDatabaseUrl, usingPostgres } from '../helpers/database.js';
+
+const folders: string[] = [];
+const drops: (() => Promise<void>)[] = [];
+
+/** Each test gets an empty store: a new data folder, and a new PostgreSQL database when DATABASE_URL is set. */
+async function emptyStore(): Promise<Record<string, string>> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'atrium-cli-'));
+  folders.push(dataDir);
+  const database = await freshDatabaseUrl();
+  drops.push(database.drop);
+  return { DATA_DIR: dataDir, ...(database.url ? { DATABASE_URL: database.url } : {}) };
+}
+
+afterAll(async () => {
+  for (const drop of drops) await drop();
+  for (const folder of folders) fs.rmSync(folder, { recursive: true, force: true });
+});
+
+/** Sends half a request, signals the server, then sends the rest; resolves with the answer's status. */
+function inFlightDuringSigterm(base: string, signal: () => void): Promise<{ status: number; ended: boolean }> {
+  const url = new URL('/api/admin/session', base);
+  const body = JSON.stringify({ email: 'nobody@example.com', password: 'not the password' });
+  return new Promise((resolve, reject) => {
+    let ended = false;
+    const request = http.request(url, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': body.length } }, (res) => {
+      res.resume();
+      res.on('end', () => resolve({ status: res.statusCode!, ended }));
+    });
+    request.on('error', reject);
+    request.write(body.slice(0, 10));
+    request.on('socket', (socket) => socket.on('connect', () => setTimeout(() => {
+      signal();
+      setTimeout(() => request.end(body.slice(10)), 300);
+    }, 200)));
+    request.on('close', () => { ended = true; });
+  });
+}
+
+async function json(url: string, init: RequestInit = {}) {
+  const res = await fetch(url, init);
+  return { status: res.status, body: await res.json(), headers: res.headers };
+}
+
+describe('atrium command line', () => {
+  let store: Record<string, string>;
+  beforeEach(async () => { store = await emptyStore(); });
+
+  it('prints its usage with --help', async () => {
+    const result = await runCli(['--help'], {});
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/atrium <command>/);
+    expect(result.stdout).toMatch(/bootstrap --json/);
+  });
+
+  it('stops with one clear line on a bad PORT, a malformed DATABASE_URL or an unreachable database', async () => {
+    const badPort = await runCli(['serve'], { ...store, PORT: 'eighty' });
+    expect(badPort.code).not.toBe(0);
+    expect(badPort.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^atrium: PORT must be a whole number/)]);
+
+    const malformed = await runCli(['migrate'], { ...store, DATABASE_URL: 'mysql:/nowhere' });
+    expect(malformed.code).not.toBe(0);
+    expect(malformed.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^atrium: DATABASE_URL must look like/)]);
+
+    const unreachable = await runCli(['migrate'], { ...store, DATABASE_URL: 'postgres://postgres@127.0.0.1:1/atrium' });
+    expect(unreachable.code).not.toBe(0);
+    expect(unreachable.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^atrium: cannot reach the database at 127\.0\.0\.1:1/)]);
+  });
+
+  it('bootstraps an empty store, and the credentials it prints work after a restart on the same data', async () => {
+    const first = await runCli(['bootstrap', '--json'], store);
+    expect(first.code).toBe(0);
+    const printed = JSON.parse(first.stdout);
+    expect(printed).toEqual({
+      admin: { id: expect.any(Number), email: 'owner@example.com' },
+      password: expect.any(String),
+      application: { id: expect.any(Number), uid: expect.any(String), secret: expect.any(String) },
+      access_token: expect.any(String),
+    });
+
+    const again = JSON.parse((await runCli(['bootstrap', '--json'], store)).stdout);
+    expect(again.password).toBeUndefined();
+    expect(again.admin).toEqual(printed.admin);
+    expect(again.access_token).not.toBe(printed.access_token);
+
+    const server = await startServe(store);
+    try {
+      expect(server.stdout()).not.toContain('shown once');
+      const me = await json(`${server.url}/api/admin/session`, { headers: { authorization: `Bearer ${printed.access_token}` } });
+      expect(me.status).toBe(200);
+      expect(me.body.admin.email).toBe('owner@example.com');
+      expect(me.body.admin.roles).toEqual([{ key: 'account_owner', target: null }]);
+      const signIn = await json(`${server.url}/api/admin/session`, {
+        method: 'POST', headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'owner@example.com', password: printed.password }),
+      });
+      expect(signIn.status).toBe(200);
+      expect(signIn.headers.get('set-cookie')).toMatch(/atrium_admin=.*HttpOnly/i);
+    } finally {
+      server.child.kill('SIGTERM');
+      await server.exited;
+    }
+  });
+
+  it('prints the owner credentials on the first start only, keeps data across a restart and a kill -9', async () => {
+    const first = await startServe(store);
+    const output = first.stdout();
+    expect(output).toMatch(/shown once/);
+    const token = /admin API token: (\S+)/.exec(output)![1];
+    const password = /owner password:\s+(\S+)/.exec(output)![1];
+    for (const page of ['/api/admin/docs', '/api/content/docs', '/api/profile/docs', '/api/customers/docs']) {
+      expect(output).toContain(`${first.url}${page}`);
+    }
+    const created = await json(`${first.url}/api/admin/team_members`, {
+      method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'kept@example.com', password: 'a long enough secret', name: 'Kept Member' }),
+    });
+    expect(created.status).toBe(201);
+    first.child.kill('SIGKILL');
+    await first.exited;
+
+    const second = await startServe(store);
+    try {
+      expect(second.stdout()).not.toMatch(/shown once/);
+      const kept = await json(`${second.url}/api/admin/team_members/${created.body.id}`, { headers: { authorization: `Bearer ${token}` } });
+      expect(kept.status).toBe(200);
+      expect(kept.body).toMatchObject({ email: 'kept@example.com', first_name: 'Kept', last_name: 'Member' });
+      const signIn = await fetch(`${second.url}/api/admin/session`, {
+        method: 'POST', headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'owner@example.com', password }),
+      });
+      expect(signIn.status).toBe(200);
+    } finally {
+      second.child.kill('SIGTERM');
+      expect(await second.exited).toBe(0);
+    }
+  });
+
+  it('drains on SIGTERM and releases the data folder', async () => {
+    const server = await startServe(store);
+    if (!usingPostgres()) {
+      const busy = await runCli(['bootstrap', '--json'], store);
+      expect(busy.code).not.toBe(0);
+      expect(busy.stderr).toMatch(/in use by process/);
+    }
+    // A request still arriving when SIGTERM comes is answered before the process ends.
+    const { status, ended } = await inFlightDuringSigterm(server.url, () => server.child.kill('SIGTERM'));
+    expect(status).toBe(401);
+    expect(ended).toBe(false);
+    expect(await server.exited).toBe(0);
+    const after = await runCli(['bootstrap', '--json'], store);
+    expect(after.code).toBe(0);
+  });
+
+  it('applies migrations with `atrium migrate`', async () => {
+    const result = await runCli(['migrate'], store);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/Migrations applied/);
+  });
+});

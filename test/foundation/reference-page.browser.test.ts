@@ -1,0 +1,49 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { launchBrowser } from '../helpers/browser.js';
+import { startHarness, type Harness } from '../helpers/harness.js';
+import { listen } from '../helpers/server.js';
+
+describe('the admin reference page in Chromium', () => {
+  let h: Harness;
+  let base: string;
+  let browser: Browser;
+  beforeAll(async () => {
+    h = await startHarness();
+    base = await listen(h);
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await h?.close();
+  });
+
+  it('lists sections and models, takes a token and executes an operation', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${base}/api/admin/docs`);
+    await page.getByRole('heading', { name: /Atrium admin API/ }).waitFor();
+    for (const section of ['Session', 'Team', 'Roles', 'API access']) {
+      await expect(page.locator('.opblock-tag', { hasText: section }).first().isVisible()).resolves.toBe(true);
+    }
+    await expect(page.locator('section.models, .models').first().isVisible()).resolves.toBe(true);
+
+    await page.getByRole('button', { name: /Authorize/ }).first().click();
+    const dialog = page.locator('.modal-ux');
+    await dialog.locator('input').first().fill(h.ownerToken);
+    await dialog.locator('button.modal-btn.authorize').first().click();
+    await dialog.locator('button.btn-done').first().click();
+
+    const operation = page.locator('.opblock-get', { has: page.locator('[data-path="/roles"]') }).first();
+    await operation.locator('.opblock-summary').click();
+    const tryItOut = operation.getByRole('button', { name: 'Try it out' });
+    if (await tryItOut.count()) await tryItOut.click();
+    const answered = page.waitForResponse((res) => res.url().startsWith(`${base}/api/admin/roles`));
+    await operation.getByRole('button', { name: 'Execute' }).click();
+    const response = await answered;
+    expect(response.status()).toBe(200);
+    expect(response.request().headers().authorization).toBe(`Bearer ${h.ownerToken}`);
+    await operation.locator('.live-responses-table .response-col_status', { hasText: '200' }).first().waitFor();
+    expect(await operation.locator('.live-responses-table').innerText()).toContain('account_owner');
+    await page.close();
+  });
+});
