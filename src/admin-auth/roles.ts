@@ -47,7 +47,8 @@ export async function ensureBuiltInRoles(ctx: Context): Promise<void> {
   }))).onConflictDoNothing({ target: roles.key });
 }
 
-const usersCount = sql<number>`(select count(*)::int from ${roleAssignments} where ${roleAssignments.roleId} = ${roles.id})`;
+// Spelled out: inside select fields Drizzle renders columns unqualified, which the subquery would misread.
+const usersCount = sql<number>`(select count(*)::int from role_assignments ra where ra.role_id = "roles"."id")`;
 
 const SORTABLE = { id: roles.id, key: roles.key, name: roles.name, context: roles.context, created_at: roles.createdAt, updated_at: roles.updatedAt };
 

@@ -1,0 +1,86 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHarness, type Harness } from '../helpers/harness.js';
+import { createMember } from '../helpers/admin.js';
+
+describe('roles', () => {
+  let h: Harness;
+  beforeAll(async () => { h = await startHarness(); });
+  afterAll(async () => { await h?.close(); });
+
+  const roleByKey = async (key: string) => (await h.request({ method: 'GET', url: '/api/admin/roles?per_page=100' })).json().roles
+    .find((r: { key: string }) => r.key === key);
+
+  it('lists the fifteen built-in roles with spec 2.6 fields', async () => {
+    const res = await h.request({ method: 'GET', url: '/api/admin/roles?per_page=100' });
+    expect(res.statusCode).toBe(200);
+    const { roles, meta } = res.json();
+    expect(meta).toEqual({ total_entries: 15, per_page: 100, current_page: 1, total_pages: 1 });
+    expect(roles.map((r: { key: string; name: string; context: string }) => `${r.context}:${r.key}:${r.name}`)).toEqual([
+      'account:account_user:Default user', 'account:account_admin:Default admin', 'account:account_owner:Full admin',
+      'site:site_viewer:Viewer', 'site:site_developer:Developer', 'site:site_developer_cli:Developer CLI', 'site:site_reviewer:Reviewer', 'site:site_admin:Admin',
+      'space:space_viewer:Viewer', 'space:space_writer:Writer', 'space:space_editor:Editor', 'space:space_admin:Admin',
+      'realm:realm_user:User', 'realm:realm_viewer:Viewer', 'realm:realm_admin:Admin',
+    ]);
+    const owner = roles.find((r: { key: string }) => r.key === 'account_owner');
+    expect(owner).toMatchObject({ id: expect.any(Number), read_only: true, restorable: false, users_count: 1, created_at: expect.any(String) });
+    expect(roles.filter((r: { read_only: boolean }) => !r.read_only).every((r: { restorable: boolean }) => r.restorable)).toBe(true);
+    const onlyTwo = await h.request({ method: 'GET', url: '/api/admin/roles?per_page=2&page=3' });
+    expect(onlyTwo.json().roles.map((r: { key: string }) => r.key)).toEqual(['site_developer', 'site_developer_cli']);
+  });
+
+  it('counts assignments in users_count', async () => {
+    const before = (await roleByKey('realm_viewer')).users_count;
+    await createMember(h, [{ key: 'realm_viewer', target: 'banking' }]);
+    await createMember(h, [{ key: 'realm_viewer', target: 'retail' }]);
+    expect((await roleByKey('realm_viewer')).users_count).toBe(before + 2);
+  });
+
+  it('creates, changes and deletes a custom role whose permissions members then act with', async () => {
+    const created = await h.request({ method: 'POST', url: '/api/admin/roles', payload: { name: 'Team auditor', context: 'account', permissions: ['team.read'] } });
+    expect(created.statusCode).toBe(201);
+    expect(created.json()).toMatchObject({ key: 'team_auditor', name: 'Team auditor', read_only: false, restorable: false, users_count: 0, permissions: ['team.read'] });
+    const auditor = await createMember(h, [{ key: 'team_auditor' }]);
+    expect((await h.request({ method: 'GET', url: '/api/admin/team_members', token: auditor.token })).statusCode).toBe(200);
+    expect((await h.request({ method: 'GET', url: '/api/admin/account', token: auditor.token })).statusCode).toBe(403);
+
+    const changed = await h.request({ method: 'PUT', url: `/api/admin/roles/${created.json().id}`, payload: { permissions: ['team.read', 'account.read'] } });
+    expect(changed.json()).toMatchObject({ name: 'Team auditor', permissions: ['team.read', 'account.read'], users_count: 1 });
+    expect((await h.request({ method: 'GET', url: '/api/admin/account', token: auditor.token })).statusCode).toBe(200);
+
+    expect((await h.request({ method: 'DELETE', url: `/api/admin/roles/${created.json().id}` })).statusCode).toBe(204);
+    expect((await h.request({ method: 'GET', url: '/api/admin/team_members', token: auditor.token })).statusCode).toBe(403);
+    expect((await h.request({ method: 'GET', url: `/api/admin/team_members/${auditor.id}` })).json().roles).toEqual([]);
+  });
+
+  it('refuses unknown permissions, bad contexts and taken keys with 422', async () => {
+    const res = await h.request({ method: 'POST', url: '/api/admin/roles', payload: { key: 'account_owner', name: 'X', context: 'galaxy', permissions: ['rule.everything'] } });
+    expect(res.statusCode).toBe(422);
+    expect(res.json().details).toEqual([
+      { field: 'key', messages: ['has already been taken'] },
+      { field: 'context', messages: ['must be one of account, site, space, realm'] },
+      { field: 'permissions', messages: ['has unknown permissions: rule.everything'] },
+    ]);
+  });
+
+  it('never edits the owner role, deletes no built-in role, and restores an edited built-in role', async () => {
+    const owner = await roleByKey('account_owner');
+    expect((await h.request({ method: 'PUT', url: `/api/admin/roles/${owner.id}`, payload: { name: 'King' } })).statusCode).toBe(422);
+    const viewer = await roleByKey('site_viewer');
+    const deleted = await h.request({ method: 'DELETE', url: `/api/admin/roles/${viewer.id}` });
+    expect(deleted.statusCode).toBe(422);
+    const edited = await h.request({ method: 'PUT', url: `/api/admin/roles/${viewer.id}`, payload: { name: 'Looker', permissions: ['site.read'] } });
+    expect(edited.json()).toMatchObject({ name: 'Looker', permissions: ['site.read'] });
+    const restored = await h.request({ method: 'POST', url: `/api/admin/roles/${viewer.id}/restore` });
+    expect(restored.statusCode).toBe(200);
+    expect(restored.json()).toMatchObject({ name: 'Viewer', permissions: ['site.read', 'content.read'] });
+    expect((await h.request({ method: 'GET', url: '/api/admin/roles/999999' })).statusCode).toBe(404);
+  });
+
+  it('applies a realm role to its target realm only', async () => {
+    const { AdminPrincipal } = await import('../../src/admin-auth/principal.js');
+    const principal = new AdminPrincipal(1, 'a@b.c', [{ key: 'realm_viewer', context: 'realm', target: 'banking', permissions: ['realm.users.read'] }], 'token');
+    expect(principal.can('realm.users.read', 'banking')).toBe(true);
+    expect(principal.can('realm.users.read', 'retail')).toBe(false);
+    expect(principal.can('realm.users.write', 'banking')).toBe(false);
+  });
+});
