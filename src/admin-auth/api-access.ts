@@ -1,5 +1,6 @@
 import { and, asc, count, desc, eq } from 'drizzle-orm';
 import type { Context } from '../context.js';
+import { totalCount, totalOf } from '../db/paging.js';
 import { FieldErrors, notFound } from '../http/errors.js';
 import type { Page } from '../http/pagination.js';
 import { hashSecret, randomSecret } from '../security/secrets.js';
@@ -64,11 +65,10 @@ function checkApplication(input: ApplicationInput, creating: boolean): void {
 }
 
 export async function listApplications(ctx: Context, page: Page) {
-  const [rows, [{ total }]] = await Promise.all([
-    ctx.db.select().from(apiApplications).orderBy(desc(apiApplications.updatedAt), desc(apiApplications.id)).limit(page.perPage).offset(page.offset),
-    ctx.db.select({ total: count() }).from(apiApplications),
-  ]);
-  return { items: rows.map((a) => applicationBody(a)), total };
+  const rows = await ctx.db.select({ app: apiApplications, total: totalCount }).from(apiApplications)
+    .orderBy(desc(apiApplications.updatedAt), desc(apiApplications.id)).limit(page.perPage).offset(page.offset);
+  const total = await totalOf(rows, page, async () => (await ctx.db.select({ n: count() }).from(apiApplications))[0].n);
+  return { items: rows.map((r) => applicationBody(r.app)), total };
 }
 
 async function findApplication(ctx: Context, id: number): Promise<Application> {
@@ -143,11 +143,10 @@ const tokenBody = (row: AccessToken, token?: string): AccessTokenBody => ({
 export async function listAccessTokens(ctx: Context, adminId: number, page: Page) {
   await findAdmin(ctx, adminId);
   const where = eq(accessTokens.adminId, adminId);
-  const [rows, [{ total }]] = await Promise.all([
-    ctx.db.select().from(accessTokens).where(where).orderBy(asc(accessTokens.id)).limit(page.perPage).offset(page.offset),
-    ctx.db.select({ total: count() }).from(accessTokens).where(where),
-  ]);
-  return { items: rows.map((r) => tokenBody(r)), total };
+  const rows = await ctx.db.select({ token: accessTokens, total: totalCount }).from(accessTokens).where(where)
+    .orderBy(asc(accessTokens.id)).limit(page.perPage).offset(page.offset);
+  const total = await totalOf(rows, page, async () => (await ctx.db.select({ n: count() }).from(accessTokens).where(where))[0].n);
+  return { items: rows.map((r) => tokenBody(r.token)), total };
 }
 
 /** A token acts with its member's roles; its value is shown once and stored only as a hash. */

@@ -3,6 +3,7 @@ import type { Context } from '../context.js';
 import { AppError, FieldErrors, notFound } from '../http/errors.js';
 import type { Page } from '../http/pagination.js';
 import { containing } from '../db/like.js';
+import { totalCount, totalOf } from '../db/paging.js';
 import { BUILT_IN_ROLES, OWNER_ROLE, ROLE_CONTEXTS, builtInRole } from './built-in-roles.js';
 import { isPermission } from './permissions.js';
 import { roleAssignments, roles } from './tables.js';
@@ -62,11 +63,9 @@ export async function listRoles(ctx: Context, page: Page, query: RoleListQuery =
   const where = query.query ? or(ilike(roles.name, containing(query.query)), ilike(roles.key, containing(query.query))) : undefined;
   const column = SORTABLE[query.sort_by as keyof typeof SORTABLE] ?? roles.id;
   const direction = query.order?.toLowerCase() === 'desc' ? desc : asc;
-  const [rows, [{ total }]] = await Promise.all([
-    ctx.db.select({ role: roles, usersCount }).from(roles).where(where)
-      .orderBy(direction(column), asc(roles.id)).limit(page.perPage).offset(page.offset),
-    ctx.db.select({ total: count() }).from(roles).where(where),
-  ]);
+  const rows = await ctx.db.select({ role: roles, usersCount, total: totalCount }).from(roles).where(where)
+    .orderBy(direction(column), asc(roles.id)).limit(page.perPage).offset(page.offset);
+  const total = await totalOf(rows, page, async () => (await ctx.db.select({ n: count() }).from(roles).where(where))[0].n);
   return { items: rows.map((r) => roleBody(r.role, r.usersCount)), total };
 }
 

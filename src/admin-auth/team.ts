@@ -2,6 +2,7 @@ import { and, asc, count, desc, eq, ilike, inArray, or } from 'drizzle-orm';
 import type { Context } from '../context.js';
 import type { Db } from '../db/connect.js';
 import { containing } from '../db/like.js';
+import { totalCount, totalOf } from '../db/paging.js';
 import { AppError, FieldErrors, notFound } from '../http/errors.js';
 import type { Page } from '../http/pagination.js';
 import { hashPassword, passwordWeakness } from '../security/passwords.js';
@@ -85,12 +86,11 @@ export async function listTeamMembers(ctx: Context, page: Page, query: { query?:
   const where = text ? or(ilike(admins.email, text), ilike(admins.firstName, text), ilike(admins.lastName, text)) : undefined;
   const column = SORTABLE[query.sort_by as keyof typeof SORTABLE] ?? admins.updatedAt;
   const direction = query.order?.toLowerCase() === 'asc' ? asc : desc;
-  const [rows, [{ total }]] = await Promise.all([
-    ctx.db.select().from(admins).where(where).orderBy(direction(column), desc(admins.id)).limit(page.perPage).offset(page.offset),
-    ctx.db.select({ total: count() }).from(admins).where(where),
-  ]);
-  const roleMap = await rolesOf(ctx.db, rows.map((r) => r.id));
-  return { items: rows.map((a) => teamMemberBody(a, roleMap.get(a.id) ?? [])), total };
+  const rows = await ctx.db.select({ admin: admins, total: totalCount }).from(admins).where(where)
+    .orderBy(direction(column), desc(admins.id)).limit(page.perPage).offset(page.offset);
+  const total = await totalOf(rows, page, async () => (await ctx.db.select({ n: count() }).from(admins).where(where))[0].n);
+  const roleMap = await rolesOf(ctx.db, rows.map((r) => r.admin.id));
+  return { items: rows.map(({ admin }) => teamMemberBody(admin, roleMap.get(admin.id) ?? [])), total };
 }
 
 export async function findAdmin(ctx: Context, id: number): Promise<Admin> {
