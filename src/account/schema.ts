@@ -1,6 +1,5 @@
 import { Type } from '@sinclair/typebox';
-
-const DateTime = Type.String({ format: 'date-time' });
+import { DateTime } from '../http/models.js';
 
 export const AccountModel = Type.Object({
   name: Type.String(),

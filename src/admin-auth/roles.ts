@@ -6,7 +6,7 @@ import { containing } from '../db/like.js';
 import { totalCount, totalOf } from '../db/paging.js';
 import { BUILT_IN_ROLES, OWNER_ROLE, ROLE_CONTEXTS, builtInRole } from './built-in-roles.js';
 import { isPermission } from './permissions.js';
-import { roleAssignments, roles } from './tables.js';
+import { roles } from './tables.js';
 
 export type Role = typeof roles.$inferSelect;
 

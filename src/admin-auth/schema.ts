@@ -1,7 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { ref } from '../http/models.js';
-
-const DateTime = Type.String({ format: 'date-time' });
+import { DateTime, ref } from '../http/models.js';
 
 export const TeamMemberModel = Type.Object({
   id: Type.Integer(),

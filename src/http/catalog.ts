@@ -6,6 +6,9 @@ import { ErrorBody, handleError } from './errors.js';
 import { Meta } from './pagination.js';
 import { useModels } from './models.js';
 
+const LOGO = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="120" height="32" viewBox="0 0 120 32">'
+  + '<text x="0" y="24" font-family="sans-serif" font-size="24" font-weight="700" fill="#ffffff">Atrium</text></svg>');
+
 export interface Catalog {
   /** URL prefix of the catalog's operations; its reference page is `<prefix>/docs`. */
   prefix: string;
@@ -51,6 +54,8 @@ export function catalogPlugin(catalog: Catalog): FastifyPluginAsync {
       indexPrefix: catalog.prefix,
       uiConfig: { docExpansion: 'list', deepLinking: true, persistAuthorization: true, tryItOutEnabled: true },
       staticCSP: true,
+      theme: { title: catalog.title },
+      logo: { type: 'image/svg+xml', content: LOGO, href: `${catalog.prefix}/docs`, target: '_self' },
     });
     scope.get('/docs/openapi.json', { schema: { hide: true } }, async () => scope.swagger());
     if (catalog.hooks?.onRequest) scope.addHook('onRequest', catalog.hooks.onRequest);

@@ -1,6 +1,9 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 
+/** Every timestamp: ISO 8601 with an offset. */
+export const DateTime = Type.String({ format: 'date-time' });
+
 /**
  * A reference to a named model. The model is registered once per catalog (see `useModels`), which
  * makes it appear in the reference page's Models section; validation and serialization resolve the
