@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
+import { drizzle } from 'drizzle-orm/pglite';
+import { migrate } from 'drizzle-orm/pglite/migrator';
 
 /**
  * An empty embedded cluster, made once at build time. Running initdb in WebAssembly takes seconds;
@@ -25,9 +27,14 @@ export function copySeedCluster(folder: string): boolean {
   return true;
 }
 
-export async function writeSeedCluster(): Promise<void> {
+/**
+ * The seed carries the schema of this build too: a first start then finds its migrations applied, and
+ * only migrations newer than the build would run.
+ */
+export async function writeSeedCluster(migrationsFolder: string): Promise<void> {
   fs.rmSync(SEED_DIR, { recursive: true, force: true });
   const client = await PGlite.create({ dataDir: SEED_DIR });
+  await migrate(drizzle(client), { migrationsFolder });
   const dump = await client.dumpDataDir('gzip');
   await client.close();
   await fs.promises.writeFile(SEED_ARCHIVE, Buffer.from(await dump.arrayBuffer()));
