@@ -3,6 +3,7 @@ import type { Context } from '../context.js';
 import { rowsOf } from '../db/rows.js';
 import { hashSecret, safeEqual } from '../security/secrets.js';
 import { AdminPrincipal, type Grant } from './principal.js';
+import { cachedPrincipal, rememberPrincipal } from './credential-cache.js';
 
 interface CredentialRow {
   admin_id: number;
@@ -24,12 +25,19 @@ function grantsOf(row: CredentialRow): Grant[] {
 
 /** A bearer access token: one indexed lookup by its hash. Tokens of inactive members do not resolve. */
 export async function principalFromToken(ctx: Context, token: string): Promise<AdminPrincipal | null> {
+  const tokenHash = hashSecret(token);
+  const now = ctx.clock.now();
+  const cached = cachedPrincipal(tokenHash, now);
+  if (cached) return cached;
   const result = await ctx.db.execute(sql`
     select a.id as admin_id, a.email, ${GRANTS}
     from access_tokens t join admins a on a.id = t.admin_id
-    where t.token_hash = ${hashSecret(token)} and a.active`);
+    where t.token_hash = ${tokenHash} and a.active`);
   const [row] = rowsOf<CredentialRow>(result);
-  return row ? new AdminPrincipal(row.admin_id, row.email, grantsOf(row), 'token') : null;
+  if (!row) return null;
+  const principal = new AdminPrincipal(row.admin_id, row.email, grantsOf(row), 'token');
+  rememberPrincipal(tokenHash, principal, now);
+  return principal;
 }
 
 export interface SessionCheck {

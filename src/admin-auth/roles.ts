@@ -6,6 +6,7 @@ import { containing } from '../db/like.js';
 import { totalCount, totalOf } from '../db/paging.js';
 import { BUILT_IN_ROLES, OWNER_ROLE, ROLE_CONTEXTS, builtInRole } from './built-in-roles.js';
 import { isPermission } from './permissions.js';
+import { forgetCredentials } from './credential-cache.js';
 import { roles } from './tables.js';
 
 export type Role = typeof roles.$inferSelect;
@@ -132,6 +133,7 @@ export async function updateRole(ctx: Context, id: number, input: RoleInput): Pr
     permissions: input.permissions ? [...new Set(input.permissions)] : role.permissions,
     updatedAt: ctx.clock.now(),
   }).where(eq(roles.id, id));
+  forgetCredentials();
   return getRole(ctx, id);
 }
 
@@ -139,6 +141,7 @@ export async function deleteRole(ctx: Context, id: number): Promise<void> {
   const role = await editableRole(ctx, id);
   if (role.builtIn) throw new AppError(422, [`The built-in role ${role.key} cannot be deleted; restore it instead`]);
   await ctx.db.delete(roles).where(and(eq(roles.id, id), eq(roles.builtIn, false)));
+  forgetCredentials();
 }
 
 export async function restoreRole(ctx: Context, id: number): Promise<RoleBody> {
@@ -147,5 +150,6 @@ export async function restoreRole(ctx: Context, id: number): Promise<RoleBody> {
   if (!role.builtIn || !defaults) throw new AppError(422, [`The role ${role.key} is not a built-in role`]);
   await ctx.db.update(roles).set({ name: defaults.name, permissions: defaults.permissions, updatedAt: ctx.clock.now() })
     .where(eq(roles.id, id));
+  forgetCredentials();
   return getRole(ctx, id);
 }

@@ -67,6 +67,22 @@ describe('API access applications and access tokens', () => {
   });
 });
 
+describe('bearer credential cache', () => {
+  let h: Harness;
+  beforeAll(async () => { h = await startHarness(); });
+  afterAll(async () => { await h?.close(); });
+
+  it('sees a token revoked by another server process within two seconds', async () => {
+    const { accessTokens } = await import('../../src/admin-auth/tables.js');
+    const member = await createMember(h, [{ key: 'account_user' }]);
+    expect((await h.request({ method: 'GET', url: '/api/admin/roles', token: member.token })).statusCode).toBe(200);
+    await h.ctx.db.delete(accessTokens); // as another process would: behind this one's back
+    expect((await h.request({ method: 'GET', url: '/api/admin/roles', token: member.token })).statusCode).toBe(200);
+    h.clock.advance(2001);
+    expect((await h.request({ method: 'GET', url: '/api/admin/roles', token: member.token })).statusCode).toBe(401);
+  });
+});
+
 describe('account settings', () => {
   let h: Harness;
   beforeAll(async () => { h = await startHarness(); });
