@@ -101,3 +101,18 @@ describe('shared HTTP behaviour', () => {
     });
   });
 });
+
+describe('health check without a database', () => {
+  it('answers 503 once the database stops answering', async () => {
+    const h = await startHarness();
+    const { database } = h.ctx;
+    const close = database.close.bind(database);
+    await close();
+    database.close = async () => {};
+    const res = await h.request({ method: 'GET', url: '/healthz', token: null });
+    expect(res.statusCode).toBe(503);
+    expect(res.json()).toEqual({ status: 'unavailable' });
+    await h.close().catch(() => {});
+  });
+});
+
