@@ -73,13 +73,12 @@ export interface FieldInput {
  * The user's values after applying `inputs` to `current`. Each problem is added to `errors` under
  * `custom_fields.<key>`. `creating` makes every required field mandatory; otherwise a required field
  * may be left out but not cleared. Inputs naming a key outside `fields` are refused, so a caller that
- * must drop some fields silently filters them out first.
+ * must drop some fields silently filters them out first; values of fields outside `fields` are kept.
  */
 export function mergeFieldValues(fields: FieldDefinition[], current: FieldValues, inputs: FieldInput[], errors: FieldErrors, creating: boolean): FieldValues {
   const byKey = new Map(fields.map((f) => [f.key, f]));
-  const next: FieldValues = {};
+  const next: FieldValues = { ...current };
   const failed = new Set<string>();
-  for (const field of fields) if (current[field.key] !== undefined) next[field.key] = current[field.key];
   for (const input of inputs) {
     const field = byKey.get(input.key);
     if (!field) {

@@ -42,7 +42,7 @@ describe('custom field values', () => {
     const errors = new FieldErrors();
     const merged = mergeFieldValues(fields, { nick: 'old', age: 3, gone: 'x' }, [{ key: 'nick', value: null }, { key: 'born', value: '2000-01-01' }], errors, false);
     expect(errors.all).toEqual([]);
-    expect(merged).toEqual({ age: 3, born: '2000-01-01' });
+    expect(merged).toEqual({ age: 3, born: '2000-01-01', gone: 'x' });
 
     const bad = new FieldErrors();
     mergeFieldValues(fields, {}, [{ key: 'age', value: 'x' }, { key: 'nope', value: 1 }], bad, false);
