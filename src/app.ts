@@ -7,6 +7,7 @@ import { handleError } from './http/errors.js';
 import { healthRoutes } from './http/health.js';
 import { logRequest } from './http/logging.js';
 import { adminCatalog, contentCatalog, customersCatalog, profileCatalog } from './catalogs.js';
+import { realmPages } from './realms/pages/routes.js';
 
 export interface AppOptions {
   /** The server's logger; without one (tests) nothing is logged. */
@@ -20,7 +21,7 @@ export async function buildApp(ctx: Context, options: AppOptions = {}): Promise<
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: ctx.config.bodyLimit,
     trustProxy: true,
-    ajv: { customOptions: { allErrors: true, coerceTypes: 'array', removeAdditional: false } },
+    ajv: { customOptions: { allErrors: true, coerceTypes: 'array', removeAdditional: false, allowUnionTypes: true } },
   });
   app.addHook('onResponse', logRequest);
   app.setErrorHandler(handleError);
@@ -31,5 +32,6 @@ export async function buildApp(ctx: Context, options: AppOptions = {}): Promise<
   for (const catalog of [adminCatalog(ctx), contentCatalog(ctx), profileCatalog(ctx), customersCatalog(ctx)]) {
     await app.register(catalogPlugin(catalog), { prefix: catalog.prefix });
   }
+  await app.register(realmPages(ctx));
   return app;
 }
