@@ -171,3 +171,36 @@ export function customerOf(request: FastifyRequest): Customer {
   if (!request.customer) throw userNotFound();
   return request.customer;
 }
+
+const REALM_COOKIE_PREFIX = realmCookieName('');
+
+/**
+ * The profile API's credential: its paths name no realm. A bearer token names its realm itself;
+ * otherwise the realm session cookie of the realm the `realm_uid` query names, or of the one realm
+ * whose session cookie the browser sent.
+ */
+export async function resolveProfileCustomer(ctx: Context, request: FastifyRequest): Promise<Customer> {
+  const bearer = bearerOf(request);
+  if (bearer) {
+    const found = await resolveToken(ctx, bearer);
+    if (found) return throwUnlessCustomer(found.resolution);
+  }
+  const named = (request.query as { realm_uid?: unknown } | undefined)?.realm_uid;
+  const sent = Object.keys(request.cookies).filter((name) => name.startsWith(REALM_COOKIE_PREFIX) && request.cookies[name]);
+  const realmUid = typeof named === 'string' && named ? named : sent.length === 1 ? sent[0].slice(REALM_COOKIE_PREFIX.length) : undefined;
+  if (realmUid === undefined) throw userNotFound();
+  const found = await resolveCustomer(ctx, realmUid, { cookie: request.cookies[realmCookieName(realmUid)] });
+  if (!found) throw realmNotFound();
+  return throwUnlessCustomer(found.resolution);
+}
+
+/** The profile catalog's guard: every operation acts for the signed-in realm user. */
+export function profileGuard(ctx: Context) {
+  return async function guard(request: FastifyRequest): Promise<void> {
+    request.customer = null;
+    request.customerRealm = null;
+    if (request.is404 || request.routeOptions.schema?.hide) return;
+    request.customer = await resolveProfileCustomer(ctx, request);
+    request.customerRealm = request.customer.realm;
+  };
+}
