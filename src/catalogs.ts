@@ -6,6 +6,12 @@ import { roleRoutes } from './admin-auth/routes/roles.js';
 import { teamRoutes } from './admin-auth/routes/team.js';
 import { apiAccessRoutes } from './admin-auth/routes/api-access.js';
 import { accountRoutes } from './account/routes.js';
+import { realmRoutes } from './realms/routes/realms.js';
+import { customFieldRoutes } from './realms/routes/custom-fields.js';
+import { realmUserRoutes } from './realms/routes/users.js';
+import { customerGuard, profileGuard } from './customers/credential.js';
+import { CUSTOMER_MODELS, meRoutes } from './customers/routes.js';
+import { profileRoutes } from './profile/routes.js';
 
 const bearer = { type: 'http', scheme: 'bearer', description: 'An admin API access token (team settings, API access)' };
 
@@ -27,10 +33,16 @@ export function adminCatalog(ctx: Context): Catalog {
       { name: 'Team', description: 'Team members and their role assignments' },
       { name: 'Roles', description: 'Built-in and custom roles (spec 2.6)' },
       { name: 'API access', description: 'API access applications and access tokens (spec 2.14, 5.1)' },
+      { name: 'Realms', description: 'End-user directories with their own sign-in pages, sessions and OAuth clients' },
+      { name: 'Realm users', description: 'End users of a realm' },
+      { name: 'Realm settings', description: 'Custom fields of a realm\'s users' },
     ],
     notFoundBody: { errors: ['Not found'] },
     hooks: { onRequest: adminGuard(ctx) },
-    routes: [sessionRoutes(ctx), accountRoutes(ctx), teamRoutes(ctx), roleRoutes(ctx), apiAccessRoutes(ctx)],
+    routes: [
+      sessionRoutes(ctx), accountRoutes(ctx), teamRoutes(ctx), roleRoutes(ctx), apiAccessRoutes(ctx),
+      realmRoutes(ctx), realmUserRoutes(ctx), customFieldRoutes(ctx),
+    ],
   };
 }
 
@@ -48,27 +60,35 @@ export function contentCatalog(_ctx: Context): Catalog {
   };
 }
 
-export function profileCatalog(_ctx: Context): Catalog {
+export function profileCatalog(ctx: Context): Catalog {
   return {
     prefix: '/api/profile',
     title: 'Atrium profile API',
-    description: 'The signed-in end user\'s own profile.',
+    description: 'The signed-in end user\'s own profile: an OAuth 2.0 access token of a realm (Bearer), or the realm session cookie.',
     securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'An OAuth 2.0 access token of a realm' } },
-    tags: [],
+    security: [{ bearer: [] }],
+    tags: [{ name: 'Profile', description: 'The signed-in realm user' }],
     notFoundBody: { errors: ['Not found'] },
-    routes: [],
+    hooks: { onRequest: profileGuard(ctx) },
+    models: CUSTOMER_MODELS,
+    routes: [profileRoutes(ctx)],
   };
 }
 
-export function customersCatalog(_ctx: Context): Catalog {
+export function customersCatalog(ctx: Context): Catalog {
   return {
     prefix: '/api/customers',
     title: 'Atrium customers API',
     description: 'Answers on behalf of an end user of a realm: an OAuth 2.0 access token of the realm (Bearer) or the realm '
-      + 'session cookie. Paths start with /realms/{realm_uid}.',
+      + 'session cookie. Paths start with /realms/{realm_uid}. A recognized token decides alone; without one the cookie is used. '
+      + 'An unknown or inactive realm answers 404 `{}`; a missing or unknown credential 401 `user_session`, an expired or revoked '
+      + 'one 401 `grant_expired`.',
     securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'An OAuth 2.0 access token of the realm' } },
-    tags: [],
+    security: [{ bearer: [] }],
+    tags: [{ name: 'Profile', description: 'The signed-in realm user (spec 2.7, 4.3)' }],
     notFoundBody: {},
-    routes: [],
+    hooks: { onRequest: customerGuard(ctx) },
+    models: CUSTOMER_MODELS,
+    routes: [meRoutes(ctx)],
   };
 }

@@ -3,6 +3,7 @@ import type { Context } from '../context.js';
 import type { Db } from '../db/connect.js';
 import { containing } from '../db/like.js';
 import { totalCount, totalOf } from '../db/paging.js';
+import { uniqueViolation } from '../db/unique.js';
 import { AppError, FieldErrors, notFound } from '../http/errors.js';
 import type { Page } from '../http/pagination.js';
 import { hashPassword, passwordWeakness } from '../security/passwords.js';
@@ -41,6 +42,8 @@ export interface TeamMemberInput {
 }
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export const isEmail = (text: string) => EMAIL.test(text);
 
 export const normalizeEmail = (email: string) => email.trim().toLowerCase();
 
@@ -193,7 +196,7 @@ export async function updateTeamMember(ctx: Context, id: number, input: TeamMemb
       active: input.active ?? admin.active,
       updatedAt: now,
     }).where(eq(admins.id, id)).returning({ active: admins.active }).catch((err) => {
-      throw isUniqueViolation(err) ? emailTaken() : err;
+      throw uniqueViolation(err) !== null ? emailTaken() : err;
     });
     if (assignments) {
       await tx.delete(roleAssignments).where(eq(roleAssignments.adminId, id));
@@ -227,9 +230,4 @@ async function assertOwnerRemains(db: Db): Promise<void> {
 export async function endAccess(db: Db, adminId: number): Promise<void> {
   await db.delete(adminSessions).where(eq(adminSessions.adminId, adminId));
   await db.delete(accessTokens).where(eq(accessTokens.adminId, adminId));
-}
-
-function isUniqueViolation(err: unknown): boolean {
-  const code = (err as { code?: string; cause?: { code?: string } }).code ?? (err as { cause?: { code?: string } }).cause?.code;
-  return code === '23505';
 }
