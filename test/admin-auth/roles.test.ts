@@ -29,6 +29,7 @@ describe('roles', () => {
   });
 
   it('counts assignments in users_count', async () => {
+    for (const uid of ['banking', 'retail']) await h.request({ method: 'POST', url: '/api/admin/realms', payload: { uid, name: uid } });
     const before = (await roleByKey('realm_viewer')).users_count;
     await createMember(h, [{ key: 'realm_viewer', target: 'banking' }]);
     await createMember(h, [{ key: 'realm_viewer', target: 'retail' }]);
