@@ -1,27 +1,32 @@
-import { sql } from 'drizzle-orm';
+import { and, eq, gt, sql } from 'drizzle-orm';
 import type { Context } from '../context.js';
-import { rowsOf } from '../db/rows.js';
+import type { Db } from '../db/connect.js';
+import { prepared } from '../db/prepared.js';
 import { hashSecret, safeEqual } from '../security/secrets.js';
 import { AdminPrincipal, type Grant } from './principal.js';
 import { cachedPrincipal, rememberPrincipal } from './credential-cache.js';
-
-interface CredentialRow {
-  admin_id: number;
-  email: string;
-  grants: Grant[] | string;
-  session_id?: number;
-  csrf_hash?: string;
-}
+import { accessTokens, adminSessions, admins } from './tables.js';
 
 // The grants of the member behind a credential, in the same round trip as the credential itself.
-const GRANTS = sql`coalesce((
+// Spelled out: inside select fields Drizzle renders columns unqualified, which the subquery would misread.
+const grants = sql<Grant[] | string>`coalesce((
   select json_agg(json_build_object('key', r.key, 'context', r.context, 'target', ra.target, 'permissions', r.permissions))
   from role_assignments ra join roles r on r.id = ra.role_id
-  where ra.admin_id = a.id), '[]'::json) as grants`;
+  where ra.admin_id = "admins"."id"), '[]'::json)`;
 
-function grantsOf(row: CredentialRow): Grant[] {
-  return typeof row.grants === 'string' ? JSON.parse(row.grants) : row.grants;
-}
+const grantsOf = (value: Grant[] | string): Grant[] => (typeof value === 'string' ? JSON.parse(value) : value);
+
+const byToken = (db: Db) => prepared(db, 'admin_by_token', (d, name) => d
+  .select({ adminId: admins.id, email: admins.email, grants })
+  .from(accessTokens).innerJoin(admins, eq(admins.id, accessTokens.adminId))
+  .where(and(eq(accessTokens.tokenHash, sql.placeholder('hash')), eq(admins.active, true)))
+  .prepare(name));
+
+const bySession = (db: Db) => prepared(db, 'admin_by_session', (d, name) => d
+  .select({ adminId: admins.id, email: admins.email, grants, sessionId: adminSessions.id, csrfHash: adminSessions.csrfHash })
+  .from(adminSessions).innerJoin(admins, eq(admins.id, adminSessions.adminId))
+  .where(and(eq(adminSessions.sessionHash, sql.placeholder('hash')), gt(adminSessions.expiresAt, sql.placeholder('now')), eq(admins.active, true)))
+  .prepare(name));
 
 /** A bearer access token: one indexed lookup by its hash. Tokens of inactive members do not resolve. */
 export async function principalFromToken(ctx: Context, token: string): Promise<AdminPrincipal | null> {
@@ -29,13 +34,9 @@ export async function principalFromToken(ctx: Context, token: string): Promise<A
   const now = ctx.clock.now();
   const cached = cachedPrincipal(tokenHash, now);
   if (cached) return cached;
-  const result = await ctx.db.execute(sql`
-    select a.id as admin_id, a.email, ${GRANTS}
-    from access_tokens t join admins a on a.id = t.admin_id
-    where t.token_hash = ${tokenHash} and a.active`);
-  const [row] = rowsOf<CredentialRow>(result);
+  const [row] = await byToken(ctx.db).execute({ hash: tokenHash });
   if (!row) return null;
-  const principal = new AdminPrincipal(row.admin_id, row.email, grantsOf(row), 'token');
+  const principal = new AdminPrincipal(row.adminId, row.email, grantsOf(row.grants), 'token');
   rememberPrincipal(tokenHash, principal, now);
   return principal;
 }
@@ -47,14 +48,10 @@ export interface SessionCheck {
 
 /** The admin session cookie: resolves while the session lasts and its member is active. */
 export async function principalFromSession(ctx: Context, sessionId: string): Promise<SessionCheck | null> {
-  const result = await ctx.db.execute(sql`
-    select a.id as admin_id, a.email, s.id as session_id, s.csrf_hash, ${GRANTS}
-    from admin_sessions s join admins a on a.id = s.admin_id
-    where s.session_hash = ${hashSecret(sessionId)} and s.expires_at > ${ctx.clock.now().toISOString()} and a.active`);
-  const [row] = rowsOf<CredentialRow>(result);
+  const [row] = await bySession(ctx.db).execute({ hash: hashSecret(sessionId), now: ctx.clock.now().toISOString() });
   if (!row) return null;
   return {
-    principal: new AdminPrincipal(row.admin_id, row.email, grantsOf(row), 'session', row.session_id),
-    csrfMatches: (token) => token !== undefined && safeEqual(hashSecret(token), row.csrf_hash!),
+    principal: new AdminPrincipal(row.adminId, row.email, grantsOf(row.grants), 'session', row.sessionId),
+    csrfMatches: (token) => token !== undefined && safeEqual(hashSecret(token), row.csrfHash),
   };
 }

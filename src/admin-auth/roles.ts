@@ -4,6 +4,8 @@ import { AppError, FieldErrors, notFound } from '../http/errors.js';
 import type { Page } from '../http/pagination.js';
 import { containing } from '../db/like.js';
 import { totalCount, totalOf } from '../db/paging.js';
+import { prepared } from '../db/prepared.js';
+import type { Db } from '../db/connect.js';
 import { BUILT_IN_ROLES, OWNER_ROLE, ROLE_CONTEXTS, builtInRole } from './built-in-roles.js';
 import { isPermission } from './permissions.js';
 import { forgetCredentials } from './credential-cache.js';
@@ -53,6 +55,7 @@ export async function ensureBuiltInRoles(ctx: Context): Promise<void> {
 const usersCount = sql<number>`(select count(*)::int from role_assignments ra where ra.role_id = "roles"."id")`;
 
 const SORTABLE = { id: roles.id, key: roles.key, name: roles.name, context: roles.context, created_at: roles.createdAt, updated_at: roles.updatedAt };
+type SortKey = keyof typeof SORTABLE;
 
 export interface RoleListQuery {
   query?: string;
@@ -60,13 +63,22 @@ export interface RoleListQuery {
   order?: string;
 }
 
+const pattern = sql.placeholder('pattern');
+const matching = sql`(${pattern}::text is null or ${roles.name} ilike ${pattern} or ${roles.key} ilike ${pattern})`;
+
+// One prepared statement per order: the list is read on every visit of the roles page.
+const rolesPage = (db: Db, sortKey: SortKey, descending: boolean) => prepared(db, `roles_page_${sortKey}_${descending ? 'desc' : 'asc'}`,
+  (d, name) => d.select({ role: roles, usersCount, total: totalCount }).from(roles).where(matching)
+    .orderBy((descending ? desc : asc)(SORTABLE[sortKey]), asc(roles.id))
+    .limit(sql.placeholder('limit')).offset(sql.placeholder('offset')).prepare(name));
+
 export async function listRoles(ctx: Context, page: Page, query: RoleListQuery = {}): Promise<{ items: RoleBody[]; total: number }> {
-  const where = query.query ? or(ilike(roles.name, containing(query.query)), ilike(roles.key, containing(query.query))) : undefined;
-  const column = SORTABLE[query.sort_by as keyof typeof SORTABLE] ?? roles.id;
-  const direction = query.order?.toLowerCase() === 'desc' ? desc : asc;
-  const rows = await ctx.db.select({ role: roles, usersCount, total: totalCount }).from(roles).where(where)
-    .orderBy(direction(column), asc(roles.id)).limit(page.perPage).offset(page.offset);
-  const total = await totalOf(rows, page, async () => (await ctx.db.select({ n: count() }).from(roles).where(where))[0].n);
+  const sortKey: SortKey = Object.hasOwn(SORTABLE, query.sort_by ?? '') ? query.sort_by as SortKey : 'id';
+  const text = query.query ? containing(query.query) : null;
+  const rows = await rolesPage(ctx.db, sortKey, query.order?.toLowerCase() === 'desc')
+    .execute({ pattern: text, limit: page.perPage, offset: page.offset });
+  const total = await totalOf(rows, page, async () => (await ctx.db.select({ n: count() }).from(roles)
+    .where(text ? or(ilike(roles.name, text), ilike(roles.key, text)) : undefined))[0].n);
   return { items: rows.map((r) => roleBody(r.role, r.usersCount)), total };
 }
 

@@ -24,6 +24,10 @@ describe('roles', () => {
     const owner = roles.find((r: { key: string }) => r.key === 'account_owner');
     expect(owner).toMatchObject({ id: expect.any(Number), read_only: true, restorable: false, users_count: 1, created_at: expect.any(String) });
     expect(roles.filter((r: { read_only: boolean }) => !r.read_only).every((r: { restorable: boolean }) => r.restorable)).toBe(true);
+    const searched = await h.request({ method: 'GET', url: '/api/admin/roles?query=site_&sort_by=key&order=desc' });
+    expect(searched.json().roles.map((r: { key: string }) => r.key)).toEqual(['site_viewer', 'site_reviewer', 'site_developer_cli', 'site_developer', 'site_admin']);
+    const past = await h.request({ method: 'GET', url: '/api/admin/roles?query=site_&page=9' });
+    expect(past.json()).toEqual({ roles: [], meta: { total_entries: 5, per_page: 10, current_page: 9, total_pages: 1 } });
     const onlyTwo = await h.request({ method: 'GET', url: '/api/admin/roles?per_page=2&page=3' });
     expect(onlyTwo.json().roles.map((r: { key: string }) => r.key)).toEqual(['site_developer', 'site_developer_cli']);
   });
