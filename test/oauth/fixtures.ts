@@ -1,0 +1,47 @@
+import { eq } from 'drizzle-orm';
+import type { Harness } from '../helpers/harness.js';
+import { realms, realmUsers } from '../../src/realms/tables.js';
+import { realmCookieName, startRealmSession } from '../../src/realms/sessions.js';
+import { hashPassword } from '../../src/security/passwords.js';
+
+export const USER_PASSWORD = 'a long enough password';
+
+export interface RealmFixture {
+  id: number;
+  uid: string;
+}
+
+/** A realm made through the tables (part A's admin API is merged separately). */
+export async function createRealm(h: Harness, uid: string, extra: Partial<typeof realms.$inferInsert> = {}): Promise<RealmFixture> {
+  const [row] = await h.ctx.db.insert(realms).values({ uid, name: `Realm ${uid}`, ...extra }).returning();
+  return { id: row.id, uid: row.uid };
+}
+
+export async function createUser(h: Harness, realm: RealmFixture, email: string): Promise<number> {
+  const [row] = await h.ctx.db.insert(realmUsers).values({
+    realmId: realm.id, email, username: email.split('@')[0], passwordHash: await hashPassword(USER_PASSWORD),
+  }).returning({ id: realmUsers.id });
+  return row.id;
+}
+
+/** A signed-in user's realm session cookie, as the login page would set it. */
+export async function signIn(h: Harness, realm: RealmFixture, userId: number): Promise<{ cookie: string; sessionId: number }> {
+  const [row] = await h.ctx.db.select().from(realms).where(eq(realms.id, realm.id));
+  const session = await startRealmSession(h.ctx, row, userId);
+  return { cookie: `${realmCookieName(realm.uid)}=${session.secret}`, sessionId: session.id };
+}
+
+export interface ClientFixture {
+  id: number;
+  uid: string;
+  secret: string;
+}
+
+export async function createClient(h: Harness, realmUid: string, body: Record<string, unknown> = {}): Promise<ClientFixture> {
+  const res = await h.request({
+    method: 'POST', url: `/api/admin/customers/${realmUid}/oauth_clients`,
+    payload: { name: 'App', redirect_uris: ['https://app.example/callback'], ...body },
+  });
+  if (res.statusCode !== 201) throw new Error(`client creation answered ${res.statusCode}: ${res.body}`);
+  return res.json();
+}
