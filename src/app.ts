@@ -6,6 +6,7 @@ import { catalogPlugin } from './http/catalog.js';
 import { handleError } from './http/errors.js';
 import { healthRoutes } from './http/health.js';
 import { logRequest } from './http/logging.js';
+import { oauthServerRoutes } from './oauth/routes/endpoints.js';
 import { adminCatalog, contentCatalog, customersCatalog, profileCatalog } from './catalogs.js';
 
 export interface AppOptions {
@@ -28,6 +29,7 @@ export async function buildApp(ctx: Context, options: AppOptions = {}): Promise<
   await app.register(cookie);
   await app.register(formbody);
   await app.register(healthRoutes(ctx));
+  await app.register(oauthServerRoutes(ctx));
   for (const catalog of [adminCatalog(ctx), contentCatalog(ctx), profileCatalog(ctx), customersCatalog(ctx)]) {
     await app.register(catalogPlugin(catalog), { prefix: catalog.prefix });
   }

@@ -45,3 +45,16 @@ export async function createClient(h: Harness, realmUid: string, body: Record<st
   if (res.statusCode !== 201) throw new Error(`client creation answered ${res.statusCode}: ${res.body}`);
   return res.json();
 }
+
+export const REDIRECT = 'https://app.example/callback';
+
+export function authorizePath(realmUid: string, params: Record<string, string | undefined>): string {
+  const query = new URLSearchParams(Object.entries(params).filter((e): e is [string, string] => e[1] !== undefined));
+  return `/realms/${realmUid}/oauth/authorize?${query}`;
+}
+
+/** The query of a redirect back to the client. */
+export function callbackParams(location: string | undefined): URLSearchParams {
+  if (!location) throw new Error('no Location header');
+  return new URL(location).searchParams;
+}
