@@ -58,3 +58,23 @@ export function callbackParams(location: string | undefined): URLSearchParams {
   if (!location) throw new Error('no Location header');
   return new URL(location).searchParams;
 }
+
+/** A fresh code from the authorize endpoint for a signed-in user. */
+export async function issueCode(h: Harness, realmUid: string, clientUid: string, cookie: string, extra: Record<string, string | undefined> = {}): Promise<string> {
+  const res = await h.request({
+    method: 'GET', token: null, headers: { cookie },
+    url: authorizePath(realmUid, { response_type: 'code', client_id: clientUid, redirect_uri: REDIRECT, ...extra }),
+  });
+  const code = res.statusCode === 302 ? new URL(res.headers.location as string, 'http://x').searchParams.get('code') : null;
+  if (!code) throw new Error(`no code: ${res.statusCode} ${res.headers.location ?? res.body}`);
+  return code;
+}
+
+/** A form POST to a realm's token or revocation endpoint. */
+export function postForm(h: Harness, url: string, form: Record<string, string | undefined>, headers: Record<string, string> = {}) {
+  const body = new URLSearchParams(Object.entries(form).filter((e): e is [string, string] => e[1] !== undefined)).toString();
+  return h.request({ method: 'POST', url, token: null, payload: body, headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers } });
+}
+
+export const basicAuth = (id: string, secret: string) =>
+  `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString('base64')}`;
