@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Context } from '../../context.js';
-import { AppError, handleError } from '../../http/errors.js';
+import { AppError, handleError, notFound } from '../../http/errors.js';
 import { realmCookieName } from '../../realms/sessions.js';
 import { authorize, type AuthorizeQuery } from '../authorize.js';
 import { presentedClient, type Form } from '../client-auth.js';
@@ -65,13 +65,21 @@ export function oauthServerRoutes(ctx: Context): FastifyPluginAsync {
       return runAuthorize(realm, request, reply);
     });
 
+    /** Spec 4.4: token and revoke answer at BASE_URL only, never on a realm's custom domain. */
+    async function refuseCustomDomain(request: FastifyRequest) {
+      const host = hostOf(request);
+      if (host !== new URL(ctx.config.baseUrl).hostname && await findRealmByDomain(ctx, host)) throw notFound('Route');
+    }
+
     app.post('/realms/:realm_uid/oauth/token', hide, async (request: RealmRequest, reply) => {
+      await refuseCustomDomain(request);
       const form = formOf(request);
       const answer = await exchangeCode(ctx, request.params.realm_uid, form, () => presentedClient(request.headers.authorization, form));
       return reply.header('cache-control', 'no-store').header('pragma', 'no-cache').send(answer);
     });
 
     app.post('/realms/:realm_uid/oauth/revoke', hide, async (request: RealmRequest, reply) => {
+      await refuseCustomDomain(request);
       const form = formOf(request);
       await revokeToken(ctx, request.params.realm_uid, form, () => presentedClient(request.headers.authorization, form));
       return reply.header('cache-control', 'no-store').send({});
