@@ -27,4 +27,14 @@ export class AdminPrincipal {
     return this.grants.some((grant) => grant.permissions.includes(permission)
       && (grant.context === 'account' || grant.target === null || target === undefined || grant.target === target));
   }
+
+  /**
+   * Where a permission reaches: null when everywhere (an account role, or a role without a target),
+   * otherwise the targets of the roles that carry it (empty when none does).
+   */
+  targetsOf(permission: Permission): string[] | null {
+    const grants = this.grants.filter((grant) => grant.permissions.includes(permission));
+    if (grants.some((grant) => grant.context === 'account' || grant.target === null)) return null;
+    return [...new Set(grants.map((grant) => grant.target!))];
+  }
 }

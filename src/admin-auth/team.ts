@@ -2,6 +2,7 @@ import { and, asc, count, desc, eq, ilike, inArray, or } from 'drizzle-orm';
 import type { Context } from '../context.js';
 import type { Db } from '../db/connect.js';
 import { containing } from '../db/like.js';
+import { uniqueViolation } from '../db/unique.js';
 import { AppError, FieldErrors, notFound } from '../http/errors.js';
 import type { Page } from '../http/pagination.js';
 import { hashPassword, passwordWeakness } from '../security/passwords.js';
@@ -192,7 +193,7 @@ export async function updateTeamMember(ctx: Context, id: number, input: TeamMemb
       active: input.active ?? admin.active,
       updatedAt: now,
     }).where(eq(admins.id, id)).returning({ active: admins.active }).catch((err) => {
-      throw isUniqueViolation(err) ? emailTaken() : err;
+      throw uniqueViolation(err) !== null ? emailTaken() : err;
     });
     if (assignments) {
       await tx.delete(roleAssignments).where(eq(roleAssignments.adminId, id));
@@ -224,9 +225,4 @@ async function assertOwnerRemains(db: Db): Promise<void> {
 export async function endAccess(db: Db, adminId: number): Promise<void> {
   await db.delete(adminSessions).where(eq(adminSessions.adminId, adminId));
   await db.delete(accessTokens).where(eq(accessTokens.adminId, adminId));
-}
-
-function isUniqueViolation(err: unknown): boolean {
-  const code = (err as { code?: string; cause?: { code?: string } }).code ?? (err as { cause?: { code?: string } }).cause?.code;
-  return code === '23505';
 }

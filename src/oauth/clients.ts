@@ -3,7 +3,7 @@ import type { Context } from '../context.js';
 import { FieldErrors, notFound } from '../http/errors.js';
 import type { Page } from '../http/pagination.js';
 import { hashSecret, randomSecret } from '../security/secrets.js';
-import { findRealmByUid } from './realm.js';
+import { requireRealm } from '../realms/realms.js';
 import { SCOPES } from './schema.js';
 import { oauthClients } from './tables.js';
 
@@ -86,9 +86,7 @@ function checkInput(input: OAuthClientInput, creating: boolean, errors: FieldErr
 }
 
 async function realmIdOf(ctx: Context, realmUid: string): Promise<number> {
-  const realm = await findRealmByUid(ctx, realmUid);
-  if (!realm) throw notFound('Realm');
-  return realm.id;
+  return (await requireRealm(ctx, realmUid)).id;
 }
 
 async function findClient(ctx: Context, realmUid: string, id: number): Promise<ClientRow> {

@@ -4,18 +4,7 @@ import { realms } from '../realms/tables.js';
 
 export type OAuthRealm = typeof realms.$inferSelect;
 
-// Temporary stand-in for part A's findActiveRealm (src/realms/realms.ts); replaced at merge.
-export async function findActiveRealm(ctx: Context, uid: string): Promise<OAuthRealm | undefined> {
-  const [realm] = await ctx.db.select().from(realms).where(and(eq(realms.uid, uid), eq(realms.active, true)));
-  return realm;
-}
-
-export async function findRealmByUid(ctx: Context, uid: string): Promise<OAuthRealm | undefined> {
-  const [realm] = await ctx.db.select().from(realms).where(eq(realms.uid, uid));
-  return realm;
-}
-
-/** The realm whose custom domain a request's Host names (port and case ignored). */
+/** The active realm whose custom domain a request's Host names (port and case ignored). */
 export async function findRealmByDomain(ctx: Context, host: string): Promise<OAuthRealm | undefined> {
   const name = host.trim().toLowerCase().replace(/:\d+$/, '');
   if (!name) return undefined;

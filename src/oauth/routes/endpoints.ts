@@ -7,7 +7,8 @@ import { presentedClient, type Form } from '../client-auth.js';
 import { invalidRequest } from '../errors.js';
 import { metadataOf } from '../metadata.js';
 import { errorPage } from '../page.js';
-import { findActiveRealm, findRealmByDomain, type OAuthRealm } from '../realm.js';
+import { findActiveRealm } from '../../realms/realms.js';
+import { findRealmByDomain, type OAuthRealm } from '../realm.js';
 import { revokeToken } from '../revoke.js';
 import { exchangeCode } from '../token.js';
 

@@ -1,0 +1,78 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { Context } from '../../context.js';
+import { adminOf } from '../../admin-auth/guard.js';
+import { forbidden } from '../../http/errors.js';
+import { ref, useModels } from '../../http/models.js';
+import { listOf, metaOf, pageOf, PageQuery } from '../../http/pagination.js';
+import { failures, NoContent } from '../../http/responses.js';
+import { RealmInput, RealmModel, RealmSettingsModel, RealmUidParam } from '../schema.js';
+import { createRealm, deleteRealm, listRealms, realmBody, requireRealm, updateRealm } from '../realms.js';
+
+const tags = ['Realms'];
+
+export function realmRoutes(ctx: Context): FastifyPluginAsync {
+  return async (scope) => {
+    useModels(scope, RealmSettingsModel, RealmModel);
+    const app = scope.withTypeProvider<TypeBoxTypeProvider>();
+
+    app.get('/realms', {
+      config: { access: 'realms.read' },
+      schema: {
+        tags, summary: 'List realms',
+        description: 'The realms the credential\'s roles reach: all of them for account roles, the targeted ones for realm roles.',
+        querystring: Type.Object({
+          ...PageQuery,
+          query: Type.Optional(Type.String({ description: 'Text contained in the uid or name' })),
+          sort_by: Type.Optional(Type.String({ description: 'uid, name, created_at or updated_at (default)' })),
+          order: Type.Optional(Type.String({ description: 'asc or desc (default)' })),
+        }),
+        response: { 200: listOf('realms', ref(RealmModel)), ...failures(401, 403) },
+      },
+    }, async (request) => {
+      const page = pageOf(request.query);
+      const { items, total } = await listRealms(ctx, page, request.query, adminOf(request).targetsOf('realms.read'));
+      return { realms: items, meta: metaOf(total, page) };
+    });
+
+    app.get('/realms/:realm_uid', {
+      config: { access: 'realms.read', target: 'realm_uid' },
+      schema: { tags, summary: 'Show a realm', params: RealmUidParam, response: { 200: ref(RealmModel), ...failures(401, 403, 404) } },
+    }, async (request) => realmBody(await requireRealm(ctx, request.params.realm_uid)));
+
+    app.post('/realms', {
+      config: { access: 'realms.manage' },
+      schema: {
+        tags, summary: 'Create a realm',
+        description: 'Needs `uid` and `name`. Settings left out take their defaults. Creating a realm needs `realms.manage` '
+          + 'from an account role: a realm role reaches only its own realm.',
+        body: RealmInput, response: { 201: ref(RealmModel), ...failures(401, 403, 422) },
+      },
+    }, async (request, reply) => {
+      if (adminOf(request).targetsOf('realms.manage') !== null) throw forbidden('Creating a realm needs an account role');
+      return reply.code(201).send(await createRealm(ctx, request.body));
+    });
+
+    app.put('/realms/:realm_uid', {
+      config: { access: 'realms.manage', target: 'realm_uid' },
+      schema: {
+        tags, summary: 'Change a realm',
+        description: 'Partial: attributes and settings left out keep their value. A new uid is followed by the role assignments that named the old one.',
+        params: RealmUidParam, body: RealmInput, response: { 200: ref(RealmModel), ...failures(401, 403, 404, 422) },
+      },
+    }, async (request) => updateRealm(ctx, request.params.realm_uid, request.body));
+
+    app.delete('/realms/:realm_uid', {
+      config: { access: 'realms.manage', target: 'realm_uid' },
+      schema: {
+        tags, summary: 'Delete a realm',
+        description: 'Deletes the realm with its users, sessions, custom fields, OAuth clients and events, and the role assignments that named it.',
+        params: RealmUidParam, response: { 204: NoContent, ...failures(401, 403, 404) },
+      },
+    }, async (request, reply) => {
+      await deleteRealm(ctx, request.params.realm_uid);
+      return reply.code(204).send(null);
+    });
+  };
+}

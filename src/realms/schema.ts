@@ -1,0 +1,110 @@
+import { Type } from '@sinclair/typebox';
+
+const DateTime = Type.String({ format: 'date-time' });
+
+export const RealmUidParam = Type.Object({ realm_uid: Type.String({ description: 'The realm\'s uid' }) });
+
+const settingsFields = {
+  session_lifetime_minutes: Type.Integer({ description: 'Sliding: each use of a session renews it for this long (1 to 525600; default 120)' }),
+  otp_code_validity_minutes: Type.Integer({ description: 'How long a one-time code works, 1 to 30 (default 5)' }),
+  otp_resend_wait_seconds: Type.Integer({ description: 'Wait before another code may be sent, 0 to 3600 (default 30; 0 allows at once)' }),
+  pkce_plain_allowed: Type.Boolean({ description: 'Accept the PKCE method `plain` besides S256 (default false)' }),
+  show_delegation_information: Type.Boolean({ description: 'Show `delegated_token` in the customers GET /me (default false)' }),
+  delegation_provider: Type.Union([Type.String(), Type.Null()], { description: 'The identity provider used for delegation; null (the default) for none' }),
+};
+
+export const RealmSettingsModel = Type.Object(settingsFields, { $id: 'RealmSettings' });
+
+export const RealmModel = Type.Object({
+  uid: Type.String({ description: 'URL-safe identifier: letters, digits, "-" and "_"' }),
+  name: Type.String(),
+  active: Type.Boolean({ description: 'An inactive realm answers 404 on its pages and in the customers API' }),
+  custom_domain: Type.Union([Type.String(), Type.Null()], { description: 'A host name such as login.example.com, or null' }),
+  settings: Type.Unsafe<{
+    session_lifetime_minutes: number; otp_code_validity_minutes: number; otp_resend_wait_seconds: number;
+    pkce_plain_allowed: boolean; show_delegation_information: boolean; delegation_provider: string | null;
+  }>({ $ref: 'RealmSettings#' }),
+  created_at: DateTime,
+  updated_at: DateTime,
+}, { $id: 'Realm', description: 'An end-user directory with its own sign-in pages, sessions and OAuth clients' });
+
+export const RealmInput = Type.Partial(Type.Object({
+  uid: Type.String({ description: 'Required on creation; unique; letters, digits, "-" and "_", at most 100' }),
+  name: Type.String({ description: 'Required on creation' }),
+  active: Type.Boolean(),
+  custom_domain: Type.Union([Type.String(), Type.Null()], { description: 'A host name (a scheme and a trailing "/" are taken off); null or "" for none' }),
+  settings: Type.Partial(Type.Object(settingsFields), { additionalProperties: false }),
+}), { additionalProperties: false });
+
+export const CUSTOM_FIELD_TYPES = ['text', 'paragraph', 'number', 'date', 'checkbox', 'dropdown', 'choice'] as const;
+
+export const CustomFieldModel = Type.Object({
+  id: Type.Integer(),
+  key: Type.String(),
+  name: Type.String(),
+  type: Type.Union(CUSTOM_FIELD_TYPES.map((t) => Type.Literal(t))),
+  options: Type.Array(Type.String(), { description: 'The choices of a dropdown or choice field; empty for the other types' }),
+  required: Type.Boolean(),
+  unique: Type.Boolean({ description: 'No two users of the realm may hold the same value' }),
+  visible: Type.Boolean({ description: 'Shown to the end user (customers GET /me)' }),
+  editable: Type.Boolean({ description: 'Changeable by the end user (customers PUT /me) when also visible' }),
+  created_at: DateTime,
+  updated_at: DateTime,
+}, { $id: 'CustomField', description: 'A field every user of the realm may carry; at most 20 per realm' });
+
+export const CustomFieldInput = Type.Partial(Type.Object({
+  key: Type.String({ description: 'Required on creation; unique in the realm; lowercase letters, digits and "_", starting with a letter' }),
+  name: Type.String({ description: 'Required on creation' }),
+  type: Type.String({ description: `Required on creation: ${CUSTOM_FIELD_TYPES.join(', ')}` }),
+  options: Type.Array(Type.String(), { description: 'Required (at least one) for dropdown and choice' }),
+  required: Type.Boolean(),
+  unique: Type.Boolean(),
+  visible: Type.Boolean({ description: 'Default true' }),
+  editable: Type.Boolean({ description: 'Default false' }),
+}), { additionalProperties: false });
+
+export const FieldValue = Type.Union([Type.String(), Type.Number(), Type.Boolean(), Type.Null()], {
+  description: 'text and paragraph: a string; number: a number; date: YYYY-MM-DD; checkbox: true or false; dropdown and choice: one of the options; null clears',
+});
+
+export const CustomFieldValue = Type.Object({ key: Type.String(), value: FieldValue }, { additionalProperties: false });
+
+export const AvatarModel = Type.Object({
+  id: Type.Integer(),
+  file_name: Type.String(),
+  url_original: Type.String({ description: 'A path on this server' }),
+  url_small: Type.String({ description: 'A path; the original is reused when there is no smaller rendition' }),
+  url_medium: Type.String({ description: 'A path; the original is reused when there is no smaller rendition' }),
+}, { $id: 'Avatar' });
+
+export const RealmUserModel = Type.Object({
+  id: Type.Integer(),
+  uuid: Type.String({ format: 'uuid' }),
+  email: Type.String({ format: 'email' }),
+  username: Type.Union([Type.String(), Type.Null()]),
+  name: Type.String({ description: 'First name, last name and second last name' }),
+  first_name: Type.String(),
+  last_name: Type.String(),
+  second_last_name: Type.String(),
+  external_id: Type.Union([Type.String(), Type.Null()]),
+  active: Type.Boolean({ description: 'An inactive user cannot sign in and their credentials answer 401' }),
+  locked_until: Type.Union([DateTime, Type.Null()], { description: 'Set while ten failed sign-ins keep the user out (15 minutes)' }),
+  avatar: Type.Union([Type.Unsafe({ $ref: 'Avatar#' }), Type.Null()]),
+  custom_fields: Type.Array(CustomFieldValue, { description: 'Every custom field of the realm, in creation order; null when unset' }),
+  created_at: DateTime,
+  updated_at: DateTime,
+}, { $id: 'RealmUser', description: 'A user of a realm (admin view)' });
+
+export const RealmUserInput = Type.Partial(Type.Object({
+  email: Type.String({ description: 'Required on creation; unique in the realm regardless of case' }),
+  username: Type.Union([Type.String(), Type.Null()], { description: 'Unique in the realm regardless of case; letters, digits, ".", "-" and "_"' }),
+  password: Type.String({ description: 'Write only; at least 8 characters' }),
+  first_name: Type.String(),
+  last_name: Type.String(),
+  second_last_name: Type.String(),
+  external_id: Type.Union([Type.String(), Type.Null()]),
+  active: Type.Boolean({ description: 'Setting false ends the user\'s sessions' }),
+  custom_fields: Type.Array(CustomFieldValue, { description: 'Values by key; fields left out keep their value' }),
+}), { additionalProperties: false });
+
+export const RealmUserParams = Type.Object({ realm_uid: Type.String(), id: Type.Integer({ minimum: 1 }) });
