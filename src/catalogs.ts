@@ -7,6 +7,8 @@ import { teamRoutes } from './admin-auth/routes/team.js';
 import { apiAccessRoutes } from './admin-auth/routes/api-access.js';
 import { accountRoutes } from './account/routes.js';
 import { realmRoutes } from './realms/routes/realms.js';
+import { customFieldRoutes } from './realms/routes/custom-fields.js';
+import { realmUserRoutes } from './realms/routes/users.js';
 import { oauthClientRoutes } from './oauth/routes/clients.js';
 
 const bearer = { type: 'http', scheme: 'bearer', description: 'An admin API access token (team settings, API access)' };
@@ -30,13 +32,15 @@ export function adminCatalog(ctx: Context): Catalog {
       { name: 'Roles', description: 'Built-in and custom roles (spec 2.6)' },
       { name: 'API access', description: 'API access applications and access tokens (spec 2.14, 5.1)' },
       { name: 'Realms', description: 'End-user directories with their own sign-in pages, sessions and OAuth clients' },
+      { name: 'Realm users', description: 'End users of a realm' },
+      { name: 'Realm settings', description: 'Custom fields of a realm\'s users' },
       { name: 'OAuth clients', description: 'OAuth 2.0 clients of a realm (spec 2.13, 4.4)' },
     ],
     notFoundBody: { errors: ['Not found'] },
     hooks: { onRequest: adminGuard(ctx) },
     routes: [
       sessionRoutes(ctx), accountRoutes(ctx), teamRoutes(ctx), roleRoutes(ctx), apiAccessRoutes(ctx),
-      realmRoutes(ctx), oauthClientRoutes(ctx),
+      realmRoutes(ctx), realmUserRoutes(ctx), customFieldRoutes(ctx), oauthClientRoutes(ctx),
     ],
   };
 }

@@ -41,6 +41,8 @@ export interface TeamMemberInput {
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
+export const isEmail = (text: string) => EMAIL.test(text);
+
 export const normalizeEmail = (email: string) => email.trim().toLowerCase();
 
 function nameParts(input: TeamMemberInput): { first?: string; last?: string } {

@@ -63,7 +63,9 @@ export const CustomFieldInput = Type.Partial(Type.Object({
   editable: Type.Boolean({ description: 'Default false' }),
 }), { additionalProperties: false });
 
-export const FieldValue = Type.Union([Type.String(), Type.Number(), Type.Boolean(), Type.Null()], {
+// One schema with a list of types, not a union: with type coercion on, a union would turn `true` into "true".
+export const FieldValue = Type.Unsafe<string | number | boolean | null>({
+  type: ['string', 'number', 'boolean', 'null'],
   description: 'text and paragraph: a string; number: a number; date: YYYY-MM-DD; checkbox: true or false; dropdown and choice: one of the options; null clears',
 });
 

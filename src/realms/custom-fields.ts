@@ -1,0 +1,192 @@
+import { and, asc, count, eq, sql } from 'drizzle-orm';
+import type { Context } from '../context.js';
+import type { Db } from '../db/connect.js';
+import { rowsOf } from '../db/rows.js';
+import { uniqueViolation } from '../db/unique.js';
+import { AppError, FieldErrors, invalidField, notFound } from '../http/errors.js';
+import type { Page } from '../http/pagination.js';
+import { checkFieldValue, lockFieldValues } from './field-values.js';
+import type { Realm } from './realms.js';
+import { CUSTOM_FIELD_TYPES } from './schema.js';
+import { customFields, realmUsers } from './tables.js';
+
+export type CustomField = typeof customFields.$inferSelect;
+
+/** Facts page: at most 20 custom fields per realm. */
+export const MAX_CUSTOM_FIELDS = 20;
+
+const KEY = /^[A-Za-z][A-Za-z0-9_]{0,49}$/;
+const WITH_OPTIONS = new Set(['dropdown', 'choice']);
+
+export interface CustomFieldBody {
+  id: number;
+  key: string;
+  name: string;
+  type: (typeof CUSTOM_FIELD_TYPES)[number];
+  options: string[];
+  required: boolean;
+  unique: boolean;
+  visible: boolean;
+  editable: boolean;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface CustomFieldInput {
+  key?: string;
+  name?: string;
+  type?: string;
+  options?: string[];
+  required?: boolean;
+  unique?: boolean;
+  visible?: boolean;
+  editable?: boolean;
+}
+
+export function customFieldBody(field: CustomField): CustomFieldBody {
+  return {
+    id: field.id,
+    key: field.key,
+    name: field.name,
+    type: field.type as CustomFieldBody['type'],
+    options: field.options,
+    required: field.required,
+    unique: field.unique,
+    visible: field.visible,
+    editable: field.editable,
+    created_at: field.createdAt.toISOString(),
+    updated_at: field.updatedAt.toISOString(),
+  };
+}
+
+/** Every field of the realm in creation order: the order users' values are shown in. */
+export async function fieldsOf(db: Db, realmId: number): Promise<CustomField[]> {
+  return db.select().from(customFields).where(eq(customFields.realmId, realmId)).orderBy(asc(customFields.id));
+}
+
+export async function listCustomFields(ctx: Context, realm: Realm, page: Page) {
+  const where = eq(customFields.realmId, realm.id);
+  const [rows, [{ total }]] = await Promise.all([
+    ctx.db.select().from(customFields).where(where).orderBy(asc(customFields.id)).limit(page.perPage).offset(page.offset),
+    ctx.db.select({ total: count() }).from(customFields).where(where),
+  ]);
+  return { items: rows.map(customFieldBody), total };
+}
+
+async function findField(db: Db, realm: Realm, id: number): Promise<CustomField> {
+  const [field] = await db.select().from(customFields).where(and(eq(customFields.id, id), eq(customFields.realmId, realm.id)));
+  if (!field) throw notFound('Custom field');
+  return field;
+}
+
+interface Definition {
+  key: string;
+  name: string;
+  type: string;
+  options: string[];
+}
+
+/** The field as it would be after the change, checked; options are kept only for the types that have them. */
+function definitionOf(input: CustomFieldInput, before: CustomField | undefined): Definition {
+  const errors = new FieldErrors();
+  const key = input.key?.trim() ?? before?.key ?? '';
+  const name = input.name?.trim() ?? before?.name ?? '';
+  const type = input.type?.trim() ?? before?.type ?? '';
+  if (!key) errors.add('key', "can't be blank");
+  else if (!KEY.test(key)) errors.add('key', 'must start with a letter and contain only letters, digits and "_" (at most 50)');
+  if (!name) errors.add('name', "can't be blank");
+  if (!type) errors.add('type', "can't be blank");
+  else if (!(CUSTOM_FIELD_TYPES as readonly string[]).includes(type)) errors.add('type', `must be one of: ${CUSTOM_FIELD_TYPES.join(', ')}`);
+  let options = (input.options ?? before?.options ?? []).map((o) => o.trim());
+  if (WITH_OPTIONS.has(type)) {
+    if (!options.length) errors.add('options', `can't be blank for a ${type} field`);
+    else if (options.some((o) => !o)) errors.add('options', "can't contain a blank option");
+    else if (new Set(options).size !== options.length) errors.add('options', 'must not repeat an option');
+  } else if (input.options?.length) {
+    errors.add('options', `must be empty for a ${type || 'field of this'} field`);
+  } else {
+    options = [];
+  }
+  errors.throwIfAny();
+  return { key, name, type, options };
+}
+
+const keyTaken = () => invalidField('key', 'has already been taken');
+
+export async function createCustomField(ctx: Context, realm: Realm, input: CustomFieldInput): Promise<CustomFieldBody> {
+  const definition = definitionOf(input, undefined);
+  const now = ctx.clock.now();
+  const field = await ctx.db.transaction(async (txn) => {
+    const tx = txn as unknown as Db;
+    // Two creations at once must not both pass the limit.
+    await lockFieldValues(tx, realm.id);
+    const [{ total }] = await tx.select({ total: count() }).from(customFields).where(eq(customFields.realmId, realm.id));
+    if (total >= MAX_CUSTOM_FIELDS) {
+      throw new AppError(422, [`A realm has at most ${MAX_CUSTOM_FIELDS} custom fields`], [{ field: 'base', messages: [`a realm has at most ${MAX_CUSTOM_FIELDS} custom fields`] }]);
+    }
+    const [row] = await tx.insert(customFields).values({
+      realmId: realm.id, ...definition,
+      required: input.required ?? false, unique: input.unique ?? false,
+      visible: input.visible ?? true, editable: input.editable ?? false,
+      createdAt: now, updatedAt: now,
+    }).onConflictDoNothing().returning();
+    if (!row) throw keyTaken();
+    return row;
+  });
+  return customFieldBody(field);
+}
+
+/** The users' values of one field, to check them against a changed definition. */
+async function storedValues(db: Db, realmId: number, key: string): Promise<unknown[]> {
+  const result = await db.execute(sql`select ${realmUsers.customFields} -> ${key} as value from ${realmUsers}
+    where ${realmUsers.realmId} = ${realmId} and ${realmUsers.customFields} ? ${key}`);
+  return rowsOf<{ value: unknown }>(result).map((r) => r.value);
+}
+
+/**
+ * PUT is partial. A new key carries the users' values along; a new type or new options must fit the
+ * values users already hold, and a field becomes unique only when no two users share a value.
+ */
+export async function updateCustomField(ctx: Context, realm: Realm, id: number, input: CustomFieldInput): Promise<CustomFieldBody> {
+  const updated = await ctx.db.transaction(async (txn) => {
+    const tx = txn as unknown as Db;
+    await lockFieldValues(tx, realm.id);
+    const before = await findField(tx, realm, id);
+    const definition = definitionOf(input, before);
+    const errors = new FieldErrors();
+    if (definition.type !== before.type || definition.options.join('\n') !== before.options.join('\n')) {
+      const misfits = (await storedValues(tx, realm.id, before.key)).filter((v) => !checkFieldValue(definition, v).ok).length;
+      if (misfits) errors.add(definition.type !== before.type ? 'type' : 'options', `does not fit the values ${misfits} user(s) hold`);
+    }
+    if (input.unique && !before.unique) {
+      const values = (await storedValues(tx, realm.id, before.key)).map((v) => JSON.stringify(v));
+      if (new Set(values).size !== values.length) errors.add('unique', 'cannot be set while several users share a value');
+    }
+    errors.throwIfAny();
+    const [row] = await tx.update(customFields).set({
+      ...definition,
+      required: input.required, unique: input.unique, visible: input.visible, editable: input.editable,
+      updatedAt: ctx.clock.now(),
+    }).where(eq(customFields.id, id)).returning();
+    if (definition.key !== before.key) {
+      await tx.update(realmUsers).set({
+        customFields: sql`(${realmUsers.customFields} - ${before.key}) || jsonb_build_object(${definition.key}::text, ${realmUsers.customFields} -> ${before.key})`,
+      }).where(and(eq(realmUsers.realmId, realm.id), sql`${realmUsers.customFields} ? ${before.key}`));
+    }
+    return row;
+  }).catch((err) => {
+    throw uniqueViolation(err) === null ? err : keyTaken();
+  });
+  return customFieldBody(updated);
+}
+
+/** Deletes the field and every user's value of it. */
+export async function deleteCustomField(ctx: Context, realm: Realm, id: number): Promise<void> {
+  await ctx.db.transaction(async (txn) => {
+    const tx = txn as unknown as Db;
+    const field = await findField(tx, realm, id);
+    await tx.delete(customFields).where(eq(customFields.id, id));
+    await tx.update(realmUsers).set({ customFields: sql`${realmUsers.customFields} - ${field.key}` })
+      .where(and(eq(realmUsers.realmId, realm.id), sql`${realmUsers.customFields} ? ${field.key}`));
+  });
+}

@@ -1,0 +1,247 @@
+import { and, asc, count, desc, eq, ilike, or, sql } from 'drizzle-orm';
+import type { Context } from '../context.js';
+import type { Db } from '../db/connect.js';
+import { containing } from '../db/like.js';
+import { uniqueViolation } from '../db/unique.js';
+import { FieldErrors, invalidField, notFound } from '../http/errors.js';
+import type { Page } from '../http/pagination.js';
+import { isEmail, normalizeEmail } from '../admin-auth/team.js';
+import { hashPassword, passwordWeakness } from '../security/passwords.js';
+import { fieldsOf, type CustomField } from './custom-fields.js';
+import { checkUniqueValues, fieldValueList, lockFieldValues, mergeFieldValues, type FieldInput, type FieldValue, type FieldValues } from './field-values.js';
+import type { Realm } from './realms.js';
+import { revokeUserSessions } from './sessions.js';
+import { realmUsers, type AvatarValue } from './tables.js';
+
+export type RealmUser = typeof realmUsers.$inferSelect;
+
+export interface AvatarBody {
+  id: number;
+  file_name: string;
+  url_original: string;
+  url_small: string;
+  url_medium: string;
+}
+
+export interface RealmUserBody {
+  id: number;
+  uuid: string;
+  email: string;
+  username: string | null;
+  name: string;
+  first_name: string;
+  last_name: string;
+  second_last_name: string;
+  external_id: string | null;
+  active: boolean;
+  locked_until: string | null;
+  avatar: AvatarBody | null;
+  custom_fields: { key: string; value: FieldValue }[];
+  created_at: string;
+  updated_at: string;
+}
+
+/** What an admin may set; the customers PUT /me passes a subset. */
+export interface RealmUserInput {
+  email?: string;
+  username?: string | null;
+  password?: string;
+  first_name?: string;
+  last_name?: string;
+  second_last_name?: string;
+  external_id?: string | null;
+  active?: boolean;
+  custom_fields?: FieldInput[];
+}
+
+export const userName = (user: Pick<RealmUser, 'firstName' | 'lastName' | 'secondLastName'>) =>
+  [user.firstName, user.lastName, user.secondLastName].filter(Boolean).join(' ');
+
+/** Spec 2.7: paths; the original is reused where no smaller rendition was made. */
+export function avatarBody(avatar: AvatarValue | null): AvatarBody | null {
+  if (!avatar) return null;
+  return {
+    id: avatar.id,
+    file_name: avatar.file_name,
+    url_original: avatar.path,
+    url_small: avatar.small_path ?? avatar.path,
+    url_medium: avatar.medium_path ?? avatar.path,
+  };
+}
+
+export function realmUserBody(user: RealmUser, fields: CustomField[], now: Date): RealmUserBody {
+  return {
+    id: user.id,
+    uuid: user.uuid,
+    email: user.email,
+    username: user.username,
+    name: userName(user),
+    first_name: user.firstName,
+    last_name: user.lastName,
+    second_last_name: user.secondLastName,
+    external_id: user.externalId,
+    active: user.active,
+    locked_until: user.lockedUntil && user.lockedUntil > now ? user.lockedUntil.toISOString() : null,
+    avatar: avatarBody(user.avatar ?? null),
+    custom_fields: fieldValueList(fields, user.customFields as FieldValues),
+    created_at: user.createdAt.toISOString(),
+    updated_at: user.updatedAt.toISOString(),
+  };
+}
+
+const SORTABLE = {
+  id: realmUsers.id, email: realmUsers.email, username: realmUsers.username, first_name: realmUsers.firstName,
+  last_name: realmUsers.lastName, created_at: realmUsers.createdAt, updated_at: realmUsers.updatedAt,
+};
+
+export interface RealmUserListQuery {
+  query?: string;
+  sort_by?: string;
+  order?: string;
+}
+
+export async function listRealmUsers(ctx: Context, realm: Realm, page: Page, query: RealmUserListQuery) {
+  const text = query.query?.trim() ? containing(query.query.trim()) : undefined;
+  const fullName = sql`concat_ws(' ', nullif(${realmUsers.firstName}, ''), nullif(${realmUsers.lastName}, ''), nullif(${realmUsers.secondLastName}, ''))`;
+  const where = and(eq(realmUsers.realmId, realm.id), text ? or(
+    ilike(realmUsers.email, text), ilike(realmUsers.username, text), ilike(fullName, text),
+  ) : undefined);
+  const column = SORTABLE[query.sort_by as keyof typeof SORTABLE] ?? realmUsers.updatedAt;
+  const direction = query.order?.toLowerCase() === 'asc' ? asc : desc;
+  const [rows, [{ total }], fields] = await Promise.all([
+    ctx.db.select().from(realmUsers).where(where).orderBy(direction(column), desc(realmUsers.id)).limit(page.perPage).offset(page.offset),
+    ctx.db.select({ total: count() }).from(realmUsers).where(where),
+    fieldsOf(ctx.db, realm.id),
+  ]);
+  const now = ctx.clock.now();
+  return { items: rows.map((u) => realmUserBody(u, fields, now)), total };
+}
+
+export async function findRealmUser(db: Db, realm: Realm, id: number): Promise<RealmUser> {
+  const [user] = await db.select().from(realmUsers).where(and(eq(realmUsers.id, id), eq(realmUsers.realmId, realm.id)));
+  if (!user) throw notFound('User');
+  return user;
+}
+
+export async function getRealmUser(ctx: Context, realm: Realm, id: number): Promise<RealmUserBody> {
+  const [user, fields] = await Promise.all([findRealmUser(ctx.db, realm, id), fieldsOf(ctx.db, realm.id)]);
+  return realmUserBody(user, fields, ctx.clock.now());
+}
+
+const USERNAME = /^[A-Za-z0-9._-]{1,100}$/;
+const MAX_TEXT = 255;
+
+type Changes = Partial<typeof realmUsers.$inferInsert>;
+
+/** Checks the attributes given and turns them into column changes; problems are added to `errors`. */
+async function attributeChanges(ctx: Context, realm: Realm, input: RealmUserInput, errors: FieldErrors, self: RealmUser | null): Promise<Changes> {
+  const changes: Changes = {};
+  if (input.email !== undefined || !self) {
+    const email = normalizeEmail(input.email ?? '');
+    if (!email) errors.add('email', "can't be blank");
+    else if (!isEmail(email) || email.length > MAX_TEXT) errors.add('email', 'is invalid');
+    else if (await taken(ctx, realm, sql`lower(${realmUsers.email}) = ${email}`, self)) errors.add('email', 'has already been taken');
+    changes.email = email;
+  }
+  if (input.username !== undefined) {
+    const username = input.username?.trim() || null;
+    if (username && !USERNAME.test(username)) errors.add('username', 'may contain only letters, digits, ".", "-" and "_" (at most 100)');
+    else if (username && await taken(ctx, realm, sql`lower(${realmUsers.username}) = ${username.toLowerCase()}`, self)) {
+      errors.add('username', 'has already been taken');
+    }
+    changes.username = username;
+  }
+  for (const [field, column] of [['first_name', 'firstName'], ['last_name', 'lastName'], ['second_last_name', 'secondLastName']] as const) {
+    const value = input[field];
+    if (value === undefined) continue;
+    if (value.trim().length > MAX_TEXT) errors.add(field, `is too long (maximum is ${MAX_TEXT} characters)`);
+    changes[column] = value.trim();
+  }
+  if (input.external_id !== undefined) {
+    const externalId = input.external_id?.trim() || null;
+    if (externalId && externalId.length > MAX_TEXT) errors.add('external_id', `is too long (maximum is ${MAX_TEXT} characters)`);
+    changes.externalId = externalId;
+  }
+  if (input.password !== undefined && input.password !== '') {
+    const weakness = passwordWeakness(input.password);
+    if (weakness) errors.add('password', weakness);
+    else changes.passwordHash = await hashPassword(input.password);
+  }
+  if (input.active !== undefined) changes.active = input.active;
+  return changes;
+}
+
+async function taken(ctx: Context, realm: Realm, match: ReturnType<typeof sql>, self: RealmUser | null): Promise<boolean> {
+  const [row] = await ctx.db.select({ id: realmUsers.id }).from(realmUsers).where(and(eq(realmUsers.realmId, realm.id), match)).limit(1);
+  return Boolean(row && row.id !== self?.id);
+}
+
+function takenError(index: string | null) {
+  return invalidField(index === 'realm_users_username_key' ? 'username' : 'email', 'has already been taken');
+}
+
+export interface WriteOptions {
+  /** The custom fields the writer may set; the admin may set all of them. */
+  fields?: CustomField[];
+}
+
+/**
+ * Creates (`self` null) or changes a user: attributes and custom field values are checked together,
+ * so one 422 names every problem, and written in one transaction with the unique rule.
+ */
+export async function writeRealmUser(ctx: Context, realm: Realm, self: RealmUser | null, input: RealmUserInput, options: WriteOptions = {}): Promise<RealmUser> {
+  const errors = new FieldErrors();
+  const changes = await attributeChanges(ctx, realm, input, errors, self);
+  const fields = options.fields ?? await fieldsOf(ctx.db, realm.id);
+  const current = (self?.customFields ?? {}) as FieldValues;
+  const values = input.custom_fields !== undefined || !self
+    ? mergeFieldValues(fields, current, input.custom_fields ?? [], errors, !self)
+    : undefined;
+  errors.throwIfAny();
+  const now = ctx.clock.now();
+  return ctx.db.transaction(async (txn) => {
+    const tx = txn as unknown as Db;
+    if (values && fields.some((f) => f.unique)) {
+      await lockFieldValues(tx, realm.id);
+      await checkUniqueValues(tx, realm.id, self?.id ?? null, fields, values, errors);
+      errors.throwIfAny();
+    }
+    if (!self) {
+      const [row] = await tx.insert(realmUsers).values({
+        ...changes, email: changes.email!, realmId: realm.id, customFields: values, createdAt: now, updatedAt: now,
+      }).returning();
+      return row;
+    }
+    const [row] = await tx.update(realmUsers).set({ ...changes, customFields: values, updatedAt: now }).where(eq(realmUsers.id, self.id)).returning();
+    // A deactivated user's sessions end at once, and their access tokens with them.
+    if (changes.active === false && self.active) await revokeUserSessions({ ...ctx, db: tx }, self.id);
+    return row;
+  }).catch((err) => {
+    const index = uniqueViolation(err);
+    throw index === null ? err : takenError(index);
+  });
+}
+
+export async function createRealmUser(ctx: Context, realm: Realm, input: RealmUserInput): Promise<RealmUserBody> {
+  const user = await writeRealmUser(ctx, realm, null, input);
+  return getRealmUser(ctx, realm, user.id);
+}
+
+/** PUT is partial: attributes and custom fields left out keep their value. */
+export async function updateRealmUser(ctx: Context, realm: Realm, id: number, input: RealmUserInput): Promise<RealmUserBody> {
+  const self = await findRealmUser(ctx.db, realm, id);
+  await writeRealmUser(ctx, realm, self, input);
+  return getRealmUser(ctx, realm, id);
+}
+
+export async function deleteRealmUser(ctx: Context, realm: Realm, id: number): Promise<RealmUser> {
+  const user = await findRealmUser(ctx.db, realm, id);
+  await ctx.db.delete(realmUsers).where(eq(realmUsers.id, user.id));
+  return user;
+}
+
+/** DELETE .../users/{id}/sessions: every session of the user ends, and every access token tied to one. */
+export async function endRealmUserSessions(ctx: Context, realm: Realm, id: number): Promise<number> {
+  const user = await findRealmUser(ctx.db, realm, id);
+  return revokeUserSessions(ctx, user.id);
+}
