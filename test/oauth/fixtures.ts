@@ -1,8 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { Harness } from '../helpers/harness.js';
-import { realms, realmUsers } from '../../src/realms/tables.js';
+import { realms } from '../../src/realms/tables.js';
 import { realmCookieName, startRealmSession } from '../../src/realms/sessions.js';
-import { hashPassword } from '../../src/security/passwords.js';
 
 export const USER_PASSWORD = 'a long enough password';
 
@@ -11,17 +10,34 @@ export interface RealmFixture {
   uid: string;
 }
 
-/** A realm made through the tables (part A's admin API is merged separately). */
-export async function createRealm(h: Harness, uid: string, extra: Partial<typeof realms.$inferInsert> = {}): Promise<RealmFixture> {
-  const [row] = await h.ctx.db.insert(realms).values({ uid, name: `Realm ${uid}`, ...extra }).returning();
-  return { id: row.id, uid: row.uid };
+export interface RealmOptions {
+  customDomain?: string;
+  pkcePlainAllowed?: boolean;
+  active?: boolean;
 }
 
+/** A realm made through the admin API. */
+export async function createRealm(h: Harness, uid: string, options: RealmOptions = {}): Promise<RealmFixture> {
+  const res = await h.request({
+    method: 'POST', url: '/api/admin/realms',
+    payload: {
+      uid, name: `Realm ${uid}`, active: options.active ?? true, custom_domain: options.customDomain ?? null,
+      settings: { pkce_plain_allowed: options.pkcePlainAllowed ?? false },
+    },
+  });
+  if (res.statusCode !== 201) throw new Error(`realm creation answered ${res.statusCode}: ${res.body}`);
+  const [row] = await h.ctx.db.select({ id: realms.id }).from(realms).where(eq(realms.uid, uid));
+  return { id: row.id, uid };
+}
+
+/** A user of the realm made through the admin API; answers its id. */
 export async function createUser(h: Harness, realm: RealmFixture, email: string): Promise<number> {
-  const [row] = await h.ctx.db.insert(realmUsers).values({
-    realmId: realm.id, email, username: email.split('@')[0], passwordHash: await hashPassword(USER_PASSWORD),
-  }).returning({ id: realmUsers.id });
-  return row.id;
+  const res = await h.request({
+    method: 'POST', url: `/api/admin/customers/${realm.uid}/users`,
+    payload: { email, username: email.split('@')[0], password: USER_PASSWORD, first_name: 'Ana', last_name: 'Test' },
+  });
+  if (res.statusCode !== 201) throw new Error(`user creation answered ${res.statusCode}: ${res.body}`);
+  return res.json().id;
 }
 
 /** A signed-in user's realm session cookie, as the login page would set it. */
