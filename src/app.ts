@@ -8,6 +8,7 @@ import { healthRoutes } from './http/health.js';
 import { logRequest } from './http/logging.js';
 import { oauthServerRoutes } from './oauth/routes/endpoints.js';
 import { adminCatalog, contentCatalog, customersCatalog, profileCatalog } from './catalogs.js';
+import { realmPages } from './realms/pages/routes.js';
 
 export interface AppOptions {
   /** The server's logger; without one (tests) nothing is logged. */
@@ -21,7 +22,7 @@ export async function buildApp(ctx: Context, options: AppOptions = {}): Promise<
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: ctx.config.bodyLimit,
     trustProxy: true,
-    ajv: { customOptions: { allErrors: true, coerceTypes: 'array', removeAdditional: false } },
+    ajv: { customOptions: { allErrors: true, coerceTypes: 'array', removeAdditional: false, allowUnionTypes: true } },
   });
   app.addHook('onResponse', logRequest);
   app.setErrorHandler(handleError);
@@ -33,5 +34,6 @@ export async function buildApp(ctx: Context, options: AppOptions = {}): Promise<
   for (const catalog of [adminCatalog(ctx), contentCatalog(ctx), profileCatalog(ctx), customersCatalog(ctx)]) {
     await app.register(catalogPlugin(catalog), { prefix: catalog.prefix });
   }
+  await app.register(realmPages(ctx));
   return app;
 }

@@ -1,0 +1,173 @@
+import { and, eq, type SQL } from 'drizzle-orm';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Context } from '../context.js';
+import { AppError } from '../http/errors.js';
+import { oauthAccessTokens } from '../oauth/tables.js';
+import type { Realm } from '../realms/realms.js';
+import { isLive, realmCookieName, renewSession, type LiveSession } from '../realms/sessions.js';
+import { realmSessions, realmUsers, realms } from '../realms/tables.js';
+import type { RealmUser } from '../realms/users.js';
+import { hashSecret } from '../security/secrets.js';
+
+/** Who a customers API request acts for: a live session of an active user of an active realm. */
+export interface Customer {
+  realm: Realm;
+  user: RealmUser;
+  session: LiveSession;
+  /** How the request proved it: an OAuth access token or the realm session cookie. */
+  via: 'token' | 'cookie';
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * What a customers API route needs: `user` (the default) a live credential of a realm user,
+     * `realm` only an active realm (verify_otp_code).
+     */
+    customerAccess?: 'user' | 'realm';
+  }
+  interface FastifyRequest {
+    /** Set on customers API routes that need a user. */
+    customer: Customer | null;
+    /** Set on every customers API route under /realms/{realm_uid}. */
+    customerRealm: Realm | null;
+  }
+}
+
+// Spec 7 and the facts page: the exact bodies of the customers API's 404 and 401 answers.
+export const REALM_NOT_FOUND_BODY = {};
+export const USER_SESSION_BODY = { error: { user_session: 'user not found' } };
+export const GRANT_EXPIRED_BODY = { error: { grant_expired: 'session expired' } };
+
+export const realmNotFound = () => new AppError(404, ['Realm not found'], undefined, REALM_NOT_FOUND_BODY);
+export const userNotFound = () => new AppError(401, ['user not found'], undefined, USER_SESSION_BODY);
+export const sessionExpired = () => new AppError(401, ['session expired'], undefined, GRANT_EXPIRED_BODY);
+
+/** What the credential lookup found: a live customer, or which of the two 401s applies. */
+export type Resolution = Customer | 'user_session' | 'grant_expired';
+
+interface Row {
+  realm: Realm;
+  session: LiveSession & { realmId: number } | null;
+  user: RealmUser | null;
+  tokenRevokedAt?: Date | null;
+}
+
+const sessionColumns = {
+  id: realmSessions.id, userId: realmSessions.userId, realmId: realmSessions.realmId, expiresAt: realmSessions.expiresAt,
+  revokedAt: realmSessions.revokedAt, impersonatorId: realmSessions.impersonatorId,
+};
+
+/**
+ * The realm with this uid, and in the same indexed query the access token (by its SHA-256 hash),
+ * its session and user. A token of another realm's session is not recognized here.
+ */
+async function realmWithToken(ctx: Context, realmWhere: SQL, token: string): Promise<Row | undefined> {
+  const [row] = await ctx.db.select({ realm: realms, session: sessionColumns, user: realmUsers, tokenRevokedAt: oauthAccessTokens.revokedAt })
+    .from(realms)
+    .leftJoin(oauthAccessTokens, eq(oauthAccessTokens.tokenHash, hashSecret(token)))
+    .leftJoin(realmSessions, and(eq(realmSessions.id, oauthAccessTokens.sessionId), eq(realmSessions.realmId, realms.id)))
+    .leftJoin(realmUsers, eq(realmUsers.id, realmSessions.userId))
+    .where(realmWhere);
+  return row as Row | undefined;
+}
+
+/** The realm with this uid, and in the same indexed query the session the cookie names, with its user. */
+async function realmWithCookie(ctx: Context, realmWhere: SQL, cookie: string | undefined): Promise<Row | undefined> {
+  const [row] = await ctx.db.select({ realm: realms, session: sessionColumns, user: realmUsers })
+    .from(realms)
+    .leftJoin(realmSessions, and(eq(realmSessions.sessionHash, hashSecret(cookie ?? '')), eq(realmSessions.realmId, realms.id)))
+    .leftJoin(realmUsers, eq(realmUsers.id, realmSessions.userId))
+    .where(realmWhere);
+  return row as Row | undefined;
+}
+
+/** Applies spec 7 to a found session: inactive user first (user_session), then a dead grant. */
+async function judge(ctx: Context, row: Row, via: Customer['via']): Promise<Resolution> {
+  if (!row.session || !row.user) return 'user_session';
+  if (!row.user.active) return 'user_session';
+  if (row.tokenRevokedAt || !isLive(row.session, ctx.clock.now())) return 'grant_expired';
+  // Sliding expiry: a credential in use keeps its session alive.
+  await renewSession(ctx, row.realm, row.session);
+  return { realm: row.realm, user: row.user, session: row.session, via };
+}
+
+export interface Presented {
+  /** The bearer token, when an Authorization: Bearer header was sent. */
+  bearer?: string;
+  /** The realm session cookie's value. */
+  cookie?: string;
+}
+
+/**
+ * Spec 5.2: a recognized bearer token decides alone (the cookie is not read); without one, the
+ * realm session cookie. `undefined` when the realm is unknown or inactive.
+ */
+export async function resolveCustomer(ctx: Context, realmUid: string, presented: Presented): Promise<{ realm: Realm; resolution: Resolution } | undefined> {
+  const where = eq(realms.uid, realmUid);
+  if (presented.bearer) {
+    const row = await realmWithToken(ctx, where, presented.bearer);
+    if (!row || !row.realm.active) return undefined;
+    if (row.session) return { realm: row.realm, resolution: await judge(ctx, row, 'token') };
+  }
+  const row = await realmWithCookie(ctx, where, presented.cookie);
+  if (!row || !row.realm.active) return undefined;
+  return { realm: row.realm, resolution: presented.cookie ? await judge(ctx, row, 'cookie') : 'user_session' };
+}
+
+/**
+ * A bearer token alone, wherever its realm: for the profile API, whose paths name no realm.
+ * Undefined when the token is not one we issued.
+ */
+export async function resolveToken(ctx: Context, bearer: string): Promise<{ realm: Realm; resolution: Resolution } | undefined> {
+  const [row] = await ctx.db.select({ realm: realms, session: sessionColumns, user: realmUsers, tokenRevokedAt: oauthAccessTokens.revokedAt })
+    .from(oauthAccessTokens)
+    .innerJoin(realmSessions, eq(realmSessions.id, oauthAccessTokens.sessionId))
+    .innerJoin(realmUsers, eq(realmUsers.id, realmSessions.userId))
+    .innerJoin(realms, eq(realms.id, realmSessions.realmId))
+    .where(eq(oauthAccessTokens.tokenHash, hashSecret(bearer)));
+  if (!row) return undefined;
+  return { realm: row.realm, resolution: row.realm.active ? await judge(ctx, row as Row, 'token') : 'user_session' };
+}
+
+/** The token of an `Authorization: Bearer` header; undefined without one. */
+export function bearerOf(request: FastifyRequest): string | undefined {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '');
+  return match?.[1];
+}
+
+export function throwUnlessCustomer(resolution: Resolution): Customer {
+  if (resolution === 'user_session') throw userNotFound();
+  if (resolution === 'grant_expired') throw sessionExpired();
+  return resolution;
+}
+
+/**
+ * The customers API guard (onRequest of the customers catalog): every route with a `realm_uid`
+ * parameter gets its realm (404 `{}` when unknown or inactive) and, unless the route says
+ * `customerAccess: 'realm'`, the user behind the credential (401 otherwise).
+ */
+export function customerGuard(ctx: Context) {
+  return async function guard(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
+    request.customer = null;
+    request.customerRealm = null;
+    const realmUid = (request.params as { realm_uid?: string } | undefined)?.realm_uid;
+    if (request.is404 || realmUid === undefined) return;
+    if (request.routeOptions.config.customerAccess === 'realm') {
+      const [realm] = await ctx.db.select().from(realms).where(and(eq(realms.uid, realmUid), eq(realms.active, true)));
+      if (!realm) throw realmNotFound();
+      request.customerRealm = realm;
+      return;
+    }
+    const found = await resolveCustomer(ctx, realmUid, { bearer: bearerOf(request), cookie: request.cookies[realmCookieName(realmUid)] });
+    if (!found) throw realmNotFound();
+    request.customerRealm = found.realm;
+    request.customer = throwUnlessCustomer(found.resolution);
+  };
+}
+
+/** The customer of a guarded route; the guard has already refused requests without one. */
+export function customerOf(request: FastifyRequest): Customer {
+  if (!request.customer) throw userNotFound();
+  return request.customer;
+}

@@ -1,0 +1,165 @@
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { Context } from '../../context.js';
+import { resolveCustomer } from '../../customers/credential.js';
+import { findActiveRealm, type Realm } from '../realms.js';
+import { safeRedirect } from '../redirects.js';
+import { realmCookieName } from '../sessions.js';
+import { signInWithPassword, signOut } from '../sign-in.js';
+import { userName } from '../users.js';
+import { csrfMatches, issueCsrfToken, CSRF_FIELD } from './csrf.js';
+import { html, sendPage, type Markup } from './html.js';
+
+const Params = Type.Object({ realm_uid: Type.String() });
+const RedirectQuery = Type.Object({ redirect_uri: Type.Optional(Type.String()) });
+const LoginForm = Type.Object({
+  username: Type.Optional(Type.String()),
+  password: Type.Optional(Type.String()),
+  redirect_uri: Type.Optional(Type.String()),
+  csrf_token: Type.Optional(Type.String()),
+});
+const LogoutForm = Type.Object({ redirect_uri: Type.Optional(Type.String()), csrf_token: Type.Optional(Type.String()) });
+
+const hide = { hide: true };
+const pagePath = (realm: Realm, page: string) => `/realms/${encodeURIComponent(realm.uid)}/${page}`;
+
+interface LoginView {
+  redirectUri?: string;
+  username?: string;
+  error?: string;
+  /** The error concerns the fields (wrong credentials), not the form as a whole. */
+  fieldsInvalid?: boolean;
+}
+
+/**
+ * The realm pages a browser sees (DESIGN.md "Realm pages"): sign-in, sign-out and a minimal profile.
+ * Server-rendered HTML, no script; every form is protected by a double-submit CSRF token.
+ */
+export function realmPages(ctx: Context): FastifyPluginAsync {
+  return async (scope) => {
+    const app = scope.withTypeProvider<TypeBoxTypeProvider>();
+    const secure = () => ctx.config.baseUrl.startsWith('https:');
+
+    const notFound = (reply: FastifyReply) => sendPage(reply, 404, {
+      title: 'Page not found',
+      body: html`<p>There is no sign-in page at this address. Check the link you followed.</p>`,
+    });
+
+    function loginPage(request: FastifyRequest, reply: FastifyReply, realm: Realm, status: number, view: LoginView) {
+      const token = issueCsrfToken(request, reply, realm.uid, secure());
+      const invalid = view.fieldsInvalid ? 'true' : 'false';
+      const described = view.error ? 'login-error' : '';
+      const body: Markup = html`
+${view.error ? html`<p class="alert" role="alert" id="login-error">${view.error}</p>` : ''}
+<form method="post" action="${pagePath(realm, 'login')}">
+<label for="username">Email or username
+<input id="username" name="username" type="text" autocomplete="username" autocapitalize="none" spellcheck="false" required
+ value="${view.username ?? ''}" aria-invalid="${invalid}"${described ? html` aria-describedby="${described}"` : ''}${view.error ? '' : html` autofocus`}>
+</label>
+<label for="password">Password
+<input id="password" name="password" type="password" autocomplete="current-password" required aria-invalid="${invalid}"${described ? html` aria-describedby="${described}"` : ''}>
+</label>
+<input type="hidden" name="redirect_uri" value="${view.redirectUri ?? ''}">
+<input type="hidden" name="${CSRF_FIELD}" value="${token}">
+<button type="submit">Sign in</button>
+</form>`;
+      return sendPage(reply, status, { title: 'Sign in', heading: `Sign in to ${realm.name}`, realmName: realm.name, body });
+    }
+
+    app.get('/realms/:realm_uid/login', { schema: { ...hide, params: Params, querystring: RedirectQuery } }, async (request, reply) => {
+      const realm = await findActiveRealm(ctx, request.params.realm_uid);
+      if (!realm) return notFound(reply);
+      return loginPage(request, reply, realm, 200, { redirectUri: await safeRedirect(ctx, request.query.redirect_uri) ?? undefined });
+    });
+
+    app.post('/realms/:realm_uid/login', { schema: { ...hide, params: Params, body: LoginForm } }, async (request, reply) => {
+      const realm = await findActiveRealm(ctx, request.params.realm_uid);
+      if (!realm) return notFound(reply);
+      const form = request.body ?? {};
+      const view: LoginView = { redirectUri: await safeRedirect(ctx, form.redirect_uri) ?? undefined, username: form.username };
+      if (!csrfMatches(request, form.csrf_token)) {
+        return loginPage(request, reply, realm, 403, { ...view, error: 'This form has expired. Please sign in again.' });
+      }
+      if (!form.username?.trim() || !form.password) {
+        return loginPage(request, reply, realm, 422, { ...view, fieldsInvalid: true, error: 'Enter your email or username and your password.' });
+      }
+      const result = await signInWithPassword(ctx, realm, form.username, form.password);
+      if (!result.ok) {
+        if (result.reason === 'locked') {
+          const minutes = Math.max(1, Math.ceil((result.lockedUntil.getTime() - ctx.clock.now().getTime()) / 60_000));
+          return loginPage(request, reply, realm, 429, {
+            ...view,
+            error: `Too many failed sign-in attempts: this account is locked. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+          });
+        }
+        return loginPage(request, reply, realm, 401, { ...view, fieldsInvalid: true, error: 'The email, username or password is not correct.' });
+      }
+      reply.setCookie(realmCookieName(realm.uid), result.session.secret, { path: '/', httpOnly: true, sameSite: 'lax', secure: secure() });
+      return reply.code(303).header('cache-control', 'no-store').redirect(view.redirectUri ?? pagePath(realm, 'profile'), 303);
+    });
+
+    app.get('/realms/:realm_uid/logout', { schema: { ...hide, params: Params, querystring: RedirectQuery } }, async (request, reply) => {
+      const found = await resolveCustomer(ctx, request.params.realm_uid, { cookie: request.cookies[realmCookieName(request.params.realm_uid)] });
+      if (!found) return notFound(reply);
+      const { realm, resolution } = found;
+      const token = issueCsrfToken(request, reply, realm.uid, secure());
+      const redirectUri = await safeRedirect(ctx, request.query.redirect_uri) ?? '';
+      const who = typeof resolution === 'object'
+        ? html`<p>You are signed in as <strong>${userName(resolution.user) || resolution.user.email}</strong>.</p>`
+        : html`<p class="notice">You are not signed in.</p>`;
+      return sendPage(reply, 200, {
+        title: 'Sign out', heading: `Sign out of ${realm.name}`, realmName: realm.name,
+        body: html`${who}
+<form method="post" action="${pagePath(realm, 'logout')}">
+<input type="hidden" name="redirect_uri" value="${redirectUri}">
+<input type="hidden" name="${CSRF_FIELD}" value="${token}">
+<button type="submit">Sign out</button>
+</form>`,
+      });
+    });
+
+    app.post('/realms/:realm_uid/logout', { schema: { ...hide, params: Params, body: LogoutForm } }, async (request, reply) => {
+      const realm = await findActiveRealm(ctx, request.params.realm_uid);
+      if (!realm) return notFound(reply);
+      const form = request.body ?? {};
+      if (!csrfMatches(request, form.csrf_token)) {
+        const token = issueCsrfToken(request, reply, realm.uid, secure());
+        return sendPage(reply, 403, {
+          title: 'Sign out', heading: `Sign out of ${realm.name}`, realmName: realm.name,
+          body: html`<p class="alert" role="alert">This form has expired. Please try again.</p>
+<form method="post" action="${pagePath(realm, 'logout')}">
+<input type="hidden" name="redirect_uri" value="${await safeRedirect(ctx, form.redirect_uri) ?? ''}">
+<input type="hidden" name="${CSRF_FIELD}" value="${token}">
+<button type="submit">Sign out</button>
+</form>`,
+        });
+      }
+      const cookieName = realmCookieName(realm.uid);
+      await signOut(ctx, realm, request.cookies[cookieName]);
+      reply.clearCookie(cookieName, { path: '/', httpOnly: true, sameSite: 'lax', secure: secure() });
+      const target = await safeRedirect(ctx, form.redirect_uri) ?? pagePath(realm, 'login');
+      return reply.header('cache-control', 'no-store').redirect(target, 303);
+    });
+
+    app.get('/realms/:realm_uid/profile', { schema: { ...hide, params: Params } }, async (request, reply) => {
+      const found = await resolveCustomer(ctx, request.params.realm_uid, { cookie: request.cookies[realmCookieName(request.params.realm_uid)] });
+      if (!found) return notFound(reply);
+      const { realm, resolution } = found;
+      if (typeof resolution !== 'object') {
+        const login = `${pagePath(realm, 'login')}?${new URLSearchParams({ redirect_uri: pagePath(realm, 'profile') })}`;
+        return reply.header('cache-control', 'no-store').redirect(login, 303);
+      }
+      const { user } = resolution;
+      return sendPage(reply, 200, {
+        title: 'Your profile', heading: `Your ${realm.name} profile`, realmName: realm.name,
+        body: html`<p>Signed in as <strong>${userName(user) || user.email}</strong>.</p>
+<dl>
+<dt>Email</dt><dd>${user.email}</dd>
+${user.username ? html`<dt>Username</dt><dd>${user.username}</dd>` : ''}
+</dl>
+<p><a href="${pagePath(realm, 'logout')}">Sign out</a></p>`,
+      });
+    });
+  };
+}
