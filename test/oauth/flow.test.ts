@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as oauth from 'oauth4webapi';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { listen } from '../helpers/server.js';
-import { createClient, createRealm, createUser, REDIRECT, signIn, type ClientFixture } from './fixtures.js';
+import { createClient, createRealm, createUser, REDIRECT, USER_PASSWORD, type ClientFixture } from './fixtures.js';
+import { browse, CookieJar } from './browse.js';
 
 const insecure = { [oauth.allowInsecureRequests]: true };
 
@@ -10,14 +11,16 @@ describe('the whole authorization code flow with oauth4webapi', () => {
   let h: Harness;
   let base: string;
   let registered: ClientFixture;
-  let cookie: string;
+  let jar: CookieJar;
+  const login = { username: 'ana@bank.test', password: USER_PASSWORD };
 
   beforeAll(async () => {
     h = await startHarness();
     base = await listen(h);
     const bank = await createRealm(h, 'bank');
     registered = await createClient(h, 'bank', { scopes: ['public', 'admin'] });
-    cookie = (await signIn(h, bank, await createUser(h, bank, 'ana@bank.test'))).cookie;
+    await createUser(h, bank, login.username);
+    jar = new CookieJar(base);
   });
   afterAll(async () => { await h?.close(); });
 
@@ -26,17 +29,8 @@ describe('the whole authorization code flow with oauth4webapi', () => {
     return oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { algorithm: 'oauth2', ...insecure }));
   }
 
-  /** Follows redirects by hand with the cookie, as a browser would, until the client's redirect URI is reached. */
-  async function follow(start: string): Promise<URL> {
-    let url = start;
-    for (let hops = 0; hops < 5; hops++) {
-      if (url.startsWith(REDIRECT)) return new URL(url);
-      const res = await fetch(new URL(url, base), { redirect: 'manual', headers: { cookie } });
-      expect(res.status, await res.clone().text()).toBe(302);
-      url = new URL(res.headers.get('location')!, base).toString();
-    }
-    throw new Error('too many redirects');
-  }
+  /** The browser's part: authorize, the login page when there is no session yet, back to the client. */
+  const follow = (start: string) => browse(jar, start, login, REDIRECT);
 
   for (const [label, auth] of [['client_secret_post', oauth.ClientSecretPost], ['client_secret_basic', oauth.ClientSecretBasic]] as const) {
     it(`discovers, authorizes with PKCE S256 and state, and exchanges the code (${label})`, async () => {
