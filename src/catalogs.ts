@@ -10,6 +10,9 @@ import { realmRoutes } from './realms/routes/realms.js';
 import { customFieldRoutes } from './realms/routes/custom-fields.js';
 import { realmUserRoutes } from './realms/routes/users.js';
 import { oauthClientRoutes } from './oauth/routes/clients.js';
+import { customerGuard, profileGuard } from './customers/credential.js';
+import { CUSTOMER_MODELS, meRoutes } from './customers/routes.js';
+import { profileRoutes } from './profile/routes.js';
 
 const bearer = { type: 'http', scheme: 'bearer', description: 'An admin API access token (team settings, API access)' };
 
@@ -59,27 +62,35 @@ export function contentCatalog(_ctx: Context): Catalog {
   };
 }
 
-export function profileCatalog(_ctx: Context): Catalog {
+export function profileCatalog(ctx: Context): Catalog {
   return {
     prefix: '/api/profile',
     title: 'Atrium profile API',
-    description: 'The signed-in end user\'s own profile.',
+    description: 'The signed-in end user\'s own profile: an OAuth 2.0 access token of a realm (Bearer), or the realm session cookie.',
     securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'An OAuth 2.0 access token of a realm' } },
-    tags: [],
+    security: [{ bearer: [] }],
+    tags: [{ name: 'Profile', description: 'The signed-in realm user' }],
     notFoundBody: { errors: ['Not found'] },
-    routes: [],
+    hooks: { onRequest: profileGuard(ctx) },
+    models: CUSTOMER_MODELS,
+    routes: [profileRoutes(ctx)],
   };
 }
 
-export function customersCatalog(_ctx: Context): Catalog {
+export function customersCatalog(ctx: Context): Catalog {
   return {
     prefix: '/api/customers',
     title: 'Atrium customers API',
     description: 'Answers on behalf of an end user of a realm: an OAuth 2.0 access token of the realm (Bearer) or the realm '
-      + 'session cookie. Paths start with /realms/{realm_uid}.',
+      + 'session cookie. Paths start with /realms/{realm_uid}. A recognized token decides alone; without one the cookie is used. '
+      + 'An unknown or inactive realm answers 404 `{}`; a missing or unknown credential 401 `user_session`, an expired or revoked '
+      + 'one 401 `grant_expired`.',
     securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'An OAuth 2.0 access token of the realm' } },
-    tags: [],
+    security: [{ bearer: [] }],
+    tags: [{ name: 'Profile', description: 'The signed-in realm user (spec 2.7, 4.3)' }],
     notFoundBody: {},
-    routes: [],
+    hooks: { onRequest: customerGuard(ctx) },
+    models: CUSTOMER_MODELS,
+    routes: [meRoutes(ctx)],
   };
 }

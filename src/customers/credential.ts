@@ -1,6 +1,8 @@
-import { and, eq, type SQL } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Context } from '../context.js';
+import type { Db } from '../db/connect.js';
+import { prepared } from '../db/prepared.js';
 import { AppError } from '../http/errors.js';
 import { oauthAccessTokens } from '../oauth/tables.js';
 import type { Realm } from '../realms/realms.js';
@@ -58,29 +60,41 @@ const sessionColumns = {
   revokedAt: realmSessions.revokedAt, impersonatorId: realmSessions.impersonatorId,
 };
 
+const selection = { realm: realms, session: sessionColumns, user: realmUsers };
+
 /**
  * The realm with this uid, and in the same indexed query the access token (by its SHA-256 hash),
  * its session and user. A token of another realm's session is not recognized here.
  */
-async function realmWithToken(ctx: Context, realmWhere: SQL, token: string): Promise<Row | undefined> {
-  const [row] = await ctx.db.select({ realm: realms, session: sessionColumns, user: realmUsers, tokenRevokedAt: oauthAccessTokens.revokedAt })
-    .from(realms)
-    .leftJoin(oauthAccessTokens, eq(oauthAccessTokens.tokenHash, hashSecret(token)))
-    .leftJoin(realmSessions, and(eq(realmSessions.id, oauthAccessTokens.sessionId), eq(realmSessions.realmId, realms.id)))
-    .leftJoin(realmUsers, eq(realmUsers.id, realmSessions.userId))
-    .where(realmWhere);
-  return row as Row | undefined;
-}
+const realmWithToken = (db: Db) => prepared(db, 'customer_realm_token', (d, name) => d
+  .select({ ...selection, tokenRevokedAt: oauthAccessTokens.revokedAt })
+  .from(realms)
+  .leftJoin(oauthAccessTokens, eq(oauthAccessTokens.tokenHash, sql.placeholder('hash')))
+  .leftJoin(realmSessions, and(eq(realmSessions.id, oauthAccessTokens.sessionId), eq(realmSessions.realmId, realms.id)))
+  .leftJoin(realmUsers, eq(realmUsers.id, realmSessions.userId))
+  .where(eq(realms.uid, sql.placeholder('uid')))
+  .prepare(name));
 
 /** The realm with this uid, and in the same indexed query the session the cookie names, with its user. */
-async function realmWithCookie(ctx: Context, realmWhere: SQL, cookie: string | undefined): Promise<Row | undefined> {
-  const [row] = await ctx.db.select({ realm: realms, session: sessionColumns, user: realmUsers })
-    .from(realms)
-    .leftJoin(realmSessions, and(eq(realmSessions.sessionHash, hashSecret(cookie ?? '')), eq(realmSessions.realmId, realms.id)))
-    .leftJoin(realmUsers, eq(realmUsers.id, realmSessions.userId))
-    .where(realmWhere);
-  return row as Row | undefined;
-}
+const realmWithCookie = (db: Db) => prepared(db, 'customer_realm_cookie', (d, name) => d
+  .select(selection)
+  .from(realms)
+  .leftJoin(realmSessions, and(eq(realmSessions.sessionHash, sql.placeholder('hash')), eq(realmSessions.realmId, realms.id)))
+  .leftJoin(realmUsers, eq(realmUsers.id, realmSessions.userId))
+  .where(eq(realms.uid, sql.placeholder('uid')))
+  .prepare(name));
+
+/** A bearer token with its session, user and realm, wherever the realm: one indexed query. */
+const tokenAnywhere = (db: Db) => prepared(db, 'customer_token', (d, name) => d
+  .select({ ...selection, tokenRevokedAt: oauthAccessTokens.revokedAt })
+  .from(oauthAccessTokens)
+  .innerJoin(realmSessions, eq(realmSessions.id, oauthAccessTokens.sessionId))
+  .innerJoin(realmUsers, eq(realmUsers.id, realmSessions.userId))
+  .innerJoin(realms, eq(realms.id, realmSessions.realmId))
+  .where(eq(oauthAccessTokens.tokenHash, sql.placeholder('hash')))
+  .prepare(name));
+
+const first = <T>(rows: T[]) => rows[0] as Row | undefined;
 
 /** Applies spec 7 to a found session: inactive user first (user_session), then a dead grant. */
 async function judge(ctx: Context, row: Row, via: Customer['via']): Promise<Resolution> {
@@ -104,13 +118,12 @@ export interface Presented {
  * realm session cookie. `undefined` when the realm is unknown or inactive.
  */
 export async function resolveCustomer(ctx: Context, realmUid: string, presented: Presented): Promise<{ realm: Realm; resolution: Resolution } | undefined> {
-  const where = eq(realms.uid, realmUid);
   if (presented.bearer) {
-    const row = await realmWithToken(ctx, where, presented.bearer);
+    const row = first(await realmWithToken(ctx.db).execute({ hash: hashSecret(presented.bearer), uid: realmUid }));
     if (!row || !row.realm.active) return undefined;
     if (row.session) return { realm: row.realm, resolution: await judge(ctx, row, 'token') };
   }
-  const row = await realmWithCookie(ctx, where, presented.cookie);
+  const row = first(await realmWithCookie(ctx.db).execute({ hash: hashSecret(presented.cookie ?? ''), uid: realmUid }));
   if (!row || !row.realm.active) return undefined;
   return { realm: row.realm, resolution: presented.cookie ? await judge(ctx, row, 'cookie') : 'user_session' };
 }
@@ -120,14 +133,9 @@ export async function resolveCustomer(ctx: Context, realmUid: string, presented:
  * Undefined when the token is not one we issued.
  */
 export async function resolveToken(ctx: Context, bearer: string): Promise<{ realm: Realm; resolution: Resolution } | undefined> {
-  const [row] = await ctx.db.select({ realm: realms, session: sessionColumns, user: realmUsers, tokenRevokedAt: oauthAccessTokens.revokedAt })
-    .from(oauthAccessTokens)
-    .innerJoin(realmSessions, eq(realmSessions.id, oauthAccessTokens.sessionId))
-    .innerJoin(realmUsers, eq(realmUsers.id, realmSessions.userId))
-    .innerJoin(realms, eq(realms.id, realmSessions.realmId))
-    .where(eq(oauthAccessTokens.tokenHash, hashSecret(bearer)));
+  const row = first(await tokenAnywhere(ctx.db).execute({ hash: hashSecret(bearer) }));
   if (!row) return undefined;
-  return { realm: row.realm, resolution: row.realm.active ? await judge(ctx, row as Row, 'token') : 'user_session' };
+  return { realm: row.realm, resolution: row.realm.active ? await judge(ctx, row, 'token') : 'user_session' };
 }
 
 /** The token of an `Authorization: Bearer` header; undefined without one. */
@@ -170,4 +178,37 @@ export function customerGuard(ctx: Context) {
 export function customerOf(request: FastifyRequest): Customer {
   if (!request.customer) throw userNotFound();
   return request.customer;
+}
+
+const REALM_COOKIE_PREFIX = realmCookieName('');
+
+/**
+ * The profile API's credential: its paths name no realm. A bearer token names its realm itself;
+ * otherwise the realm session cookie of the realm the `realm_uid` query names, or of the one realm
+ * whose session cookie the browser sent.
+ */
+export async function resolveProfileCustomer(ctx: Context, request: FastifyRequest): Promise<Customer> {
+  const bearer = bearerOf(request);
+  if (bearer) {
+    const found = await resolveToken(ctx, bearer);
+    if (found) return throwUnlessCustomer(found.resolution);
+  }
+  const named = (request.query as { realm_uid?: unknown } | undefined)?.realm_uid;
+  const sent = Object.keys(request.cookies).filter((name) => name.startsWith(REALM_COOKIE_PREFIX) && request.cookies[name]);
+  const realmUid = typeof named === 'string' && named ? named : sent.length === 1 ? sent[0].slice(REALM_COOKIE_PREFIX.length) : undefined;
+  if (realmUid === undefined) throw userNotFound();
+  const found = await resolveCustomer(ctx, realmUid, { cookie: request.cookies[realmCookieName(realmUid)] });
+  if (!found) throw realmNotFound();
+  return throwUnlessCustomer(found.resolution);
+}
+
+/** The profile catalog's guard: every operation acts for the signed-in realm user. */
+export function profileGuard(ctx: Context) {
+  return async function guard(request: FastifyRequest): Promise<void> {
+    request.customer = null;
+    request.customerRealm = null;
+    if (request.is404 || request.routeOptions.schema?.hide) return;
+    request.customer = await resolveProfileCustomer(ctx, request);
+    request.customerRealm = request.customer.realm;
+  };
 }

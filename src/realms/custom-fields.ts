@@ -1,6 +1,7 @@
 import { and, asc, count, eq, sql } from 'drizzle-orm';
 import type { Context } from '../context.js';
 import type { Db } from '../db/connect.js';
+import { prepared } from '../db/prepared.js';
 import { rowsOf } from '../db/rows.js';
 import { uniqueViolation } from '../db/unique.js';
 import { AppError, FieldErrors, invalidField, notFound } from '../http/errors.js';
@@ -61,8 +62,12 @@ export function customFieldBody(field: CustomField): CustomFieldBody {
 
 /** Every field of the realm in creation order: the order users' values are shown in. */
 export async function fieldsOf(db: Db, realmId: number): Promise<CustomField[]> {
-  return db.select().from(customFields).where(eq(customFields.realmId, realmId)).orderBy(asc(customFields.id));
+  return fieldsQuery(db).execute({ realmId });
 }
+
+// Prepared: GET /me reads the fields on every call.
+const fieldsQuery = (db: Db) => prepared(db, 'realm_custom_fields', (d, name) => d.select().from(customFields)
+  .where(eq(customFields.realmId, sql.placeholder('realmId'))).orderBy(asc(customFields.id)).prepare(name));
 
 export async function listCustomFields(ctx: Context, realm: Realm, page: Page) {
   const where = eq(customFields.realmId, realm.id);

@@ -57,7 +57,7 @@ describe('realm sign-in pages over real HTTP', () => {
     expect(inputValue(page, 'redirect_uri')).toBe('/somewhere');
     const token = inputValue(page, 'csrf_token');
     expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    const cookie = jar.get('atrium_realm_csrf');
+    const cookie = jar.get('atrium_csrf');
     expect(cookie).toMatchObject({ value: token, path: `/realms/${realm.uid}`, httpOnly: true, sameSite: 'Lax', secure: false });
     const raw = res.headers.getSetCookie().join('\n');
     expect(raw).toMatch(/Max-Age=3600/);
@@ -275,11 +275,11 @@ describe('realm sign-in pages on an https base address', () => {
     const realm = await makeRealm(h);
     await makeRealmUser(h, realm.uid, { username: 'sec' });
     const page = await h.request({ method: 'GET', url: `/realms/${realm.uid}/login`, token: null });
-    const csrf = page.cookies.find((c) => c.name === 'atrium_realm_csrf')!;
+    const csrf = page.cookies.find((c) => c.name === 'atrium_csrf')!;
     expect(csrf.secure).toBe(true);
     const res = await h.request({
       method: 'POST', url: `/realms/${realm.uid}/login`, token: null,
-      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: `atrium_realm_csrf=${csrf.value}` },
+      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: `atrium_csrf=${csrf.value}` },
       payload: new URLSearchParams({ username: 'sec', password: PASSWORD, csrf_token: csrf.value, redirect_uri: 'https://accounts.example/next' }).toString(),
     });
     expect(res.statusCode).toBe(303);

@@ -5,7 +5,8 @@ import { randomSecret, safeEqual } from '../../security/secrets.js';
  * Double-submit CSRF protection of the realm pages' forms: a random token in a short-lived HttpOnly
  * cookie scoped to the realm's pages, repeated in a hidden field, compared in constant time.
  */
-export const CSRF_COOKIE = 'atrium_realm_csrf';
+// Outside the atrium_realm_<uid> names of session cookies, so that no realm uid can collide with it.
+export const CSRF_COOKIE = 'atrium_csrf';
 export const CSRF_FIELD = 'csrf_token';
 const CSRF_MINUTES = 60;
 const WELL_FORMED = /^[A-Za-z0-9_-]{43}$/;

@@ -1,0 +1,86 @@
+import type { Context } from '../context.js';
+import { recordEvent } from '../events/events.js';
+import { fieldsOf, type CustomField } from '../realms/custom-fields.js';
+import { fieldValueList, type FieldInput, type FieldValue, type FieldValues } from '../realms/field-values.js';
+import type { Realm } from '../realms/realms.js';
+import { avatarBody, userName, writeRealmUser, type AvatarBody, type RealmUser } from '../realms/users.js';
+import type { Customer } from './credential.js';
+
+export interface DelegatedTokenBody {
+  uuid: string;
+  access_token: string;
+  access_token_expires_in: number;
+  access_token_expires_in_datetime: string;
+}
+
+/** Spec 2.7. */
+export interface MeBody {
+  id: number;
+  external_id: string | null;
+  name: string;
+  first_name: string;
+  last_name: string;
+  second_last_name: string;
+  email: string;
+  username: string | null;
+  avatar: AvatarBody | null;
+  custom_fields: { key: string; value: FieldValue }[];
+  delegated_token: DelegatedTokenBody | null;
+}
+
+export interface MeInput {
+  first_name?: string;
+  last_name?: string;
+  second_last_name?: string;
+  username?: string | null;
+  email?: string;
+  custom_fields?: FieldInput[];
+}
+
+export function meBody(_realm: Realm, user: RealmUser, fields: CustomField[]): MeBody {
+  return {
+    id: user.id,
+    external_id: user.externalId,
+    name: userName(user),
+    first_name: user.firstName,
+    last_name: user.lastName,
+    second_last_name: user.secondLastName,
+    email: user.email,
+    username: user.username,
+    avatar: avatarBody(user.avatar ?? null),
+    custom_fields: fieldValueList(fields.filter((f) => f.visible), user.customFields as FieldValues),
+    // Null while the realm's Show delegation information option is off; and null with it on too, for
+    // no delegation identity provider integration exists yet to give a token.
+    delegated_token: null,
+  };
+}
+
+export async function getMe(ctx: Context, customer: Customer): Promise<MeBody> {
+  return meBody(customer.realm, customer.user, await fieldsOf(ctx.db, customer.realm.id));
+}
+
+const PROFILE_COLUMNS = ['email', 'username', 'firstName', 'lastName', 'secondLastName', 'customFields'] as const;
+
+/**
+ * Spec 4.3 rule 1: custom fields that are not both visible and editable by users (and unknown keys)
+ * are dropped silently and keep their value; everything else is checked like an admin's change, and
+ * one 422 names each invalid attribute. A change records `user_updated_log`.
+ */
+export async function updateMe(ctx: Context, customer: Customer, input: MeInput): Promise<MeBody> {
+  const { realm, user, session } = customer;
+  const fields = await fieldsOf(ctx.db, realm.id);
+  const editable = fields.filter((f) => f.visible && f.editable);
+  const keys = new Set(editable.map((f) => f.key));
+  const updated = await writeRealmUser(ctx, realm, user, {
+    first_name: input.first_name,
+    last_name: input.last_name,
+    second_last_name: input.second_last_name,
+    username: input.username,
+    email: input.email,
+    custom_fields: input.custom_fields?.filter((i) => keys.has(i.key)),
+  }, { fields: editable });
+  if (PROFILE_COLUMNS.some((c) => JSON.stringify(updated[c]) !== JSON.stringify(user[c]))) {
+    await recordEvent(ctx, { realmId: realm.id, userId: user.id, type: 'user_updated_log', impersonatorId: session.impersonatorId });
+  }
+  return meBody(realm, updated, fields);
+}

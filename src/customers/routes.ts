@@ -1,0 +1,42 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { Context } from '../context.js';
+import { ref, useModels } from '../http/models.js';
+import { failures } from '../http/responses.js';
+import { AvatarModel } from '../realms/schema.js';
+import { customerOf } from './credential.js';
+import { getMe, updateMe } from './me.js';
+import { credentialFailures, DelegatedTokenModel, GrantExpiredError, MeInput, MeModel, RealmNotFound, UserSessionError } from './schema.js';
+
+const tags = ['Profile'];
+const Params = Type.Object({ realm_uid: Type.String({ description: 'The realm\'s uid' }) });
+
+/** The models every customers API operation may answer with. */
+export const CUSTOMER_MODELS = [UserSessionError, GrantExpiredError, RealmNotFound];
+
+export function meRoutes(ctx: Context): FastifyPluginAsync {
+  return async (scope) => {
+    useModels(scope, AvatarModel, DelegatedTokenModel, MeModel);
+    const app = scope.withTypeProvider<TypeBoxTypeProvider>();
+
+    app.get('/realms/:realm_uid/me', {
+      schema: {
+        tags, summary: 'The signed-in user',
+        description: 'The user behind the credential, with the custom fields visible to users. `delegated_token` is null unless '
+          + 'the realm shows delegation information and a delegation provider gave a token (no provider integration exists yet).',
+        params: Params, response: { 200: ref(MeModel), ...credentialFailures() },
+      },
+    }, async (request) => getMe(ctx, customerOf(request)));
+
+    app.put('/realms/:realm_uid/me', {
+      schema: {
+        tags, summary: 'Change the signed-in user\'s profile',
+        description: 'Names, username, email and custom field values. Custom fields not both visible and editable by users are '
+          + 'dropped silently (the answer is still 200, the other attributes are saved, those fields keep their value). Invalid '
+          + 'values of the other attributes answer 422 naming each. Read-only attributes of GET /me may be sent back and are ignored.',
+        params: Params, body: MeInput, response: { 200: ref(MeModel), ...credentialFailures(), ...failures(422) },
+      },
+    }, async (request) => updateMe(ctx, customerOf(request), request.body));
+  };
+}

@@ -1,0 +1,63 @@
+import { Type } from '@sinclair/typebox';
+import { ref } from '../http/models.js';
+import { CustomFieldValue } from '../realms/schema.js';
+
+// Spec 7: the exact bodies of the customers API's credential failures.
+export const UserSessionError = Type.Object({
+  error: Type.Object({ user_session: Type.Literal('user not found') }),
+}, { $id: 'UserSessionError', description: 'No usable credential, a token or session we never issued, a user of another realm, or an inactive user' });
+
+export const GrantExpiredError = Type.Object({
+  error: Type.Object({ grant_expired: Type.Literal('session expired') }),
+}, { $id: 'GrantExpiredError', description: 'The credential was issued but its session has expired or was ended (sign-out, admin revocation, token revocation): authenticate again' });
+
+export const RealmNotFound = Type.Object({}, { $id: 'RealmNotFound', additionalProperties: false, description: 'The realm_uid names no active realm' });
+
+/** The documented credential failures of a customers API (or profile API) operation. */
+export function credentialFailures(withRealm = true) {
+  return {
+    401: Type.Union([ref(UserSessionError), ref(GrantExpiredError)], { description: 'Told apart by the key inside `error`' }),
+    ...(withRealm ? { 404: { ...ref(RealmNotFound), description: 'Unknown or inactive realm' } } : {}),
+  };
+}
+
+export const DelegatedTokenModel = Type.Object({
+  uuid: Type.String(),
+  access_token: Type.String(),
+  access_token_expires_in: Type.Integer(),
+  access_token_expires_in_datetime: Type.String({ format: 'date-time' }),
+}, { $id: 'DelegatedToken', description: 'The token of the realm\'s delegation identity provider' });
+
+export const MeModel = Type.Object({
+  id: Type.Integer(),
+  external_id: Type.Union([Type.String(), Type.Null()]),
+  name: Type.String(),
+  first_name: Type.String(),
+  last_name: Type.String(),
+  second_last_name: Type.String(),
+  email: Type.String({ format: 'email' }),
+  username: Type.Union([Type.String(), Type.Null()]),
+  avatar: Type.Union([Type.Unsafe({ $ref: 'Avatar#' }), Type.Null()]),
+  custom_fields: Type.Array(CustomFieldValue, { description: 'The realm\'s custom fields visible to users, null where unset' }),
+  delegated_token: Type.Union([Type.Unsafe({ $ref: 'DelegatedToken#' }), Type.Null()], {
+    description: 'Null unless the realm\'s Show delegation information option is on and a delegation provider gave a token',
+  }),
+}, { $id: 'Me', description: 'The signed-in realm user (spec 2.7)' });
+
+const readOnly = { description: 'Read only: accepted so that a client may send back what it read, and ignored' };
+
+export const MeInput = Type.Object({
+  first_name: Type.Optional(Type.String()),
+  last_name: Type.Optional(Type.String()),
+  second_last_name: Type.Optional(Type.String()),
+  username: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: 'Unique in the realm regardless of case' })),
+  email: Type.Optional(Type.String({ description: 'Unique in the realm regardless of case' })),
+  custom_fields: Type.Optional(Type.Array(CustomFieldValue, {
+    description: 'Values by key. Fields not both visible and editable by users, and unknown keys, are dropped silently and keep their value.',
+  })),
+  id: Type.Optional(Type.Unknown(readOnly)),
+  name: Type.Optional(Type.Unknown(readOnly)),
+  external_id: Type.Optional(Type.Unknown(readOnly)),
+  avatar: Type.Optional(Type.Unknown(readOnly)),
+  delegated_token: Type.Optional(Type.Unknown(readOnly)),
+}, { additionalProperties: false });
