@@ -54,7 +54,14 @@ describe('the whole authorization code flow with oauth4webapi', () => {
       expect(result.access_token.length).toBeGreaterThanOrEqual(43);
       expect(response.headers.get('cache-control')).toBe('no-store');
 
+      const me = await oauth.protectedResourceRequest(result.access_token, 'GET', new URL(`${base}/api/customers/realms/bank/me`), undefined, undefined, insecure);
+      expect(me.status).toBe(200);
+      expect((await me.json()).email).toBe(login.username);
+
       await oauth.processRevocationResponse(await oauth.revocationRequest(as, client, auth(registered.secret), result.access_token, insecure));
+      const after = await fetch(`${base}/api/customers/realms/bank/me`, { headers: { authorization: `Bearer ${result.access_token}` } });
+      expect(after.status).toBe(401);
+      expect(await after.json()).toEqual({ error: { grant_expired: 'session expired' } });
     });
   }
 
