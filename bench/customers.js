@@ -45,7 +45,7 @@ const form = (fields) => ({ method: 'POST', headers: { 'content-type': 'applicat
 async function atriumSide(bareFigures) {
   const scratch = await scratchPostgres();
   if (!scratch) throw new Error('PostgreSQL is not reachable: set DATABASE_URL');
-  const atrium = await startServer('atrium', { DATABASE_URL: scratch.url, DATABASE_POOL_SIZE: '10' });
+  const atrium = await startServer('atrium', { DATABASE_URL: scratch.url, DATABASE_POOL_SIZE: process.env.BENCH_POOL ?? '10' });
   const admin = (path, body) => fetch(`${atrium.url}${path}`, {
     method: 'POST', headers: { authorization: `Bearer ${atrium.token}`, 'content-type': 'application/json' }, body: JSON.stringify(body),
   }).then(async (res) => { if (res.status !== 201) throw new Error(`${path}: ${res.status} ${await res.text()}`); return res.json(); });
