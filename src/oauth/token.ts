@@ -1,5 +1,7 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Context } from '../context.js';
+import type { Db } from '../db/connect.js';
+import { prepared } from '../db/prepared.js';
 import { isLive } from '../realms/sessions.js';
 import { realms, realmSessions } from '../realms/tables.js';
 import { hashSecret, randomSecret } from '../security/secrets.js';
@@ -16,9 +18,8 @@ export interface TokenAnswer {
   created_at: number;
 }
 
-/** Everything the exchange checks, read in one query. */
-async function findCode(ctx: Context, code: string) {
-  const [row] = await ctx.db.select({
+/** Everything the exchange checks, read in one query (prepared: the exchange is a hot path). */
+const codeByHash = (db: Db) => prepared(db, 'oauth_code_by_hash', (d, name) => d.select({
     id: authorizationCodes.id,
     redirectUri: authorizationCodes.redirectUri,
     scope: authorizationCodes.scope,
@@ -39,7 +40,11 @@ async function findCode(ctx: Context, code: string) {
     .innerJoin(oauthClients, eq(oauthClients.id, authorizationCodes.clientId))
     .innerJoin(realms, eq(realms.id, oauthClients.realmId))
     .innerJoin(realmSessions, eq(realmSessions.id, authorizationCodes.sessionId))
-    .where(eq(authorizationCodes.codeHash, hashSecret(code)));
+    .where(eq(authorizationCodes.codeHash, sql.placeholder('hash')))
+    .prepare(name));
+
+async function findCode(ctx: Context, code: string) {
+  const [row] = await codeByHash(ctx.db).execute({ hash: hashSecret(code) });
   return row;
 }
 
