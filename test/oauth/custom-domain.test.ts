@@ -1,16 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../helpers/harness.js';
-import { createClient, createRealm, createUser, postForm, REDIRECT, signIn, type ClientFixture } from './fixtures.js';
+import { createClient, createRealm, createUser, postForm, REDIRECT, signIn, USER_PASSWORD, type ClientFixture, type RealmFixture } from './fixtures.js';
+import { formFields } from './browse.js';
 
 describe('a realm with a custom domain', () => {
   let h: Harness;
   let client: ClientFixture;
   let cookie: string;
+  let branded: RealmFixture;
   const DOMAIN = 'login.branded.test';
 
   beforeAll(async () => {
     h = await startHarness();
-    const branded = await createRealm(h, 'branded', { customDomain: DOMAIN });
+    branded = await createRealm(h, 'branded', { customDomain: DOMAIN });
     client = await createClient(h, 'branded');
     cookie = (await signIn(h, branded, await createUser(h, branded, 'ana@branded.test'))).cookie;
   });
@@ -51,5 +53,39 @@ describe('a realm with a custom domain', () => {
     const revoke = { token: res.json().access_token, client_id: client.uid, client_secret: client.secret };
     expect((await postForm(h, '/realms/branded/oauth/revoke', revoke, { host: DOMAIN })).statusCode).toBe(404);
     expect((await postForm(h, '/realms/branded/oauth/revoke', revoke, { host: 'atrium.test' })).statusCode).toBe(200);
+  });
+
+  it('signs in on the custom domain\'s login page and comes back to its authorize address', async () => {
+    const onDomain = (options: { method: 'GET' | 'POST'; url: string; cookie?: string; payload?: string }) => h.request({
+      method: options.method, url: options.url, token: null, payload: options.payload,
+      headers: { host: DOMAIN, ...(options.cookie ? { cookie: options.cookie } : {}), ...(options.payload ? { 'content-type': 'application/x-www-form-urlencoded' } : {}) },
+    });
+    const cookies = new Map<string, string>();
+    const keep = (res: { headers: Record<string, unknown> }) => {
+      for (const line of [res.headers['set-cookie'] ?? []].flat() as string[]) {
+        const [pair] = line.split(';');
+        cookies.set(pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1));
+      }
+    };
+    const jar = () => [...cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+    await createUser(h, branded, 'walk@branded.test');
+
+    const start = await onDomain({ method: 'GET', url: `/realms/oauth/authorize?${query()}` });
+    expect(start.statusCode).toBe(302);
+    const login = await onDomain({ method: 'GET', url: start.headers.location as string });
+    expect(login.statusCode).toBe(200);
+    keep(login);
+    const posted = await onDomain({
+      method: 'POST', url: start.headers.location as string, cookie: jar(),
+      payload: new URLSearchParams({ ...formFields(login.body), username: 'walk@branded.test', password: USER_PASSWORD }).toString(),
+    });
+    expect([302, 303]).toContain(posted.statusCode);
+    keep(posted);
+    expect(posted.headers.location).toBe(`/realms/oauth/authorize?${query()}`);
+    const back = await onDomain({ method: 'GET', url: posted.headers.location as string, cookie: jar() });
+    expect(back.statusCode).toBe(302);
+    const landed = new URL(back.headers.location as string);
+    expect(landed.searchParams.get('code')).toBeTruthy();
+    expect(landed.searchParams.get('state')).toBe('s1');
   });
 });
