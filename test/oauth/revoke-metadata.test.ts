@@ -66,6 +66,17 @@ describe('revocation (RFC 7009) and metadata (RFC 8414)', () => {
     expect(missing.json().error).toBe('invalid_request');
   });
 
+  it('lets a public client revoke its own token with its client_id alone', async () => {
+    const mobile = await createClient(h, 'bank', { confidential: false });
+    const token = await newToken(mobile);
+    const res = await postForm(h, '/realms/bank/oauth/revoke', { token, client_id: mobile.uid });
+    expect(res.statusCode).toBe(200);
+    expect(await revokedAt(token)).not.toBeNull();
+    const confidential = await newToken();
+    expect((await postForm(h, '/realms/bank/oauth/revoke', { token: confidential, client_id: client.uid })).statusCode).toBe(401);
+    expect(await revokedAt(confidential)).toBeNull();
+  });
+
   it('publishes the metadata of each realm', async () => {
     const res = await h.request({ method: 'GET', url: '/.well-known/oauth-authorization-server/realms/bank', token: null });
     expect(res.statusCode).toBe(200);
