@@ -15,24 +15,33 @@ const REDIRECT = 'https://app.example/callback';
 const sha256hex = (text) => createHash('sha256').update(text).digest('hex');
 const challengeOf = (verifier) => createHash('sha256').update(verifier).digest('base64url');
 
-/** Runs `task(i)` for i < n with `width` requests in flight; answers wall time and latency percentiles. */
-async function timed(n, width, task) {
-  const latencies = [];
-  let next = 0;
-  let failures = 0;
+/** Wall time and latencies of exchanges, summed over the rounds of one side. */
+class Tally {
+  latencies = [];
+  seconds = 0;
+  failures = 0;
+
+  figures() {
+    const sorted = [...this.latencies].sort((a, b) => a - b);
+    const at = (p) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))].toFixed(1);
+    return { rate: sorted.length / this.seconds, p50: at(0.5), p99: at(0.99), failures: this.failures };
+  }
+}
+
+/** Runs `task(i)` for from <= i < to with `width` requests in flight, adding to `tally`. */
+async function timed(from, to, width, task, tally = new Tally()) {
+  let next = from;
   const started = performance.now();
   await Promise.all(Array.from({ length: width }, async () => {
-    while (next < n) {
+    while (next < to) {
       const i = next++;
       const t = performance.now();
-      if (!(await task(i))) failures++;
-      latencies.push(performance.now() - t);
+      if (!(await task(i))) tally.failures++;
+      tally.latencies.push(performance.now() - t);
     }
   }));
-  const elapsed = (performance.now() - started) / 1000;
-  latencies.sort((a, b) => a - b);
-  const at = (p) => latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p))].toFixed(1);
-  return { rate: n / elapsed, p50: at(0.5), p99: at(0.99), failures };
+  tally.seconds += (performance.now() - started) / 1000;
+  return tally;
 }
 
 function exchangeRow(label, figures) {
@@ -42,17 +51,19 @@ function exchangeRow(label, figures) {
 
 const form = (fields) => ({ method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields).toString() });
 
-async function atriumSide(bareFigures) {
+/** Atrium on a fresh PostgreSQL database: a realm, a client, a signed-in user and `codes` codes from its authorize endpoint. */
+async function startAtrium() {
   const scratch = await scratchPostgres();
   if (!scratch) throw new Error('PostgreSQL is not reachable: set DATABASE_URL');
   const atrium = await startServer('atrium', { DATABASE_URL: scratch.url, DATABASE_POOL_SIZE: process.env.BENCH_POOL ?? '10' });
+  const stop = async () => { await atrium.stop(); await scratch.drop(); };
   const admin = (path, body) => fetch(`${atrium.url}${path}`, {
     method: 'POST', headers: { authorization: `Bearer ${atrium.token}`, 'content-type': 'application/json' }, body: JSON.stringify(body),
   }).then(async (res) => { if (res.status !== 201) throw new Error(`${path}: ${res.status} ${await res.text()}`); return res.json(); });
   try {
     await admin('/api/admin/realms', { uid: 'bench', name: 'Bench' });
     const client = await admin('/api/admin/customers/bench/oauth_clients', { name: 'Bench', redirect_uris: [REDIRECT] });
-    // A signed-in user: the row the login page would write, with a session secret we know.
+    // A signed-in user: the rows the login page would write, with a session secret we know.
     const db = new pg.Client({ connectionString: scratch.url });
     await db.connect();
     const secret = randomBytes(32).toString('base64url');
@@ -64,7 +75,7 @@ async function atriumSide(bareFigures) {
 
     // Codes through the real authorize endpoint.
     const issued = [];
-    await timed(codes, 10, async () => {
+    await timed(0, codes, 10, async () => {
       const verifier = randomBytes(32).toString('base64url');
       const query = new URLSearchParams({ response_type: 'code', client_id: client.uid, redirect_uri: REDIRECT, code_challenge: challengeOf(verifier), code_challenge_method: 'S256', state: 's' });
       const res = await fetch(`${atrium.url}/realms/bench/oauth/authorize?${query}`, { redirect: 'manual', headers: { cookie } });
@@ -73,30 +84,24 @@ async function atriumSide(bareFigures) {
       issued.push({ code, verifier });
       return true;
     });
-
     let token;
-    const exchange = await timed(issued.length, concurrency, async (i) => {
+    const exchange = async (i) => {
       const res = await fetch(`${atrium.url}/realms/bench/oauth/token`, form({
         grant_type: 'authorization_code', code: issued[i].code, code_verifier: issued[i].verifier, redirect_uri: REDIRECT, client_id: client.uid, client_secret: client.secret,
       }));
       const body = await res.json();
       token ??= body.access_token;
       return res.status === 200;
-    });
-
-    const meUrl = `${atrium.url}/api/customers/realms/bench/me`;
-    const probe = await fetch(meUrl, { headers: { authorization: `Bearer ${token}` } });
-    const me = probe.status === 200 ? await load(meUrl, { headers: { authorization: `Bearer ${token}` }, duration }) : null;
-    if (me) row('GET /me with a bearer token (PostgreSQL)', me, bareFigures);
-    else console.log(`GET /me with a bearer token: not measured (answered ${probe.status}; the customers API is not on this branch)`);
-    return exchange;
-  } finally {
-    await atrium.stop();
-    await scratch.drop();
+    };
+    return { url: atrium.url, exchange, token: () => token, stop };
+  } catch (err) {
+    await stop();
+    throw err;
   }
 }
 
-async function oidcProviderSide() {
+/** node-oidc-provider on its own fresh PostgreSQL database, with `codes` codes made by its own models. */
+async function startOidcProvider() {
   const scratch = await scratchPostgres();
   const child = fork(new URL('./servers/oidc-provider.js', import.meta.url), [], {
     env: { ...process.env, OIDC_DATABASE_URL: scratch.url }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
@@ -105,33 +110,61 @@ async function oidcProviderSide() {
     child.once('message', resolve);
     child.once('exit', (code) => reject(new Error(`oidc-provider exited with ${code}`)));
   });
-  try {
-    const info = await next();
-    const reply = next();
-    child.send({ issue: codes });
-    const { codes: issued } = await reply;
-    return await timed(issued.length, concurrency, async (i) => {
-      const res = await fetch(`${info.url}/token`, form({
-        grant_type: 'authorization_code', code: issued[i].code, code_verifier: issued[i].verifier, redirect_uri: info.redirect_uri,
-        client_id: info.client_id, client_secret: info.client_secret,
-      }));
-      await res.arrayBuffer();
-      return res.status === 200;
-    });
-  } finally {
+  const stop = async () => {
     await new Promise((resolve) => { child.once('exit', resolve); child.kill('SIGTERM'); });
     await scratch.drop();
-  }
+  };
+  const info = await next();
+  const reply = next();
+  child.send({ issue: codes });
+  const { codes: issued } = await reply;
+  const exchange = async (i) => {
+    const res = await fetch(`${info.url}/token`, form({
+      grant_type: 'authorization_code', code: issued[i].code, code_verifier: issued[i].verifier, redirect_uri: info.redirect_uri,
+      client_id: info.client_id, client_secret: info.client_secret,
+    }));
+    await res.arrayBuffer();
+    return res.status === 200;
+  };
+  return { exchange, stop };
 }
 
+// 1. GET /me next to the bare route, measured before and after it to even out the machine's drift.
 const bare = await startServer('bare');
-const bareFigures = await load(bare.url, { duration });
-await bare.stop();
-row('bare Fastify route GET /', bareFigures);
+const ours = await startAtrium();
+const theirs = await startOidcProvider();
+try {
+  const bareBefore = await load(bare.url, { duration });
+  // One exchange gives the token GET /me is measured with.
+  await ours.exchange(0);
+  const meUrl = `${ours.url}/api/customers/realms/bench/me`;
+  const headers = { authorization: `Bearer ${ours.token()}` };
+  const probe = await fetch(meUrl, { headers });
+  const me = probe.status === 200 ? await load(meUrl, { headers, duration }) : null;
+  const bareAfter = await load(bare.url, { duration });
+  const bareFigures = { rps: (bareBefore.rps + bareAfter.rps) / 2, p50: Math.max(bareBefore.p50, bareAfter.p50), p99: Math.max(bareBefore.p99, bareAfter.p99), non2xx: 0 };
+  row('bare Fastify route GET / (mean of two runs)', bareFigures);
+  if (me) row('GET /me with a bearer token (PostgreSQL)', me, bareFigures);
+  else console.log(`GET /me with a bearer token: not measured (answered ${probe.status})`);
 
-const ours = await atriumSide(bareFigures);
-const theirs = await oidcProviderSide();
-console.log(`\nauthorization_code exchanges with PKCE, ${codes} codes, ${concurrency} in flight, PostgreSQL on both sides:`);
-exchangeRow('Atrium POST /realms/{uid}/oauth/token', ours);
-exchangeRow('oidc-provider POST /token', theirs);
-console.log(`Atrium / oidc-provider: ${(ours.rate / theirs.rate).toFixed(2)}x (target >= 1)`);
+  // 2. Exchanges, in alternating rounds so that both sides meet the same load on a shared machine.
+  const rounds = 4;
+  const ourTally = new Tally();
+  const theirTally = new Tally();
+  for (let r = 0; r < rounds; r++) {
+    const from = Math.max(1, Math.floor((codes * r) / rounds));
+    const to = Math.floor((codes * (r + 1)) / rounds);
+    await timed(from, to, concurrency, ours.exchange, ourTally);
+    await timed(from, to, concurrency, theirs.exchange, theirTally);
+  }
+  const a = ourTally.figures();
+  const b = theirTally.figures();
+  console.log(`\nauthorization_code exchanges with PKCE, ${codes} codes per side, ${concurrency} in flight, ${rounds} alternating rounds, PostgreSQL on both sides:`);
+  exchangeRow('Atrium POST /realms/{uid}/oauth/token', a);
+  exchangeRow('oidc-provider POST /token', b);
+  console.log(`Atrium / oidc-provider: ${(a.rate / b.rate).toFixed(2)}x (target >= 1)`);
+} finally {
+  await ours.stop();
+  await theirs.stop();
+  await bare.stop();
+}
