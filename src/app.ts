@@ -1,6 +1,7 @@
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
+import multipart from '@fastify/multipart';
 import type { Context } from './context.js';
 import { catalogPlugin } from './http/catalog.js';
 import { handleError } from './http/errors.js';
@@ -9,6 +10,7 @@ import { logRequest } from './http/logging.js';
 import { oauthServerRoutes } from './oauth/routes/endpoints.js';
 import { adminCatalog, contentCatalog, customersCatalog, profileCatalog } from './catalogs.js';
 import { realmPages } from './realms/pages/routes.js';
+import { uploadRoutes } from './uploads/routes.js';
 
 export interface AppOptions {
   /** The server's logger; without one (tests) nothing is logged. */
@@ -29,11 +31,14 @@ export async function buildApp(ctx: Context, options: AppOptions = {}): Promise<
   app.setNotFoundHandler((_request, reply) => reply.code(404).send({ errors: ['Not found'] }));
   await app.register(cookie);
   await app.register(formbody);
+  // Files are read by the routes that take them, each with its own size limit (the account's).
+  await app.register(multipart, { limits: { files: 1, fields: 20, fieldSize: 64 * 1024, parts: 25 } });
   await app.register(healthRoutes(ctx));
   await app.register(oauthServerRoutes(ctx));
   for (const catalog of [adminCatalog(ctx), contentCatalog(ctx), profileCatalog(ctx), customersCatalog(ctx)]) {
     await app.register(catalogPlugin(catalog), { prefix: catalog.prefix });
   }
   await app.register(realmPages(ctx));
+  await app.register(uploadRoutes(ctx));
   return app;
 }

@@ -5,7 +5,7 @@ import type { Db } from '../db/connect.js';
 import { prepared } from '../db/prepared.js';
 import { AppError } from '../http/errors.js';
 import { oauthAccessTokens } from '../oauth/tables.js';
-import type { Realm } from '../realms/realms.js';
+import { findActiveRealm, type Realm } from '../realms/realms.js';
 import { isLive, realmCookieName, renewSession, type LiveSession } from '../realms/sessions.js';
 import { realmSessions, realmUsers, realms } from '../realms/tables.js';
 import type { RealmUser } from '../realms/users.js';
@@ -162,7 +162,7 @@ export function customerGuard(ctx: Context) {
     const realmUid = (request.params as { realm_uid?: string } | undefined)?.realm_uid;
     if (request.is404 || realmUid === undefined) return;
     if (request.routeOptions.config.customerAccess === 'realm') {
-      const [realm] = await ctx.db.select().from(realms).where(and(eq(realms.uid, realmUid), eq(realms.active, true)));
+      const realm = await findActiveRealm(ctx, realmUid);
       if (!realm) throw realmNotFound();
       request.customerRealm = realm;
       return;

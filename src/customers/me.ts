@@ -1,9 +1,8 @@
 import type { Context } from '../context.js';
 import { recordEvent } from '../events/events.js';
 import { fieldsOf, type CustomField } from '../realms/custom-fields.js';
-import { fieldValueList, type FieldInput, type FieldValue, type FieldValues } from '../realms/field-values.js';
-import type { Realm } from '../realms/realms.js';
-import { avatarBody, userName, writeRealmUser, type AvatarBody, type RealmUser } from '../realms/users.js';
+import { fieldValueList, type FieldValue, type FieldValues } from '../realms/field-values.js';
+import { avatarBody, userName, writeRealmUser, type AvatarBody, type RealmUser, type RealmUserInput } from '../realms/users.js';
 import type { Customer } from './credential.js';
 
 export interface DelegatedTokenBody {
@@ -28,16 +27,10 @@ export interface MeBody {
   delegated_token: DelegatedTokenBody | null;
 }
 
-export interface MeInput {
-  first_name?: string;
-  last_name?: string;
-  second_last_name?: string;
-  username?: string | null;
-  email?: string;
-  custom_fields?: FieldInput[];
-}
+/** What a user may change of their own profile. */
+export type MeInput = Pick<RealmUserInput, 'first_name' | 'last_name' | 'second_last_name' | 'username' | 'email' | 'custom_fields'>;
 
-export function meBody(_realm: Realm, user: RealmUser, fields: CustomField[]): MeBody {
+export function meBody(user: RealmUser, fields: CustomField[]): MeBody {
   return {
     id: user.id,
     external_id: user.externalId,
@@ -56,7 +49,7 @@ export function meBody(_realm: Realm, user: RealmUser, fields: CustomField[]): M
 }
 
 export async function getMe(ctx: Context, customer: Customer): Promise<MeBody> {
-  return meBody(customer.realm, customer.user, await fieldsOf(ctx.db, customer.realm.id));
+  return meBody(customer.user, await fieldsOf(ctx.db, customer.realm.id));
 }
 
 const PROFILE_COLUMNS = ['email', 'username', 'firstName', 'lastName', 'secondLastName', 'customFields'] as const;
@@ -82,5 +75,5 @@ export async function updateMe(ctx: Context, customer: Customer, input: MeInput)
   if (PROFILE_COLUMNS.some((c) => JSON.stringify(updated[c]) !== JSON.stringify(user[c]))) {
     await recordEvent(ctx, { realmId: realm.id, userId: user.id, type: 'user_updated_log', impersonatorId: session.impersonatorId });
   }
-  return meBody(realm, updated, fields);
+  return meBody(updated, fields);
 }

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, ilike, inArray, or } from 'drizzle-orm';
+import { and, asc, count, desc, eq, ilike, inArray, isNotNull, or } from 'drizzle-orm';
 import type { Context } from '../context.js';
 import { containing } from '../db/like.js';
 import { uniqueViolation } from '../db/unique.js';
@@ -6,7 +6,8 @@ import { FieldErrors, invalidField, notFound } from '../http/errors.js';
 import type { Page } from '../http/pagination.js';
 import { registerTargetCheck } from '../admin-auth/targets.js';
 import { roleAssignments, roles } from '../admin-auth/tables.js';
-import { realms } from './tables.js';
+import { removeAvatarFile } from './avatar-files.js';
+import { realmUsers, realms } from './tables.js';
 
 export type Realm = typeof realms.$inferSelect;
 
@@ -237,13 +238,17 @@ export async function updateRealm(ctx: Context, uid: string, input: RealmInput):
 const realmRoleIds = (db: Pick<Context['db'], 'select'>) => db.select({ id: roles.id }).from(roles).where(eq(roles.context, 'realm'));
 
 /**
- * Deletes the realm with its users, sessions, custom fields, OAuth clients and events, and the role
- * assignments that named it (so that a later realm with the same uid does not inherit them).
+ * Deletes the realm with its users (and their avatar files), sessions, custom fields, OAuth clients
+ * and events, and the role assignments that named it (so that a later realm with the same uid does
+ * not inherit them).
  */
 export async function deleteRealm(ctx: Context, uid: string): Promise<void> {
   const realm = await requireRealm(ctx, uid);
+  const avatars = await ctx.db.select({ avatar: realmUsers.avatar }).from(realmUsers)
+    .where(and(eq(realmUsers.realmId, realm.id), isNotNull(realmUsers.avatar)));
   await ctx.db.transaction(async (tx) => {
     await tx.delete(roleAssignments).where(and(eq(roleAssignments.target, realm.uid), inArray(roleAssignments.roleId, realmRoleIds(tx))));
     await tx.delete(realms).where(eq(realms.id, realm.id));
   });
+  for (const { avatar } of avatars) await removeAvatarFile(ctx, avatar);
 }

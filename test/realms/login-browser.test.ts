@@ -36,6 +36,8 @@ describe('realm sign-in page in Chromium', () => {
     await page.waitForLoadState();
     expect(await page.getByRole('alert').textContent()).toBe('The email, username or password is not correct.');
     expect(await page.getByLabel('Email or username').getAttribute('aria-describedby')).toBe('login-error');
+    expect(await page.title()).toBe('Error: Sign in · Personal Banking');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('password');
 
     await page.getByLabel('Password').fill('a long secret 1');
     await Promise.all([page.waitForURL(`${base}${target}`), page.getByRole('button', { name: 'Sign in' }).click()]);

@@ -153,6 +153,8 @@ describe('realm sign-in pages over real HTTP', () => {
     expect(wrongPage).toContain('The email, username or password is not correct.');
     expect(wrongPage).toMatch(/<input id="username"[^>]*value="ada"[^>]*aria-invalid="true"[^>]*aria-describedby="login-error"/);
     expect(wrongPage.match(/<h1>/g)).toHaveLength(1);
+    expect(wrongPage).toContain('<title>Error: Sign in · Personal Banking</title>');
+    expect(wrongPage).toMatch(/<input id="password"[^>]*autofocus>/);
     const unknown = await signIn(jar, { username: 'nobody@example.com', password: 'not the password' });
     expect(unknown.status).toBe(401);
     expect(await unknown.text()).toContain('The email, username or password is not correct.');
@@ -160,6 +162,18 @@ describe('realm sign-in pages over real HTTP', () => {
     const blank = await signIn(jar, { username: ' ', password: '' });
     expect(blank.status).toBe(422);
     expect(jar.get(realmCookieName(realm.uid))).toBeUndefined();
+  });
+
+  it('answers a malformed form with an HTML page, not JSON', async () => {
+    const jar = new CookieJar(base);
+    const page = await (await login(jar)).text();
+    const res = await jar.fetch(`/realms/${realm.uid}/login`, {
+      method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: `username=a&username=b&password=x&csrf_token=${inputValue(page, 'csrf_token')}`,
+    });
+    expect(res.status).toBe(400);
+    expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(await res.text()).toContain('<h1>Bad request</h1>');
   });
 
   it('refuses an inactive user with the generic message even with the right password', async () => {

@@ -3,6 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { Context } from '../../context.js';
 import { resolveCustomer } from '../../customers/credential.js';
+import { handleError, toAppError } from '../../http/errors.js';
 import { findActiveRealm, type Realm } from '../realms.js';
 import { safeRedirect } from '../redirects.js';
 import { realmCookieName } from '../sessions.js';
@@ -41,6 +42,16 @@ export function realmPages(ctx: Context): FastifyPluginAsync {
     const app = scope.withTypeProvider<TypeBoxTypeProvider>();
     const secure = () => ctx.config.baseUrl.startsWith('https:');
 
+    // A malformed form (a field sent twice, say) gets a page, not the JSON of the API catalogs.
+    scope.setErrorHandler((error, request, reply) => {
+      const known = toAppError(error);
+      if (!known || known.status >= 500) return handleError(error, request, reply);
+      return sendPage(reply, known.status === 422 ? 400 : known.status, {
+        title: 'Bad request',
+        body: html`<p>This request could not be understood. Go back to the page you came from and try again.</p>`,
+      });
+    });
+
     const notFound = (reply: FastifyReply) => sendPage(reply, 404, {
       title: 'Page not found',
       body: html`<p>There is no sign-in page at this address. Check the link you followed.</p>`,
@@ -49,22 +60,25 @@ export function realmPages(ctx: Context): FastifyPluginAsync {
     function loginPage(request: FastifyRequest, reply: FastifyReply, realm: Realm, status: number, view: LoginView) {
       const token = issueCsrfToken(request, reply, realm.uid, secure());
       const invalid = view.fieldsInvalid ? 'true' : 'false';
-      const described = view.error ? 'login-error' : '';
+      const described = view.error ? html` aria-describedby="login-error"` : '';
+      // Focus goes where the user types next: the identifier, or the password once one was given.
+      const focusPassword = Boolean(view.error && view.username?.trim());
       const body: Markup = html`
 ${view.error ? html`<p class="alert" role="alert" id="login-error">${view.error}</p>` : ''}
 <form method="post" action="${pagePath(realm, 'login')}">
 <label for="username">Email or username
 <input id="username" name="username" type="text" autocomplete="username" autocapitalize="none" spellcheck="false" required
- value="${view.username ?? ''}" aria-invalid="${invalid}"${described ? html` aria-describedby="${described}"` : ''}${view.error ? '' : html` autofocus`}>
+ value="${view.username ?? ''}" aria-invalid="${invalid}"${described}${focusPassword ? '' : html` autofocus`}>
 </label>
 <label for="password">Password
-<input id="password" name="password" type="password" autocomplete="current-password" required aria-invalid="${invalid}"${described ? html` aria-describedby="${described}"` : ''}>
+<input id="password" name="password" type="password" autocomplete="current-password" required aria-invalid="${invalid}"${described}${focusPassword ? html` autofocus` : ''}>
 </label>
 <input type="hidden" name="redirect_uri" value="${view.redirectUri ?? ''}">
 <input type="hidden" name="${CSRF_FIELD}" value="${token}">
 <button type="submit">Sign in</button>
 </form>`;
-      return sendPage(reply, status, { title: 'Sign in', heading: `Sign in to ${realm.name}`, realmName: realm.name, body });
+      // The title tells of the error too: it is the first thing a screen reader reads of the new page.
+      return sendPage(reply, status, { title: view.error ? 'Error: Sign in' : 'Sign in', heading: `Sign in to ${realm.name}`, realmName: realm.name, body });
     }
 
     app.get('/realms/:realm_uid/login', { schema: { ...hide, params: Params, querystring: RedirectQuery } }, async (request, reply) => {

@@ -5,6 +5,10 @@ import type { Context } from '../../context.js';
 import { ref, useModels } from '../../http/models.js';
 import { listOf, metaOf, pageOf, PageQuery } from '../../http/pagination.js';
 import { failures, NoContent } from '../../http/responses.js';
+import type { MultipartFile } from '@fastify/multipart';
+import { getAccount } from '../../account/account.js';
+import { AppError } from '../../http/errors.js';
+import { deleteAvatar, setAvatar, type Upload } from '../avatars.js';
 import { requireRealm } from '../realms.js';
 import { AvatarModel, RealmUidParam, RealmUserInput, RealmUserModel, RealmUserParams } from '../schema.js';
 import {
@@ -12,6 +16,13 @@ import {
 } from '../users.js';
 
 const tags = ['Realm users'];
+
+/** Reads an uploaded part whole; past the size limit the stream is cut and the upload marked truncated. */
+async function readUpload(part: MultipartFile): Promise<Upload> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of part.file) chunks.push(chunk as Buffer);
+  return { fileName: part.filename, content: Buffer.concat(chunks), truncated: part.file.truncated };
+}
 
 export function realmUserRoutes(ctx: Context): FastifyPluginAsync {
   return async (scope) => {
@@ -71,6 +82,36 @@ export function realmUserRoutes(ctx: Context): FastifyPluginAsync {
       schema: { tags, summary: 'Delete a user of a realm', params: RealmUserParams, response: { 204: NoContent, ...failures(401, 403, 404) } },
     }, async (request, reply) => {
       await deleteRealmUser(ctx, await requireRealm(ctx, request.params.realm_uid), request.params.id);
+      return reply.code(204).send(null);
+    });
+
+    app.put('/customers/:realm_uid/users/:id/avatar', {
+      config: { access: 'realm.users.write', target: 'realm_uid' },
+      schema: {
+        tags, summary: 'Set a user\'s avatar',
+        description: 'multipart/form-data with one part `file`: a jpg, png, gif or webp image among the account\'s allowed '
+          + 'extensions, whose content matches its extension, within the account\'s upload size limit (422 otherwise, each reason '
+          + 'starting with the file name). The original is served for the small and medium renditions too.',
+        consumes: ['multipart/form-data'],
+        params: RealmUserParams,
+        // Documents the form; the file is read by the handler, so the schema names no type that would refuse it.
+        body: { content: { 'multipart/form-data': { schema: { properties: { file: { type: 'string', format: 'binary' } } } } } } as never,
+        response: { 200: ref(RealmUserModel), ...failures(401, 403, 404, 413, 415, 422) },
+      },
+    }, async (request) => {
+      const realm = await requireRealm(ctx, request.params.realm_uid);
+      const account = await getAccount(ctx);
+      if (!request.isMultipart()) throw new AppError(415, ['Send the image as multipart/form-data, in a part named file']);
+      const part = await request.file({ limits: { fileSize: account.uploadMaxBytes, files: 1 } });
+      const upload = part && part.fieldname === 'file' ? await readUpload(part) : undefined;
+      return setAvatar(ctx, realm, request.params.id, upload);
+    });
+
+    app.delete('/customers/:realm_uid/users/:id/avatar', {
+      config: { access: 'realm.users.write', target: 'realm_uid' },
+      schema: { tags, summary: 'Remove a user\'s avatar', params: RealmUserParams, response: { 204: NoContent, ...failures(401, 403, 404) } },
+    }, async (request, reply) => {
+      await deleteAvatar(ctx, await requireRealm(ctx, request.params.realm_uid), request.params.id);
       return reply.code(204).send(null);
     });
 
