@@ -56,19 +56,30 @@ async function revokeTokensOf(ctx: Context, codeId: number): Promise<void> {
 
 /**
  * Marks the code used and stores the token in one statement, hence one transaction: of two
- * concurrent exchanges of one code, only one finds it unused and gets a token.
+ * concurrent exchanges of one code, only one finds it unused and gets a token. Prepared, as the
+ * code lookup is: the exchange is a hot path.
  */
+const consumeStatement = (db: Db) => prepared(db, 'oauth_consume_code', (d, name) => {
+  const used = d.$with('used').as(d.update(authorizationCodes).set({ usedAt: sql`${sql.placeholder('now')}::timestamptz` })
+    .where(and(eq(authorizationCodes.id, sql.placeholder('codeId')), isNull(authorizationCodes.usedAt)))
+    .returning({ id: authorizationCodes.id }));
+  // insert ... select names every column, in the table's order.
+  const q = d.with(used).insert(oauthAccessTokens).select(d.select({
+    id: sql`nextval(pg_get_serial_sequence('oauth_access_tokens', 'id'))`.as('id'),
+    tokenHash: sql`${sql.placeholder('tokenHash')}`.as('token_hash'),
+    clientId: sql`${sql.placeholder('clientId')}::integer`.as('client_id'),
+    sessionId: sql`${sql.placeholder('sessionId')}::integer`.as('session_id'),
+    codeId: used.id,
+    scope: sql`${sql.placeholder('scope')}`.as('scope'),
+    revokedAt: sql`null`.as('revoked_at'),
+    createdAt: sql`${sql.placeholder('now')}::timestamptz`.as('created_at'),
+  }).from(used)).returning({ id: oauthAccessTokens.id });
+  return q.prepare(name);
+});
+
 async function consumeCode(ctx: Context, codeId: number, clientId: number, sessionId: number, scope: string, tokenHash: string, now: Date) {
-  const at = now.toISOString();
-  const result = await ctx.db.execute(sql`
-    with used as (
-      update ${authorizationCodes} set used_at = ${at}::timestamptz
-      where id = ${codeId} and used_at is null returning id
-    )
-    insert into ${oauthAccessTokens} (token_hash, client_id, session_id, code_id, scope, created_at)
-    select ${tokenHash}, ${clientId}, ${sessionId}, used.id, ${scope}, ${at}::timestamptz from used
-    returning id`);
-  return (result as unknown as { rows: unknown[] }).rows.length === 1;
+  const rows = await consumeStatement(ctx.db).execute({ now: now.toISOString(), codeId, clientId, sessionId, scope, tokenHash });
+  return rows.length === 1;
 }
 
 /** The token endpoint (RFC 6749 4.1.3, RFC 7636 4.5); only the authorization_code grant exists (spec 5.2 rule 4). */
