@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { oauthAccessTokens } from '../../src/oauth/tables.js';
+import { endRealmSession } from '../../src/realms/sessions.js';
 import { hashSecret } from '../../src/security/secrets.js';
 import {
   basicAuth, createClient, createRealm, createUser, issueCode, postForm, REDIRECT, signIn,
@@ -164,7 +165,6 @@ describe('POST /realms/{uid}/oauth/token', () => {
   it('refuses a code whose session has ended', async () => {
     const session = await signIn(h, bank, await createUser(h, bank, 'eve@bank.test'));
     const code = await issueCode(h, 'bank', client.uid, session.cookie, pkce);
-    const { endRealmSession } = await import('../../src/realms/sessions.js');
     await endRealmSession(h.ctx, session.sessionId);
     expectOAuthError(await exchange(code), 400, 'invalid_grant');
   });

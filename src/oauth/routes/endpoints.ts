@@ -1,13 +1,13 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Context } from '../../context.js';
 import { AppError, handleError, notFound } from '../../http/errors.js';
+import { findActiveRealm } from '../../realms/realms.js';
 import { realmCookieName } from '../../realms/sessions.js';
 import { authorize, type AuthorizeQuery } from '../authorize.js';
 import { presentedClient, type Form } from '../client-auth.js';
 import { invalidRequest } from '../errors.js';
 import { metadataOf } from '../metadata.js';
 import { errorPage } from '../page.js';
-import { findActiveRealm } from '../../realms/realms.js';
 import { findRealmByDomain, type OAuthRealm } from '../realm.js';
 import { revokeToken } from '../revoke.js';
 import { exchangeCode } from '../token.js';
