@@ -16,8 +16,6 @@ export interface Customer {
   realm: Realm;
   user: RealmUser;
   session: LiveSession;
-  /** How the request proved it: an OAuth access token or the realm session cookie. */
-  via: 'token' | 'cookie';
 }
 
 declare module 'fastify' {
@@ -97,13 +95,13 @@ const tokenAnywhere = (db: Db) => prepared(db, 'customer_token', (d, name) => d
 const first = <T>(rows: T[]) => rows[0] as Row | undefined;
 
 /** Applies spec 7 to a found session: inactive user first (user_session), then a dead grant. */
-async function judge(ctx: Context, row: Row, via: Customer['via']): Promise<Resolution> {
+async function judge(ctx: Context, row: Row): Promise<Resolution> {
   if (!row.session || !row.user) return 'user_session';
   if (!row.user.active) return 'user_session';
   if (row.tokenRevokedAt || !isLive(row.session, ctx.clock.now())) return 'grant_expired';
   // Sliding expiry: a credential in use keeps its session alive.
   await renewSession(ctx, row.realm, row.session);
-  return { realm: row.realm, user: row.user, session: row.session, via };
+  return { realm: row.realm, user: row.user, session: row.session };
 }
 
 export interface Presented {
@@ -121,11 +119,11 @@ export async function resolveCustomer(ctx: Context, realmUid: string, presented:
   if (presented.bearer) {
     const row = first(await realmWithToken(ctx.db).execute({ hash: hashSecret(presented.bearer), uid: realmUid }));
     if (!row || !row.realm.active) return undefined;
-    if (row.session) return { realm: row.realm, resolution: await judge(ctx, row, 'token') };
+    if (row.session) return { realm: row.realm, resolution: await judge(ctx, row) };
   }
   const row = first(await realmWithCookie(ctx.db).execute({ hash: hashSecret(presented.cookie ?? ''), uid: realmUid }));
   if (!row || !row.realm.active) return undefined;
-  return { realm: row.realm, resolution: presented.cookie ? await judge(ctx, row, 'cookie') : 'user_session' };
+  return { realm: row.realm, resolution: presented.cookie ? await judge(ctx, row) : 'user_session' };
 }
 
 /**
@@ -135,7 +133,7 @@ export async function resolveCustomer(ctx: Context, realmUid: string, presented:
 export async function resolveToken(ctx: Context, bearer: string): Promise<{ realm: Realm; resolution: Resolution } | undefined> {
   const row = first(await tokenAnywhere(ctx.db).execute({ hash: hashSecret(bearer) }));
   if (!row) return undefined;
-  return { realm: row.realm, resolution: row.realm.active ? await judge(ctx, row, 'token') : 'user_session' };
+  return { realm: row.realm, resolution: row.realm.active ? await judge(ctx, row) : 'user_session' };
 }
 
 /** The token of an `Authorization: Bearer` header; undefined without one. */
