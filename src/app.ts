@@ -7,6 +7,7 @@ import { catalogPlugin } from './http/catalog.js';
 import { handleError } from './http/errors.js';
 import { healthRoutes } from './http/health.js';
 import { logRequest } from './http/logging.js';
+import { oauthServerRoutes } from './oauth/routes/endpoints.js';
 import { adminCatalog, contentCatalog, customersCatalog, profileCatalog } from './catalogs.js';
 import { realmPages } from './realms/pages/routes.js';
 import { uploadRoutes } from './uploads/routes.js';
@@ -33,6 +34,7 @@ export async function buildApp(ctx: Context, options: AppOptions = {}): Promise<
   // Files are read by the routes that take them, each with its own size limit (the account's).
   await app.register(multipart, { limits: { files: 1, fields: 20, fieldSize: 64 * 1024, parts: 25 } });
   await app.register(healthRoutes(ctx));
+  await app.register(oauthServerRoutes(ctx));
   for (const catalog of [adminCatalog(ctx), contentCatalog(ctx), profileCatalog(ctx), customersCatalog(ctx)]) {
     await app.register(catalogPlugin(catalog), { prefix: catalog.prefix });
   }

@@ -9,6 +9,7 @@ import { accountRoutes } from './account/routes.js';
 import { realmRoutes } from './realms/routes/realms.js';
 import { customFieldRoutes } from './realms/routes/custom-fields.js';
 import { realmUserRoutes } from './realms/routes/users.js';
+import { oauthClientRoutes } from './oauth/routes/clients.js';
 import { customerGuard, profileGuard } from './customers/credential.js';
 import { CUSTOMER_MODELS, meRoutes } from './customers/routes.js';
 import { profileRoutes } from './profile/routes.js';
@@ -36,12 +37,13 @@ export function adminCatalog(ctx: Context): Catalog {
       { name: 'Realms', description: 'End-user directories with their own sign-in pages, sessions and OAuth clients' },
       { name: 'Realm users', description: 'End users of a realm' },
       { name: 'Realm settings', description: 'Custom fields of a realm\'s users' },
+      { name: 'OAuth clients', description: 'OAuth 2.0 clients of a realm (spec 2.13, 4.4)' },
     ],
     notFoundBody: { errors: ['Not found'] },
     hooks: { onRequest: adminGuard(ctx) },
     routes: [
       sessionRoutes(ctx), accountRoutes(ctx), teamRoutes(ctx), roleRoutes(ctx), apiAccessRoutes(ctx),
-      realmRoutes(ctx), realmUserRoutes(ctx), customFieldRoutes(ctx),
+      realmRoutes(ctx), realmUserRoutes(ctx), customFieldRoutes(ctx), oauthClientRoutes(ctx),
     ],
   };
 }

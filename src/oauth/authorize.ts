@@ -1,0 +1,106 @@
+import { eq } from 'drizzle-orm';
+import type { Context } from '../context.js';
+import { findSessionBySecret, isLive, renewSession } from '../realms/sessions.js';
+import { realmUsers } from '../realms/tables.js';
+import { hashSecret, randomSecret } from '../security/secrets.js';
+import { issuerOf } from './metadata.js';
+import { pkceMethods, wellFormedPkceValue } from './pkce.js';
+import type { OAuthRealm } from './realm.js';
+import { DEFAULT_SCOPE, SCOPES } from './schema.js';
+import { authorizationCodes, oauthClients } from './tables.js';
+
+export const CODE_LIFETIME_MS = 10 * 60_000;
+
+export type AuthorizeQuery = Record<string, string | string[] | undefined>;
+
+export type AuthorizeOutcome =
+  /** The client cannot be trusted with a redirect: an error page, never a redirect. */
+  | { kind: 'page'; status: number; title: string; message: string }
+  /** Back to the client, with a code or an RFC 6749 4.1.2.1 error. */
+  | { kind: 'redirect'; location: string }
+  /** No live realm session: the login page, which comes back here afterwards. */
+  | { kind: 'login'; location: string };
+
+const page = (message: string): AuthorizeOutcome => ({ kind: 'page', status: 400, title: 'Sign-in request not valid', message });
+
+const single = (value: string | string[] | undefined): string | undefined => (typeof value === 'string' ? value : undefined);
+
+function redirectTo(redirectUri: string, params: Record<string, string | undefined>): AuthorizeOutcome {
+  const url = new URL(redirectUri);
+  for (const [key, value] of Object.entries(params)) if (value !== undefined) url.searchParams.append(key, value);
+  return { kind: 'redirect', location: url.toString() };
+}
+
+/** The scope granted, or null when one requested is unknown or not among the client's own (spec 5.2 rule 7). */
+function grantedScope(requested: string | undefined, clientScopes: string[]): string | null {
+  const scopes = [...new Set((requested ?? '').split(' ').filter(Boolean))];
+  if (!scopes.length) scopes.push(DEFAULT_SCOPE);
+  const allowed = (s: string) => (SCOPES as readonly string[]).includes(s) && (!clientScopes.length || clientScopes.includes(s));
+  return scopes.every(allowed) ? scopes.join(' ') : null;
+}
+
+/**
+ * The authorization endpoint (spec 4.4, 5.2; RFC 6749 4.1.1, RFC 7636). `returnPath` is this request's
+ * path and query, where the login page sends the user back once signed in.
+ */
+export async function authorize(
+  ctx: Context, realm: OAuthRealm, query: AuthorizeQuery, sessionSecret: string | undefined, returnPath: string,
+): Promise<AuthorizeOutcome> {
+  const clientId = single(query.client_id);
+  const redirectUri = single(query.redirect_uri);
+  if (!clientId) return page('The request does not name its application (client_id).');
+  const [client] = await ctx.db.select().from(oauthClients).where(eq(oauthClients.uid, clientId));
+  // A client of another realm is as unknown here as one that does not exist (spec 5.2 rule 10).
+  if (!client || client.realmId !== realm.id) return page('The application (client_id) is not known.');
+  if (!redirectUri) return page('The request does not say where to return (redirect_uri).');
+  if (!client.redirectUris.includes(redirectUri)) return page('The return address (redirect_uri) is not registered for this application.');
+
+  const state = single(query.state);
+  const fail = (error: string, description: string) => redirectTo(redirectUri, {
+    error, error_description: description, state, iss: issuerOf(ctx, realm),
+  });
+  const repeated = ['response_type', 'scope', 'state', 'code_challenge', 'code_challenge_method']
+    .find((name) => Array.isArray(query[name]));
+  if (repeated) return fail('invalid_request', `${repeated} is repeated`);
+
+  const responseType = single(query.response_type);
+  if (!responseType) return fail('invalid_request', 'response_type is missing');
+  if (responseType !== 'code') return fail('unsupported_response_type', 'only response_type=code is supported');
+
+  const scope = grantedScope(single(query.scope), client.scopes);
+  if (!scope) return fail('invalid_scope', 'a requested scope is unknown or not allowed for this application');
+
+  const challenge = single(query.code_challenge);
+  let method = single(query.code_challenge_method);
+  if (method !== undefined && !challenge) return fail('invalid_request', 'code_challenge_method without code_challenge');
+  if (challenge) {
+    method ??= 'S256';
+    if (!pkceMethods(realm.pkcePlainAllowed).includes(method)) {
+      return fail('invalid_request', `code_challenge_method ${method} is not supported; use ${pkceMethods(realm.pkcePlainAllowed).join(' or ')}`);
+    }
+    if (!wellFormedPkceValue(challenge)) return fail('invalid_request', 'code_challenge must be 43 to 128 characters of A-Z a-z 0-9 - . _ ~');
+  }
+
+  const login = { kind: 'login', location: `/realms/${encodeURIComponent(realm.uid)}/login?redirect_uri=${encodeURIComponent(returnPath)}` } as const;
+  if (!sessionSecret) return login;
+  const session = await findSessionBySecret(ctx, realm.id, sessionSecret);
+  const now = ctx.clock.now();
+  if (!session || !isLive(session, now)) return login;
+  const [user] = await ctx.db.select({ active: realmUsers.active }).from(realmUsers).where(eq(realmUsers.id, session.userId));
+  if (!user?.active) return login;
+  await renewSession(ctx, realm, session);
+
+  const code = randomSecret();
+  await ctx.db.insert(authorizationCodes).values({
+    codeHash: hashSecret(code),
+    clientId: client.id,
+    sessionId: session.id,
+    redirectUri,
+    scope,
+    codeChallenge: challenge ?? null,
+    codeChallengeMethod: challenge ? method! : null,
+    expiresAt: new Date(now.getTime() + CODE_LIFETIME_MS),
+    createdAt: now,
+  });
+  return redirectTo(redirectUri, { code, state, iss: issuerOf(ctx, realm) });
+}

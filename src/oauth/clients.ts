@@ -1,0 +1,155 @@
+import { and, asc, count, eq } from 'drizzle-orm';
+import type { Context } from '../context.js';
+import { FieldErrors, notFound } from '../http/errors.js';
+import type { Page } from '../http/pagination.js';
+import { hashSecret, randomSecret } from '../security/secrets.js';
+import { requireRealm } from '../realms/realms.js';
+import { SCOPES } from './schema.js';
+import { oauthClients } from './tables.js';
+
+type ClientRow = typeof oauthClients.$inferSelect;
+
+export interface OAuthClientBody {
+  id: number;
+  uid: string;
+  name: string;
+  redirect_uris: string[];
+  scopes: string[];
+  confidential: boolean;
+  secret?: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface OAuthClientInput {
+  name?: string;
+  redirect_uris?: string[];
+  scopes?: string[];
+  confidential?: boolean;
+}
+
+function clientBody(row: ClientRow, secret?: string): OAuthClientBody {
+  return {
+    id: row.id,
+    uid: row.uid,
+    name: row.name,
+    redirect_uris: row.redirectUris,
+    scopes: row.scopes,
+    confidential: row.confidential,
+    ...(secret ? { secret } : {}),
+    created_at: row.createdAt.toISOString(),
+    updated_at: row.updatedAt.toISOString(),
+  };
+}
+
+const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/**
+ * Why a redirect URI is refused, or null. Absolute http(s) without fragment; plain http only for
+ * localhost and loopback addresses (RFC 8252 7.3), since a code sent in clear text can be stolen.
+ */
+export function redirectUriProblem(raw: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return `is not an absolute URL: ${raw}`;
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return `must use https: ${raw}`;
+  if (url.protocol === 'http:' && !LOOPBACK.has(url.hostname) && !url.hostname.endsWith('.localhost')) {
+    return `must use https (http is allowed for localhost and loopback addresses only): ${raw}`;
+  }
+  if (raw.includes('#')) return `must not contain a fragment: ${raw}`;
+  if (url.username || url.password) return `must not contain credentials: ${raw}`;
+  return null;
+}
+
+function checkInput(input: OAuthClientInput, creating: boolean, errors: FieldErrors) {
+  const name = input.name?.trim();
+  if ((creating || input.name !== undefined) && !name) errors.add('name', "can't be blank");
+  if (input.redirect_uris !== undefined || creating) {
+    const uris = input.redirect_uris ?? [];
+    if (!uris.length) errors.add('redirect_uris', "can't be blank");
+    for (const uri of uris) {
+      const problem = redirectUriProblem(uri);
+      if (problem) errors.add('redirect_uris', problem);
+    }
+  }
+  for (const scope of input.scopes ?? []) {
+    if (!(SCOPES as readonly string[]).includes(scope)) errors.add('scopes', `is not a known scope: ${scope} (public, admin)`);
+  }
+  return {
+    name,
+    redirectUris: input.redirect_uris ? [...new Set(input.redirect_uris)] : undefined,
+    scopes: input.scopes ? [...new Set(input.scopes)] : undefined,
+  };
+}
+
+async function realmIdOf(ctx: Context, realmUid: string): Promise<number> {
+  return (await requireRealm(ctx, realmUid)).id;
+}
+
+async function findClient(ctx: Context, realmUid: string, id: number): Promise<ClientRow> {
+  const realmId = await realmIdOf(ctx, realmUid);
+  const [row] = await ctx.db.select().from(oauthClients).where(and(eq(oauthClients.id, id), eq(oauthClients.realmId, realmId)));
+  if (!row) throw notFound('OAuth client');
+  return row;
+}
+
+export async function listClients(ctx: Context, realmUid: string, page: Page) {
+  const realmId = await realmIdOf(ctx, realmUid);
+  const where = eq(oauthClients.realmId, realmId);
+  const [rows, [{ total }]] = await Promise.all([
+    ctx.db.select().from(oauthClients).where(where).orderBy(asc(oauthClients.id)).limit(page.perPage).offset(page.offset),
+    ctx.db.select({ total: count() }).from(oauthClients).where(where),
+  ]);
+  return { items: rows.map((row) => clientBody(row)), total };
+}
+
+export async function getClient(ctx: Context, realmUid: string, id: number): Promise<OAuthClientBody> {
+  return clientBody(await findClient(ctx, realmUid, id));
+}
+
+/** The secret is shown in this answer only; the database keeps its SHA-256 hash. */
+export async function createClient(ctx: Context, realmUid: string, input: OAuthClientInput): Promise<OAuthClientBody> {
+  const realmId = await realmIdOf(ctx, realmUid);
+  const errors = new FieldErrors();
+  const checked = checkInput(input, true, errors);
+  errors.throwIfAny();
+  const secret = randomSecret();
+  const now = ctx.clock.now();
+  const [row] = await ctx.db.insert(oauthClients).values({
+    uid: randomSecret(24),
+    realmId,
+    name: checked.name!,
+    secretHash: hashSecret(secret),
+    redirectUris: checked.redirectUris!,
+    scopes: checked.scopes ?? [],
+    confidential: input.confidential ?? true,
+    createdAt: now,
+    updatedAt: now,
+  }).returning();
+  return clientBody(row, secret);
+}
+
+/** Partial: attributes left out keep their value. The secret never changes here. */
+export async function updateClient(ctx: Context, realmUid: string, id: number, input: OAuthClientInput): Promise<OAuthClientBody> {
+  const row = await findClient(ctx, realmUid, id);
+  const errors = new FieldErrors();
+  const checked = checkInput(input, false, errors);
+  errors.throwIfAny();
+  const [updated] = await ctx.db.update(oauthClients).set({
+    name: checked.name ?? row.name,
+    redirectUris: checked.redirectUris ?? row.redirectUris,
+    scopes: checked.scopes ?? row.scopes,
+    confidential: input.confidential ?? row.confidential,
+    updatedAt: ctx.clock.now(),
+  }).where(eq(oauthClients.id, id)).returning();
+  return clientBody(updated);
+}
+
+/** Its codes and tokens go with it (cascade): a removed client's tokens stop working. */
+export async function deleteClient(ctx: Context, realmUid: string, id: number): Promise<void> {
+  const row = await findClient(ctx, realmUid, id);
+  await ctx.db.delete(oauthClients).where(eq(oauthClients.id, row.id));
+}

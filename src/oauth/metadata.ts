@@ -1,0 +1,33 @@
+import type { Context } from '../context.js';
+import { pkceMethods } from './pkce.js';
+import type { OAuthRealm } from './realm.js';
+import { SCOPES } from './schema.js';
+
+export const CLIENT_AUTH_METHODS = ['client_secret_basic', 'client_secret_post', 'none'];
+
+export const issuerOf = (ctx: Context, realm: Pick<OAuthRealm, 'uid'>) => `${ctx.config.baseUrl}/realms/${encodeURIComponent(realm.uid)}`;
+
+/** Where authorization happens: the realm's custom domain when it has one (spec 4.4), BASE_URL otherwise. */
+export function authorizationEndpointOf(ctx: Context, realm: Pick<OAuthRealm, 'uid' | 'customDomain'>): string {
+  if (realm.customDomain) return `${new URL(ctx.config.baseUrl).protocol}//${realm.customDomain}/realms/oauth/authorize`;
+  return `${issuerOf(ctx, realm)}/oauth/authorize`;
+}
+
+/** RFC 8414 authorization server metadata of one realm. */
+export function metadataOf(ctx: Context, realm: OAuthRealm) {
+  const issuer = issuerOf(ctx, realm);
+  return {
+    issuer,
+    authorization_endpoint: authorizationEndpointOf(ctx, realm),
+    token_endpoint: `${issuer}/oauth/token`,
+    revocation_endpoint: `${issuer}/oauth/revoke`,
+    response_types_supported: ['code'],
+    response_modes_supported: ['query'],
+    grant_types_supported: ['authorization_code'],
+    code_challenge_methods_supported: pkceMethods(realm.pkcePlainAllowed),
+    token_endpoint_auth_methods_supported: CLIENT_AUTH_METHODS,
+    revocation_endpoint_auth_methods_supported: CLIENT_AUTH_METHODS,
+    scopes_supported: [...SCOPES],
+    authorization_response_iss_parameter_supported: true,
+  };
+}

@@ -1,0 +1,66 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { Context } from '../../context.js';
+import { ref, useModels } from '../../http/models.js';
+import { listOf, metaOf, pageOf, PageQuery } from '../../http/pagination.js';
+import { failures, NoContent } from '../../http/responses.js';
+import { createClient, deleteClient, getClient, listClients, updateClient } from '../clients.js';
+import { ClientParams, OAuthClientInput, OAuthClientModel, RealmParam } from '../schema.js';
+
+const tags = ['OAuth clients'];
+const read = { access: 'realms.read', target: 'realm_uid' } as const;
+const write = { access: 'realms.manage', target: 'realm_uid' } as const;
+
+/** Admin API: the OAuth 2.0 clients of a realm. */
+export function oauthClientRoutes(ctx: Context): FastifyPluginAsync {
+  return async (scope) => {
+    useModels(scope, OAuthClientModel);
+    const app = scope.withTypeProvider<TypeBoxTypeProvider>();
+
+    app.get('/customers/:realm_uid/oauth_clients', {
+      config: read,
+      schema: {
+        tags, summary: 'List the OAuth clients of a realm', params: RealmParam, querystring: Type.Object(PageQuery),
+        response: { 200: listOf('oauth_clients', ref(OAuthClientModel)), ...failures(401, 403, 404) },
+      },
+    }, async (request) => {
+      const page = pageOf(request.query);
+      const { items, total } = await listClients(ctx, request.params.realm_uid, page);
+      return { oauth_clients: items, meta: metaOf(total, page) };
+    });
+
+    app.get('/customers/:realm_uid/oauth_clients/:id', {
+      config: read,
+      schema: { tags, summary: 'Show an OAuth client', params: ClientParams, response: { 200: ref(OAuthClientModel), ...failures(401, 403, 404) } },
+    }, async (request) => getClient(ctx, request.params.realm_uid, request.params.id));
+
+    app.post('/customers/:realm_uid/oauth_clients', {
+      config: write,
+      schema: {
+        tags, summary: 'Create an OAuth client',
+        description: 'Answers the client with its `uid` (client_id) and `secret` (client_secret); the secret is shown only here.',
+        params: RealmParam, body: OAuthClientInput, response: { 201: ref(OAuthClientModel), ...failures(401, 403, 404, 422) },
+      },
+    }, async (request, reply) => reply.code(201).send(await createClient(ctx, request.params.realm_uid, request.body)));
+
+    app.put('/customers/:realm_uid/oauth_clients/:id', {
+      config: write,
+      schema: {
+        tags, summary: 'Change an OAuth client', description: 'Partial: attributes left out keep their value.',
+        params: ClientParams, body: OAuthClientInput, response: { 200: ref(OAuthClientModel), ...failures(401, 403, 404, 422) },
+      },
+    }, async (request) => updateClient(ctx, request.params.realm_uid, request.params.id, request.body));
+
+    app.delete('/customers/:realm_uid/oauth_clients/:id', {
+      config: write,
+      schema: {
+        tags, summary: 'Remove an OAuth client', description: 'Its codes and access tokens stop working.',
+        params: ClientParams, response: { 204: NoContent, ...failures(401, 403, 404) },
+      },
+    }, async (request, reply) => {
+      await deleteClient(ctx, request.params.realm_uid, request.params.id);
+      return reply.code(204).send(null);
+    });
+  };
+}

@@ -1,0 +1,95 @@
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { Context } from '../../context.js';
+import { AppError, handleError, notFound } from '../../http/errors.js';
+import { findActiveRealm } from '../../realms/realms.js';
+import { realmCookieName } from '../../realms/sessions.js';
+import { authorize, type AuthorizeQuery } from '../authorize.js';
+import { presentedClient, type Form } from '../client-auth.js';
+import { invalidRequest } from '../errors.js';
+import { metadataOf } from '../metadata.js';
+import { errorPage } from '../page.js';
+import { findRealmByDomain, type OAuthRealm } from '../realm.js';
+import { revokeToken } from '../revoke.js';
+import { exchangeCode } from '../token.js';
+
+const hide = { schema: { hide: true } };
+
+type RealmRequest = FastifyRequest<{ Params: { realm_uid: string } }>;
+
+function sendPage(reply: FastifyReply, status: number, title: string, message: string) {
+  return reply.code(status).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(errorPage(title, message));
+}
+
+const hostOf = (request: FastifyRequest) => request.host.toLowerCase().replace(/:\d+$/, '');
+
+/** The form of a token or revocation request: RFC 6749 says application/x-www-form-urlencoded. */
+function formOf(request: FastifyRequest): Form {
+  if (!request.headers['content-type']?.toLowerCase().startsWith('application/x-www-form-urlencoded')) {
+    throw invalidRequest('the request body must be application/x-www-form-urlencoded');
+  }
+  return (request.body ?? {}) as Form;
+}
+
+/** The OAuth 2.0 server of each realm (spec 4.4, 5.2): outside the catalogs, registered in app.ts. */
+export function oauthServerRoutes(ctx: Context): FastifyPluginAsync {
+  return async (app) => {
+    app.setErrorHandler((error, request, reply) => {
+      if (error instanceof AppError && error.status === 401 && /^Basic\s/i.test(request.headers.authorization ?? '')) {
+        reply.header('www-authenticate', 'Basic realm="oauth", charset="UTF-8"');
+      }
+      reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
+      return handleError(error, request, reply);
+    });
+
+    async function runAuthorize(realm: OAuthRealm, request: FastifyRequest, reply: FastifyReply) {
+      const outcome = await authorize(ctx, realm, request.query as AuthorizeQuery, request.cookies[realmCookieName(realm.uid)], request.url);
+      if (outcome.kind === 'page') return sendPage(reply, outcome.status, outcome.title, outcome.message);
+      return reply.code(302).header('cache-control', 'no-store').redirect(outcome.location);
+    }
+
+    app.get('/realms/:realm_uid/oauth/authorize', hide, async (request: RealmRequest, reply) => {
+      const realm = await findActiveRealm(ctx, request.params.realm_uid);
+      if (!realm) return sendPage(reply, 404, 'Unknown realm', 'There is no such sign-in service.');
+      // Spec 4.4: a realm with its own domain authorizes there only.
+      if (realm.customDomain && hostOf(request) !== realm.customDomain.toLowerCase()) {
+        const q = request.url.indexOf('?');
+        const search = q < 0 ? '' : request.url.slice(q);
+        const protocol = new URL(ctx.config.baseUrl).protocol;
+        return reply.code(302).redirect(`${protocol}//${realm.customDomain}/realms/oauth/authorize${search}`);
+      }
+      return runAuthorize(realm, request, reply);
+    });
+
+    app.get('/realms/oauth/authorize', hide, async (request, reply) => {
+      const realm = await findRealmByDomain(ctx, hostOf(request));
+      if (!realm) return sendPage(reply, 404, 'Unknown realm', 'This address does not serve a sign-in service.');
+      return runAuthorize(realm, request, reply);
+    });
+
+    /** Spec 4.4: token and revoke answer at BASE_URL only, never on a realm's custom domain. */
+    async function refuseCustomDomain(request: FastifyRequest) {
+      const host = hostOf(request);
+      if (host !== new URL(ctx.config.baseUrl).hostname && await findRealmByDomain(ctx, host)) throw notFound('Route');
+    }
+
+    app.post('/realms/:realm_uid/oauth/token', hide, async (request: RealmRequest, reply) => {
+      await refuseCustomDomain(request);
+      const form = formOf(request);
+      const answer = await exchangeCode(ctx, request.params.realm_uid, form, () => presentedClient(request.headers.authorization, form));
+      return reply.header('cache-control', 'no-store').header('pragma', 'no-cache').send(answer);
+    });
+
+    app.post('/realms/:realm_uid/oauth/revoke', hide, async (request: RealmRequest, reply) => {
+      await refuseCustomDomain(request);
+      const form = formOf(request);
+      await revokeToken(ctx, request.params.realm_uid, form, () => presentedClient(request.headers.authorization, form));
+      return reply.header('cache-control', 'no-store').send({});
+    });
+
+    app.get('/.well-known/oauth-authorization-server/realms/:realm_uid', hide, async (request: RealmRequest, reply) => {
+      const realm = await findActiveRealm(ctx, request.params.realm_uid);
+      if (!realm) return reply.code(404).send({ errors: ['Realm not found'] });
+      return metadataOf(ctx, realm);
+    });
+  };
+}

@@ -1,0 +1,128 @@
+import { and, eq, isNull, sql } from 'drizzle-orm';
+import type { Context } from '../context.js';
+import type { Db } from '../db/connect.js';
+import { prepared } from '../db/prepared.js';
+import { isLive } from '../realms/sessions.js';
+import { realms, realmSessions } from '../realms/tables.js';
+import { hashSecret, randomSecret } from '../security/secrets.js';
+import { authenticateClient, clientAuthenticates, field, type Form, type PresentedClient } from './client-auth.js';
+import { invalidClient, invalidGrant, invalidRequest, oauthError } from './errors.js';
+import { verifierMatches } from './pkce.js';
+import { authorizationCodes, oauthAccessTokens, oauthClients } from './tables.js';
+
+export interface TokenAnswer {
+  access_token: string;
+  token_type: 'Bearer';
+  scope: string;
+  /** Seconds since the epoch, as Doorkeeper answers it. */
+  created_at: number;
+}
+
+/** Everything the exchange checks, read in one query (prepared: the exchange is a hot path). */
+const codeByHash = (db: Db) => prepared(db, 'oauth_code_by_hash', (d, name) => d.select({
+    id: authorizationCodes.id,
+    redirectUri: authorizationCodes.redirectUri,
+    scope: authorizationCodes.scope,
+    codeChallenge: authorizationCodes.codeChallenge,
+    codeChallengeMethod: authorizationCodes.codeChallengeMethod,
+    expiresAt: authorizationCodes.expiresAt,
+    usedAt: authorizationCodes.usedAt,
+    sessionId: authorizationCodes.sessionId,
+    clientId: oauthClients.id,
+    clientUid: oauthClients.uid,
+    secretHash: oauthClients.secretHash,
+    confidential: oauthClients.confidential,
+    realmUid: realms.uid,
+    realmActive: realms.active,
+    sessionExpiresAt: realmSessions.expiresAt,
+    sessionRevokedAt: realmSessions.revokedAt,
+  }).from(authorizationCodes)
+    .innerJoin(oauthClients, eq(oauthClients.id, authorizationCodes.clientId))
+    .innerJoin(realms, eq(realms.id, oauthClients.realmId))
+    .innerJoin(realmSessions, eq(realmSessions.id, authorizationCodes.sessionId))
+    .where(eq(authorizationCodes.codeHash, sql.placeholder('hash')))
+    .prepare(name));
+
+async function findCode(ctx: Context, code: string) {
+  const [row] = await codeByHash(ctx.db).execute({ hash: hashSecret(code) });
+  return row;
+}
+
+/** A code used twice was probably stolen: the token issued from it stops working (RFC 6749 4.1.2). */
+async function revokeTokensOf(ctx: Context, codeId: number): Promise<void> {
+  await ctx.db.update(oauthAccessTokens).set({ revokedAt: ctx.clock.now() })
+    .where(and(eq(oauthAccessTokens.codeId, codeId), isNull(oauthAccessTokens.revokedAt)));
+}
+
+/**
+ * Marks the code used and stores the token in one statement, hence one transaction: of two
+ * concurrent exchanges of one code, only one finds it unused and gets a token. Prepared, as the
+ * code lookup is: the exchange is a hot path.
+ */
+const consumeStatement = (db: Db) => prepared(db, 'oauth_consume_code', (d, name) => {
+  const used = d.$with('used').as(d.update(authorizationCodes).set({ usedAt: sql`${sql.placeholder('now')}::timestamptz` })
+    .where(and(eq(authorizationCodes.id, sql.placeholder('codeId')), isNull(authorizationCodes.usedAt)))
+    .returning({ id: authorizationCodes.id }));
+  // insert ... select names every column, in the table's order.
+  const q = d.with(used).insert(oauthAccessTokens).select(d.select({
+    id: sql`nextval(pg_get_serial_sequence('oauth_access_tokens', 'id'))`.as('id'),
+    tokenHash: sql`${sql.placeholder('tokenHash')}`.as('token_hash'),
+    clientId: sql`${sql.placeholder('clientId')}::integer`.as('client_id'),
+    sessionId: sql`${sql.placeholder('sessionId')}::integer`.as('session_id'),
+    codeId: used.id,
+    scope: sql`${sql.placeholder('scope')}`.as('scope'),
+    revokedAt: sql`null`.as('revoked_at'),
+    createdAt: sql`${sql.placeholder('now')}::timestamptz`.as('created_at'),
+  }).from(used)).returning({ id: oauthAccessTokens.id });
+  return q.prepare(name);
+});
+
+async function consumeCode(ctx: Context, codeId: number, clientId: number, sessionId: number, scope: string, tokenHash: string, now: Date) {
+  const rows = await consumeStatement(ctx.db).execute({ now: now.toISOString(), codeId, clientId, sessionId, scope, tokenHash });
+  return rows.length === 1;
+}
+
+/** The token endpoint (RFC 6749 4.1.3, RFC 7636 4.5); only the authorization_code grant exists (spec 5.2 rule 4). */
+export async function exchangeCode(ctx: Context, realmUid: string, form: Form, presented: () => PresentedClient): Promise<TokenAnswer> {
+  const grantType = field(form, 'grant_type');
+  if (!grantType) throw invalidRequest('grant_type is missing');
+  if (grantType !== 'authorization_code') throw oauthError('unsupported_grant_type', 'only the authorization_code grant is supported');
+  const client = presented();
+  const code = field(form, 'code');
+  const redirectUri = field(form, 'redirect_uri');
+  const verifier = field(form, 'code_verifier');
+
+  const row = code ? await findCode(ctx, code) : undefined;
+  const ownCode = row && row.clientUid === client.id && row.realmUid === realmUid && row.realmActive;
+  if (ownCode) {
+    if (!clientAuthenticates(row, client, row.codeChallenge !== null)) throw invalidClient();
+  } else {
+    // Tell a bad client (invalid_client) apart from a good client with a bad code (invalid_grant).
+    await authenticateClient(ctx, realmUid, client, true);
+  }
+  if (!code) throw invalidRequest('code is missing');
+  if (!row || !ownCode) throw invalidGrant('the code is not valid');
+  const now = ctx.clock.now();
+  if (row.usedAt) {
+    await revokeTokensOf(ctx, row.id);
+    throw invalidGrant('the code has already been used');
+  }
+  if (row.expiresAt <= now) throw invalidGrant('the code has expired');
+  if (redirectUri !== row.redirectUri) throw invalidGrant('redirect_uri does not match the one of the authorization request');
+  if (row.codeChallenge) {
+    if (!verifier) throw invalidGrant('code_verifier is missing');
+    if (!verifierMatches(verifier, row.codeChallenge, row.codeChallengeMethod ?? 'S256')) throw invalidGrant('code_verifier does not match the code_challenge');
+  } else if (verifier !== undefined) {
+    throw invalidGrant('code_verifier was sent but the authorization request had no code_challenge');
+  }
+  if (!isLive({ expiresAt: row.sessionExpiresAt, revokedAt: row.sessionRevokedAt }, now)) {
+    throw invalidGrant('the session that authorized this code has ended');
+  }
+
+  const token = randomSecret();
+  if (!(await consumeCode(ctx, row.id, row.clientId, row.sessionId, row.scope, hashSecret(token), now))) {
+    await revokeTokensOf(ctx, row.id);
+    throw invalidGrant('the code has already been used');
+  }
+  return { access_token: token, token_type: 'Bearer', scope: row.scope, created_at: Math.floor(now.getTime() / 1000) };
+}
