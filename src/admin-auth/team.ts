@@ -9,7 +9,7 @@ import type { Page } from '../http/pagination.js';
 import { hashPassword, passwordWeakness } from '../security/passwords.js';
 import { OWNER_ROLE } from './built-in-roles.js';
 import { targetExists } from './targets.js';
-import { forgetCredentials } from './credential-cache.js';
+import { accessChanged } from './access-cache.js';
 import { accessTokens, adminSessions, admins, roleAssignments, roles } from './tables.js';
 
 export type Admin = typeof admins.$inferSelect;
@@ -172,6 +172,7 @@ export async function createTeamMember(ctx: Context, input: TeamMemberInput): Pr
     }
     return admin.id;
   });
+  accessChanged();
   return getTeamMember(ctx, id);
 }
 
@@ -206,7 +207,7 @@ export async function updateTeamMember(ctx: Context, id: number, input: TeamMemb
     // Deactivating a member ends their sessions and their tokens at once.
     if (!updated.active) await endAccess(tx as unknown as Db, id);
   });
-  forgetCredentials();
+  accessChanged();
   return getTeamMember(ctx, id);
 }
 
@@ -216,7 +217,7 @@ export async function deleteTeamMember(ctx: Context, id: number): Promise<void> 
     await tx.delete(admins).where(eq(admins.id, id));
     await assertOwnerRemains(tx as unknown as Db);
   });
-  forgetCredentials();
+  accessChanged();
 }
 
 /** The account must keep one active owner, or nobody could administer it any more. */

@@ -4,6 +4,7 @@ const SECRET_PARAM = /token|code|secret|password|verifier|key|session/i;
 
 /** The request address as it may be logged: secret query values and one-time link tokens are masked. */
 export function redactUrl(url: string): string {
+  if (!url.includes('?') && !url.includes('/session/access/')) return url;
   const [path, query] = url.split('?', 2);
   const safePath = path.replace(/(\/session\/access\/)[^/?]+/, '$1[redacted]');
   if (query === undefined) return safePath;

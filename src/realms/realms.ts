@@ -6,7 +6,7 @@ import { FieldErrors, invalidField, notFound } from '../http/errors.js';
 import type { Page } from '../http/pagination.js';
 import { registerTargetCheck } from '../admin-auth/targets.js';
 import { roleAssignments, roles } from '../admin-auth/tables.js';
-import { forgetCredentials } from '../admin-auth/credential-cache.js';
+import { accessChanged } from '../admin-auth/access-cache.js';
 import { removeAvatarFile } from './avatar-files.js';
 import { realmUsers, realms } from './tables.js';
 
@@ -233,7 +233,7 @@ export async function updateRealm(ctx: Context, uid: string, input: RealmInput):
     const index = uniqueViolation(err);
     throw index === null ? err : takenError(index);
   });
-  if (checked.uid && checked.uid !== realm.uid) forgetCredentials();
+  if (checked.uid && checked.uid !== realm.uid) accessChanged();
   return realmBody(updated);
 }
 
@@ -252,6 +252,6 @@ export async function deleteRealm(ctx: Context, uid: string): Promise<void> {
     await tx.delete(roleAssignments).where(and(eq(roleAssignments.target, realm.uid), inArray(roleAssignments.roleId, realmRoleIds(tx))));
     await tx.delete(realms).where(eq(realms.id, realm.id));
   });
-  forgetCredentials();
+  accessChanged();
   for (const { avatar } of avatars) await removeAvatarFile(ctx, avatar);
 }

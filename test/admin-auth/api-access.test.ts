@@ -67,7 +67,7 @@ describe('API access applications and access tokens', () => {
   });
 });
 
-describe('bearer credential cache', () => {
+describe('access cache', () => {
   let h: Harness;
   beforeAll(async () => { h = await startHarness(); });
   afterAll(async () => { await h?.close(); });
@@ -76,10 +76,26 @@ describe('bearer credential cache', () => {
     const { accessTokens } = await import('../../src/admin-auth/tables.js');
     const member = await createMember(h, [{ key: 'account_user' }]);
     expect((await h.request({ method: 'GET', url: '/api/admin/roles', token: member.token })).statusCode).toBe(200);
-    await h.ctx.db.delete(accessTokens); // as another process would: behind this one's back
+    const { eq } = await import('drizzle-orm');
+    await h.ctx.db.delete(accessTokens).where(eq(accessTokens.adminId, member.id)); // as another process would: behind this one's back
     expect((await h.request({ method: 'GET', url: '/api/admin/roles', token: member.token })).statusCode).toBe(200);
     h.clock.advance(2001);
     expect((await h.request({ method: 'GET', url: '/api/admin/roles', token: member.token })).statusCode).toBe(401);
+  });
+
+  it('shows a change of roles made here at once, and one made by another process within two seconds', async () => {
+    const { roleAssignments } = await import('../../src/admin-auth/tables.js');
+    const { ne } = await import('drizzle-orm');
+    const count = async () => (await h.request({ method: 'GET', url: '/api/admin/roles?query=account_user', token: h.ownerToken })).json().roles[0].users_count;
+    await h.ctx.db.delete(roleAssignments).where(ne(roleAssignments.adminId, h.ownerId));
+    h.clock.advance(2001);
+    const before = await count();
+    await createMember(h, [{ key: 'account_user' }]);
+    expect(await count()).toBe(before + 1);
+    await h.ctx.db.delete(roleAssignments).where(ne(roleAssignments.adminId, h.ownerId));
+    expect(await count()).toBe(before + 1);
+    h.clock.advance(2001);
+    expect(await count()).toBe(before);
   });
 });
 
