@@ -49,7 +49,7 @@ export function meBody(user: RealmUser, fields: CustomField[]): MeBody {
 }
 
 export async function getMe(ctx: Context, customer: Customer): Promise<MeBody> {
-  return meBody(customer.user, await fieldsOf(ctx.db, customer.realm.id));
+  return meBody(customer.user, await fieldsOf(ctx, customer.realm.id));
 }
 
 const PROFILE_COLUMNS = ['email', 'username', 'firstName', 'lastName', 'secondLastName', 'customFields'] as const;
@@ -61,7 +61,7 @@ const PROFILE_COLUMNS = ['email', 'username', 'firstName', 'lastName', 'secondLa
  */
 export async function updateMe(ctx: Context, customer: Customer, input: MeInput): Promise<MeBody> {
   const { realm, user, session } = customer;
-  const fields = await fieldsOf(ctx.db, realm.id);
+  const fields = await fieldsOf(ctx, realm.id);
   const editable = fields.filter((f) => f.visible && f.editable);
   const keys = new Set(editable.map((f) => f.key));
   const updated = await writeRealmUser(ctx, realm, user, {

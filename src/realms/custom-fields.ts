@@ -2,6 +2,7 @@ import { and, asc, count, eq, sql } from 'drizzle-orm';
 import type { Context } from '../context.js';
 import type { Db } from '../db/connect.js';
 import { prepared } from '../db/prepared.js';
+import { TtlCache } from '../ttl-cache.js';
 import { rowsOf } from '../db/rows.js';
 import { uniqueViolation } from '../db/unique.js';
 import { AppError, FieldErrors, invalidField, notFound } from '../http/errors.js';
@@ -60,9 +61,21 @@ export function customFieldBody(field: CustomField): CustomFieldBody {
   };
 }
 
+/**
+ * Definitions read on every GET /me, kept two seconds per realm; a change of the realm's fields in
+ * this process empties the cache at once, another server process sees it within the two seconds.
+ */
+const definitions = new TtlCache<CustomField[]>(2000, 10_000);
+
 /** Every field of the realm in creation order: the order users' values are shown in. */
-export async function fieldsOf(db: Db, realmId: number): Promise<CustomField[]> {
-  return fieldsQuery(db).execute({ realmId });
+export async function fieldsOf(ctx: Context, realmId: number): Promise<CustomField[]> {
+  const now = ctx.clock.now();
+  const key = String(realmId);
+  const cached = definitions.get(key, now);
+  if (cached) return cached;
+  const fields = await fieldsQuery(ctx.db).execute({ realmId });
+  definitions.set(key, fields, now);
+  return fields;
 }
 
 // Prepared: GET /me reads the fields on every call.
@@ -138,6 +151,7 @@ export async function createCustomField(ctx: Context, realm: Realm, input: Custo
     if (!row) throw keyTaken();
     return row;
   });
+  definitions.clear();
   return customFieldBody(field);
 }
 
@@ -182,6 +196,7 @@ export async function updateCustomField(ctx: Context, realm: Realm, id: number, 
   }).catch((err) => {
     throw uniqueViolation(err) === null ? err : keyTaken();
   });
+  definitions.clear();
   return customFieldBody(updated);
 }
 
@@ -194,4 +209,5 @@ export async function deleteCustomField(ctx: Context, realm: Realm, id: number):
     await tx.update(realmUsers).set({ customFields: sql`${realmUsers.customFields} - ${field.key}` })
       .where(and(eq(realmUsers.realmId, realm.id), sql`${realmUsers.customFields} ? ${field.key}`));
   });
+  definitions.clear();
 }

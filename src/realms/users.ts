@@ -112,7 +112,7 @@ export async function listRealmUsers(ctx: Context, realm: Realm, page: Page, que
   const [rows, [{ total }], fields] = await Promise.all([
     ctx.db.select().from(realmUsers).where(where).orderBy(direction(column), desc(realmUsers.id)).limit(page.perPage).offset(page.offset),
     ctx.db.select({ total: count() }).from(realmUsers).where(where),
-    fieldsOf(ctx.db, realm.id),
+    fieldsOf(ctx, realm.id),
   ]);
   const now = ctx.clock.now();
   return { items: rows.map((u) => realmUserBody(u, fields, now)), total };
@@ -125,7 +125,7 @@ export async function findRealmUser(db: Db, realm: Realm, id: number): Promise<R
 }
 
 export async function getRealmUser(ctx: Context, realm: Realm, id: number): Promise<RealmUserBody> {
-  const [user, fields] = await Promise.all([findRealmUser(ctx.db, realm, id), fieldsOf(ctx.db, realm.id)]);
+  const [user, fields] = await Promise.all([findRealmUser(ctx.db, realm, id), fieldsOf(ctx, realm.id)]);
   return realmUserBody(user, fields, ctx.clock.now());
 }
 
@@ -193,7 +193,7 @@ export interface WriteOptions {
 export async function writeRealmUser(ctx: Context, realm: Realm, self: RealmUser | null, input: RealmUserInput, options: WriteOptions = {}): Promise<RealmUser> {
   const errors = new FieldErrors();
   const changes = await attributeChanges(ctx, realm, input, errors, self);
-  const fields = options.fields ?? await fieldsOf(ctx.db, realm.id);
+  const fields = options.fields ?? await fieldsOf(ctx, realm.id);
   const current = (self?.customFields ?? {}) as FieldValues;
   const values = input.custom_fields !== undefined || !self
     ? mergeFieldValues(fields, current, input.custom_fields ?? [], errors, !self)
