@@ -2,12 +2,14 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import type { Database, Db } from './db/connect.js';
+import type { Caches } from './caches.js';
 
-/** What every operation is given: the database, the clock, the configuration and a logger. */
+/** What every operation is given: the database, the clock, the configuration, a logger and the caches. */
 export interface Context {
   db: Db;
   database: Database;
   clock: Clock;
   config: Config;
   log: FastifyBaseLogger;
+  caches: Caches;
 }

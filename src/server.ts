@@ -7,6 +7,7 @@ import type { Context } from './context.js';
 import { openDatabase, type Database } from './db/connect.js';
 import { applyMigrations } from './db/migrate.js';
 import { ensureOwner, issueOwnerToken } from './bootstrap.js';
+import { Caches } from './caches.js';
 
 export function createLogger(config: Config): FastifyBaseLogger {
   return pino({ level: config.logLevel }) as unknown as FastifyBaseLogger;
@@ -29,7 +30,7 @@ export async function openMigrated(config: Config): Promise<Database> {
 }
 
 export function createContext(config: Config, database: Database, log: FastifyBaseLogger, clock: Clock = systemClock): Context {
-  return { db: database.db, database, clock, config, log };
+  return { db: database.db, database, clock, config, log, caches: new Caches(database) };
 }
 
 export const CATALOG_PAGES = ['/api/admin/docs', '/api/content/docs', '/api/profile/docs', '/api/customers/docs'];
@@ -45,6 +46,7 @@ export async function serve(config: Config, env: Record<string, string | undefin
   const log = createLogger(config);
   const database = await openMigrated(config);
   let ctx = createContext(config, database, log);
+  await ctx.caches.follow();
   const owner = await ensureOwner(ctx);
   const credentials = owner.created ? await issueOwnerToken(ctx, owner) : null;
   const app = await buildApp(ctx, { logger: log });

@@ -1,7 +1,6 @@
 /**
  * A small in-process cache whose entries live a fixed time, measured on the injected clock. Used
- * only for data every request reads and that changes rarely (who may do what); the code that makes
- * such a change empties it at once, and other server processes see the change within the TTL.
+ * only for data every request reads; see `src/caches.ts` for how a change empties it everywhere.
  */
 export class TtlCache<T> {
   private readonly entries = new Map<string, { value: T; until: number }>();

@@ -117,7 +117,7 @@ export async function updateApplication(ctx: Context, id: number, input: Applica
 export async function deleteApplication(ctx: Context, id: number): Promise<void> {
   await findApplication(ctx, id);
   await ctx.db.delete(apiApplications).where(eq(apiApplications.id, id));
-  accessChanged();
+  accessChanged(ctx);
 }
 
 export async function logoutUrls(ctx: Context): Promise<string[]> {
@@ -169,5 +169,5 @@ export async function deleteAccessToken(ctx: Context, adminId: number, tokenId: 
   const deleted = await ctx.db.delete(accessTokens)
     .where(and(eq(accessTokens.id, tokenId), eq(accessTokens.adminId, adminId))).returning({ id: accessTokens.id });
   if (!deleted.length) throw notFound('Access token');
-  accessChanged();
+  accessChanged(ctx);
 }

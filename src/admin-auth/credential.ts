@@ -4,7 +4,6 @@ import type { Db } from '../db/connect.js';
 import { prepared } from '../db/prepared.js';
 import { hashSecret, safeEqual } from '../security/secrets.js';
 import { AdminPrincipal, type Grant } from './principal.js';
-import { principals } from './access-cache.js';
 import { accessTokens, adminSessions, admins } from './tables.js';
 
 // The grants of the member behind a credential, in the same round trip as the credential itself.
@@ -32,12 +31,13 @@ const bySession = (db: Db) => prepared(db, 'admin_by_session', (d, name) => d
 export async function principalFromToken(ctx: Context, token: string): Promise<AdminPrincipal | null> {
   const tokenHash = hashSecret(token);
   const now = ctx.clock.now();
-  const cached = principals.get(tokenHash, now);
+  const principals = ctx.caches.of<AdminPrincipal>('access');
+  const cached = principals.get(`token:${tokenHash}`, now);
   if (cached) return cached;
   const [row] = await byToken(ctx.db).execute({ hash: tokenHash });
   if (!row) return null;
   const principal = new AdminPrincipal(row.adminId, row.email, grantsOf(row.grants), 'token');
-  principals.set(tokenHash, principal, now);
+  principals.set(`token:${tokenHash}`, principal, now);
   return principal;
 }
 

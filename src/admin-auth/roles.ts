@@ -8,7 +8,7 @@ import { prepared } from '../db/prepared.js';
 import type { Db } from '../db/connect.js';
 import { BUILT_IN_ROLES, OWNER_ROLE, ROLE_CONTEXTS, builtInRole } from './built-in-roles.js';
 import { isPermission } from './permissions.js';
-import { accessChanged, rolePages } from './access-cache.js';
+import { accessChanged } from './access-cache.js';
 import { roles } from './tables.js';
 
 export type Role = typeof roles.$inferSelect;
@@ -49,7 +49,7 @@ export async function ensureBuiltInRoles(ctx: Context): Promise<void> {
   await ctx.db.insert(roles).values(BUILT_IN_ROLES.map((role) => ({
     key: role.key, name: role.name, context: role.context, builtIn: true, permissions: role.permissions, createdAt: now, updatedAt: now,
   }))).onConflictDoNothing({ target: roles.key });
-  accessChanged();
+  accessChanged(ctx);
 }
 
 // Spelled out: inside select fields Drizzle renders columns unqualified, which the subquery would misread.
@@ -78,7 +78,8 @@ export async function listRoles(ctx: Context, page: Page, query: RoleListQuery =
   const descending = query.order?.toLowerCase() === 'desc';
   const text = query.query ? containing(query.query) : null;
   const now = ctx.clock.now();
-  const cacheKey = JSON.stringify([sortKey, descending, text, page.perPage, page.offset]);
+  const rolePages = ctx.caches.of<{ items: RoleBody[]; total: number }>('access');
+  const cacheKey = `roles:${JSON.stringify([sortKey, descending, text, page.perPage, page.offset])}`;
   const cached = rolePages.get(cacheKey, now);
   if (cached) return cached;
   const rows = await rolesPage(ctx.db, sortKey, descending)
@@ -129,7 +130,7 @@ export async function createRole(ctx: Context, input: RoleInput): Promise<RoleBo
     key, name, context: input.context!, builtIn: false, permissions: [...new Set(input.permissions ?? [])], createdAt: now, updatedAt: now,
   }).onConflictDoNothing({ target: roles.key }).returning();
   if (!role) throw new AppError(422, ['Key has already been taken'], [{ field: 'key', messages: ['has already been taken'] }]);
-  accessChanged();
+  accessChanged(ctx);
   return roleBody(role, 0);
 }
 
@@ -154,7 +155,7 @@ export async function updateRole(ctx: Context, id: number, input: RoleInput): Pr
     permissions: input.permissions ? [...new Set(input.permissions)] : role.permissions,
     updatedAt: ctx.clock.now(),
   }).where(eq(roles.id, id));
-  accessChanged();
+  accessChanged(ctx);
   return getRole(ctx, id);
 }
 
@@ -162,7 +163,7 @@ export async function deleteRole(ctx: Context, id: number): Promise<void> {
   const role = await editableRole(ctx, id);
   if (role.builtIn) throw new AppError(422, [`The built-in role ${role.key} cannot be deleted; restore it instead`]);
   await ctx.db.delete(roles).where(and(eq(roles.id, id), eq(roles.builtIn, false)));
-  accessChanged();
+  accessChanged(ctx);
 }
 
 export async function restoreRole(ctx: Context, id: number): Promise<RoleBody> {
@@ -171,6 +172,6 @@ export async function restoreRole(ctx: Context, id: number): Promise<RoleBody> {
   if (!role.builtIn || !defaults) throw new AppError(422, [`The role ${role.key} is not a built-in role`]);
   await ctx.db.update(roles).set({ name: defaults.name, permissions: defaults.permissions, updatedAt: ctx.clock.now() })
     .where(eq(roles.id, id));
-  accessChanged();
+  accessChanged(ctx);
   return getRole(ctx, id);
 }

@@ -172,7 +172,7 @@ export async function createTeamMember(ctx: Context, input: TeamMemberInput): Pr
     }
     return admin.id;
   });
-  accessChanged();
+  accessChanged(ctx);
   return getTeamMember(ctx, id);
 }
 
@@ -207,7 +207,7 @@ export async function updateTeamMember(ctx: Context, id: number, input: TeamMemb
     // Deactivating a member ends their sessions and their tokens at once.
     if (!updated.active) await endAccess(tx as unknown as Db, id);
   });
-  accessChanged();
+  accessChanged(ctx);
   return getTeamMember(ctx, id);
 }
 
@@ -217,7 +217,7 @@ export async function deleteTeamMember(ctx: Context, id: number): Promise<void> 
     await tx.delete(admins).where(eq(admins.id, id));
     await assertOwnerRemains(tx as unknown as Db);
   });
-  accessChanged();
+  accessChanged(ctx);
 }
 
 /** The account must keep one active owner, or nobody could administer it any more. */

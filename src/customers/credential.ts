@@ -94,6 +94,20 @@ const tokenAnywhere = (db: Db) => prepared(db, 'customer_token', (d, name) => d
 
 const first = <T>(rows: T[]) => rows[0] as Row | undefined;
 
+/** A credential's row from the cache when it was found before, otherwise from the database (then kept). */
+async function remembered(ctx: Context, scope: string, secret: string, load: (hash: string) => Promise<Row | undefined>): Promise<Row | undefined> {
+  const hash = hashSecret(secret);
+  const key = `${scope}:${hash}`;
+  const now = ctx.clock.now();
+  const credentialRows = ctx.caches.of<Row>('customers');
+  const cached = credentialRows.get(key, now);
+  if (cached) return cached;
+  const row = await load(hash);
+  // Only credentials that were found are kept: garbage tokens must not fill the cache.
+  if (row?.session) credentialRows.set(key, row, now);
+  return row;
+}
+
 /** Applies spec 7 to a found session: inactive user first (user_session), then a dead grant. */
 async function judge(ctx: Context, row: Row): Promise<Resolution> {
   if (!row.session || !row.user) return 'user_session';
@@ -117,11 +131,14 @@ export interface Presented {
  */
 export async function resolveCustomer(ctx: Context, realmUid: string, presented: Presented): Promise<{ realm: Realm; resolution: Resolution } | undefined> {
   if (presented.bearer) {
-    const row = first(await realmWithToken(ctx.db).execute({ hash: hashSecret(presented.bearer), uid: realmUid }));
+    const row = await remembered(ctx, `token:${realmUid}`, presented.bearer,
+      (hash) => realmWithToken(ctx.db).execute({ hash, uid: realmUid }).then(first));
     if (!row || !row.realm.active) return undefined;
     if (row.session) return { realm: row.realm, resolution: await judge(ctx, row) };
   }
-  const row = first(await realmWithCookie(ctx.db).execute({ hash: hashSecret(presented.cookie ?? ''), uid: realmUid }));
+  const row = presented.cookie
+    ? await remembered(ctx, `cookie:${realmUid}`, presented.cookie, (hash) => realmWithCookie(ctx.db).execute({ hash, uid: realmUid }).then(first))
+    : first(await realmWithCookie(ctx.db).execute({ hash: hashSecret(''), uid: realmUid }));
   if (!row || !row.realm.active) return undefined;
   return { realm: row.realm, resolution: presented.cookie ? await judge(ctx, row) : 'user_session' };
 }

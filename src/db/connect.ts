@@ -18,6 +18,10 @@ export interface Database {
   ping(): Promise<void>;
   /** Runs fn while holding a database-wide lock, so that several servers starting at once take turns. */
   exclusive<T>(key: number, fn: () => Promise<T>): Promise<T>;
+  /** Tells every other server process on this database something (PostgreSQL NOTIFY); no one to tell on the embedded one. */
+  broadcast(message: string): void;
+  /** Hears what other server processes broadcast. */
+  subscribe(listener: (message: string) => void): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -48,9 +52,21 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
     throw new DatabaseUnavailable(`cannot reach the database at ${where}: ${(err as Error).message}`);
   }
   const db = drizzlePg(pool, { schema }) as unknown as Db;
+  const listeners: pg.Client[] = [];
   return {
     db,
     kind: 'postgres',
+    broadcast: (message) => {
+      pool.query('select pg_notify($1, $2)', [BROADCAST_CHANNEL, message]).catch(() => {});
+    },
+    subscribe: async (listener) => {
+      const client = new pg.Client({ connectionString: url });
+      client.on('error', () => {});
+      client.on('notification', (n) => { if (n.channel === BROADCAST_CHANNEL) listener(n.payload ?? ''); });
+      await client.connect();
+      await client.query(`listen ${BROADCAST_CHANNEL}`);
+      listeners.push(client);
+    },
     ping: async () => { await pool.query('select 1'); },
     exclusive: async (key, fn) => {
       const lockHolder = await pool.connect();
@@ -62,9 +78,14 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
         lockHolder.release();
       }
     },
-    close: () => pool.end(),
+    close: async () => {
+      await Promise.all(listeners.map((client) => client.end().catch(() => {})));
+      await pool.end();
+    },
   };
 }
+
+const BROADCAST_CHANNEL = 'atrium_broadcast';
 
 async function openEmbedded(dataDir: string | null): Promise<Database> {
   let release = () => {};
@@ -89,6 +110,9 @@ async function openEmbedded(dataDir: string | null): Promise<Database> {
     kind: 'pglite',
     ping: async () => { await client.exec('select 1'); },
     exclusive: (_key, fn) => fn(),
+    // One process holds the embedded database: there is no one else to tell.
+    broadcast: () => {},
+    subscribe: async () => {},
     close: async () => {
       try {
         await client.close();

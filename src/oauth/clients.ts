@@ -6,6 +6,7 @@ import { hashSecret, randomSecret } from '../security/secrets.js';
 import { requireRealm } from '../realms/realms.js';
 import { SCOPES } from './schema.js';
 import { oauthClients } from './tables.js';
+import { customersChanged } from '../customers/credential-cache.js';
 
 type ClientRow = typeof oauthClients.$inferSelect;
 
@@ -152,4 +153,5 @@ export async function updateClient(ctx: Context, realmUid: string, id: number, i
 export async function deleteClient(ctx: Context, realmUid: string, id: number): Promise<void> {
   const row = await findClient(ctx, realmUid, id);
   await ctx.db.delete(oauthClients).where(eq(oauthClients.id, row.id));
+  customersChanged(ctx);
 }

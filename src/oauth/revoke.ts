@@ -4,6 +4,7 @@ import { hashSecret } from '../security/secrets.js';
 import { authenticateClient, field, type Form, type PresentedClient } from './client-auth.js';
 import { invalidRequest } from './errors.js';
 import { oauthAccessTokens } from './tables.js';
+import { customersChanged } from '../customers/credential-cache.js';
 
 /**
  * RFC 7009: the client's own token stops working. An unknown token, a token already revoked or one
@@ -18,4 +19,5 @@ export async function revokeToken(ctx: Context, realmUid: string, form: Form, pr
   await ctx.db.update(oauthAccessTokens).set({ revokedAt: ctx.clock.now() }).where(and(
     eq(oauthAccessTokens.tokenHash, hashSecret(token)), eq(oauthAccessTokens.clientId, client.id), isNull(oauthAccessTokens.revokedAt),
   ));
+  customersChanged(ctx);
 }

@@ -9,6 +9,7 @@ import { authenticateClient, clientAuthenticates, field, type Form, type Present
 import { invalidClient, invalidGrant, invalidRequest, oauthError } from './errors.js';
 import { verifierMatches } from './pkce.js';
 import { authorizationCodes, oauthAccessTokens, oauthClients } from './tables.js';
+import { customersChanged } from '../customers/credential-cache.js';
 
 export interface TokenAnswer {
   access_token: string;
@@ -52,6 +53,7 @@ async function findCode(ctx: Context, code: string) {
 async function revokeTokensOf(ctx: Context, codeId: number): Promise<void> {
   await ctx.db.update(oauthAccessTokens).set({ revokedAt: ctx.clock.now() })
     .where(and(eq(oauthAccessTokens.codeId, codeId), isNull(oauthAccessTokens.revokedAt)));
+  customersChanged(ctx);
 }
 
 /**

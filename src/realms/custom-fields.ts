@@ -2,7 +2,6 @@ import { and, asc, count, eq, sql } from 'drizzle-orm';
 import type { Context } from '../context.js';
 import type { Db } from '../db/connect.js';
 import { prepared } from '../db/prepared.js';
-import { TtlCache } from '../ttl-cache.js';
 import { rowsOf } from '../db/rows.js';
 import { uniqueViolation } from '../db/unique.js';
 import { AppError, FieldErrors, invalidField, notFound } from '../http/errors.js';
@@ -61,14 +60,11 @@ export function customFieldBody(field: CustomField): CustomFieldBody {
   };
 }
 
-/**
- * Definitions read on every GET /me, kept two seconds per realm; a change of the realm's fields in
- * this process empties the cache at once, another server process sees it within the two seconds.
- */
-const definitions = new TtlCache<CustomField[]>(2000, 10_000);
 
 /** Every field of the realm in creation order: the order users' values are shown in. */
 export async function fieldsOf(ctx: Context, realmId: number): Promise<CustomField[]> {
+  // Read on every GET /me: kept in the `fields` cache, dropped on any change of a realm's fields.
+  const definitions = ctx.caches.of<CustomField[]>('fields');
   const now = ctx.clock.now();
   const key = String(realmId);
   const cached = definitions.get(key, now);
@@ -151,7 +147,8 @@ export async function createCustomField(ctx: Context, realm: Realm, input: Custo
     if (!row) throw keyTaken();
     return row;
   });
-  definitions.clear();
+  ctx.caches.changed('fields');
+  ctx.caches.changed('customers');
   return customFieldBody(field);
 }
 
@@ -196,7 +193,8 @@ export async function updateCustomField(ctx: Context, realm: Realm, id: number, 
   }).catch((err) => {
     throw uniqueViolation(err) === null ? err : keyTaken();
   });
-  definitions.clear();
+  ctx.caches.changed('fields');
+  ctx.caches.changed('customers');
   return customFieldBody(updated);
 }
 
@@ -209,5 +207,6 @@ export async function deleteCustomField(ctx: Context, realm: Realm, id: number):
     await tx.update(realmUsers).set({ customFields: sql`${realmUsers.customFields} - ${field.key}` })
       .where(and(eq(realmUsers.realmId, realm.id), sql`${realmUsers.customFields} ? ${field.key}`));
   });
-  definitions.clear();
+  ctx.caches.changed('fields');
+  ctx.caches.changed('customers');
 }

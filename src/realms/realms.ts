@@ -9,6 +9,7 @@ import { roleAssignments, roles } from '../admin-auth/tables.js';
 import { accessChanged } from '../admin-auth/access-cache.js';
 import { removeAvatarFile } from './avatar-files.js';
 import { realmUsers, realms } from './tables.js';
+import { customersChanged } from '../customers/credential-cache.js';
 
 export type Realm = typeof realms.$inferSelect;
 
@@ -233,7 +234,8 @@ export async function updateRealm(ctx: Context, uid: string, input: RealmInput):
     const index = uniqueViolation(err);
     throw index === null ? err : takenError(index);
   });
-  if (checked.uid && checked.uid !== realm.uid) accessChanged();
+  if (checked.uid && checked.uid !== realm.uid) accessChanged(ctx);
+  customersChanged(ctx);
   return realmBody(updated);
 }
 
@@ -252,6 +254,7 @@ export async function deleteRealm(ctx: Context, uid: string): Promise<void> {
     await tx.delete(roleAssignments).where(and(eq(roleAssignments.target, realm.uid), inArray(roleAssignments.roleId, realmRoleIds(tx))));
     await tx.delete(realms).where(eq(realms.id, realm.id));
   });
-  accessChanged();
+  accessChanged(ctx);
+  customersChanged(ctx);
   for (const { avatar } of avatars) await removeAvatarFile(ctx, avatar);
 }

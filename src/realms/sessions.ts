@@ -1,6 +1,7 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import type { Context } from '../context.js';
 import { hashSecret, randomSecret } from '../security/secrets.js';
+import { customersChanged } from '../customers/credential-cache.js';
 import { realmSessions } from './tables.js';
 
 /** One cookie per realm, so that sessions of two realms in one browser stay apart. */
@@ -51,6 +52,8 @@ export async function renewSession(ctx: Context, realm: SessionRealm, session: P
   if (renewed - session.expiresAt.getTime() < 60_000) return;
   await ctx.db.update(realmSessions).set({ expiresAt: new Date(renewed) })
     .where(and(eq(realmSessions.id, session.id), isNull(realmSessions.revokedAt)));
+  // The object may be a cached credential's: it must see its own renewal.
+  session.expiresAt = new Date(renewed);
 }
 
 export async function findSessionBySecret(ctx: Context, realmId: number, secret: string): Promise<LiveSession | undefined> {
@@ -65,11 +68,13 @@ export async function findSessionBySecret(ctx: Context, realmId: number, secret:
 export async function endRealmSession(ctx: Context, sessionId: number): Promise<void> {
   await ctx.db.update(realmSessions).set({ revokedAt: ctx.clock.now() })
     .where(and(eq(realmSessions.id, sessionId), isNull(realmSessions.revokedAt)));
+  customersChanged(ctx);
 }
 
 /** Admin revocation (DELETE .../users/{id}/sessions): every session of the user ends. */
 export async function revokeUserSessions(ctx: Context, userId: number): Promise<number> {
   const ended = await ctx.db.update(realmSessions).set({ revokedAt: ctx.clock.now() })
     .where(and(eq(realmSessions.userId, userId), isNull(realmSessions.revokedAt))).returning({ id: realmSessions.id });
+  customersChanged(ctx);
   return ended.length;
 }

@@ -13,6 +13,7 @@ import { checkUniqueValues, fieldValueList, lockFieldValues, mergeFieldValues, t
 import type { Realm } from './realms.js';
 import { revokeUserSessions } from './sessions.js';
 import { realmUsers, type AvatarValue } from './tables.js';
+import { customersChanged } from '../customers/credential-cache.js';
 
 export type RealmUser = typeof realmUsers.$inferSelect;
 
@@ -220,6 +221,8 @@ export async function writeRealmUser(ctx: Context, realm: Realm, self: RealmUser
   }).catch((err) => {
     const index = uniqueViolation(err);
     throw index === null ? err : takenError(index);
+  }).finally(() => {
+    if (self) customersChanged(ctx);
   });
 }
 
@@ -238,6 +241,7 @@ export async function updateRealmUser(ctx: Context, realm: Realm, id: number, in
 export async function deleteRealmUser(ctx: Context, realm: Realm, id: number): Promise<void> {
   const user = await findRealmUser(ctx.db, realm, id);
   await ctx.db.delete(realmUsers).where(eq(realmUsers.id, user.id));
+  customersChanged(ctx);
   await removeAvatarFile(ctx, user.avatar ?? null);
 }
 

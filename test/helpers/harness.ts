@@ -19,6 +19,8 @@ export interface Harness {
   config: Config;
   ownerId: number;
   ownerToken: string;
+  /** A second server process's worth of application on the same PostgreSQL database, with its own caches' view. */
+  peer(): Promise<{ app: FastifyInstance; close(): Promise<void> }>;
   /** A request with the owner's token unless `token` says otherwise (null: no credential). */
   request(options: InjectOptions & { token?: string | null }): Promise<LightMyRequestResponse>;
   close(): Promise<void>;
@@ -35,6 +37,7 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
   await applyMigrations(db);
   const clock = new ManualClock(new Date());
   const ctx = createContext(config, db, createLogger(config), clock);
+  await ctx.caches.follow();
   const owner = await issueOwnerToken(ctx, await ensureOwner(ctx));
   const app = await buildApp(ctx);
   await app.ready();
@@ -45,6 +48,14 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
     request: ({ token, headers, ...options }) => {
       const bearer = token === undefined ? owner.token.token : token;
       return app.inject({ ...options, headers: { ...(bearer ? { authorization: `Bearer ${bearer}` } : {}), ...headers } });
+    },
+    peer: async () => {
+      const peerDb = await openDatabase({ url: config.databaseUrl, dataDir: null, poolSize: 5 });
+      const peerCtx = createContext(config, peerDb, ctx.log, clock);
+      await peerCtx.caches.follow();
+      const peerApp = await buildApp(peerCtx);
+      await peerApp.ready();
+      return { app: peerApp, close: async () => { await peerApp.close(); await peerDb.close(); } };
     },
     close: async () => {
       await app.close();

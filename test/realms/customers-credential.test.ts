@@ -157,6 +157,8 @@ describe('customers API credential and /me', () => {
     expect((await me(realm.uid, auth(randomSecret()))).statusCode).toBe(200);
     // A dead token decides alone, although the cookie is alive.
     await h.ctx.db.update(oauthAccessTokens).set({ revokedAt: h.clock.now() }).where(eq(oauthAccessTokens.id, id));
+    // Written behind the server's back, the revocation is seen once the two-second credential cache lapses.
+    h.clock.advance(2001);
     const revoked = await me(realm.uid, auth(token));
     expect(revoked.statusCode).toBe(401);
     expect(revoked.json()).toEqual(GRANT_EXPIRED);
