@@ -101,7 +101,9 @@ async function remembered(ctx: Context, scope: string, secret: string, load: (ha
   const now = ctx.clock.now();
   const credentialRows = ctx.caches.of<Row>('customers');
   const cached = credentialRows.get(key, now);
-  if (cached) return cached;
+  // Only the live path is sped up: a credential that looks dead is confirmed by the database, since
+  // another process may have renewed its session meanwhile.
+  if (cached?.session && isLive(cached.session, now) && !cached.tokenRevokedAt) return cached;
   const row = await load(hash);
   // Only credentials that were found are kept: garbage tokens must not fill the cache.
   if (row?.session) credentialRows.set(key, row, now);
