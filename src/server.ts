@@ -1,6 +1,5 @@
 import pino from 'pino';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
-import { buildApp } from './app.js';
 import { systemClock, type Clock } from './clock.js';
 import { withListenAddress, type Config } from './config.js';
 import type { Context } from './context.js';
@@ -44,7 +43,9 @@ export interface RunningServer {
 /** `atrium serve`: migrate, make sure an owner exists, then listen until SIGTERM or SIGINT. */
 export async function serve(config: Config, env: Record<string, string | undefined>, out: NodeJS.WritableStream = process.stdout): Promise<RunningServer> {
   const log = createLogger(config);
-  const database = await openMigrated(config);
+  // The database opens (a file copy and a WebAssembly compile, mostly off the main thread) while
+  // the HTTP modules load.
+  const [database, { buildApp }] = await Promise.all([openMigrated(config), import('./app.js')]);
   let ctx = createContext(config, database, log);
   await ctx.caches.follow();
   const owner = await ensureOwner(ctx);

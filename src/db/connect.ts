@@ -97,7 +97,7 @@ async function openEmbedded(dataDir: string | null): Promise<Database> {
     release = acquireDataLock(dataDir);
     const folder = path.join(dataDir, 'db');
     try {
-      if (!fs.existsSync(path.join(folder, 'PG_VERSION'))) copySeedCluster(folder);
+      if (!fs.existsSync(path.join(folder, 'PG_VERSION'))) await copySeedCluster(folder);
       client = await PGlite.create({ dataDir: folder });
     } catch (err) {
       release();

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { drizzle } from 'drizzle-orm/pglite';
@@ -21,10 +22,20 @@ export async function loadSeedArchive(): Promise<Blob | undefined> {
 }
 
 /** Copies the seed cluster into an empty folder; false when there is no seed (the cluster is then made in place). */
-export function copySeedCluster(folder: string): boolean {
+export async function copySeedCluster(folder: string): Promise<boolean> {
   if (!fs.existsSync(SEED_DIR)) return false;
-  fs.cpSync(SEED_DIR, folder, { recursive: true });
+  await copyTree(SEED_DIR, folder);
   return true;
+}
+
+// copyFile per file (copy_file_range in the kernel, on libuv's threads): several times faster than
+// fs.cpSync here, and the start goes on loading modules meanwhile.
+async function copyTree(from: string, to: string): Promise<void> {
+  await fs.promises.mkdir(to, { recursive: true });
+  const entries = await fs.promises.readdir(from, { withFileTypes: true });
+  await Promise.all(entries.map((entry) => (entry.isDirectory()
+    ? copyTree(path.join(from, entry.name), path.join(to, entry.name))
+    : fs.promises.copyFile(path.join(from, entry.name), path.join(to, entry.name)))));
 }
 
 /**
