@@ -1,22 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { launchBrowser } from '../helpers/browser.js';
-import { startHarness, type Harness } from '../helpers/harness.js';
-import { listen } from '../helpers/server.js';
+import { startBrowserHarness, type BrowserHarness } from '../helpers/browser.js';
+import type { Harness } from '../helpers/harness.js';
 
 describe('the admin reference page in Chromium', () => {
+  let env: BrowserHarness;
   let h: Harness;
   let base: string;
   let browser: Browser;
   beforeAll(async () => {
-    h = await startHarness();
-    base = await listen(h);
-    browser = await launchBrowser();
+    env = await startBrowserHarness();
+    ({ h, base, browser } = env);
   });
-  afterAll(async () => {
-    await browser?.close();
-    await h?.close();
-  });
+  afterAll(async () => { await env?.close(); });
 
   it('lists sections and models, takes a token and executes an operation', async () => {
     const page = await browser.newPage();

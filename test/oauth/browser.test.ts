@@ -2,12 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
-import { startHarness, type Harness } from '../helpers/harness.js';
-import { listen } from '../helpers/server.js';
-import { launchBrowser } from '../helpers/browser.js';
+import type { Harness } from '../helpers/harness.js';
+import { startBrowserHarness, type BrowserHarness } from '../helpers/browser.js';
 import { createClient, createRealm, createUser, USER_PASSWORD, type ClientFixture } from './fixtures.js';
 
 describe('signing in through authorize in Chromium', () => {
+  let env: BrowserHarness;
   let h: Harness;
   let base: string;
   let browser: Browser;
@@ -17,8 +17,8 @@ describe('signing in through authorize in Chromium', () => {
   const hits: string[] = [];
 
   beforeAll(async () => {
-    h = await startHarness();
-    base = await listen(h);
+    env = await startBrowserHarness();
+    ({ h, base, browser } = env);
     // The client application: a tiny listener that only records where it was sent.
     callbackServer = http.createServer((req, res) => {
       hits.push(req.url ?? '');
@@ -29,12 +29,10 @@ describe('signing in through authorize in Chromium', () => {
     const bank = await createRealm(h, 'bank');
     await createUser(h, bank, 'ana@bank.test');
     client = await createClient(h, 'bank', { redirect_uris: [callback] });
-    browser = await launchBrowser();
   }, 60_000);
   afterAll(async () => {
-    await browser?.close();
     await new Promise((resolve) => callbackServer?.close(resolve));
-    await h?.close();
+    await env?.close();
   });
 
   it('goes from authorize to the login page, signs in and lands on the redirect URI with a code and the same state', async () => {

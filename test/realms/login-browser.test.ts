@@ -1,24 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { launchBrowser } from '../helpers/browser.js';
-import { startHarness, type Harness } from '../helpers/harness.js';
+import { startBrowserHarness, type BrowserHarness } from '../helpers/browser.js';
+import type { Harness } from '../helpers/harness.js';
 import { makeRealm, makeRealmUser } from '../helpers/realms.js';
-import { listen } from '../helpers/server.js';
 
 describe('realm sign-in page in Chromium', () => {
+  let env: BrowserHarness;
   let h: Harness;
   let browser: Browser;
   let base: string;
 
   beforeAll(async () => {
-    h = await startHarness();
-    base = await listen(h);
-    browser = await launchBrowser();
+    env = await startBrowserHarness();
+    ({ h, base, browser } = env);
   });
-  afterAll(async () => {
-    await browser?.close();
-    await h?.close();
-  });
+  afterAll(async () => { await env?.close(); });
 
   it('signs in with the labelled fields and lands on the redirect path', async () => {
     const realm = await makeRealm(h, { name: 'Personal Banking' });
