@@ -7,6 +7,7 @@ import { migrationsFolder } from '../dist/db/migrate.js';
 const manifest = new URL('../node_modules/@electric-sql/pglite/package.json', import.meta.url);
 const migrations = fs.readdirSync(migrationsFolder).filter((f) => f.endsWith('.sql')).sort();
 const version = JSON.stringify({
+  layout: 2,
   pglite: JSON.parse(fs.readFileSync(manifest, 'utf8')).version,
   migrations: migrations.map((f) => [f, fs.statSync(`${migrationsFolder}/${f}`).size]),
 });

@@ -29,7 +29,28 @@ export async function openMigrated(config: Config): Promise<Database> {
 }
 
 export function createContext(config: Config, database: Database, log: FastifyBaseLogger, clock: Clock = systemClock): Context {
-  return { db: database.db, database, clock, config, log, caches: new Caches(database) };
+  const starting = startingContext(config, log, clock);
+  starting.attach(database);
+  return starting.ctx;
+}
+
+/**
+ * A context whose database arrives later: a starting server builds its routes (which only capture
+ * the context) while the database opens. Reading the database before `attach` is a bug, and throws.
+ */
+export function startingContext(config: Config, log: FastifyBaseLogger, clock: Clock = systemClock): { ctx: Context; attach(database: Database): void } {
+  let open: { database: Database; caches: Caches } | null = null;
+  const opened = () => {
+    if (!open) throw new Error('the database is not open yet');
+    return open;
+  };
+  const ctx: Context = {
+    config, log, clock,
+    get db() { return opened().database.db; },
+    get database() { return opened().database; },
+    get caches() { return opened().caches; },
+  };
+  return { ctx, attach: (database) => { open = { database, caches: new Caches(database) }; } };
 }
 
 export const CATALOG_PAGES = ['/api/admin/docs', '/api/content/docs', '/api/profile/docs', '/api/customers/docs'];
@@ -44,13 +65,22 @@ export interface RunningServer {
 export async function serve(config: Config, env: Record<string, string | undefined>, out: NodeJS.WritableStream = process.stdout): Promise<RunningServer> {
   const log = createLogger(config);
   // The database opens (a file copy and a WebAssembly compile, mostly off the main thread) while
-  // the HTTP modules load.
-  const [database, { buildApp }] = await Promise.all([openMigrated(config), import('./app.js')]);
-  let ctx = createContext(config, database, log);
+  // the HTTP modules load and the routes compile.
+  const starting = startingContext(config, log);
+  let ctx = starting.ctx;
+  const opening = openMigrated(config);
+  opening.catch(() => {});
+  const { buildApp } = await import('./app.js');
+  const app = await buildApp(ctx, { logger: log });
+  await app.ready();
+  const database = await opening.catch(async (err) => {
+    await app.close();
+    throw err;
+  });
+  starting.attach(database);
   await ctx.caches.follow();
   const owner = await ensureOwner(ctx);
   const credentials = owner.created ? await issueOwnerToken(ctx, owner) : null;
-  const app = await buildApp(ctx, { logger: log });
   try {
     await app.listen({ port: config.port, host: config.host });
   } catch (err) {

@@ -45,7 +45,13 @@ async function copyTree(from: string, to: string): Promise<void> {
 export async function writeSeedCluster(migrationsFolder: string): Promise<void> {
   fs.rmSync(SEED_DIR, { recursive: true, force: true });
   const client = await PGlite.create({ dataDir: SEED_DIR });
+  // The application uses the `postgres` database only; without the two template databases a first
+  // start writes 24 MB instead of 40.
+  await client.exec("update pg_database set datistemplate = false where datname in ('template0', 'template1')");
+  await client.exec('drop database template0');
+  await client.exec('drop database template1');
   await migrate(drizzle(client), { migrationsFolder });
+  await client.exec('checkpoint');
   const dump = await client.dumpDataDir('gzip');
   await client.close();
   await fs.promises.writeFile(SEED_ARCHIVE, Buffer.from(await dump.arrayBuffer()));

@@ -1,0 +1,16 @@
+import { PGlite } from '@electric-sql/pglite';
+import fs from 'node:fs';
+fs.rmSync('/tmp/t0', { recursive: true, force: true });
+const db = await PGlite.create({ dataDir: '/tmp/t0' });
+await db.exec("update pg_database set datistemplate = false where datname in ('template0', 'template1')");
+await db.exec("drop database template0");
+await db.exec("drop database template1");
+await db.exec('checkpoint');
+await db.close();
+const t = performance.now();
+const db2 = await PGlite.create({ dataDir: '/tmp/t0' });
+console.log((await db2.query("select datname from pg_database")).rows, Math.round(performance.now() - t));
+await db2.close();
+const dump = await (await PGlite.create({ dataDir: '/tmp/t0' })).dumpDataDir('gzip');
+const mem = await PGlite.create({ loadDataDir: dump });
+console.log((await mem.query('select 1 as ok')).rows);
