@@ -27,7 +27,6 @@ export const unauthorized = (message = 'Not authenticated') => new AppError(401,
 export const forbidden = (message = 'Your role does not allow this action') => new AppError(403, [message]);
 export const notFound = (what = 'Resource') => new AppError(404, [`${what} not found`]);
 export const conflict = (message: string) => new AppError(409, [message]);
-export const tooManyRequests = (message: string) => new AppError(429, [message]);
 
 /** A 422 naming each invalid attribute, Rails style: `{errors: ["Email has already been taken"], details: [...]}`. */
 export function invalid(details: FieldError[]): AppError {
