@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq } from 'drizzle-orm';
+import { and, asc, desc, eq } from 'drizzle-orm';
 import type { Context } from '../context.js';
 import { totalCount, totalOf } from '../db/paging.js';
 import { FieldErrors, notFound } from '../http/errors.js';
@@ -68,7 +68,7 @@ function checkApplication(input: ApplicationInput, creating: boolean): void {
 export async function listApplications(ctx: Context, page: Page) {
   const rows = await ctx.db.select({ app: apiApplications, total: totalCount }).from(apiApplications)
     .orderBy(desc(apiApplications.updatedAt), desc(apiApplications.id)).limit(page.perPage).offset(page.offset);
-  const total = await totalOf(rows, page, async () => (await ctx.db.select({ n: count() }).from(apiApplications))[0].n);
+  const total = await totalOf(rows, page, ctx.db, apiApplications, undefined);
   return { items: rows.map((r) => applicationBody(r.app)), total };
 }
 
@@ -147,7 +147,7 @@ export async function listAccessTokens(ctx: Context, adminId: number, page: Page
   const where = eq(accessTokens.adminId, adminId);
   const rows = await ctx.db.select({ token: accessTokens, total: totalCount }).from(accessTokens).where(where)
     .orderBy(asc(accessTokens.id)).limit(page.perPage).offset(page.offset);
-  const total = await totalOf(rows, page, async () => (await ctx.db.select({ n: count() }).from(accessTokens).where(where))[0].n);
+  const total = await totalOf(rows, page, ctx.db, accessTokens, where);
   return { items: rows.map((r) => tokenBody(r.token)), total };
 }
 

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, ilike, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, ilike, or, sql } from 'drizzle-orm';
 import type { Context } from '../context.js';
 import { AppError, FieldErrors, notFound } from '../http/errors.js';
 import type { Page } from '../http/pagination.js';
@@ -84,8 +84,7 @@ export async function listRoles(ctx: Context, page: Page, query: RoleListQuery =
   if (cached) return cached;
   const rows = await rolesPage(ctx.db, sortKey, descending)
     .execute({ pattern: text, limit: page.perPage, offset: page.offset });
-  const total = await totalOf(rows, page, async () => (await ctx.db.select({ n: count() }).from(roles)
-    .where(text ? or(ilike(roles.name, text), ilike(roles.key, text)) : undefined))[0].n);
+  const total = await totalOf(rows, page, ctx.db, roles, text ? or(ilike(roles.name, text), ilike(roles.key, text)) : undefined);
   const result = { items: rows.map((r) => roleBody(r.role, r.usersCount)), total };
   rolePages.set(cacheKey, result, now);
   return result;

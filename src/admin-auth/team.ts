@@ -92,7 +92,7 @@ export async function listTeamMembers(ctx: Context, page: Page, query: { query?:
   const direction = query.order?.toLowerCase() === 'asc' ? asc : desc;
   const rows = await ctx.db.select({ admin: admins, total: totalCount }).from(admins).where(where)
     .orderBy(direction(column), desc(admins.id)).limit(page.perPage).offset(page.offset);
-  const total = await totalOf(rows, page, async () => (await ctx.db.select({ n: count() }).from(admins).where(where))[0].n);
+  const total = await totalOf(rows, page, ctx.db, admins, where);
   const roleMap = await rolesOf(ctx.db, rows.map((r) => r.admin.id));
   return { items: rows.map(({ admin }) => teamMemberBody(admin, roleMap.get(admin.id) ?? [])), total };
 }

@@ -1,14 +1,18 @@
-import { sql } from 'drizzle-orm';
+import { count, sql, type SQL } from 'drizzle-orm';
+import type { PgTable } from 'drizzle-orm/pg-core';
 import type { Page } from '../http/pagination.js';
+import type { Db } from './connect.js';
 
 /** Selected beside a page's rows, so that one round trip gives the page and the total. */
 export const totalCount = sql<number>`count(*) over()`.mapWith(Number);
 
 /**
  * The total of a list from the rows of its page; only a page past the end (no rows to carry the
- * window count) costs a second query.
+ * window count) costs a second query, counting `table` where `where` holds.
  */
-export async function totalOf(rows: { total: number }[], page: Page, count: () => Promise<number>): Promise<number> {
+export async function totalOf(rows: { total: number }[], page: Page, db: Db, table: PgTable, where: SQL | undefined): Promise<number> {
   if (rows.length) return rows[0].total;
-  return page.offset === 0 ? 0 : count();
+  if (page.offset === 0) return 0;
+  const [{ n }] = await db.select({ n: count() }).from(table).where(where);
+  return n;
 }

@@ -1,4 +1,4 @@
-import { and, asc, count, eq } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import type { Context } from '../context.js';
 import { FieldErrors, notFound } from '../http/errors.js';
 import type { Page } from '../http/pagination.js';
@@ -7,6 +7,7 @@ import { requireRealm } from '../realms/realms.js';
 import { SCOPES } from './schema.js';
 import { oauthClients } from './tables.js';
 import { customersChanged } from '../customers/credential-cache.js';
+import { totalCount, totalOf } from '../db/paging.js';
 
 type ClientRow = typeof oauthClients.$inferSelect;
 
@@ -100,11 +101,10 @@ async function findClient(ctx: Context, realmUid: string, id: number): Promise<C
 export async function listClients(ctx: Context, realmUid: string, page: Page) {
   const realmId = await realmIdOf(ctx, realmUid);
   const where = eq(oauthClients.realmId, realmId);
-  const [rows, [{ total }]] = await Promise.all([
-    ctx.db.select().from(oauthClients).where(where).orderBy(asc(oauthClients.id)).limit(page.perPage).offset(page.offset),
-    ctx.db.select({ total: count() }).from(oauthClients).where(where),
-  ]);
-  return { items: rows.map((row) => clientBody(row)), total };
+  const rows = await ctx.db.select({ client: oauthClients, total: totalCount }).from(oauthClients).where(where)
+    .orderBy(asc(oauthClients.id)).limit(page.perPage).offset(page.offset);
+  const total = await totalOf(rows, page, ctx.db, oauthClients, where);
+  return { items: rows.map((row) => clientBody(row.client)), total };
 }
 
 export async function getClient(ctx: Context, realmUid: string, id: number): Promise<OAuthClientBody> {

@@ -10,6 +10,7 @@ import { checkFieldValue, lockFieldValues } from './field-values.js';
 import type { Realm } from './realms.js';
 import { CUSTOM_FIELD_TYPES } from './schema.js';
 import { customFields, realmUsers } from './tables.js';
+import { totalCount, totalOf } from '../db/paging.js';
 
 export type CustomField = typeof customFields.$inferSelect;
 
@@ -80,11 +81,10 @@ const fieldsQuery = (db: Db) => prepared(db, 'realm_custom_fields', (d, name) =>
 
 export async function listCustomFields(ctx: Context, realm: Realm, page: Page) {
   const where = eq(customFields.realmId, realm.id);
-  const [rows, [{ total }]] = await Promise.all([
-    ctx.db.select().from(customFields).where(where).orderBy(asc(customFields.id)).limit(page.perPage).offset(page.offset),
-    ctx.db.select({ total: count() }).from(customFields).where(where),
-  ]);
-  return { items: rows.map(customFieldBody), total };
+  const rows = await ctx.db.select({ field: customFields, total: totalCount }).from(customFields).where(where)
+    .orderBy(asc(customFields.id)).limit(page.perPage).offset(page.offset);
+  const total = await totalOf(rows, page, ctx.db, customFields, where);
+  return { items: rows.map((r) => customFieldBody(r.field)), total };
 }
 
 async function findField(db: Db, realm: Realm, id: number): Promise<CustomField> {

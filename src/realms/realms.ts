@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, ilike, inArray, isNotNull, or } from 'drizzle-orm';
+import { and, asc, desc, eq, ilike, inArray, isNotNull, or } from 'drizzle-orm';
 import type { Context } from '../context.js';
 import { containing } from '../db/like.js';
 import { uniqueViolation } from '../db/unique.js';
@@ -10,6 +10,7 @@ import { accessChanged } from '../admin-auth/access-cache.js';
 import { removeAvatarFile } from './avatar-files.js';
 import { realmUsers, realms } from './tables.js';
 import { customersChanged } from '../customers/credential-cache.js';
+import { totalCount, totalOf } from '../db/paging.js';
 
 export type Realm = typeof realms.$inferSelect;
 
@@ -173,11 +174,10 @@ export async function listRealms(ctx: Context, page: Page, query: RealmListQuery
   );
   const column = SORTABLE[query.sort_by as keyof typeof SORTABLE] ?? realms.updatedAt;
   const direction = query.order?.toLowerCase() === 'asc' ? asc : desc;
-  const [rows, [{ total }]] = await Promise.all([
-    ctx.db.select().from(realms).where(where).orderBy(direction(column), desc(realms.id)).limit(page.perPage).offset(page.offset),
-    ctx.db.select({ total: count() }).from(realms).where(where),
-  ]);
-  return { items: rows.map(realmBody), total };
+  const rows = await ctx.db.select({ realm: realms, total: totalCount }).from(realms).where(where)
+    .orderBy(direction(column), desc(realms.id)).limit(page.perPage).offset(page.offset);
+  const total = await totalOf(rows, page, ctx.db, realms, where);
+  return { items: rows.map((r) => realmBody(r.realm)), total };
 }
 
 export async function createRealm(ctx: Context, input: RealmInput): Promise<RealmBody> {

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, ilike, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, ilike, or, sql } from 'drizzle-orm';
 import type { Context } from '../context.js';
 import type { Db } from '../db/connect.js';
 import { containing } from '../db/like.js';
@@ -14,6 +14,7 @@ import type { Realm } from './realms.js';
 import { revokeUserSessions } from './sessions.js';
 import { realmUsers, type AvatarValue } from './tables.js';
 import { customersChanged } from '../customers/credential-cache.js';
+import { totalCount, totalOf } from '../db/paging.js';
 
 export type RealmUser = typeof realmUsers.$inferSelect;
 
@@ -110,13 +111,14 @@ export async function listRealmUsers(ctx: Context, realm: Realm, page: Page, que
   ) : undefined);
   const column = SORTABLE[query.sort_by as keyof typeof SORTABLE] ?? realmUsers.updatedAt;
   const direction = query.order?.toLowerCase() === 'asc' ? asc : desc;
-  const [rows, [{ total }], fields] = await Promise.all([
-    ctx.db.select().from(realmUsers).where(where).orderBy(direction(column), desc(realmUsers.id)).limit(page.perPage).offset(page.offset),
-    ctx.db.select({ total: count() }).from(realmUsers).where(where),
+  const [rows, fields] = await Promise.all([
+    ctx.db.select({ user: realmUsers, total: totalCount }).from(realmUsers).where(where)
+      .orderBy(direction(column), desc(realmUsers.id)).limit(page.perPage).offset(page.offset),
     fieldsOf(ctx, realm.id),
   ]);
+  const total = await totalOf(rows, page, ctx.db, realmUsers, where);
   const now = ctx.clock.now();
-  return { items: rows.map((u) => realmUserBody(u, fields, now)), total };
+  return { items: rows.map((r) => realmUserBody(r.user, fields, now)), total };
 }
 
 export async function findRealmUser(db: Db, realm: Realm, id: number): Promise<RealmUser> {
