@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Context } from '../context.js';
+import { bearerOf } from '../http/bearer.js';
 import { forbidden, unauthorized } from '../http/errors.js';
 import { principalFromSession, principalFromToken } from './credential.js';
 import type { Permission } from './permissions.js';
@@ -25,20 +26,14 @@ declare module 'fastify' {
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-function bearerToken(request: FastifyRequest): string | undefined {
-  const header = request.headers.authorization;
-  if (!header) return undefined;
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-  return match ? match[1] : '';
-}
-
 /**
  * Resolves the admin credential of every request in the admin catalog and enforces the route's
  * `access`. A bearer token, when present, is evaluated first and alone (spec 5.1).
  */
 export async function authenticate(ctx: Context, request: FastifyRequest): Promise<AdminPrincipal> {
-  const token = bearerToken(request);
-  if (token !== undefined) {
+  // Any Authorization header decides alone: one that is not a well-formed bearer token is refused.
+  if (request.headers.authorization) {
+    const token = bearerOf(request);
     const principal = token ? await principalFromToken(ctx, token) : null;
     if (!principal) throw unauthorized('Invalid access token');
     return principal;

@@ -10,6 +10,7 @@ import { isLive, realmCookieName, renewSession, type LiveSession } from '../real
 import { realmSessions, realmUsers, realms } from '../realms/tables.js';
 import type { RealmUser } from '../realms/users.js';
 import { hashSecret } from '../security/secrets.js';
+import { bearerOf } from '../http/bearer.js';
 
 /** Who a customers API request acts for: a live session of an active user of an active realm. */
 export interface Customer {
@@ -153,12 +154,6 @@ export async function resolveToken(ctx: Context, bearer: string): Promise<{ real
   const row = first(await tokenAnywhere(ctx.db).execute({ hash: hashSecret(bearer) }));
   if (!row) return undefined;
   return { realm: row.realm, resolution: row.realm.active ? await judge(ctx, row) : 'user_session' };
-}
-
-/** The token of an `Authorization: Bearer` header; undefined without one. */
-export function bearerOf(request: FastifyRequest): string | undefined {
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '');
-  return match?.[1];
 }
 
 export function throwUnlessCustomer(resolution: Resolution): Customer {
