@@ -5,7 +5,7 @@ import { realmUsers } from '../realms/tables.js';
 import { hashSecret, randomSecret } from '../security/secrets.js';
 import { issuerOf } from './metadata.js';
 import { pkceMethods, wellFormedPkceValue } from './pkce.js';
-import type { OAuthRealm } from './realm.js';
+import type { Realm } from '../realms/realms.js';
 import { DEFAULT_SCOPE, SCOPES } from './schema.js';
 import { authorizationCodes, oauthClients } from './tables.js';
 
@@ -44,7 +44,7 @@ function grantedScope(requested: string | undefined, clientScopes: string[]): st
  * path and query, where the login page sends the user back once signed in.
  */
 export async function authorize(
-  ctx: Context, realm: OAuthRealm, query: AuthorizeQuery, sessionSecret: string | undefined, returnPath: string,
+  ctx: Context, realm: Realm, query: AuthorizeQuery, sessionSecret: string | undefined, returnPath: string,
 ): Promise<AuthorizeOutcome> {
   const clientId = single(query.client_id);
   const redirectUri = single(query.redirect_uri);

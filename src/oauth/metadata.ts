@@ -1,20 +1,20 @@
 import type { Context } from '../context.js';
 import { pkceMethods } from './pkce.js';
-import type { OAuthRealm } from './realm.js';
+import type { Realm } from '../realms/realms.js';
 import { SCOPES } from './schema.js';
 
 export const CLIENT_AUTH_METHODS = ['client_secret_basic', 'client_secret_post', 'none'];
 
-export const issuerOf = (ctx: Context, realm: Pick<OAuthRealm, 'uid'>) => `${ctx.config.baseUrl}/realms/${encodeURIComponent(realm.uid)}`;
+export const issuerOf = (ctx: Context, realm: Pick<Realm, 'uid'>) => `${ctx.config.baseUrl}/realms/${encodeURIComponent(realm.uid)}`;
 
 /** Where authorization happens: the realm's custom domain when it has one (spec 4.4), BASE_URL otherwise. */
-export function authorizationEndpointOf(ctx: Context, realm: Pick<OAuthRealm, 'uid' | 'customDomain'>): string {
+export function authorizationEndpointOf(ctx: Context, realm: Pick<Realm, 'uid' | 'customDomain'>): string {
   if (realm.customDomain) return `${new URL(ctx.config.baseUrl).protocol}//${realm.customDomain}/realms/oauth/authorize`;
   return `${issuerOf(ctx, realm)}/oauth/authorize`;
 }
 
 /** RFC 8414 authorization server metadata of one realm. */
-export function metadataOf(ctx: Context, realm: OAuthRealm) {
+export function metadataOf(ctx: Context, realm: Realm) {
   const issuer = issuerOf(ctx, realm);
   return {
     issuer,

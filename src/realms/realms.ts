@@ -79,6 +79,14 @@ export async function requireRealm(ctx: Context, uid: string): Promise<Realm> {
   return realm;
 }
 
+/** The active realm whose custom domain a request's Host names (port and case ignored). */
+export async function findRealmByDomain(ctx: Context, host: string): Promise<Realm | undefined> {
+  const name = host.trim().toLowerCase().replace(/:\d+$/, '');
+  if (!name) return undefined;
+  const [realm] = await ctx.db.select().from(realms).where(and(eq(realms.customDomain, name), eq(realms.active, true)));
+  return realm;
+}
+
 /** Whether an absolute address's host is the custom domain of one of the account's realms. */
 export async function isRealmDomain(ctx: Context, hostname: string): Promise<boolean> {
   const [row] = await ctx.db.select({ id: realms.id }).from(realms).where(eq(realms.customDomain, hostname.toLowerCase())).limit(1);

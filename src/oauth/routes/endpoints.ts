@@ -1,14 +1,13 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Context } from '../../context.js';
 import { AppError, handleError, notFound } from '../../http/errors.js';
-import { findActiveRealm } from '../../realms/realms.js';
+import { findActiveRealm, findRealmByDomain, type Realm } from '../../realms/realms.js';
 import { realmCookieName } from '../../realms/sessions.js';
 import { authorize, type AuthorizeQuery } from '../authorize.js';
 import { presentedClient, type Form } from '../client-auth.js';
 import { invalidRequest } from '../errors.js';
 import { metadataOf } from '../metadata.js';
 import { errorPage } from '../page.js';
-import { findRealmByDomain, type OAuthRealm } from '../realm.js';
 import { revokeToken } from '../revoke.js';
 import { exchangeCode } from '../token.js';
 
@@ -41,7 +40,7 @@ export function oauthServerRoutes(ctx: Context): FastifyPluginAsync {
       return handleError(error, request, reply);
     });
 
-    async function runAuthorize(realm: OAuthRealm, request: FastifyRequest, reply: FastifyReply) {
+    async function runAuthorize(realm: Realm, request: FastifyRequest, reply: FastifyReply) {
       const outcome = await authorize(ctx, realm, request.query as AuthorizeQuery, request.cookies[realmCookieName(realm.uid)], request.url);
       if (outcome.kind === 'page') return sendPage(reply, outcome.status, outcome.title, outcome.message);
       return reply.code(302).header('cache-control', 'no-store').redirect(outcome.location);
