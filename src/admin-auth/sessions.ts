@@ -1,14 +1,15 @@
 import { eq } from 'drizzle-orm';
 import type { Context } from '../context.js';
-import { AppError, FieldErrors, unauthorized } from '../http/errors.js';
+import { FieldErrors, tooManyAttempts, unauthorized } from '../http/errors.js';
+import { attemptSucceeded, beginAttempt, type AttemptLimit } from '../attempts/limit.js';
 import { UNKNOWN_ACCOUNT_HASH, verifyPassword } from '../security/passwords.js';
 import { hashSecret, randomSecret } from '../security/secrets.js';
 import { logoutUrls } from './api-access.js';
 import { getTeamMember, normalizeEmail, type TeamMemberBody } from './team.js';
 import { adminSessions, admins } from './tables.js';
 
-export const MAX_FAILED_SIGN_INS = 10;
-export const LOCK_MINUTES = 15;
+/** Ten failed sign-ins lock a member (or an email nobody has) for fifteen minutes. */
+export const SIGN_IN_LIMIT: AttemptLimit = { scope: 'admin_sign_in', max: 10, lockMs: 15 * 60_000 };
 export const SESSION_HOURS = 12;
 
 export interface SignedIn {
@@ -20,33 +21,23 @@ export interface SignedIn {
 
 const refused = () => unauthorized('Invalid email or password');
 
-/** Ten failed sign-ins lock the member for fifteen minutes; a success resets the count. */
+/**
+ * Attempts are counted per email, whether or not a member has it, and an unknown email costs the
+ * same password hash: the answers and their timing tell nothing of who exists.
+ */
 export async function signIn(ctx: Context, email: string | undefined, password: string | undefined): Promise<SignedIn> {
   const errors = new FieldErrors();
   if (!email?.trim()) errors.add('email', "can't be blank");
   if (!password) errors.add('password', "can't be blank");
   errors.throwIfAny();
   const now = ctx.clock.now();
-  const [admin] = await ctx.db.select().from(admins).where(eq(admins.email, normalizeEmail(email!)));
+  const subject = normalizeEmail(email!);
+  const [admin] = await ctx.db.select().from(admins).where(eq(admins.email, subject));
+  const attempt = await beginAttempt(ctx, SIGN_IN_LIMIT, subject);
+  if (!attempt.allowed) throw tooManyAttempts(attempt.lockedUntil);
   const matches = await verifyPassword(password!, admin?.passwordHash ?? UNKNOWN_ACCOUNT_HASH);
-  if (!admin) throw refused();
-  if (admin.lockedUntil && admin.lockedUntil > now) {
-    throw new AppError(429, [`Too many failed sign-ins: try again after ${admin.lockedUntil.toISOString()}`]);
-  }
-  if (!matches || !admin.active) {
-    if (!matches) {
-      const failures = (admin.lockedUntil ? 0 : admin.failedSignIns) + 1;
-      const locked = failures >= MAX_FAILED_SIGN_INS;
-      await ctx.db.update(admins).set({
-        failedSignIns: locked ? 0 : failures,
-        lockedUntil: locked ? new Date(now.getTime() + LOCK_MINUTES * 60_000) : null,
-      }).where(eq(admins.id, admin.id));
-    }
-    throw refused();
-  }
-  if (admin.failedSignIns || admin.lockedUntil) {
-    await ctx.db.update(admins).set({ failedSignIns: 0, lockedUntil: null }).where(eq(admins.id, admin.id));
-  }
+  if (!admin || !matches || !admin.active) throw refused();
+  await attemptSucceeded(ctx, SIGN_IN_LIMIT, subject);
   const sessionId = randomSecret();
   const csrfToken = randomSecret();
   const expiresAt = new Date(now.getTime() + SESSION_HOURS * 3_600_000);

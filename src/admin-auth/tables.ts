@@ -9,8 +9,6 @@ export const admins = pgTable('admins', {
   lastName: text('last_name').notNull().default(''),
   passwordHash: text('password_hash').notNull(),
   active: boolean('active').notNull().default(true),
-  failedSignIns: integer('failed_sign_ins').notNull().default(0),
-  lockedUntil: moment('locked_until'),
   ...timestamps,
 }, (t) => [uniqueIndex('admins_email_key').on(t.email)]);
 

@@ -4,3 +4,4 @@ export * from '../admin-auth/tables.js';
 export * from '../realms/tables.js';
 export * from '../oauth/tables.js';
 export * from '../events/tables.js';
+export * from '../attempts/tables.js';

@@ -26,7 +26,9 @@ export const badRequest = (message: string) => new AppError(400, [message]);
 export const unauthorized = (message = 'Not authenticated') => new AppError(401, [message]);
 export const forbidden = (message = 'Your role does not allow this action') => new AppError(403, [message]);
 export const notFound = (what = 'Resource') => new AppError(404, [`${what} not found`]);
-export const conflict = (message: string) => new AppError(409, [message]);
+export const tooManyAttempts = (lockedUntil: Date | null) => new AppError(429, [
+  lockedUntil ? `Too many failed attempts: try again after ${lockedUntil.toISOString()}` : 'Too many failed attempts',
+]);
 
 /** A 422 naming each invalid attribute, Rails style: `{errors: ["Email has already been taken"], details: [...]}`. */
 export function invalid(details: FieldError[]): AppError {

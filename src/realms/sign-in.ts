@@ -1,4 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
+import { attemptSucceeded, beginAttempt } from '../attempts/limit.js';
+import { SIGN_IN_LIMIT, signInSubject } from './sign-in-limit.js';
 import type { Context } from '../context.js';
 import { recordEvent } from '../events/events.js';
 import { UNKNOWN_ACCOUNT_HASH, verifyPassword } from '../security/passwords.js';
@@ -7,14 +9,10 @@ import { endRealmSession, findSessionBySecret, isLive, startRealmSession, type S
 import { realmUsers } from './tables.js';
 import type { RealmUser } from './users.js';
 
-/** Facts page: ten failed password sign-ins lock the user for fifteen minutes. */
-export const MAX_FAILED_LOGINS = 10;
-export const LOCK_MINUTES = 15;
-
 export type SignInResult =
   | { ok: true; user: RealmUser; session: StartedSession }
   | { ok: false; reason: 'invalid' }
-  | { ok: false; reason: 'locked'; lockedUntil: Date };
+  | { ok: false; reason: 'locked'; lockedUntil: Date | null };
 
 /** Emails carry an "@" and usernames never do, so one identifier names at most one user. */
 async function findByIdentifier(ctx: Context, realm: Realm, identifier: string): Promise<RealmUser | undefined> {
@@ -25,40 +23,27 @@ async function findByIdentifier(ctx: Context, realm: Realm, identifier: string):
   return user;
 }
 
-/** Counts a failure in one statement (two failures at once both count); the tenth locks. */
-async function countFailure(ctx: Context, user: RealmUser, now: Date): Promise<Date | null> {
-  const lockUntil = new Date(now.getTime() + LOCK_MINUTES * 60_000);
-  const [row] = await ctx.db.update(realmUsers).set({
-    failedLogins: sql`case when ${realmUsers.failedLogins} + 1 >= ${MAX_FAILED_LOGINS} then 0 else ${realmUsers.failedLogins} + 1 end`,
-    lockedUntil: sql`case when ${realmUsers.failedLogins} + 1 >= ${MAX_FAILED_LOGINS} then ${lockUntil.toISOString()}::timestamptz else null end`,
-  }).where(eq(realmUsers.id, user.id)).returning({ lockedUntil: realmUsers.lockedUntil });
-  return row?.lockedUntil ?? null;
-}
-
 /**
  * Signs a realm user in with email or username and password. Every refusal looks the same from
- * outside (the same scrypt work is done for unknown users) except a lock, which the user is told of.
- * A success starts a fresh session and records `user_login_log`; a failure of a known user records
- * `user_login_attempt_failed_log`.
+ * outside (unknown names are counted, and cost the same scrypt work) except a lock, which the user is
+ * told of. A success starts a fresh session and records `user_login_log`; a failure of a known user
+ * records `user_login_attempt_failed_log`.
  */
 export async function signInWithPassword(ctx: Context, realm: Realm, identifier: string, password: string): Promise<SignInResult> {
   const user = await findByIdentifier(ctx, realm, identifier);
+  const subject = signInSubject(realm.id, user, identifier);
+  const failed = () => user && recordEvent(ctx, { realmId: realm.id, userId: user.id, type: 'user_login_attempt_failed_log' });
+  const attempt = await beginAttempt(ctx, SIGN_IN_LIMIT, subject);
+  if (!attempt.allowed) {
+    await failed();
+    return { ok: false, reason: 'locked', lockedUntil: attempt.lockedUntil };
+  }
   const matches = await verifyPassword(password, user?.passwordHash ?? UNKNOWN_ACCOUNT_HASH);
-  if (!user) return { ok: false, reason: 'invalid' };
-  const now = ctx.clock.now();
-  const failed = () => recordEvent(ctx, { realmId: realm.id, userId: user.id, type: 'user_login_attempt_failed_log' });
-  if (user.lockedUntil && user.lockedUntil > now) {
+  if (!user || !matches || !user.active || !user.passwordHash) {
     await failed();
-    return { ok: false, reason: 'locked', lockedUntil: user.lockedUntil };
+    return { ok: false, reason: 'invalid' };
   }
-  if (!matches || !user.active || !user.passwordHash) {
-    const lockedUntil = matches ? null : await countFailure(ctx, user, now);
-    await failed();
-    return lockedUntil ? { ok: false, reason: 'locked', lockedUntil } : { ok: false, reason: 'invalid' };
-  }
-  if (user.failedLogins || user.lockedUntil) {
-    await ctx.db.update(realmUsers).set({ failedLogins: 0, lockedUntil: null }).where(eq(realmUsers.id, user.id));
-  }
+  await attemptSucceeded(ctx, SIGN_IN_LIMIT, subject);
   const session = await startRealmSession(ctx, realm, user.id);
   await recordEvent(ctx, { realmId: realm.id, userId: user.id, type: 'user_login_log' });
   return { ok: true, user, session };

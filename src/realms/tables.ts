@@ -39,8 +39,6 @@ export const realmUsers = pgTable('realm_users', {
   secondLastName: text('second_last_name').notNull().default(''),
   externalId: text('external_id'),
   active: boolean('active').notNull().default(true),
-  failedLogins: integer('failed_logins').notNull().default(0),
-  lockedUntil: moment('locked_until'),
   avatar: jsonb('avatar').$type<AvatarValue | null>(),
   customFields: jsonb('custom_fields').$type<Record<string, unknown>>().notNull().default({}),
   ...timestamps,

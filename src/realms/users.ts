@@ -12,6 +12,7 @@ import { fieldsOf, type CustomField } from './custom-fields.js';
 import { checkUniqueValues, fieldValueList, lockFieldValues, mergeFieldValues, type FieldInput, type FieldValue, type FieldValues } from './field-values.js';
 import type { Realm } from './realms.js';
 import { revokeUserSessions } from './sessions.js';
+import { signInLockedUntil } from './sign-in-limit.js';
 import { realmUsers, type AvatarValue } from './tables.js';
 import { customersChanged } from '../customers/credential-cache.js';
 import { totalCount, totalOf } from '../db/paging.js';
@@ -72,7 +73,7 @@ export function avatarBody(avatar: AvatarValue | null): AvatarBody | null {
   };
 }
 
-export function realmUserBody(user: RealmUser, fields: CustomField[], now: Date): RealmUserBody {
+export function realmUserBody(user: RealmUser, fields: CustomField[], lockedUntil: Date | null): RealmUserBody {
   return {
     id: user.id,
     uuid: user.uuid,
@@ -84,7 +85,7 @@ export function realmUserBody(user: RealmUser, fields: CustomField[], now: Date)
     second_last_name: user.secondLastName,
     external_id: user.externalId,
     active: user.active,
-    locked_until: user.lockedUntil && user.lockedUntil > now ? user.lockedUntil.toISOString() : null,
+    locked_until: lockedUntil?.toISOString() ?? null,
     avatar: avatarBody(user.avatar ?? null),
     custom_fields: fieldValueList(fields, user.customFields as FieldValues),
     created_at: user.createdAt.toISOString(),
@@ -112,13 +113,12 @@ export async function listRealmUsers(ctx: Context, realm: Realm, page: Page, que
   const column = SORTABLE[query.sort_by as keyof typeof SORTABLE] ?? realmUsers.updatedAt;
   const direction = query.order?.toLowerCase() === 'asc' ? asc : desc;
   const [rows, fields] = await Promise.all([
-    ctx.db.select({ user: realmUsers, total: totalCount }).from(realmUsers).where(where)
+    ctx.db.select({ user: realmUsers, lockedUntil: signInLockedUntil(ctx.clock.now()), total: totalCount }).from(realmUsers).where(where)
       .orderBy(direction(column), desc(realmUsers.id)).limit(page.perPage).offset(page.offset),
     fieldsOf(ctx, realm.id),
   ]);
   const total = await totalOf(rows, page, ctx.db, realmUsers, where);
-  const now = ctx.clock.now();
-  return { items: rows.map((r) => realmUserBody(r.user, fields, now)), total };
+  return { items: rows.map((r) => realmUserBody(r.user, fields, r.lockedUntil)), total };
 }
 
 export async function findRealmUser(db: Db, realm: Realm, id: number): Promise<RealmUser> {
@@ -128,8 +128,13 @@ export async function findRealmUser(db: Db, realm: Realm, id: number): Promise<R
 }
 
 export async function getRealmUser(ctx: Context, realm: Realm, id: number): Promise<RealmUserBody> {
-  const [user, fields] = await Promise.all([findRealmUser(ctx.db, realm, id), fieldsOf(ctx, realm.id)]);
-  return realmUserBody(user, fields, ctx.clock.now());
+  const [[row], fields] = await Promise.all([
+    ctx.db.select({ user: realmUsers, lockedUntil: signInLockedUntil(ctx.clock.now()) }).from(realmUsers)
+      .where(and(eq(realmUsers.id, id), eq(realmUsers.realmId, realm.id))),
+    fieldsOf(ctx, realm.id),
+  ]);
+  if (!row) throw notFound('User');
+  return realmUserBody(row.user, fields, row.lockedUntil);
 }
 
 const USERNAME = /^[A-Za-z0-9._-]{1,100}$/;

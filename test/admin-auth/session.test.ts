@@ -75,7 +75,7 @@ describe('admin sessions', () => {
     for (let i = 0; i < 10; i++) expect((await attempt('wrong password!')).statusCode).toBe(401);
     const locked = await attempt(member.password);
     expect(locked.statusCode).toBe(429);
-    expect(locked.json().errors[0]).toMatch(/Too many failed sign-ins/);
+    expect(locked.json().errors[0]).toMatch(/Too many failed attempts/);
     h.clock.advanceMinutes(14);
     expect((await attempt(member.password)).statusCode).toBe(429);
     h.clock.advanceMinutes(2);

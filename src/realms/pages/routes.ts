@@ -101,7 +101,7 @@ ${view.error ? html`<p class="alert" role="alert" id="login-error">${view.error}
       const result = await signInWithPassword(ctx, realm, form.username, form.password);
       if (!result.ok) {
         if (result.reason === 'locked') {
-          const minutes = Math.max(1, Math.ceil((result.lockedUntil.getTime() - ctx.clock.now().getTime()) / 60_000));
+          const minutes = Math.max(1, Math.ceil(((result.lockedUntil?.getTime() ?? 0) - ctx.clock.now().getTime()) / 60_000));
           return loginPage(request, reply, realm, 429, {
             ...view,
             error: `Too many failed sign-in attempts: this account is locked. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,

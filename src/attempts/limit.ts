@@ -1,0 +1,77 @@
+import { and, eq, sql } from 'drizzle-orm';
+import type { Context } from '../context.js';
+import type { Db } from '../db/connect.js';
+import { prepared } from '../db/prepared.js';
+import { attemptCounters } from './tables.js';
+
+/** How many wrong secrets a subject may present, and how long it is then locked out. */
+export interface AttemptLimit {
+  /** Names the counter; one per kind of secret (admin password, realm password, one-time code...). */
+  scope: string;
+  max: number;
+  /** null: locked until the counter is reset (a one-time code stays locked until a new one is sent). */
+  lockMs: number | null;
+}
+
+export type Attempt =
+  | { allowed: true }
+  | { allowed: false; lockedUntil: Date | null };
+
+/**
+ * Takes one attempt before the secret is checked: the attempt counts as a failure until
+ * `attemptSucceeded` says otherwise. The count and the lock are decided by one statement, so under N
+ * parallel attempts at most `max` are allowed and the rest are told of the lock; a locked subject's
+ * secret is never checked. The attempt that reaches `max` is still allowed (it is an ordinary
+ * failure); it starts the lock. When a lock ends the count starts again.
+ */
+export async function beginAttempt(ctx: Pick<Context, 'db' | 'clock'>, limit: AttemptLimit, subject: string): Promise<Attempt> {
+  const now = ctx.clock.now();
+  const lockUntil = limit.lockMs === null ? null : new Date(now.getTime() + limit.lockMs).toISOString();
+  const [row] = await takeAttempt(ctx.db).execute({
+    scope: limit.scope, subject, max: limit.max, now: now.toISOString(), lockUntil,
+  });
+  if (row.failures <= limit.max) return { allowed: true };
+  return { allowed: false, lockedUntil: row.lockedUntil };
+}
+
+// The count never passes max + 1 (locked), so hammering a locked subject changes nothing but the time.
+const takeAttempt = (db: Db) => prepared(db, 'attempt_take', (d, name) => {
+  const max = sql`${sql.placeholder('max')}::integer`;
+  const now = sql`${sql.placeholder('now')}::timestamptz`;
+  const lockUntil = sql`${sql.placeholder('lockUntil')}::timestamptz`;
+  const lockOver = sql`(${attemptCounters.lockedUntil} is not null and ${attemptCounters.lockedUntil} <= ${now})`;
+  const next = sql`case when ${lockOver} then 1 else least(${attemptCounters.failures} + 1, ${max} + 1) end`;
+  return d.insert(attemptCounters).values({
+    scope: sql`${sql.placeholder('scope')}`,
+    subject: sql`${sql.placeholder('subject')}`,
+    failures: 1,
+    lockedUntil: sql`case when 1 >= ${max} then ${lockUntil} end`,
+    updatedAt: now,
+  }).onConflictDoUpdate({
+    target: [attemptCounters.scope, attemptCounters.subject],
+    set: {
+      failures: next,
+      lockedUntil: sql`case when ${next} = ${max} then ${lockUntil} when ${next} > ${max} then ${attemptCounters.lockedUntil} end`,
+      updatedAt: now,
+    },
+  }).returning({ failures: attemptCounters.failures, lockedUntil: attemptCounters.lockedUntil }).prepare(name);
+});
+
+/** The right secret: the subject's count starts again (a lock it was under has already refused it). */
+export async function attemptSucceeded(ctx: Pick<Context, 'db'>, limit: AttemptLimit, subject: string): Promise<void> {
+  await resetAttempts(ctx, limit, subject);
+}
+
+/** Forgets a subject's failures and lock (a one-time code replaced by a new one, say). */
+export async function resetAttempts(ctx: Pick<Context, 'db'>, limit: AttemptLimit, subject: string): Promise<void> {
+  await ctx.db.delete(attemptCounters).where(and(eq(attemptCounters.scope, limit.scope), eq(attemptCounters.subject, subject)));
+}
+
+/** The end of a subject's lock, or null while it is not locked: for showing it to an admin. */
+export function lockedUntilSql(limit: AttemptLimit, subject: ReturnType<typeof sql>, now: Date) {
+  // Spelled out: inside select fields Drizzle renders columns unqualified.
+  return sql<Date | null>`(select ac.locked_until from attempt_counters ac
+    where ac.scope = ${limit.scope} and ac.subject = ${subject}
+    and ac.failures >= ${limit.max} and ac.locked_until > ${now.toISOString()}::timestamptz)`
+    .mapWith(attemptCounters.lockedUntil);
+}

@@ -1,0 +1,13 @@
+import { sql } from 'drizzle-orm';
+import { lockedUntilSql, type AttemptLimit } from '../attempts/limit.js';
+
+/** Facts page: ten failed password sign-ins lock the user (or a name nobody has) for fifteen minutes. */
+export const SIGN_IN_LIMIT: AttemptLimit = { scope: 'realm_sign_in', max: 10, lockMs: 15 * 60_000 };
+
+/** Who the attempts of an identifier count against: the user it names, or the name itself when nobody has it. */
+export const signInSubject = (realmId: number, user: { id: number } | undefined, identifier: string) =>
+  user ? `${realmId}:user:${user.id}` : `${realmId}:name:${identifier.trim().toLowerCase()}`;
+
+/** The end of the sign-in lock of each selected realm user, as a column of a query over realm_users. */
+export const signInLockedUntil = (now: Date) =>
+  lockedUntilSql(SIGN_IN_LIMIT, sql`realm_users.realm_id || ':user:' || realm_users.id`, now);
