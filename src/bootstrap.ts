@@ -6,6 +6,7 @@ import { OWNER_ROLE } from './admin-auth/built-in-roles.js';
 import { ensureBuiltInRoles } from './admin-auth/roles.js';
 import { admins, roleAssignments, roles } from './admin-auth/tables.js';
 import { createTeamMember } from './admin-auth/team.js';
+import { actingAs, AdminPrincipal } from './admin-auth/principal.js';
 import { generatePassword } from './security/passwords.js';
 
 export interface Owner {
@@ -25,7 +26,7 @@ export async function ensureOwner(ctx: Context): Promise<Owner> {
     .where(eq(roles.key, OWNER_ROLE)).orderBy(asc(admins.id)).limit(1);
   if (existing) return { admin: existing, created: false };
   const generated = ctx.config.adminPassword ? undefined : generatePassword();
-  const member = await createTeamMember(ctx, {
+  const member = await createTeamMember(actingAs(ctx, AdminPrincipal.system()), {
     email: ctx.config.adminEmail ?? 'owner@example.com',
     first_name: 'Account',
     last_name: 'Owner',
@@ -46,6 +47,6 @@ export async function issueOwnerToken(ctx: Context, owner: Owner, applicationNam
     name: applicationName,
     description: 'Created by atrium for the owner\'s first API access',
   });
-  const token = await createAccessToken(ctx, owner.admin.id, application.id);
+  const token = await createAccessToken(actingAs(ctx, AdminPrincipal.system()), owner.admin.id, application.id);
   return { ...owner, application, token };
 }

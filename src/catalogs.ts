@@ -7,6 +7,7 @@ import { teamRoutes } from './admin-auth/routes/team.js';
 import { apiAccessRoutes } from './admin-auth/routes/api-access.js';
 import { accountRoutes } from './account/routes.js';
 import { realmRoutes } from './realms/routes/realms.js';
+import { realmExists } from './realms/realms.js';
 import { customFieldRoutes } from './realms/routes/custom-fields.js';
 import { realmUserRoutes } from './realms/routes/users.js';
 import { oauthClientRoutes } from './oauth/routes/clients.js';
@@ -42,7 +43,7 @@ export function adminCatalog(ctx: Context): Catalog {
     notFoundBody: { errors: ['Not found'] },
     hooks: { onRequest: adminGuard(ctx) },
     routes: [
-      sessionRoutes(ctx), accountRoutes(ctx), teamRoutes(ctx), roleRoutes(ctx), apiAccessRoutes(ctx),
+      sessionRoutes(ctx), accountRoutes(ctx), teamRoutes(ctx, { realm: realmExists }), roleRoutes(ctx), apiAccessRoutes(ctx),
       realmRoutes(ctx), realmUserRoutes(ctx), customFieldRoutes(ctx), oauthClientRoutes(ctx),
     ],
   };

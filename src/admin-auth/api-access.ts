@@ -4,7 +4,8 @@ import { totalCount, totalOf } from '../db/paging.js';
 import { FieldErrors, notFound } from '../http/errors.js';
 import type { Page } from '../http/pagination.js';
 import { hashSecret, randomSecret } from '../security/secrets.js';
-import { findAdmin } from './team.js';
+import { findAdmin, findMemberToActOn } from './team.js';
+import type { ActingContext } from './principal.js';
 import { accessChanged } from './access-cache.js';
 import { accessTokens, apiApplications } from './tables.js';
 
@@ -152,8 +153,8 @@ export async function listAccessTokens(ctx: Context, adminId: number, page: Page
 }
 
 /** A token acts with its member's roles; its value is shown once and stored only as a hash. */
-export async function createAccessToken(ctx: Context, adminId: number, applicationId: number | undefined): Promise<AccessTokenBody> {
-  await findAdmin(ctx, adminId);
+export async function createAccessToken(ctx: ActingContext, adminId: number, applicationId: number | undefined): Promise<AccessTokenBody> {
+  await findMemberToActOn(ctx, adminId);
   const errors = new FieldErrors();
   const [app] = applicationId === undefined ? [] : await ctx.db.select().from(apiApplications).where(eq(apiApplications.id, applicationId));
   if (!app) errors.add('application_id', applicationId === undefined ? "can't be blank" : 'is not a known application');
@@ -165,7 +166,8 @@ export async function createAccessToken(ctx: Context, adminId: number, applicati
   return tokenBody(row, token);
 }
 
-export async function deleteAccessToken(ctx: Context, adminId: number, tokenId: number): Promise<void> {
+export async function deleteAccessToken(ctx: ActingContext, adminId: number, tokenId: number): Promise<void> {
+  await findMemberToActOn(ctx, adminId);
   const deleted = await ctx.db.delete(accessTokens)
     .where(and(eq(accessTokens.id, tokenId), eq(accessTokens.adminId, adminId))).returning({ id: accessTokens.id });
   if (!deleted.length) throw notFound('Access token');

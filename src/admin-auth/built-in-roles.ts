@@ -1,8 +1,4 @@
-import { ALL_PERMISSIONS, type Permission } from './permissions.js';
-
-export type RoleContext = 'account' | 'site' | 'space' | 'realm';
-
-export const ROLE_CONTEXTS: RoleContext[] = ['account', 'site', 'space', 'realm'];
+import { ALL_PERMISSIONS, type Permission, type RoleContext } from './permissions.js';
 
 export interface BuiltInRole {
   key: string;

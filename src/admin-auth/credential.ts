@@ -36,7 +36,7 @@ export async function principalFromToken(ctx: Context, token: string): Promise<A
   if (cached) return cached;
   const [row] = await byToken(ctx.db).execute({ hash: tokenHash });
   if (!row) return null;
-  const principal = new AdminPrincipal(row.adminId, row.email, grantsOf(row.grants), 'token');
+  const principal = new AdminPrincipal(row.adminId, row.email, grantsOf(row.grants));
   principals.set(`token:${tokenHash}`, principal, now);
   return principal;
 }
@@ -51,7 +51,7 @@ export async function principalFromSession(ctx: Context, sessionId: string): Pro
   const [row] = await bySession(ctx.db).execute({ hash: hashSecret(sessionId), now: ctx.clock.now().toISOString() });
   if (!row) return null;
   return {
-    principal: new AdminPrincipal(row.adminId, row.email, grantsOf(row.grants), 'session', row.sessionId),
+    principal: new AdminPrincipal(row.adminId, row.email, grantsOf(row.grants), row.sessionId),
     csrfMatches: (token) => token !== undefined && safeEqual(hashSecret(token), row.csrfHash),
   };
 }

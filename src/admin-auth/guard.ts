@@ -4,7 +4,7 @@ import { bearerOf } from '../http/bearer.js';
 import { forbidden, unauthorized } from '../http/errors.js';
 import { principalFromSession, principalFromToken } from './credential.js';
 import type { Permission } from './permissions.js';
-import type { AdminPrincipal } from './principal.js';
+import { actingAs, type ActingContext, type AdminPrincipal } from './principal.js';
 
 export const ADMIN_SESSION_COOKIE = 'atrium_admin';
 export const CSRF_HEADER = 'x-csrf-token';
@@ -68,4 +68,9 @@ export function adminGuard(ctx: Context) {
 export function adminOf(request: FastifyRequest): AdminPrincipal {
   if (!request.admin) throw unauthorized();
   return request.admin;
+}
+
+/** The context an admin route hands its operation: who acts is part of it. */
+export function acting(ctx: Context, request: FastifyRequest): ActingContext {
+  return actingAs(ctx, adminOf(request));
 }

@@ -36,3 +36,29 @@ export const ALL_PERMISSIONS = Object.keys(PERMISSIONS) as Permission[];
 export function isPermission(value: string): value is Permission {
   return Object.hasOwn(PERMISSIONS, value);
 }
+
+export type RoleContext = 'account' | 'site' | 'space' | 'realm';
+
+export const ROLE_CONTEXTS: RoleContext[] = ['account', 'site', 'space', 'realm'];
+
+const REALM_PERMISSIONS: Permission[] = [
+  'realms.read', 'realms.manage', 'realm.users.read', 'realm.users.write', 'realm.activity.read', 'realm.activity.write',
+  'realm.originations.manage', 'segments.read', 'segments.manage', 'messaging.read', 'messaging.send',
+];
+const SPACE_PERMISSIONS: Permission[] = ['content.read', 'content.write', 'content.publish', 'content.manage'];
+const SITE_PERMISSIONS: Permission[] = ['site.read', 'site.write', 'site.publish', 'content.read', 'content.write', 'content.publish'];
+
+/**
+ * What a role of each context may carry. A realm, space or site role reaches one target, so it can
+ * never carry what only makes sense account-wide (the team, roles, API access, account settings).
+ */
+export const CONTEXT_PERMISSIONS: Record<RoleContext, readonly Permission[]> = {
+  account: ALL_PERMISSIONS,
+  realm: REALM_PERMISSIONS,
+  space: SPACE_PERMISSIONS,
+  site: SITE_PERMISSIONS,
+};
+
+export function permittedIn(context: string, permission: string): boolean {
+  return Object.hasOwn(CONTEXT_PERMISSIONS, context) && CONTEXT_PERMISSIONS[context as RoleContext].includes(permission as Permission);
+}

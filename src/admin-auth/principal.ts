@@ -1,4 +1,6 @@
-import type { Permission } from './permissions.js';
+import type { Context } from '../context.js';
+import { OWNER_ROLE } from './built-in-roles.js';
+import { ALL_PERMISSIONS, permittedIn, type Permission } from './permissions.js';
 
 export interface Grant {
   key: string;
@@ -10,22 +12,42 @@ export interface Grant {
 
 /** The team member behind a request, with the roles it acts with. */
 export class AdminPrincipal {
+  /** Each grant with only the permissions its role's context allows (a stored role could carry more). */
+  readonly grants: Grant[];
+
   constructor(
     readonly adminId: number,
     readonly email: string,
-    readonly grants: Grant[],
-    readonly via: 'token' | 'session',
+    grants: Grant[],
     /** The admin session row, when the request came with the session cookie. */
     readonly sessionId: number | null = null,
-  ) {}
+  ) {
+    this.grants = grants.map((g) => ({ ...g, permissions: g.permissions.filter((p) => permittedIn(g.context, p)) }));
+  }
+
+  /** Who acts when the installation itself does (a first start creating the owner). */
+  static system(): AdminPrincipal {
+    return new AdminPrincipal(0, 'system', [{ key: OWNER_ROLE, context: 'account', target: null, permissions: [...ALL_PERMISSIONS] }]);
+  }
 
   /**
-   * Account roles apply everywhere; a realm or space role applies to its target only. Without a
-   * target (a list across realms, say), any role that carries the permission is enough.
+   * Whether a request may run: account roles apply everywhere; a realm or space role applies to its
+   * target only. Without a target (a list across realms, say, which the operation then narrows with
+   * `targetsOf`), any role that carries the permission is enough.
    */
   can(permission: Permission, target?: string): boolean {
     return this.grants.some((grant) => grant.permissions.includes(permission)
       && (grant.context === 'account' || grant.target === null || target === undefined || grant.target === target));
+  }
+
+  /** Whether the member holds a permission on a target, or everywhere when `target` is null. */
+  holds(permission: string, target: string | null): boolean {
+    return this.grants.some((grant) => grant.permissions.includes(permission)
+      && (grant.context === 'account' || grant.target === null || (target !== null && grant.target === target)));
+  }
+
+  get isOwner(): boolean {
+    return this.grants.some((grant) => grant.key === OWNER_ROLE);
   }
 
   /**
@@ -37,4 +59,13 @@ export class AdminPrincipal {
     if (grants.some((grant) => grant.context === 'account' || grant.target === null)) return null;
     return [...new Set(grants.map((grant) => grant.target!))];
   }
+}
+
+/** What an admin operation is given: the context, and who acts (Directus's `accountability`). */
+export interface ActingContext extends Context {
+  actor: AdminPrincipal;
+}
+
+export function actingAs(ctx: Context, actor: AdminPrincipal): ActingContext {
+  return { ...ctx, actor };
 }

@@ -6,8 +6,10 @@ import { containing } from '../db/like.js';
 import { totalCount, totalOf } from '../db/paging.js';
 import { prepared } from '../db/prepared.js';
 import type { Db } from '../db/connect.js';
-import { BUILT_IN_ROLES, OWNER_ROLE, ROLE_CONTEXTS, builtInRole } from './built-in-roles.js';
-import { isPermission } from './permissions.js';
+import { BUILT_IN_ROLES, OWNER_ROLE, builtInRole } from './built-in-roles.js';
+import { isPermission, permittedIn, ROLE_CONTEXTS } from './permissions.js';
+import type { ActingContext } from './principal.js';
+import { assertMayDefineRole } from './privileges.js';
 import { accessChanged } from './access-cache.js';
 import { roles } from './tables.js';
 
@@ -108,12 +110,16 @@ export interface RoleInput {
   permissions?: string[];
 }
 
-function checkPermissions(errors: FieldErrors, permissions: string[] | undefined): void {
+/** Known permissions, each of the role's own context (a realm role carries no account-wide power). */
+function checkPermissions(errors: FieldErrors, context: string | undefined, permissions: string[] | undefined): void {
   const unknown = permissions?.filter((p) => !isPermission(p)) ?? [];
   if (unknown.length) errors.add('permissions', `has unknown permissions: ${unknown.join(', ')}`);
+  if (context === undefined) return;
+  const foreign = permissions?.filter((p) => isPermission(p) && !permittedIn(context, p)) ?? [];
+  if (foreign.length) errors.add('permissions', `has permissions a ${context} role cannot carry: ${foreign.join(', ')}`);
 }
 
-export async function createRole(ctx: Context, input: RoleInput): Promise<RoleBody> {
+export async function createRole(ctx: ActingContext, input: RoleInput): Promise<RoleBody> {
   const errors = new FieldErrors();
   const name = input.name?.trim() ?? '';
   const key = input.key?.trim() || name.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_|_$/g, '');
@@ -121,9 +127,11 @@ export async function createRole(ctx: Context, input: RoleInput): Promise<RoleBo
   if (!key) errors.add('key', "can't be blank");
   else if (!/^[a-z][a-z0-9_]{1,62}$/.test(key)) errors.add('key', 'must be lowercase letters, digits and underscores');
   else if (await findRoleByKey(ctx, key)) errors.add('key', 'has already been taken');
-  if (!ROLE_CONTEXTS.includes(input.context as never)) errors.add('context', `must be one of ${ROLE_CONTEXTS.join(', ')}`);
-  checkPermissions(errors, input.permissions);
+  const context = ROLE_CONTEXTS.find((c) => c === input.context);
+  if (!context) errors.add('context', `must be one of ${ROLE_CONTEXTS.join(', ')}`);
+  checkPermissions(errors, context, input.permissions);
   errors.throwIfAny();
+  assertMayDefineRole(ctx.actor, input.permissions ?? []);
   const now = ctx.clock.now();
   const [role] = await ctx.db.insert(roles).values({
     key, name, context: input.context!, builtIn: false, permissions: [...new Set(input.permissions ?? [])], createdAt: now, updatedAt: now,
@@ -133,22 +141,25 @@ export async function createRole(ctx: Context, input: RoleInput): Promise<RoleBo
   return roleBody(role, 0);
 }
 
-async function editableRole(ctx: Context, id: number): Promise<Role> {
+/** A role the actor may change: not the owner role, and carrying nothing the actor lacks. */
+async function editableRole(ctx: ActingContext, id: number): Promise<Role> {
   const [role] = await ctx.db.select().from(roles).where(eq(roles.id, id));
   if (!role) throw notFound('Role');
   if (isReadOnly(role)) throw new AppError(422, [`The role ${role.key} cannot be changed`]);
+  assertMayDefineRole(ctx.actor, role.permissions);
   return role;
 }
 
 /** Name and permissions can change; a role's key and context are fixed, since assignments depend on them. */
-export async function updateRole(ctx: Context, id: number, input: RoleInput): Promise<RoleBody> {
+export async function updateRole(ctx: ActingContext, id: number, input: RoleInput): Promise<RoleBody> {
   const role = await editableRole(ctx, id);
   const errors = new FieldErrors();
   if (input.name !== undefined && !input.name.trim()) errors.add('name', "can't be blank");
   if (input.key !== undefined && input.key !== role.key) errors.add('key', 'cannot be changed');
   if (input.context !== undefined && input.context !== role.context) errors.add('context', 'cannot be changed');
-  checkPermissions(errors, input.permissions);
+  checkPermissions(errors, role.context, input.permissions);
   errors.throwIfAny();
+  assertMayDefineRole(ctx.actor, input.permissions ?? []);
   await ctx.db.update(roles).set({
     name: input.name?.trim() ?? role.name,
     permissions: input.permissions ? [...new Set(input.permissions)] : role.permissions,
@@ -158,17 +169,18 @@ export async function updateRole(ctx: Context, id: number, input: RoleInput): Pr
   return getRole(ctx, id);
 }
 
-export async function deleteRole(ctx: Context, id: number): Promise<void> {
+export async function deleteRole(ctx: ActingContext, id: number): Promise<void> {
   const role = await editableRole(ctx, id);
   if (role.builtIn) throw new AppError(422, [`The built-in role ${role.key} cannot be deleted; restore it instead`]);
   await ctx.db.delete(roles).where(and(eq(roles.id, id), eq(roles.builtIn, false)));
   accessChanged(ctx);
 }
 
-export async function restoreRole(ctx: Context, id: number): Promise<RoleBody> {
+export async function restoreRole(ctx: ActingContext, id: number): Promise<RoleBody> {
   const role = await editableRole(ctx, id);
   const defaults = builtInRole(role.key);
   if (!role.builtIn || !defaults) throw new AppError(422, [`The role ${role.key} is not a built-in role`]);
+  assertMayDefineRole(ctx.actor, defaults.permissions);
   await ctx.db.update(roles).set({ name: defaults.name, permissions: defaults.permissions, updatedAt: ctx.clock.now() })
     .where(eq(roles.id, id));
   accessChanged(ctx);

@@ -8,7 +8,9 @@ import { AppError, FieldErrors, notFound } from '../http/errors.js';
 import type { Page } from '../http/pagination.js';
 import { hashPassword, passwordWeakness } from '../security/passwords.js';
 import { OWNER_ROLE } from './built-in-roles.js';
-import { targetExists } from './targets.js';
+import { targetExists, type RoleTargets } from './role-targets.js';
+import type { ActingContext, Grant } from './principal.js';
+import { assertMayActOn, assertMayGrant } from './privileges.js';
 import { accessChanged } from './access-cache.js';
 import { accessTokens, adminSessions, admins, roleAssignments, roles } from './tables.js';
 
@@ -108,9 +110,15 @@ export async function getTeamMember(ctx: Context, id: number): Promise<TeamMembe
   return teamMemberBody(admin, (await rolesOf(ctx.db, [id])).get(id) ?? []);
 }
 
-/** Checks each role reference and resolves it to a role id; problems are added to `errors`. */
-async function resolveRoles(ctx: Context, refs: TeamMemberInput['roles'], errors: FieldErrors) {
-  const resolved: { roleId: number; target: string | null }[] = [];
+interface ResolvedRole {
+  roleId: number;
+  target: string | null;
+  grant: Grant;
+}
+
+/** Checks each role reference and resolves it to a role; problems are added to `errors`. */
+async function resolveRoles(ctx: Context, targets: RoleTargets, refs: TeamMemberInput['roles'], errors: FieldErrors): Promise<ResolvedRole[]> {
+  const resolved: ResolvedRole[] = [];
   for (const [i, ref] of (refs ?? []).entries()) {
     const [role] = await ctx.db.select().from(roles).where(eq(roles.key, ref.key));
     const target = ref.target?.trim() || null;
@@ -120,13 +128,26 @@ async function resolveRoles(ctx: Context, refs: TeamMemberInput['roles'], errors
       errors.add(`roles.${i}.target`, 'must be empty for an account role');
     } else if ((role.context === 'realm' || role.context === 'space') && !target) {
       errors.add(`roles.${i}.target`, `must name the ${role.context} the role applies to`);
-    } else if (target && !(await targetExists(ctx, role.context, target))) {
+    } else if (target && !(await targetExists(ctx, targets, role.context, target))) {
       errors.add(`roles.${i}.target`, `is not a known ${role.context}: ${target}`);
     } else if (!resolved.some((r) => r.roleId === role.id && r.target === target)) {
-      resolved.push({ roleId: role.id, target });
+      resolved.push({ roleId: role.id, target, grant: { key: role.key, context: role.context, target, permissions: role.permissions } });
     }
   }
   return resolved;
+}
+
+/** The grants a member holds now, to decide who may act on it. */
+async function grantsOf(db: Db, adminId: number): Promise<Grant[]> {
+  return db.select({ key: roles.key, context: roles.context, target: roleAssignments.target, permissions: roles.permissions })
+    .from(roleAssignments).innerJoin(roles, eq(roles.id, roleAssignments.roleId)).where(eq(roleAssignments.adminId, adminId));
+}
+
+/** The member, provided the actor may act on it (change, deactivate, remove, mint or revoke its tokens). */
+export async function findMemberToActOn(ctx: ActingContext, id: number): Promise<Admin> {
+  const admin = await findAdmin(ctx, id);
+  assertMayActOn(ctx.actor, await grantsOf(ctx.db, id));
+  return admin;
 }
 
 async function checkIdentity(ctx: Context, input: TeamMemberInput, errors: FieldErrors, selfId?: number): Promise<string | undefined> {
@@ -152,13 +173,14 @@ function checkPassword(password: string | undefined, errors: FieldErrors, requir
 
 const emailTaken = () => new AppError(422, ['Email has already been taken'], [{ field: 'email', messages: ['has already been taken'] }]);
 
-export async function createTeamMember(ctx: Context, input: TeamMemberInput): Promise<TeamMemberBody> {
+export async function createTeamMember(ctx: ActingContext, input: TeamMemberInput, targets: RoleTargets = {}): Promise<TeamMemberBody> {
   const errors = new FieldErrors();
   if (input.email === undefined || !input.email.trim()) errors.add('email', "can't be blank");
   const email = await checkIdentity(ctx, input, errors);
   checkPassword(input.password, errors, true);
-  const assignments = await resolveRoles(ctx, input.roles, errors);
+  const assignments = await resolveRoles(ctx, targets, input.roles, errors);
   errors.throwIfAny();
+  assertMayGrant(ctx.actor, assignments.map((a) => a.grant));
   const { first, last } = nameParts(input);
   const passwordHash = await hashPassword(input.password!);
   const now = ctx.clock.now();
@@ -168,7 +190,7 @@ export async function createTeamMember(ctx: Context, input: TeamMemberInput): Pr
     }).onConflictDoNothing({ target: admins.email }).returning({ id: admins.id });
     if (!admin) throw emailTaken();
     if (assignments.length) {
-      await tx.insert(roleAssignments).values(assignments.map((a) => ({ ...a, adminId: admin.id, createdAt: now })));
+      await tx.insert(roleAssignments).values(assignments.map((a) => ({ roleId: a.roleId, target: a.target, adminId: admin.id, createdAt: now })));
     }
     return admin.id;
   });
@@ -177,18 +199,20 @@ export async function createTeamMember(ctx: Context, input: TeamMemberInput): Pr
 }
 
 /** PUT is partial: attributes left out keep their value; `roles`, when given, replaces the assignments. */
-export async function updateTeamMember(ctx: Context, id: number, input: TeamMemberInput): Promise<TeamMemberBody> {
-  const admin = await findAdmin(ctx, id);
+export async function updateTeamMember(ctx: ActingContext, id: number, input: TeamMemberInput, targets: RoleTargets = {}): Promise<TeamMemberBody> {
+  const admin = await findMemberToActOn(ctx, id);
   const errors = new FieldErrors();
   if (input.email !== undefined && !input.email.trim()) errors.add('email', "can't be blank");
   const email = await checkIdentity(ctx, input, errors, id);
   checkPassword(input.password, errors, false);
-  const assignments = input.roles === undefined ? undefined : await resolveRoles(ctx, input.roles, errors);
+  const assignments = input.roles === undefined ? undefined : await resolveRoles(ctx, targets, input.roles, errors);
   errors.throwIfAny();
+  if (assignments) assertMayGrant(ctx.actor, assignments.map((a) => a.grant));
   const { first, last } = nameParts(input);
   const passwordHash = input.password ? await hashPassword(input.password) : undefined;
   const now = ctx.clock.now();
   await ctx.db.transaction(async (tx) => {
+    await lockOwners(tx as unknown as Db);
     const [updated] = await tx.update(admins).set({
       email: email ?? admin.email,
       firstName: first ?? admin.firstName,
@@ -201,7 +225,9 @@ export async function updateTeamMember(ctx: Context, id: number, input: TeamMemb
     });
     if (assignments) {
       await tx.delete(roleAssignments).where(eq(roleAssignments.adminId, id));
-      if (assignments.length) await tx.insert(roleAssignments).values(assignments.map((a) => ({ ...a, adminId: id, createdAt: now })));
+      if (assignments.length) {
+        await tx.insert(roleAssignments).values(assignments.map((a) => ({ roleId: a.roleId, target: a.target, adminId: id, createdAt: now })));
+      }
     }
     await assertOwnerRemains(tx as unknown as Db);
     // Deactivating a member ends their sessions and their tokens at once.
@@ -211,13 +237,23 @@ export async function updateTeamMember(ctx: Context, id: number, input: TeamMemb
   return getTeamMember(ctx, id);
 }
 
-export async function deleteTeamMember(ctx: Context, id: number): Promise<void> {
-  await findAdmin(ctx, id);
+export async function deleteTeamMember(ctx: ActingContext, id: number): Promise<void> {
+  await findMemberToActOn(ctx, id);
   await ctx.db.transaction(async (tx) => {
+    await lockOwners(tx as unknown as Db);
     await tx.delete(admins).where(eq(admins.id, id));
     await assertOwnerRemains(tx as unknown as Db);
   });
   accessChanged(ctx);
+}
+
+/**
+ * Serializes every change that could take the last owner away: the owner role's row is locked for
+ * the rest of the transaction, so two concurrent deactivations of the last two owners cannot both
+ * see the other one still active.
+ */
+async function lockOwners(db: Db): Promise<void> {
+  await db.select({ id: roles.id }).from(roles).where(eq(roles.key, OWNER_ROLE)).for('update');
 }
 
 /** The account must keep one active owner, or nobody could administer it any more. */

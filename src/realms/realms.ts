@@ -2,10 +2,11 @@ import { and, asc, desc, eq, ilike, inArray, isNotNull, or } from 'drizzle-orm';
 import type { Context } from '../context.js';
 import { containing } from '../db/like.js';
 import { uniqueViolation } from '../db/unique.js';
-import { FieldErrors, invalidField, notFound } from '../http/errors.js';
+import { FieldErrors, forbidden, invalidField, notFound } from '../http/errors.js';
+import type { ActingContext } from '../admin-auth/principal.js';
 import type { Page } from '../http/pagination.js';
-import { registerTargetCheck } from '../admin-auth/targets.js';
-import { roleAssignments, roles } from '../admin-auth/tables.js';
+import { dropTarget, retarget } from '../admin-auth/role-targets.js';
+import type { Db } from '../db/connect.js';
 import { accessChanged } from '../admin-auth/access-cache.js';
 import { removeAvatarFile } from './avatar-files.js';
 import { realmUsers, realms } from './tables.js';
@@ -93,8 +94,8 @@ export async function isRealmDomain(ctx: Context, hostname: string): Promise<boo
   return Boolean(row);
 }
 
-// Role assignments name realms by uid: a team member's realm role must name an existing realm.
-registerTargetCheck('realm', async (ctx, uid) => Boolean(await findRealmByUid(ctx, uid)));
+/** Role assignments name realms by uid: a team member's realm role must name an existing realm. */
+export const realmExists = async (ctx: Context, uid: string) => Boolean(await findRealmByUid(ctx, uid));
 
 export const REALM_UID = /^[A-Za-z0-9_-]{1,100}$/;
 const HOST_NAME = /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/;
@@ -105,17 +106,32 @@ const LIMITS = {
   otp_resend_wait_seconds: [0, 3600],
 } as const;
 
-/** `https://Login.Example.com/` and `login.example.com` are both stored as `login.example.com`. */
+/**
+ * `https://Login.Example.com/` and `login.example.com` are both stored as `login.example.com`. Every
+ * realm's sign-in pages trust a custom domain as a redirect target, so it must be a public name: not
+ * loopback, not an address, not a bare name, not the base address's own host.
+ */
 function customDomainOf(ctx: Context, raw: string | null | undefined, errors: FieldErrors): string | null | undefined {
   if (raw === undefined) return undefined;
   const text = (raw ?? '').trim().toLowerCase().replace(/^https?:\/\//, '').replace(/\/$/, '');
   if (!text) return null;
+  const topLevel = text.slice(text.lastIndexOf('.') + 1);
   if (!HOST_NAME.test(text)) {
     errors.add('custom_domain', 'must be a host name such as login.example.com, without a port or path');
+  } else if (!text.includes('.') || !/[a-z]/.test(topLevel) || /^0x/.test(topLevel)) {
+    errors.add('custom_domain', 'must be a public domain name such as login.example.com, not an address or a bare name');
+  } else if (topLevel === 'localhost') {
+    errors.add('custom_domain', 'must not be a loopback name');
   } else if (text === new URL(ctx.config.baseUrl).hostname) {
     errors.add('custom_domain', 'must differ from the host of the base address');
   }
   return text;
+}
+
+/** Only an account-wide realms.manage sets a custom domain: every realm's pages trust it. */
+function assertMaySetDomain(ctx: ActingContext, domain: string | null | undefined, current: string | null): void {
+  if (domain === undefined || domain === current) return;
+  if (!ctx.actor.holds('realms.manage', null)) throw forbidden('Setting a custom domain needs an account role');
 }
 
 interface CheckedInput {
@@ -188,7 +204,9 @@ export async function listRealms(ctx: Context, page: Page, query: RealmListQuery
   return { items: rows.map((r) => realmBody(r.realm)), total };
 }
 
-export async function createRealm(ctx: Context, input: RealmInput): Promise<RealmBody> {
+/** Creating a realm needs realms.manage from an account role: a realm role reaches only its own realm. */
+export async function createRealm(ctx: ActingContext, input: RealmInput): Promise<RealmBody> {
+  if (!ctx.actor.holds('realms.manage', null)) throw forbidden('Creating a realm needs an account role');
   const checked = checkInput(ctx, input, true);
   await assertFree(ctx, checked);
   const settings = input.settings ?? {};
@@ -214,9 +232,10 @@ export async function createRealm(ctx: Context, input: RealmInput): Promise<Real
 }
 
 /** PUT is partial: attributes and settings left out keep their value. A new uid follows into role assignments. */
-export async function updateRealm(ctx: Context, uid: string, input: RealmInput): Promise<RealmBody> {
+export async function updateRealm(ctx: ActingContext, uid: string, input: RealmInput): Promise<RealmBody> {
   const realm = await requireRealm(ctx, uid);
   const checked = checkInput(ctx, input, false);
+  assertMaySetDomain(ctx, checked.customDomain, realm.customDomain);
   await assertFree(ctx, checked, realm.id);
   const settings = input.settings ?? {};
   const updated = await ctx.db.transaction(async (tx) => {
@@ -233,10 +252,7 @@ export async function updateRealm(ctx: Context, uid: string, input: RealmInput):
       delegationProvider: checked.delegationProvider,
       updatedAt: ctx.clock.now(),
     }).where(eq(realms.id, realm.id)).returning();
-    if (checked.uid && checked.uid !== realm.uid) {
-      await tx.update(roleAssignments).set({ target: checked.uid })
-        .where(and(eq(roleAssignments.target, realm.uid), inArray(roleAssignments.roleId, realmRoleIds(tx))));
-    }
+    if (checked.uid && checked.uid !== realm.uid) await retarget(tx as unknown as Db, 'realm', realm.uid, checked.uid);
     return row;
   }).catch((err) => {
     const index = uniqueViolation(err);
@@ -246,8 +262,6 @@ export async function updateRealm(ctx: Context, uid: string, input: RealmInput):
   customersChanged(ctx);
   return realmBody(updated);
 }
-
-const realmRoleIds = (db: Pick<Context['db'], 'select'>) => db.select({ id: roles.id }).from(roles).where(eq(roles.context, 'realm'));
 
 /**
  * Deletes the realm with its users (and their avatar files), sessions, custom fields, OAuth clients
@@ -259,7 +273,7 @@ export async function deleteRealm(ctx: Context, uid: string): Promise<void> {
   const avatars = await ctx.db.select({ avatar: realmUsers.avatar }).from(realmUsers)
     .where(and(eq(realmUsers.realmId, realm.id), isNotNull(realmUsers.avatar)));
   await ctx.db.transaction(async (tx) => {
-    await tx.delete(roleAssignments).where(and(eq(roleAssignments.target, realm.uid), inArray(roleAssignments.roleId, realmRoleIds(tx))));
+    await dropTarget(tx as unknown as Db, 'realm', realm.uid);
     await tx.delete(realms).where(eq(realms.id, realm.id));
   });
   accessChanged(ctx);

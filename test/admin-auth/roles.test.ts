@@ -80,12 +80,4 @@ describe('roles', () => {
     expect(restored.json()).toMatchObject({ name: 'Viewer', permissions: ['site.read', 'content.read'] });
     expect((await h.request({ method: 'GET', url: '/api/admin/roles/999999' })).statusCode).toBe(404);
   });
-
-  it('applies a realm role to its target realm only', async () => {
-    const { AdminPrincipal } = await import('../../src/admin-auth/principal.js');
-    const principal = new AdminPrincipal(1, 'a@b.c', [{ key: 'realm_viewer', context: 'realm', target: 'banking', permissions: ['realm.users.read'] }], 'token');
-    expect(principal.can('realm.users.read', 'banking')).toBe(true);
-    expect(principal.can('realm.users.read', 'retail')).toBe(false);
-    expect(principal.can('realm.users.write', 'banking')).toBe(false);
-  });
 });

@@ -5,6 +5,7 @@ import type { Context } from '../../context.js';
 import { ref, useModels } from '../../http/models.js';
 import { listOf, metaOf, pageOf, PageQuery } from '../../http/pagination.js';
 import { failures, NoContent } from '../../http/responses.js';
+import { acting } from '../guard.js';
 import { AccessTokenInput, AccessTokenModel, ApplicationInput, ApplicationModel, IdParam } from '../schema.js';
 import {
   createAccessToken, createApplication, deleteAccessToken, deleteApplication, getApplication, listAccessTokens,
@@ -83,7 +84,7 @@ export function apiAccessRoutes(ctx: Context): FastifyPluginAsync {
         description: 'A token for this team member and one application. It acts with the member\'s roles; its value is shown in this answer only.',
         params: IdParam, body: AccessTokenInput, response: { 201: ref(AccessTokenModel), ...failures(401, 403, 404, 422) },
       },
-    }, async (request, reply) => reply.code(201).send(await createAccessToken(ctx, request.params.id, request.body.application_id)));
+    }, async (request, reply) => reply.code(201).send(await createAccessToken(acting(ctx, request), request.params.id, request.body.application_id)));
 
     app.delete('/team_members/:id/access_tokens/:token_id', {
       config: { access: 'team.manage' },
@@ -93,7 +94,7 @@ export function apiAccessRoutes(ctx: Context): FastifyPluginAsync {
         response: { 204: NoContent, ...failures(401, 403, 404) },
       },
     }, async (request, reply) => {
-      await deleteAccessToken(ctx, request.params.id, request.params.token_id);
+      await deleteAccessToken(acting(ctx, request), request.params.id, request.params.token_id);
       return reply.code(204).send(null);
     });
   };

@@ -5,6 +5,7 @@ import type { Context } from '../../context.js';
 import { useModels, ref } from '../../http/models.js';
 import { listOf, metaOf, pageOf, PageQuery } from '../../http/pagination.js';
 import { failures, NoContent } from '../../http/responses.js';
+import { acting } from '../guard.js';
 import { IdParam, RoleInput, RoleModel } from '../schema.js';
 import { createRole, deleteRole, getRole, listRoles, restoreRole, updateRole } from '../roles.js';
 
@@ -45,7 +46,7 @@ export function roleRoutes(ctx: Context): FastifyPluginAsync {
         tags, summary: 'Create a custom role', body: RoleInput,
         response: { 201: ref(RoleModel), ...failures(401, 403, 422) },
       },
-    }, async (request, reply) => reply.code(201).send(await createRole(ctx, request.body)));
+    }, async (request, reply) => reply.code(201).send(await createRole(acting(ctx, request), request.body)));
 
     app.put('/roles/:id', {
       config: { access: 'roles.manage' },
@@ -53,7 +54,7 @@ export function roleRoutes(ctx: Context): FastifyPluginAsync {
         tags, summary: 'Change a role', description: 'Name and permissions; the owner role cannot be edited.',
         params: IdParam, body: RoleInput, response: { 200: ref(RoleModel), ...failures(401, 403, 404, 422) },
       },
-    }, async (request) => updateRole(ctx, request.params.id, request.body));
+    }, async (request) => updateRole(acting(ctx, request), request.params.id, request.body));
 
     app.delete('/roles/:id', {
       config: { access: 'roles.manage' },
@@ -62,7 +63,7 @@ export function roleRoutes(ctx: Context): FastifyPluginAsync {
         params: IdParam, response: { 204: NoContent, ...failures(401, 403, 404, 422) },
       },
     }, async (request, reply) => {
-      await deleteRole(ctx, request.params.id);
+      await deleteRole(acting(ctx, request), request.params.id);
       return reply.code(204).send(null);
     });
 
@@ -72,6 +73,6 @@ export function roleRoutes(ctx: Context): FastifyPluginAsync {
         tags, summary: 'Restore a built-in role', description: 'Puts back the built-in name and permissions.',
         params: IdParam, response: { 200: ref(RoleModel), ...failures(401, 403, 404, 422) },
       },
-    }, async (request) => restoreRole(ctx, request.params.id));
+    }, async (request) => restoreRole(acting(ctx, request), request.params.id));
   };
 }

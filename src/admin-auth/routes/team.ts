@@ -5,12 +5,15 @@ import type { Context } from '../../context.js';
 import { ref, useModels } from '../../http/models.js';
 import { listOf, metaOf, pageOf, PageQuery } from '../../http/pagination.js';
 import { failures, NoContent } from '../../http/responses.js';
+import { acting } from '../guard.js';
+import type { RoleTargets } from '../role-targets.js';
 import { IdParam, TeamMemberCreate, TeamMemberModel, TeamMemberUpdate } from '../schema.js';
 import { createTeamMember, deleteTeamMember, getTeamMember, listTeamMembers, updateTeamMember } from '../team.js';
 
 const tags = ['Team'];
 
-export function teamRoutes(ctx: Context): FastifyPluginAsync {
+/** `targets` tells whether a realm or space role's target exists. */
+export function teamRoutes(ctx: Context, targets: RoleTargets): FastifyPluginAsync {
   return async (scope) => {
     useModels(scope, TeamMemberModel);
     const app = scope.withTypeProvider<TypeBoxTypeProvider>();
@@ -45,7 +48,7 @@ export function teamRoutes(ctx: Context): FastifyPluginAsync {
         description: 'Needs email and password. Each role assignment names a role key and, for realm and space roles, the target uid.',
         body: TeamMemberCreate, response: { 201: ref(TeamMemberModel), ...failures(401, 403, 422) },
       },
-    }, async (request, reply) => reply.code(201).send(await createTeamMember(ctx, request.body)));
+    }, async (request, reply) => reply.code(201).send(await createTeamMember(acting(ctx, request), request.body, targets)));
 
     app.put('/team_members/:id', {
       config: { access: 'team.manage' },
@@ -54,7 +57,7 @@ export function teamRoutes(ctx: Context): FastifyPluginAsync {
         description: 'Partial: attributes left out keep their value. Setting `active` to false ends the member\'s sessions and tokens at once.',
         params: IdParam, body: TeamMemberUpdate, response: { 200: ref(TeamMemberModel), ...failures(401, 403, 404, 422) },
       },
-    }, async (request) => updateTeamMember(ctx, request.params.id, request.body));
+    }, async (request) => updateTeamMember(acting(ctx, request), request.params.id, request.body, targets));
 
     app.delete('/team_members/:id', {
       config: { access: 'team.manage' },
@@ -63,7 +66,7 @@ export function teamRoutes(ctx: Context): FastifyPluginAsync {
         params: IdParam, response: { 204: NoContent, ...failures(401, 403, 404, 422) },
       },
     }, async (request, reply) => {
-      await deleteTeamMember(ctx, request.params.id);
+      await deleteTeamMember(acting(ctx, request), request.params.id);
       return reply.code(204).send(null);
     });
   };

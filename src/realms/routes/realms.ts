@@ -2,8 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { Context } from '../../context.js';
-import { adminOf } from '../../admin-auth/guard.js';
-import { forbidden } from '../../http/errors.js';
+import { acting, adminOf } from '../../admin-auth/guard.js';
 import { ref, useModels } from '../../http/models.js';
 import { listOf, metaOf, pageOf, PageQuery } from '../../http/pagination.js';
 import { failures, NoContent } from '../../http/responses.js';
@@ -49,19 +48,17 @@ export function realmRoutes(ctx: Context): FastifyPluginAsync {
           + 'from an account role: a realm role reaches only its own realm.',
         body: RealmInput, response: { 201: ref(RealmModel), ...failures(401, 403, 422) },
       },
-    }, async (request, reply) => {
-      if (adminOf(request).targetsOf('realms.manage') !== null) throw forbidden('Creating a realm needs an account role');
-      return reply.code(201).send(await createRealm(ctx, request.body));
-    });
+    }, async (request, reply) => reply.code(201).send(await createRealm(acting(ctx, request), request.body)));
 
     app.put('/realms/:realm_uid', {
       config: { access: 'realms.manage', target: 'realm_uid' },
       schema: {
         tags, summary: 'Change a realm',
-        description: 'Partial: attributes and settings left out keep their value. A new uid is followed by the role assignments that named the old one.',
+        description: 'Partial: attributes and settings left out keep their value. A new uid is followed by the role assignments that named the old one. '
+          + 'Setting `custom_domain` needs `realms.manage` from an account role (every realm\'s pages trust it as a redirect target).',
         params: RealmUidParam, body: RealmInput, response: { 200: ref(RealmModel), ...failures(401, 403, 404, 422) },
       },
-    }, async (request) => updateRealm(ctx, request.params.realm_uid, request.body));
+    }, async (request) => updateRealm(acting(ctx, request), request.params.realm_uid, request.body));
 
     app.delete('/realms/:realm_uid', {
       config: { access: 'realms.manage', target: 'realm_uid' },
