@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from './config.js';
-import { DatabaseUnavailable } from './db/connect.js';
+import { DatabaseUnavailable } from './db/errors.js';
 import { createContext, createLogger, openMigrated, serve } from './server.js';
 import { ensureOwner, issueOwnerToken } from './bootstrap.js';
 

@@ -1,8 +1,7 @@
 import { and, asc, desc, eq } from 'drizzle-orm';
 import type { Context } from '../context.js';
-import { totalCount, totalOf } from '../db/paging.js';
+import { totalCount, totalOf, type Page } from '../db/paging.js';
 import { FieldErrors, notFound } from '../http/errors.js';
-import type { Page } from '../http/pagination.js';
 import { hashSecret, randomSecret } from '../security/secrets.js';
 import { findAdmin, findMemberToActOn } from './team.js';
 import type { ActingContext } from './principal.js';

@@ -1,9 +1,8 @@
 import { and, asc, desc, eq, ilike, or, sql } from 'drizzle-orm';
 import type { Context } from '../context.js';
 import { AppError, FieldErrors, notFound } from '../http/errors.js';
-import type { Page } from '../http/pagination.js';
 import { containing } from '../db/like.js';
-import { totalCount, totalOf } from '../db/paging.js';
+import { totalCount, totalOf, type Page } from '../db/paging.js';
 import { prepared } from '../db/prepared.js';
 import type { Db } from '../db/connect.js';
 import { BUILT_IN_ROLES, OWNER_ROLE, builtInRole } from './built-in-roles.js';

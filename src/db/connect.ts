@@ -7,6 +7,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import * as schema from './schema.js';
 import { acquireDataLock } from './data-lock.js';
+import { DatabaseUnavailable } from './errors.js';
 import { copySeedCluster, loadSeedArchive } from './seed.js';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -32,9 +33,6 @@ export interface DatabaseOptions {
   dataDir: string | null;
   poolSize?: number;
 }
-
-/** A database that cannot be opened; the message is the one line shown at start. */
-export class DatabaseUnavailable extends Error {}
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   return options.url ? openPostgres(options.url, options.poolSize ?? 10) : openEmbedded(options.dataDir);

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { DatabaseUnavailable } from './connect.js';
+import { DatabaseUnavailable } from './errors.js';
 
 /**
  * The embedded database allows one process per data folder. A lock file names the holder; a lock

@@ -1,7 +1,13 @@
 import { count, sql, type SQL } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
-import type { Page } from '../http/pagination.js';
 import type { Db } from './connect.js';
+
+/** Which slice of a list is asked for (see `pageOf` in http/pagination). */
+export interface Page {
+  page: number;
+  perPage: number;
+  offset: number;
+}
 
 /** Selected beside a page's rows, so that one round trip gives the page and the total. */
 export const totalCount = sql<number>`count(*) over()`.mapWith(Number);

@@ -1,13 +1,9 @@
 import { Type, type TArray, type TSchema, type TUnsafe } from '@sinclair/typebox';
+import type { Page } from '../db/paging.js';
 
 export const DEFAULT_PER_PAGE = 10;
 export const MAX_PER_PAGE = 100;
 
-export interface Page {
-  page: number;
-  perPage: number;
-  offset: number;
-}
 
 /** Query parameters every list accepts. Strings, because garbage falls back to the default rather than failing. */
 export const PageQuery = {

@@ -1,13 +1,12 @@
 import { and, asc, eq } from 'drizzle-orm';
 import type { Context } from '../context.js';
 import { FieldErrors, notFound } from '../http/errors.js';
-import type { Page } from '../http/pagination.js';
 import { hashSecret, randomSecret } from '../security/secrets.js';
 import { requireRealm } from '../realms/realms.js';
 import { SCOPES } from './schema.js';
 import { oauthClients } from './tables.js';
 import { customersChanged } from '../customers/credential-cache.js';
-import { totalCount, totalOf } from '../db/paging.js';
+import { totalCount, totalOf, type Page } from '../db/paging.js';
 
 type ClientRow = typeof oauthClients.$inferSelect;
 

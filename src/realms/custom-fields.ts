@@ -5,12 +5,11 @@ import { prepared } from '../db/prepared.js';
 import { rowsOf } from '../db/rows.js';
 import { uniqueViolation } from '../db/unique.js';
 import { AppError, FieldErrors, invalidField, notFound } from '../http/errors.js';
-import type { Page } from '../http/pagination.js';
 import { checkFieldValue, lockFieldValues } from './field-values.js';
 import type { Realm } from './realms.js';
 import { CUSTOM_FIELD_TYPES } from './schema.js';
 import { customFields, realmUsers } from './tables.js';
-import { totalCount, totalOf } from '../db/paging.js';
+import { totalCount, totalOf, type Page } from '../db/paging.js';
 
 export type CustomField = typeof customFields.$inferSelect;
 

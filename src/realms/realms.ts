@@ -4,14 +4,13 @@ import { containing } from '../db/like.js';
 import { uniqueViolation } from '../db/unique.js';
 import { FieldErrors, forbidden, invalidField, notFound } from '../http/errors.js';
 import type { ActingContext } from '../admin-auth/principal.js';
-import type { Page } from '../http/pagination.js';
 import { dropTarget, retarget } from '../admin-auth/role-targets.js';
 import type { Db } from '../db/connect.js';
 import { accessChanged } from '../admin-auth/access-cache.js';
 import { removeAvatarFile } from './avatar-files.js';
 import { realmUsers, realms } from './tables.js';
 import { customersChanged } from '../customers/credential-cache.js';
-import { totalCount, totalOf } from '../db/paging.js';
+import { totalCount, totalOf, type Page } from '../db/paging.js';
 
 export type Realm = typeof realms.$inferSelect;
 

@@ -4,7 +4,6 @@ import type { Db } from '../db/connect.js';
 import { containing } from '../db/like.js';
 import { uniqueViolation } from '../db/unique.js';
 import { FieldErrors, invalidField, notFound } from '../http/errors.js';
-import type { Page } from '../http/pagination.js';
 import { isEmail, normalizeEmail } from '../admin-auth/team.js';
 import { hashPassword, passwordWeakness } from '../security/passwords.js';
 import { removeAvatarFile } from './avatar-files.js';
@@ -15,7 +14,7 @@ import { revokeUserSessions } from './sessions.js';
 import { signInLockedUntil } from './sign-in-limit.js';
 import { realmUsers, type AvatarValue } from './tables.js';
 import { customersChanged } from '../customers/credential-cache.js';
-import { totalCount, totalOf } from '../db/paging.js';
+import { totalCount, totalOf, type Page } from '../db/paging.js';
 
 export type RealmUser = typeof realmUsers.$inferSelect;
 
