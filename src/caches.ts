@@ -3,15 +3,18 @@ import { TtlCache } from './ttl-cache.js';
 
 /**
  * The in-process caches of data every request reads: who may do what (`access`), customer
- * credentials (`customers`) and custom field definitions (`fields`). Entries live two seconds.
- * Code that changes such data calls `changed()`: this process drops that cache at once, and every
- * other server process on the same PostgreSQL hears it through NOTIFY and drops its own; the two
+ * credentials (`customers`) and custom field definitions (`fields`). Entries live two seconds and
+ * carry tags naming what they depend on (`admin:3`, `realm:7`, `user:42`, `session:9`).
+ * Code that has changed such data (a write that took effect) calls `changed(name, ...tags)`: this
+ * process drops the entries with those tags (all of them when no tag is given) at once, and every
+ * other server process on the same PostgreSQL hears it through NOTIFY and does the same; the two
  * seconds only bound what a lost notification could cost.
  */
 export type CacheName = 'access' | 'customers' | 'fields';
 
 export const CACHE_TTL_MS = 2000;
 const MAX_ENTRIES = 50_000;
+const EVERYTHING = '*';
 
 export class Caches {
   private readonly byName = new Map<CacheName, TtlCache<unknown>>();
@@ -25,13 +28,24 @@ export class Caches {
     return cache as TtlCache<T>;
   }
 
-  changed(name: CacheName): void {
-    this.byName.get(name)?.clear();
-    this.database.broadcast(name);
+  changed(name: CacheName, ...tags: string[]): void {
+    const message = [name, ...(tags.length ? tags : [EVERYTHING])].join(' ');
+    this.apply(message);
+    this.database.broadcast(message);
   }
 
   /** Starts hearing other processes' changes; called once per server process. */
   follow(): Promise<void> {
-    return this.database.subscribe((name) => this.byName.get(name as CacheName)?.clear());
+    return this.database.subscribe((message) => this.apply(message));
+  }
+
+  private apply(message: string): void {
+    const [name, ...tags] = message.split(' ');
+    const cache = this.byName.get(name as CacheName);
+    if (!cache) return;
+    for (const tag of tags) {
+      if (tag === EVERYTHING) cache.clear();
+      else cache.drop(tag);
+    }
   }
 }

@@ -5,7 +5,6 @@ import { FieldErrors, notFound } from '../http/errors.js';
 import { hashSecret, randomSecret } from '../security/secrets.js';
 import { findAdmin, findMemberToActOn } from './team.js';
 import type { ActingContext } from './principal.js';
-import { accessChanged } from './access-cache.js';
 import { accessTokens, apiApplications } from './tables.js';
 
 export type Application = typeof apiApplications.$inferSelect;
@@ -117,7 +116,8 @@ export async function updateApplication(ctx: Context, id: number, input: Applica
 export async function deleteApplication(ctx: Context, id: number): Promise<void> {
   await findApplication(ctx, id);
   await ctx.db.delete(apiApplications).where(eq(apiApplications.id, id));
-  accessChanged(ctx);
+  // Its tokens, of any member, went with it.
+  ctx.caches.changed('access');
 }
 
 export async function logoutUrls(ctx: Context): Promise<string[]> {
@@ -170,5 +170,5 @@ export async function deleteAccessToken(ctx: ActingContext, adminId: number, tok
   const deleted = await ctx.db.delete(accessTokens)
     .where(and(eq(accessTokens.id, tokenId), eq(accessTokens.adminId, adminId))).returning({ id: accessTokens.id });
   if (!deleted.length) throw notFound('Access token');
-  accessChanged(ctx);
+  ctx.caches.changed('access', `admin:${adminId}`);
 }

@@ -37,7 +37,7 @@ export async function principalFromToken(ctx: Context, token: string): Promise<A
   const [row] = await byToken(ctx.db).execute({ hash: tokenHash });
   if (!row) return null;
   const principal = new AdminPrincipal(row.adminId, row.email, grantsOf(row.grants));
-  principals.set(`token:${tokenHash}`, principal, now);
+  principals.set(`token:${tokenHash}`, principal, now, [`admin:${row.adminId}`]);
   return principal;
 }
 

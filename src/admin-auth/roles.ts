@@ -9,7 +9,6 @@ import { BUILT_IN_ROLES, OWNER_ROLE, builtInRole } from './built-in-roles.js';
 import { isPermission, permittedIn, ROLE_CONTEXTS } from './permissions.js';
 import type { ActingContext } from './principal.js';
 import { assertMayDefineRole } from './privileges.js';
-import { accessChanged } from './access-cache.js';
 import { roles } from './tables.js';
 
 export type Role = typeof roles.$inferSelect;
@@ -50,7 +49,7 @@ export async function ensureBuiltInRoles(ctx: Context): Promise<void> {
   await ctx.db.insert(roles).values(BUILT_IN_ROLES.map((role) => ({
     key: role.key, name: role.name, context: role.context, builtIn: true, permissions: role.permissions, createdAt: now, updatedAt: now,
   }))).onConflictDoNothing({ target: roles.key });
-  accessChanged(ctx);
+  ctx.caches.changed('access');
 }
 
 // Spelled out: inside select fields Drizzle renders columns unqualified, which the subquery would misread.
@@ -87,7 +86,7 @@ export async function listRoles(ctx: Context, page: Page, query: RoleListQuery =
     .execute({ pattern: text, limit: page.perPage, offset: page.offset });
   const total = await totalOf(rows, page, ctx.db, roles, text ? or(ilike(roles.name, text), ilike(roles.key, text)) : undefined);
   const result = { items: rows.map((r) => roleBody(r.role, r.usersCount)), total };
-  rolePages.set(cacheKey, result, now);
+  rolePages.set(cacheKey, result, now, ['roles']);
   return result;
 }
 
@@ -136,7 +135,8 @@ export async function createRole(ctx: ActingContext, input: RoleInput): Promise<
     key, name, context: input.context!, builtIn: false, permissions: [...new Set(input.permissions ?? [])], createdAt: now, updatedAt: now,
   }).onConflictDoNothing({ target: roles.key }).returning();
   if (!role) throw new AppError(422, ['Key has already been taken'], [{ field: 'key', messages: ['has already been taken'] }]);
-  accessChanged(ctx);
+  // A role's permissions are in every principal that holds it.
+  ctx.caches.changed('access');
   return roleBody(role, 0);
 }
 
@@ -164,7 +164,8 @@ export async function updateRole(ctx: ActingContext, id: number, input: RoleInpu
     permissions: input.permissions ? [...new Set(input.permissions)] : role.permissions,
     updatedAt: ctx.clock.now(),
   }).where(eq(roles.id, id));
-  accessChanged(ctx);
+  // A role's permissions are in every principal that holds it.
+  ctx.caches.changed('access');
   return getRole(ctx, id);
 }
 
@@ -172,7 +173,8 @@ export async function deleteRole(ctx: ActingContext, id: number): Promise<void> 
   const role = await editableRole(ctx, id);
   if (role.builtIn) throw new AppError(422, [`The built-in role ${role.key} cannot be deleted; restore it instead`]);
   await ctx.db.delete(roles).where(and(eq(roles.id, id), eq(roles.builtIn, false)));
-  accessChanged(ctx);
+  // A role's permissions are in every principal that holds it.
+  ctx.caches.changed('access');
 }
 
 export async function restoreRole(ctx: ActingContext, id: number): Promise<RoleBody> {
@@ -182,6 +184,7 @@ export async function restoreRole(ctx: ActingContext, id: number): Promise<RoleB
   assertMayDefineRole(ctx.actor, defaults.permissions);
   await ctx.db.update(roles).set({ name: defaults.name, permissions: defaults.permissions, updatedAt: ctx.clock.now() })
     .where(eq(roles.id, id));
-  accessChanged(ctx);
+  // A role's permissions are in every principal that holds it.
+  ctx.caches.changed('access');
   return getRole(ctx, id);
 }

@@ -10,7 +10,6 @@ import { OWNER_ROLE } from './built-in-roles.js';
 import { targetExists, type RoleTargets } from './role-targets.js';
 import type { ActingContext, Grant } from './principal.js';
 import { assertMayActOn, assertMayGrant } from './privileges.js';
-import { accessChanged } from './access-cache.js';
 import { accessTokens, adminSessions, admins, roleAssignments, roles } from './tables.js';
 
 export type Admin = typeof admins.$inferSelect;
@@ -193,7 +192,7 @@ export async function createTeamMember(ctx: ActingContext, input: TeamMemberInpu
     }
     return admin.id;
   });
-  accessChanged(ctx);
+  ctx.caches.changed('access', 'roles');
   return getTeamMember(ctx, id);
 }
 
@@ -232,7 +231,7 @@ export async function updateTeamMember(ctx: ActingContext, id: number, input: Te
     // Deactivating a member ends their sessions and their tokens at once.
     if (!updated.active) await endAccess(tx as unknown as Db, id);
   });
-  accessChanged(ctx);
+  ctx.caches.changed('access', `admin:${id}`, 'roles');
   return getTeamMember(ctx, id);
 }
 
@@ -243,7 +242,7 @@ export async function deleteTeamMember(ctx: ActingContext, id: number): Promise<
     await tx.delete(admins).where(eq(admins.id, id));
     await assertOwnerRemains(tx as unknown as Db);
   });
-  accessChanged(ctx);
+  ctx.caches.changed('access', `admin:${id}`, 'roles');
 }
 
 /**

@@ -107,7 +107,9 @@ async function remembered(ctx: Context, scope: string, secret: string, load: (ha
   if (cached?.session && isLive(cached.session, now) && !cached.tokenRevokedAt) return cached;
   const row = await load(hash);
   // Only credentials that were found are kept: garbage tokens must not fill the cache.
-  if (row?.session) credentialRows.set(key, row, now);
+  if (row?.session && row.user) {
+    credentialRows.set(key, row, now, [`realm:${row.realm.id}`, `user:${row.user.id}`, `session:${row.session.id}`]);
+  }
   return row;
 }
 

@@ -5,7 +5,6 @@ import { hashSecret, randomSecret } from '../security/secrets.js';
 import { requireRealm } from '../realms/realms.js';
 import { SCOPES } from './schema.js';
 import { oauthClients } from './tables.js';
-import { customersChanged } from '../customers/credential-cache.js';
 import { totalCount, totalOf, type Page } from '../db/paging.js';
 
 type ClientRow = typeof oauthClients.$inferSelect;
@@ -152,5 +151,6 @@ export async function updateClient(ctx: Context, realmUid: string, id: number, i
 export async function deleteClient(ctx: Context, realmUid: string, id: number): Promise<void> {
   const row = await findClient(ctx, realmUid, id);
   await ctx.db.delete(oauthClients).where(eq(oauthClients.id, row.id));
-  customersChanged(ctx);
+  // Its tokens went with it.
+  ctx.caches.changed('customers', `realm:${row.realmId}`);
 }

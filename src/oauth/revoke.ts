@@ -4,7 +4,6 @@ import { hashSecret } from '../security/secrets.js';
 import { authenticateClient, field, type Form, type PresentedClient } from './client-auth.js';
 import { invalidRequest } from './errors.js';
 import { oauthAccessTokens } from './tables.js';
-import { customersChanged } from '../customers/credential-cache.js';
 
 /**
  * RFC 7009: the client's own token stops working. An unknown token, a token already revoked or one
@@ -16,8 +15,8 @@ export async function revokeToken(ctx: Context, realmUid: string, form: Form, pr
   const token = field(form, 'token');
   field(form, 'token_type_hint');
   if (!token) throw invalidRequest('token is missing');
-  await ctx.db.update(oauthAccessTokens).set({ revokedAt: ctx.clock.now() }).where(and(
+  const revoked = await ctx.db.update(oauthAccessTokens).set({ revokedAt: ctx.clock.now() }).where(and(
     eq(oauthAccessTokens.tokenHash, hashSecret(token)), eq(oauthAccessTokens.clientId, client.id), isNull(oauthAccessTokens.revokedAt),
-  ));
-  customersChanged(ctx);
+  )).returning({ sessionId: oauthAccessTokens.sessionId });
+  for (const { sessionId } of revoked) ctx.caches.changed('customers', `session:${sessionId}`);
 }

@@ -9,7 +9,6 @@ import { authenticateClient, clientAuthenticates, field, type Form, type Present
 import { invalidClient, invalidGrant, invalidRequest, oauthError } from './errors.js';
 import { verifierMatches } from './pkce.js';
 import { authorizationCodes, oauthAccessTokens, oauthClients } from './tables.js';
-import { customersChanged } from '../customers/credential-cache.js';
 
 export interface TokenAnswer {
   access_token: string;
@@ -51,9 +50,9 @@ async function findCode(ctx: Context, code: string) {
 
 /** A code used twice was probably stolen: the token issued from it stops working (RFC 6749 4.1.2). */
 async function revokeTokensOf(ctx: Context, codeId: number): Promise<void> {
-  await ctx.db.update(oauthAccessTokens).set({ revokedAt: ctx.clock.now() })
-    .where(and(eq(oauthAccessTokens.codeId, codeId), isNull(oauthAccessTokens.revokedAt)));
-  customersChanged(ctx);
+  const revoked = await ctx.db.update(oauthAccessTokens).set({ revokedAt: ctx.clock.now() })
+    .where(and(eq(oauthAccessTokens.codeId, codeId), isNull(oauthAccessTokens.revokedAt))).returning({ sessionId: oauthAccessTokens.sessionId });
+  for (const { sessionId } of revoked) ctx.caches.changed('customers', `session:${sessionId}`);
 }
 
 /**

@@ -10,7 +10,6 @@ import type { Realm } from './realms.js';
 import { realmUsers, type AvatarValue } from './tables.js';
 import { findRealmUser, getRealmUser, type RealmUserBody } from './users.js';
 import { AVATAR_URL_PREFIX, avatarsDir, removeAvatarFile } from './avatar-files.js';
-import { customersChanged } from '../customers/credential-cache.js';
 
 /** The image types an avatar may be, by the extension its content must match. */
 export const AVATAR_TYPES: Record<string, string> = { jpg: 'image/jpeg', png: 'image/png', gif: 'image/gif', webp: 'image/webp' };
@@ -74,7 +73,7 @@ export async function setAvatar(ctx: Context, realm: Realm, userId: number, uplo
     await fs.rm(path.join(dir, stored), { force: true });
     throw err;
   }
-  customersChanged(ctx);
+  ctx.caches.changed('customers', `user:${user.id}`);
   await removeAvatarFile(ctx, user.avatar ?? null);
   return getRealmUser(ctx, realm, user.id);
 }
@@ -82,6 +81,6 @@ export async function setAvatar(ctx: Context, realm: Realm, userId: number, uplo
 export async function deleteAvatar(ctx: Context, realm: Realm, userId: number): Promise<void> {
   const user = await findRealmUser(ctx.db, realm, userId);
   await ctx.db.update(realmUsers).set({ avatar: null, updatedAt: ctx.clock.now() }).where(eq(realmUsers.id, user.id));
-  customersChanged(ctx);
+  ctx.caches.changed('customers', `user:${user.id}`);
   await removeAvatarFile(ctx, user.avatar ?? null);
 }

@@ -61,6 +61,12 @@ export function customFieldBody(field: CustomField): CustomFieldBody {
 }
 
 
+/** A realm's definitions changed, and so may have its users' values (a key renamed, a field removed). */
+function fieldsChanged(ctx: Context, realmId: number): void {
+  ctx.caches.changed('fields', `realm:${realmId}`);
+  ctx.caches.changed('customers', `realm:${realmId}`);
+}
+
 /** Every field of the realm in creation order: the order users' values are shown in. */
 export async function fieldsOf(ctx: Context, realmId: number): Promise<CustomField[]> {
   // Read on every GET /me: kept in the `fields` cache, dropped on any change of a realm's fields.
@@ -70,7 +76,7 @@ export async function fieldsOf(ctx: Context, realmId: number): Promise<CustomFie
   const cached = definitions.get(key, now);
   if (cached) return cached;
   const fields = await fieldsQuery(ctx.db).execute({ realmId });
-  definitions.set(key, fields, now);
+  definitions.set(key, fields, now, [`realm:${realmId}`]);
   return fields;
 }
 
@@ -146,8 +152,7 @@ export async function createCustomField(ctx: Context, realm: Realm, input: Custo
     if (!row) throw keyTaken();
     return row;
   });
-  ctx.caches.changed('fields');
-  ctx.caches.changed('customers');
+  fieldsChanged(ctx, realm.id);
   return customFieldBody(field);
 }
 
@@ -192,8 +197,7 @@ export async function updateCustomField(ctx: Context, realm: Realm, id: number, 
   }).catch((err) => {
     throw uniqueViolation(err) === null ? err : keyTaken();
   });
-  ctx.caches.changed('fields');
-  ctx.caches.changed('customers');
+  fieldsChanged(ctx, realm.id);
   return customFieldBody(updated);
 }
 
@@ -206,6 +210,5 @@ export async function deleteCustomField(ctx: Context, realm: Realm, id: number):
     await tx.update(realmUsers).set({ customFields: sql`${realmUsers.customFields} - ${field.key}` })
       .where(and(eq(realmUsers.realmId, realm.id), sql`${realmUsers.customFields} ? ${field.key}`));
   });
-  ctx.caches.changed('fields');
-  ctx.caches.changed('customers');
+  fieldsChanged(ctx, realm.id);
 }

@@ -6,10 +6,8 @@ import { FieldErrors, forbidden, invalidField, notFound } from '../http/errors.j
 import type { ActingContext } from '../admin-auth/principal.js';
 import { dropTarget, retarget } from '../admin-auth/role-targets.js';
 import type { Db } from '../db/connect.js';
-import { accessChanged } from '../admin-auth/access-cache.js';
 import { removeAvatarFile } from './avatar-files.js';
 import { realmUsers, realms } from './tables.js';
-import { customersChanged } from '../customers/credential-cache.js';
 import { totalCount, totalOf, type Page } from '../db/paging.js';
 
 export type Realm = typeof realms.$inferSelect;
@@ -257,8 +255,9 @@ export async function updateRealm(ctx: ActingContext, uid: string, input: RealmI
     const index = uniqueViolation(err);
     throw index === null ? err : takenError(index);
   });
-  if (checked.uid && checked.uid !== realm.uid) accessChanged(ctx);
-  customersChanged(ctx);
+  // Role targets name realms by uid: a new uid changes who may reach the realm.
+  if (checked.uid && checked.uid !== realm.uid) ctx.caches.changed('access');
+  ctx.caches.changed('customers', `realm:${realm.id}`);
   return realmBody(updated);
 }
 
@@ -275,7 +274,7 @@ export async function deleteRealm(ctx: Context, uid: string): Promise<void> {
     await dropTarget(tx as unknown as Db, 'realm', realm.uid);
     await tx.delete(realms).where(eq(realms.id, realm.id));
   });
-  accessChanged(ctx);
-  customersChanged(ctx);
+  ctx.caches.changed('access');
+  ctx.caches.changed('customers', `realm:${realm.id}`);
   for (const { avatar } of avatars) await removeAvatarFile(ctx, avatar);
 }

@@ -1,7 +1,6 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import type { Context } from '../context.js';
 import { hashSecret, randomSecret } from '../security/secrets.js';
-import { customersChanged } from '../customers/credential-cache.js';
 import { realmSessions } from './tables.js';
 
 /** One cookie per realm, so that sessions of two realms in one browser stay apart. */
@@ -66,15 +65,15 @@ export async function findSessionBySecret(ctx: Context, realmId: number, secret:
 
 /** Sign-out: the session and every access token tied to it stop working. */
 export async function endRealmSession(ctx: Context, sessionId: number): Promise<void> {
-  await ctx.db.update(realmSessions).set({ revokedAt: ctx.clock.now() })
-    .where(and(eq(realmSessions.id, sessionId), isNull(realmSessions.revokedAt)));
-  customersChanged(ctx);
+  const ended = await ctx.db.update(realmSessions).set({ revokedAt: ctx.clock.now() })
+    .where(and(eq(realmSessions.id, sessionId), isNull(realmSessions.revokedAt))).returning({ id: realmSessions.id });
+  if (ended.length) ctx.caches.changed('customers', `session:${sessionId}`);
 }
 
 /** Admin revocation (DELETE .../users/{id}/sessions): every session of the user ends. */
 export async function revokeUserSessions(ctx: Context, userId: number): Promise<number> {
   const ended = await ctx.db.update(realmSessions).set({ revokedAt: ctx.clock.now() })
     .where(and(eq(realmSessions.userId, userId), isNull(realmSessions.revokedAt))).returning({ id: realmSessions.id });
-  customersChanged(ctx);
+  if (ended.length) ctx.caches.changed('customers', `user:${userId}`);
   return ended.length;
 }

@@ -13,7 +13,6 @@ import type { Realm } from './realms.js';
 import { revokeUserSessions } from './sessions.js';
 import { signInLockedUntil } from './sign-in-limit.js';
 import { realmUsers, type AvatarValue } from './tables.js';
-import { customersChanged } from '../customers/credential-cache.js';
 import { totalCount, totalOf, type Page } from '../db/paging.js';
 
 export type RealmUser = typeof realmUsers.$inferSelect;
@@ -224,11 +223,12 @@ export async function writeRealmUser(ctx: Context, realm: Realm, self: RealmUser
     // A deactivated user's sessions end at once, and their access tokens with them.
     if (changes.active === false && self.active) await revokeUserSessions({ ...ctx, db: tx }, self.id);
     return row;
-  }).catch((err) => {
+  }).then((row) => {
+    if (self) ctx.caches.changed('customers', `user:${self.id}`);
+    return row;
+  }, (err) => {
     const index = uniqueViolation(err);
     throw index === null ? err : takenError(index);
-  }).finally(() => {
-    if (self) customersChanged(ctx);
   });
 }
 
@@ -247,7 +247,7 @@ export async function updateRealmUser(ctx: Context, realm: Realm, id: number, in
 export async function deleteRealmUser(ctx: Context, realm: Realm, id: number): Promise<void> {
   const user = await findRealmUser(ctx.db, realm, id);
   await ctx.db.delete(realmUsers).where(eq(realmUsers.id, user.id));
-  customersChanged(ctx);
+  ctx.caches.changed('customers', `user:${user.id}`);
   await removeAvatarFile(ctx, user.avatar ?? null);
 }
 
