@@ -1,34 +1,17 @@
-import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Context } from '../context.js';
-import type { Db } from '../db/connect.js';
-import { prepared } from '../db/prepared.js';
 import { AppError } from '../http/errors.js';
-import { oauthAccessTokens } from '../oauth/tables.js';
-import { findActiveRealm, type Realm } from '../realms/realms.js';
-import { isLive, realmCookieName, renewSession, type LiveSession } from '../realms/sessions.js';
-import { realmSessions, realmUsers, realms } from '../realms/tables.js';
-import type { RealmUser } from '../realms/users.js';
-import { hashSecret } from '../security/secrets.js';
 import { bearerOf } from '../http/bearer.js';
+import { resolveRealmToken, resolveToken } from '../oauth/credential.js';
+import { resolveSession, type Customer, type Resolution } from '../realms/credential.js';
+import type { Realm } from '../realms/realms.js';
+import { realmCookieName } from '../realms/sessions.js';
 
-/** Who a customers API request acts for: a live session of an active user of an active realm. */
-export interface Customer {
-  realm: Realm;
-  user: RealmUser;
-  session: LiveSession;
-}
+export type { Customer } from '../realms/credential.js';
 
 declare module 'fastify' {
-  interface FastifyContextConfig {
-    /**
-     * What a customers API route needs: `user` (the default) a live credential of a realm user,
-     * `realm` only an active realm (verify_otp_code).
-     */
-    customerAccess?: 'user' | 'realm';
-  }
   interface FastifyRequest {
-    /** Set on customers API routes that need a user. */
+    /** Set on customers API routes: the user behind the credential. */
     customer: Customer | null;
     /** Set on every customers API route under /realms/{realm_uid}. */
     customerRealm: Realm | null;
@@ -44,85 +27,6 @@ export const realmNotFound = () => new AppError(404, ['Realm not found'], undefi
 export const userNotFound = () => new AppError(401, ['user not found'], undefined, USER_SESSION_BODY);
 export const sessionExpired = () => new AppError(401, ['session expired'], undefined, GRANT_EXPIRED_BODY);
 
-/** What the credential lookup found: a live customer, or which of the two 401s applies. */
-export type Resolution = Customer | 'user_session' | 'grant_expired';
-
-interface Row {
-  realm: Realm;
-  session: LiveSession & { realmId: number } | null;
-  user: RealmUser | null;
-  tokenRevokedAt?: Date | null;
-}
-
-const sessionColumns = {
-  id: realmSessions.id, userId: realmSessions.userId, realmId: realmSessions.realmId, expiresAt: realmSessions.expiresAt,
-  revokedAt: realmSessions.revokedAt, impersonatorId: realmSessions.impersonatorId,
-};
-
-const selection = { realm: realms, session: sessionColumns, user: realmUsers };
-
-/**
- * The realm with this uid, and in the same indexed query the access token (by its SHA-256 hash),
- * its session and user. A token of another realm's session is not recognized here.
- */
-const realmWithToken = (db: Db) => prepared(db, 'customer_realm_token', (d, name) => d
-  .select({ ...selection, tokenRevokedAt: oauthAccessTokens.revokedAt })
-  .from(realms)
-  .leftJoin(oauthAccessTokens, eq(oauthAccessTokens.tokenHash, sql.placeholder('hash')))
-  .leftJoin(realmSessions, and(eq(realmSessions.id, oauthAccessTokens.sessionId), eq(realmSessions.realmId, realms.id)))
-  .leftJoin(realmUsers, eq(realmUsers.id, realmSessions.userId))
-  .where(eq(realms.uid, sql.placeholder('uid')))
-  .prepare(name));
-
-/** The realm with this uid, and in the same indexed query the session the cookie names, with its user. */
-const realmWithCookie = (db: Db) => prepared(db, 'customer_realm_cookie', (d, name) => d
-  .select(selection)
-  .from(realms)
-  .leftJoin(realmSessions, and(eq(realmSessions.sessionHash, sql.placeholder('hash')), eq(realmSessions.realmId, realms.id)))
-  .leftJoin(realmUsers, eq(realmUsers.id, realmSessions.userId))
-  .where(eq(realms.uid, sql.placeholder('uid')))
-  .prepare(name));
-
-/** A bearer token with its session, user and realm, wherever the realm: one indexed query. */
-const tokenAnywhere = (db: Db) => prepared(db, 'customer_token', (d, name) => d
-  .select({ ...selection, tokenRevokedAt: oauthAccessTokens.revokedAt })
-  .from(oauthAccessTokens)
-  .innerJoin(realmSessions, eq(realmSessions.id, oauthAccessTokens.sessionId))
-  .innerJoin(realmUsers, eq(realmUsers.id, realmSessions.userId))
-  .innerJoin(realms, eq(realms.id, realmSessions.realmId))
-  .where(eq(oauthAccessTokens.tokenHash, sql.placeholder('hash')))
-  .prepare(name));
-
-const first = <T>(rows: T[]) => rows[0] as Row | undefined;
-
-/** A credential's row from the cache when it was found before, otherwise from the database (then kept). */
-async function remembered(ctx: Context, scope: string, secret: string, load: (hash: string) => Promise<Row | undefined>): Promise<Row | undefined> {
-  const hash = hashSecret(secret);
-  const key = `${scope}:${hash}`;
-  const now = ctx.clock.now();
-  const credentialRows = ctx.caches.of<Row>('customers');
-  const cached = credentialRows.get(key, now);
-  // Only the live path is sped up: a credential that looks dead is confirmed by the database, since
-  // another process may have renewed its session meanwhile.
-  if (cached?.session && isLive(cached.session, now) && !cached.tokenRevokedAt) return cached;
-  const row = await load(hash);
-  // Only credentials that were found are kept: garbage tokens must not fill the cache.
-  if (row?.session && row.user) {
-    credentialRows.set(key, row, now, [`realm:${row.realm.id}`, `user:${row.user.id}`, `session:${row.session.id}`]);
-  }
-  return row;
-}
-
-/** Applies spec 7 to a found session: inactive user first (user_session), then a dead grant. */
-async function judge(ctx: Context, row: Row): Promise<Resolution> {
-  if (!row.session || !row.user) return 'user_session';
-  if (!row.user.active) return 'user_session';
-  if (row.tokenRevokedAt || !isLive(row.session, ctx.clock.now())) return 'grant_expired';
-  // Sliding expiry: a credential in use keeps its session alive.
-  await renewSession(ctx, row.realm, row.session);
-  return { realm: row.realm, user: row.user, session: row.session };
-}
-
 export interface Presented {
   /** The bearer token, when an Authorization: Bearer header was sent. */
   bearer?: string;
@@ -136,26 +40,11 @@ export interface Presented {
  */
 export async function resolveCustomer(ctx: Context, realmUid: string, presented: Presented): Promise<{ realm: Realm; resolution: Resolution } | undefined> {
   if (presented.bearer) {
-    const row = await remembered(ctx, `token:${realmUid}`, presented.bearer,
-      (hash) => realmWithToken(ctx.db).execute({ hash, uid: realmUid }).then(first));
-    if (!row || !row.realm.active) return undefined;
-    if (row.session) return { realm: row.realm, resolution: await judge(ctx, row) };
+    const found = await resolveRealmToken(ctx, realmUid, presented.bearer);
+    if (!found) return undefined;
+    if (found.resolution) return { realm: found.realm, resolution: found.resolution };
   }
-  const row = presented.cookie
-    ? await remembered(ctx, `cookie:${realmUid}`, presented.cookie, (hash) => realmWithCookie(ctx.db).execute({ hash, uid: realmUid }).then(first))
-    : first(await realmWithCookie(ctx.db).execute({ hash: hashSecret(''), uid: realmUid }));
-  if (!row || !row.realm.active) return undefined;
-  return { realm: row.realm, resolution: presented.cookie ? await judge(ctx, row) : 'user_session' };
-}
-
-/**
- * A bearer token alone, wherever its realm: for the profile API, whose paths name no realm.
- * Undefined when the token is not one we issued.
- */
-export async function resolveToken(ctx: Context, bearer: string): Promise<{ realm: Realm; resolution: Resolution } | undefined> {
-  const row = first(await tokenAnywhere(ctx.db).execute({ hash: hashSecret(bearer) }));
-  if (!row) return undefined;
-  return { realm: row.realm, resolution: row.realm.active ? await judge(ctx, row) : 'user_session' };
+  return resolveSession(ctx, realmUid, presented.cookie);
 }
 
 export function throwUnlessCustomer(resolution: Resolution): Customer {
@@ -166,8 +55,8 @@ export function throwUnlessCustomer(resolution: Resolution): Customer {
 
 /**
  * The customers API guard (onRequest of the customers catalog): every route with a `realm_uid`
- * parameter gets its realm (404 `{}` when unknown or inactive) and, unless the route says
- * `customerAccess: 'realm'`, the user behind the credential (401 otherwise).
+ * parameter gets its realm (404 `{}` when unknown or inactive) and the user behind the credential
+ * (401 otherwise).
  */
 export function customerGuard(ctx: Context) {
   return async function guard(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
@@ -175,12 +64,6 @@ export function customerGuard(ctx: Context) {
     request.customerRealm = null;
     const realmUid = (request.params as { realm_uid?: string } | undefined)?.realm_uid;
     if (request.is404 || realmUid === undefined) return;
-    if (request.routeOptions.config.customerAccess === 'realm') {
-      const realm = await findActiveRealm(ctx, realmUid);
-      if (!realm) throw realmNotFound();
-      request.customerRealm = realm;
-      return;
-    }
     const found = await resolveCustomer(ctx, realmUid, { bearer: bearerOf(request), cookie: request.cookies[realmCookieName(realmUid)] });
     if (!found) throw realmNotFound();
     request.customerRealm = found.realm;

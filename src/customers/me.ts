@@ -3,7 +3,7 @@ import { recordEvent } from '../events/events.js';
 import { fieldsOf, type CustomField } from '../realms/custom-fields.js';
 import { fieldValueList, type FieldValue, type FieldValues } from '../realms/field-values.js';
 import { avatarBody, userName, writeRealmUser, type AvatarBody, type RealmUser, type RealmUserInput } from '../realms/users.js';
-import type { Customer } from './credential.js';
+import type { Customer } from '../realms/credential.js';
 
 export interface DelegatedTokenBody {
   uuid: string;

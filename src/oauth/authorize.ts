@@ -1,7 +1,6 @@
 import { eq } from 'drizzle-orm';
+import { resolveSession } from '../realms/credential.js';
 import type { Context } from '../context.js';
-import { findSessionBySecret, isLive, renewSession } from '../realms/sessions.js';
-import { realmUsers } from '../realms/tables.js';
 import { hashSecret, randomSecret } from '../security/secrets.js';
 import { issuerOf } from './metadata.js';
 import { pkceMethods, wellFormedPkceValue } from './pkce.js';
@@ -82,13 +81,12 @@ export async function authorize(
   }
 
   const login = { kind: 'login', location: `/realms/${encodeURIComponent(realm.uid)}/login?redirect_uri=${encodeURIComponent(returnPath)}` } as const;
-  if (!sessionSecret) return login;
-  const session = await findSessionBySecret(ctx, realm.id, sessionSecret);
+  // No live session of an active user: sign in first (the login page comes back here).
+  const found = await resolveSession(ctx, realm.uid, sessionSecret);
+  const customer = found?.resolution;
+  if (typeof customer !== 'object') return login;
+  const session = customer.session;
   const now = ctx.clock.now();
-  if (!session || !isLive(session, now)) return login;
-  const [user] = await ctx.db.select({ active: realmUsers.active }).from(realmUsers).where(eq(realmUsers.id, session.userId));
-  if (!user?.active) return login;
-  await renewSession(ctx, realm, session);
 
   const code = randomSecret();
   await ctx.db.insert(authorizationCodes).values({

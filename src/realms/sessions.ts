@@ -55,14 +55,6 @@ export async function renewSession(ctx: Context, realm: SessionRealm, session: P
   session.expiresAt = new Date(renewed);
 }
 
-export async function findSessionBySecret(ctx: Context, realmId: number, secret: string): Promise<LiveSession | undefined> {
-  const [row] = await ctx.db.select({
-    id: realmSessions.id, userId: realmSessions.userId, expiresAt: realmSessions.expiresAt,
-    revokedAt: realmSessions.revokedAt, impersonatorId: realmSessions.impersonatorId,
-  }).from(realmSessions).where(and(eq(realmSessions.sessionHash, hashSecret(secret)), eq(realmSessions.realmId, realmId)));
-  return row;
-}
-
 /** Sign-out: the session and every access token tied to it stop working. */
 export async function endRealmSession(ctx: Context, sessionId: number): Promise<void> {
   const ended = await ctx.db.update(realmSessions).set({ revokedAt: ctx.clock.now() })

@@ -5,7 +5,8 @@ import type { Context } from '../context.js';
 import { recordEvent } from '../events/events.js';
 import { UNKNOWN_ACCOUNT_HASH, verifyPassword } from '../security/passwords.js';
 import type { Realm } from './realms.js';
-import { endRealmSession, findSessionBySecret, isLive, startRealmSession, type StartedSession } from './sessions.js';
+import { resolveSession } from './credential.js';
+import { endRealmSession, startRealmSession, type StartedSession } from './sessions.js';
 import { realmUsers } from './tables.js';
 import type { RealmUser } from './users.js';
 
@@ -54,10 +55,10 @@ export async function signInWithPassword(ctx: Context, realm: Realm, identifier:
  * `user_logout_log` is recorded. A cookie naming no live session changes nothing.
  */
 export async function signOut(ctx: Context, realm: Realm, cookie: string | undefined): Promise<boolean> {
-  if (!cookie) return false;
-  const session = await findSessionBySecret(ctx, realm.id, cookie);
-  if (!session || !isLive(session, ctx.clock.now())) return false;
-  await endRealmSession(ctx, session.id);
-  await recordEvent(ctx, { realmId: realm.id, userId: session.userId, type: 'user_logout_log', impersonatorId: session.impersonatorId });
+  const found = await resolveSession(ctx, realm.uid, cookie);
+  const customer = found?.resolution;
+  if (typeof customer !== 'object') return false;
+  await endRealmSession(ctx, customer.session.id);
+  await recordEvent(ctx, { realmId: realm.id, userId: customer.user.id, type: 'user_logout_log', impersonatorId: customer.session.impersonatorId });
   return true;
 }

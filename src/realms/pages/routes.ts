@@ -2,7 +2,7 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { Context } from '../../context.js';
-import { resolveCustomer } from '../../customers/credential.js';
+import { resolveSession } from '../credential.js';
 import { handleError, toAppError } from '../../http/errors.js';
 import { findActiveRealm, type Realm } from '../realms.js';
 import { safeRedirect } from '../redirects.js';
@@ -114,7 +114,7 @@ ${view.error ? html`<p class="alert" role="alert" id="login-error">${view.error}
     });
 
     app.get('/realms/:realm_uid/logout', { schema: { ...hide, params: Params, querystring: RedirectQuery } }, async (request, reply) => {
-      const found = await resolveCustomer(ctx, request.params.realm_uid, { cookie: request.cookies[realmCookieName(request.params.realm_uid)] });
+      const found = await resolveSession(ctx, request.params.realm_uid, request.cookies[realmCookieName(request.params.realm_uid)]);
       if (!found) return notFound(reply);
       const { realm, resolution } = found;
       const token = issueCsrfToken(request, reply, realm.uid, secure());
@@ -157,7 +157,7 @@ ${view.error ? html`<p class="alert" role="alert" id="login-error">${view.error}
     });
 
     app.get('/realms/:realm_uid/profile', { schema: { ...hide, params: Params } }, async (request, reply) => {
-      const found = await resolveCustomer(ctx, request.params.realm_uid, { cookie: request.cookies[realmCookieName(request.params.realm_uid)] });
+      const found = await resolveSession(ctx, request.params.realm_uid, request.cookies[realmCookieName(request.params.realm_uid)]);
       if (!found) return notFound(reply);
       const { realm, resolution } = found;
       if (typeof resolution !== 'object') {
