@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, ilike, or, sql } from 'drizzle-orm';
 import type { Context } from '../context.js';
-import { AppError, FieldErrors, notFound } from '../http/errors.js';
+import { builtInRoleKept, FieldErrors, invalidField, notBuiltInRole, notFound, roleReadOnly } from '../http/errors.js';
 import { containing } from '../db/like.js';
 import { totalCount, totalOf, type Page } from '../db/paging.js';
 import { prepared } from '../db/prepared.js';
@@ -134,7 +134,7 @@ export async function createRole(ctx: ActingContext, input: RoleInput): Promise<
   const [role] = await ctx.db.insert(roles).values({
     key, name, context: input.context!, builtIn: false, permissions: [...new Set(input.permissions ?? [])], createdAt: now, updatedAt: now,
   }).onConflictDoNothing({ target: roles.key }).returning();
-  if (!role) throw new AppError(422, ['Key has already been taken'], [{ field: 'key', messages: ['has already been taken'] }]);
+  if (!role) throw invalidField('key', 'has already been taken');
   // A role's permissions are in every principal that holds it.
   ctx.caches.changed('access');
   return roleBody(role, 0);
@@ -144,7 +144,7 @@ export async function createRole(ctx: ActingContext, input: RoleInput): Promise<
 async function editableRole(ctx: ActingContext, id: number): Promise<Role> {
   const [role] = await ctx.db.select().from(roles).where(eq(roles.id, id));
   if (!role) throw notFound('Role');
-  if (isReadOnly(role)) throw new AppError(422, [`The role ${role.key} cannot be changed`]);
+  if (isReadOnly(role)) throw roleReadOnly(role.key);
   assertMayDefineRole(ctx.actor, role.permissions);
   return role;
 }
@@ -171,7 +171,7 @@ export async function updateRole(ctx: ActingContext, id: number, input: RoleInpu
 
 export async function deleteRole(ctx: ActingContext, id: number): Promise<void> {
   const role = await editableRole(ctx, id);
-  if (role.builtIn) throw new AppError(422, [`The built-in role ${role.key} cannot be deleted; restore it instead`]);
+  if (role.builtIn) throw builtInRoleKept(role.key);
   await ctx.db.delete(roles).where(and(eq(roles.id, id), eq(roles.builtIn, false)));
   // A role's permissions are in every principal that holds it.
   ctx.caches.changed('access');
@@ -180,7 +180,7 @@ export async function deleteRole(ctx: ActingContext, id: number): Promise<void> 
 export async function restoreRole(ctx: ActingContext, id: number): Promise<RoleBody> {
   const role = await editableRole(ctx, id);
   const defaults = builtInRole(role.key);
-  if (!role.builtIn || !defaults) throw new AppError(422, [`The role ${role.key} is not a built-in role`]);
+  if (!role.builtIn || !defaults) throw notBuiltInRole(role.key);
   assertMayDefineRole(ctx.actor, defaults.permissions);
   await ctx.db.update(roles).set({ name: defaults.name, permissions: defaults.permissions, updatedAt: ctx.clock.now() })
     .where(eq(roles.id, id));

@@ -4,7 +4,7 @@ import type { Db } from '../db/connect.js';
 import { containing } from '../db/like.js';
 import { totalCount, totalOf, type Page } from '../db/paging.js';
 import { uniqueViolation } from '../db/unique.js';
-import { AppError, FieldErrors, notFound } from '../http/errors.js';
+import { FieldErrors, invalidField, lastOwner, notFound } from '../http/errors.js';
 import { hashPassword, passwordWeakness } from '../security/passwords.js';
 import { OWNER_ROLE } from './built-in-roles.js';
 import { targetExists, type RoleTargets } from './role-targets.js';
@@ -169,7 +169,7 @@ function checkPassword(password: string | undefined, errors: FieldErrors, requir
   if (weakness) errors.add('password', weakness);
 }
 
-const emailTaken = () => new AppError(422, ['Email has already been taken'], [{ field: 'email', messages: ['has already been taken'] }]);
+const emailTaken = () => invalidField('email', 'has already been taken');
 
 export async function createTeamMember(ctx: ActingContext, input: TeamMemberInput, targets: RoleTargets = {}): Promise<TeamMemberBody> {
   const errors = new FieldErrors();
@@ -259,7 +259,7 @@ async function assertOwnerRemains(db: Db): Promise<void> {
   const [{ total }] = await db.select({ total: count() }).from(roleAssignments)
     .innerJoin(roles, eq(roles.id, roleAssignments.roleId)).innerJoin(admins, eq(admins.id, roleAssignments.adminId))
     .where(and(eq(roles.key, OWNER_ROLE), eq(admins.active, true)));
-  if (total === 0) throw new AppError(422, ['The account must keep at least one active member with the account_owner role']);
+  if (total === 0) throw lastOwner();
 }
 
 export async function endAccess(db: Db, adminId: number): Promise<void> {

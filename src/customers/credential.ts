@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Context } from '../context.js';
-import { AppError } from '../http/errors.js';
+import { realmNotFound, sessionExpired, userNotFound } from '../http/errors.js';
 import { bearerOf } from '../http/bearer.js';
 import { resolveRealmToken, resolveToken } from '../oauth/credential.js';
 import { resolveSession, type Customer, type Resolution } from '../realms/credential.js';
@@ -17,15 +17,6 @@ declare module 'fastify' {
     customerRealm: Realm | null;
   }
 }
-
-// Spec 7 and the facts page: the exact bodies of the customers API's 404 and 401 answers.
-export const REALM_NOT_FOUND_BODY = {};
-export const USER_SESSION_BODY = { error: { user_session: 'user not found' } };
-export const GRANT_EXPIRED_BODY = { error: { grant_expired: 'session expired' } };
-
-export const realmNotFound = () => new AppError(404, ['Realm not found'], undefined, REALM_NOT_FOUND_BODY);
-export const userNotFound = () => new AppError(401, ['user not found'], undefined, USER_SESSION_BODY);
-export const sessionExpired = () => new AppError(401, ['session expired'], undefined, GRANT_EXPIRED_BODY);
 
 export interface Presented {
   /** The bearer token, when an Authorization: Bearer header was sent. */

@@ -7,33 +7,56 @@ export interface FieldError {
 }
 
 /**
- * Every error a client can be shown. Operations throw these; the one handler below turns them into
- * the catalog's documented body. `body` replaces the usual `{errors}` shape where a catalog fixes
- * its own (the customers API's 401 and 404, the content API's query errors).
+ * Every error a client can be shown, each declared once below with a stable code (as Fastify's
+ * lib/errors.js does). Operations throw these; the one handler below turns them into the catalog's
+ * documented body. `body` replaces the usual `{errors}` shape where a catalog fixes its own (the
+ * customers API's 401 and 404, OAuth's RFC 6749 errors).
  */
 export class AppError extends Error {
+  readonly code: string;
+
   constructor(
     readonly status: number,
     readonly messages: string[],
     readonly details?: FieldError[],
     readonly body?: Record<string, unknown>,
+    code?: string,
   ) {
     super(messages.join('; ') || `HTTP ${status}`);
+    this.code = code ?? `ATR_HTTP_${status}`;
   }
 }
 
-export const badRequest = (message: string) => new AppError(400, [message]);
-export const unauthorized = (message = 'Not authenticated') => new AppError(401, [message]);
-export const forbidden = (message = 'Your role does not allow this action') => new AppError(403, [message]);
-export const notFound = (what = 'Resource') => new AppError(404, [`${what} not found`]);
-export const tooManyAttempts = (lockedUntil: Date | null) => new AppError(429, [
-  lockedUntil ? `Too many failed attempts: try again after ${lockedUntil.toISOString()}` : 'Too many failed attempts',
-]);
+/** Declares an error: its stable code, its status, and the text a client reads. */
+function define<A extends unknown[]>(code: string, status: number, message: (...args: A) => string, body?: Record<string, unknown>) {
+  return (...args: A) => new AppError(status, [message(...args)], undefined, body, code);
+}
+
+export const badRequest = define('ATR_BAD_REQUEST', 400, (message: string) => message);
+export const unauthorized = define('ATR_UNAUTHENTICATED', 401, (message: string = 'Not authenticated') => message);
+export const forbidden = define('ATR_FORBIDDEN', 403, (message: string = 'Your role does not allow this action') => message);
+export const notFound = define('ATR_NOT_FOUND', 404, (what: string = 'Resource') => `${what} not found`);
+export const payloadTooLarge = define('ATR_PAYLOAD_TOO_LARGE', 413, (message: string) => message);
+export const unsupportedMediaType = define('ATR_UNSUPPORTED_MEDIA_TYPE', 415, (message: string) => message);
+export const tooManyAttempts = define('ATR_TOO_MANY_ATTEMPTS', 429, (lockedUntil: Date | null) =>
+  (lockedUntil ? `Too many failed attempts: try again after ${lockedUntil.toISOString()}` : 'Too many failed attempts'));
+
+// Rules of the administration that refuse a well-formed request.
+export const lastOwner = define('ATR_LAST_OWNER', 422, () => 'The account must keep at least one active member with the account_owner role');
+export const roleReadOnly = define('ATR_ROLE_READ_ONLY', 422, (key: string) => `The role ${key} cannot be changed`);
+export const builtInRoleKept = define('ATR_BUILT_IN_ROLE_KEPT', 422, (key: string) => `The built-in role ${key} cannot be deleted; restore it instead`);
+export const notBuiltInRole = define('ATR_NOT_BUILT_IN_ROLE', 422, (key: string) => `The role ${key} is not a built-in role`);
+
+// Spec 7 and the facts page: the exact bodies of the customers API's 404 and 401 answers.
+export const realmNotFound = define('ATR_REALM_NOT_FOUND', 404, () => 'Realm not found', {});
+export const userNotFound = define('ATR_USER_SESSION', 401, () => 'user not found', { error: { user_session: 'user not found' } });
+export const sessionExpired = define('ATR_GRANT_EXPIRED', 401, () => 'session expired', { error: { grant_expired: 'session expired' } });
 
 /** A 422 naming each invalid attribute, Rails style: `{errors: ["Email has already been taken"], details: [...]}`. */
 export function invalid(details: FieldError[]): AppError {
-  const messages = details.flatMap((d) => d.messages.map((m) => `${humanize(d.field)} ${m}`));
-  return new AppError(422, messages, details);
+  // Rails style: errors of the record as a whole are filed under `base` and read without a field name.
+  const messages = details.flatMap((d) => d.messages.map((m) => (d.field === 'base' ? capitalize(m) : `${humanize(d.field)} ${m}`)));
+  return new AppError(422, messages, details, undefined, 'ATR_INVALID');
 }
 
 export function invalidField(field: string, message: string): AppError {
@@ -59,10 +82,9 @@ export class FieldErrors {
   }
 }
 
-function humanize(field: string): string {
-  const words = field.replace(/[._]/g, ' ').trim();
-  return words.charAt(0).toUpperCase() + words.slice(1);
-}
+const capitalize = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
+const humanize = (field: string) => capitalize(field.replace(/[._]/g, ' ').trim());
 
 export const ErrorBody = Type.Object({
   errors: Type.Array(Type.String()),
@@ -97,9 +119,9 @@ export function toAppError(error: unknown): AppError | null {
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return badRequest(`The request body is not valid JSON: ${fastifyError.message}`);
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new AppError(413, [fastifyError.message]);
+      return payloadTooLarge(fastifyError.message);
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return new AppError(415, [fastifyError.message]);
+      return unsupportedMediaType(fastifyError.message);
   }
   const status = fastifyError.statusCode;
   if (status && status >= 400 && status < 500) return new AppError(status, [fastifyError.message]);

@@ -4,7 +4,7 @@ import type { Db } from '../db/connect.js';
 import { prepared } from '../db/prepared.js';
 import { rowsOf } from '../db/rows.js';
 import { uniqueViolation } from '../db/unique.js';
-import { AppError, FieldErrors, invalidField, notFound } from '../http/errors.js';
+import { FieldErrors, invalidField, notFound } from '../http/errors.js';
 import { checkFieldValue, lockFieldValues } from './field-values.js';
 import type { Realm } from './realms.js';
 import { CUSTOM_FIELD_TYPES } from './schema.js';
@@ -141,7 +141,7 @@ export async function createCustomField(ctx: Context, realm: Realm, input: Custo
     await lockFieldValues(tx, realm.id);
     const [{ total }] = await tx.select({ total: count() }).from(customFields).where(eq(customFields.realmId, realm.id));
     if (total >= MAX_CUSTOM_FIELDS) {
-      throw new AppError(422, [`A realm has at most ${MAX_CUSTOM_FIELDS} custom fields`], [{ field: 'base', messages: [`a realm has at most ${MAX_CUSTOM_FIELDS} custom fields`] }]);
+      throw invalidField('base', `a realm has at most ${MAX_CUSTOM_FIELDS} custom fields`);
     }
     const [row] = await tx.insert(customFields).values({
       realmId: realm.id, ...definition,
