@@ -1,4 +1,6 @@
 import { eq } from 'drizzle-orm';
+import type { Static } from '@sinclair/typebox';
+import type { AccountInput, AccountModel } from './schema.js';
 import type { Context } from '../context.js';
 import { FieldErrors } from '../http/errors.js';
 import { accounts } from './tables.js';
@@ -12,13 +14,7 @@ export const DEFAULT_ALLOWED_EXTENSIONS = [
 
 export type Account = typeof accounts.$inferSelect;
 
-export interface AccountBody {
-  name: string;
-  upload_max_bytes: number;
-  allowed_extensions: string[];
-  created_at: string;
-  updated_at: string;
-}
+export type AccountBody = Static<typeof AccountModel>;
 
 export function accountBody(account: Account): AccountBody {
   return {
@@ -49,11 +45,7 @@ export async function getAccount(ctx: Context): Promise<Account> {
   return (await ensureAccount(ctx)).account;
 }
 
-export interface AccountChanges {
-  name?: string;
-  upload_max_bytes?: number;
-  allowed_extensions?: string[];
-}
+export type AccountChanges = Static<typeof AccountInput>;
 
 export async function updateAccount(ctx: Context, changes: AccountChanges): Promise<Account> {
   const errors = new FieldErrors();

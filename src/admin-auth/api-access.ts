@@ -1,4 +1,6 @@
 import { and, asc, desc, eq } from 'drizzle-orm';
+import type { Static } from '@sinclair/typebox';
+import type { AccessTokenModel, ApplicationInput as ApplicationInputSchema, ApplicationModel } from './schema.js';
 import type { Context } from '../context.js';
 import { totalCount, totalOf, type Page } from '../db/paging.js';
 import { FieldErrors, notFound } from '../http/errors.js';
@@ -9,26 +11,8 @@ import { accessTokens, apiApplications } from './tables.js';
 
 export type Application = typeof apiApplications.$inferSelect;
 
-export interface ApplicationBody {
-  id: number;
-  uid: string;
-  name: string;
-  description: string;
-  redirect_uri: string;
-  logout_url: string;
-  callback_url: string;
-  /** Only in the answer that created the application. */
-  secret?: string;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface ApplicationInput {
-  name?: string;
-  description?: string;
-  redirect_uri?: string;
-  logout_url?: string;
-}
+export type ApplicationBody = Static<typeof ApplicationModel>;
+export type ApplicationInput = Static<typeof ApplicationInputSchema>;
 
 export function applicationBody(app: Application, secret?: string): ApplicationBody {
   return {
@@ -125,13 +109,7 @@ export async function logoutUrls(ctx: Context): Promise<string[]> {
   return rows.map((r) => r.url).filter(Boolean);
 }
 
-export interface AccessTokenBody {
-  id: number;
-  application_id: number;
-  /** Only in the answer that created the token. */
-  token?: string;
-  created_at: string;
-}
+export type AccessTokenBody = Static<typeof AccessTokenModel>;
 
 type AccessToken = typeof accessTokens.$inferSelect;
 

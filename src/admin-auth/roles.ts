@@ -1,4 +1,6 @@
 import { and, asc, desc, eq, ilike, or, sql } from 'drizzle-orm';
+import type { Static } from '@sinclair/typebox';
+import type { RoleInput as RoleInputSchema, RoleModel } from './schema.js';
 import type { Context } from '../context.js';
 import { builtInRoleKept, FieldErrors, invalidField, notBuiltInRole, notFound, roleReadOnly } from '../http/errors.js';
 import { containing } from '../db/like.js';
@@ -13,18 +15,7 @@ import { roles } from './tables.js';
 
 export type Role = typeof roles.$inferSelect;
 
-export interface RoleBody {
-  id: number;
-  key: string;
-  name: string;
-  context: string;
-  read_only: boolean;
-  restorable: boolean;
-  users_count: number;
-  permissions: string[];
-  created_at: string;
-  updated_at: string;
-}
+export type RoleBody = Static<typeof RoleModel>;
 
 const isReadOnly = (role: Role) => role.key === OWNER_ROLE;
 
@@ -101,12 +92,7 @@ export async function findRoleByKey(ctx: Context, key: string): Promise<Role | u
   return role;
 }
 
-export interface RoleInput {
-  key?: string;
-  name?: string;
-  context?: string;
-  permissions?: string[];
-}
+export type RoleInput = Static<typeof RoleInputSchema>;
 
 /** Known permissions, each of the role's own context (a realm role carries no account-wide power). */
 function checkPermissions(errors: FieldErrors, context: string | undefined, permissions: string[] | undefined): void {

@@ -1,4 +1,6 @@
 import { and, asc, count, desc, eq, ilike, inArray, or } from 'drizzle-orm';
+import type { Static } from '@sinclair/typebox';
+import type { TeamMemberCreate, TeamMemberModel } from './schema.js';
 import type { Context } from '../context.js';
 import type { Db } from '../db/connect.js';
 import { containing } from '../db/like.js';
@@ -14,32 +16,9 @@ import { accessTokens, adminSessions, admins, roleAssignments, roles } from './t
 
 export type Admin = typeof admins.$inferSelect;
 
-export interface RoleRef {
-  key: string;
-  target: string | null;
-}
-
-export interface TeamMemberBody {
-  id: number;
-  email: string;
-  name: string;
-  first_name: string;
-  last_name: string;
-  active: boolean;
-  roles: RoleRef[];
-  created_at: string;
-  updated_at: string;
-}
-
-export interface TeamMemberInput {
-  email?: string;
-  first_name?: string;
-  last_name?: string;
-  name?: string;
-  password?: string;
-  active?: boolean;
-  roles?: { key: string; target?: string | null }[];
-}
+export type TeamMemberBody = Static<typeof TeamMemberModel>;
+export type TeamMemberInput = Static<typeof TeamMemberCreate>;
+type RoleRef = TeamMemberBody['roles'][number];
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 

@@ -1,31 +1,14 @@
+import type { Static } from '@sinclair/typebox';
 import type { Context } from '../context.js';
+import type { MeModel } from './schema.js';
 import { recordEvent } from '../events/events.js';
 import { fieldsOf, type CustomField } from '../realms/custom-fields.js';
-import { fieldValueList, type FieldValue, type FieldValues } from '../realms/field-values.js';
-import { avatarBody, userName, writeRealmUser, type AvatarBody, type RealmUser, type RealmUserInput } from '../realms/users.js';
+import { fieldValueList, type FieldValues } from '../realms/field-values.js';
+import { avatarBody, userName, writeRealmUser, type RealmUser, type RealmUserInput } from '../realms/users.js';
 import type { Customer } from '../realms/credential.js';
 
-export interface DelegatedTokenBody {
-  uuid: string;
-  access_token: string;
-  access_token_expires_in: number;
-  access_token_expires_in_datetime: string;
-}
-
 /** Spec 2.7. */
-export interface MeBody {
-  id: number;
-  external_id: string | null;
-  name: string;
-  first_name: string;
-  last_name: string;
-  second_last_name: string;
-  email: string;
-  username: string | null;
-  avatar: AvatarBody | null;
-  custom_fields: { key: string; value: FieldValue }[];
-  delegated_token: DelegatedTokenBody | null;
-}
+export type MeBody = Static<typeof MeModel>;
 
 /** What a user may change of their own profile. */
 export type MeInput = Pick<RealmUserInput, 'first_name' | 'last_name' | 'second_last_name' | 'username' | 'email' | 'custom_fields'>;

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import { ref } from '../http/models.js';
-import { CustomFieldValue } from '../realms/schema.js';
+import { DateTime, ref } from '../http/models.js';
+import { AvatarModel, CustomFieldValue } from '../realms/schema.js';
 
 // Spec 7: the exact bodies of the customers API's credential failures.
 export const UserSessionError = Type.Object({
@@ -25,7 +25,7 @@ export const DelegatedTokenModel = Type.Object({
   uuid: Type.String(),
   access_token: Type.String(),
   access_token_expires_in: Type.Integer(),
-  access_token_expires_in_datetime: Type.String({ format: 'date-time' }),
+  access_token_expires_in_datetime: DateTime,
 }, { $id: 'DelegatedToken', description: 'The token of the realm\'s delegation identity provider' });
 
 export const MeModel = Type.Object({
@@ -37,9 +37,9 @@ export const MeModel = Type.Object({
   second_last_name: Type.String(),
   email: Type.String({ format: 'email' }),
   username: Type.Union([Type.String(), Type.Null()]),
-  avatar: Type.Union([Type.Unsafe({ $ref: 'Avatar#' }), Type.Null()]),
+  avatar: Type.Union([ref(AvatarModel), Type.Null()]),
   custom_fields: Type.Array(CustomFieldValue, { description: 'The realm\'s custom fields visible to users, null where unset' }),
-  delegated_token: Type.Union([Type.Unsafe({ $ref: 'DelegatedToken#' }), Type.Null()], {
+  delegated_token: Type.Union([ref(DelegatedTokenModel), Type.Null()], {
     description: 'Null unless the realm\'s Show delegation information option is on and a delegation provider gave a token',
   }),
 }, { $id: 'Me', description: 'The signed-in realm user (spec 2.7)' });

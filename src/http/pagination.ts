@@ -1,4 +1,4 @@
-import { Type, type TArray, type TSchema, type TUnsafe } from '@sinclair/typebox';
+import { Type, type Static, type TArray, type TSchema, type TUnsafe } from '@sinclair/typebox';
 import type { Page } from '../db/paging.js';
 
 export const DEFAULT_PER_PAGE = 10;
@@ -36,12 +36,7 @@ export const Meta = Type.Object({
   total_pages: Type.Integer({ description: 'Total pages: total_entries / per_page, rounded up' }),
 }, { $id: 'Meta', description: 'Pagination envelope of every list' });
 
-export interface MetaBody {
-  total_entries: number;
-  per_page: number;
-  current_page: number;
-  total_pages: number;
-}
+export type MetaBody = Static<typeof Meta>;
 
 export function metaOf(total: number, page: Page): MetaBody {
   return {

@@ -1,32 +1,17 @@
 import { and, asc, eq } from 'drizzle-orm';
+import type { Static } from '@sinclair/typebox';
 import type { Context } from '../context.js';
 import { FieldErrors, notFound } from '../http/errors.js';
 import { hashSecret, randomSecret } from '../security/secrets.js';
 import { requireRealm } from '../realms/realms.js';
-import { SCOPES } from './schema.js';
+import { SCOPES, type OAuthClientInput as OAuthClientInputSchema, type OAuthClientModel } from './schema.js';
 import { oauthClients } from './tables.js';
 import { totalCount, totalOf, type Page } from '../db/paging.js';
 
 type ClientRow = typeof oauthClients.$inferSelect;
 
-export interface OAuthClientBody {
-  id: number;
-  uid: string;
-  name: string;
-  redirect_uris: string[];
-  scopes: string[];
-  confidential: boolean;
-  secret?: string;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface OAuthClientInput {
-  name?: string;
-  redirect_uris?: string[];
-  scopes?: string[];
-  confidential?: boolean;
-}
+export type OAuthClientBody = Static<typeof OAuthClientModel>;
+export type OAuthClientInput = Static<typeof OAuthClientInputSchema>;
 
 function clientBody(row: ClientRow, secret?: string): OAuthClientBody {
   return {

@@ -1,9 +1,8 @@
 import { Type } from '@sinclair/typebox';
+import { DateTime } from '../http/models.js';
 
 export const SCOPES = ['public', 'admin'] as const;
 export const DEFAULT_SCOPE = 'public';
-
-const DateTime = Type.String({ format: 'date-time' });
 
 export const OAuthClientModel = Type.Object({
   id: Type.Integer(),

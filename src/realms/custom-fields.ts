@@ -1,4 +1,6 @@
 import { and, asc, count, eq, sql } from 'drizzle-orm';
+import type { Static } from '@sinclair/typebox';
+import type { CustomFieldInput as CustomFieldInputSchema, CustomFieldModel } from './schema.js';
 import type { Context } from '../context.js';
 import type { Db } from '../db/connect.js';
 import { prepared } from '../db/prepared.js';
@@ -16,33 +18,11 @@ export type CustomField = typeof customFields.$inferSelect;
 /** Facts page: at most 20 custom fields per realm. */
 export const MAX_CUSTOM_FIELDS = 20;
 
-const KEY = /^[A-Za-z][A-Za-z0-9_]{0,49}$/;
+const KEY = /^[a-z][a-z0-9_]{0,49}$/;
 const WITH_OPTIONS = new Set(['dropdown', 'choice']);
 
-export interface CustomFieldBody {
-  id: number;
-  key: string;
-  name: string;
-  type: (typeof CUSTOM_FIELD_TYPES)[number];
-  options: string[];
-  required: boolean;
-  unique: boolean;
-  visible: boolean;
-  editable: boolean;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface CustomFieldInput {
-  key?: string;
-  name?: string;
-  type?: string;
-  options?: string[];
-  required?: boolean;
-  unique?: boolean;
-  visible?: boolean;
-  editable?: boolean;
-}
+export type CustomFieldBody = Static<typeof CustomFieldModel>;
+export type CustomFieldInput = Static<typeof CustomFieldInputSchema>;
 
 export function customFieldBody(field: CustomField): CustomFieldBody {
   return {
@@ -112,7 +92,7 @@ function definitionOf(input: CustomFieldInput, before: CustomField | undefined):
   const name = input.name?.trim() ?? before?.name ?? '';
   const type = input.type?.trim() ?? before?.type ?? '';
   if (!key) errors.add('key', "can't be blank");
-  else if (!KEY.test(key)) errors.add('key', 'must start with a letter and contain only letters, digits and "_" (at most 50)');
+  else if (!KEY.test(key)) errors.add('key', 'must start with a lowercase letter and contain only lowercase letters, digits and "_" (at most 50)');
   if (!name) errors.add('name', "can't be blank");
   if (!type) errors.add('type', "can't be blank");
   else if (!(CUSTOM_FIELD_TYPES as readonly string[]).includes(type)) errors.add('type', `must be one of: ${CUSTOM_FIELD_TYPES.join(', ')}`);

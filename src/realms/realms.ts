@@ -1,4 +1,6 @@
 import { and, asc, desc, eq, ilike, inArray, isNotNull, or } from 'drizzle-orm';
+import type { Static } from '@sinclair/typebox';
+import type { RealmInput as RealmInputSchema, RealmModel } from './schema.js';
 import type { Context } from '../context.js';
 import { containing } from '../db/like.js';
 import { uniqueViolation } from '../db/unique.js';
@@ -12,32 +14,8 @@ import { totalCount, totalOf, type Page } from '../db/paging.js';
 
 export type Realm = typeof realms.$inferSelect;
 
-export interface RealmSettings {
-  session_lifetime_minutes: number;
-  otp_code_validity_minutes: number;
-  otp_resend_wait_seconds: number;
-  pkce_plain_allowed: boolean;
-  show_delegation_information: boolean;
-  delegation_provider: string | null;
-}
-
-export interface RealmBody {
-  uid: string;
-  name: string;
-  active: boolean;
-  custom_domain: string | null;
-  settings: RealmSettings;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface RealmInput {
-  uid?: string;
-  name?: string;
-  active?: boolean;
-  custom_domain?: string | null;
-  settings?: Partial<RealmSettings>;
-}
+export type RealmBody = Static<typeof RealmModel>;
+export type RealmInput = Static<typeof RealmInputSchema>;
 
 export function realmBody(realm: Realm): RealmBody {
   return {

@@ -1,6 +1,5 @@
 import { Type } from '@sinclair/typebox';
-
-const DateTime = Type.String({ format: 'date-time' });
+import { DateTime, ref } from '../http/models.js';
 
 export const RealmUidParam = Type.Object({ realm_uid: Type.String({ description: 'The realm\'s uid' }) });
 
@@ -20,10 +19,7 @@ export const RealmModel = Type.Object({
   name: Type.String(),
   active: Type.Boolean({ description: 'An inactive realm answers 404 on its pages and in the customers API' }),
   custom_domain: Type.Union([Type.String(), Type.Null()], { description: 'A host name such as login.example.com, or null' }),
-  settings: Type.Unsafe<{
-    session_lifetime_minutes: number; otp_code_validity_minutes: number; otp_resend_wait_seconds: number;
-    pkce_plain_allowed: boolean; show_delegation_information: boolean; delegation_provider: string | null;
-  }>({ $ref: 'RealmSettings#' }),
+  settings: ref(RealmSettingsModel),
   created_at: DateTime,
   updated_at: DateTime,
 }, { $id: 'Realm', description: 'An end-user directory with its own sign-in pages, sessions and OAuth clients' });
@@ -53,7 +49,7 @@ export const CustomFieldModel = Type.Object({
 }, { $id: 'CustomField', description: 'A field every user of the realm may carry; at most 20 per realm' });
 
 export const CustomFieldInput = Type.Partial(Type.Object({
-  key: Type.String({ description: 'Required on creation; unique in the realm; lowercase letters, digits and "_", starting with a letter' }),
+  key: Type.String({ description: 'Required on creation; unique in the realm; lowercase letters, digits and "_", starting with a letter (at most 50)' }),
   name: Type.String({ description: 'Required on creation' }),
   type: Type.String({ description: `Required on creation: ${CUSTOM_FIELD_TYPES.join(', ')}` }),
   options: Type.Array(Type.String(), { description: 'Required (at least one) for dropdown and choice' }),
@@ -91,7 +87,7 @@ export const RealmUserModel = Type.Object({
   external_id: Type.Union([Type.String(), Type.Null()]),
   active: Type.Boolean({ description: 'An inactive user cannot sign in and their credentials answer 401' }),
   locked_until: Type.Union([DateTime, Type.Null()], { description: 'Set while ten failed sign-ins keep the user out (15 minutes)' }),
-  avatar: Type.Union([Type.Unsafe({ $ref: 'Avatar#' }), Type.Null()]),
+  avatar: Type.Union([ref(AvatarModel), Type.Null()]),
   custom_fields: Type.Array(CustomFieldValue, { description: 'Every custom field of the realm, in creation order; null when unset' }),
   created_at: DateTime,
   updated_at: DateTime,

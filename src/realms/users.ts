@@ -1,4 +1,6 @@
 import { and, asc, desc, eq, ilike, or, sql } from 'drizzle-orm';
+import type { Static } from '@sinclair/typebox';
+import type { AvatarModel, RealmUserInput as RealmUserInputSchema, RealmUserModel } from './schema.js';
 import type { Context } from '../context.js';
 import type { Db } from '../db/connect.js';
 import { containing } from '../db/like.js';
@@ -8,7 +10,7 @@ import { isEmail, normalizeEmail } from '../admin-auth/team.js';
 import { hashPassword, passwordWeakness } from '../security/passwords.js';
 import { removeAvatarFile } from './avatar-files.js';
 import { fieldsOf, type CustomField } from './custom-fields.js';
-import { checkUniqueValues, fieldValueList, lockFieldValues, mergeFieldValues, type FieldInput, type FieldValue, type FieldValues } from './field-values.js';
+import { checkUniqueValues, fieldValueList, lockFieldValues, mergeFieldValues, type FieldValues } from './field-values.js';
 import type { Realm } from './realms.js';
 import { revokeUserSessions } from './sessions.js';
 import { signInLockedUntil } from './sign-in-limit.js';
@@ -17,44 +19,10 @@ import { totalCount, totalOf, type Page } from '../db/paging.js';
 
 export type RealmUser = typeof realmUsers.$inferSelect;
 
-export interface AvatarBody {
-  id: number;
-  file_name: string;
-  url_original: string;
-  url_small: string;
-  url_medium: string;
-}
-
-export interface RealmUserBody {
-  id: number;
-  uuid: string;
-  email: string;
-  username: string | null;
-  name: string;
-  first_name: string;
-  last_name: string;
-  second_last_name: string;
-  external_id: string | null;
-  active: boolean;
-  locked_until: string | null;
-  avatar: AvatarBody | null;
-  custom_fields: { key: string; value: FieldValue }[];
-  created_at: string;
-  updated_at: string;
-}
-
+export type AvatarBody = Static<typeof AvatarModel>;
+export type RealmUserBody = Static<typeof RealmUserModel>;
 /** What an admin may set; the customers PUT /me passes a subset. */
-export interface RealmUserInput {
-  email?: string;
-  username?: string | null;
-  password?: string;
-  first_name?: string;
-  last_name?: string;
-  second_last_name?: string;
-  external_id?: string | null;
-  active?: boolean;
-  custom_fields?: FieldInput[];
-}
+export type RealmUserInput = Static<typeof RealmUserInputSchema>;
 
 export const userName = (user: Pick<RealmUser, 'firstName' | 'lastName' | 'secondLastName'>) =>
   [user.firstName, user.lastName, user.secondLastName].filter(Boolean).join(' ');
