@@ -14,11 +14,14 @@ export async function makeRealm(h: Harness, body: Record<string, unknown> = {}) 
   return res.json();
 }
 
+/** The password makeRealmUser gives a user unless told otherwise. */
+export const REALM_USER_PASSWORD = 'a long secret 1';
+
 /** Creates a realm user through the admin API and returns its body. */
 export async function makeRealmUser(h: Harness, realmUid: string, body: Record<string, unknown> = {}) {
   const res = await h.request({
     method: 'POST', url: `/api/admin/customers/${realmUid}/users`,
-    payload: { email: `user-${unique()}@example.com`, password: 'a long secret 1', first_name: 'Ada', last_name: 'Lovelace', ...body },
+    payload: { email: `user-${unique()}@example.com`, password: REALM_USER_PASSWORD, first_name: 'Ada', last_name: 'Lovelace', ...body },
   });
   expect(res.statusCode, res.body).toBe(201);
   return res.json();
