@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startRealmSession, realmCookieName } from '../../src/realms/sessions.js';
 import { usingPostgres } from '../helpers/database.js';
 import { createMember } from '../helpers/admin.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
+import { signInAtLoginPage } from '../helpers/realms.js';
 
 // Two application instances on one PostgreSQL database stand for two server processes: what one
 // changes, the other's caches drop through NOTIFY, long before their two seconds are up (the shared
@@ -21,10 +21,9 @@ describe.runIf(usingPostgres())('caches across server processes', () => {
 
   it('ends a customer\'s credential everywhere when an admin revokes the user\'s sessions', async () => {
     await h.request({ method: 'POST', url: '/api/admin/realms', payload: { uid: 'bank', name: 'Bank' } });
-    const user = (await h.request({ method: 'POST', url: '/api/admin/customers/bank/users', payload: { email: 'ana@example.com', first_name: 'Ana' } })).json();
-    const [realm] = await h.ctx.db.query.realms.findMany();
-    const session = await startRealmSession(h.ctx, realm, user.id);
-    const me = () => peer.app.inject({ method: 'GET', url: '/api/customers/realms/bank/me', headers: { cookie: `${realmCookieName('bank')}=${session.secret}` } });
+    const user = (await h.request({ method: 'POST', url: '/api/admin/customers/bank/users', payload: { email: 'ana@example.com', first_name: 'Ana', password: 'a long secret 1' } })).json();
+    const cookie = await signInAtLoginPage(h, 'bank', 'ana@example.com', 'a long secret 1');
+    const me = () => peer.app.inject({ method: 'GET', url: '/api/customers/realms/bank/me', headers: { cookie } });
     expect((await me()).statusCode).toBe(200);
     expect((await me()).statusCode).toBe(200);
     await h.request({ method: 'DELETE', url: `/api/admin/customers/bank/users/${user.id}/sessions` });

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import http from 'node:http';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
@@ -23,24 +24,45 @@ afterAll(async () => {
   for (const folder of folders) fs.rmSync(folder, { recursive: true, force: true });
 });
 
-/** Sends half a request, signals the server, then sends the rest; resolves with the answer's status. */
+/**
+ * Sends a request's headers and half its body; once the server has the request (it answers
+ * `100 Continue`), signals it; once it has stopped taking new connections, sends the rest.
+ * Resolves with the answer's status and whether the connection had ended before the answer did.
+ */
 function inFlightDuringSigterm(base: string, signal: () => void): Promise<{ status: number; ended: boolean }> {
   const url = new URL('/api/admin/session', base);
   const body = JSON.stringify({ email: 'nobody@example.com', password: 'not the password' });
   return new Promise((resolve, reject) => {
     let ended = false;
-    const request = http.request(url, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': body.length } }, (res) => {
+    const request = http.request(url, {
+      method: 'POST', headers: { 'content-type': 'application/json', 'content-length': body.length, expect: '100-continue' },
+    }, (res) => {
       res.resume();
       res.on('end', () => resolve({ status: res.statusCode!, ended }));
     });
     request.on('error', reject);
-    request.write(body.slice(0, 10));
-    request.on('socket', (socket) => socket.on('connect', () => setTimeout(() => {
+    request.on('continue', () => {
+      request.write(body.slice(0, 10));
       signal();
-      setTimeout(() => request.end(body.slice(10)), 300);
-    }, 200)));
+      untilRefused(url).then(() => request.end(body.slice(10)), reject);
+    });
     request.on('close', () => { ended = true; });
+    request.flushHeaders();
   });
+}
+
+/** Resolves once nothing accepts connections at the address any more (within 10 s). */
+async function untilRefused(url: URL): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline) {
+    const refused = await new Promise<boolean>((resolve) => {
+      const socket = net.connect(Number(url.port), url.hostname);
+      socket.once('connect', () => { socket.destroy(); resolve(false); });
+      socket.once('error', () => resolve(true));
+    });
+    if (refused) return;
+  }
+  throw new Error(`${url.host} still takes connections 10 s after SIGTERM`);
 }
 
 async function json(url: string, init: RequestInit = {}) {

@@ -2,11 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { startHarness, type Harness } from '../helpers/harness.js';
+import { signOutAtLogoutPage } from '../helpers/realms.js';
 import { authorizationCodes } from '../../src/oauth/tables.js';
-import { realmSessions } from '../../src/realms/tables.js';
 import { hashSecret } from '../../src/security/secrets.js';
 import {
-  authorizePath, callbackParams, createClient, createRealm, createUser, REDIRECT, signIn,
+  authorizePath, callbackParams, createClient, createRealm, REDIRECT, signedInUser,
   type ClientFixture, type RealmFixture,
 } from './fixtures.js';
 
@@ -26,8 +26,8 @@ describe('GET /realms/{uid}/oauth/authorize', () => {
     bank = await createRealm(h, 'bank');
     shop = await createRealm(h, 'shop');
     client = await createClient(h, 'bank', { redirect_uris: [REDIRECT, 'https://app.example/other?x=1'] });
-    cookie = (await signIn(h, bank, await createUser(h, bank, 'ana@bank.test'))).cookie;
-    shopCookie = (await signIn(h, shop, await createUser(h, shop, 'bob@shop.test'))).cookie;
+    cookie = (await signedInUser(h, bank, 'ana@bank.test')).cookie;
+    shopCookie = (await signedInUser(h, shop, 'bob@shop.test')).cookie;
   });
   afterAll(async () => { await h?.close(); });
 
@@ -67,8 +67,8 @@ describe('GET /realms/{uid}/oauth/authorize', () => {
   });
 
   it('treats an expired or signed-out session as none', async () => {
-    const session = await signIn(h, bank, await createUser(h, bank, 'carl@bank.test'));
-    await h.ctx.db.update(realmSessions).set({ revokedAt: h.clock.now() }).where(eq(realmSessions.id, session.sessionId));
+    const session = await signedInUser(h, bank, 'carl@bank.test');
+    await signOutAtLogoutPage(h, 'bank', session.cookie);
     const res = await get(authorizePath('bank', valid()), { cookie: session.cookie });
     expect(res.headers.location).toMatch(/^\/realms\/bank\/login\?/);
   });
@@ -153,7 +153,7 @@ describe('GET /realms/{uid}/oauth/authorize', () => {
 
     const open = await createRealm(h, 'open', { pkcePlainAllowed: true });
     const openClient = await createClient(h, 'open');
-    const openCookie = (await signIn(h, open, await createUser(h, open, 'dora@open.test'))).cookie;
+    const openCookie = (await signedInUser(h, open, 'dora@open.test')).cookie;
     const plain = await get(authorizePath('open', { ...valid(), client_id: openClient.uid, code_challenge: VERIFIER, code_challenge_method: 'plain' }), { cookie: openCookie });
     expect(callbackParams(plain.headers.location).get('code')).toBeTruthy();
   });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import {
-  createClient, createRealm, createUser, issueCode, postForm, REDIRECT, signIn,
+  createClient, createRealm, issueCode, postForm, REDIRECT, signedInUser,
   type ClientFixture, type RealmFixture,
 } from './fixtures.js';
 import { formFields } from './browse.js';
@@ -22,11 +22,7 @@ describe('access tokens on the customers API', () => {
   });
   afterAll(async () => { await h?.close(); });
 
-  async function signedInUser(email: string) {
-    const userId = await createUser(h, bank, email);
-    const session = await signIn(h, bank, userId);
-    return { userId, ...session };
-  }
+  const signedIn = (email: string) => signedInUser(h, bank, email);
 
   async function tokenFor(cookie: string): Promise<{ token: string; code: string }> {
     const code = await issueCode(h, 'bank', client.uid, cookie);
@@ -42,7 +38,7 @@ describe('access tokens on the customers API', () => {
   });
 
   it('answers GET /me for the user the token was issued to', async () => {
-    const { cookie } = await signedInUser('ana@bank.test');
+    const { cookie } = await signedIn('ana@bank.test');
     const { token } = await tokenFor(cookie);
     const res = await me(token);
     expect(res.statusCode, res.body).toBe(200);
@@ -50,7 +46,7 @@ describe('access tokens on the customers API', () => {
   });
 
   it('stops a token revoked per RFC 7009: 401 grant_expired', async () => {
-    const { cookie } = await signedInUser('rev@bank.test');
+    const { cookie } = await signedIn('rev@bank.test');
     const { token } = await tokenFor(cookie);
     const revoke = await postForm(h, '/realms/bank/oauth/revoke', { token, client_id: client.uid, client_secret: client.secret });
     expect(revoke.statusCode).toBe(200);
@@ -60,7 +56,7 @@ describe('access tokens on the customers API', () => {
   });
 
   it('stops the token issued from a code that is used a second time', async () => {
-    const { cookie } = await signedInUser('replay@bank.test');
+    const { cookie } = await signedIn('replay@bank.test');
     const { token, code } = await tokenFor(cookie);
     expect((await me(token)).statusCode).toBe(200);
     const replay = await postForm(h, '/realms/bank/oauth/token', {
@@ -71,7 +67,7 @@ describe('access tokens on the customers API', () => {
   });
 
   it('stops the token when the user signs out on the logout page', async () => {
-    const { cookie } = await signedInUser('out@bank.test');
+    const { cookie } = await signedIn('out@bank.test');
     const { token } = await tokenFor(cookie);
     const page = await h.request({ method: 'GET', url: '/realms/bank/logout', token: null, headers: { cookie } });
     expect(page.statusCode).toBe(200);
@@ -88,7 +84,7 @@ describe('access tokens on the customers API', () => {
   });
 
   it('stops the token when an admin revokes the user\'s sessions', async () => {
-    const { cookie, userId } = await signedInUser('admin-rev@bank.test');
+    const { cookie, id: userId } = await signedIn('admin-rev@bank.test');
     const { token } = await tokenFor(cookie);
     const res = await h.request({ method: 'DELETE', url: `/api/admin/customers/bank/users/${userId}/sessions` });
     expect(res.statusCode).toBeLessThan(300);
@@ -96,7 +92,7 @@ describe('access tokens on the customers API', () => {
   });
 
   it('keeps the token alive while used and stops it when the session expires', async () => {
-    const { cookie } = await signedInUser('slide@bank.test');
+    const { cookie } = await signedIn('slide@bank.test');
     const { token } = await tokenFor(cookie);
     h.clock.advanceMinutes(20);
     expect((await me(token)).statusCode).toBe(200);
@@ -109,8 +105,8 @@ describe('access tokens on the customers API', () => {
   });
 
   it('gives a recognized bearer precedence over the cookie', async () => {
-    const ana = await signedInUser('first@bank.test');
-    const bob = await signedInUser('second@bank.test');
+    const ana = await signedIn('first@bank.test');
+    const bob = await signedIn('second@bank.test');
     const { token } = await tokenFor(ana.cookie);
     const res = await me(token, bob.cookie);
     expect(res.json().email).toBe('first@bank.test');
@@ -128,7 +124,7 @@ describe('access tokens on the customers API', () => {
 
   it('never accepts a token of one realm in another', async () => {
     await createRealm(h, 'shop');
-    const { cookie } = await signedInUser('cross@bank.test');
+    const { cookie } = await signedIn('cross@bank.test');
     const { token } = await tokenFor(cookie);
     const res = await h.request({ method: 'GET', url: '/api/customers/realms/shop/me', token });
     expect(res.statusCode).toBe(401);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../helpers/harness.js';
-import { createClient, createRealm, createUser, postForm, REDIRECT, signIn, USER_PASSWORD, type ClientFixture, type RealmFixture } from './fixtures.js';
+import { createClient, createRealm, createUser, postForm, REDIRECT, signedInUser, USER_PASSWORD, type ClientFixture, type RealmFixture } from './fixtures.js';
 import { formFields } from './browse.js';
 
 describe('a realm with a custom domain', () => {
@@ -14,7 +14,7 @@ describe('a realm with a custom domain', () => {
     h = await startHarness();
     branded = await createRealm(h, 'branded', { customDomain: DOMAIN });
     client = await createClient(h, 'branded');
-    cookie = (await signIn(h, branded, await createUser(h, branded, 'ana@branded.test'))).cookie;
+    cookie = (await signedInUser(h, branded, 'ana@branded.test')).cookie;
   });
   afterAll(async () => { await h?.close(); });
 

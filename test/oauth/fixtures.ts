@@ -1,12 +1,9 @@
-import { eq } from 'drizzle-orm';
 import type { Harness } from '../helpers/harness.js';
-import { realms } from '../../src/realms/tables.js';
-import { realmCookieName, startRealmSession } from '../../src/realms/sessions.js';
+import { signInAtLoginPage } from '../helpers/realms.js';
 
 export const USER_PASSWORD = 'a long enough password';
 
 export interface RealmFixture {
-  id: number;
   uid: string;
 }
 
@@ -26,8 +23,7 @@ export async function createRealm(h: Harness, uid: string, options: RealmOptions
     },
   });
   if (res.statusCode !== 201) throw new Error(`realm creation answered ${res.statusCode}: ${res.body}`);
-  const [row] = await h.ctx.db.select({ id: realms.id }).from(realms).where(eq(realms.uid, uid));
-  return { id: row.id, uid };
+  return { uid };
 }
 
 /** A user of the realm made through the admin API; answers its id. */
@@ -40,11 +36,10 @@ export async function createUser(h: Harness, realm: RealmFixture, email: string)
   return res.json().id;
 }
 
-/** A signed-in user's realm session cookie, as the login page would set it. */
-export async function signIn(h: Harness, realm: RealmFixture, userId: number): Promise<{ cookie: string; sessionId: number }> {
-  const [row] = await h.ctx.db.select().from(realms).where(eq(realms.id, realm.id));
-  const session = await startRealmSession(h.ctx, row, userId);
-  return { cookie: `${realmCookieName(realm.uid)}=${session.secret}`, sessionId: session.id };
+/** A new user of the realm, signed in on the realm's login page with USER_PASSWORD; answers its id and session cookie. */
+export async function signedInUser(h: Harness, realm: RealmFixture, email: string): Promise<{ id: number; cookie: string }> {
+  const id = await createUser(h, realm, email);
+  return { id, cookie: await signInAtLoginPage(h, realm.uid, email, USER_PASSWORD) };
 }
 
 export interface ClientFixture {

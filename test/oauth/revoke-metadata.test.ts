@@ -4,7 +4,7 @@ import { startHarness, type Harness } from '../helpers/harness.js';
 import { oauthAccessTokens } from '../../src/oauth/tables.js';
 import { hashSecret } from '../../src/security/secrets.js';
 import {
-  basicAuth, createClient, createRealm, createUser, issueCode, postForm, REDIRECT, signIn, type ClientFixture,
+  basicAuth, createClient, createRealm, issueCode, postForm, REDIRECT, signedInUser, type ClientFixture,
 } from './fixtures.js';
 
 describe('revocation (RFC 7009) and metadata (RFC 8414)', () => {
@@ -20,7 +20,7 @@ describe('revocation (RFC 7009) and metadata (RFC 8414)', () => {
     await createRealm(h, 'closed', { active: false });
     client = await createClient(h, 'bank');
     other = await createClient(h, 'bank');
-    cookie = (await signIn(h, bank, await createUser(h, bank, 'ana@bank.test'))).cookie;
+    cookie = (await signedInUser(h, bank, 'ana@bank.test')).cookie;
   });
   afterAll(async () => { await h?.close(); });
 

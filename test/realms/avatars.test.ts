@@ -2,10 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { realmCookieName, startRealmSession } from '../../src/realms/sessions.js';
-import { findRealmByUid } from '../../src/realms/realms.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
-import { makeRealm, makeRealmUser, memberToken } from '../helpers/realms.js';
+import { makeRealm, makeRealmUser, memberToken, REALM_USER_PASSWORD, signInAtLoginPage } from '../helpers/realms.js';
 import { listen } from '../helpers/server.js';
 
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64');
@@ -55,8 +53,7 @@ describe('realm user avatars', () => {
     expect(Buffer.from(await served.arrayBuffer())).toEqual(PNG);
 
     // The customers /me shows it too.
-    const row = (await findRealmByUid(h.ctx, realm.uid))!;
-    const cookie = `${realmCookieName(realm.uid)}=${(await startRealmSession(h.ctx, row, user.id)).secret}`;
+    const cookie = await signInAtLoginPage(h, realm.uid, user.email, REALM_USER_PASSWORD);
     const me = await h.request({ method: 'GET', url: `/api/customers/realms/${realm.uid}/me`, token: null, headers: { cookie } });
     expect(me.json().avatar).toEqual(avatar);
 

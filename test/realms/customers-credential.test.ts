@@ -1,12 +1,14 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { businessEvents } from '../../src/events/tables.js';
-import { oauthAccessTokens, oauthClients } from '../../src/oauth/tables.js';
-import { realmCookieName, startRealmSession } from '../../src/realms/sessions.js';
-import { realmSessions, realmUsers, realms } from '../../src/realms/tables.js';
+import { oauthAccessTokens } from '../../src/oauth/tables.js';
+import { realmUsers } from '../../src/realms/tables.js';
 import { hashSecret, randomSecret } from '../../src/security/secrets.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
-import { makeRealm, makeRealmUser } from '../helpers/realms.js';
+import { makeRealm, makeRealmUser, REALM_USER_PASSWORD, signInAtLoginPage, signOutAtLogoutPage } from '../helpers/realms.js';
+import { createClient, issueCode, postForm, REDIRECT } from '../oauth/fixtures.js';
+
+const realmCookieName = (uid: string) => `atrium_realm_${uid}`;
 
 const USER_SESSION = { error: { user_session: 'user not found' } };
 const GRANT_EXPIRED = { error: { grant_expired: 'session expired' } };
@@ -23,33 +25,27 @@ describe('customers API credential and /me', () => {
   });
   afterAll(async () => { await h?.close(); });
 
-  async function realmRow(uid: string) {
-    const [row] = await h.ctx.db.select().from(realms).where(eq(realms.uid, uid));
-    return row;
+  /** A session from the realm's login page; answers the Cookie header. */
+  async function session(uid: string, who: { email: string }) {
+    return { cookie: await signInAtLoginPage(h, uid, who.email, REALM_USER_PASSWORD) };
   }
 
-  /** A session as the login page starts it; answers the Cookie header and the session id. */
-  async function session(uid: string, userId: number) {
-    const started = await startRealmSession(h.ctx, await realmRow(uid), userId);
-    return { cookie: `${realmCookieName(uid)}=${started.secret}`, id: started.id };
-  }
-
-  /** An access token tied to a session, written as the token endpoint would. */
-  async function accessToken(uid: string, sessionId: number) {
-    const row = await realmRow(uid);
-    const [client] = await h.ctx.db.insert(oauthClients).values({
-      uid: randomSecret(12), realmId: row.id, name: 'App', secretHash: hashSecret('s'), redirectUris: ['https://app.example/cb'], scopes: [],
-    }).returning();
-    const token = randomSecret();
-    const [inserted] = await h.ctx.db.insert(oauthAccessTokens).values({ tokenHash: hashSecret(token), clientId: client.id, sessionId, scope: 'public' }).returning();
-    return { token, id: inserted.id };
+  /** An access token tied to the session of that cookie, from the authorize and token endpoints. */
+  async function accessToken(uid: string, cookie: string): Promise<string> {
+    const client = await createClient(h, uid);
+    const code = await issueCode(h, uid, client.uid, cookie);
+    const res = await postForm(h, `/realms/${uid}/oauth/token`, {
+      grant_type: 'authorization_code', code, redirect_uri: REDIRECT, client_id: client.uid, client_secret: client.secret,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json().access_token;
   }
 
   const me = (uid: string, headers: Record<string, string> = {}) =>
     h.request({ method: 'GET', url: `/api/customers/realms/${uid}/me`, token: null, headers });
 
   it('answers the signed-in user with the cookie', async () => {
-    const { cookie } = await session(realm.uid, user.id);
+    const { cookie } = await session(realm.uid, user);
     const res = await me(realm.uid, { cookie });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toEqual({
@@ -59,14 +55,14 @@ describe('customers API credential and /me', () => {
   });
 
   it('answers 404 {} for an unknown or inactive realm, whatever the credential', async () => {
-    const { cookie } = await session(realm.uid, user.id);
+    const { cookie } = await session(realm.uid, user);
     const unknown = await me('no-such-realm', { cookie: cookie.replace(realmCookieName(realm.uid), realmCookieName('no-such-realm')) });
     expect(unknown.statusCode).toBe(404);
     expect(unknown.json()).toEqual({});
     expect((await me('no-such-realm')).json()).toEqual({});
     const sleeping = await makeRealm(h);
     const sleeper = await makeRealmUser(h, sleeping.uid);
-    const live = await session(sleeping.uid, sleeper.id);
+    const live = await session(sleeping.uid, sleeper);
     expect((await me(sleeping.uid, { cookie: live.cookie })).statusCode).toBe(200);
     await h.request({ method: 'PUT', url: `/api/admin/realms/${sleeping.uid}`, payload: { active: false } });
     const inactive = await me(sleeping.uid, { cookie: live.cookie });
@@ -86,7 +82,7 @@ describe('customers API credential and /me', () => {
   it('answers 401 user_session for a session of another realm presented as this realm\'s cookie', async () => {
     const other = await makeRealm(h);
     const stranger = await makeRealmUser(h, other.uid);
-    const { cookie } = await session(other.uid, stranger.id);
+    const { cookie } = await session(other.uid, stranger);
     const value = cookie.split('=')[1];
     const res = await me(realm.uid, { cookie: `${realmCookieName(realm.uid)}=${value}` });
     expect(res.statusCode).toBe(401);
@@ -97,33 +93,34 @@ describe('customers API credential and /me', () => {
 
   it('answers 401 user_session for an inactive user, even while the session is live', async () => {
     const sleepy = await makeRealmUser(h, realm.uid);
-    const { cookie } = await session(realm.uid, sleepy.id);
+    const { cookie } = await session(realm.uid, sleepy);
+    // No route leaves a live session to an inactive user (see below): this is the defence against one.
     await h.ctx.db.update(realmUsers).set({ active: false }).where(eq(realmUsers.id, sleepy.id));
     const res = await me(realm.uid, { cookie });
     expect(res.statusCode).toBe(401);
     expect(res.json()).toEqual(USER_SESSION);
     // Deactivation through the admin API ends the sessions too; the answer stays user_session.
     const other = await makeRealmUser(h, realm.uid);
-    const second = await session(realm.uid, other.id);
+    const second = await session(realm.uid, other);
     await h.request({ method: 'PUT', url: `/api/admin/customers/${realm.uid}/users/${other.id}`, payload: { active: false } });
     expect((await me(realm.uid, { cookie: second.cookie })).json()).toEqual(USER_SESSION);
   });
 
   it('answers 401 user_session once the user is deleted', async () => {
     const gone = await makeRealmUser(h, realm.uid);
-    const { cookie } = await session(realm.uid, gone.id);
+    const { cookie } = await session(realm.uid, gone);
     await h.request({ method: 'DELETE', url: `/api/admin/customers/${realm.uid}/users/${gone.id}` });
     expect((await me(realm.uid, { cookie })).json()).toEqual(USER_SESSION);
   });
 
   it('answers 401 grant_expired for a session ended by sign-out or by the admin', async () => {
-    const signedOut = await session(realm.uid, user.id);
-    await h.ctx.db.update(realmSessions).set({ revokedAt: h.clock.now() }).where(eq(realmSessions.id, signedOut.id));
+    const signedOut = await session(realm.uid, user);
+    await signOutAtLogoutPage(h, realm.uid, signedOut.cookie);
     const res = await me(realm.uid, { cookie: signedOut.cookie });
     expect(res.statusCode).toBe(401);
     expect(res.json()).toEqual(GRANT_EXPIRED);
 
-    const revoked = await session(realm.uid, user.id);
+    const revoked = await session(realm.uid, user);
     expect((await me(realm.uid, { cookie: revoked.cookie })).statusCode).toBe(200);
     expect((await h.request({ method: 'DELETE', url: `/api/admin/customers/${realm.uid}/users/${user.id}/sessions` })).statusCode).toBe(204);
     const after = await me(realm.uid, { cookie: revoked.cookie });
@@ -132,7 +129,7 @@ describe('customers API credential and /me', () => {
   });
 
   it('renews the session while used (sliding) and expires it after the lifetime of inactivity', async () => {
-    const { cookie } = await session(realm.uid, user.id);
+    const { cookie } = await session(realm.uid, user);
     for (let i = 0; i < 4; i++) {
       h.clock.advanceMinutes(100);
       expect((await me(realm.uid, { cookie })).statusCode, `use ${i}`).toBe(200);
@@ -149,14 +146,14 @@ describe('customers API credential and /me', () => {
   });
 
   it('gives a recognized bearer token precedence and falls back to the cookie for one it does not recognize', async () => {
-    const cookieSession = await session(realm.uid, user.id);
-    const tokenSession = await session(realm.uid, user.id);
-    const { token, id } = await accessToken(realm.uid, tokenSession.id);
+    const cookieSession = await session(realm.uid, user);
+    const tokenSession = await session(realm.uid, user);
+    const token = await accessToken(realm.uid, tokenSession.cookie);
     const auth = (t: string) => ({ authorization: `Bearer ${t}`, cookie: cookieSession.cookie });
     expect((await me(realm.uid, auth(token))).statusCode).toBe(200);
     expect((await me(realm.uid, auth(randomSecret()))).statusCode).toBe(200);
     // A dead token decides alone, although the cookie is alive.
-    await h.ctx.db.update(oauthAccessTokens).set({ revokedAt: h.clock.now() }).where(eq(oauthAccessTokens.id, id));
+    await h.ctx.db.update(oauthAccessTokens).set({ revokedAt: h.clock.now() }).where(eq(oauthAccessTokens.tokenHash, hashSecret(token)));
     // Written behind the server's back, the revocation is seen once the two-second credential cache lapses.
     h.clock.advance(2001);
     const revoked = await me(realm.uid, auth(token));
@@ -167,9 +164,9 @@ describe('customers API credential and /me', () => {
     // A token of another realm is not recognized here.
     const other = await makeRealm(h);
     const stranger = await makeRealmUser(h, other.uid);
-    const foreign = await accessToken(other.uid, (await session(other.uid, stranger.id)).id);
-    expect((await me(other.uid, { authorization: `Bearer ${foreign.token}` })).statusCode).toBe(200);
-    expect((await me(realm.uid, { authorization: `Bearer ${foreign.token}` })).json()).toEqual(USER_SESSION);
+    const foreign = await accessToken(other.uid, (await session(other.uid, stranger)).cookie);
+    expect((await me(other.uid, { authorization: `Bearer ${foreign}` })).statusCode).toBe(200);
+    expect((await me(realm.uid, { authorization: `Bearer ${foreign}` })).json()).toEqual(USER_SESSION);
   });
 
   it('documents the credential failures as named models of the customers catalog', async () => {
@@ -188,7 +185,7 @@ describe('customers API credential and /me', () => {
 describe('PUT /me (spec 4.3 rule 1)', () => {
   let h: Harness;
   let realm: { uid: string };
-  let user: { id: number };
+  let user: { id: number; email: string };
   let cookie: string;
 
   beforeAll(async () => {
@@ -207,8 +204,7 @@ describe('PUT /me (spec 4.3 rule 1)', () => {
       custom_fields: [{ key: 'nickname', value: 'Countess' }, { key: 'tier', value: 'gold' }, { key: 'risk_score', value: 3 }],
     });
     await makeRealmUser(h, realm.uid, { username: 'taken', email: 'taken@example.com', custom_fields: [{ key: 'badge', value: 'B-1' }] });
-    const [row] = await h.ctx.db.select().from(realms).where(eq(realms.uid, realm.uid));
-    cookie = `${realmCookieName(realm.uid)}=${(await startRealmSession(h.ctx, row, user.id)).secret}`;
+    cookie = await signInAtLoginPage(h, realm.uid, user.email, REALM_USER_PASSWORD);
   });
   afterAll(async () => { await h?.close(); });
 
@@ -303,9 +299,7 @@ describe('GET /api/profile/me', () => {
     const realm = await makeRealm(h);
     const other = await makeRealm(h);
     const user = await makeRealmUser(h, realm.uid, { first_name: 'Grace', last_name: 'Hopper' });
-    const [row] = await h.ctx.db.select().from(realms).where(eq(realms.uid, realm.uid));
-    const started = await startRealmSession(h.ctx, row, user.id);
-    const cookie = `${realmCookieName(realm.uid)}=${started.secret}`;
+    const cookie = await signInAtLoginPage(h, realm.uid, user.email, REALM_USER_PASSWORD);
     const customers = await h.request({ method: 'GET', url: `/api/customers/realms/${realm.uid}/me`, token: null, headers: { cookie } });
 
     const single = await h.request({ method: 'GET', url: '/api/profile/me', token: null, headers: { cookie } });

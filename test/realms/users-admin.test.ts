@@ -1,10 +1,9 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { realmSessions, realmUsers } from '../../src/realms/tables.js';
-import { startRealmSession } from '../../src/realms/sessions.js';
 import { verifyPassword } from '../../src/security/passwords.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
-import { makeRealm, makeRealmUser, memberToken } from '../helpers/realms.js';
+import { makeRealm, makeRealmUser, memberToken, REALM_USER_PASSWORD, signInAtLoginPage } from '../helpers/realms.js';
 
 describe('realm users admin API', () => {
   let h: Harness;
@@ -177,19 +176,17 @@ describe('realm users admin API', () => {
   });
 
   it('ends every session of a user, and deactivation does too', async () => {
-    const realmRow = { id: 0, sessionLifetimeMinutes: 60 };
     const user = await makeRealmUser(h, realm.uid);
-    const [row] = await h.ctx.db.select().from(realmUsers).where(eq(realmUsers.id, user.id));
-    realmRow.id = row.realmId;
-    await startRealmSession(h.ctx, realmRow, user.id);
-    await startRealmSession(h.ctx, realmRow, user.id);
+    const signIn = () => signInAtLoginPage(h, realm.uid, user.email, REALM_USER_PASSWORD);
+    await signIn();
+    await signIn();
     const res = await h.request({ method: 'DELETE', url: url(`/${user.id}/sessions`) });
     expect(res.statusCode).toBe(204);
     const sessions = await h.ctx.db.select().from(realmSessions).where(eq(realmSessions.userId, user.id));
     expect(sessions).toHaveLength(2);
     expect(sessions.every((s) => s.revokedAt !== null)).toBe(true);
 
-    await startRealmSession(h.ctx, realmRow, user.id);
+    await signIn();
     const off = await h.request({ method: 'PUT', url: url(`/${user.id}`), payload: { active: false } });
     expect(off.json().active).toBe(false);
     const after = await h.ctx.db.select().from(realmSessions).where(eq(realmSessions.userId, user.id));
