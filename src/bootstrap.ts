@@ -42,9 +42,9 @@ export interface OwnerCredentials extends Owner {
 }
 
 /** A new API access application and access token for the owner, as `atrium bootstrap` prints them. */
-export async function issueOwnerToken(ctx: Context, owner: Owner, applicationName = 'Atrium bootstrap'): Promise<OwnerCredentials> {
+export async function issueOwnerToken(ctx: Context, owner: Owner): Promise<OwnerCredentials> {
   const application = await createApplication(ctx, {
-    name: applicationName,
+    name: 'Atrium bootstrap',
     description: 'Created by atrium for the owner\'s first API access',
   });
   const token = await createAccessToken(actingAs(ctx, AdminPrincipal.system()), owner.admin.id, application.id);

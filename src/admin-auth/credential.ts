@@ -16,13 +16,13 @@ const grants = sql<Grant[] | string>`coalesce((
 const grantsOf = (value: Grant[] | string): Grant[] => (typeof value === 'string' ? JSON.parse(value) : value);
 
 const byToken = (db: Db) => prepared(db, 'admin_by_token', (d, name) => d
-  .select({ adminId: admins.id, email: admins.email, grants })
+  .select({ adminId: admins.id, grants })
   .from(accessTokens).innerJoin(admins, eq(admins.id, accessTokens.adminId))
   .where(and(eq(accessTokens.tokenHash, sql.placeholder('hash')), eq(admins.active, true)))
   .prepare(name));
 
 const bySession = (db: Db) => prepared(db, 'admin_by_session', (d, name) => d
-  .select({ adminId: admins.id, email: admins.email, grants, sessionId: adminSessions.id, csrfHash: adminSessions.csrfHash })
+  .select({ adminId: admins.id, grants, sessionId: adminSessions.id, csrfHash: adminSessions.csrfHash })
   .from(adminSessions).innerJoin(admins, eq(admins.id, adminSessions.adminId))
   .where(and(eq(adminSessions.sessionHash, sql.placeholder('hash')), gt(adminSessions.expiresAt, sql.placeholder('now')), eq(admins.active, true)))
   .prepare(name));
@@ -36,7 +36,7 @@ export async function principalFromToken(ctx: Context, token: string): Promise<A
   if (cached) return cached;
   const [row] = await byToken(ctx.db).execute({ hash: tokenHash });
   if (!row) return null;
-  const principal = new AdminPrincipal(row.adminId, row.email, grantsOf(row.grants));
+  const principal = new AdminPrincipal(row.adminId, grantsOf(row.grants));
   principals.set(`token:${tokenHash}`, principal, now, [`admin:${row.adminId}`]);
   return principal;
 }
@@ -51,7 +51,7 @@ export async function principalFromSession(ctx: Context, sessionId: string): Pro
   const [row] = await bySession(ctx.db).execute({ hash: hashSecret(sessionId), now: ctx.clock.now().toISOString() });
   if (!row) return null;
   return {
-    principal: new AdminPrincipal(row.adminId, row.email, grantsOf(row.grants), row.sessionId),
+    principal: new AdminPrincipal(row.adminId, grantsOf(row.grants), row.sessionId),
     csrfMatches: (token) => token !== undefined && safeEqual(hashSecret(token), row.csrfHash),
   };
 }

@@ -17,7 +17,6 @@ export class AdminPrincipal {
 
   constructor(
     readonly adminId: number,
-    readonly email: string,
     grants: Grant[],
     /** The admin session row, when the request came with the session cookie. */
     readonly sessionId: number | null = null,
@@ -27,7 +26,7 @@ export class AdminPrincipal {
 
   /** Who acts when the installation itself does (a first start creating the owner). */
   static system(): AdminPrincipal {
-    return new AdminPrincipal(0, 'system', [{ key: OWNER_ROLE, context: 'account', target: null, permissions: [...ALL_PERMISSIONS] }]);
+    return new AdminPrincipal(0, [{ key: OWNER_ROLE, context: 'account', target: null, permissions: [...ALL_PERMISSIONS] }]);
   }
 
   /**

@@ -3,7 +3,7 @@ import { AdminPrincipal, type Grant } from '../../src/admin-auth/principal.js';
 import { assertMayActOn, assertMayDefineRole, assertMayGrant } from '../../src/admin-auth/privileges.js';
 
 const grant = (key: string, context: string, target: string | null, permissions: string[]): Grant => ({ key, context, target, permissions });
-const member = (...grants: Grant[]) => new AdminPrincipal(7, 'm@example.com', grants);
+const member = (...grants: Grant[]) => new AdminPrincipal(7, grants);
 
 const owner = member(grant('account_owner', 'account', null, ['team.manage', 'roles.manage', 'realms.manage']));
 const realmAdmin = member(grant('realm_admin', 'realm', 'banking', ['realms.manage', 'realm.users.write']));
