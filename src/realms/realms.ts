@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, ilike, inArray, isNotNull, or } from 'drizzle-orm';
+import { and, asc, desc, eq, ilike, inArray, or } from 'drizzle-orm';
 import type { Context } from '../context.js';
 import { containing } from '../db/like.js';
 import { uniqueViolation } from '../db/unique.js';
@@ -7,7 +7,7 @@ import type { Page } from '../http/pagination.js';
 import { registerTargetCheck } from '../admin-auth/targets.js';
 import { roleAssignments, roles } from '../admin-auth/tables.js';
 import { accessChanged } from '../admin-auth/access-cache.js';
-import { removeAvatarFile } from './avatar-files.js';
+import { removeAvatarObjects } from './avatar-files.js';
 import { realmUsers, realms } from './tables.js';
 import { customersChanged } from '../customers/credential-cache.js';
 import { totalCount, totalOf } from '../db/paging.js';
@@ -256,13 +256,16 @@ const realmRoleIds = (db: Pick<Context['db'], 'select'>) => db.select({ id: role
  */
 export async function deleteRealm(ctx: Context, uid: string): Promise<void> {
   const realm = await requireRealm(ctx, uid);
-  const avatars = await ctx.db.select({ avatar: realmUsers.avatar }).from(realmUsers)
-    .where(and(eq(realmUsers.realmId, realm.id), isNotNull(realmUsers.avatar)));
-  await ctx.db.transaction(async (tx) => {
+  const users = await ctx.db.transaction(async (tx) => {
+    // The lock keeps new users out; deleting the users here rather than by cascade reads the avatars
+    // they hold now, including one an upload committed while this waited for the user's row.
+    await tx.select({ id: realms.id }).from(realms).where(eq(realms.id, realm.id)).for('update');
+    const deleted = await tx.delete(realmUsers).where(eq(realmUsers.realmId, realm.id)).returning({ avatar: realmUsers.avatar });
     await tx.delete(roleAssignments).where(and(eq(roleAssignments.target, realm.uid), inArray(roleAssignments.roleId, realmRoleIds(tx))));
     await tx.delete(realms).where(eq(realms.id, realm.id));
+    return deleted;
   });
   accessChanged(ctx);
   customersChanged(ctx);
-  for (const { avatar } of avatars) await removeAvatarFile(ctx, avatar);
+  await removeAvatarObjects(ctx, users.map((user) => user.avatar ?? null));
 }

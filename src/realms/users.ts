@@ -7,7 +7,7 @@ import { FieldErrors, invalidField, notFound } from '../http/errors.js';
 import type { Page } from '../http/pagination.js';
 import { isEmail, normalizeEmail } from '../admin-auth/team.js';
 import { hashPassword, passwordWeakness } from '../security/passwords.js';
-import { removeAvatarFile } from './avatar-files.js';
+import { removeAvatarObjects } from './avatar-files.js';
 import { fieldsOf, type CustomField } from './custom-fields.js';
 import { checkUniqueValues, fieldValueList, lockFieldValues, mergeFieldValues, type FieldInput, type FieldValue, type FieldValues } from './field-values.js';
 import type { Realm } from './realms.js';
@@ -240,11 +240,13 @@ export async function updateRealmUser(ctx: Context, realm: Realm, id: number, in
   return getRealmUser(ctx, realm, id);
 }
 
+/** The avatar removed is the one the deletion saw, so an upload committed just before it is not left behind. */
 export async function deleteRealmUser(ctx: Context, realm: Realm, id: number): Promise<void> {
-  const user = await findRealmUser(ctx.db, realm, id);
-  await ctx.db.delete(realmUsers).where(eq(realmUsers.id, user.id));
+  const [user] = await ctx.db.delete(realmUsers).where(and(eq(realmUsers.id, id), eq(realmUsers.realmId, realm.id)))
+    .returning({ avatar: realmUsers.avatar });
+  if (!user) throw notFound('User');
   customersChanged(ctx);
-  await removeAvatarFile(ctx, user.avatar ?? null);
+  await removeAvatarObjects(ctx, [user.avatar ?? null]);
 }
 
 /** DELETE .../users/{id}/sessions: every session of the user ends, and every access token tied to one. */
