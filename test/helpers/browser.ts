@@ -24,7 +24,11 @@ export interface BrowserHarness {
 export async function startBrowserHarness(): Promise<BrowserHarness> {
   const h = await startHarness();
   const base = await listen(h);
-  const browser = await launchBrowser();
+  // Without a browser the harness is closed here, its database and temporary folder with it.
+  const browser = await launchBrowser().catch(async (err) => {
+    await h.close();
+    throw err;
+  });
   return {
     h, base, browser,
     close: async () => {
