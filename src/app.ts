@@ -10,7 +10,7 @@ import { logRequest } from './http/logging.js';
 import { oauthServerRoutes } from './oauth/routes/endpoints.js';
 import { adminCatalog, contentCatalog, customersCatalog, profileCatalog } from './catalogs.js';
 import { realmPages } from './realms/pages/routes.js';
-import { uploadRoutes } from './uploads/routes.js';
+import { avatarFileRoutes } from './realms/routes/avatar-files.js';
 
 export interface AppOptions {
   /** The server's logger; without one (tests) nothing is logged. */
@@ -24,8 +24,8 @@ export async function buildApp(ctx: Context, options: AppOptions = {}): Promise<
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: ctx.config.bodyLimit,
     trustProxy: true,
-    // strictTypes off: the avatar upload documents its multipart form with a type-less schema, since the
-    // file is read by the handler and the validator must not refuse the (absent) parsed body.
+    // strictTypes off: routes taking a file document their multipart form with a type-less schema, since
+    // the file is read by the handler (http/multipart.ts) and the validator must not refuse the (absent) parsed body.
     ajv: { customOptions: { allErrors: true, coerceTypes: 'array', removeAdditional: false, allowUnionTypes: true, strictTypes: false } },
   });
   app.addHook('onResponse', logRequest);
@@ -33,14 +33,15 @@ export async function buildApp(ctx: Context, options: AppOptions = {}): Promise<
   app.setNotFoundHandler((_request, reply) => reply.code(404).send({ errors: ['Not found'] }));
   await app.register(cookie);
   await app.register(formbody);
-  // Files are read by the routes that take them, each with its own size limit (the account's).
-  await app.register(multipart, { limits: { files: 1, fields: 20, fieldSize: 64 * 1024, parts: 25 } });
+  // Files are read by the routes that take them (http/multipart.ts), each with its own size limit (the account's);
+  // a file past it is cut and marked truncated, for the upload checks to refuse by its name.
+  await app.register(multipart, { limits: { files: 1, fields: 20, fieldSize: 64 * 1024, parts: 25 }, throwFileSizeLimit: false });
   await app.register(healthRoutes(ctx));
   await app.register(oauthServerRoutes(ctx));
   for (const catalog of [adminCatalog(ctx), contentCatalog(ctx), profileCatalog(ctx), customersCatalog(ctx)]) {
     await app.register(catalogPlugin(catalog), { prefix: catalog.prefix });
   }
   await app.register(realmPages(ctx));
-  await app.register(uploadRoutes(ctx));
+  await app.register(avatarFileRoutes(ctx));
   return app;
 }

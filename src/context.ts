@@ -3,8 +3,9 @@ import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import type { Database, Db } from './db/connect.js';
 import type { Caches } from './caches.js';
+import type { Storage } from './storage/storage.js';
 
-/** What every operation is given: the database, the clock, the configuration, a logger and the caches. */
+/** What every operation is given: the database, the clock, the configuration, a logger, the caches and the file storage. */
 export interface Context {
   db: Db;
   database: Database;
@@ -12,4 +13,5 @@ export interface Context {
   config: Config;
   log: FastifyBaseLogger;
   caches: Caches;
+  storage: Storage;
 }

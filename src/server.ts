@@ -1,3 +1,4 @@
+import path from 'node:path';
 import pino from 'pino';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { systemClock, type Clock } from './clock.js';
@@ -7,6 +8,7 @@ import { openDatabase, type Database } from './db/connect.js';
 import { applyMigrations } from './db/migrate.js';
 import { ensureOwner, issueOwnerToken } from './bootstrap.js';
 import { Caches } from './caches.js';
+import { localDiskStorage } from './storage/local-disk.js';
 
 export function createLogger(config: Config): FastifyBaseLogger {
   return pino({ level: config.logLevel }) as unknown as FastifyBaseLogger;
@@ -46,6 +48,7 @@ export function startingContext(config: Config, log: FastifyBaseLogger, clock: C
   };
   const ctx: Context = {
     config, log, clock,
+    storage: localDiskStorage(path.join(config.dataDir, 'uploads')),
     get db() { return opened().database.db; },
     get database() { return opened().database; },
     get caches() { return opened().caches; },

@@ -1,19 +1,21 @@
-import fs from 'node:fs/promises';
-import path from 'node:path';
 import type { Context } from '../context.js';
+import { removeObjects } from '../storage/storage.js';
 import type { AvatarValue } from './tables.js';
 
-/** Avatars are stored as DATA_DIR/uploads/avatars/<uuid>.<ext> and served under this path. */
+/** An avatar is stored under the key avatars/<uuid>.<ext> and served at /uploads/avatars/<uuid>.<ext>. */
 export const AVATAR_URL_PREFIX = '/uploads/avatars/';
+export const AVATAR_EXTENSIONS = ['jpg', 'png', 'gif', 'webp'];
 export const AVATAR_FILE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.(jpg|png|gif|webp)$/;
 
-export const avatarsDir = (ctx: Pick<Context, 'config'>) => path.join(ctx.config.dataDir, 'uploads', 'avatars');
+export const avatarKey = (name: string) => `avatars/${name}`;
 
-/** Deletes the stored file of an avatar that is no longer used; a missing file is fine. */
-export async function removeAvatarFile(ctx: Context, avatar: AvatarValue | null): Promise<void> {
+/** The stored object an avatar refers to, when it refers to one of ours. */
+function keyOf(avatar: AvatarValue | null): string | null {
   const name = avatar?.path.startsWith(AVATAR_URL_PREFIX) ? avatar.path.slice(AVATAR_URL_PREFIX.length) : '';
-  if (!AVATAR_FILE.test(name)) return;
-  await fs.rm(path.join(avatarsDir(ctx), name), { force: true }).catch((err) => {
-    ctx.log.warn({ file: name, reason: (err as Error).message }, 'could not delete an avatar file');
-  });
+  return AVATAR_FILE.test(name) ? avatarKey(name) : null;
+}
+
+/** Removes the stored images of avatars that nothing refers to any more (call after the commit that dropped them). */
+export async function removeAvatarObjects(ctx: Context, avatars: (AvatarValue | null)[]): Promise<void> {
+  await removeObjects(ctx.storage, ctx.log, avatars.map(keyOf).filter((key): key is string => key !== null));
 }

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, ilike, inArray, isNotNull, or } from 'drizzle-orm';
+import { and, asc, desc, eq, ilike, inArray, or } from 'drizzle-orm';
 import type { Static } from '@sinclair/typebox';
 import type { RealmInput as RealmInputSchema, RealmModel } from './schema.js';
 import type { Context } from '../context.js';
@@ -8,7 +8,7 @@ import { FieldErrors, forbidden, invalidField, notFound } from '../http/errors.j
 import type { ActingContext } from '../admin-auth/principal.js';
 import { dropTarget, retarget } from '../admin-auth/role-targets.js';
 import type { Db } from '../db/connect.js';
-import { removeAvatarFile } from './avatar-files.js';
+import { removeAvatarObjects } from './avatar-files.js';
 import { realmUsers, realms } from './tables.js';
 import { totalCount, totalOf, type Page } from '../db/paging.js';
 
@@ -246,13 +246,16 @@ export async function updateRealm(ctx: ActingContext, uid: string, input: RealmI
  */
 export async function deleteRealm(ctx: Context, uid: string): Promise<void> {
   const realm = await requireRealm(ctx, uid);
-  const avatars = await ctx.db.select({ avatar: realmUsers.avatar }).from(realmUsers)
-    .where(and(eq(realmUsers.realmId, realm.id), isNotNull(realmUsers.avatar)));
-  await ctx.db.transaction(async (tx) => {
+  const users = await ctx.db.transaction(async (tx) => {
+    // The lock keeps new users out; deleting the users here rather than by cascade reads the avatars
+    // they hold now, including one an upload committed while this waited for the user's row.
+    await tx.select({ id: realms.id }).from(realms).where(eq(realms.id, realm.id)).for('update');
+    const deleted = await tx.delete(realmUsers).where(eq(realmUsers.realmId, realm.id)).returning({ avatar: realmUsers.avatar });
     await dropTarget(tx as unknown as Db, 'realm', realm.uid);
     await tx.delete(realms).where(eq(realms.id, realm.id));
+    return deleted;
   });
   ctx.caches.changed('access');
   ctx.caches.changed('customers', `realm:${realm.id}`);
-  for (const { avatar } of avatars) await removeAvatarFile(ctx, avatar);
+  await removeAvatarObjects(ctx, users.map((user) => user.avatar ?? null));
 }

@@ -8,7 +8,7 @@ import { uniqueViolation } from '../db/unique.js';
 import { FieldErrors, invalidField, notFound } from '../http/errors.js';
 import { isEmail, normalizeEmail } from '../admin-auth/team.js';
 import { hashPassword, passwordWeakness } from '../security/passwords.js';
-import { removeAvatarFile } from './avatar-files.js';
+import { removeAvatarObjects } from './avatar-files.js';
 import { fieldsOf, type CustomField } from './custom-fields.js';
 import { checkUniqueValues, fieldValueList, lockFieldValues, mergeFieldValues, type FieldValues } from './field-values.js';
 import type { Realm } from './realms.js';
@@ -212,11 +212,13 @@ export async function updateRealmUser(ctx: Context, realm: Realm, id: number, in
   return getRealmUser(ctx, realm, id);
 }
 
+/** The avatar removed is the one the deletion saw, so an upload committed just before it is not left behind. */
 export async function deleteRealmUser(ctx: Context, realm: Realm, id: number): Promise<void> {
-  const user = await findRealmUser(ctx.db, realm, id);
-  await ctx.db.delete(realmUsers).where(eq(realmUsers.id, user.id));
-  ctx.caches.changed('customers', `user:${user.id}`);
-  await removeAvatarFile(ctx, user.avatar ?? null);
+  const [user] = await ctx.db.delete(realmUsers).where(and(eq(realmUsers.id, id), eq(realmUsers.realmId, realm.id)))
+    .returning({ avatar: realmUsers.avatar });
+  if (!user) throw notFound('User');
+  ctx.caches.changed('customers', `user:${id}`);
+  await removeAvatarObjects(ctx, [user.avatar ?? null]);
 }
 
 /** DELETE .../users/{id}/sessions: every session of the user ends, and every access token tied to one. */

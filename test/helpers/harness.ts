@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../../src/app.js';
 import { ManualClock } from '../../src/clock.js';
@@ -26,12 +29,17 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-/** The whole application in-process on a fresh database, with a clock the test moves. */
+/**
+ * The whole application in-process on a fresh database, with a clock the test moves. Uploaded files go
+ * to a temporary DATA_DIR of its own, removed by `close`, unless `env` names one.
+ */
 export async function startHarness(env: Record<string, string> = {}): Promise<Harness> {
   const database = await freshDatabaseUrl();
+  const ownDataDir = env.DATA_DIR ? null : fs.mkdtempSync(path.join(os.tmpdir(), 'atrium-test-'));
   const config = loadConfig({
     ATRIUM_ADMIN_EMAIL: OWNER_EMAIL, ATRIUM_ADMIN_PASSWORD: OWNER_PASSWORD, LOG_LEVEL: 'silent',
-    BASE_URL: 'http://atrium.test', ...env, ...(database.url ? { DATABASE_URL: database.url } : {}),
+    BASE_URL: 'http://atrium.test', ...(ownDataDir ? { DATA_DIR: ownDataDir } : {}), ...env,
+    ...(database.url ? { DATABASE_URL: database.url } : {}),
   });
   const db = await openDatabase({ url: config.databaseUrl, dataDir: null, poolSize: 5 });
   await applyMigrations(db);
@@ -61,6 +69,7 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
       await app.close();
       await db.close();
       await database.drop();
+      if (ownDataDir) fs.rmSync(ownDataDir, { recursive: true, force: true });
     },
   };
 }

@@ -1,7 +1,6 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { makeRealm, makeRealmUser, memberToken, REALM_USER_PASSWORD, signInAtLoginPage } from '../helpers/realms.js';
 import { listen } from '../helpers/server.js';
@@ -9,21 +8,35 @@ import { listen } from '../helpers/server.js';
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64');
 const GIF = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
 
+/** Every file under DATA_DIR/uploads, temporary ones included, relative to it. */
+function storedFiles(h: Harness): string[] {
+  const root = path.join(h.config.dataDir, 'uploads');
+  if (!fs.existsSync(root)) return [];
+  return fs.readdirSync(root, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.relative(root, path.join(entry.parentPath, entry.name)));
+}
+
+/** A multipart body written by hand, so that it can be broken on purpose. */
+function part(name: string, fileName: string | null, content: Buffer | string, boundary = 'XyZ'): Buffer {
+  const disposition = `form-data; name="${name}"${fileName === null ? '' : `; filename="${fileName}"`}`;
+  const type = fileName === null ? '' : 'Content-Type: image/png\r\n';
+  return Buffer.concat([Buffer.from(`--${boundary}\r\nContent-Disposition: ${disposition}\r\n${type}\r\n`), Buffer.from(content), Buffer.from('\r\n')]);
+}
+const closing = (boundary = 'XyZ') => Buffer.from(`--${boundary}--\r\n`);
+
 describe('realm user avatars', () => {
   let h: Harness;
   let base: string;
-  let dataDir: string;
   let realm: { uid: string };
 
   beforeAll(async () => {
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'atrium-avatars-'));
-    h = await startHarness({ DATA_DIR: dataDir });
+    h = await startHarness();
     base = await listen(h);
     realm = await makeRealm(h);
   });
   afterAll(async () => {
     await h?.close();
-    fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
   function upload(userId: number, name: string | null, content: Buffer, token: string | null = h.ownerToken, uid = realm.uid) {
@@ -33,7 +46,7 @@ describe('realm user avatars', () => {
       method: 'PUT', body: form, headers: token ? { authorization: `Bearer ${token}` } : {},
     });
   }
-  const stored = (url: string) => path.join(dataDir, 'uploads', 'avatars', url.slice('/uploads/avatars/'.length));
+  const stored = (url: string) => path.join(h.config.dataDir, 'uploads', 'avatars', url.slice('/uploads/avatars/'.length));
 
   it('stores an image, reuses the original for the renditions and serves it', async () => {
     const user = await makeRealmUser(h, realm.uid);
@@ -123,5 +136,125 @@ describe('realm user avatars', () => {
     expect((await upload(999999, 'me.png', PNG)).status).toBe(404);
     expect((await fetch(`${base}/uploads/avatars/../../etc/passwd`)).status).toBe(404);
     expect((await fetch(`${base}/uploads/avatars/00000000-0000-0000-0000-000000000000.png`)).status).toBe(404);
+  });
+
+  describe('stored files', () => {
+    // Each test starts from an empty store and must leave it empty.
+    const emptyStore = () => fs.rmSync(path.join(h.config.dataDir, 'uploads'), { recursive: true, force: true });
+    beforeEach(emptyStore);
+    afterEach(() => {
+      const left = storedFiles(h);
+      emptyStore();
+      expect(left).toEqual([]);
+    });
+
+    const avatarUrl = (userId: number) => `/api/admin/customers/${realm.uid}/users/${userId}/avatar`;
+    const userUrl = (userId: number) => `/api/admin/customers/${realm.uid}/users/${userId}`;
+    const sendRaw = (userId: number, contentType: string, payload: Buffer) =>
+      h.request({ method: 'PUT', url: avatarUrl(userId), headers: { 'content-type': contentType }, payload });
+
+    it('keeps exactly one image after 40 concurrent uploads for one user: the one the avatar names, served', async () => {
+      const user = await makeRealmUser(h, realm.uid);
+      const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => upload(user.id, `me-${i}.png`, PNG)));
+      expect(answers.map((res) => res.status)).toEqual(Array(40).fill(200));
+      await Promise.all(answers.map((res) => res.arrayBuffer()));
+
+      const { avatar } = (await h.request({ method: 'GET', url: userUrl(user.id) })).json();
+      expect(storedFiles(h)).toEqual([path.join('avatars', avatar.url_original.slice('/uploads/avatars/'.length))]);
+      const served = await fetch(`${base}${avatar.url_original}`);
+      expect(served.status).toBe(200);
+      expect(served.headers.get('content-type')).toBe('image/png');
+      expect(served.headers.get('content-length')).toBe(String(PNG.length));
+      expect(served.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+      expect(served.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(served.headers.get('content-security-policy')).toBe("default-src 'none'; sandbox");
+      expect(Buffer.from(await served.arrayBuffer())).toEqual(PNG);
+
+      expect((await h.request({ method: 'DELETE', url: avatarUrl(user.id) })).statusCode).toBe(204);
+      expect((await fetch(`${base}${avatar.url_original}`)).status).toBe(404);
+    });
+
+    it('leaves no image behind when a user is deleted while uploads for it run', async () => {
+      const user = await makeRealmUser(h, realm.uid);
+      const [deletion, ...uploads] = await Promise.all([
+        h.request({ method: 'DELETE', url: userUrl(user.id) }),
+        ...Array.from({ length: 20 }, (_, i) => upload(user.id, `me-${i}.png`, PNG)),
+      ]);
+      expect(deletion.statusCode).toBe(204);
+      // An upload answers 200 when it was committed before the deletion, 404 when it came after.
+      for (const res of uploads) expect([200, 404]).toContain(res.status);
+      await Promise.all(uploads.map((res) => res.arrayBuffer()));
+    });
+
+    it('removes the image with the avatar, with the user, and with the realm', async () => {
+      const user = await makeRealmUser(h, realm.uid);
+      expect((await upload(user.id, 'me.png', PNG)).status).toBe(200);
+      expect(storedFiles(h)).toHaveLength(1);
+      expect((await h.request({ method: 'DELETE', url: avatarUrl(user.id) })).statusCode).toBe(204);
+      expect(storedFiles(h)).toEqual([]);
+
+      expect((await upload(user.id, 'me.png', PNG)).status).toBe(200);
+      expect(storedFiles(h)).toHaveLength(1);
+      expect((await h.request({ method: 'DELETE', url: userUrl(user.id) })).statusCode).toBe(204);
+      expect(storedFiles(h)).toEqual([]);
+
+      const doomed = await makeRealm(h);
+      const users = await Promise.all([1, 2, 3].map(() => makeRealmUser(h, doomed.uid)));
+      for (const each of users) expect((await upload(each.id, 'me.png', PNG, h.ownerToken, doomed.uid)).status).toBe(200);
+      expect(storedFiles(h)).toHaveLength(3);
+      expect((await h.request({ method: 'DELETE', url: `/api/admin/realms/${doomed.uid}` })).statusCode).toBe(204);
+    });
+
+    it('stores nothing for a refused upload', async () => {
+      const user = await makeRealmUser(h, realm.uid);
+      const refused = await upload(user.id, 'fake.png', Buffer.from('not an image'));
+      expect(refused.status).toBe(422);
+      expect((await refused.json()).errors).toEqual(['fake.png: content does not match the extension']);
+      expect(storedFiles(h)).toEqual([]);
+      // A refused replacement keeps the current image.
+      expect((await upload(user.id, 'me.png', PNG)).status).toBe(200);
+      expect((await upload(user.id, 'photo.exe', PNG)).status).toBe(422);
+      expect(storedFiles(h)).toHaveLength(1);
+      expect((await h.request({ method: 'DELETE', url: userUrl(user.id) })).statusCode).toBe(204);
+    });
+
+    it('answers a broken multipart form with a 4xx, never a 500, and stores nothing', async () => {
+      const user = await makeRealmUser(h, realm.uid);
+      const whole = Buffer.concat([part('file', 'me.png', PNG), closing()]);
+      const form = 'multipart/form-data; boundary=XyZ';
+      const cases: [string, string, Buffer, number, string][] = [
+        ['no boundary', 'multipart/form-data', whole, 400, 'The multipart/form-data content type has no boundary'],
+        ['another boundary than the body\'s', 'multipart/form-data; boundary=other', whole, 400, 'The multipart body ends before its closing boundary'],
+        ['cut inside the file', form, whole.subarray(0, 100), 400, 'The multipart body is malformed'],
+        ['cut after the file, before any boundary', form, part('file', 'me.png', PNG), 400, 'The multipart body is malformed'],
+        ['cut after the boundary', form, Buffer.concat([part('file', 'me.png', PNG), Buffer.from('--XyZ')]), 400, 'The multipart body'],
+        ['cut after the boundary line', form, Buffer.concat([part('file', 'me.png', PNG), Buffer.from('--XyZ\r\n')]), 400, 'The multipart body'],
+        ['cut inside the next part\'s headers', form, Buffer.concat([part('file', 'me.png', PNG), Buffer.from('--XyZ\r\nContent-Disp')]), 400, 'The multipart body'],
+        ['empty', form, Buffer.alloc(0), 400, 'The multipart body ends before its closing boundary'],
+        ['not multipart at all', form, Buffer.from('hello'), 400, 'The multipart body ends before its closing boundary'],
+        ['two files', form, Buffer.concat([part('file', 'a.png', PNG), part('file', 'b.png', PNG), closing()]), 413, 'Send one file only, in the part named file'],
+        ['too many fields', form, Buffer.concat([...Array.from({ length: 30 }, (_, i) => part(`f${i}`, null, 'x')), part('file', 'me.png', PNG), closing()]), 413, 'The form has too many parts'],
+        ['a plain field named file', form, Buffer.concat([part('file', null, 'hello'), closing()]), 422, 'File must be a file part, not a plain field'],
+        ['a NUL in the file name', form, Buffer.concat([part('file', 'me\u0000.png', PNG), closing()]), 422, 'File name must not contain a NUL character'],
+        ['a prototype field name', form, Buffer.concat([part('__proto__', null, 'x'), part('file', 'me.png', PNG), closing()]), 400, 'The multipart body is malformed'],
+      ];
+      for (const [what, contentType, payload, status, message] of cases) {
+        const res = await sendRaw(user.id, contentType, payload);
+        expect(res.statusCode, `${what}: ${res.body}`).toBe(status);
+        expect(res.json().errors[0], what).toContain(message);
+        expect(storedFiles(h), what).toEqual([]);
+      }
+      // The same form, whole, is taken; an epilogue after the closing boundary too.
+      expect((await sendRaw(user.id, form, Buffer.concat([whole, Buffer.from('an epilogue')]))).statusCode).toBe(200);
+      expect((await h.request({ method: 'GET', url: userUrl(user.id) })).json().avatar.file_name).toBe('me.png');
+      expect((await h.request({ method: 'DELETE', url: userUrl(user.id) })).statusCode).toBe(204);
+    });
+
+    it('declares the failures of an upload in the catalog', async () => {
+      const catalog = (await h.request({ method: 'GET', url: '/api/admin/docs/openapi.json' })).json();
+      const put = catalog.paths['/customers/{realm_uid}/users/{id}/avatar'].put;
+      expect(Object.keys(put.responses)).toEqual(expect.arrayContaining(['200', '400', '413', '415', '422']));
+      expect(Object.keys(put.requestBody.content)).toEqual(['multipart/form-data']);
+    });
   });
 });

@@ -5,10 +5,9 @@ import type { Context } from '../../context.js';
 import { ref, useModels } from '../../http/models.js';
 import { listOf, metaOf, pageOf, PageQuery } from '../../http/pagination.js';
 import { failures, NoContent } from '../../http/responses.js';
-import type { MultipartFile } from '@fastify/multipart';
 import { getAccount } from '../../account/account.js';
-import { AppError } from '../../http/errors.js';
-import { deleteAvatar, setAvatar, type Upload } from '../avatars.js';
+import { FILE_FORM_FAILURES, fileForm, readOneFile } from '../../http/multipart.js';
+import { deleteAvatar, setAvatar } from '../avatars.js';
 import { requireRealm } from '../realms.js';
 import { AvatarModel, RealmUidParam, RealmUserInput, RealmUserModel, RealmUserParams } from '../schema.js';
 import {
@@ -16,13 +15,6 @@ import {
 } from '../users.js';
 
 const tags = ['Realm users'];
-
-/** Reads an uploaded part whole; past the size limit the stream is cut and the upload marked truncated. */
-async function readUpload(part: MultipartFile): Promise<Upload> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of part.file) chunks.push(chunk as Buffer);
-  return { fileName: part.filename, content: Buffer.concat(chunks), truncated: part.file.truncated };
-}
 
 export function realmUserRoutes(ctx: Context): FastifyPluginAsync {
   return async (scope) => {
@@ -91,19 +83,17 @@ export function realmUserRoutes(ctx: Context): FastifyPluginAsync {
         tags, summary: 'Set a user\'s avatar',
         description: 'multipart/form-data with one part `file`: a jpg, png, gif or webp image among the account\'s allowed '
           + 'extensions, whose content matches its extension, within the account\'s upload size limit (422 otherwise, each reason '
-          + 'starting with the file name). The original is served for the small and medium renditions too.',
+          + 'starting with the file name). The original is served for the small and medium renditions too. A form without a '
+          + 'boundary or cut short answers 400, one with more than one file or too many parts 413. The image replaced is removed.',
         consumes: ['multipart/form-data'],
         params: RealmUserParams,
-        // Documents the form; the file is read by the handler, so the schema names no type that would refuse it.
-        body: { content: { 'multipart/form-data': { schema: { properties: { file: { type: 'string', format: 'binary' } } } } } } as never,
-        response: { 200: ref(RealmUserModel), ...failures(401, 403, 404, 413, 415, 422) },
+        body: fileForm('file'),
+        response: { 200: ref(RealmUserModel), ...failures(401, 403, 404, ...FILE_FORM_FAILURES) },
       },
     }, async (request) => {
       const realm = await requireRealm(ctx, request.params.realm_uid);
       const account = await getAccount(ctx);
-      if (!request.isMultipart()) throw new AppError(415, ['Send the image as multipart/form-data, in a part named file']);
-      const part = await request.file({ limits: { fileSize: account.uploadMaxBytes, files: 1 } });
-      const upload = part && part.fieldname === 'file' ? await readUpload(part) : undefined;
+      const upload = await readOneFile(request, { field: 'file', maxBytes: account.uploadMaxBytes });
       return setAvatar(ctx, realm, request.params.id, upload);
     });
 

@@ -1,0 +1,78 @@
+import type { Readable } from 'node:stream';
+import type { FastifyRequest } from 'fastify';
+import type { IncomingFile } from '../storage/checks.js';
+import { AppError, badRequest, invalidField } from './errors.js';
+
+/** The failures a route taking a file declares, besides its own: malformed, too large, not multipart, invalid. */
+export const FILE_FORM_FAILURES = [400, 413, 415, 422] as const;
+
+/** Documents a multipart form with one file part; the file is read by the handler, so nothing here refuses the body. */
+export const fileForm = (field = 'file') =>
+  ({ content: { 'multipart/form-data': { schema: { properties: { [field]: { type: 'string', format: 'binary' } } } } } }) as never;
+
+const BOUNDARY = /;\s*boundary=(?:"([^"]+)"|([^;\s]+))/i;
+
+/**
+ * Follows the raw body for the closing delimiter (`\r\n--boundary--`): the form parser takes a body that
+ * simply stops for a finished one, and a delimiter cannot occur inside a part, so seeing it is exact.
+ */
+function watchClosingDelimiter(body: Readable, boundary: string): () => boolean {
+  const delimiter = Buffer.from(`\r\n--${boundary}--`);
+  let tail = Buffer.from('\r\n');
+  let seen = false;
+  body.on('data', (chunk: Buffer) => {
+    if (seen) return;
+    const window = Buffer.concat([tail, chunk]);
+    seen = window.includes(delimiter);
+    tail = window.subarray(Math.max(0, window.length - delimiter.length + 1));
+  });
+  return () => seen;
+}
+
+async function readWhole(stream: Readable): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+/** What the form parser threw, as a client's error: too many parts is 413, anything else malformed (400). */
+function formError(err: unknown, field: string): AppError {
+  if (err instanceof AppError) return err;
+  const { code, message } = err as { code?: string; message?: string };
+  if (code === 'FST_FILES_LIMIT') return new AppError(413, [`Send one file only, in the part named ${field}`]);
+  if (code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT') return new AppError(413, ['The form has too many parts']);
+  return badRequest(`The multipart body is malformed: ${message ?? 'unreadable'}`);
+}
+
+/**
+ * Reads the one file of a multipart/form-data request, in the part named `field`, whole up to
+ * `maxBytes` (past it the file is cut and marked truncated, for the upload checks to refuse with its
+ * name). Undefined when the form has no file. Whatever the client sends, the answer is a 4xx: not
+ * multipart 415; no boundary, a body cut short or otherwise malformed 400; more than one file or too
+ * many parts 413; a plain field in place of the file or a file name with a NUL character 422.
+ */
+export async function readOneFile(request: FastifyRequest, { field = 'file', maxBytes }: { field?: string; maxBytes: number }): Promise<IncomingFile | undefined> {
+  if (!request.isMultipart()) throw new AppError(415, [`Send the file as multipart/form-data, in a part named ${field}`]);
+  const boundary = BOUNDARY.exec(request.headers['content-type'] ?? '');
+  if (!boundary) throw badRequest('The multipart/form-data content type has no boundary');
+  // Attached before the parser starts reading, in the same tick, so that it sees every chunk too.
+  const closed = watchClosingDelimiter(request.raw, boundary[1] ?? boundary[2]);
+  let file: IncomingFile | undefined;
+  let plainField = false;
+  try {
+    for await (const part of request.parts({ limits: { fileSize: maxBytes, files: 1 } })) {
+      if (part.type === 'file') {
+        const content = await readWhole(part.file);
+        if (part.fieldname === field) file = { fileName: part.filename, content, truncated: part.file.truncated };
+      } else if (part.fieldname === field) {
+        plainField = true;
+      }
+    }
+  } catch (err) {
+    throw formError(err, field);
+  }
+  if (!closed()) throw badRequest('The multipart body ends before its closing boundary');
+  if (plainField) throw invalidField(field, 'must be a file part, not a plain field');
+  if (file?.fileName.includes('\u0000')) throw invalidField(field, 'name must not contain a NUL character');
+  return file;
+}

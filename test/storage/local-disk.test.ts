@@ -1,0 +1,52 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { text } from 'node:stream/consumers';
+import { afterAll, describe, expect, it } from 'vitest';
+import { localDiskStorage } from '../../src/storage/local-disk.js';
+
+describe('local-disk storage', () => {
+  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'atrium-storage-'));
+  const root = path.join(folder, 'uploads');
+  const storage = localDiskStorage(root);
+  afterAll(() => fs.rmSync(folder, { recursive: true, force: true }));
+
+  it('puts a buffer or a stream under a key, reads it back with its size, and deletes it', async () => {
+    await storage.put('avatars/a.png', Buffer.from('first'));
+    await storage.put('assets/space-1/b.txt', Readable.from(['stre', 'amed']));
+    const first = await storage.get('avatars/a.png');
+    expect(first?.size).toBe(5);
+    expect(await text(first!.content)).toBe('first');
+    expect(await text((await storage.get('assets/space-1/b.txt'))!.content)).toBe('streamed');
+
+    await storage.put('avatars/a.png', Buffer.from('replaced'));
+    expect(await text((await storage.get('avatars/a.png'))!.content)).toBe('replaced');
+    await storage.delete('avatars/a.png');
+    await storage.delete('avatars/a.png');
+    expect(await storage.get('avatars/a.png')).toBeNull();
+    expect(await storage.get('avatars')).toBeNull();
+    expect(await storage.get('avatars/a.png/deeper')).toBeNull();
+  });
+
+  it('leaves no temporary file when the content fails midway', async () => {
+    const failing = new Readable({
+      read() {
+        this.push('partial');
+        this.destroy(new Error('the client went away'));
+      },
+    });
+    await expect(storage.put('avatars/c.png', failing)).rejects.toThrow('the client went away');
+    expect(fs.readdirSync(path.join(root, 'avatars'))).toEqual([]);
+  });
+
+  it('refuses keys that could leave its folder or name a temporary file', async () => {
+    fs.writeFileSync(path.join(folder, 'outside.txt'), 'secret');
+    for (const key of ['../outside.txt', 'avatars/../../outside.txt', '/etc/passwd', '.hidden', 'avatars/.a.png.part', 'a//b', 'a/', '', 'a\\..\\b', 'a\u0000b']) {
+      await expect(storage.get(key), key).rejects.toThrow('not a storage key');
+      await expect(storage.put(key, Buffer.from('x')), key).rejects.toThrow('not a storage key');
+      await expect(storage.delete(key), key).rejects.toThrow('not a storage key');
+    }
+    expect(fs.readFileSync(path.join(folder, 'outside.txt'), 'utf8')).toBe('secret');
+  });
+});
