@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
 import type { IncomingFile } from '../storage/checks.js';
-import { AppError, badRequest, invalidField } from './errors.js';
+import { AppError, badRequest, invalidField, payloadTooLarge, unsupportedMediaType } from './errors.js';
 
 /** The failures a route taking a file declares, besides its own: malformed, too large, not multipart, invalid. */
 export const FILE_FORM_FAILURES = [400, 413, 415, 422] as const;
@@ -39,8 +39,8 @@ async function readWhole(stream: Readable): Promise<Buffer> {
 function formError(err: unknown, field: string): AppError {
   if (err instanceof AppError) return err;
   const { code, message } = err as { code?: string; message?: string };
-  if (code === 'FST_FILES_LIMIT') return new AppError(413, [`Send one file only, in the part named ${field}`]);
-  if (code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT') return new AppError(413, ['The form has too many parts']);
+  if (code === 'FST_FILES_LIMIT') return payloadTooLarge(`Send one file only, in the part named ${field}`);
+  if (code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT') return payloadTooLarge('The form has too many parts');
   return badRequest(`The multipart body is malformed: ${message ?? 'unreadable'}`);
 }
 
@@ -52,7 +52,7 @@ function formError(err: unknown, field: string): AppError {
  * many parts 413; a plain field in place of the file or a file name with a NUL character 422.
  */
 export async function readOneFile(request: FastifyRequest, { field = 'file', maxBytes }: { field?: string; maxBytes: number }): Promise<IncomingFile | undefined> {
-  if (!request.isMultipart()) throw new AppError(415, [`Send the file as multipart/form-data, in a part named ${field}`]);
+  if (!request.isMultipart()) throw unsupportedMediaType(`Send the file as multipart/form-data, in a part named ${field}`);
   const boundary = BOUNDARY.exec(request.headers['content-type'] ?? '');
   if (!boundary) throw badRequest('The multipart/form-data content type has no boundary');
   // Attached before the parser starts reading, in the same tick, so that it sees every chunk too.
