@@ -5,6 +5,7 @@ import multipart from '@fastify/multipart';
 import type { Context } from './context.js';
 import { catalogPlugin } from './http/catalog.js';
 import { handleError } from './http/errors.js';
+import { noSniff } from './http/headers.js';
 import { healthRoutes } from './http/health.js';
 import { logRequest } from './http/logging.js';
 import { oauthServerRoutes } from './oauth/routes/endpoints.js';
@@ -28,6 +29,7 @@ export async function buildApp(ctx: Context, options: AppOptions = {}): Promise<
     // file is read by the handler and the validator must not refuse the (absent) parsed body.
     ajv: { customOptions: { allErrors: true, coerceTypes: 'array', removeAdditional: false, allowUnionTypes: true, strictTypes: false } },
   });
+  app.addHook('onRequest', noSniff);
   app.addHook('onResponse', logRequest);
   app.setErrorHandler(handleError);
   app.setNotFoundHandler((_request, reply) => reply.code(404).send({ errors: ['Not found'] }));

@@ -12,6 +12,9 @@ export interface FieldError {
  * its own (the customers API's 401 and 404, the content API's query errors).
  */
 export class AppError extends Error {
+  /** Headers the answer carries besides the body (an OAuth invalid_client's Basic challenge). */
+  headers?: Record<string, string>;
+
   constructor(
     readonly status: number,
     readonly messages: string[],
@@ -115,5 +118,6 @@ export function handleError(error: unknown, request: FastifyRequest, reply: Fast
     request.log.error({ err: error }, 'unexpected error');
     return reply.code(500).send({ errors: ['Internal server error'] });
   }
+  if (known.headers) reply.headers(known.headers);
   return reply.code(known.status).send(errorBody(known));
 }
