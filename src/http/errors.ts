@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from '@sinclair/typebox';
+import { DrizzleQueryError } from 'drizzle-orm';
 
 export interface FieldError {
   field: string;
@@ -112,10 +113,32 @@ export function errorBody(error: AppError): Record<string, unknown> {
   return error.details ? { errors: error.messages, details: error.details } : { errors: error.messages };
 }
 
+/** A database error (pg's or PGlite's): a SQLSTATE code and a severity. */
+function isDatabaseError(error: unknown): error is Record<string, unknown> {
+  const e = error as Record<string, unknown> | null;
+  return typeof e?.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code) && typeof e.severity === 'string';
+}
+
+/**
+ * What may be logged of an unexpected error. A failed query's message lists the statement's
+ * parameters (password and secret hashes among them) and a database error's message and detail
+ * quote the values refused: of those only the SQLSTATE code, the constraint, table and column and
+ * the query text are kept.
+ */
+function loggableError(error: unknown): unknown {
+  const failedQuery = error instanceof DrizzleQueryError ? error : undefined;
+  const cause = failedQuery ? failedQuery.cause : error;
+  if (!failedQuery && !isDatabaseError(cause)) return error;
+  const db = isDatabaseError(cause) ? cause : {};
+  return {
+    type: 'DatabaseError', code: db.code, constraint: db.constraint, table: db.table, column: db.column, query: failedQuery?.query,
+  };
+}
+
 export function handleError(error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   const known = toAppError(error);
   if (!known) {
-    request.log.error({ err: error }, 'unexpected error');
+    request.log.error({ err: loggableError(error) }, 'unexpected error');
     return reply.code(500).send({ errors: ['Internal server error'] });
   }
   if (known.headers) reply.headers(known.headers);
