@@ -69,7 +69,7 @@ export async function signOut(ctx: Context, sessionRowId: number): Promise<void>
 
 export const LOGOUT_CALL_TIMEOUT_MS = 3000;
 
-export async function notifyLogoutUrls(ctx: Context, urls: string[]): Promise<void> {
+async function notifyLogoutUrls(ctx: Context, urls: string[]): Promise<void> {
   await Promise.all(urls.map(async (url) => {
     try {
       const response = await fetch(url, { method: 'GET', redirect: 'manual', signal: AbortSignal.timeout(LOGOUT_CALL_TIMEOUT_MS) });
