@@ -24,7 +24,9 @@ export async function buildApp(ctx: Context, options: AppOptions = {}): Promise<
     ...(options.logger ? { loggerInstance: options.logger } : { logger: false }),
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: ctx.config.bodyLimit,
-    trustProxy: true,
+    // Off unless TRUST_PROXY says so: X-Forwarded-Host decides which realm's custom domain a request is for.
+    // Fastify also takes a hop count, which its types leave out.
+    trustProxy: ctx.config.trustProxy as boolean | string[],
     // strictTypes off: the avatar upload documents its multipart form with a type-less schema, since the
     // file is read by the handler and the validator must not refuse the (absent) parsed body.
     ajv: { customOptions: { allErrors: true, coerceTypes: 'array', removeAdditional: false, allowUnionTypes: true, strictTypes: false } },

@@ -5,7 +5,7 @@ import type { Db } from '../db/connect.js';
 import { prepared } from '../db/prepared.js';
 import { AppError } from '../http/errors.js';
 import { oauthAccessTokens } from '../oauth/tables.js';
-import { findActiveRealm, type Realm } from '../realms/realms.js';
+import { findActiveRealm, onCustomDomain, type Realm } from '../realms/realms.js';
 import { isLive, realmCookieName, renewSession, type LiveSession } from '../realms/sessions.js';
 import { realmSessions, realmUsers, realms } from '../realms/tables.js';
 import type { RealmUser } from '../realms/users.js';
@@ -163,7 +163,8 @@ export function throwUnlessCustomer(resolution: Resolution): Customer {
 }
 
 /**
- * The customers API guard (onRequest of the customers catalog): every route with a `realm_uid`
+ * The customers API guard (onRequest of the customers catalog): it answers at BASE_URL only (spec 4.4);
+ * every route with a `realm_uid`
  * parameter gets its realm (404 `{}` when unknown or inactive) and, unless the route says
  * `customerAccess: 'realm'`, the user behind the credential (401 otherwise).
  */
@@ -171,6 +172,7 @@ export function customerGuard(ctx: Context) {
   return async function guard(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
     request.customer = null;
     request.customerRealm = null;
+    if (await onCustomDomain(ctx, request)) throw realmNotFound();
     const realmUid = (request.params as { realm_uid?: string } | undefined)?.realm_uid;
     if (request.is404 || realmUid === undefined) return;
     if (request.routeOptions.config.customerAccess === 'realm') {

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Context } from '../../context.js';
 import { handleError, notFound } from '../../http/errors.js';
-import { findActiveRealm, findRealmByDomain, type Realm } from '../../realms/realms.js';
+import { findActiveRealm, findRealmByDomain, hostOf, onCustomDomain, type Realm } from '../../realms/realms.js';
 import { sendPage } from '../../realms/pages/html.js';
 import { realmCookieName } from '../../realms/sessions.js';
 import { authorize, type AuthorizeQuery } from '../authorize.js';
@@ -15,8 +15,6 @@ import { exchangeCode } from '../token.js';
 const hide = { schema: { hide: true } };
 
 type RealmRequest = FastifyRequest<{ Params: { realm_uid: string } }>;
-
-const hostOf = (request: FastifyRequest) => request.host.toLowerCase().replace(/:\d+$/, '');
 
 /** The form of a token or revocation request: RFC 6749 says application/x-www-form-urlencoded. */
 function formOf(request: FastifyRequest): Form {
@@ -59,21 +57,15 @@ export function oauthServerRoutes(ctx: Context): FastifyPluginAsync {
       return runAuthorize(realm, request, reply);
     });
 
-    /** Spec 4.4: token and revoke answer at BASE_URL only, never on a realm's custom domain. */
-    async function refuseCustomDomain(request: FastifyRequest) {
-      const host = hostOf(request);
-      if (host !== new URL(ctx.config.baseUrl).hostname && await findRealmByDomain(ctx, host)) throw notFound('Route');
-    }
-
     app.post('/realms/:realm_uid/oauth/token', hide, async (request: RealmRequest, reply) => {
-      await refuseCustomDomain(request);
+      if (await onCustomDomain(ctx, request)) throw notFound('Route');
       const form = formOf(request);
       const answer = await exchangeCode(ctx, request.params.realm_uid, form, () => presentedClient(request.headers.authorization, form));
       return reply.header('cache-control', 'no-store').header('pragma', 'no-cache').send(answer);
     });
 
     app.post('/realms/:realm_uid/oauth/revoke', hide, async (request: RealmRequest, reply) => {
-      await refuseCustomDomain(request);
+      if (await onCustomDomain(ctx, request)) throw notFound('Route');
       const form = formOf(request);
       await revokeToken(ctx, request.params.realm_uid, form, () => presentedClient(request.headers.authorization, form));
       return reply.header('cache-control', 'no-store').send({});
