@@ -23,6 +23,7 @@ export interface TokenAnswer {
 const codeByHash = (db: Db) => prepared(db, 'oauth_code_by_hash', (d, name) => d.select({
     id: authorizationCodes.id,
     redirectUri: authorizationCodes.redirectUri,
+    redirectUriRegistered: sql<boolean>`${authorizationCodes.redirectUri} = any(${oauthClients.redirectUris})`,
     scope: authorizationCodes.scope,
     codeChallenge: authorizationCodes.codeChallenge,
     codeChallengeMethod: authorizationCodes.codeChallengeMethod,
@@ -111,6 +112,7 @@ export async function exchangeCode(ctx: Context, realmUid: string, form: Form, p
   }
   if (row.expiresAt <= now) throw new InvalidGrant('the code has expired');
   if (redirectUri !== row.redirectUri) throw new InvalidGrant('redirect_uri does not match the one of the authorization request');
+  if (!row.redirectUriRegistered) throw new InvalidGrant('redirect_uri is no longer registered for the client');
   if (row.codeChallenge) {
     if (!verifier) throw new InvalidGrant('code_verifier is missing');
     if (!verifierMatches(verifier, row.codeChallenge, row.codeChallengeMethod ?? 'S256')) throw new InvalidGrant('code_verifier does not match the code_challenge');

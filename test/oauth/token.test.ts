@@ -79,6 +79,19 @@ describe('POST /realms/{uid}/oauth/token', () => {
     expect((await exchange(code)).statusCode).toBe(200);
   });
 
+  it('refuses a code whose redirect URI was removed from the client since (invalid_grant)', async () => {
+    const changing = await createClient(h, 'bank', { redirect_uris: [REDIRECT, 'https://app.example/other'] });
+    const code = await issueCode(h, 'bank', changing.uid, cookie, pkce);
+    const form = { grant_type: 'authorization_code', code, redirect_uri: REDIRECT, client_id: changing.uid, client_secret: changing.secret, code_verifier: VERIFIER };
+    const update = await h.request({ method: 'PUT', url: `/api/admin/customers/bank/oauth_clients/${changing.id}`, payload: { redirect_uris: ['https://app.example/other'] } });
+    expect(update.statusCode).toBe(200);
+    const res = await token(form);
+    expectOAuthError(res, 400, 'invalid_grant');
+    expect(res.json().error_description).toMatch(/no longer registered/);
+    await h.request({ method: 'PUT', url: `/api/admin/customers/bank/oauth_clients/${changing.id}`, payload: { redirect_uris: [REDIRECT] } });
+    expect((await token(form)).statusCode).toBe(200);
+  });
+
   it('challenges with Basic only an invalid_client answer to a client that tried HTTP Basic', async () => {
     const code = await issueCode(h, 'bank', client.uid, cookie, pkce);
     const form = { grant_type: 'authorization_code', code, redirect_uri: REDIRECT, code_verifier: VERIFIER };
