@@ -5,6 +5,7 @@ import multipart from '@fastify/multipart';
 import type { Context } from './context.js';
 import { catalogPlugin } from './http/catalog.js';
 import { handleError } from './http/errors.js';
+import { noSniff } from './http/headers.js';
 import { healthRoutes } from './http/health.js';
 import { logRequest } from './http/logging.js';
 import { oauthServerRoutes } from './oauth/routes/endpoints.js';
@@ -23,11 +24,13 @@ export async function buildApp(ctx: Context, options: AppOptions = {}): Promise<
     ...(options.logger ? { loggerInstance: options.logger } : { logger: false }),
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: ctx.config.bodyLimit,
-    trustProxy: true,
+    // Off unless TRUST_PROXY says so: X-Forwarded-Host decides which realm's custom domain a request is for.
+    trustProxy: ctx.config.trustProxy,
     // strictTypes off: routes taking a file document their multipart form with a type-less schema, since
     // the file is read by the handler (http/multipart.ts) and the validator must not refuse the (absent) parsed body.
     ajv: { customOptions: { allErrors: true, coerceTypes: 'array', removeAdditional: false, allowUnionTypes: true, strictTypes: false } },
   });
+  app.addHook('onRequest', noSniff);
   app.addHook('onResponse', logRequest);
   app.setErrorHandler(handleError);
   app.setNotFoundHandler((_request, reply) => reply.code(404).send({ errors: ['Not found'] }));

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
 
 export interface Config {
@@ -13,6 +14,8 @@ export interface Config {
   adminPassword: string | undefined;
   logLevel: string;
   bodyLimit: number;
+  /** Fastify's trustProxy: which peers' X-Forwarded-* headers are believed (host, protocol, client address). */
+  trustProxy: boolean | string[];
 }
 
 /** A configuration value that cannot be used; its message is the one line printed at start. */
@@ -56,6 +59,31 @@ function databaseUrl(raw: string | undefined): string | undefined {
   return raw;
 }
 
+const PROXY_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+function proxyAddress(entry: string): boolean {
+  if (PROXY_NAMES.includes(entry)) return true;
+  const [address, prefix, extra] = entry.split('/');
+  const family = isIP(address);
+  if (!family || extra !== undefined) return false;
+  return prefix === undefined || /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
+/**
+ * `true`/`false`, or the proxies' addresses and CIDR ranges separated by commas. No hop count: Fastify
+ * cannot tell a proxy from a client by a count, and believes no peer's forwarded host with one.
+ */
+function trustProxy(raw: string | undefined): boolean | string[] {
+  const value = raw?.trim() ?? '';
+  if (value === '' || value === 'false') return false;
+  if (value === 'true') return true;
+  const entries = value.split(',').map((e) => e.trim());
+  if (!entries.every(proxyAddress)) {
+    throw new ConfigError(`TRUST_PROXY must be true, false or a comma-separated list of the proxies' addresses or CIDR ranges, got "${raw}"`);
+  }
+  return entries;
+}
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 export function loadConfig(env: Env = process.env): Config {
@@ -83,6 +111,7 @@ export function loadConfig(env: Env = process.env): Config {
     adminPassword: env.ATRIUM_ADMIN_PASSWORD || undefined,
     logLevel,
     bodyLimit: integer(env, 'BODY_LIMIT', 1024 * 1024, 1024, 1024 * 1024 * 1024),
+    trustProxy: trustProxy(env.TRUST_PROXY),
   };
 }
 

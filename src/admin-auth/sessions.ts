@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { Context } from '../context.js';
 import { FieldErrors, tooManyAttempts, unauthorized } from '../http/errors.js';
 import { attemptSucceeded, beginAttempt, type AttemptLimit } from '../attempts/limit.js';
+import { redactUrl } from '../http/logging.js';
 import { UNKNOWN_ACCOUNT_HASH, verifyPassword } from '../security/passwords.js';
 import { hashSecret, randomSecret } from '../security/secrets.js';
 import { logoutUrls } from './api-access.js';
@@ -59,13 +60,15 @@ export async function signOut(ctx: Context, sessionRowId: number): Promise<void>
 
 export const LOGOUT_CALL_TIMEOUT_MS = 3000;
 
-export async function notifyLogoutUrls(ctx: Context, urls: string[]): Promise<void> {
+async function notifyLogoutUrls(ctx: Context, urls: string[]): Promise<void> {
   await Promise.all(urls.map(async (url) => {
     try {
       const response = await fetch(url, { method: 'GET', redirect: 'manual', signal: AbortSignal.timeout(LOGOUT_CALL_TIMEOUT_MS) });
       await response.body?.cancel();
     } catch (err) {
-      ctx.log.warn({ logoutUrl: url, reason: (err as Error).message }, 'sign-out call to an application failed');
+      // The address may carry a secret in its query; an error message may quote the address.
+      const shown = redactUrl(url);
+      ctx.log.warn({ logoutUrl: shown, reason: (err as Error).message.replaceAll(url, shown) }, 'sign-out call to an application failed');
     }
   }));
 }

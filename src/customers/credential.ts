@@ -1,10 +1,10 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Context } from '../context.js';
 import { realmNotFound, sessionExpired, userNotFound } from '../http/errors.js';
+import { onCustomDomain, type Realm } from '../realms/realms.js';
 import { bearerOf } from '../http/bearer.js';
 import { resolveRealmToken, resolveToken } from '../oauth/credential.js';
 import { resolveSession, type Customer, type Resolution } from '../realms/credential.js';
-import type { Realm } from '../realms/realms.js';
 import { realmCookieName } from '../realms/sessions.js';
 
 export type { Customer } from '../realms/credential.js';
@@ -45,14 +45,15 @@ export function throwUnlessCustomer(resolution: Resolution): Customer {
 }
 
 /**
- * The customers API guard (onRequest of the customers catalog): every route with a `realm_uid`
- * parameter gets its realm (404 `{}` when unknown or inactive) and the user behind the credential
- * (401 otherwise).
+ * The customers API guard (onRequest of the customers catalog): it answers at BASE_URL only (spec 4.4);
+ * every route with a `realm_uid` parameter gets its realm (404 `{}` when unknown or inactive) and the
+ * user behind the credential (401 otherwise).
  */
 export function customerGuard(ctx: Context) {
   return async function guard(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
     request.customer = null;
     request.customerRealm = null;
+    if (await onCustomDomain(ctx, request)) throw realmNotFound();
     const realmUid = (request.params as { realm_uid?: string } | undefined)?.realm_uid;
     if (request.is404 || realmUid === undefined) return;
     const found = await resolveCustomer(ctx, realmUid, { bearer: bearerOf(request), cookie: request.cookies[realmCookieName(realmUid)] });

@@ -3,6 +3,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TSchema } from '@sinclair/typebox';
 import { ErrorBody, handleError } from './errors.js';
+import { noStoreByDefault } from './headers.js';
 import { Meta } from './pagination.js';
 import { useModels } from './models.js';
 
@@ -58,6 +59,7 @@ export function catalogPlugin(catalog: Catalog): FastifyPluginAsync {
       logo: { type: 'image/svg+xml', content: LOGO, href: `${catalog.prefix}/docs`, target: '_self' },
     });
     scope.get('/docs/openapi.json', { schema: { hide: true } }, async () => scope.swagger());
+    scope.addHook('onSend', noStoreByDefault);
     if (catalog.hooks?.onRequest) scope.addHook('onRequest', catalog.hooks.onRequest);
     scope.setErrorHandler(handleError);
     scope.setNotFoundHandler((_request, reply) => reply.code(404).send(catalog.notFoundBody));

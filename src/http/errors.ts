@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from '@sinclair/typebox';
+import { DrizzleQueryError } from 'drizzle-orm';
 
 export interface FieldError {
   field: string;
@@ -14,6 +15,8 @@ export interface FieldError {
  */
 export class AppError extends Error {
   readonly code: string;
+  /** Headers the answer carries besides the body (an OAuth invalid_client's Basic challenge). */
+  headers?: Record<string, string>;
 
   constructor(
     readonly status: number,
@@ -42,6 +45,7 @@ export const tooManyAttempts = define('ATR_TOO_MANY_ATTEMPTS', 429, (lockedUntil
   (lockedUntil ? `Too many failed attempts: try again after ${lockedUntil.toISOString()}` : 'Too many failed attempts'));
 
 // Rules of the administration that refuse a well-formed request.
+export const noSessionToEnd = define('ATR_NO_SESSION', 409, () => 'There is no session to end: this request was made with an access token, not the session cookie');
 export const lastOwner = define('ATR_LAST_OWNER', 422, () => 'The account must keep at least one active member with the account_owner role');
 export const roleReadOnly = define('ATR_ROLE_READ_ONLY', 422, (key: string) => `The role ${key} cannot be changed`);
 export const builtInRoleKept = define('ATR_BUILT_IN_ROLE_KEPT', 422, (key: string) => `The built-in role ${key} cannot be deleted; restore it instead`);
@@ -133,11 +137,34 @@ export function errorBody(error: AppError): Record<string, unknown> {
   return error.details ? { errors: error.messages, details: error.details } : { errors: error.messages };
 }
 
+/** A database error (pg's or PGlite's): a SQLSTATE code and a severity. */
+function isDatabaseError(error: unknown): error is Record<string, unknown> {
+  const e = error as Record<string, unknown> | null;
+  return typeof e?.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code) && typeof e.severity === 'string';
+}
+
+/**
+ * What may be logged of an unexpected error. A failed query's message lists the statement's
+ * parameters (password and secret hashes among them) and a database error's message and detail
+ * quote the values refused: of those only the SQLSTATE code, the constraint, table and column and
+ * the query text are kept.
+ */
+function loggableError(error: unknown): unknown {
+  const failedQuery = error instanceof DrizzleQueryError ? error : undefined;
+  const cause = failedQuery ? failedQuery.cause : error;
+  if (!failedQuery && !isDatabaseError(cause)) return error;
+  const db = isDatabaseError(cause) ? cause : {};
+  return {
+    type: 'DatabaseError', code: db.code, constraint: db.constraint, table: db.table, column: db.column, query: failedQuery?.query,
+  };
+}
+
 export function handleError(error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   const known = toAppError(error);
   if (!known) {
-    request.log.error({ err: error }, 'unexpected error');
+    request.log.error({ err: loggableError(error) }, 'unexpected error');
     return reply.code(500).send({ errors: ['Internal server error'] });
   }
+  if (known.headers) reply.headers(known.headers);
   return reply.code(known.status).send(errorBody(known));
 }

@@ -1,16 +1,25 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
-const SECRET_PARAM = /token|code|secret|password|verifier|key|session/i;
+/**
+ * Query parameters whose values are known to be harmless: paging, sorting, and the OAuth request's
+ * shape. Every other value is masked, so a parameter added later is hidden until it is listed here.
+ */
+const HARMLESS_PARAMS = new Set([
+  'page', 'per_page', 'sort_by', 'order', 'only', 'locale', 'realm_uid',
+  'response_type', 'scope', 'code_challenge_method', 'client_id',
+]);
 
-/** The request address as it may be logged: secret query values and one-time link tokens are masked. */
+/** An address as it may be logged: query values off the allow-list and one-time link tokens are masked. */
 export function redactUrl(url: string): string {
   if (!url.includes('?') && !url.includes('/session/access/')) return url;
-  const [path, query] = url.split('?', 2);
+  const q = url.indexOf('?');
+  const path = q < 0 ? url : url.slice(0, q);
   const safePath = path.replace(/(\/session\/access\/)[^/?]+/, '$1[redacted]');
-  if (query === undefined) return safePath;
-  const params = new URLSearchParams(query);
-  for (const key of [...params.keys()]) if (SECRET_PARAM.test(key)) params.set(key, '[redacted]');
-  return `${safePath}?${params.toString()}`;
+  if (q < 0) return safePath;
+  const params = new URLSearchParams(url.slice(q + 1));
+  const masked = new URLSearchParams();
+  for (const [key, value] of params) masked.append(key, HARMLESS_PARAMS.has(key) ? value : '[redacted]');
+  return `${safePath}?${masked.toString()}`;
 }
 
 /** One line per request; headers (credentials, cookies) are never logged. */

@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import type { Context } from '../context.js';
 import { realms } from '../realms/tables.js';
 import { hashSecret, safeEqual } from '../security/secrets.js';
-import { invalidClient, invalidRequest } from './errors.js';
+import { InvalidClient, InvalidRequest } from './errors.js';
 import { oauthClients } from './tables.js';
 
 export type Form = Record<string, unknown>;
@@ -11,7 +11,7 @@ export type Form = Record<string, unknown>;
 export function field(form: Form, name: string): string | undefined {
   const value = form[name];
   if (value === undefined) return undefined;
-  if (typeof value !== 'string') throw invalidRequest(`${name} is repeated`);
+  if (typeof value !== 'string') throw new InvalidRequest(`${name} is repeated`);
   return value;
 }
 
@@ -26,7 +26,7 @@ function decode(part: string): string {
   try {
     return decodeURIComponent(part.replace(/\+/g, ' '));
   } catch {
-    throw invalidClient('the Basic credentials are not encoded as RFC 6749 2.3.1 says');
+    throw new InvalidClient(true, 'the Basic credentials are not encoded as RFC 6749 2.3.1 says');
   }
 }
 
@@ -38,13 +38,13 @@ export function presentedClient(authorization: string | undefined, form: Form): 
   if (basic) {
     const decoded = Buffer.from(basic[1], 'base64').toString('utf8');
     const colon = decoded.indexOf(':');
-    if (colon < 0) throw invalidClient('the Basic credentials are malformed');
+    if (colon < 0) throw new InvalidClient(true, 'the Basic credentials are malformed');
     const id = decode(decoded.slice(0, colon));
-    if (formSecret !== undefined) throw invalidRequest('use one client authentication method, not both');
-    if (formId !== undefined && formId !== id) throw invalidRequest('client_id differs from the Basic credentials');
+    if (formSecret !== undefined) throw new InvalidRequest('use one client authentication method, not both');
+    if (formId !== undefined && formId !== id) throw new InvalidRequest('client_id differs from the Basic credentials');
     return { id, secret: decode(decoded.slice(colon + 1)), basic: true };
   }
-  if (!formId) throw invalidClient('client authentication is missing (client_id)');
+  if (!formId) throw new InvalidClient(/^Basic\b/i.test(authorization ?? ''), 'client authentication is missing (client_id)');
   return { id: formId, secret: formSecret, basic: false };
 }
 
@@ -67,6 +67,6 @@ export async function authenticateClient(ctx: Context, realmUid: string, present
   const [row] = await ctx.db.select({ id: oauthClients.id, secretHash: oauthClients.secretHash, confidential: oauthClients.confidential })
     .from(oauthClients).innerJoin(realms, eq(realms.id, oauthClients.realmId))
     .where(and(eq(oauthClients.uid, presented.id), eq(realms.uid, realmUid), eq(realms.active, true)));
-  if (!row || !clientAuthenticates(row, presented, boundOtherwise)) throw invalidClient();
+  if (!row || !clientAuthenticates(row, presented, boundOtherwise)) throw new InvalidClient(presented.basic);
   return row;
 }

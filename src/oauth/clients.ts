@@ -29,6 +29,9 @@ function clientBody(row: ClientRow, secret?: string): OAuthClientBody {
 
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
 
+/** Parameters the authorization response appends to the redirect URI; a registered one would be sent twice. */
+const RESPONSE_PARAMS = ['code', 'state', 'iss'];
+
 /**
  * Why a redirect URI is refused, or null. Absolute http(s) without fragment; plain http only for
  * localhost and loopback addresses (RFC 8252 7.3), since a code sent in clear text can be stolen.
@@ -46,6 +49,8 @@ export function redirectUriProblem(raw: string): string | null {
   }
   if (raw.includes('#')) return `must not contain a fragment: ${raw}`;
   if (url.username || url.password) return `must not contain credentials: ${raw}`;
+  const reserved = RESPONSE_PARAMS.filter((name) => url.searchParams.has(name));
+  if (reserved.length) return `must not carry ${reserved.join(', ')} in its query (the authorization response adds them): ${raw}`;
   return null;
 }
 

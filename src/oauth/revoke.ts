@@ -2,7 +2,7 @@ import { and, eq, isNull } from 'drizzle-orm';
 import type { Context } from '../context.js';
 import { hashSecret } from '../security/secrets.js';
 import { authenticateClient, field, type Form, type PresentedClient } from './client-auth.js';
-import { invalidRequest } from './errors.js';
+import { InvalidRequest } from './errors.js';
 import { oauthAccessTokens } from './tables.js';
 
 /**
@@ -14,7 +14,7 @@ export async function revokeToken(ctx: Context, realmUid: string, form: Form, pr
   const client = await authenticateClient(ctx, realmUid, presented(), true);
   const token = field(form, 'token');
   field(form, 'token_type_hint');
-  if (!token) throw invalidRequest('token is missing');
+  if (!token) throw new InvalidRequest('token is missing');
   const revoked = await ctx.db.update(oauthAccessTokens).set({ revokedAt: ctx.clock.now() }).where(and(
     eq(oauthAccessTokens.tokenHash, hashSecret(token)), eq(oauthAccessTokens.clientId, client.id), isNull(oauthAccessTokens.revokedAt),
   )).returning({ sessionId: oauthAccessTokens.sessionId });

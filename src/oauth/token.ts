@@ -6,7 +6,7 @@ import { isLive } from '../realms/sessions.js';
 import { realms, realmSessions } from '../realms/tables.js';
 import { hashSecret, randomSecret } from '../security/secrets.js';
 import { authenticateClient, clientAuthenticates, field, type Form, type PresentedClient } from './client-auth.js';
-import { invalidClient, invalidGrant, invalidRequest, oauthError } from './errors.js';
+import { InvalidClient, InvalidGrant, InvalidRequest, UnsupportedGrantType } from './errors.js';
 import { verifierMatches } from './pkce.js';
 import { authorizationCodes, oauthAccessTokens, oauthClients } from './tables.js';
 
@@ -22,6 +22,7 @@ export interface TokenAnswer {
 const codeByHash = (db: Db) => prepared(db, 'oauth_code_by_hash', (d, name) => d.select({
     id: authorizationCodes.id,
     redirectUri: authorizationCodes.redirectUri,
+    redirectUriRegistered: sql<boolean>`${authorizationCodes.redirectUri} = any(${oauthClients.redirectUris})`,
     scope: authorizationCodes.scope,
     codeChallenge: authorizationCodes.codeChallenge,
     codeChallengeMethod: authorizationCodes.codeChallengeMethod,
@@ -86,8 +87,8 @@ async function consumeCode(ctx: Context, codeId: number, clientId: number, sessi
 /** The token endpoint (RFC 6749 4.1.3, RFC 7636 4.5); only the authorization_code grant exists (spec 5.2 rule 4). */
 export async function exchangeCode(ctx: Context, realmUid: string, form: Form, presented: () => PresentedClient): Promise<TokenAnswer> {
   const grantType = field(form, 'grant_type');
-  if (!grantType) throw invalidRequest('grant_type is missing');
-  if (grantType !== 'authorization_code') throw oauthError('unsupported_grant_type', 'only the authorization_code grant is supported');
+  if (!grantType) throw new InvalidRequest('grant_type is missing');
+  if (grantType !== 'authorization_code') throw new UnsupportedGrantType('only the authorization_code grant is supported');
   const client = presented();
   const code = field(form, 'code');
   const redirectUri = field(form, 'redirect_uri');
@@ -96,34 +97,35 @@ export async function exchangeCode(ctx: Context, realmUid: string, form: Form, p
   const row = code ? await findCode(ctx, code) : undefined;
   const ownCode = row && row.clientUid === client.id && row.realmUid === realmUid && row.realmActive;
   if (ownCode) {
-    if (!clientAuthenticates(row, client, row.codeChallenge !== null)) throw invalidClient();
+    if (!clientAuthenticates(row, client, row.codeChallenge !== null)) throw new InvalidClient(client.basic);
   } else {
     // Tell a bad client (invalid_client) apart from a good client with a bad code (invalid_grant).
     await authenticateClient(ctx, realmUid, client, true);
   }
-  if (!code) throw invalidRequest('code is missing');
-  if (!row || !ownCode) throw invalidGrant('the code is not valid');
+  if (!code) throw new InvalidRequest('code is missing');
+  if (!row || !ownCode) throw new InvalidGrant('the code is not valid');
   const now = ctx.clock.now();
   if (row.usedAt) {
     await revokeTokensOf(ctx, row.id);
-    throw invalidGrant('the code has already been used');
+    throw new InvalidGrant('the code has already been used');
   }
-  if (row.expiresAt <= now) throw invalidGrant('the code has expired');
-  if (redirectUri !== row.redirectUri) throw invalidGrant('redirect_uri does not match the one of the authorization request');
+  if (row.expiresAt <= now) throw new InvalidGrant('the code has expired');
+  if (redirectUri !== row.redirectUri) throw new InvalidGrant('redirect_uri does not match the one of the authorization request');
+  if (!row.redirectUriRegistered) throw new InvalidGrant('redirect_uri is no longer registered for the client');
   if (row.codeChallenge) {
-    if (!verifier) throw invalidGrant('code_verifier is missing');
-    if (!verifierMatches(verifier, row.codeChallenge, row.codeChallengeMethod ?? 'S256')) throw invalidGrant('code_verifier does not match the code_challenge');
+    if (!verifier) throw new InvalidGrant('code_verifier is missing');
+    if (!verifierMatches(verifier, row.codeChallenge, row.codeChallengeMethod ?? 'S256')) throw new InvalidGrant('code_verifier does not match the code_challenge');
   } else if (verifier !== undefined) {
-    throw invalidGrant('code_verifier was sent but the authorization request had no code_challenge');
+    throw new InvalidGrant('code_verifier was sent but the authorization request had no code_challenge');
   }
   if (!isLive({ expiresAt: row.sessionExpiresAt, revokedAt: row.sessionRevokedAt }, now)) {
-    throw invalidGrant('the session that authorized this code has ended');
+    throw new InvalidGrant('the session that authorized this code has ended');
   }
 
   const token = randomSecret();
   if (!(await consumeCode(ctx, row.id, row.clientId, row.sessionId, row.scope, hashSecret(token), now))) {
     await revokeTokensOf(ctx, row.id);
-    throw invalidGrant('the code has already been used');
+    throw new InvalidGrant('the code has already been used');
   }
   return { access_token: token, token_type: 'Bearer', scope: row.scope, created_at: Math.floor(now.getTime() / 1000) };
 }

@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, ilike, inArray, or } from 'drizzle-orm';
 import type { Static } from '@sinclair/typebox';
 import type { RealmInput as RealmInputSchema, RealmModel } from './schema.js';
+import type { FastifyRequest } from 'fastify';
 import type { Context } from '../context.js';
 import { containing } from '../db/like.js';
 import { uniqueViolation } from '../db/unique.js';
@@ -61,6 +62,18 @@ export async function findRealmByDomain(ctx: Context, host: string): Promise<Rea
   if (!name) return undefined;
   const [realm] = await ctx.db.select().from(realms).where(and(eq(realms.customDomain, name), eq(realms.active, true)));
   return realm;
+}
+
+/** The host a request names, in lower case and without its port. */
+export const hostOf = (request: FastifyRequest) => request.host.toLowerCase().replace(/:\d+$/, '');
+
+/**
+ * Spec 4.4: the token and revoke endpoints and the customers API answer at BASE_URL only, never on a
+ * realm's custom domain. Whether this request came by one; a request for BASE_URL's host costs no lookup.
+ */
+export async function onCustomDomain(ctx: Context, request: FastifyRequest): Promise<boolean> {
+  const host = hostOf(request);
+  return host !== new URL(ctx.config.baseUrl).hostname && Boolean(await findRealmByDomain(ctx, host));
 }
 
 /** Whether an absolute address's host is the custom domain of one of the account's realms. */

@@ -109,6 +109,27 @@ describe('admin sessions', () => {
     hanging?.end();
     await new Promise((resolve) => listener.close(resolve));
   });
+
+  it('answers 409 to a sign-out made with an access token, and calls no logout URL', async () => {
+    const received: string[] = [];
+    const listener = http.createServer((req, res) => { received.push(`${req.method} ${req.url}`); res.end('ok'); });
+    await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
+    const logoutUrl = `http://127.0.0.1:${(listener.address() as AddressInfo).port}/bearer-check`;
+    expect((await h.request({ method: 'POST', url: '/api/admin/api_access/applications', payload: { name: 'Counter', logout_url: logoutUrl } })).statusCode).toBe(201);
+
+    const outs = await Promise.all([1, 2].map(() => h.request({ method: 'DELETE', url: '/api/admin/session' })));
+    for (const out of outs) {
+      expect(out.statusCode).toBe(409);
+      expect(out.json().errors[0]).toMatch(/no session to end/);
+    }
+    expect((await h.request({ method: 'GET', url: '/api/admin/session' })).statusCode).toBe(200);
+    // A real sign-out calls the URL once; by the time its call arrives, any made before it would have.
+    const { cookie, csrf } = await signIn(h, OWNER_EMAIL, OWNER_PASSWORD);
+    expect((await h.request({ method: 'DELETE', url: '/api/admin/session', token: null, headers: { cookie, 'x-csrf-token': csrf } })).statusCode).toBe(204);
+    await expect.poll(() => received.length, { timeout: 5000 }).toBeGreaterThan(0);
+    expect(received).toEqual(['GET /bearer-check']);
+    await new Promise((resolve) => listener.close(resolve));
+  });
 });
 
 describe('admin session cookie on https', () => {

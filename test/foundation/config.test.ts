@@ -12,6 +12,14 @@ describe('configuration from the environment', () => {
     expect(config.dataDir).toMatch(/\/data$/);
   });
 
+  it('trusts no proxy by default, and takes TRUST_PROXY as Fastify\'s trustProxy', () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '127.0.0.1, 10.0.0.0/8,::1,fd00::/8,loopback' }).trustProxy)
+      .toEqual(['127.0.0.1', '10.0.0.0/8', '::1', 'fd00::/8', 'loopback']);
+  });
+
   it('derives the base address from HOST and PORT and trims a trailing slash of BASE_URL', () => {
     expect(loadConfig({ HOST: '0.0.0.0', PORT: '8080' }).baseUrl).toBe('http://0.0.0.0:8080');
     expect(loadConfig({ HOST: '::1', PORT: '8080' }).baseUrl).toBe('http://[::1]:8080');
@@ -28,6 +36,10 @@ describe('configuration from the environment', () => {
     [{ DATABASE_POOL_SIZE: '0' }, /^DATABASE_POOL_SIZE must be a whole number from 1/],
     [{ LOG_LEVEL: 'loud' }, /^LOG_LEVEL must be one of/],
     [{ SMTP_URL: 'mail.example.com' }, /^SMTP_URL must look like smtp:/],
+    [{ TRUST_PROXY: 'yes' }, /^TRUST_PROXY must be true, false or a comma-separated list of the proxies' addresses or CIDR ranges, got "yes"$/],
+    [{ TRUST_PROXY: '1' }, /^TRUST_PROXY must be/],
+    [{ TRUST_PROXY: '10.0.0.0/33' }, /^TRUST_PROXY must be/],
+    [{ TRUST_PROXY: '127.0.0.1,,10.0.0.1' }, /^TRUST_PROXY must be/],
   ])('refuses %j with one line naming the variable', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);

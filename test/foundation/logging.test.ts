@@ -13,7 +13,9 @@ describe('request logging', () => {
   beforeAll(async () => {
     h = await startHarness();
     const sink = new Writable({ write(chunk, _encoding, done) { lines.push(...String(chunk).trim().split('\n')); done(); } });
-    app = await buildApp(h.ctx, { logger: pino({ level: 'info' }, sink) as unknown as FastifyBaseLogger });
+    const logger = pino({ level: 'info' }, sink) as unknown as FastifyBaseLogger;
+    // The operations log through the context (the sign-out calls), the server through its own logger.
+    app = await buildApp({ ...h.ctx, log: logger }, { logger });
   });
   afterAll(async () => {
     await app?.close();
@@ -34,9 +36,55 @@ describe('request logging', () => {
     expect(all).toContain('access_token=%5Bredacted%5D');
   });
 
-  it('masks secret query parameters and one-time link tokens', () => {
-    expect(redactUrl('/realms/x/oauth/authorize?client_id=c&code_verifier=v&state=s')).toBe('/realms/x/oauth/authorize?client_id=c&code_verifier=%5Bredacted%5D&state=s');
+  it('masks every query value but the known harmless ones, and one-time link tokens', () => {
+    expect(redactUrl('/realms/x/oauth/authorize?response_type=code&client_id=c&code_verifier=v&state=s&redirect_uri=https%3A%2F%2Fa%2Fcb%3Fk%3D1&scope=public'))
+      .toBe('/realms/x/oauth/authorize?response_type=code&client_id=c&code_verifier=%5Bredacted%5D&state=%5Bredacted%5D&redirect_uri=%5Bredacted%5D&scope=public');
+    expect(redactUrl('/api/admin/team_members?page=2&per_page=5&sort_by=email&order=desc&query=ana%40bank.test&hmac=x'))
+      .toBe('/api/admin/team_members?page=2&per_page=5&sort_by=email&order=desc&query=%5Bredacted%5D&hmac=%5Bredacted%5D');
     expect(redactUrl('/x?code=abc')).toBe('/x?code=%5Bredacted%5D');
     expect(redactUrl('/plain/path')).toBe('/plain/path');
+    expect(redactUrl('/realms/bank/session/access/one-time?next=/x')).toBe('/realms/bank/session/access/[redacted]?next=%5Bredacted%5D');
+  });
+
+  it('logs a database error without its parameters or details: no password hash, no secret hash', async () => {
+    lines.length = 0;
+    const headers = { authorization: `Bearer ${h.ownerToken}` };
+    // PostgreSQL refuses a NUL character in text: the insert fails with the hashes among its parameters.
+    const member = await app.inject({
+      method: 'POST', url: '/api/admin/team_members', headers,
+      payload: { email: 'nul@example.com', name: 'Nul\u0000Byte', password: 'a sturdy password', roles: [] },
+    });
+    await app.inject({ method: 'POST', url: '/api/admin/realms', headers, payload: { uid: 'logbank', name: 'Log bank' } });
+    const client = await app.inject({
+      method: 'POST', url: '/api/admin/customers/logbank/oauth_clients', headers,
+      payload: { name: 'Nul\u0000App', redirect_uris: ['https://app.example/cb'] },
+    });
+    expect([member.statusCode, client.statusCode]).toEqual([500, 500]);
+    const errors = lines.map((l) => JSON.parse(l)).filter((l) => l.msg === 'unexpected error');
+    expect(errors).toHaveLength(2);
+    for (const { err } of errors) {
+      expect(err).toMatchObject({ type: 'DatabaseError', code: '22021', query: expect.stringMatching(/^insert into/) });
+      expect(Object.keys(err).every((key) => ['type', 'code', 'constraint', 'table', 'column', 'query'].includes(key))).toBe(true);
+    }
+    const all = lines.join('\n');
+    expect(all).not.toContain('scrypt$');
+    expect(all).not.toMatch(/params|Byte|[0-9a-f]{64}/);
+  });
+
+  it('masks the query of a logout URL whose call failed', async () => {
+    await app.inject({
+      method: 'POST', url: '/api/admin/api_access/applications', headers: { authorization: `Bearer ${h.ownerToken}` },
+      payload: { name: 'Unreachable', logout_url: 'http://127.0.0.1:1/logout?signature=s3cr3t-value&page=1' },
+    });
+    const signIn = await app.inject({ method: 'POST', url: '/api/admin/session', payload: { email: OWNER_EMAIL, password: OWNER_PASSWORD } });
+    lines.length = 0;
+    const out = await app.inject({
+      method: 'DELETE', url: '/api/admin/session',
+      headers: { cookie: `atrium_admin=${signIn.cookies[0].value}`, 'x-csrf-token': signIn.json().csrf_token },
+    });
+    expect(out.statusCode).toBe(204);
+    await expect.poll(() => lines.map((l) => JSON.parse(l)).filter((l) => l.logoutUrl), { timeout: 5000 })
+      .toEqual([expect.objectContaining({ logoutUrl: 'http://127.0.0.1:1/logout?signature=%5Bredacted%5D&page=1' })]);
+    expect(lines.join('\n')).not.toContain('s3cr3t-value');
   });
 });

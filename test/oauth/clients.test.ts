@@ -60,6 +60,20 @@ describe('OAuth clients admin API', () => {
     expect(localhost.statusCode).toBe(201);
   });
 
+  it('refuses, at registration and update, a redirect URI whose query carries code, state or iss', async () => {
+    const reserved = ['https://app.example/cb?code=1', 'https://app.example/cb?x=1&state=abc', 'https://app.example/cb?iss=https%3A%2F%2Fx'];
+    const res = await h.request({ method: 'POST', url: base, payload: { name: 'Twice', redirect_uris: reserved } });
+    expect(res.statusCode).toBe(422);
+    const messages = res.json().details.find((d: { field: string }) => d.field === 'redirect_uris').messages;
+    expect(messages).toHaveLength(3);
+    expect(messages[1]).toMatch(/must not carry state in its query/);
+    const created = (await h.request({ method: 'POST', url: base, payload: { name: 'Fine', redirect_uris: ['https://app.example/cb?tenant=a'] } }));
+    expect(created.statusCode).toBe(201);
+    const update = await h.request({ method: 'PUT', url: `${base}/${created.json().id}`, payload: { redirect_uris: ['https://app.example/cb?tenant=a&code=x'] } });
+    expect(update.statusCode).toBe(422);
+    expect(update.json().errors[0]).toMatch(/must not carry code/);
+  });
+
   it('changes a client partially and deletes it', async () => {
     const created = (await h.request({ method: 'POST', url: base, payload: { name: 'Old', redirect_uris: ['https://a.example/cb'] } })).json();
     const res = await h.request({ method: 'PUT', url: `${base}/${created.id}`, payload: { name: 'New', scopes: ['admin'] } });

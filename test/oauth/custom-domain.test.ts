@@ -55,6 +55,26 @@ describe('a realm with a custom domain', () => {
     expect((await postForm(h, '/realms/branded/oauth/revoke', revoke, { host: 'atrium.test' })).statusCode).toBe(200);
   });
 
+  it('answers the customers API at BASE_URL only: 404 {} on a realm\'s custom domain', async () => {
+    const [onDomain, onDomainWithPort, atBase] = await Promise.all([
+      h.request({ method: 'GET', url: '/api/customers/realms/branded/me', token: null, headers: { host: DOMAIN, cookie } }),
+      h.request({ method: 'PUT', url: '/api/customers/realms/branded/me', token: null, headers: { host: `${DOMAIN.toUpperCase()}:443`, cookie }, payload: {} }),
+      h.request({ method: 'GET', url: '/api/customers/realms/branded/me', token: null, headers: { host: 'atrium.test', cookie } }),
+    ]);
+    expect([onDomain.statusCode, onDomainWithPort.statusCode, atBase.statusCode]).toEqual([404, 404, 200]);
+    expect(onDomain.json()).toEqual({});
+    expect(onDomainWithPort.json()).toEqual({});
+  });
+
+  it('believes no X-Forwarded-Host unless TRUST_PROXY says so', async () => {
+    const res = await h.request({
+      method: 'GET', url: `/realms/oauth/authorize?${query()}`, token: null, headers: { host: 'atrium.test', 'x-forwarded-host': DOMAIN, cookie },
+    });
+    expect(res.statusCode).toBe(404);
+    const me = await h.request({ method: 'GET', url: '/api/customers/realms/branded/me', token: null, headers: { host: 'atrium.test', 'x-forwarded-host': DOMAIN, cookie } });
+    expect(me.statusCode).toBe(200);
+  });
+
   it('signs in on the custom domain\'s login page and comes back to its authorize address', async () => {
     const onDomain = (options: { method: 'GET' | 'POST'; url: string; cookie?: string; payload?: string }) => h.request({
       method: options.method, url: options.url, token: null, payload: options.payload,
@@ -87,5 +107,26 @@ describe('a realm with a custom domain', () => {
     const landed = new URL(back.headers.location as string);
     expect(landed.searchParams.get('code')).toBeTruthy();
     expect(landed.searchParams.get('state')).toBe('s1');
+  });
+});
+
+describe('TRUST_PROXY', () => {
+  const DOMAIN = 'login.proxied.test';
+  const forwarded = (h: Harness, via: string) => h.request({
+    method: 'GET', url: '/realms/oauth/authorize?client_id=x', token: null, headers: { host: 'atrium.test', 'x-forwarded-host': via },
+  });
+
+  it.each([
+    ['127.0.0.1', 400],
+    ['10.0.0.0/8, 192.168.0.1', 404],
+  ])('TRUST_PROXY=%s: the forwarded host sent by a loopback peer answers %i', async (trustProxy, status) => {
+    const h = await startHarness({ TRUST_PROXY: trustProxy });
+    try {
+      await createRealm(h, 'proxied', { customDomain: DOMAIN });
+      // 400: the realm of the forwarded domain was found and refused the unknown client; 404: no realm for atrium.test.
+      expect((await forwarded(h, DOMAIN)).statusCode).toBe(status);
+    } finally {
+      await h.close();
+    }
   });
 });

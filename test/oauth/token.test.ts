@@ -80,6 +80,33 @@ describe('POST /realms/{uid}/oauth/token', () => {
     expect((await exchange(code)).statusCode).toBe(200);
   });
 
+  it('refuses a code whose redirect URI was removed from the client since (invalid_grant)', async () => {
+    const changing = await createClient(h, 'bank', { redirect_uris: [REDIRECT, 'https://app.example/other'] });
+    const code = await issueCode(h, 'bank', changing.uid, cookie, pkce);
+    const form = { grant_type: 'authorization_code', code, redirect_uri: REDIRECT, client_id: changing.uid, client_secret: changing.secret, code_verifier: VERIFIER };
+    const update = await h.request({ method: 'PUT', url: `/api/admin/customers/bank/oauth_clients/${changing.id}`, payload: { redirect_uris: ['https://app.example/other'] } });
+    expect(update.statusCode).toBe(200);
+    const res = await token(form);
+    expectOAuthError(res, 400, 'invalid_grant');
+    expect(res.json().error_description).toMatch(/no longer registered/);
+    await h.request({ method: 'PUT', url: `/api/admin/customers/bank/oauth_clients/${changing.id}`, payload: { redirect_uris: [REDIRECT] } });
+    expect((await token(form)).statusCode).toBe(200);
+  });
+
+  it('challenges with Basic only an invalid_client answer to a client that tried HTTP Basic', async () => {
+    const code = await issueCode(h, 'bank', client.uid, cookie, pkce);
+    const form = { grant_type: 'authorization_code', code, redirect_uri: REDIRECT, code_verifier: VERIFIER };
+    const bare = await token(form, { authorization: 'Basic' });
+    expectOAuthError(bare, 401, 'invalid_client');
+    expect(bare.headers['www-authenticate']).toMatch(/^Basic /);
+    const badCode = await token({ ...form, code: 'never-issued' }, { authorization: basicAuth(client.uid, client.secret) });
+    expectOAuthError(badCode, 400, 'invalid_grant');
+    expect(badCode.headers['www-authenticate']).toBeUndefined();
+    const bearer = await token({ ...form, client_id: client.uid, client_secret: 'wrong' }, { authorization: 'Bearer something' });
+    expectOAuthError(bearer, 401, 'invalid_client');
+    expect(bearer.headers['www-authenticate']).toBeUndefined();
+  });
+
   it('supports only the authorization_code grant', async () => {
     for (const grant of ['client_credentials', 'password', 'refresh_token', 'implicit']) {
       expectOAuthError(await token({ grant_type: grant, client_id: client.uid, client_secret: client.secret }), 400, 'unsupported_grant_type');

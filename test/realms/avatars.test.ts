@@ -63,6 +63,7 @@ describe('realm user avatars', () => {
     expect(served.status).toBe(200);
     expect(served.headers.get('content-type')).toBe('image/png');
     expect(served.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(served.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
     expect(Buffer.from(await served.arrayBuffer())).toEqual(PNG);
 
     // The customers /me shows it too.

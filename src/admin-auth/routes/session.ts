@@ -1,13 +1,13 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Context } from '../../context.js';
+import { noSessionToEnd } from '../../http/errors.js';
 import { useModels } from '../../http/models.js';
 import { failures, NoContent } from '../../http/responses.js';
 import { ADMIN_SESSION_COOKIE, adminOf } from '../guard.js';
 import { SessionInput, SessionModel, TeamMemberModel } from '../schema.js';
-import { signIn, signOut, notifyLogoutUrls } from '../sessions.js';
+import { signIn, signOut } from '../sessions.js';
 import { getTeamMember } from '../team.js';
-import { logoutUrls } from '../api-access.js';
 
 const tags = ['Session'];
 
@@ -49,13 +49,14 @@ export function sessionRoutes(ctx: Context): FastifyPluginAsync {
       schema: {
         tags, summary: 'Sign out',
         description: 'Ends the admin session and clears its cookie, then sends a GET to the logout URL of every API access '
-          + 'application (spec 5.1), without waiting for them.',
-        response: { 204: NoContent, ...failures(401, 403) },
+          + 'application (spec 5.1), without waiting for them. A request made with an access token has no session to end: '
+          + 'it is answered 409 and no application is called.',
+        response: { 204: NoContent, ...failures(401, 403, 409) },
       },
     }, async (request, reply) => {
-      const principal = adminOf(request);
-      if (principal.sessionId !== null) await signOut(ctx, principal.sessionId);
-      else void notifyLogoutUrls(ctx, await logoutUrls(ctx));
+      const { sessionId } = adminOf(request);
+      if (sessionId === null) throw noSessionToEnd();
+      await signOut(ctx, sessionId);
       reply.clearCookie(ADMIN_SESSION_COOKIE, { path: '/', httpOnly: true, sameSite: 'lax', secure });
       return reply.code(204).send(null);
     });

@@ -1,11 +1,12 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Context } from '../../context.js';
-import { AppError, handleError, notFound } from '../../http/errors.js';
-import { findActiveRealm, findRealmByDomain, type Realm } from '../../realms/realms.js';
+import { handleError, notFound } from '../../http/errors.js';
+import { findActiveRealm, findRealmByDomain, hostOf, onCustomDomain, type Realm } from '../../realms/realms.js';
+import { sendPage } from '../../realms/pages/html.js';
 import { realmCookieName } from '../../realms/sessions.js';
 import { authorize, type AuthorizeQuery } from '../authorize.js';
 import { presentedClient, type Form } from '../client-auth.js';
-import { invalidRequest } from '../errors.js';
+import { InvalidRequest } from '../errors.js';
 import { metadataOf } from '../metadata.js';
 import { errorPage } from '../page.js';
 import { revokeToken } from '../revoke.js';
@@ -15,16 +16,10 @@ const hide = { schema: { hide: true } };
 
 type RealmRequest = FastifyRequest<{ Params: { realm_uid: string } }>;
 
-function sendPage(reply: FastifyReply, status: number, title: string, message: string) {
-  return reply.code(status).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(errorPage(title, message));
-}
-
-const hostOf = (request: FastifyRequest) => request.host.toLowerCase().replace(/:\d+$/, '');
-
 /** The form of a token or revocation request: RFC 6749 says application/x-www-form-urlencoded. */
 function formOf(request: FastifyRequest): Form {
   if (!request.headers['content-type']?.toLowerCase().startsWith('application/x-www-form-urlencoded')) {
-    throw invalidRequest('the request body must be application/x-www-form-urlencoded');
+    throw new InvalidRequest('the request body must be application/x-www-form-urlencoded');
   }
   return (request.body ?? {}) as Form;
 }
@@ -33,22 +28,19 @@ function formOf(request: FastifyRequest): Form {
 export function oauthServerRoutes(ctx: Context): FastifyPluginAsync {
   return async (app) => {
     app.setErrorHandler((error, request, reply) => {
-      if (error instanceof AppError && error.status === 401 && /^Basic\s/i.test(request.headers.authorization ?? '')) {
-        reply.header('www-authenticate', 'Basic realm="oauth", charset="UTF-8"');
-      }
       reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
       return handleError(error, request, reply);
     });
 
     async function runAuthorize(realm: Realm, request: FastifyRequest, reply: FastifyReply) {
       const outcome = await authorize(ctx, realm, request.query as AuthorizeQuery, request.cookies[realmCookieName(realm.uid)], request.url);
-      if (outcome.kind === 'page') return sendPage(reply, outcome.status, outcome.title, outcome.message);
+      if (outcome.kind === 'page') return sendPage(reply, outcome.status, errorPage(outcome.title, outcome.message));
       return reply.code(302).header('cache-control', 'no-store').redirect(outcome.location);
     }
 
     app.get('/realms/:realm_uid/oauth/authorize', hide, async (request: RealmRequest, reply) => {
       const realm = await findActiveRealm(ctx, request.params.realm_uid);
-      if (!realm) return sendPage(reply, 404, 'Unknown realm', 'There is no such sign-in service.');
+      if (!realm) return sendPage(reply, 404, errorPage('Unknown realm', 'There is no such sign-in service.'));
       // Spec 4.4: a realm with its own domain authorizes there only.
       if (realm.customDomain && hostOf(request) !== realm.customDomain.toLowerCase()) {
         const q = request.url.indexOf('?');
@@ -61,25 +53,19 @@ export function oauthServerRoutes(ctx: Context): FastifyPluginAsync {
 
     app.get('/realms/oauth/authorize', hide, async (request, reply) => {
       const realm = await findRealmByDomain(ctx, hostOf(request));
-      if (!realm) return sendPage(reply, 404, 'Unknown realm', 'This address does not serve a sign-in service.');
+      if (!realm) return sendPage(reply, 404, errorPage('Unknown realm', 'This address does not serve a sign-in service.'));
       return runAuthorize(realm, request, reply);
     });
 
-    /** Spec 4.4: token and revoke answer at BASE_URL only, never on a realm's custom domain. */
-    async function refuseCustomDomain(request: FastifyRequest) {
-      const host = hostOf(request);
-      if (host !== new URL(ctx.config.baseUrl).hostname && await findRealmByDomain(ctx, host)) throw notFound('Route');
-    }
-
     app.post('/realms/:realm_uid/oauth/token', hide, async (request: RealmRequest, reply) => {
-      await refuseCustomDomain(request);
+      if (await onCustomDomain(ctx, request)) throw notFound('Route');
       const form = formOf(request);
       const answer = await exchangeCode(ctx, request.params.realm_uid, form, () => presentedClient(request.headers.authorization, form));
       return reply.header('cache-control', 'no-store').header('pragma', 'no-cache').send(answer);
     });
 
     app.post('/realms/:realm_uid/oauth/revoke', hide, async (request: RealmRequest, reply) => {
-      await refuseCustomDomain(request);
+      if (await onCustomDomain(ctx, request)) throw notFound('Route');
       const form = formOf(request);
       await revokeToken(ctx, request.params.realm_uid, form, () => presentedClient(request.headers.authorization, form));
       return reply.header('cache-control', 'no-store').send({});
