@@ -6,7 +6,9 @@ import type { Context } from './context.js';
 import { catalogPlugin } from './http/catalog.js';
 import { handleError } from './http/errors.js';
 import { healthRoutes } from './http/health.js';
+import { encodeLocation } from './http/location.js';
 import { logRequest } from './http/logging.js';
+import { refuseNulInBody, refuseNulInUrl } from './http/nul-guard.js';
 import { oauthServerRoutes } from './oauth/routes/endpoints.js';
 import { adminCatalog, contentCatalog, customersCatalog, profileCatalog } from './catalogs.js';
 import { realmPages } from './realms/pages/routes.js';
@@ -30,6 +32,10 @@ export async function buildApp(ctx: Context, options: AppOptions = {}): Promise<
   });
   app.addHook('onResponse', logRequest);
   app.setErrorHandler(handleError);
+  // Root hooks run before every catalog's own (the credential guards read the path's realm uid).
+  app.addHook('onRequest', refuseNulInUrl);
+  app.addHook('preValidation', refuseNulInBody);
+  app.addHook('onSend', encodeLocation);
   app.setNotFoundHandler((_request, reply) => reply.code(404).send({ errors: ['Not found'] }));
   await app.register(cookie);
   await app.register(formbody);

@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { Id } from '../http/models.js';
 
 export const SCOPES = ['public', 'admin'] as const;
 export const DEFAULT_SCOPE = 'public';
@@ -6,7 +7,7 @@ export const DEFAULT_SCOPE = 'public';
 const DateTime = Type.String({ format: 'date-time' });
 
 export const OAuthClientModel = Type.Object({
-  id: Type.Integer(),
+  id: Id(),
   uid: Type.String({ description: 'The client_id' }),
   name: Type.String(),
   redirect_uris: Type.Array(Type.String(), { description: 'Exact redirect URIs; compared as strings' }),
@@ -29,4 +30,4 @@ const clientFields = {
 export const OAuthClientInput = Type.Partial(Type.Object(clientFields), { additionalProperties: false });
 
 export const RealmParam = Type.Object({ realm_uid: Type.String() });
-export const ClientParams = Type.Object({ realm_uid: Type.String(), id: Type.Integer() });
+export const ClientParams = Type.Object({ realm_uid: Type.String(), id: Id() });
