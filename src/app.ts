@@ -26,6 +26,8 @@ export async function buildApp(ctx: Context, options: AppOptions = {}): Promise<
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: ctx.config.bodyLimit,
     trustProxy: true,
+    // A URL the router cannot read (a broken escape, a path parameter past its length) gets the shared error shape.
+    frameworkErrors: handleError,
     // strictTypes off: the avatar upload documents its multipart form with a type-less schema, since the
     // file is read by the handler and the validator must not refuse the (absent) parsed body.
     ajv: { customOptions: { allErrors: true, coerceTypes: 'array', removeAdditional: false, allowUnionTypes: true, strictTypes: false } },

@@ -1,12 +1,22 @@
 import type { FastifyRequest } from 'fastify';
 import { badRequest } from './errors.js';
 
-/** True when a string, or any key or string inside an object or array, holds a NUL character. */
-function holdsNul(value: unknown): boolean {
-  if (typeof value === 'string') return value.includes('\u0000');
-  if (Array.isArray(value)) return value.some(holdsNul);
-  if (value && typeof value === 'object') {
-    return Object.entries(value).some(([key, inner]) => key.includes('\u0000') || holdsNul(inner));
+/**
+ * True when a string, or any key or string inside an object or array, holds a NUL character. Walks
+ * with its own stack: a body nested thousands deep must not exhaust the call stack.
+ */
+function holdsNul(root: unknown): boolean {
+  const pending = [root];
+  while (pending.length) {
+    const value = pending.pop();
+    if (typeof value === 'string') {
+      if (value.includes('\u0000')) return true;
+    } else if (value && typeof value === 'object') {
+      for (const [key, inner] of Object.entries(value)) {
+        if (key.includes('\u0000')) return true;
+        pending.push(inner);
+      }
+    }
   }
   return false;
 }

@@ -94,6 +94,38 @@ describe('hostile input gets a 4xx, never a 500', () => {
     });
   });
 
+  describe('URLs and bodies the parsers cannot read', () => {
+    it('answer a broken escape with 400 in the shared shape', async () => {
+      for (const url of ['/api/admin/team_members/%C3', '/api/customers/realms/%ZZ/me', '/api/admin/realms/%E6%97?x=1']) {
+        const res = await h.request({ method: 'GET', url });
+        expect(res.statusCode, url).toBe(400);
+        expect(res.json()).toEqual({ errors: [expect.any(String)] });
+      }
+    });
+
+    it('answer a path parameter past the router\'s limit with 414', async () => {
+      const res = await h.request({ method: 'GET', url: `/api/admin/realms/${'x'.repeat(150)}` });
+      expect(res.statusCode).toBe(414);
+      expect(res.json()).toEqual({ errors: [expect.any(String)] });
+    });
+
+    it('answer a body nested thousands deep without exhausting the stack', async () => {
+      const deep = `{"name":"Deep","nested":${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}}`;
+      const res = await h.request({ method: 'POST', url: '/api/admin/roles', headers: { 'content-type': 'application/json' }, payload: deep });
+      expect(res.statusCode).toBe(422);
+    });
+
+    it('answer a multipart body that ends inside the file with 400', async () => {
+      const res = await h.request({
+        method: 'PUT', url: `/api/admin/customers/${realm.uid}/users/${user.id}/avatar`,
+        headers: { 'content-type': 'multipart/form-data; boundary=cut' },
+        payload: '--cut\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\nContent-Type: image/png\r\n\r\n\x89PNG',
+      });
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toEqual({ errors: [expect.any(String)] });
+    });
+  });
+
   describe('sort keys that name Object.prototype members', () => {
     it('fall back to the default order on every list', async () => {
       const lists = { team_members: '/api/admin/team_members', realms: '/api/admin/realms', users: `/api/admin/customers/${realm.uid}/users`, roles: '/api/admin/roles' };

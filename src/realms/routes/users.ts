@@ -7,7 +7,7 @@ import { listOf, metaOf, pageOf, PageQuery } from '../../http/pagination.js';
 import { failures, NoContent } from '../../http/responses.js';
 import type { MultipartFile } from '@fastify/multipart';
 import { getAccount } from '../../account/account.js';
-import { AppError } from '../../http/errors.js';
+import { AppError, badRequest } from '../../http/errors.js';
 import { deleteAvatar, setAvatar, type Upload } from '../avatars.js';
 import { requireRealm } from '../realms.js';
 import { AvatarModel, RealmUidParam, RealmUserInput, RealmUserModel, RealmUserParams } from '../schema.js';
@@ -17,10 +17,18 @@ import {
 
 const tags = ['Realm users'];
 
-/** Reads an uploaded part whole; past the size limit the stream is cut and the upload marked truncated. */
+/**
+ * Reads an uploaded part whole; past the size limit the stream is cut and the upload marked truncated.
+ * A request body that ends inside the part is the client's fault: 400.
+ */
 async function readUpload(part: MultipartFile): Promise<Upload> {
   const chunks: Buffer[] = [];
-  for await (const chunk of part.file) chunks.push(chunk as Buffer);
+  try {
+    for await (const chunk of part.file) chunks.push(chunk as Buffer);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ERR_STREAM_PREMATURE_CLOSE') throw badRequest('The request body ended inside the file part');
+    throw error;
+  }
   return { fileName: part.filename, content: Buffer.concat(chunks), truncated: part.file.truncated };
 }
 
