@@ -5,6 +5,7 @@ import multipart from '@fastify/multipart';
 import type { Context } from './context.js';
 import { catalogPlugin } from './http/catalog.js';
 import { handleError } from './http/errors.js';
+import { finiteNumbers } from './http/finite.js';
 import { healthRoutes } from './http/health.js';
 import { encodeLocation } from './http/location.js';
 import { logRequest } from './http/logging.js';
@@ -30,7 +31,10 @@ export async function buildApp(ctx: Context, options: AppOptions = {}): Promise<
     frameworkErrors: handleError,
     // strictTypes off: the avatar upload documents its multipart form with a type-less schema, since the
     // file is read by the handler and the validator must not refuse the (absent) parsed body.
-    ajv: { customOptions: { allErrors: true, coerceTypes: 'array', removeAdditional: false, allowUnionTypes: true, strictTypes: false } },
+    ajv: {
+      customOptions: { allErrors: true, coerceTypes: 'array', removeAdditional: false, allowUnionTypes: true, strictTypes: false },
+      plugins: [finiteNumbers],
+    },
   });
   app.addHook('onResponse', logRequest);
   app.setErrorHandler(handleError);

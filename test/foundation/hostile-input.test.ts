@@ -25,7 +25,8 @@ describe('hostile input gets a 4xx, never a 500', () => {
   describe('integers beyond the 32-bit columns', () => {
     it('refuses ids out of range in the path with 422', async () => {
       for (const url of [
-        '/api/admin/team_members/99999999999', '/api/admin/team_members/2147483648', '/api/admin/roles/99999999999',
+        '/api/admin/team_members/99999999999', '/api/admin/team_members/2147483648', '/api/admin/team_members/1e309',
+        '/api/admin/team_members/-1e309', '/api/admin/roles/99999999999',
         '/api/admin/api_access/applications/99999999999', `/api/admin/customers/${realm.uid}/users/99999999999`,
         `/api/admin/customers/${realm.uid}/oauth_clients/99999999999`,
       ]) {

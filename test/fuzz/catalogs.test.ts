@@ -3,8 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureOwner, issueOwnerToken } from '../../src/bootstrap.js';
 import { inputValue } from '../helpers/cookie-jar.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
-import { makeRealm, makeRealmUser } from '../helpers/realms.js';
-import { createClient, issueCode, postForm, REDIRECT } from '../oauth/fixtures.js';
+import { issueCode, postForm, REDIRECT } from '../oauth/fixtures.js';
 import type { Schema } from './arbitrary.js';
 import { operationsOf, problemWith, requestsFor, type Credential, type FuzzRequest, type Operation } from './operations.js';
 
@@ -44,16 +43,19 @@ describe('the catalog fuzzer', () => {
 
   /** A realm with a user, a custom field and an OAuth client; a team member with an application and a token; the user signed in. */
   async function populate(): Promise<void> {
-    const realm = await makeRealm(h);
+    await keepOwnerToken();
+    const n = world.realms.length + 1;
+    const realm = { uid: `fuzz-realm-${n}` };
+    expect((await admin('POST', '/realms', { uid: realm.uid, name: `Fuzz ${n}` })).statusCode).toBe(201);
     world.realms.push(realm.uid);
-    const key = `field_${world.realms.length}`;
+    const key = `field_${n}`;
     remember('custom_fields', (await admin('POST', `/customers/${realm.uid}/custom_fields`, { key, name: 'Field', type: 'text', visible: true, editable: true })).json().id);
     world.fieldKeys.push(key);
-    const user = await makeRealmUser(h, realm.uid, { password: USER_PASSWORD });
+    const user = (await admin('POST', `/customers/${realm.uid}/users`, { email: `user-${n}@example.com`, password: USER_PASSWORD })).json();
     remember('users', user.id);
-    const client = await createClient(h, realm.uid);
+    const client = (await admin('POST', `/customers/${realm.uid}/oauth_clients`, { name: 'Fuzz', redirect_uris: [REDIRECT] })).json();
     remember('oauth_clients', client.id);
-    const member = (await admin('POST', '/team_members', { email: `fuzz-${Date.now()}-${world.realms.length}@example.com`, password: USER_PASSWORD })).json();
+    const member = (await admin('POST', '/team_members', { email: `member-${n}@example.com`, password: USER_PASSWORD })).json();
     remember('team_members', member.id);
     remember('team_members', h.ownerId);
     const application = (await admin('POST', '/api_access/applications', { name: 'Fuzz' })).json();
