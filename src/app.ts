@@ -6,8 +6,11 @@ import type { Context } from './context.js';
 import { catalogPlugin } from './http/catalog.js';
 import { handleError } from './http/errors.js';
 import { noSniff } from './http/headers.js';
+import { finiteNumbers } from './http/finite.js';
 import { healthRoutes } from './http/health.js';
+import { encodeLocation } from './http/location.js';
 import { logRequest } from './http/logging.js';
+import { refuseNulInBody, refuseNulInUrl } from './http/nul-guard.js';
 import { oauthServerRoutes } from './oauth/routes/endpoints.js';
 import { adminCatalog, contentCatalog, customersCatalog, profileCatalog } from './catalogs.js';
 import { realmPages } from './realms/pages/routes.js';
@@ -26,13 +29,22 @@ export async function buildApp(ctx: Context, options: AppOptions = {}): Promise<
     bodyLimit: ctx.config.bodyLimit,
     // Off unless TRUST_PROXY says so: X-Forwarded-Host decides which realm's custom domain a request is for.
     trustProxy: ctx.config.trustProxy,
+    // A URL the router cannot read (a broken escape, a path parameter past its length) gets the shared error shape.
+    frameworkErrors: handleError,
     // strictTypes off: routes taking a file document their multipart form with a type-less schema, since
     // the file is read by the handler (http/multipart.ts) and the validator must not refuse the (absent) parsed body.
-    ajv: { customOptions: { allErrors: true, coerceTypes: 'array', removeAdditional: false, allowUnionTypes: true, strictTypes: false } },
+    ajv: {
+      customOptions: { allErrors: true, coerceTypes: 'array', removeAdditional: false, allowUnionTypes: true, strictTypes: false },
+      plugins: [finiteNumbers],
+    },
   });
   app.addHook('onRequest', noSniff);
   app.addHook('onResponse', logRequest);
   app.setErrorHandler(handleError);
+  // Root hooks run before every catalog's own (the credential guards read the path's realm uid).
+  app.addHook('onRequest', refuseNulInUrl);
+  app.addHook('preValidation', refuseNulInBody);
+  app.addHook('onSend', encodeLocation);
   app.setNotFoundHandler((_request, reply) => reply.code(404).send({ errors: ['Not found'] }));
   await app.register(cookie);
   await app.register(formbody);

@@ -1,9 +1,9 @@
 import { Type } from '@sinclair/typebox';
-import { DateTime } from '../http/models.js';
+import { DateTime, Int32 } from '../http/models.js';
 
 export const AccountModel = Type.Object({
   name: Type.String(),
-  upload_max_bytes: Type.Integer({ description: 'Largest accepted upload, in bytes' }),
+  upload_max_bytes: Int32({ description: 'Largest accepted upload, in bytes' }),
   allowed_extensions: Type.Array(Type.String(), { description: 'File extensions accepted for uploads' }),
   created_at: DateTime,
   updated_at: DateTime,
@@ -11,6 +11,6 @@ export const AccountModel = Type.Object({
 
 export const AccountInput = Type.Partial(Type.Object({
   name: Type.String(),
-  upload_max_bytes: Type.Integer({ minimum: 1 }),
+  upload_max_bytes: Int32({ minimum: 1 }),
   allowed_extensions: Type.Array(Type.String()),
 }), { additionalProperties: false });

@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, ilike, or, sql } from 'drizzle-orm';
 import type { Static } from '@sinclair/typebox';
 import type { RoleInput as RoleInputSchema, RoleModel } from './schema.js';
+import { sortKeyOf } from '../db/sorting.js';
 import type { Context } from '../context.js';
 import { builtInRoleKept, FieldErrors, invalidField, notBuiltInRole, notFound, roleReadOnly } from '../http/errors.js';
 import { containing } from '../db/like.js';
@@ -65,7 +66,7 @@ const rolesPage = (db: Db, sortKey: SortKey, descending: boolean) => prepared(db
     .limit(sql.placeholder('limit')).offset(sql.placeholder('offset')).prepare(name));
 
 export async function listRoles(ctx: Context, page: Page, query: RoleListQuery = {}): Promise<{ items: RoleBody[]; total: number }> {
-  const sortKey: SortKey = Object.hasOwn(SORTABLE, query.sort_by ?? '') ? query.sort_by as SortKey : 'id';
+  const sortKey = sortKeyOf(SORTABLE, query.sort_by, 'id');
   const descending = query.order?.toLowerCase() === 'desc';
   const text = query.query ? containing(query.query) : null;
   const now = ctx.clock.now();

@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox';
-import { DateTime, ref } from '../http/models.js';
+import { DateTime, Id, ref } from '../http/models.js';
 
 export const TeamMemberModel = Type.Object({
-  id: Type.Integer(),
+  id: Id(),
   email: Type.String({ format: 'email' }),
   name: Type.String(),
   first_name: Type.String(),
@@ -32,7 +32,7 @@ export const TeamMemberCreate = Type.Partial(Type.Object(teamMemberFields), { ad
 export const TeamMemberUpdate = TeamMemberCreate;
 
 export const RoleModel = Type.Object({
-  id: Type.Integer(),
+  id: Id(),
   key: Type.String(),
   name: Type.String(),
   context: Type.String({ description: 'account, site, space or realm' }),
@@ -52,7 +52,7 @@ export const RoleInput = Type.Partial(Type.Object({
 }), { additionalProperties: false });
 
 export const ApplicationModel = Type.Object({
-  id: Type.Integer(),
+  id: Id(),
   uid: Type.String({ description: 'The Application ID' }),
   name: Type.String(),
   description: Type.String(),
@@ -72,13 +72,13 @@ export const ApplicationInput = Type.Partial(Type.Object({
 }), { additionalProperties: false });
 
 export const AccessTokenModel = Type.Object({
-  id: Type.Integer(),
+  id: Id(),
   token: Type.Optional(Type.String({ description: 'Only in the answer that created the token' })),
-  application_id: Type.Integer(),
+  application_id: Id(),
   created_at: DateTime,
 }, { $id: 'AccessToken' });
 
-export const AccessTokenInput = Type.Object({ application_id: Type.Integer() }, { additionalProperties: false });
+export const AccessTokenInput = Type.Object({ application_id: Id() }, { additionalProperties: false });
 
 export const SessionInput = Type.Object({
   email: Type.String(),
@@ -90,4 +90,4 @@ export const SessionModel = Type.Object({
   csrf_token: Type.Optional(Type.String({ description: 'Send it as X-CSRF-Token on unsafe requests made with the session cookie; only in the sign-in answer' })),
 }, { $id: 'AdminSession' });
 
-export const IdParam = Type.Object({ id: Type.Integer({ minimum: 1 }) });
+export const IdParam = Type.Object({ id: Id() });

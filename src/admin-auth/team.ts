@@ -1,6 +1,7 @@
 import { and, asc, count, desc, eq, ilike, inArray, or } from 'drizzle-orm';
 import type { Static } from '@sinclair/typebox';
 import type { TeamMemberCreate, TeamMemberModel } from './schema.js';
+import { orderOf } from '../db/sorting.js';
 import type { Context } from '../context.js';
 import type { Db } from '../db/connect.js';
 import { containing } from '../db/like.js';
@@ -67,10 +68,8 @@ const SORTABLE = { id: admins.id, email: admins.email, first_name: admins.firstN
 export async function listTeamMembers(ctx: Context, page: Page, query: { query?: string; sort_by?: string; order?: string } = {}) {
   const text = query.query ? containing(query.query) : undefined;
   const where = text ? or(ilike(admins.email, text), ilike(admins.firstName, text), ilike(admins.lastName, text)) : undefined;
-  const column = SORTABLE[query.sort_by as keyof typeof SORTABLE] ?? admins.updatedAt;
-  const direction = query.order?.toLowerCase() === 'asc' ? asc : desc;
   const rows = await ctx.db.select({ admin: admins, total: totalCount }).from(admins).where(where)
-    .orderBy(direction(column), desc(admins.id)).limit(page.perPage).offset(page.offset);
+    .orderBy(orderOf(SORTABLE, query, admins.updatedAt, 'desc'), desc(admins.id)).limit(page.perPage).offset(page.offset);
   const total = await totalOf(rows, page, ctx.db, admins, where);
   const roleMap = await rolesOf(ctx.db, rows.map((r) => r.admin.id));
   return { items: rows.map(({ admin }) => teamMemberBody(admin, roleMap.get(admin.id) ?? [])), total };

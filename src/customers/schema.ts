@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { DateTime, ref } from '../http/models.js';
+import { DateTime, Id, ref } from '../http/models.js';
 import { AvatarModel, CustomFieldValue } from '../realms/schema.js';
 
 // Spec 7: the exact bodies of the customers API's credential failures.
@@ -29,7 +29,7 @@ export const DelegatedTokenModel = Type.Object({
 }, { $id: 'DelegatedToken', description: 'The token of the realm\'s delegation identity provider' });
 
 export const MeModel = Type.Object({
-  id: Type.Integer(),
+  id: Id(),
   external_id: Type.Union([Type.String(), Type.Null()]),
   name: Type.String(),
   first_name: Type.String(),

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TSchema } from '@sinclair/typebox';
@@ -6,6 +6,7 @@ import { ErrorBody, handleError } from './errors.js';
 import { noStoreByDefault } from './headers.js';
 import { Meta } from './pagination.js';
 import { useModels } from './models.js';
+import { failures } from './responses.js';
 
 const LOGO = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="120" height="32" viewBox="0 0 120 32">'
   + '<text x="0" y="24" font-family="sans-serif" font-size="24" font-weight="700" fill="#ffffff">Atrium</text></svg>');
@@ -28,6 +29,26 @@ export interface Catalog {
   /** Models every route of the catalog may reference. */
   models?: TSchema[];
   routes: FastifyPluginAsync[];
+}
+
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
+
+/**
+ * Failures an operation can answer whatever its own logic, declared here once rather than in every
+ * route: a URL with a broken escape or a NUL character (400); a path parameter past the router's
+ * length limit (414); an integer path parameter that is not one, or out of range (422); and where a
+ * body is read, malformed JSON or a NUL in it (400), a body past the size limit (413), a media type
+ * no parser takes (415).
+ */
+function declareCommonFailures(route: RouteOptions): void {
+  const schema = route.schema as { response?: Record<string, unknown>; params?: { properties?: Record<string, { type?: string }> } } | undefined;
+  if (!schema?.response) return;
+  const params = Object.values(schema.params?.properties ?? {});
+  const statuses = [400];
+  if (params.length) statuses.push(414);
+  if (params.some((p) => p.type === 'integer')) statuses.push(422);
+  if ([route.method].flat().some((m) => BODY_METHODS.has(m))) statuses.push(413, 415);
+  schema.response = { ...failures(...statuses), ...schema.response };
 }
 
 /**
@@ -61,6 +82,7 @@ export function catalogPlugin(catalog: Catalog): FastifyPluginAsync {
     scope.get('/docs/openapi.json', { schema: { hide: true } }, async () => scope.swagger());
     scope.addHook('onSend', noStoreByDefault);
     if (catalog.hooks?.onRequest) scope.addHook('onRequest', catalog.hooks.onRequest);
+    scope.addHook('onRoute', declareCommonFailures);
     scope.setErrorHandler(handleError);
     scope.setNotFoundHandler((_request, reply) => reply.code(404).send(catalog.notFoundBody));
     for (const routes of catalog.routes) await scope.register(routes);

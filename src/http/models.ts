@@ -1,5 +1,14 @@
-import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { Type, type IntegerOptions, type Static, type TSchema } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
+
+/** The range of PostgreSQL's `integer` columns, which hold every id and counted setting (`finite`: see http/finite.ts). */
+const INT32 = { minimum: -2147483648, maximum: 2147483647, finite: true };
+
+/** A record's id: beyond the column's range no record can have it, so the schema refuses it (422). */
+export const Id = (options: IntegerOptions = {}) => Type.Integer({ ...INT32, minimum: 1, ...options });
+
+/** An integer stored in a 32-bit column; `options` may narrow the range further. */
+export const Int32 = (options: IntegerOptions = {}) => Type.Integer({ ...INT32, ...options });
 
 /** Every timestamp: ISO 8601 with an offset. */
 export const DateTime = Type.String({ format: 'date-time' });

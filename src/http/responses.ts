@@ -9,6 +9,7 @@ const MEANING: Record<number, string> = {
   404: 'The resource does not exist',
   409: 'The request conflicts with the current state',
   413: 'The request body is too large',
+  414: 'A path parameter is longer than any this server accepts',
   415: 'The request body is not of a media type this operation takes',
   422: 'The input is not valid; `details` names each attribute',
   429: 'Too many attempts',

@@ -1,11 +1,11 @@
 import { Type } from '@sinclair/typebox';
-import { DateTime } from '../http/models.js';
+import { DateTime, Id } from '../http/models.js';
 
 export const SCOPES = ['public', 'admin'] as const;
 export const DEFAULT_SCOPE = 'public';
 
 export const OAuthClientModel = Type.Object({
-  id: Type.Integer(),
+  id: Id(),
   uid: Type.String({ description: 'The client_id' }),
   name: Type.String(),
   redirect_uris: Type.Array(Type.String(), { description: 'Exact redirect URIs; compared as strings' }),
@@ -28,4 +28,4 @@ const clientFields = {
 export const OAuthClientInput = Type.Partial(Type.Object(clientFields), { additionalProperties: false });
 
 export const RealmParam = Type.Object({ realm_uid: Type.String() });
-export const ClientParams = Type.Object({ realm_uid: Type.String(), id: Type.Integer() });
+export const ClientParams = Type.Object({ realm_uid: Type.String(), id: Id() });

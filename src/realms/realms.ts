@@ -1,7 +1,8 @@
-import { and, asc, desc, eq, ilike, inArray, or } from 'drizzle-orm';
+import { and, desc, eq, ilike, inArray, or } from 'drizzle-orm';
 import type { Static } from '@sinclair/typebox';
 import type { RealmInput as RealmInputSchema, RealmModel } from './schema.js';
 import type { FastifyRequest } from 'fastify';
+import { orderOf } from '../db/sorting.js';
 import type { Context } from '../context.js';
 import { containing } from '../db/like.js';
 import { uniqueViolation } from '../db/unique.js';
@@ -184,10 +185,8 @@ export async function listRealms(ctx: Context, page: Page, query: RealmListQuery
     text ? or(ilike(realms.uid, text), ilike(realms.name, text)) : undefined,
     visible ? inArray(realms.uid, visible.length ? visible : ['']) : undefined,
   );
-  const column = SORTABLE[query.sort_by as keyof typeof SORTABLE] ?? realms.updatedAt;
-  const direction = query.order?.toLowerCase() === 'asc' ? asc : desc;
   const rows = await ctx.db.select({ realm: realms, total: totalCount }).from(realms).where(where)
-    .orderBy(direction(column), desc(realms.id)).limit(page.perPage).offset(page.offset);
+    .orderBy(orderOf(SORTABLE, query, realms.updatedAt, 'desc'), desc(realms.id)).limit(page.perPage).offset(page.offset);
   const total = await totalOf(rows, page, ctx.db, realms, where);
   return { items: rows.map((r) => realmBody(r.realm)), total };
 }

@@ -1,12 +1,12 @@
 import { Type } from '@sinclair/typebox';
-import { DateTime, ref } from '../http/models.js';
+import { DateTime, Id, Int32, ref } from '../http/models.js';
 
 export const RealmUidParam = Type.Object({ realm_uid: Type.String({ description: 'The realm\'s uid' }) });
 
 const settingsFields = {
-  session_lifetime_minutes: Type.Integer({ description: 'Sliding: each use of a session renews it for this long (1 to 525600; default 120)' }),
-  otp_code_validity_minutes: Type.Integer({ description: 'How long a one-time code works, 1 to 30 (default 5)' }),
-  otp_resend_wait_seconds: Type.Integer({ description: 'Wait before another code may be sent, 0 to 3600 (default 30; 0 allows at once)' }),
+  session_lifetime_minutes: Int32({ description: 'Sliding: each use of a session renews it for this long (1 to 525600; default 120)' }),
+  otp_code_validity_minutes: Int32({ description: 'How long a one-time code works, 1 to 30 (default 5)' }),
+  otp_resend_wait_seconds: Int32({ description: 'Wait before another code may be sent, 0 to 3600 (default 30; 0 allows at once)' }),
   pkce_plain_allowed: Type.Boolean({ description: 'Accept the PKCE method `plain` besides S256 (default false)' }),
   show_delegation_information: Type.Boolean({ description: 'Show `delegated_token` in the customers GET /me (default false)' }),
   delegation_provider: Type.Union([Type.String(), Type.Null()], { description: 'The identity provider used for delegation; null (the default) for none' }),
@@ -35,7 +35,7 @@ export const RealmInput = Type.Partial(Type.Object({
 export const CUSTOM_FIELD_TYPES = ['text', 'paragraph', 'number', 'date', 'checkbox', 'dropdown', 'choice'] as const;
 
 export const CustomFieldModel = Type.Object({
-  id: Type.Integer(),
+  id: Id(),
   key: Type.String(),
   name: Type.String(),
   type: Type.Union(CUSTOM_FIELD_TYPES.map((t) => Type.Literal(t))),
@@ -68,7 +68,7 @@ export const FieldValue = Type.Unsafe<string | number | boolean | null>({
 export const CustomFieldValue = Type.Object({ key: Type.String(), value: FieldValue }, { additionalProperties: false });
 
 export const AvatarModel = Type.Object({
-  id: Type.Integer(),
+  id: Id(),
   file_name: Type.String(),
   url_original: Type.String({ description: 'A path on this server' }),
   url_small: Type.String({ description: 'A path; the original is reused when there is no smaller rendition' }),
@@ -76,7 +76,7 @@ export const AvatarModel = Type.Object({
 }, { $id: 'Avatar' });
 
 export const RealmUserModel = Type.Object({
-  id: Type.Integer(),
+  id: Id(),
   uuid: Type.String({ format: 'uuid' }),
   email: Type.String({ format: 'email' }),
   username: Type.Union([Type.String(), Type.Null()]),
@@ -105,4 +105,4 @@ export const RealmUserInput = Type.Partial(Type.Object({
   custom_fields: Type.Array(CustomFieldValue, { description: 'Values by key; fields left out keep their value' }),
 }), { additionalProperties: false });
 
-export const RealmUserParams = Type.Object({ realm_uid: Type.String(), id: Type.Integer({ minimum: 1 }) });
+export const RealmUserParams = Type.Object({ realm_uid: Type.String(), id: Id() });

@@ -1,6 +1,7 @@
-import { and, asc, desc, eq, ilike, or, sql } from 'drizzle-orm';
+import { and, desc, eq, ilike, or, sql } from 'drizzle-orm';
 import type { Static } from '@sinclair/typebox';
 import type { AvatarModel, RealmUserInput as RealmUserInputSchema, RealmUserModel } from './schema.js';
+import { orderOf } from '../db/sorting.js';
 import type { Context } from '../context.js';
 import type { Db } from '../db/connect.js';
 import { containing } from '../db/like.js';
@@ -76,11 +77,9 @@ export async function listRealmUsers(ctx: Context, realm: Realm, page: Page, que
   const where = and(eq(realmUsers.realmId, realm.id), text ? or(
     ilike(realmUsers.email, text), ilike(realmUsers.username, text), ilike(fullName, text),
   ) : undefined);
-  const column = SORTABLE[query.sort_by as keyof typeof SORTABLE] ?? realmUsers.updatedAt;
-  const direction = query.order?.toLowerCase() === 'asc' ? asc : desc;
   const [rows, fields] = await Promise.all([
     ctx.db.select({ user: realmUsers, lockedUntil: signInLockedUntil(ctx.clock.now()), total: totalCount }).from(realmUsers).where(where)
-      .orderBy(direction(column), desc(realmUsers.id)).limit(page.perPage).offset(page.offset),
+      .orderBy(orderOf(SORTABLE, query, realmUsers.updatedAt, 'desc'), desc(realmUsers.id)).limit(page.perPage).offset(page.offset),
     fieldsOf(ctx, realm.id),
   ]);
   const total = await totalOf(rows, page, ctx.db, realmUsers, where);

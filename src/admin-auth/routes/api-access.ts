@@ -2,7 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { Context } from '../../context.js';
-import { ref, useModels } from '../../http/models.js';
+import { Id, ref, useModels } from '../../http/models.js';
 import { listOf, metaOf, pageOf, PageQuery } from '../../http/pagination.js';
 import { failures, NoContent } from '../../http/responses.js';
 import { acting } from '../guard.js';
@@ -90,7 +90,7 @@ export function apiAccessRoutes(ctx: Context): FastifyPluginAsync {
       config: { access: 'team.manage' },
       schema: {
         tags, summary: 'Revoke an access token',
-        params: Type.Object({ id: Type.Integer({ minimum: 1 }), token_id: Type.Integer({ minimum: 1 }) }),
+        params: Type.Object({ id: Id(), token_id: Id() }),
         response: { 204: NoContent, ...failures(401, 403, 404) },
       },
     }, async (request, reply) => {

@@ -2,7 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { Context } from '../../context.js';
-import { ref, useModels } from '../../http/models.js';
+import { Id, ref, useModels } from '../../http/models.js';
 import { listOf, metaOf, pageOf, PageQuery } from '../../http/pagination.js';
 import { failures, NoContent } from '../../http/responses.js';
 import { createCustomField, deleteCustomField, listCustomFields, MAX_CUSTOM_FIELDS, updateCustomField } from '../custom-fields.js';
@@ -10,7 +10,7 @@ import { requireRealm } from '../realms.js';
 import { CustomFieldInput, CustomFieldModel, RealmUidParam } from '../schema.js';
 
 const tags = ['Realm settings'];
-const FieldParams = Type.Object({ realm_uid: Type.String(), id: Type.Integer({ minimum: 1 }) });
+const FieldParams = Type.Object({ realm_uid: Type.String(), id: Id() });
 
 export function customFieldRoutes(ctx: Context): FastifyPluginAsync {
   return async (scope) => {

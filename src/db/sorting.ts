@@ -1,0 +1,18 @@
+import { asc, desc, type AnyColumn, type SQL } from 'drizzle-orm';
+
+/**
+ * The key of `sortable` that `sort_by` names, or the fallback. Looked up as an own property only:
+ * `__proto__` or `toString` fall back like any unknown key.
+ */
+export function sortKeyOf<K extends string>(sortable: Record<K, AnyColumn>, sortBy: string | undefined, fallback: K): K {
+  return sortBy !== undefined && Object.hasOwn(sortable, sortBy) ? sortBy as K : fallback;
+}
+
+/** The ORDER BY term a list's `sort_by` and `order` ask for; `order` may only turn the default direction around. */
+export function orderOf(
+  sortable: Record<string, AnyColumn>, query: { sort_by?: string; order?: string }, fallback: AnyColumn, defaultDirection: 'asc' | 'desc',
+): SQL {
+  const column = query.sort_by !== undefined && Object.hasOwn(sortable, query.sort_by) ? sortable[query.sort_by] : fallback;
+  const reversed = query.order?.toLowerCase() === (defaultDirection === 'asc' ? 'desc' : 'asc');
+  return (reversed === (defaultDirection === 'desc') ? asc : desc)(column);
+}
