@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import type { FastifyBaseLogger } from 'fastify';
@@ -49,26 +50,31 @@ describe('request logging', () => {
   it('logs a database error without its parameters or details: no password hash, no secret hash', async () => {
     lines.length = 0;
     const headers = { authorization: `Bearer ${h.ownerToken}` };
-    // PostgreSQL refuses a NUL character in text: the insert fails with the hashes among its parameters.
+    // No input makes the database fail, so a fault is planted: two checks refuse a name. The failing
+    // inserts carry a password hash and a secret hash among their parameters, and PostgreSQL's detail
+    // quotes the whole refused row.
+    await h.ctx.db.execute(sql`alter table admins add constraint planted_fault check (first_name <> 'Boom')`);
+    await h.ctx.db.execute(sql`alter table oauth_clients add constraint planted_fault check (name <> 'Boom')`);
     const member = await app.inject({
       method: 'POST', url: '/api/admin/team_members', headers,
-      payload: { email: 'nul@example.com', name: 'Nul\u0000Byte', password: 'a sturdy password', roles: [] },
+      payload: { email: 'boom@example.com', first_name: 'Boom', password: 'a sturdy password', roles: [] },
     });
     await app.inject({ method: 'POST', url: '/api/admin/realms', headers, payload: { uid: 'logbank', name: 'Log bank' } });
     const client = await app.inject({
       method: 'POST', url: '/api/admin/customers/logbank/oauth_clients', headers,
-      payload: { name: 'Nul\u0000App', redirect_uris: ['https://app.example/cb'] },
+      payload: { name: 'Boom', redirect_uris: ['https://app.example/cb'] },
     });
     expect([member.statusCode, client.statusCode]).toEqual([500, 500]);
+    expect(member.json()).toEqual({ errors: ['Internal server error'] });
     const errors = lines.map((l) => JSON.parse(l)).filter((l) => l.msg === 'unexpected error');
     expect(errors).toHaveLength(2);
     for (const { err } of errors) {
-      expect(err).toMatchObject({ type: 'DatabaseError', code: '22021', query: expect.stringMatching(/^insert into/) });
+      expect(err).toMatchObject({ type: 'DatabaseError', code: '23514', constraint: 'planted_fault', query: expect.stringMatching(/^insert into/) });
       expect(Object.keys(err).every((key) => ['type', 'code', 'constraint', 'table', 'column', 'query'].includes(key))).toBe(true);
     }
     const all = lines.join('\n');
     expect(all).not.toContain('scrypt$');
-    expect(all).not.toMatch(/params|Byte|[0-9a-f]{64}/);
+    expect(all).not.toMatch(/params|Failing row|boom@example|[0-9a-f]{64}/);
   });
 
   it('masks the query of a logout URL whose call failed', async () => {
