@@ -33,7 +33,7 @@ export const BUILT_IN_ROLES: BuiltInRole[] = [
   { key: 'realm_user', name: 'User', context: 'realm', permissions: REALM_USE },
   // A realm viewer reads users but cannot change them.
   { key: 'realm_viewer', name: 'Viewer', context: 'realm', permissions: REALM_VIEW },
-  { key: 'realm_admin', name: 'Admin', context: 'realm', permissions: [...REALM_USE, 'realms.manage', 'segments.manage', 'messaging.send'] },
+  { key: 'realm_admin', name: 'Admin', context: 'realm', permissions: [...REALM_USE, 'realms.manage', 'realm.users.impersonate', 'segments.manage', 'messaging.send'] },
 ];
 
 export const OWNER_ROLE = 'account_owner';

@@ -12,7 +12,8 @@ export const PERMISSIONS = {
   'realms.read': 'List realms and read their settings',
   'realms.manage': 'Create, change and delete realms and their settings',
   'realm.users.read': 'Read the users of a realm',
-  'realm.users.write': 'Create, change and remove users of a realm, end their sessions, impersonate them',
+  'realm.users.write': 'Create, change and remove users of a realm, end their sessions',
+  'realm.users.impersonate': 'Open a session as a user of a realm (impersonation)',
   'realm.activity.read': 'Read the business events of a realm',
   'realm.activity.write': 'Record business events and send notifications to users of a realm',
   'realm.originations.manage': 'Manage originations and submissions of a realm',
@@ -42,7 +43,7 @@ export type RoleContext = 'account' | 'site' | 'space' | 'realm';
 export const ROLE_CONTEXTS: RoleContext[] = ['account', 'site', 'space', 'realm'];
 
 const REALM_PERMISSIONS: Permission[] = [
-  'realms.read', 'realms.manage', 'realm.users.read', 'realm.users.write', 'realm.activity.read', 'realm.activity.write',
+  'realms.read', 'realms.manage', 'realm.users.read', 'realm.users.write', 'realm.users.impersonate', 'realm.activity.read', 'realm.activity.write',
   'realm.originations.manage', 'segments.read', 'segments.manage', 'messaging.read', 'messaging.send',
 ];
 const SPACE_PERMISSIONS: Permission[] = ['content.read', 'content.write', 'content.publish', 'content.manage'];
