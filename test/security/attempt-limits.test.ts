@@ -42,6 +42,24 @@ describe('attempt limits under concurrency', () => {
     expect((await adminSignIn(member.email, member.password)).statusCode).toBe(200);
   });
 
+  it('spends the same time on an email nobody has as on a member\'s wrong password', async () => {
+    const member = await createMember(h, [{ key: 'account_user' }]);
+    const median = async (email: string) => {
+      const times: number[] = [];
+      for (let i = 0; i < 7; i++) {
+        const started = performance.now();
+        expect((await adminSignIn(email, `wrong password ${i}`)).statusCode).toBe(401);
+        times.push(performance.now() - started);
+      }
+      return times.sort((a, b) => a - b)[3];
+    };
+    const known = await median(member.email);
+    const unknown = await median('no-one-by-this-name@example.com');
+    // Both spend one scrypt hash; without it an unknown email would answer in a tenth of the time.
+    expect(unknown / known).toBeGreaterThan(0.5);
+    expect(unknown / known).toBeLessThan(2);
+  });
+
   it('counts an email nobody has like a member\'s, so a lock tells nothing of who exists', async () => {
     const answers = await Promise.all(Array.from({ length: 30 }, () => adminSignIn('nobody-here@example.com', 'wrong password')));
     expect(tally(answers.map((a) => a.statusCode))).toEqual({ 401: 10, 429: 20 });
