@@ -5,7 +5,7 @@ import type { Harness } from '../helpers/harness.js';
 
 const cookiesOf = (res: LightMyRequestResponse) => res.cookies.map((c) => `${c.name}=${c.value}`);
 
-/** A browser's visit of a realm page and its form: the page (GET) for its CSRF token, then the form posted with the cookies so far. */
+/** A browser's visit of a realm page and its form: the page (GET), then its form (hidden fields and `fields`) posted with the cookies so far. */
 export async function submitForm(h: Harness, path: string, fields: Record<string, string>, cookies: string[] = []): Promise<LightMyRequestResponse & { jar: string[] }> {
   const page = await h.request({ method: 'GET', url: path, token: null, headers: cookies.length ? { cookie: cookies.join('; ') } : {} });
   expect(page.statusCode, page.body).toBe(200);
@@ -13,7 +13,9 @@ export async function submitForm(h: Harness, path: string, fields: Record<string
   const res = await h.request({
     method: 'POST', url: path, token: null,
     headers: { cookie: jar.join('; '), 'content-type': 'application/x-www-form-urlencoded' },
-    payload: new URLSearchParams({ csrf_token: inputValue(page.body, 'csrf_token') ?? '', ...fields }).toString(),
+    payload: new URLSearchParams({
+      csrf_token: inputValue(page.body, 'csrf_token') ?? '', redirect_uri: inputValue(page.body, 'redirect_uri') ?? '', ...fields,
+    }).toString(),
   });
   return Object.assign(res, { jar: [...jar.filter((c) => !res.cookies.some((s) => c.startsWith(`${s.name}=`))), ...cookiesOf(res)] });
 }
