@@ -14,6 +14,7 @@ import { refuseNulInBody, refuseNulInUrl } from './http/nul-guard.js';
 import { oauthServerRoutes } from './oauth/routes/endpoints.js';
 import { adminCatalog, contentCatalog, customersCatalog, profileCatalog } from './catalogs.js';
 import { realmPages } from './realms/pages/routes.js';
+import { otpPages } from './otp/pages.js';
 import { avatarFileRoutes } from './realms/routes/avatar-files.js';
 
 export interface AppOptions {
@@ -57,6 +58,7 @@ export async function buildApp(ctx: Context, options: AppOptions = {}): Promise<
     await app.register(catalogPlugin(catalog), { prefix: catalog.prefix });
   }
   await app.register(realmPages(ctx));
+  await app.register(otpPages(ctx));
   await app.register(avatarFileRoutes(ctx));
   return app;
 }

@@ -14,6 +14,7 @@ import { oauthClientRoutes } from './oauth/routes/clients.js';
 import { customerGuard, profileGuard } from './customers/credential.js';
 import { CUSTOMER_MODELS, meRoutes } from './customers/routes.js';
 import { profileRoutes } from './profile/routes.js';
+import { otpRoutes } from './otp/routes.js';
 
 const bearer = { type: 'http', scheme: 'bearer', description: 'An admin API access token (team settings, API access)' };
 
@@ -88,10 +89,13 @@ export function customersCatalog(ctx: Context): Catalog {
       + 'one 401 `grant_expired`.',
     securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'An OAuth 2.0 access token of the realm' } },
     security: [{ bearer: [] }],
-    tags: [{ name: 'Profile', description: 'The signed-in realm user (spec 2.7, 4.3)' }],
+    tags: [
+      { name: 'Profile', description: 'The signed-in realm user (spec 2.7, 4.3)' },
+      { name: 'One-time codes', description: 'Codes sent by email from the realm page otp_login (spec 3, 8)' },
+    ],
     notFoundBody: {},
     hooks: { onRequest: customerGuard(ctx) },
     models: CUSTOMER_MODELS,
-    routes: [meRoutes(ctx)],
+    routes: [meRoutes(ctx), otpRoutes(ctx)],
   };
 }

@@ -3,9 +3,10 @@ import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import type { Database, Db } from './db/connect.js';
 import type { Caches } from './caches.js';
+import type { Mailer } from './mail/mail.js';
 import type { Storage } from './storage/storage.js';
 
-/** What every operation is given: the database, the clock, the configuration, a logger, the caches and the file storage. */
+/** What every operation is given: the database, the clock, the configuration, a logger, the caches, the file storage and outgoing mail. */
 export interface Context {
   db: Db;
   database: Database;
@@ -14,4 +15,5 @@ export interface Context {
   log: FastifyBaseLogger;
   caches: Caches;
   storage: Storage;
+  mail: Mailer;
 }

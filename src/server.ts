@@ -9,6 +9,7 @@ import { applyMigrations } from './db/migrate.js';
 import { ensureOwner, issueOwnerToken } from './bootstrap.js';
 import { Caches } from './caches.js';
 import { localDiskStorage } from './storage/local-disk.js';
+import { createMailer } from './mail/mail.js';
 
 export function createLogger(config: Config): FastifyBaseLogger {
   return pino({ level: config.logLevel }) as unknown as FastifyBaseLogger;
@@ -49,6 +50,7 @@ export function startingContext(config: Config, log: FastifyBaseLogger, clock: C
   const ctx: Context = {
     config, log, clock,
     storage: localDiskStorage(path.join(config.dataDir, 'uploads')),
+    mail: createMailer(config, log),
     get db() { return opened().database.db; },
     get database() { return opened().database; },
     get caches() { return opened().caches; },

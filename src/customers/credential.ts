@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Context } from '../context.js';
 import { realmNotFound, sessionExpired, userNotFound } from '../http/errors.js';
-import { onCustomDomain, type Realm } from '../realms/realms.js';
+import { findActiveRealm, onCustomDomain, type Realm } from '../realms/realms.js';
 import { bearerOf } from '../http/bearer.js';
 import { resolveRealmToken, resolveToken } from '../oauth/credential.js';
 import { resolveSession, type Customer, type Resolution } from '../realms/credential.js';
@@ -10,6 +10,10 @@ import { realmCookieName } from '../realms/sessions.js';
 export type { Customer } from '../realms/credential.js';
 
 declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** `realm`: a customers route that needs no credential (verify_otp_code) gets only its realm. */
+    customerAccess?: 'realm';
+  }
   interface FastifyRequest {
     /** Set on customers API routes: the user behind the credential. */
     customer: Customer | null;
@@ -47,7 +51,7 @@ export function throwUnlessCustomer(resolution: Resolution): Customer {
 /**
  * The customers API guard (onRequest of the customers catalog): it answers at BASE_URL only (spec 4.4);
  * every route with a `realm_uid` parameter gets its realm (404 `{}` when unknown or inactive) and the
- * user behind the credential (401 otherwise).
+ * user behind the credential (401 otherwise), except a route whose `config.customerAccess` is `realm`.
  */
 export function customerGuard(ctx: Context) {
   return async function guard(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
@@ -56,11 +60,22 @@ export function customerGuard(ctx: Context) {
     if (await onCustomDomain(ctx, request)) throw realmNotFound();
     const realmUid = (request.params as { realm_uid?: string } | undefined)?.realm_uid;
     if (request.is404 || realmUid === undefined) return;
+    if (request.routeOptions.config.customerAccess === 'realm') {
+      request.customerRealm = await findActiveRealm(ctx, realmUid) ?? null;
+      if (!request.customerRealm) throw realmNotFound();
+      return;
+    }
     const found = await resolveCustomer(ctx, realmUid, { bearer: bearerOf(request), cookie: request.cookies[realmCookieName(realmUid)] });
     if (!found) throw realmNotFound();
     request.customerRealm = found.realm;
     request.customer = throwUnlessCustomer(found.resolution);
   };
+}
+
+/** The realm of a customers route; the guard has already refused requests without one. */
+export function customerRealmOf(request: FastifyRequest): Realm {
+  if (!request.customerRealm) throw realmNotFound();
+  return request.customerRealm;
 }
 
 /** The customer of a guarded route; the guard has already refused requests without one. */

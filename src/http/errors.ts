@@ -51,6 +51,10 @@ export const roleReadOnly = define('ATR_ROLE_READ_ONLY', 422, (key: string) => `
 export const builtInRoleKept = define('ATR_BUILT_IN_ROLE_KEPT', 422, (key: string) => `The built-in role ${key} cannot be deleted; restore it instead`);
 export const notBuiltInRole = define('ATR_NOT_BUILT_IN_ROLE', 422, (key: string) => `The role ${key} is not a built-in role`);
 
+// Spec 7 and the facts page: the customers API's one-time code checks.
+export const otpCodeInvalid = define('ATR_OTP_CODE_INVALID', 409, () => 'The code is not valid or has expired.');
+export const otpAttemptsExceeded = define('ATR_OTP_ATTEMPTS_EXCEEDED', 429, () => 'You have exceeded the maximum number of attempts.');
+
 // Spec 7 and the facts page: the exact bodies of the customers API's 404 and 401 answers.
 export const realmNotFound = define('ATR_REALM_NOT_FOUND', 404, () => 'Realm not found', {});
 export const userNotFound = define('ATR_USER_SESSION', 401, () => 'user not found', { error: { user_session: 'user not found' } });

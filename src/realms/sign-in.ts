@@ -16,7 +16,7 @@ export type SignInResult =
   | { ok: false; reason: 'locked'; lockedUntil: Date | null };
 
 /** Emails carry an "@" and usernames never do, so one identifier names at most one user. */
-async function findByIdentifier(ctx: Context, realm: Realm, identifier: string): Promise<RealmUser | undefined> {
+export async function findByIdentifier(ctx: Context, realm: Realm, identifier: string): Promise<RealmUser | undefined> {
   const text = identifier.trim().toLowerCase();
   if (!text) return undefined;
   const match = text.includes('@') ? sql`lower(${realmUsers.email}) = ${text}` : sql`lower(${realmUsers.username}) = ${text}`;

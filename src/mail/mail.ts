@@ -1,0 +1,50 @@
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { FastifyBaseLogger } from 'fastify';
+import nodemailer from 'nodemailer';
+import type { Config } from '../config.js';
+
+/** One outgoing mail: a plain-text body, and an HTML one where the sender has it. */
+export interface Mail {
+  to: string;
+  subject: string;
+  text: string;
+  html?: string;
+}
+
+/** Outgoing mail, for every feature that writes to users (one-time codes, campaigns...). */
+export interface Mailer {
+  /** Resolves once the mail server took the mail, or once the mail is in the outbox folder. */
+  send(mail: Mail): Promise<void>;
+}
+
+/**
+ * Over SMTP when SMTP_URL is set (nodemailer reads options from the URL's query, `?ignoreTLS=true`
+ * say), otherwise into DATA_DIR/outbox as one `.eml` file per mail, for a first run without a mail
+ * server. The log line names the file, never the body: it may hold a code or a sign-in link.
+ */
+export function createMailer(config: Pick<Config, 'smtpUrl' | 'mailFrom' | 'dataDir'>, log: FastifyBaseLogger): Mailer {
+  if (config.smtpUrl) {
+    const transport = nodemailer.createTransport(config.smtpUrl);
+    return {
+      async send(mail) {
+        await transport.sendMail({ from: config.mailFrom, ...mail });
+      },
+    };
+  }
+  const outbox = path.join(config.dataDir, 'outbox');
+  const composer = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'windows' });
+  return {
+    async send(mail) {
+      const { message } = await composer.sendMail({ from: config.mailFrom, ...mail });
+      await fs.mkdir(outbox, { recursive: true });
+      const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomUUID()}.eml`;
+      // Written beside its place and renamed, so a reader of the folder never sees half a mail.
+      const temporary = path.join(outbox, `.${name}.part`);
+      await fs.writeFile(temporary, message as Buffer, { flag: 'wx' });
+      await fs.rename(temporary, path.join(outbox, name));
+      log.info({ file: path.join(outbox, name) }, 'SMTP_URL is not set: mail written to the outbox folder');
+    },
+  };
+}

@@ -1,0 +1,100 @@
+import { randomInt } from 'node:crypto';
+import { and, eq, gt, sql } from 'drizzle-orm';
+import { attemptSucceeded, beginAttempt, resetAttempts, type AttemptLimit } from '../attempts/limit.js';
+import type { Context } from '../context.js';
+import type { Realm } from '../realms/realms.js';
+import { findByIdentifier } from '../realms/sign-in.js';
+import { signInSubject } from '../realms/sign-in-limit.js';
+import type { RealmUser } from '../realms/users.js';
+import { hashSecret } from '../security/secrets.js';
+import { otpCodes } from './tables.js';
+
+/**
+ * Spec 3 and 8: five wrong codes lock the subject until a new code is requested. Counted apart from
+ * password failures, and one counter per user whichever way the code is checked (the customers API's
+ * verify_otp_code or the otp_code page): both guess at the same secret.
+ */
+export const OTP_LIMIT: AttemptLimit = { scope: 'otp_code', max: 5, lockMs: null };
+
+export const CODE_FORMAT = /^\d{6}$/;
+
+/**
+ * SHA-256 rather than a slow hash: there are only a million codes, so a slow hash would not keep a
+ * stolen table's codes secret for long either. What protects a code is the attempt limit (five
+ * guesses in a million), its few minutes of life and its single use. The subject in the hash keeps
+ * two users' equal codes from having equal hashes.
+ */
+const codeHash = (subject: string, code: string) => hashSecret(`${subject}:${code}`);
+
+export type CodeRequest = { sent: true; validMinutes: number } | { sent: false; retryAfterSeconds: number };
+
+/**
+ * Sends a fresh 6-digit code to the user an identifier (email or username) names, replacing the
+ * previous one and resetting its failures, unless a code went out less than the realm's resend wait
+ * ago. An identifier naming no active user is handled the same way, with a code nobody receives, so
+ * that the answer (and the wait) tells nothing of who exists. The mail leaves in the background for
+ * the same reason: the answer does not wait for the mail server.
+ */
+export async function requestCode(ctx: Context, realm: Realm, identifier: string): Promise<CodeRequest> {
+  const found = await findByIdentifier(ctx, realm, identifier);
+  const user = found?.active ? found : undefined;
+  const subject = signInSubject(realm.id, found, identifier);
+  const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
+  const now = ctx.clock.now();
+  const resendFrom = new Date(now.getTime() - realm.otpResendWaitSeconds * 1000);
+  const values = {
+    subject, realmId: realm.id, codeHash: codeHash(subject, code), sentAt: now,
+    expiresAt: new Date(now.getTime() + realm.otpCodeValidityMinutes * 60_000),
+  };
+  // One statement decides between parallel requests: only one of them replaces a code within the wait.
+  const [replaced] = await ctx.db.insert(otpCodes).values(values).onConflictDoUpdate({
+    target: otpCodes.subject,
+    set: { realmId: values.realmId, codeHash: values.codeHash, sentAt: values.sentAt, expiresAt: values.expiresAt },
+    setWhere: sql`${otpCodes.sentAt} <= ${resendFrom.toISOString()}::timestamptz`,
+  }).returning({ subject: otpCodes.subject });
+  if (!replaced) {
+    const [live] = await ctx.db.select({ sentAt: otpCodes.sentAt }).from(otpCodes).where(eq(otpCodes.subject, subject));
+    const waitMs = (live?.sentAt.getTime() ?? now.getTime()) + realm.otpResendWaitSeconds * 1000 - now.getTime();
+    return { sent: false, retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)) };
+  }
+  await resetAttempts(ctx, OTP_LIMIT, subject);
+  if (user) sendCode(ctx, realm, user, code);
+  return { sent: true, validMinutes: realm.otpCodeValidityMinutes };
+}
+
+function sendCode(ctx: Context, realm: Realm, user: RealmUser, code: string): void {
+  const minutes = realm.otpCodeValidityMinutes;
+  ctx.mail.send({
+    to: user.email,
+    subject: `Your ${realm.name} sign-in code`,
+    text: `Your sign-in code for ${realm.name} is ${code}.\n\nIt is valid for ${minutes} minute${minutes === 1 ? '' : 's'} and works once. `
+      + 'If you did not ask for it, you can ignore this mail.\n',
+  }).catch((err: Error) => ctx.log.error({ realm: realm.uid, reason: err.message }, 'could not send a one-time code'));
+}
+
+export type CodeCheck =
+  | { ok: true; user: RealmUser }
+  | { ok: false; reason: 'invalid' | 'locked' };
+
+/**
+ * Checks a code against the live code of the user an identifier names, and uses it up when it is
+ * right and unexpired. Every check is an attempt taken before the code is looked at (see OTP_LIMIT);
+ * a malformed code, an unknown identifier and an inactive user are wrong codes like any other, with
+ * the same queries.
+ */
+export async function checkCode(ctx: Context, realm: Realm, identifier: string, code: string): Promise<CodeCheck> {
+  const found = await findByIdentifier(ctx, realm, identifier);
+  const subject = signInSubject(realm.id, found, identifier);
+  const attempt = await beginAttempt(ctx, OTP_LIMIT, subject);
+  if (!attempt.allowed) return { ok: false, reason: 'locked' };
+  const wellFormed = CODE_FORMAT.test(code);
+  // Deleting decides between two parallel checks of the right code: only one of them gets the row.
+  const used = await ctx.db.delete(otpCodes).where(and(
+    eq(otpCodes.subject, subject),
+    eq(otpCodes.codeHash, codeHash(subject, wellFormed ? code : '')),
+    gt(otpCodes.expiresAt, ctx.clock.now()),
+  )).returning({ subject: otpCodes.subject });
+  if (!used.length || !wellFormed || !found?.active) return { ok: false, reason: 'invalid' };
+  await attemptSucceeded(ctx, OTP_LIMIT, subject);
+  return { ok: true, user: found };
+}

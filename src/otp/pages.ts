@@ -1,0 +1,185 @@
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { Context } from '../context.js';
+import { handleError, toAppError } from '../http/errors.js';
+import { csrfMatches, issueCsrfToken, CSRF_FIELD } from '../realms/pages/csrf.js';
+import { html, sendPage, type Markup } from '../realms/pages/html.js';
+import { findActiveRealm, type Realm } from '../realms/realms.js';
+import { safeRedirect } from '../realms/redirects.js';
+import { realmCookieName } from '../realms/sessions.js';
+import { CODE_FORMAT, requestCode } from './codes.js';
+import { IDENTIFIER_MAX } from './schema.js';
+import { signInWithCode } from './sign-in.js';
+
+/** Carries the identifier from otp_login to otp_code; not a secret, and only as long-lived as a code. */
+const IDENTIFIER_COOKIE = 'atrium_otp';
+
+const Params = Type.Object({ realm_uid: Type.String() });
+const RedirectQuery = Type.Object({ redirect_uri: Type.Optional(Type.String()) });
+const RequestForm = Type.Object({
+  identifier: Type.Optional(Type.String({ maxLength: IDENTIFIER_MAX })),
+  redirect_uri: Type.Optional(Type.String()),
+  csrf_token: Type.Optional(Type.String()),
+});
+const CodeForm = Type.Object({
+  code: Type.Optional(Type.String({ maxLength: 64 })),
+  redirect_uri: Type.Optional(Type.String()),
+  csrf_token: Type.Optional(Type.String()),
+});
+
+const hide = { hide: true };
+const pagePath = (realm: Realm, page: string) => `/realms/${encodeURIComponent(realm.uid)}/${page}`;
+const withRedirect = (path: string, redirectUri: string | undefined) =>
+  (redirectUri ? `${path}?${new URLSearchParams({ redirect_uri: redirectUri })}` : path);
+
+interface View {
+  redirectUri?: string;
+  identifier?: string;
+  error?: string;
+  notice?: Markup;
+  /** The error concerns the field, not the form as a whole. */
+  fieldInvalid?: boolean;
+}
+
+/**
+ * The realm pages of sign-in by one-time code (DESIGN.md "Realm pages"): otp_login asks for an email
+ * or username and sends a code, otp_code takes the code and starts a session.
+ */
+export function otpPages(ctx: Context): FastifyPluginAsync {
+  return async (scope) => {
+    const app = scope.withTypeProvider<TypeBoxTypeProvider>();
+    const secure = () => ctx.config.baseUrl.startsWith('https:');
+    const identifierCookie = (realm: Realm) =>
+      ({ path: `/realms/${encodeURIComponent(realm.uid)}`, httpOnly: true, sameSite: 'lax' as const, secure: secure() });
+
+    // A malformed form (an identifier past its length, say) gets a page, not the JSON of the API catalogs.
+    scope.setErrorHandler((error, request, reply) => {
+      const known = toAppError(error);
+      if (!known || known.status >= 500) return handleError(error, request, reply);
+      return sendPage(reply, known.status === 422 ? 400 : known.status, {
+        title: 'Bad request',
+        body: html`<p>This request could not be understood. Go back to the page you came from and try again.</p>`,
+      });
+    });
+
+    const notFound = (reply: FastifyReply) => sendPage(reply, 404, {
+      title: 'Page not found',
+      body: html`<p>There is no sign-in page at this address. Check the link you followed.</p>`,
+    });
+
+    function requestPage(request: FastifyRequest, reply: FastifyReply, realm: Realm, status: number, view: View) {
+      const token = issueCsrfToken(request, reply, realm.uid, secure());
+      const described = view.error ? html` aria-describedby="otp-error"` : '';
+      return sendPage(reply, status, {
+        title: view.error ? 'Error: Sign in with a code' : 'Sign in with a code', heading: `Sign in to ${realm.name}`, realmName: realm.name,
+        body: html`
+${view.error ? html`<p class="alert" role="alert" id="otp-error">${view.error}</p>` : ''}
+<p>We will send a 6-digit sign-in code to your email address.</p>
+<form method="post" action="${pagePath(realm, 'otp_login')}">
+<label for="identifier">Email or username
+<input id="identifier" name="identifier" type="text" autocomplete="username" autocapitalize="none" spellcheck="false" required
+ maxlength="${IDENTIFIER_MAX}" value="${view.identifier ?? ''}" aria-invalid="${view.fieldInvalid ? 'true' : 'false'}"${described} autofocus>
+</label>
+<input type="hidden" name="redirect_uri" value="${view.redirectUri ?? ''}">
+<input type="hidden" name="${CSRF_FIELD}" value="${token}">
+<button type="submit">Send me a code</button>
+</form>
+<p><a href="${withRedirect(pagePath(realm, 'login'), view.redirectUri)}">Sign in with a password instead</a></p>`,
+      });
+    }
+
+    function codePage(request: FastifyRequest, reply: FastifyReply, realm: Realm, status: number, view: View) {
+      const token = issueCsrfToken(request, reply, realm.uid, secure());
+      const described = view.error ? html` aria-describedby="otp-error"` : '';
+      return sendPage(reply, status, {
+        title: view.error ? 'Error: Enter your code' : 'Enter your code', heading: `Sign in to ${realm.name}`, realmName: realm.name,
+        body: html`
+${view.error ? html`<p class="alert" role="alert" id="otp-error">${view.error}</p>` : ''}
+${view.notice ?? ''}
+<form method="post" action="${pagePath(realm, 'otp_code')}">
+<label for="code">Sign-in code
+<input id="code" name="code" type="text" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9]{6}" maxlength="6" required
+ aria-invalid="${view.fieldInvalid ? 'true' : 'false'}"${described} autofocus>
+</label>
+<input type="hidden" name="redirect_uri" value="${view.redirectUri ?? ''}">
+<input type="hidden" name="${CSRF_FIELD}" value="${token}">
+<button type="submit">Sign in</button>
+</form>
+<p><a href="${withRedirect(pagePath(realm, 'otp_login'), view.redirectUri)}">Send a new code</a></p>`,
+      });
+    }
+
+    const identifierOf = (request: FastifyRequest) => request.cookies[IDENTIFIER_COOKIE]?.trim() || undefined;
+    const startAgain = (reply: FastifyReply, realm: Realm, redirectUri: string | undefined) =>
+      reply.header('cache-control', 'no-store').redirect(withRedirect(pagePath(realm, 'otp_login'), redirectUri), 303);
+
+    app.get('/realms/:realm_uid/otp_login', { schema: { ...hide, params: Params, querystring: RedirectQuery } }, async (request, reply) => {
+      const realm = await findActiveRealm(ctx, request.params.realm_uid);
+      if (!realm) return notFound(reply);
+      return requestPage(request, reply, realm, 200, { redirectUri: await safeRedirect(ctx, request.query.redirect_uri) ?? undefined });
+    });
+
+    app.post('/realms/:realm_uid/otp_login', { schema: { ...hide, params: Params, body: RequestForm } }, async (request, reply) => {
+      const realm = await findActiveRealm(ctx, request.params.realm_uid);
+      if (!realm) return notFound(reply);
+      const form = request.body ?? {};
+      const view: View = { redirectUri: await safeRedirect(ctx, form.redirect_uri) ?? undefined, identifier: form.identifier };
+      if (!csrfMatches(request, form.csrf_token)) {
+        return requestPage(request, reply, realm, 403, { ...view, error: 'This form has expired. Please try again.' });
+      }
+      const identifier = form.identifier?.trim();
+      if (!identifier) return requestPage(request, reply, realm, 422, { ...view, fieldInvalid: true, error: 'Enter your email or username.' });
+      const result = await requestCode(ctx, realm, identifier);
+      if (!result.sent) {
+        const seconds = result.retryAfterSeconds;
+        return requestPage(request, reply.header('retry-after', String(seconds)), realm, 429, {
+          ...view, error: `A code was sent a moment ago. You can ask for a new one in ${seconds} second${seconds === 1 ? '' : 's'}.`,
+        });
+      }
+      reply.setCookie(IDENTIFIER_COOKIE, identifier, { ...identifierCookie(realm), maxAge: result.validMinutes * 60 });
+      return reply.header('cache-control', 'no-store').redirect(withRedirect(pagePath(realm, 'otp_code'), view.redirectUri), 303);
+    });
+
+    app.get('/realms/:realm_uid/otp_code', { schema: { ...hide, params: Params, querystring: RedirectQuery } }, async (request, reply) => {
+      const realm = await findActiveRealm(ctx, request.params.realm_uid);
+      if (!realm) return notFound(reply);
+      const redirectUri = await safeRedirect(ctx, request.query.redirect_uri) ?? undefined;
+      const identifier = identifierOf(request);
+      if (!identifier) return startAgain(reply, realm, redirectUri);
+      const minutes = realm.otpCodeValidityMinutes;
+      return codePage(request, reply, realm, 200, {
+        redirectUri,
+        notice: html`<p>If <strong>${identifier}</strong> belongs to an account, we sent a 6-digit code to its email address.
+It is valid for ${minutes} minute${minutes === 1 ? '' : 's'}.</p>`,
+      });
+    });
+
+    app.post('/realms/:realm_uid/otp_code', { schema: { ...hide, params: Params, body: CodeForm } }, async (request, reply) => {
+      const realm = await findActiveRealm(ctx, request.params.realm_uid);
+      if (!realm) return notFound(reply);
+      const form = request.body ?? {};
+      const view: View = { redirectUri: await safeRedirect(ctx, form.redirect_uri) ?? undefined };
+      const identifier = identifierOf(request);
+      if (!identifier) return startAgain(reply, realm, view.redirectUri);
+      if (!csrfMatches(request, form.csrf_token)) {
+        return codePage(request, reply, realm, 403, { ...view, error: 'This form has expired. Please enter the code again.' });
+      }
+      const code = form.code?.trim() ?? '';
+      // A code that is not 6 digits is counted like any wrong one, so that the page and the API agree on what a failure is.
+      const result = await signInWithCode(ctx, realm, identifier, code);
+      if (!result.ok) {
+        if (result.reason === 'locked') {
+          return codePage(request, reply, realm, 429, { ...view, error: 'Too many wrong codes: this code no longer works. Ask for a new code.' });
+        }
+        return CODE_FORMAT.test(code)
+          ? codePage(request, reply, realm, 401, { ...view, fieldInvalid: true, error: 'This code is not correct or has expired.' })
+          : codePage(request, reply, realm, 422, { ...view, fieldInvalid: true, error: 'Enter the 6 digits of the code we sent you.' });
+      }
+      reply.clearCookie(IDENTIFIER_COOKIE, identifierCookie(realm));
+      reply.setCookie(realmCookieName(realm.uid), result.session.secret, { path: '/', httpOnly: true, sameSite: 'lax', secure: secure() });
+      return reply.code(303).header('cache-control', 'no-store').redirect(view.redirectUri ?? pagePath(realm, 'profile'), 303);
+    });
+
+  };
+}

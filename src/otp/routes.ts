@@ -1,0 +1,42 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { Context } from '../context.js';
+import { customerRealmOf } from '../customers/credential.js';
+import { RealmNotFound } from '../customers/schema.js';
+import { otpAttemptsExceeded, otpCodeInvalid } from '../http/errors.js';
+import { ref } from '../http/models.js';
+import { failures } from '../http/responses.js';
+import { checkCode } from './codes.js';
+import { VerifyInput } from './schema.js';
+
+const tags = ['One-time codes'];
+const Params = Type.Object({ realm_uid: Type.String({ description: 'The realm\'s uid' }) });
+
+export function otpRoutes(ctx: Context): FastifyPluginAsync {
+  return async (scope) => {
+    const app = scope.withTypeProvider<TypeBoxTypeProvider>();
+
+    app.post('/realms/:realm_uid/verify_otp_code', {
+      config: { customerAccess: 'realm' },
+      schema: {
+        tags, summary: 'Check a one-time code', security: [],
+        description: 'Needs no credential. Checks the code last sent to the user the identifier (email or username) names, by '
+          + 'the realm page otp_login; the right unexpired code answers 200 `{}` and is used up. A wrong or expired code, a code '
+          + 'that is not 6 digits and an identifier naming no active user all answer 409 alike. After five failures every check '
+          + 'answers 429, even with the right code, until a new code is requested. The failures are counted per user together '
+          + 'with those of the otp_code page (the same code), apart from password failures.',
+        params: Params, body: VerifyInput,
+        response: {
+          200: Type.Object({}, { additionalProperties: false, description: 'The code was right; it is used up' }),
+          404: { ...ref(RealmNotFound), description: 'Unknown or inactive realm' },
+          ...failures(409, 422, 429),
+        },
+      },
+    }, async (request) => {
+      const result = await checkCode(ctx, customerRealmOf(request), request.body.identifier, request.body.code);
+      if (!result.ok) throw result.reason === 'locked' ? otpAttemptsExceeded() : otpCodeInvalid();
+      return {};
+    });
+  };
+}

@@ -1,0 +1,73 @@
+import type { AddressInfo } from 'node:net';
+import { SMTPServer } from 'smtp-server';
+
+export interface ReceivedMail {
+  from: string;
+  to: string[];
+  /** The whole message as it arrived (headers and body). */
+  raw: string;
+}
+
+export interface SmtpListener {
+  /** The SMTP_URL that reaches it. */
+  url: string;
+  received: ReceivedMail[];
+  /** The next mail for that address (or one already received and not yet taken). */
+  next(to: string): Promise<ReceivedMail>;
+  close(): Promise<void>;
+}
+
+/**
+ * A real SMTP server on loopback that keeps what it receives. Plain SMTP without STARTTLS: a listener
+ * that offered STARTTLS would make nodemailer upgrade to TLS against its self-signed certificate.
+ */
+export async function startSmtp(): Promise<SmtpListener> {
+  const received: ReceivedMail[] = [];
+  const taken = new Set<ReceivedMail>();
+  const waiting: { to: string; resolve(mail: ReceivedMail): void }[] = [];
+  const deliver = (mail: ReceivedMail) => {
+    received.push(mail);
+    const i = waiting.findIndex((w) => mail.to.includes(w.to.toLowerCase()));
+    if (i >= 0) {
+      taken.add(mail);
+      waiting.splice(i, 1)[0].resolve(mail);
+    }
+  };
+  const server = new SMTPServer({
+    authOptional: true, disabledCommands: ['STARTTLS', 'AUTH'], logger: false,
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('end', () => {
+        deliver({
+          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+          to: session.envelope.rcptTo.map((r) => r.address.toLowerCase()),
+          raw: Buffer.concat(chunks).toString('utf8'),
+        });
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.server.address() as AddressInfo;
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    received,
+    next(to) {
+      const ready = received.find((m) => !taken.has(m) && m.to.includes(to.toLowerCase()));
+      if (ready) {
+        taken.add(ready);
+        return Promise.resolve(ready);
+      }
+      return new Promise((resolve) => waiting.push({ to, resolve }));
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** The 6-digit code a one-time code mail carries. */
+export function codeIn(mail: ReceivedMail): string {
+  const code = /\bis (\d{6})\b/.exec(mail.raw)?.[1];
+  if (!code) throw new Error(`no code in the mail:\n${mail.raw}`);
+  return code;
+}
