@@ -5,3 +5,4 @@ export * from '../realms/tables.js';
 export * from '../oauth/tables.js';
 export * from '../events/tables.js';
 export * from '../attempts/tables.js';
+export * from '../notifications/tables.js';
