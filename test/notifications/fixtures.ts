@@ -9,7 +9,7 @@ export const NOT_FOUND = {};
 export const USER_SESSION = { error: { user_session: 'user not found' } };
 
 /** The admin API's POST .../users/{id}/notifications, with the owner's token unless told otherwise. */
-export function sendRequest(h: Harness, realmUid: string, userId: number | string, payload: unknown, token?: string) {
+export function sendRequest(h: Harness, realmUid: string, userId: number | string, payload: unknown, token?: string | null) {
   return h.request({ method: 'POST', url: `/api/admin/customers/${realmUid}/users/${userId}/notifications`, payload: payload as object, token });
 }
 
