@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { DateTime, Id, ref } from '../http/models.js';
 import { Meta } from '../http/pagination.js';
 
-/** The limits of a notification's content, checked by `checkContent` (content.ts). */
+/** The limits of a notification's content, checked by `checkContent` (notifications.ts). */
 export const LIMITS = { subject: 255, body: 10_000, url: 2048 } as const;
 
 export const NotificationModel = Type.Object({
