@@ -15,6 +15,7 @@ import { customerGuard, profileGuard } from './customers/credential.js';
 import { CUSTOMER_MODELS, meRoutes } from './customers/routes.js';
 import { profileRoutes } from './profile/routes.js';
 import { otpRoutes } from './otp/routes.js';
+import { notificationAdminRoutes, notificationCustomerRoutes } from './notifications/routes.js';
 
 const bearer = { type: 'http', scheme: 'bearer', description: 'An admin API access token (team settings, API access)' };
 
@@ -40,12 +41,14 @@ export function adminCatalog(ctx: Context): Catalog {
       { name: 'Realm users', description: 'End users of a realm' },
       { name: 'Realm settings', description: 'Custom fields of a realm\'s users' },
       { name: 'OAuth clients', description: 'OAuth 2.0 clients of a realm (spec 2.13, 4.4)' },
+      { name: 'Notifications', description: 'Notifications sent to users of a realm, read in their inbox (customers API)' },
     ],
     notFoundBody: { errors: ['Not found'] },
     hooks: { onRequest: adminGuard(ctx) },
     routes: [
       sessionRoutes(ctx), accountRoutes(ctx), teamRoutes(ctx, { realm: realmExists }), roleRoutes(ctx), apiAccessRoutes(ctx),
       realmRoutes(ctx), realmUserRoutes(ctx), customFieldRoutes(ctx), oauthClientRoutes(ctx),
+      notificationAdminRoutes(ctx),
     ],
   };
 }
@@ -92,10 +95,11 @@ export function customersCatalog(ctx: Context): Catalog {
     tags: [
       { name: 'Profile', description: 'The signed-in realm user (spec 2.7, 4.3)' },
       { name: 'One-time codes', description: 'Codes sent by email from the realm page otp_login (spec 3, 8)' },
+      { name: 'Notifications', description: 'The signed-in user\'s inbox' },
     ],
     notFoundBody: {},
     hooks: { onRequest: customerGuard(ctx) },
     models: CUSTOMER_MODELS,
-    routes: [meRoutes(ctx), otpRoutes(ctx)],
+    routes: [meRoutes(ctx), otpRoutes(ctx), notificationCustomerRoutes(ctx)],
   };
 }

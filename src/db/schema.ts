@@ -6,3 +6,4 @@ export * from '../oauth/tables.js';
 export * from '../events/tables.js';
 export * from '../attempts/tables.js';
 export * from '../otp/tables.js';
+export * from '../notifications/tables.js';

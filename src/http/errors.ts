@@ -59,6 +59,8 @@ export const otpAttemptsExceeded = define('ATR_OTP_ATTEMPTS_EXCEEDED', 429, () =
 export const realmNotFound = define('ATR_REALM_NOT_FOUND', 404, () => 'Realm not found', {});
 export const userNotFound = define('ATR_USER_SESSION', 401, () => 'user not found', { error: { user_session: 'user not found' } });
 export const sessionExpired = define('ATR_GRANT_EXPIRED', 401, () => 'session expired', { error: { grant_expired: 'session expired' } });
+// The customers API answers an unknown resource of the user like an unknown realm: 404 `{}`.
+export const notificationNotFound = define('ATR_NOTIFICATION_NOT_FOUND', 404, () => 'Notification not found', {});
 
 /** A 422 naming each invalid attribute, Rails style: `{errors: ["Email has already been taken"], details: [...]}`. */
 export function invalid(details: FieldError[]): AppError {

@@ -2,7 +2,8 @@ import { Type, type IntegerOptions, type Static, type TSchema } from '@sinclair/
 import type { FastifyInstance } from 'fastify';
 
 /** The range of PostgreSQL's `integer` columns, which hold every id and counted setting (`finite`: see http/finite.ts). */
-const INT32 = { minimum: -2147483648, maximum: 2147483647, finite: true };
+export const INT32_MAX = 2147483647;
+const INT32 = { minimum: -INT32_MAX - 1, maximum: INT32_MAX, finite: true };
 
 /** A record's id: beyond the column's range no record can have it, so the schema refuses it (422). */
 export const Id = (options: IntegerOptions = {}) => Type.Integer({ ...INT32, minimum: 1, ...options });

@@ -53,6 +53,7 @@ describe('the catalog fuzzer', () => {
     world.fieldKeys.push(key);
     const user = (await admin('POST', `/customers/${realm.uid}/users`, { email: `user-${n}@example.com`, password: USER_PASSWORD })).json();
     remember('users', user.id);
+    remember('notifications', (await admin('POST', `/customers/${realm.uid}/users/${user.id}/notifications`, { subject: 'Fuzz' })).json().id);
     const client = (await admin('POST', `/customers/${realm.uid}/oauth_clients`, { name: 'Fuzz', redirect_uris: [REDIRECT] })).json();
     remember('oauth_clients', client.id);
     const member = (await admin('POST', '/team_members', { email: `member-${n}@example.com`, password: USER_PASSWORD })).json();
@@ -108,7 +109,8 @@ describe('the catalog fuzzer', () => {
   const COLLECTIONS: Record<string, string> = { token_id: 'access_tokens' };
 
   function knownValues(operation: Operation, parameter: string): unknown[] {
-    if (parameter === 'realm_uid') return pick(world.realms);
+    // Customers operations get past the credential only in the signed-in user's realm: it is drawn more often.
+    if (parameter === 'realm_uid') return operation.catalog === 'customers' && world.customerRealm ? [world.customerRealm, ...pick(world.realms)] : pick(world.realms);
     const segments = operation.path.split('/');
     const collection = COLLECTIONS[parameter] ?? segments[segments.indexOf(`{${parameter}}`) - 1];
     return pick(world.ids[collection] ?? []);
@@ -126,6 +128,7 @@ describe('the catalog fuzzer', () => {
     type: ['text', 'number', 'date', 'checkbox'],
     password: [USER_PASSWORD],
     redirect_uris: [[REDIRECT]],
+    url: ['/offers/1', 'https://bank.example/offers'],
     sort_by: ['__proto__', 'email', 'name', 'updated_at'],
     order: ['asc', 'desc'],
   } as Record<string, unknown[] | undefined>)[property];
