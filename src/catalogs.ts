@@ -14,6 +14,7 @@ import { oauthClientRoutes } from './oauth/routes/clients.js';
 import { customerGuard, profileGuard } from './customers/credential.js';
 import { CUSTOMER_MODELS, meRoutes } from './customers/routes.js';
 import { profileRoutes } from './profile/routes.js';
+import { realmEventRoutes, userEventRoutes } from './events/routes.js';
 
 const bearer = { type: 'http', scheme: 'bearer', description: 'An admin API access token (team settings, API access)' };
 
@@ -39,12 +40,13 @@ export function adminCatalog(ctx: Context): Catalog {
       { name: 'Realm users', description: 'End users of a realm' },
       { name: 'Realm settings', description: 'Custom fields of a realm\'s users' },
       { name: 'OAuth clients', description: 'OAuth 2.0 clients of a realm (spec 2.13, 4.4)' },
+      { name: 'Realm activity', description: 'The business event log of a realm\'s users' },
     ],
     notFoundBody: { errors: ['Not found'] },
     hooks: { onRequest: adminGuard(ctx) },
     routes: [
       sessionRoutes(ctx), accountRoutes(ctx), teamRoutes(ctx, { realm: realmExists }), roleRoutes(ctx), apiAccessRoutes(ctx),
-      realmRoutes(ctx), realmUserRoutes(ctx), customFieldRoutes(ctx), oauthClientRoutes(ctx),
+      realmRoutes(ctx), realmUserRoutes(ctx), customFieldRoutes(ctx), oauthClientRoutes(ctx), realmEventRoutes(ctx),
     ],
   };
 }
@@ -88,10 +90,13 @@ export function customersCatalog(ctx: Context): Catalog {
       + 'one 401 `grant_expired`.',
     securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'An OAuth 2.0 access token of the realm' } },
     security: [{ bearer: [] }],
-    tags: [{ name: 'Profile', description: 'The signed-in realm user (spec 2.7, 4.3)' }],
+    tags: [
+      { name: 'Profile', description: 'The signed-in realm user (spec 2.7, 4.3)' },
+      { name: 'Events', description: 'The signed-in user\'s business events (spec 2.8, 4.3)' },
+    ],
     notFoundBody: {},
     hooks: { onRequest: customerGuard(ctx) },
     models: CUSTOMER_MODELS,
-    routes: [meRoutes(ctx)],
+    routes: [meRoutes(ctx), userEventRoutes(ctx)],
   };
 }

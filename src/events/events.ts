@@ -9,17 +9,22 @@ export interface EventInput {
   type: BuiltInEventType | (string & {});
   /** The admin who was impersonating the user when it happened. */
   impersonatorId?: number | null;
-  data?: Record<string, unknown>;
+  properties?: Record<string, unknown>;
 }
 
+export type BusinessEvent = typeof businessEvents.$inferSelect;
+
 /** Records one business event of a realm user, at the context clock's now. */
-export async function recordEvent(ctx: Pick<Context, 'db' | 'clock'>, event: EventInput): Promise<void> {
-  await ctx.db.insert(businessEvents).values({
+export async function recordEvent(ctx: Pick<Context, 'db' | 'clock'>, event: EventInput): Promise<BusinessEvent> {
+  const impersonatorId = event.impersonatorId ?? null;
+  const [row] = await ctx.db.insert(businessEvents).values({
     realmId: event.realmId,
     userId: event.userId,
     type: event.type,
-    impersonatorId: event.impersonatorId ?? null,
-    data: event.data ?? {},
+    impersonated: impersonatorId !== null,
+    impersonatorId,
+    properties: event.properties ?? {},
     createdAt: ctx.clock.now(),
-  });
+  }).returning();
+  return row;
 }
