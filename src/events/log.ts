@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, lt, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import type { Static } from '@sinclair/typebox';
 import type { Context } from '../context.js';
 import type { Db } from '../db/connect.js';
@@ -12,40 +12,64 @@ import { realmUsers } from '../realms/tables.js';
 import { eventDescription, eventTitle, type Locale } from './catalog.js';
 import type { BusinessEvent } from './events.js';
 import type { AdminEventModel, RealmEventQuery, UserEventModel, UserEventQuery } from './schema.js';
-import { businessEvents as e } from './tables.js';
+import { businessEventCounts as counts, businessEvents as e } from './tables.js';
 
 export type UserEventBody = Static<typeof UserEventModel>;
 export type AdminEventBody = Static<typeof AdminEventModel>;
 
+type Direction = 'asc' | 'desc';
+type Term = readonly [AnyColumn, Direction];
+
 /** Each sort of a user's log; ties (and the `type` sort within a type) go newest first, by id last. */
-const USER_ORDER = {
-  created_at: { asc: [asc(e.createdAt), asc(e.id)], desc: [desc(e.createdAt), desc(e.id)] },
-  type: { asc: [asc(e.type), desc(e.createdAt), desc(e.id)], desc: [desc(e.type), desc(e.createdAt), desc(e.id)] },
+const USER_ORDER: Record<'created_at' | 'type', Record<Direction, Term[]>> = {
+  created_at: { asc: [[e.createdAt, 'asc'], [e.id, 'asc']], desc: [[e.createdAt, 'desc'], [e.id, 'desc']] },
+  type: { asc: [[e.type, 'asc'], [e.createdAt, 'desc'], [e.id, 'desc']], desc: [[e.type, 'desc'], [e.createdAt, 'desc'], [e.id, 'desc']] },
 };
+
+const reversed = (terms: Term[]): Term[] => terms.map(([column, direction]) => [column, direction === 'asc' ? 'desc' : 'asc'] as const);
 
 const ofUser = (userId: SQL | number, everything: SQL | boolean) =>
   and(eq(e.userId, userId as number), sql`(${everything}::boolean or ${e.impersonated} = false)`);
 
 /**
- * One page of a user's log and its total in one query, read from the user index alone (its key holds
- * the order and every column shown). Prepared once per sort: this is the customers API's hot path.
+ * A slice of a user's log in one order, read from the user index alone (its key holds the order and
+ * every column shown). Prepared once per order: this is the customers API's hot path.
  */
-const userPage = (db: Db, key: keyof typeof USER_ORDER, direction: 'asc' | 'desc') => prepared(db, `user_events_${key}_${direction}`, (d, name) => d
-  .select({ type: e.type, createdAt: e.createdAt, total: totalCount })
+const userSlice = (db: Db, terms: Term[]) => prepared(db, `user_events_${terms.map(([c, d]) => `${c.name}_${d}`).join('_')}`, (d, name) => d
+  .select({ type: e.type, createdAt: e.createdAt })
   .from(e)
   .where(ofUser(sql`${sql.placeholder('user')}`, sql`${sql.placeholder('everything')}`))
-  .orderBy(...USER_ORDER[key][direction])
+  .orderBy(...terms.map(([column, direction]) => (direction === 'asc' ? asc : desc)(column)))
   .limit(sql.placeholder('limit'))
   .offset(sql.placeholder('offset'))
   .prepare(name));
 
-/** Spec 4.3 rules 2-3 and 2.8: the signed-in user's business events, titled in the locale asked for. */
+const userCount = (db: Db) => prepared(db, 'user_event_count', (d, name) => d
+  .select({ total: counts.total, impersonated: counts.impersonated })
+  .from(counts)
+  .where(eq(counts.userId, sql`${sql.placeholder('user')}`))
+  .prepare(name));
+
+/**
+ * Spec 4.3 rules 2-3 and 2.8: the signed-in user's business events, titled in the locale asked for.
+ * The total is the user's counter (no count of the history); a page past the middle is read from the
+ * other end, so that no page reads more than half the history to skip to its rows. (The counter and the
+ * page are two statements: an event recorded between them shifts the page by one, as it would between
+ * two requests.)
+ */
 export async function listUserEvents(ctx: Context, customer: Customer, page: Page, query: Static<typeof UserEventQuery>, locale: Locale) {
   const key = sortKeyOf(USER_ORDER, query.sort_by, 'created_at');
-  const direction = query.order?.toLowerCase() === 'asc' ? 'asc' : 'desc';
+  const terms = USER_ORDER[key][query.order?.toLowerCase() === 'asc' ? 'asc' : 'desc'];
   const everything = query.not_impersonated === undefined;
-  const rows = await userPage(ctx.db, key, direction).execute({ user: customer.user.id, everything, limit: page.perPage, offset: page.offset });
-  const total = await totalOf(rows, page, ctx.db, e, ofUser(customer.user.id, everything));
+  const [count] = await userCount(ctx.db).execute({ user: customer.user.id });
+  const total = count ? count.total - (everything ? 0 : count.impersonated) : 0;
+  const limit = Math.min(page.perPage, total - page.offset);
+  let rows: { type: string; createdAt: Date }[] = [];
+  if (limit > 0 && page.offset + limit / 2 > total / 2) {
+    rows = (await userSlice(ctx.db, reversed(terms)).execute({ user: customer.user.id, everything, limit, offset: total - page.offset - limit })).reverse();
+  } else if (limit > 0) {
+    rows = await userSlice(ctx.db, terms).execute({ user: customer.user.id, everything, limit, offset: page.offset });
+  }
   const description = eventDescription(customer.realm.name, locale);
   const items: UserEventBody[] = rows.map((r) => ({ title: eventTitle(r.type, locale), description, created_at: r.createdAt.toISOString() }));
   return { items, total };

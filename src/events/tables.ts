@@ -22,3 +22,14 @@ export const businessEvents = pgTable('business_events', {
   index('business_events_user_idx').on(t.userId, t.createdAt.desc(), t.id.desc(), t.impersonated, t.type),
   index('business_events_realm_idx').on(t.realmId, t.createdAt.desc(), t.id.desc()),
 ]);
+
+/**
+ * How many events each user has, kept with every event recorded (events are never changed or deleted
+ * alone): `meta` of GET /events without counting the user's history, and the way to read a page past
+ * the middle from the other end.
+ */
+export const businessEventCounts = pgTable('business_event_counts', {
+  userId: integer('user_id').primaryKey().references(() => realmUsers.id, { onDelete: 'cascade' }),
+  total: integer('total').notNull().default(0),
+  impersonated: integer('impersonated').notNull().default(0),
+});
