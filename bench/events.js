@@ -68,6 +68,8 @@ try {
     }
   }
 
+  // Warm-up: the server's JIT, and each pooled connection's prepared statements.
+  for (const [, query] of pages) await load(url(query), { headers, duration: 2 });
   const bareBefore = await load(bare.url, { duration });
   const figures = [];
   for (const [label, query] of pages) figures.push([label, await load(url(query), { headers, duration })]);
