@@ -16,6 +16,7 @@ import { CUSTOMER_MODELS, meRoutes } from './customers/routes.js';
 import { profileRoutes } from './profile/routes.js';
 import { otpRoutes } from './otp/routes.js';
 import { notificationAdminRoutes, notificationCustomerRoutes } from './notifications/routes.js';
+import { realmEventRoutes, userEventRoutes } from './events/routes.js';
 
 const bearer = { type: 'http', scheme: 'bearer', description: 'An admin API access token (team settings, API access)' };
 
@@ -42,12 +43,13 @@ export function adminCatalog(ctx: Context): Catalog {
       { name: 'Realm settings', description: 'Custom fields of a realm\'s users' },
       { name: 'OAuth clients', description: 'OAuth 2.0 clients of a realm (spec 2.13, 4.4)' },
       { name: 'Notifications', description: 'Notifications sent to users of a realm, read in their inbox (customers API)' },
+      { name: 'Realm activity', description: 'The business event log of a realm\'s users' },
     ],
     notFoundBody: { errors: ['Not found'] },
     hooks: { onRequest: adminGuard(ctx) },
     routes: [
       sessionRoutes(ctx), accountRoutes(ctx), teamRoutes(ctx, { realm: realmExists }), roleRoutes(ctx), apiAccessRoutes(ctx),
-      realmRoutes(ctx), realmUserRoutes(ctx), customFieldRoutes(ctx), oauthClientRoutes(ctx),
+      realmRoutes(ctx), realmUserRoutes(ctx), customFieldRoutes(ctx), oauthClientRoutes(ctx), realmEventRoutes(ctx),
       notificationAdminRoutes(ctx),
     ],
   };
@@ -96,10 +98,11 @@ export function customersCatalog(ctx: Context): Catalog {
       { name: 'Profile', description: 'The signed-in realm user (spec 2.7, 4.3)' },
       { name: 'One-time codes', description: 'Codes sent by email from the realm page otp_login (spec 3, 8)' },
       { name: 'Notifications', description: 'The signed-in user\'s inbox' },
+      { name: 'Events', description: 'The signed-in user\'s business events (spec 2.8, 4.3)' },
     ],
     notFoundBody: {},
     hooks: { onRequest: customerGuard(ctx) },
     models: CUSTOMER_MODELS,
-    routes: [meRoutes(ctx), otpRoutes(ctx), notificationCustomerRoutes(ctx)],
+    routes: [meRoutes(ctx), otpRoutes(ctx), notificationCustomerRoutes(ctx), userEventRoutes(ctx)],
   };
 }

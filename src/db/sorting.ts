@@ -4,7 +4,7 @@ import { asc, desc, type AnyColumn, type SQL } from 'drizzle-orm';
  * The key of `sortable` that `sort_by` names, or the fallback. Looked up as an own property only:
  * `__proto__` or `toString` fall back like any unknown key.
  */
-export function sortKeyOf<K extends string>(sortable: Record<K, AnyColumn>, sortBy: string | undefined, fallback: K): K {
+export function sortKeyOf<K extends string>(sortable: Record<K, unknown>, sortBy: string | undefined, fallback: K): K {
   return sortBy !== undefined && Object.hasOwn(sortable, sortBy) ? sortBy as K : fallback;
 }
 

@@ -27,7 +27,7 @@ export function eventTitle(type: string, locale: Locale = 'en'): string {
   return isBuiltInEventType(type) ? EVENT_TYPES[type][locale] : '';
 }
 
-const REALM_LABEL: Record<Locale, string> = { en: 'Realm', es: 'Realm' };
+const REALM_LABEL: Record<Locale, string> = { en: 'Realm', es: 'Dominio' };
 
 /** Names the realm where the event happened, as in `Realm: Personal Banking`. */
 export function eventDescription(realmName: string, locale: Locale = 'en'): string {

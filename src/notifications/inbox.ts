@@ -44,7 +44,7 @@ export async function openNotification(ctx: Context, customer: Customer, id: num
     const [opened] = await tx.update(notifications).set({ openedAt: ctx.clock.now() }).where(and(target, unread)).returning();
     if (opened) {
       await recordEvent({ db: tx, clock: ctx.clock }, {
-        realmId: realm.id, userId: user.id, type: 'notification_opened_log', impersonatorId: session.impersonatorId, data: { notification_id: id },
+        realmId: realm.id, userId: user.id, type: 'notification_opened_log', impersonatorId: session.impersonatorId, properties: { notification_id: id },
       });
       return notificationBody(opened);
     }

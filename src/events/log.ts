@@ -1,0 +1,115 @@
+import { and, asc, desc, eq, gte, lt, sql, type AnyColumn, type SQL } from 'drizzle-orm';
+import type { Static } from '@sinclair/typebox';
+import type { Context } from '../context.js';
+import type { Db } from '../db/connect.js';
+import { totalCount, totalOf, type Page } from '../db/paging.js';
+import { prepared } from '../db/prepared.js';
+import { sortKeyOf } from '../db/sorting.js';
+import { invalidField } from '../http/errors.js';
+import type { Customer } from '../realms/credential.js';
+import type { Realm } from '../realms/realms.js';
+import { realmUsers } from '../realms/tables.js';
+import { eventDescription, eventTitle, type Locale } from './catalog.js';
+import type { BusinessEvent } from './events.js';
+import type { AdminEventModel, RealmEventQuery, UserEventModel, UserEventQuery } from './schema.js';
+import { businessEventCounts as counts, businessEvents as e } from './tables.js';
+
+export type UserEventBody = Static<typeof UserEventModel>;
+export type AdminEventBody = Static<typeof AdminEventModel>;
+
+type Direction = 'asc' | 'desc';
+type Term = readonly [AnyColumn, Direction];
+
+/** Each sort of a user's log; ties (and the `type` sort within a type) go newest first, by id last. */
+const USER_ORDER: Record<'created_at' | 'type', Record<Direction, Term[]>> = {
+  created_at: { asc: [[e.createdAt, 'asc'], [e.id, 'asc']], desc: [[e.createdAt, 'desc'], [e.id, 'desc']] },
+  type: { asc: [[e.type, 'asc'], [e.createdAt, 'desc'], [e.id, 'desc']], desc: [[e.type, 'desc'], [e.createdAt, 'desc'], [e.id, 'desc']] },
+};
+
+const reversed = (terms: Term[]): Term[] => terms.map(([column, direction]) => [column, direction === 'asc' ? 'desc' : 'asc'] as const);
+
+const ofUser = (userId: SQL | number, everything: SQL | boolean) =>
+  and(eq(e.userId, userId as number), sql`(${everything}::boolean or ${e.impersonated} = false)`);
+
+/**
+ * A slice of a user's log in one order, read from the user index alone (its key holds the order and
+ * every column shown). Prepared once per order: this is the customers API's hot path.
+ */
+const userSlice = (db: Db, terms: Term[]) => prepared(db, `user_events_${terms.map(([c, d]) => `${c.name}_${d}`).join('_')}`, (d, name) => d
+  .select({ type: e.type, createdAt: e.createdAt })
+  .from(e)
+  .where(ofUser(sql`${sql.placeholder('user')}`, sql`${sql.placeholder('everything')}`))
+  .orderBy(...terms.map(([column, direction]) => (direction === 'asc' ? asc : desc)(column)))
+  .limit(sql.placeholder('limit'))
+  .offset(sql.placeholder('offset'))
+  .prepare(name));
+
+const userCount = (db: Db) => prepared(db, 'user_event_count', (d, name) => d
+  .select({ total: counts.total, impersonated: counts.impersonated })
+  .from(counts)
+  .where(eq(counts.userId, sql`${sql.placeholder('user')}`))
+  .prepare(name));
+
+/**
+ * Spec 4.3 rules 2-3 and 2.8: the signed-in user's business events, titled in the locale asked for.
+ * The total is the user's counter (no count of the history); a page past the middle is read from the
+ * other end, so that no page reads more than half the history to skip to its rows. (The counter and the
+ * page are two statements: an event recorded between them shifts the page by one, as it would between
+ * two requests.)
+ */
+export async function listUserEvents(ctx: Context, customer: Customer, page: Page, query: Static<typeof UserEventQuery>, locale: Locale) {
+  const key = sortKeyOf(USER_ORDER, query.sort_by, 'created_at');
+  const terms = USER_ORDER[key][query.order?.toLowerCase() === 'asc' ? 'asc' : 'desc'];
+  const everything = query.not_impersonated === undefined;
+  const [count] = await userCount(ctx.db).execute({ user: customer.user.id });
+  const total = count ? count.total - (everything ? 0 : count.impersonated) : 0;
+  const limit = Math.min(page.perPage, total - page.offset);
+  let rows: { type: string; createdAt: Date }[] = [];
+  if (limit > 0 && page.offset + limit / 2 > total / 2) {
+    rows = (await userSlice(ctx.db, reversed(terms)).execute({ user: customer.user.id, everything, limit, offset: total - page.offset - limit })).reverse();
+  } else if (limit > 0) {
+    rows = await userSlice(ctx.db, terms).execute({ user: customer.user.id, everything, limit, offset: page.offset });
+  }
+  const description = eventDescription(customer.realm.name, locale);
+  const items: UserEventBody[] = rows.map((r) => ({ title: eventTitle(r.type, locale), description, created_at: r.createdAt.toISOString() }));
+  return { items, total };
+}
+
+export function adminEventBody(event: BusinessEvent, email: string | null): AdminEventBody {
+  return {
+    id: event.id,
+    type: event.type,
+    title: eventTitle(event.type),
+    user: event.userId === null ? null : { id: event.userId, email: email ?? '' },
+    impersonated: event.impersonated,
+    impersonator_id: event.impersonatorId,
+    properties: event.properties,
+    created_at: event.createdAt.toISOString(),
+  };
+}
+
+/** A date-time the schema let through that is still no moment (a leap second, 23:59:60). */
+function momentOf(field: string, text: string | undefined): Date | undefined {
+  if (text === undefined) return undefined;
+  const moment = new Date(text);
+  if (Number.isNaN(moment.getTime())) throw invalidField(field, 'is not a valid date-time');
+  return moment;
+}
+
+/** The admin's view of a realm's log, newest first, filtered by type, user and period. */
+export async function listRealmEvents(ctx: Context, realm: Realm, page: Page, query: Static<typeof RealmEventQuery>) {
+  const from = momentOf('from', query.from);
+  const to = momentOf('to', query.to);
+  const where = and(
+    eq(e.realmId, realm.id),
+    query.type !== undefined ? eq(e.type, query.type) : undefined,
+    query.user_id !== undefined ? eq(e.userId, query.user_id) : undefined,
+    from ? gte(e.createdAt, from) : undefined,
+    to ? lt(e.createdAt, to) : undefined,
+  );
+  const rows = await ctx.db.select({ event: e, email: realmUsers.email, total: totalCount })
+    .from(e).leftJoin(realmUsers, eq(realmUsers.id, e.userId)).where(where)
+    .orderBy(desc(e.createdAt), desc(e.id)).limit(page.perPage).offset(page.offset);
+  const total = await totalOf(rows, page, ctx.db, e, where);
+  return { items: rows.map((r) => adminEventBody(r.event, r.email)), total };
+}
