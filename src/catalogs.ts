@@ -14,6 +14,8 @@ import { oauthClientRoutes } from './oauth/routes/clients.js';
 import { customerGuard, profileGuard } from './customers/credential.js';
 import { CUSTOMER_MODELS, meRoutes } from './customers/routes.js';
 import { profileRoutes } from './profile/routes.js';
+import { zendeskAdminRoutes, zendeskCustomerRoutes } from './integrations/zendesk/routes.js';
+import { impersonationRoutes } from './impersonation/routes.js';
 
 const bearer = { type: 'http', scheme: 'bearer', description: 'An admin API access token (team settings, API access)' };
 
@@ -39,12 +41,14 @@ export function adminCatalog(ctx: Context): Catalog {
       { name: 'Realm users', description: 'End users of a realm' },
       { name: 'Realm settings', description: 'Custom fields of a realm\'s users' },
       { name: 'OAuth clients', description: 'OAuth 2.0 clients of a realm (spec 2.13, 4.4)' },
+      { name: 'Integrations', description: 'A realm\'s help-desk (Zendesk) single sign-on' },
     ],
     notFoundBody: { errors: ['Not found'] },
     hooks: { onRequest: adminGuard(ctx) },
     routes: [
       sessionRoutes(ctx), accountRoutes(ctx), teamRoutes(ctx, { realm: realmExists }), roleRoutes(ctx), apiAccessRoutes(ctx),
       realmRoutes(ctx), realmUserRoutes(ctx), customFieldRoutes(ctx), oauthClientRoutes(ctx),
+      zendeskAdminRoutes(ctx), impersonationRoutes(ctx),
     ],
   };
 }
@@ -88,10 +92,13 @@ export function customersCatalog(ctx: Context): Catalog {
       + 'one 401 `grant_expired`.',
     securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'An OAuth 2.0 access token of the realm' } },
     security: [{ bearer: [] }],
-    tags: [{ name: 'Profile', description: 'The signed-in realm user (spec 2.7, 4.3)' }],
+    tags: [
+      { name: 'Profile', description: 'The signed-in realm user (spec 2.7, 4.3)' },
+      { name: 'Integrations', description: 'Help-desk (Zendesk) sign-in for the signed-in user; the realm\'s integration is set up in the admin API first' },
+    ],
     notFoundBody: {},
     hooks: { onRequest: customerGuard(ctx) },
     models: CUSTOMER_MODELS,
-    routes: [meRoutes(ctx)],
+    routes: [meRoutes(ctx), zendeskCustomerRoutes(ctx)],
   };
 }

@@ -9,6 +9,7 @@ import { applyMigrations } from './db/migrate.js';
 import { ensureOwner, issueOwnerToken } from './bootstrap.js';
 import { Caches } from './caches.js';
 import { localDiskStorage } from './storage/local-disk.js';
+import { requireSecretsKey } from './security/secrets-key.js';
 
 export function createLogger(config: Config): FastifyBaseLogger {
   return pino({ level: config.logLevel }) as unknown as FastifyBaseLogger;
@@ -66,6 +67,7 @@ export interface RunningServer {
 
 /** `atrium serve`: migrate, make sure an owner exists, then listen until SIGTERM or SIGINT. */
 export async function serve(config: Config, env: Record<string, string | undefined>, out: NodeJS.WritableStream = process.stdout): Promise<RunningServer> {
+  requireSecretsKey(config);
   const log = createLogger(config);
   // The database opens (a file copy and a WebAssembly compile, mostly off the main thread) while
   // the HTTP modules load and the routes compile.

@@ -5,3 +5,5 @@ export * from '../realms/tables.js';
 export * from '../oauth/tables.js';
 export * from '../events/tables.js';
 export * from '../attempts/tables.js';
+export * from '../integrations/zendesk/tables.js';
+export * from '../impersonation/tables.js';
