@@ -17,6 +17,8 @@ import { profileRoutes } from './profile/routes.js';
 import { otpRoutes } from './otp/routes.js';
 import { notificationAdminRoutes, notificationCustomerRoutes } from './notifications/routes.js';
 import { realmEventRoutes, userEventRoutes } from './events/routes.js';
+import { zendeskAdminRoutes, zendeskCustomerRoutes } from './integrations/zendesk/routes.js';
+import { impersonationRoutes } from './impersonation/routes.js';
 
 const bearer = { type: 'http', scheme: 'bearer', description: 'An admin API access token (team settings, API access)' };
 
@@ -44,13 +46,14 @@ export function adminCatalog(ctx: Context): Catalog {
       { name: 'OAuth clients', description: 'OAuth 2.0 clients of a realm (spec 2.13, 4.4)' },
       { name: 'Notifications', description: 'Notifications sent to users of a realm, read in their inbox (customers API)' },
       { name: 'Realm activity', description: 'The business event log of a realm\'s users' },
+      { name: 'Integrations', description: 'A realm\'s help-desk (Zendesk) single sign-on' },
     ],
     notFoundBody: { errors: ['Not found'] },
     hooks: { onRequest: adminGuard(ctx) },
     routes: [
       sessionRoutes(ctx), accountRoutes(ctx), teamRoutes(ctx, { realm: realmExists }), roleRoutes(ctx), apiAccessRoutes(ctx),
       realmRoutes(ctx), realmUserRoutes(ctx), customFieldRoutes(ctx), oauthClientRoutes(ctx), realmEventRoutes(ctx),
-      notificationAdminRoutes(ctx),
+      notificationAdminRoutes(ctx), zendeskAdminRoutes(ctx), impersonationRoutes(ctx),
     ],
   };
 }
@@ -99,10 +102,11 @@ export function customersCatalog(ctx: Context): Catalog {
       { name: 'One-time codes', description: 'Codes sent by email from the realm page otp_login (spec 3, 8)' },
       { name: 'Notifications', description: 'The signed-in user\'s inbox' },
       { name: 'Events', description: 'The signed-in user\'s business events (spec 2.8, 4.3)' },
+      { name: 'Integrations', description: 'Help-desk (Zendesk) sign-in for the signed-in user; the realm\'s integration is set up in the admin API first' },
     ],
     notFoundBody: {},
     hooks: { onRequest: customerGuard(ctx) },
     models: CUSTOMER_MODELS,
-    routes: [meRoutes(ctx), otpRoutes(ctx), notificationCustomerRoutes(ctx), userEventRoutes(ctx)],
+    routes: [meRoutes(ctx), otpRoutes(ctx), notificationCustomerRoutes(ctx), userEventRoutes(ctx), zendeskCustomerRoutes(ctx)],
   };
 }

@@ -14,10 +14,13 @@ Commands:
   --help             show this text
 
 Configuration comes from the environment: PORT, HOST, BASE_URL, DATABASE_URL, DATABASE_POOL_SIZE, DATA_DIR,
-SMTP_URL, MAIL_FROM, ATRIUM_ADMIN_EMAIL, ATRIUM_ADMIN_PASSWORD, LOG_LEVEL, BODY_LIMIT, TRUST_PROXY (see the README).
+SMTP_URL, MAIL_FROM, ATRIUM_ADMIN_EMAIL, ATRIUM_ADMIN_PASSWORD, LOG_LEVEL, BODY_LIMIT, TRUST_PROXY, SECRETS_KEY (see the README).
 TRUST_PROXY (default false) says whose X-Forwarded-Host/-Proto/-For headers are believed: true (any peer), or the
 proxies' addresses and CIDR ranges separated by commas (e.g. 127.0.0.1,10.0.0.0/8); set it only behind a proxy
 that overwrites those headers.
+SECRETS_KEY (32 random bytes in base64: openssl rand -base64 32) encrypts the secrets stored to be read back (a
+realm's Zendesk shared secret). Required with DATABASE_URL, the same in every server process; with the embedded
+database it defaults to DATA_DIR/secrets.key, made on first use. Losing it loses those secrets (set them again).
 `;
 
 /** Runs one command; resolves to the exit code, or never for `serve`, which runs until a signal. */

@@ -16,6 +16,8 @@ export interface Config {
   bodyLimit: number;
   /** Fastify's trustProxy: which peers' X-Forwarded-* headers are believed (host, protocol, client address). */
   trustProxy: boolean | string[];
+  /** The AES-256 key sealing stored secrets that must be read back (integration secrets); see security/secrets-key.ts. */
+  secretsKey: Buffer | undefined;
 }
 
 /** A configuration value that cannot be used; its message is the one line printed at start. */
@@ -84,6 +86,17 @@ function trustProxy(raw: string | undefined): boolean | string[] {
   return entries;
 }
 
+/** 32 bytes in base64 (or base64url), as `openssl rand -base64 32` prints them. */
+function secretsKey(raw: string | undefined): Buffer | undefined {
+  const value = raw?.trim() ?? '';
+  if (value === '') return undefined;
+  const key = Buffer.from(value, 'base64');
+  if (!/^[A-Za-z0-9+/_-]+={0,2}$/.test(value) || key.length !== 32) {
+    throw new ConfigError('SECRETS_KEY must be 32 random bytes in base64 (openssl rand -base64 32)');
+  }
+  return key;
+}
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 export function loadConfig(env: Env = process.env): Config {
@@ -112,6 +125,7 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel,
     bodyLimit: integer(env, 'BODY_LIMIT', 1024 * 1024, 1024, 1024 * 1024 * 1024),
     trustProxy: trustProxy(env.TRUST_PROXY),
+    secretsKey: secretsKey(env.SECRETS_KEY),
   };
 }
 

@@ -10,6 +10,7 @@ import { ensureOwner, issueOwnerToken } from './bootstrap.js';
 import { Caches } from './caches.js';
 import { localDiskStorage } from './storage/local-disk.js';
 import { createMailer } from './mail/mail.js';
+import { requireSecretsKey } from './security/secrets-key.js';
 
 export function createLogger(config: Config): FastifyBaseLogger {
   return pino({ level: config.logLevel }) as unknown as FastifyBaseLogger;
@@ -68,6 +69,7 @@ export interface RunningServer {
 
 /** `atrium serve`: migrate, make sure an owner exists, then listen until SIGTERM or SIGINT. */
 export async function serve(config: Config, env: Record<string, string | undefined>, out: NodeJS.WritableStream = process.stdout): Promise<RunningServer> {
+  requireSecretsKey(config);
   const log = createLogger(config);
   // The database opens (a file copy and a WebAssembly compile, mostly off the main thread) while
   // the HTTP modules load and the routes compile.

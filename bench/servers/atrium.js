@@ -6,7 +6,8 @@ import { Writable } from 'node:stream';
 
 let printed = '';
 const out = new Writable({ write(chunk, _enc, done) { printed += chunk; done(); } });
-const env = { ...process.env, PORT: '0' };
+// PostgreSQL needs a secrets key (SECRETS_KEY); a benchmark's scratch database stores no secret worth keeping.
+const env = { SECRETS_KEY: Buffer.alloc(32, 1).toString('base64'), ...process.env, PORT: '0' };
 const server = await serve(loadConfig(env), env, out);
 const token = /admin API token: (\S+)/.exec(printed)?.[1];
 process.send({ url: server.url, token });

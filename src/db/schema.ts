@@ -7,3 +7,5 @@ export * from '../events/tables.js';
 export * from '../attempts/tables.js';
 export * from '../otp/tables.js';
 export * from '../notifications/tables.js';
+export * from '../integrations/zendesk/tables.js';
+export * from '../impersonation/tables.js';

@@ -50,6 +50,9 @@ export const lastOwner = define('ATR_LAST_OWNER', 422, () => 'The account must k
 export const roleReadOnly = define('ATR_ROLE_READ_ONLY', 422, (key: string) => `The role ${key} cannot be changed`);
 export const builtInRoleKept = define('ATR_BUILT_IN_ROLE_KEPT', 422, (key: string) => `The built-in role ${key} cannot be deleted; restore it instead`);
 export const notBuiltInRole = define('ATR_NOT_BUILT_IN_ROLE', 422, (key: string) => `The role ${key} is not a built-in role`);
+export const integrationMissing = define('ATR_INTEGRATION_MISSING', 404, (name: string) =>
+  `This realm has no ${name} integration: an administrator sets it up first`);
+export const cannotImpersonate = define('ATR_CANNOT_IMPERSONATE', 422, (reason: string) => reason);
 
 // Spec 7 and the facts page: the customers API's one-time code checks.
 export const otpCodeInvalid = define('ATR_OTP_CODE_INVALID', 409, () => 'The code is not valid or has expired.');

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { runCli, startServe } from '../helpers/cli.js';
 import { freshDatabaseUrl, usingPostgres } from '../helpers/database.js';
+import { TEST_SECRETS_KEY } from '../helpers/harness.js';
 
 const folders: string[] = [];
 const drops: (() => Promise<void>)[] = [];
@@ -16,7 +17,7 @@ async function emptyStore(): Promise<Record<string, string>> {
   folders.push(dataDir);
   const database = await freshDatabaseUrl();
   drops.push(database.drop);
-  return { DATA_DIR: dataDir, ...(database.url ? { DATABASE_URL: database.url } : {}) };
+  return { DATA_DIR: dataDir, ...(database.url ? { DATABASE_URL: database.url, SECRETS_KEY: TEST_SECRETS_KEY } : {}) };
 }
 
 afterAll(async () => {
@@ -81,7 +82,7 @@ describe('atrium command line', () => {
     expect(result.stdout).toMatch(/bootstrap --json/);
   });
 
-  it('stops with one clear line on a bad PORT, a malformed DATABASE_URL or an unreachable database', async () => {
+  it('stops with one clear line on a bad PORT, a malformed DATABASE_URL, an unreachable database, or a missing or bad SECRETS_KEY', async () => {
     const badPort = await runCli(['serve'], { ...store, PORT: 'eighty' });
     expect(badPort.code).not.toBe(0);
     expect(badPort.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^atrium: PORT must be a whole number/)]);
@@ -93,6 +94,15 @@ describe('atrium command line', () => {
     const unreachable = await runCli(['migrate'], { ...store, DATABASE_URL: 'postgres://postgres@127.0.0.1:1/atrium' });
     expect(unreachable.code).not.toBe(0);
     expect(unreachable.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^atrium: cannot reach the database at 127\.0\.0\.1:1/)]);
+
+    const { SECRETS_KEY: _key, ...withoutKey } = store;
+    const keyless = await runCli(['serve'], { ...withoutKey, DATABASE_URL: 'postgres://postgres@127.0.0.1:1/atrium' });
+    expect(keyless.code).not.toBe(0);
+    expect(keyless.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^atrium: SECRETS_KEY must be set with DATABASE_URL/)]);
+
+    const shortKey = await runCli(['migrate'], { ...store, SECRETS_KEY: 'c2hvcnQ=' });
+    expect(shortKey.code).not.toBe(0);
+    expect(shortKey.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^atrium: SECRETS_KEY must be 32 random bytes in base64/)]);
   });
 
   it('bootstraps an empty store, and the credentials it prints work after a restart on the same data', async () => {

@@ -40,6 +40,8 @@ describe('configuration from the environment', () => {
     [{ TRUST_PROXY: '1' }, /^TRUST_PROXY must be/],
     [{ TRUST_PROXY: '10.0.0.0/33' }, /^TRUST_PROXY must be/],
     [{ TRUST_PROXY: '127.0.0.1,,10.0.0.1' }, /^TRUST_PROXY must be/],
+    [{ SECRETS_KEY: 'c2hvcnQ=' }, /^SECRETS_KEY must be 32 random bytes in base64/],
+    [{ SECRETS_KEY: `${'A'.repeat(43)}=!` }, /^SECRETS_KEY must be 32 random bytes/],
   ])('refuses %j with one line naming the variable', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);

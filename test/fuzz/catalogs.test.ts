@@ -63,6 +63,7 @@ describe('the catalog fuzzer', () => {
     remember('applications', application.id);
     remember('access_tokens', (await admin('POST', `/team_members/${member.id}/access_tokens`, { application_id: application.id })).json().id);
     remember('roles', (await admin('GET', '/roles?per_page=3')).json().roles?.[0]?.id);
+    await admin('PUT', `/customers/${realm.uid}/integrations/zendesk`, { subdomain: 'fuzz', key_id: 'fuzz_key', shared_secret: USER_PASSWORD });
     world.session = await signInThroughPage(realm.uid, user.email);
     world.customerRealm = realm.uid;
     world.oauthToken = undefined;
@@ -127,6 +128,9 @@ describe('the catalog fuzzer', () => {
     context: ['account', 'realm', 'space', 'site'],
     type: ['text', 'number', 'date', 'checkbox'],
     password: [USER_PASSWORD],
+    subdomain: ['acme', 'acme.zendesk.com'],
+    key_id: ['app_1'],
+    shared_secret: [USER_PASSWORD],
     redirect_uris: [[REDIRECT]],
     url: ['/offers/1', 'https://bank.example/offers'],
     sort_by: ['__proto__', 'email', 'name', 'updated_at'],

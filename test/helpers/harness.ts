@@ -14,6 +14,7 @@ import { freshDatabaseUrl } from './database.js';
 
 export const OWNER_EMAIL = 'owner@atrium.test';
 export const OWNER_PASSWORD = 'correct horse battery staple';
+export const TEST_SECRETS_KEY = Buffer.alloc(32, 7).toString('base64');
 
 export interface Harness {
   app: FastifyInstance;
@@ -39,7 +40,8 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
   const config = loadConfig({
     ATRIUM_ADMIN_EMAIL: OWNER_EMAIL, ATRIUM_ADMIN_PASSWORD: OWNER_PASSWORD, LOG_LEVEL: 'silent',
     BASE_URL: 'http://atrium.test', ...(ownDataDir ? { DATA_DIR: ownDataDir } : {}), ...env,
-    ...(database.url ? { DATABASE_URL: database.url } : {}),
+    // PostgreSQL needs the secrets key given (several processes share it); the embedded database makes its own file.
+    ...(database.url ? { DATABASE_URL: database.url, SECRETS_KEY: TEST_SECRETS_KEY } : {}),
   });
   const db = await openDatabase({ url: config.databaseUrl, dataDir: null, poolSize: 5 });
   await applyMigrations(db);

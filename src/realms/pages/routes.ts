@@ -11,6 +11,8 @@ import { signInWithPassword, signOut } from '../sign-in.js';
 import { userName } from '../users.js';
 import { csrfMatches, issueCsrfToken, CSRF_FIELD } from './csrf.js';
 import { html, sendPage, type Markup } from './html.js';
+import { impersonationBanner, sessionAccessPage } from './session-access.js';
+import { secureCookies, setSessionCookie } from './session-cookie.js';
 
 const Params = Type.Object({ realm_uid: Type.String() });
 const RedirectQuery = Type.Object({ redirect_uri: Type.Optional(Type.String()) });
@@ -40,7 +42,7 @@ interface LoginView {
 export function realmPages(ctx: Context): FastifyPluginAsync {
   return async (scope) => {
     const app = scope.withTypeProvider<TypeBoxTypeProvider>();
-    const secure = () => ctx.config.baseUrl.startsWith('https:');
+    const secure = () => secureCookies(ctx);
 
     // A malformed form (a field sent twice, say) gets a page, not the JSON of the API catalogs.
     scope.setErrorHandler((error, request, reply) => {
@@ -81,6 +83,8 @@ ${view.error ? html`<p class="alert" role="alert" id="login-error">${view.error}
       return sendPage(reply, status, { title: view.error ? 'Error: Sign in' : 'Sign in', heading: `Sign in to ${realm.name}`, realmName: realm.name, body });
     }
 
+    await scope.register(sessionAccessPage(ctx));
+
     app.get('/realms/:realm_uid/login', { schema: { ...hide, params: Params, querystring: RedirectQuery } }, async (request, reply) => {
       const realm = await findActiveRealm(ctx, request.params.realm_uid);
       if (!realm) return notFound(reply);
@@ -109,7 +113,7 @@ ${view.error ? html`<p class="alert" role="alert" id="login-error">${view.error}
         }
         return loginPage(request, reply, realm, 401, { ...view, fieldsInvalid: true, error: 'The email, username or password is not correct.' });
       }
-      reply.setCookie(realmCookieName(realm.uid), result.session.secret, { path: '/', httpOnly: true, sameSite: 'lax', secure: secure() });
+      setSessionCookie(ctx, reply, realm.uid, result.session.secret);
       return reply.code(303).header('cache-control', 'no-store').redirect(view.redirectUri ?? pagePath(realm, 'profile'), 303);
     });
 
@@ -167,7 +171,8 @@ ${view.error ? html`<p class="alert" role="alert" id="login-error">${view.error}
       const { user } = resolution;
       return sendPage(reply, 200, {
         title: 'Your profile', heading: `Your ${realm.name} profile`, realmName: realm.name,
-        body: html`<p>Signed in as <strong>${userName(user) || user.email}</strong>.</p>
+        body: html`${await impersonationBanner(ctx, resolution.session)}
+<p>Signed in as <strong>${userName(user) || user.email}</strong>.</p>
 <dl>
 <dt>Email</dt><dd>${user.email}</dd>
 ${user.username ? html`<dt>Username</dt><dd>${user.username}</dd>` : ''}

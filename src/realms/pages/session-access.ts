@@ -1,0 +1,42 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { Context } from '../../context.js';
+import { impersonatorEmail, openImpersonationLink } from '../../impersonation/links.js';
+import type { LiveSession } from '../sessions.js';
+import { html, sendPage, type Markup } from './html.js';
+import { setSessionCookie } from './session-cookie.js';
+
+const Params = Type.Object({ realm_uid: Type.String(), token: Type.String() });
+
+/**
+ * `GET /realms/{uid}/session/access/{token}`: the one-time link an admin makes to impersonate a user
+ * (impersonation/links.ts). It opens the session and goes to the profile page; a used or expired link
+ * answers 410, an unknown one 404, both with a page and no session.
+ */
+export function sessionAccessPage(ctx: Context): FastifyPluginAsync {
+  return async (scope) => {
+    const app = scope.withTypeProvider<TypeBoxTypeProvider>();
+    app.get('/realms/:realm_uid/session/access/:token', { schema: { hide: true, params: Params } }, async (request, reply) => {
+      const opened = await openImpersonationLink(ctx, request.params.realm_uid, request.params.token);
+      if (!opened.ok) {
+        const gone = opened.reason === 'gone';
+        return sendPage(reply, gone ? 410 : 404, {
+          title: gone ? 'Link no longer valid' : 'Link not found', realmName: opened.realm?.name,
+          body: html`<p role="alert">${gone
+            ? 'This sign-in link has already been used or has expired (links work once, within two minutes). Ask for a new one.'
+            : 'This sign-in link is not valid. Check the address, or ask for a new link.'}</p>`,
+        });
+      }
+      setSessionCookie(ctx, reply, opened.realm.uid, opened.session.secret);
+      return reply.code(303).header('cache-control', 'no-store').redirect(`/realms/${encodeURIComponent(opened.realm.uid)}/profile`, 303);
+    });
+  };
+}
+
+/** The notice every page of an impersonated session shows, so that nobody mistakes it for the user's own. */
+export async function impersonationBanner(ctx: Context, session: Pick<LiveSession, 'impersonatorId'>): Promise<Markup | ''> {
+  if (session.impersonatorId === null) return '';
+  const email = await impersonatorEmail(ctx, session.impersonatorId);
+  return html`<p class="notice" role="status">Impersonated by <strong>${email ?? 'a removed administrator'}</strong>: this session was opened by an administrator, and everything done in it is recorded as theirs.</p>`;
+}
