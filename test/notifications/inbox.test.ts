@@ -97,7 +97,7 @@ describe('customers API: the notifications inbox', () => {
     expect(again.json()).toEqual({ ...sent, opened: true });
     const events = await openedEvents(h, user.id);
     expect(events).toHaveLength(1);
-    expect(events[0]).toMatchObject({ impersonatorId: null, data: { notification_id: sent.id }, createdAt: h.clock.now() });
+    expect(events[0]).toMatchObject({ impersonatorId: null, properties: { notification_id: sent.id }, createdAt: h.clock.now() });
     expect((await inbox(user)).json().unread_count).toBe(0);
   });
 
