@@ -72,12 +72,14 @@ try {
   for (const [, query] of pages) await load(url(query), { headers, duration: 2 });
   const bareBefore = await load(bare.url, { duration });
   const figures = [];
-  for (const [label, query] of pages) figures.push([label, await load(url(query), { headers, duration })]);
+  // GET /me with the same cookie: the credential alone, to tell its cost from the log's.
+  figures.push(['GET /me, the same session cookie', await load(`${atrium.url}/api/customers/realms/bench/me`, { headers, duration })]);
+  for (const [label, query] of pages) figures.push([`GET /events ${label}`, await load(url(query), { headers, duration })]);
   const bareAfter = await load(bare.url, { duration });
   const bareFigures = { rps: (bareBefore.rps + bareAfter.rps) / 2, p50: Math.max(bareBefore.p50, bareAfter.p50), p99: Math.max(bareBefore.p99, bareAfter.p99), non2xx: 0 };
   console.log(`\n50 connections, ${duration} s each, the user with ${HEAVY.toLocaleString('en')} events, session cookie (target p99 < 15 ms):`);
   row('bare Fastify route GET / (mean of two runs)', bareFigures);
-  for (const [label, result] of figures) row(`GET /events ${label}`, result, bareFigures);
+  for (const [label, result] of figures) row(label, result, bareFigures);
 } finally {
   await atrium.stop();
   await bare.stop();

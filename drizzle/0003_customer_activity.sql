@@ -64,5 +64,5 @@ CREATE INDEX "notifications_inbox_idx" ON "notifications" USING btree ("user_id"
 CREATE UNIQUE INDEX "impersonation_links_token_key" ON "impersonation_links" USING btree ("token_hash");--> statement-breakpoint
 CREATE INDEX "impersonation_links_user_idx" ON "impersonation_links" USING btree ("user_id");--> statement-breakpoint
 ALTER TABLE "business_events" ADD CONSTRAINT "business_events_impersonator_id_admins_id_fk" FOREIGN KEY ("impersonator_id") REFERENCES "public"."admins"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
-CREATE INDEX "business_events_user_idx" ON "business_events" USING btree ("user_id","created_at" DESC NULLS LAST,"id" DESC NULLS LAST,"impersonated","type");--> statement-breakpoint
-CREATE INDEX "business_events_realm_idx" ON "business_events" USING btree ("realm_id","created_at" DESC NULLS LAST,"id" DESC NULLS LAST);
+CREATE INDEX "business_events_user_idx" ON "business_events" USING btree ("user_id","created_at" DESC NULLS FIRST,"id" DESC NULLS FIRST,"impersonated","type");--> statement-breakpoint
+CREATE INDEX "business_events_realm_idx" ON "business_events" USING btree ("realm_id","created_at" DESC NULLS FIRST,"id" DESC NULLS FIRST);

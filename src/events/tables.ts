@@ -19,8 +19,8 @@ export const businessEvents = pgTable('business_events', {
   createdAt: timestamps.createdAt,
 }, (t) => [
   // A user's page (GET /events) is read from this index alone: its key holds every column the page shows.
-  index('business_events_user_idx').on(t.userId, t.createdAt.desc(), t.id.desc(), t.impersonated, t.type),
-  index('business_events_realm_idx').on(t.realmId, t.createdAt.desc(), t.id.desc()),
+  index('business_events_user_idx').on(t.userId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst(), t.impersonated, t.type),
+  index('business_events_realm_idx').on(t.realmId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
 ]);
 
 /**
