@@ -70,3 +70,13 @@ export async function signOutAtLogoutPage(h: Harness, realmUid: string, cookie: 
   const res = await submitPage(h, `/realms/${realmUid}/logout`, {}, cookie);
   expect(res.statusCode, res.body).toBe(303);
 }
+
+/** Opens a session as the user through the owner's impersonation link; answers its session cookie. */
+export async function impersonatedSession(h: Harness, realmUid: string, userId: number): Promise<string> {
+  const link = await h.request({ method: 'POST', url: `/api/admin/customers/${realmUid}/users/${userId}/impersonate` });
+  expect(link.statusCode, link.body).toBe(200);
+  const opened = await h.request({ method: 'GET', url: new URL(link.json().url).pathname, token: null });
+  const session = opened.cookies.find((c) => c.name === `atrium_realm_${realmUid}`);
+  if (opened.statusCode !== 303 || !session) throw new Error(`the impersonation link answered ${opened.statusCode}: ${opened.body}`);
+  return `${session.name}=${session.value}`;
+}

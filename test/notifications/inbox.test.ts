@@ -1,8 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findRealmByUid } from '../../src/realms/realms.js';
-import { realmCookieName, startRealmSession } from '../../src/realms/sessions.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
-import { makeRealm } from '../helpers/realms.js';
+import { impersonatedSession, makeRealm } from '../helpers/realms.js';
 import { asCustomer, NOT_FOUND, openedEvents, send, signedInUser, USER_SESSION, userWithToken, type SignedIn } from './fixtures.js';
 
 describe('customers API: the notifications inbox', () => {
@@ -162,9 +160,7 @@ describe('customers API: the notifications inbox', () => {
   it('flags the event of an opening made while an admin impersonates the user', async () => {
     const user = await signedInUser(h, realm.uid);
     const sent = await send(h, realm.uid, user.id);
-    // Stands in for the impersonation route (built alongside): a session an admin started for the user.
-    const session = await startRealmSession(h.ctx, (await findRealmByUid(h.ctx, realm.uid))!, user.id, h.ownerId);
-    const impersonated = { id: user.id, headers: { cookie: `${realmCookieName(realm.uid)}=${session.secret}` } };
+    const impersonated = { id: user.id, headers: { cookie: await impersonatedSession(h, realm.uid, user.id) } };
     expect((await open(impersonated, sent.id)).statusCode).toBe(200);
     expect(await openedEvents(h, user.id)).toMatchObject([{ impersonatorId: h.ownerId }]);
   });
