@@ -2,9 +2,8 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { Context } from '../context.js';
-import { handleError, toAppError } from '../http/errors.js';
 import { csrfMatches, issueCsrfToken, CSRF_FIELD } from '../realms/pages/csrf.js';
-import { html, sendPage, type Markup } from '../realms/pages/html.js';
+import { html, pageErrorHandler, pageNotFound, sendPage, type Markup } from '../realms/pages/html.js';
 import { findActiveRealm, type Realm } from '../realms/realms.js';
 import { safeRedirect } from '../realms/redirects.js';
 import { realmCookieName } from '../realms/sessions.js';
@@ -53,20 +52,7 @@ export function otpPages(ctx: Context): FastifyPluginAsync {
     const identifierCookie = (realm: Realm) =>
       ({ path: `/realms/${encodeURIComponent(realm.uid)}`, httpOnly: true, sameSite: 'lax' as const, secure: secure() });
 
-    // A malformed form (an identifier past its length, say) gets a page, not the JSON of the API catalogs.
-    scope.setErrorHandler((error, request, reply) => {
-      const known = toAppError(error);
-      if (!known || known.status >= 500) return handleError(error, request, reply);
-      return sendPage(reply, known.status === 422 ? 400 : known.status, {
-        title: 'Bad request',
-        body: html`<p>This request could not be understood. Go back to the page you came from and try again.</p>`,
-      });
-    });
-
-    const notFound = (reply: FastifyReply) => sendPage(reply, 404, {
-      title: 'Page not found',
-      body: html`<p>There is no sign-in page at this address. Check the link you followed.</p>`,
-    });
+    scope.setErrorHandler(pageErrorHandler);
 
     function requestPage(request: FastifyRequest, reply: FastifyReply, realm: Realm, status: number, view: View) {
       const token = issueCsrfToken(request, reply, realm.uid, secure());
@@ -116,13 +102,13 @@ ${view.notice ?? ''}
 
     app.get('/realms/:realm_uid/otp_login', { schema: { ...hide, params: Params, querystring: RedirectQuery } }, async (request, reply) => {
       const realm = await findActiveRealm(ctx, request.params.realm_uid);
-      if (!realm) return notFound(reply);
+      if (!realm) return pageNotFound(reply);
       return requestPage(request, reply, realm, 200, { redirectUri: await safeRedirect(ctx, request.query.redirect_uri) ?? undefined });
     });
 
     app.post('/realms/:realm_uid/otp_login', { schema: { ...hide, params: Params, body: RequestForm } }, async (request, reply) => {
       const realm = await findActiveRealm(ctx, request.params.realm_uid);
-      if (!realm) return notFound(reply);
+      if (!realm) return pageNotFound(reply);
       const form = request.body ?? {};
       const view: View = { redirectUri: await safeRedirect(ctx, form.redirect_uri) ?? undefined, identifier: form.identifier };
       if (!csrfMatches(request, form.csrf_token)) {
@@ -143,7 +129,7 @@ ${view.notice ?? ''}
 
     app.get('/realms/:realm_uid/otp_code', { schema: { ...hide, params: Params, querystring: RedirectQuery } }, async (request, reply) => {
       const realm = await findActiveRealm(ctx, request.params.realm_uid);
-      if (!realm) return notFound(reply);
+      if (!realm) return pageNotFound(reply);
       const redirectUri = await safeRedirect(ctx, request.query.redirect_uri) ?? undefined;
       const identifier = identifierOf(request);
       if (!identifier) return startAgain(reply, realm, redirectUri);
@@ -157,7 +143,7 @@ It is valid for ${minutes} minute${minutes === 1 ? '' : 's'}.</p>`,
 
     app.post('/realms/:realm_uid/otp_code', { schema: { ...hide, params: Params, body: CodeForm } }, async (request, reply) => {
       const realm = await findActiveRealm(ctx, request.params.realm_uid);
-      if (!realm) return notFound(reply);
+      if (!realm) return pageNotFound(reply);
       const form = request.body ?? {};
       const view: View = { redirectUri: await safeRedirect(ctx, form.redirect_uri) ?? undefined };
       const identifier = identifierOf(request);

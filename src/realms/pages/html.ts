@@ -1,4 +1,5 @@
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { handleError, toAppError } from '../../http/errors.js';
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
@@ -85,3 +86,19 @@ export function sendPage(reply: FastifyReply, status: number, page: Page): Fasti
     .header('referrer-policy', 'no-referrer')
     .send(renderPage(page));
 }
+
+/** A malformed form (a field sent twice, say) gets a page, not the JSON of the API catalogs. */
+export function pageErrorHandler(error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const known = toAppError(error);
+  if (!known || known.status >= 500) return handleError(error, request, reply);
+  return sendPage(reply, known.status === 422 ? 400 : known.status, {
+    title: 'Bad request',
+    body: html`<p>This request could not be understood. Go back to the page you came from and try again.</p>`,
+  });
+}
+
+/** An unknown or inactive realm, or no page at this address. */
+export const pageNotFound = (reply: FastifyReply) => sendPage(reply, 404, {
+  title: 'Page not found',
+  body: html`<p>There is no sign-in page at this address. Check the link you followed.</p>`,
+});

@@ -3,14 +3,13 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { Context } from '../../context.js';
 import { resolveSession } from '../credential.js';
-import { handleError, toAppError } from '../../http/errors.js';
 import { findActiveRealm, type Realm } from '../realms.js';
 import { safeRedirect } from '../redirects.js';
 import { realmCookieName } from '../sessions.js';
 import { signInWithPassword, signOut } from '../sign-in.js';
 import { userName } from '../users.js';
 import { csrfMatches, issueCsrfToken, CSRF_FIELD } from './csrf.js';
-import { html, sendPage, type Markup } from './html.js';
+import { html, pageErrorHandler, pageNotFound, sendPage, type Markup } from './html.js';
 import { impersonationBanner, sessionAccessPage } from './session-access.js';
 import { secureCookies, setSessionCookie } from './session-cookie.js';
 
@@ -44,20 +43,7 @@ export function realmPages(ctx: Context): FastifyPluginAsync {
     const app = scope.withTypeProvider<TypeBoxTypeProvider>();
     const secure = () => secureCookies(ctx);
 
-    // A malformed form (a field sent twice, say) gets a page, not the JSON of the API catalogs.
-    scope.setErrorHandler((error, request, reply) => {
-      const known = toAppError(error);
-      if (!known || known.status >= 500) return handleError(error, request, reply);
-      return sendPage(reply, known.status === 422 ? 400 : known.status, {
-        title: 'Bad request',
-        body: html`<p>This request could not be understood. Go back to the page you came from and try again.</p>`,
-      });
-    });
-
-    const notFound = (reply: FastifyReply) => sendPage(reply, 404, {
-      title: 'Page not found',
-      body: html`<p>There is no sign-in page at this address. Check the link you followed.</p>`,
-    });
+    scope.setErrorHandler(pageErrorHandler);
 
     function loginPage(request: FastifyRequest, reply: FastifyReply, realm: Realm, status: number, view: LoginView) {
       const token = issueCsrfToken(request, reply, realm.uid, secure());
@@ -87,13 +73,13 @@ ${view.error ? html`<p class="alert" role="alert" id="login-error">${view.error}
 
     app.get('/realms/:realm_uid/login', { schema: { ...hide, params: Params, querystring: RedirectQuery } }, async (request, reply) => {
       const realm = await findActiveRealm(ctx, request.params.realm_uid);
-      if (!realm) return notFound(reply);
+      if (!realm) return pageNotFound(reply);
       return loginPage(request, reply, realm, 200, { redirectUri: await safeRedirect(ctx, request.query.redirect_uri) ?? undefined });
     });
 
     app.post('/realms/:realm_uid/login', { schema: { ...hide, params: Params, body: LoginForm } }, async (request, reply) => {
       const realm = await findActiveRealm(ctx, request.params.realm_uid);
-      if (!realm) return notFound(reply);
+      if (!realm) return pageNotFound(reply);
       const form = request.body ?? {};
       const view: LoginView = { redirectUri: await safeRedirect(ctx, form.redirect_uri) ?? undefined, username: form.username };
       if (!csrfMatches(request, form.csrf_token)) {
@@ -119,7 +105,7 @@ ${view.error ? html`<p class="alert" role="alert" id="login-error">${view.error}
 
     app.get('/realms/:realm_uid/logout', { schema: { ...hide, params: Params, querystring: RedirectQuery } }, async (request, reply) => {
       const found = await resolveSession(ctx, request.params.realm_uid, request.cookies[realmCookieName(request.params.realm_uid)]);
-      if (!found) return notFound(reply);
+      if (!found) return pageNotFound(reply);
       const { realm, resolution } = found;
       const token = issueCsrfToken(request, reply, realm.uid, secure());
       const redirectUri = await safeRedirect(ctx, request.query.redirect_uri) ?? '';
@@ -139,7 +125,7 @@ ${view.error ? html`<p class="alert" role="alert" id="login-error">${view.error}
 
     app.post('/realms/:realm_uid/logout', { schema: { ...hide, params: Params, body: LogoutForm } }, async (request, reply) => {
       const realm = await findActiveRealm(ctx, request.params.realm_uid);
-      if (!realm) return notFound(reply);
+      if (!realm) return pageNotFound(reply);
       const form = request.body ?? {};
       if (!csrfMatches(request, form.csrf_token)) {
         const token = issueCsrfToken(request, reply, realm.uid, secure());
@@ -162,7 +148,7 @@ ${view.error ? html`<p class="alert" role="alert" id="login-error">${view.error}
 
     app.get('/realms/:realm_uid/profile', { schema: { ...hide, params: Params } }, async (request, reply) => {
       const found = await resolveSession(ctx, request.params.realm_uid, request.cookies[realmCookieName(request.params.realm_uid)]);
-      if (!found) return notFound(reply);
+      if (!found) return pageNotFound(reply);
       const { realm, resolution } = found;
       if (typeof resolution !== 'object') {
         const login = `${pagePath(realm, 'login')}?${new URLSearchParams({ redirect_uri: pagePath(realm, 'profile') })}`;
