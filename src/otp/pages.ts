@@ -27,6 +27,14 @@ const CodeForm = Type.Object({
   csrf_token: Type.Optional(Type.String()),
 });
 
+const identifierCookie = (realm: Realm, secure: boolean) =>
+  ({ path: `/realms/${encodeURIComponent(realm.uid)}`, httpOnly: true, sameSite: 'lax' as const, secure });
+
+/** Hands the otp_code page the identifier a code was sent for (the signup page of an `otp` realm does too). */
+export function rememberIdentifier(reply: FastifyReply, realm: Realm, identifier: string, validMinutes: number, secure: boolean): void {
+  reply.setCookie(IDENTIFIER_COOKIE, identifier, { ...identifierCookie(realm, secure), maxAge: validMinutes * 60 });
+}
+
 const hide = { hide: true };
 const pagePath = (realm: Realm, page: string) => `/realms/${encodeURIComponent(realm.uid)}/${page}`;
 const withRedirect = (path: string, redirectUri: string | undefined) =>
@@ -49,8 +57,6 @@ export function otpPages(ctx: Context): FastifyPluginAsync {
   return async (scope) => {
     const app = scope.withTypeProvider<TypeBoxTypeProvider>();
     const secure = () => ctx.config.baseUrl.startsWith('https:');
-    const identifierCookie = (realm: Realm) =>
-      ({ path: `/realms/${encodeURIComponent(realm.uid)}`, httpOnly: true, sameSite: 'lax' as const, secure: secure() });
 
     scope.setErrorHandler(pageErrorHandler);
 
@@ -123,7 +129,7 @@ ${view.notice ?? ''}
           ...view, error: `A code was sent a moment ago. You can ask for a new one in ${seconds} second${seconds === 1 ? '' : 's'}.`,
         });
       }
-      reply.setCookie(IDENTIFIER_COOKIE, identifier, { ...identifierCookie(realm), maxAge: result.validMinutes * 60 });
+      rememberIdentifier(reply, realm, identifier, result.validMinutes, secure());
       return reply.header('cache-control', 'no-store').redirect(withRedirect(pagePath(realm, 'otp_code'), view.redirectUri), 303);
     });
 
@@ -162,7 +168,7 @@ It is valid for ${minutes} minute${minutes === 1 ? '' : 's'}.</p>`,
           ? codePage(request, reply, realm, 401, { ...view, fieldInvalid: true, error: 'This code is not correct or has expired.' })
           : codePage(request, reply, realm, 422, { ...view, fieldInvalid: true, error: 'Enter the 6 digits of the code we sent you.' });
       }
-      reply.clearCookie(IDENTIFIER_COOKIE, identifierCookie(realm));
+      reply.clearCookie(IDENTIFIER_COOKIE, identifierCookie(realm, secure()));
       reply.setCookie(realmCookieName(realm.uid), result.session.secret, { path: '/', httpOnly: true, sameSite: 'lax', secure: secure() });
       return reply.code(303).header('cache-control', 'no-store').redirect(view.redirectUri ?? pagePath(realm, 'profile'), 303);
     });

@@ -1,6 +1,6 @@
 import { and, desc, eq, ilike, inArray, or } from 'drizzle-orm';
 import type { Static } from '@sinclair/typebox';
-import type { RealmInput as RealmInputSchema, RealmModel } from './schema.js';
+import { ACTIVATION_MODES, type ActivationMode, type RealmInput as RealmInputSchema, type RealmModel } from './schema.js';
 import type { FastifyRequest } from 'fastify';
 import { orderOf } from '../db/sorting.js';
 import type { Context } from '../context.js';
@@ -32,6 +32,7 @@ export function realmBody(realm: Realm): RealmBody {
       pkce_plain_allowed: realm.pkcePlainAllowed,
       show_delegation_information: realm.showDelegationInformation,
       delegation_provider: realm.delegationProvider,
+      activation_mode: realm.activationMode as ActivationMode,
     },
     created_at: realm.createdAt.toISOString(),
     updated_at: realm.updatedAt.toISOString(),
@@ -147,6 +148,10 @@ function checkInput(ctx: Context, input: RealmInput, creating: boolean): Checked
   }
   const provider = settings.delegation_provider === undefined ? undefined : settings.delegation_provider?.trim() || null;
   if (provider && provider.length > 100) errors.add('settings.delegation_provider', 'is too long (maximum is 100 characters)');
+  const mode = settings.activation_mode;
+  if (mode !== undefined && !(ACTIVATION_MODES as readonly string[]).includes(mode)) {
+    errors.add('settings.activation_mode', `must be one of ${ACTIVATION_MODES.join(', ')}`);
+  }
   errors.throwIfAny();
   return { uid, name, customDomain, delegationProvider: provider };
 }
@@ -209,6 +214,7 @@ export async function createRealm(ctx: ActingContext, input: RealmInput): Promis
     pkcePlainAllowed: settings.pkce_plain_allowed,
     showDelegationInformation: settings.show_delegation_information,
     delegationProvider: checked.delegationProvider ?? null,
+    activationMode: settings.activation_mode,
     createdAt: now,
     updatedAt: now,
   }).returning().catch((err) => {
@@ -237,6 +243,7 @@ export async function updateRealm(ctx: ActingContext, uid: string, input: RealmI
       pkcePlainAllowed: settings.pkce_plain_allowed,
       showDelegationInformation: settings.show_delegation_information,
       delegationProvider: checked.delegationProvider,
+      activationMode: settings.activation_mode,
       updatedAt: ctx.clock.now(),
     }).where(eq(realms.id, realm.id)).returning();
     if (checked.uid && checked.uid !== realm.uid) await retarget(tx as unknown as Db, 'realm', realm.uid, checked.uid);

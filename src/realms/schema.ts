@@ -12,7 +12,17 @@ const settingsFields = {
   delegation_provider: Type.Union([Type.String(), Type.Null()], { description: 'The identity provider used for delegation; null (the default) for none' }),
 };
 
-export const RealmSettingsModel = Type.Object(settingsFields, { $id: 'RealmSettings' });
+/** How the signup page turns a visitor into a user; `activation_email` and `invitation_only` are not built yet (their signup page answers 404). */
+export const ACTIVATION_MODES = ['direct', 'otp', 'activation_email', 'moderated', 'invitation_only', 'disabled'] as const;
+export type ActivationMode = typeof ACTIVATION_MODES[number];
+const activationModeDescription = 'Sign-up on the realm\'s signup page: direct (default: the account works at once), otp (signed in by a one-time code '
+  + 'sent to the address), moderated (an administrator activates the account), disabled (no sign-up); activation_email and '
+  + 'invitation_only are accepted but not available yet (the signup page answers 404)';
+
+export const RealmSettingsModel = Type.Object({
+  ...settingsFields,
+  activation_mode: Type.Union(ACTIVATION_MODES.map((m) => Type.Literal(m)), { description: activationModeDescription }),
+}, { $id: 'RealmSettings' });
 
 export const RealmModel = Type.Object({
   uid: Type.String({ description: 'URL-safe identifier: letters, digits, "-" and "_"' }),
@@ -29,7 +39,10 @@ export const RealmInput = Type.Partial(Type.Object({
   name: Type.String({ description: 'Required on creation' }),
   active: Type.Boolean(),
   custom_domain: Type.Union([Type.String(), Type.Null()], { description: 'A host name (a scheme and a trailing "/" are taken off); null or "" for none' }),
-  settings: Type.Partial(Type.Object(settingsFields), { additionalProperties: false }),
+  settings: Type.Partial(Type.Object({
+    ...settingsFields,
+    activation_mode: Type.String({ description: `One of ${ACTIVATION_MODES.join(', ')}` }),
+  }), { additionalProperties: false }),
 }), { additionalProperties: false });
 
 export const CUSTOM_FIELD_TYPES = ['text', 'paragraph', 'number', 'date', 'checkbox', 'dropdown', 'choice'] as const;

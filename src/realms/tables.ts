@@ -16,6 +16,8 @@ export const realms = pgTable('realms', {
   pkcePlainAllowed: boolean('pkce_plain_allowed').notNull().default(false),
   showDelegationInformation: boolean('show_delegation_information').notNull().default(false),
   delegationProvider: text('delegation_provider'),
+  /** How a visitor's sign-up becomes an account: one of ACTIVATION_MODES (schema.ts). */
+  activationMode: text('activation_mode').notNull().default('direct'),
   ...timestamps,
 }, (t) => [uniqueIndex('realms_uid_key').on(t.uid), uniqueIndex('realms_custom_domain_key').on(t.customDomain)]);
 

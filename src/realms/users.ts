@@ -211,6 +211,17 @@ export async function updateRealmUser(ctx: Context, realm: Realm, id: number, in
   return getRealmUser(ctx, realm, id);
 }
 
+/** Lets an inactive user (a moderated sign-up, say) sign in; an active user is left unchanged. */
+export async function activateRealmUser(ctx: Context, realm: Realm, id: number): Promise<RealmUserBody> {
+  const user = await findRealmUser(ctx.db, realm, id);
+  if (!user.active) {
+    await ctx.db.update(realmUsers).set({ active: true, updatedAt: ctx.clock.now() })
+      .where(and(eq(realmUsers.id, id), eq(realmUsers.active, false)));
+    ctx.caches.changed('customers', `user:${id}`);
+  }
+  return getRealmUser(ctx, realm, id);
+}
+
 /** The avatar removed is the one the deletion saw, so an upload committed just before it is not left behind. */
 export async function deleteRealmUser(ctx: Context, realm: Realm, id: number): Promise<void> {
   const [user] = await ctx.db.delete(realmUsers).where(and(eq(realmUsers.id, id), eq(realmUsers.realmId, realm.id)))

@@ -28,7 +28,15 @@ export async function verifyPassword(password: string, stored: string): Promise<
 /** A hash that no password matches: compared against when the account is unknown, so timing tells nothing. */
 export const UNKNOWN_ACCOUNT_HASH = 'scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
 
-const COMMON = new Set(['password', 'password1', '12345678', '123456789', '1234567890', 'qwertyuiop', 'iloveyou', 'letmein123', 'admin123', 'welcome1']);
+/** Well-known passwords of at least 8 characters from the most common leaked lists; compared in lower case. */
+const COMMON = new Set([
+  'password', 'password1', 'password12', 'password123', 'password!', 'passw0rd', 'p@ssw0rd', 'p@ssword',
+  '12345678', '123456789', '1234567890', '0123456789', '87654321', '987654321', '11223344', '12341234', '12121212', '123123123',
+  '1q2w3e4r', '1q2w3e4r5t', 'zaq12wsx', '1qaz2wsx', 'qwertyuiop', 'qwerty123', 'qwerty12', 'asdfghjkl', 'asdfasdf', 'abcd1234',
+  'abc12345', 'abcdefgh', 'iloveyou', 'iloveyou1', 'letmein1', 'letmein123', 'admin123', 'administrator', 'welcome1', 'welcome123',
+  'sunshine', 'princess', 'football', 'baseball', 'superman', 'starwars', 'trustno1', 'whatever', 'dragon123', 'monkey123',
+  'master123', 'computer', 'changeme', 'secret123', 'michelle', 'jennifer', 'charlie1', 'shadow123', 'liverpool', 'chocolate',
+]);
 
 /** Why a chosen password is refused, or null when it is acceptable. */
 export function passwordWeakness(password: string): string | null {

@@ -12,6 +12,7 @@ import { csrfMatches, issueCsrfToken, CSRF_FIELD } from './csrf.js';
 import { html, pageErrorHandler, pageNotFound, sendPage, type Markup } from './html.js';
 import { impersonationBanner, sessionAccessPage } from './session-access.js';
 import { secureCookies, setSessionCookie } from './session-cookie.js';
+import { signUpLink } from './signup.js';
 
 const Params = Type.Object({ realm_uid: Type.String() });
 const RedirectQuery = Type.Object({ redirect_uri: Type.Optional(Type.String()) });
@@ -51,6 +52,7 @@ export function realmPages(ctx: Context): FastifyPluginAsync {
       const described = view.error ? html` aria-describedby="login-error"` : '';
       // Focus goes where the user types next: the identifier, or the password once one was given.
       const focusPassword = Boolean(view.error && view.username?.trim());
+      const signUp = signUpLink(realm, view.redirectUri);
       const body: Markup = html`
 ${view.error ? html`<p class="alert" role="alert" id="login-error">${view.error}</p>` : ''}
 <form method="post" action="${pagePath(realm, 'login')}">
@@ -64,7 +66,8 @@ ${view.error ? html`<p class="alert" role="alert" id="login-error">${view.error}
 <input type="hidden" name="redirect_uri" value="${view.redirectUri ?? ''}">
 <input type="hidden" name="${CSRF_FIELD}" value="${token}">
 <button type="submit">Sign in</button>
-</form>`;
+</form>
+${signUp ? html`<p><a href="${signUp}">Create an account</a></p>` : ''}`;
       // The title tells of the error too: it is the first thing a screen reader reads of the new page.
       return sendPage(reply, status, { title: view.error ? 'Error: Sign in' : 'Sign in', heading: `Sign in to ${realm.name}`, realmName: realm.name, body });
     }

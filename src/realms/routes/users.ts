@@ -11,7 +11,7 @@ import { deleteAvatar, setAvatar } from '../avatars.js';
 import { requireRealm } from '../realms.js';
 import { AvatarModel, RealmUidParam, RealmUserInput, RealmUserModel, RealmUserParams } from '../schema.js';
 import {
-  createRealmUser, deleteRealmUser, endRealmUserSessions, getRealmUser, listRealmUsers, updateRealmUser,
+  activateRealmUser, createRealmUser, deleteRealmUser, endRealmUserSessions, getRealmUser, listRealmUsers, updateRealmUser,
 } from '../users.js';
 
 const tags = ['Realm users'];
@@ -68,6 +68,16 @@ export function realmUserRoutes(ctx: Context): FastifyPluginAsync {
         params: RealmUserParams, body: RealmUserInput, response: { 200: ref(RealmUserModel), ...failures(401, 403, 404, 422) },
       },
     }, async (request) => updateRealmUser(ctx, await requireRealm(ctx, request.params.realm_uid), request.params.id, request.body));
+
+    app.post('/customers/:realm_uid/users/:id/activate', {
+      config: { access: 'realm.users.write', target: 'realm_uid' },
+      schema: {
+        tags, summary: 'Activate a user of a realm',
+        description: 'Lets an inactive user sign in, such as one who signed up in a realm whose activation mode is `moderated`. '
+          + 'A user already active is answered unchanged.',
+        params: RealmUserParams, response: { 200: ref(RealmUserModel), ...failures(401, 403, 404) },
+      },
+    }, async (request) => activateRealmUser(ctx, await requireRealm(ctx, request.params.realm_uid), request.params.id));
 
     app.delete('/customers/:realm_uid/users/:id', {
       config: { access: 'realm.users.write', target: 'realm_uid' },
