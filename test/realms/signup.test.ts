@@ -120,6 +120,27 @@ describe('the realm signup page and its activation modes', () => {
     expect(await users(moderated.uid)).toHaveLength(2);
   });
 
+  it('refuses a form without its CSRF token, and makes one account of concurrent sign-ups with one email', async () => {
+    const realm = await realmWith('direct');
+    const jar = new CookieJar(base);
+    await jar.fetch(`/realms/${realm.uid}/signup`);
+    const forged = await jar.post(`/realms/${realm.uid}/signup`, { email: 'csrf@example.com', password: PASSWORD, csrf_token: 'nope' });
+    expect(forged.status).toBe(403);
+    expect(await forged.text()).toContain('This form has expired.');
+    expect(await users(realm.uid)).toHaveLength(0);
+
+    const jars = Array.from({ length: 5 }, () => new CookieJar(base));
+    const pages = await Promise.all(jars.map(async (j) => (await j.fetch(`/realms/${realm.uid}/signup`)).text()));
+    const answers = await Promise.all(jars.map((j, i) => j.post(`/realms/${realm.uid}/signup`, {
+      email: 'race@example.com', password: PASSWORD, csrf_token: inputValue(pages[i], 'csrf_token')!,
+    })));
+    const statuses = answers.map((a) => a.status).sort();
+    expect(statuses).toEqual([200, 200, 200, 200, 303]);
+    expect(jars.filter((j) => j.get(realmCookieName(realm.uid)))).toHaveLength(1);
+    expect(await users(realm.uid)).toHaveLength(1);
+    expect(await signupEvents(realm.uid)).toHaveLength(1);
+  });
+
   it('refuses short and common passwords and re-renders the form with accessible messages', async () => {
     const realm = await realmWith();
     for (const password of ['short1', 'password123', 'Qwerty123', 'iloveyou', 'aaaaaaaaaa']) {
