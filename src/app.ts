@@ -15,6 +15,7 @@ import { oauthServerRoutes } from './oauth/routes/endpoints.js';
 import { adminCatalog, contentCatalog, customersCatalog, profileCatalog } from './catalogs.js';
 import { realmPages } from './realms/pages/routes.js';
 import { otpPages } from './otp/pages.js';
+import { passwordPages } from './realms/pages/password.js';
 import { avatarFileRoutes } from './realms/routes/avatar-files.js';
 
 export interface AppOptions {
@@ -59,6 +60,7 @@ export async function buildApp(ctx: Context, options: AppOptions = {}): Promise<
   }
   await app.register(realmPages(ctx));
   await app.register(otpPages(ctx));
+  await app.register(passwordPages(ctx));
   await app.register(avatarFileRoutes(ctx));
   return app;
 }
