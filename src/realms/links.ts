@@ -1,4 +1,4 @@
-import { and, eq, gt, isNull } from 'drizzle-orm';
+import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Context } from '../context.js';
 import { hashSecret, randomSecret } from '../security/secrets.js';
 import type { Realm } from './realms.js';
@@ -27,18 +27,25 @@ const sameHolder = (realm: Realm, request: Pick<LinkRequest, 'purpose' | 'userId
   request.userId === null ? and(isNull(realmUserLinks.userId), eq(realmUserLinks.email, request.email)) : eq(realmUserLinks.userId, request.userId),
 );
 
+const LINKS_LOCK = 727_003;
+
 /**
  * A fresh one-time link token (256 random bits; only its SHA-256 is stored). The holder's older links
- * of the same purpose stop working: they are marked expired now.
+ * of the same purpose stop working: they are marked expired now. Issues for one holder and purpose are
+ * serialized, so that of simultaneous ones only the last stays usable.
  */
 export async function issueLink(ctx: Context, realm: Realm, request: LinkRequest): Promise<string> {
   const token = randomSecret();
   const now = ctx.clock.now();
-  await ctx.db.update(realmUserLinks).set({ expiresAt: now })
-    .where(and(sameHolder(realm, request), isNull(realmUserLinks.usedAt), gt(realmUserLinks.expiresAt, now)));
-  await ctx.db.insert(realmUserLinks).values({
-    realmId: realm.id, userId: request.userId, purpose: request.purpose, email: request.email,
-    tokenHash: hashSecret(token), expiresAt: new Date(now.getTime() + request.lifetimeMs), createdAt: now,
+  const holder = `${realm.id}:${request.purpose}:${request.userId ?? request.email.toLowerCase()}`;
+  await ctx.db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(${LINKS_LOCK}, hashtext(${holder}))`);
+    await tx.update(realmUserLinks).set({ expiresAt: now })
+      .where(and(sameHolder(realm, request), isNull(realmUserLinks.usedAt), gt(realmUserLinks.expiresAt, now)));
+    await tx.insert(realmUserLinks).values({
+      realmId: realm.id, userId: request.userId, purpose: request.purpose, email: request.email,
+      tokenHash: hashSecret(token), expiresAt: new Date(now.getTime() + request.lifetimeMs), createdAt: now,
+    });
   });
   return token;
 }

@@ -125,6 +125,20 @@ describe('password reset and change on the realm pages', () => {
     expect(unknown.statusCode).toBe(404);
   });
 
+  it('mails nothing to an inactive user, and refuses a form without its CSRF token', async () => {
+    const inactive = await makeRealmUser(h, realm.uid, { active: false });
+    const active = await makeRealmUser(h, realm.uid);
+    expect((await askReset(inactive.email)).statusCode).toBe(200);
+    const link = await resetLinkFor(active.email);
+    expect(smtp.received.some((m) => m.to.includes(inactive.email.toLowerCase()))).toBe(false);
+    const forged = await h.request({
+      method: 'POST', url: link, token: null, headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams({ password: NEW_PASSWORD, confirmation: NEW_PASSWORD }).toString(),
+    });
+    expect(forged.statusCode).toBe(403);
+    expect((await h.request({ method: 'GET', url: link, token: null })).statusCode).toBe(200);
+  });
+
   it('expires after 30 minutes, and a newer link replaces the older one', async () => {
     const user = await makeRealmUser(h, realm.uid);
     const first = await resetLinkFor(user.email);
@@ -139,6 +153,16 @@ describe('password reset and change on the realm pages', () => {
     expect(late.statusCode).toBe(410);
     await expect(signInAtLoginPage(h, realm.uid, user.email, REALM_USER_PASSWORD)).resolves.toMatch(/^atrium_realm_/);
     expect(await eventTypes(user.id)).not.toContain('user_password_reset_log');
+  });
+
+  it('keeps exactly one link usable when several requests for one user arrive together', async () => {
+    const user = await makeRealmUser(h, realm.uid);
+    const form = await openForm(`/realms/${realm.uid}/password`);
+    const answers = await Promise.all(Array.from({ length: 5 }, () => form.post({ identifier: user.email })));
+    expect(answers.map((a) => a.statusCode)).toEqual(Array(5).fill(200));
+    const links = await Promise.all(Array.from({ length: 5 }, async () => linkIn(await smtp.next(user.email))));
+    const pages = await Promise.all(links.map((link) => h.request({ method: 'GET', url: link, token: null })));
+    expect(pages.map((p) => p.statusCode).sort()).toEqual([200, 410, 410, 410, 410]);
   });
 
   it('limits requests per identifier (5) and per client address (20) for 15 minutes, successful ones included', async () => {
