@@ -16,6 +16,7 @@ import { adminCatalog, contentCatalog, customersCatalog, profileCatalog } from '
 import { realmPages } from './realms/pages/routes.js';
 import { otpPages } from './otp/pages.js';
 import { signUpPage } from './realms/pages/signup.js';
+import { passwordPages } from './realms/pages/password.js';
 import { avatarFileRoutes } from './realms/routes/avatar-files.js';
 
 export interface AppOptions {
@@ -61,6 +62,7 @@ export async function buildApp(ctx: Context, options: AppOptions = {}): Promise<
   await app.register(realmPages(ctx));
   await app.register(otpPages(ctx));
   await app.register(signUpPage(ctx));
+  await app.register(passwordPages(ctx));
   await app.register(avatarFileRoutes(ctx));
   return app;
 }

@@ -9,12 +9,15 @@ const HARMLESS_PARAMS = new Set([
   'response_type', 'scope', 'code_challenge_method', 'client_id',
 ]);
 
+/** Realm pages whose last path segment is a one-time link's token. */
+const LINK_TOKEN = /(\/session\/access\/|\/password\/reset\/)[^/?]+/;
+
 /** An address as it may be logged: query values off the allow-list and one-time link tokens are masked. */
 export function redactUrl(url: string): string {
-  if (!url.includes('?') && !url.includes('/session/access/')) return url;
+  if (!url.includes('?') && !LINK_TOKEN.test(url)) return url;
   const q = url.indexOf('?');
   const path = q < 0 ? url : url.slice(0, q);
-  const safePath = path.replace(/(\/session\/access\/)[^/?]+/, '$1[redacted]');
+  const safePath = path.replace(LINK_TOKEN, '$1[redacted]');
   if (q < 0) return safePath;
   const params = new URLSearchParams(url.slice(q + 1));
   const masked = new URLSearchParams();

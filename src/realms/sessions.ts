@@ -1,4 +1,4 @@
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, isNull, ne } from 'drizzle-orm';
 import type { Context } from '../context.js';
 import { hashSecret, randomSecret } from '../security/secrets.js';
 import { realmSessions } from './tables.js';
@@ -62,10 +62,16 @@ export async function endRealmSession(ctx: Context, sessionId: number): Promise<
   if (ended.length) ctx.caches.changed('customers', `session:${sessionId}`);
 }
 
-/** Admin revocation (DELETE .../users/{id}/sessions): every session of the user ends. */
-export async function revokeUserSessions(ctx: Context, userId: number): Promise<number> {
+/**
+ * Every session of the user ends (admin revocation, a password reset), or every other one than
+ * `keepSessionId` (a password changed from a session).
+ */
+export async function revokeUserSessions(ctx: Context, userId: number, keepSessionId?: number): Promise<number> {
   const ended = await ctx.db.update(realmSessions).set({ revokedAt: ctx.clock.now() })
-    .where(and(eq(realmSessions.userId, userId), isNull(realmSessions.revokedAt))).returning({ id: realmSessions.id });
+    .where(and(
+      eq(realmSessions.userId, userId), isNull(realmSessions.revokedAt),
+      keepSessionId === undefined ? undefined : ne(realmSessions.id, keepSessionId),
+    )).returning({ id: realmSessions.id });
   if (ended.length) ctx.caches.changed('customers', `user:${userId}`);
   return ended.length;
 }

@@ -81,3 +81,19 @@ export const realmSessions = pgTable('realm_sessions', {
   impersonatorId: integer('impersonator_id').references(() => admins.id, { onDelete: 'set null' }),
   createdAt: timestamps.createdAt,
 }, (t) => [uniqueIndex('realm_sessions_hash_key').on(t.sessionHash), index('realm_sessions_user_idx').on(t.userId)]);
+
+/**
+ * A one-time link mailed to a realm user (password reset; activation and invitation later): only the
+ * token's hash is kept. An invitation has no user yet, hence the nullable user_id.
+ */
+export const realmUserLinks = pgTable('realm_user_links', {
+  id: serial('id').primaryKey(),
+  realmId: integer('realm_id').notNull().references(() => realms.id, { onDelete: 'cascade' }),
+  userId: integer('user_id').references(() => realmUsers.id, { onDelete: 'cascade' }),
+  purpose: text('purpose').notNull(),
+  email: text('email').notNull(),
+  tokenHash: text('token_hash').notNull(),
+  expiresAt: moment('expires_at').notNull(),
+  usedAt: moment('used_at'),
+  createdAt: timestamps.createdAt,
+}, (t) => [uniqueIndex('realm_user_links_token_key').on(t.tokenHash), index('realm_user_links_user_idx').on(t.userId, t.purpose)]);

@@ -45,6 +45,7 @@ describe('request logging', () => {
     expect(redactUrl('/x?code=abc')).toBe('/x?code=%5Bredacted%5D');
     expect(redactUrl('/plain/path')).toBe('/plain/path');
     expect(redactUrl('/realms/bank/session/access/one-time?next=/x')).toBe('/realms/bank/session/access/[redacted]?next=%5Bredacted%5D');
+    expect(redactUrl('/realms/bank/password/reset/one-time')).toBe('/realms/bank/password/reset/[redacted]');
   });
 
   it('logs a database error without its parameters or details: no password hash, no secret hash', async () => {

@@ -10,12 +10,20 @@ import { signInWithPassword, signOut } from '../sign-in.js';
 import { userName } from '../users.js';
 import { csrfMatches, issueCsrfToken, CSRF_FIELD } from './csrf.js';
 import { html, pageErrorHandler, pageNotFound, sendPage, type Markup } from './html.js';
+import { changePasswordForm } from './password.js';
 import { impersonationBanner, sessionAccessPage } from './session-access.js';
-import { secureCookies, setSessionCookie } from './session-cookie.js';
+import { profileCustomer, secureCookies, setSessionCookie } from './session-cookie.js';
 import { signUpLink } from './signup.js';
 
 const Params = Type.Object({ realm_uid: Type.String() });
 const RedirectQuery = Type.Object({ redirect_uri: Type.Optional(Type.String()) });
+/** `notice` names a message a page shows after another page sent the browser there. */
+const NoticeQuery = Type.Object({ redirect_uri: Type.Optional(Type.String()), notice: Type.Optional(Type.String()) });
+const NOTICES: Record<string, string> = {
+  password_reset: 'Your password was changed. Sign in with the new one.',
+  password_changed: 'Your password was changed. Your other sessions were signed out.',
+};
+const noticeOf = (notice: string | undefined) => (notice && Object.hasOwn(NOTICES, notice) ? html`<p class="notice" role="status">${NOTICES[notice]}</p>` : '');
 const LoginForm = Type.Object({
   username: Type.Optional(Type.String()),
   password: Type.Optional(Type.String()),
@@ -33,6 +41,7 @@ interface LoginView {
   error?: string;
   /** The error concerns the fields (wrong credentials), not the form as a whole. */
   fieldsInvalid?: boolean;
+  notice?: string;
 }
 
 /**
@@ -54,7 +63,7 @@ export function realmPages(ctx: Context): FastifyPluginAsync {
       const focusPassword = Boolean(view.error && view.username?.trim());
       const signUp = signUpLink(realm, view.redirectUri);
       const body: Markup = html`
-${view.error ? html`<p class="alert" role="alert" id="login-error">${view.error}</p>` : ''}
+${view.error ? html`<p class="alert" role="alert" id="login-error">${view.error}</p>` : noticeOf(view.notice)}
 <form method="post" action="${pagePath(realm, 'login')}">
 <label for="username">Email or username
 <input id="username" name="username" type="text" autocomplete="username" autocapitalize="none" spellcheck="false" required
@@ -67,6 +76,7 @@ ${view.error ? html`<p class="alert" role="alert" id="login-error">${view.error}
 <input type="hidden" name="${CSRF_FIELD}" value="${token}">
 <button type="submit">Sign in</button>
 </form>
+<p><a href="${pagePath(realm, 'password')}">Forgot your password?</a></p>
 ${signUp ? html`<p><a href="${signUp}">Create an account</a></p>` : ''}`;
       // The title tells of the error too: it is the first thing a screen reader reads of the new page.
       return sendPage(reply, status, { title: view.error ? 'Error: Sign in' : 'Sign in', heading: `Sign in to ${realm.name}`, realmName: realm.name, body });
@@ -74,10 +84,10 @@ ${signUp ? html`<p><a href="${signUp}">Create an account</a></p>` : ''}`;
 
     await scope.register(sessionAccessPage(ctx));
 
-    app.get('/realms/:realm_uid/login', { schema: { ...hide, params: Params, querystring: RedirectQuery } }, async (request, reply) => {
+    app.get('/realms/:realm_uid/login', { schema: { ...hide, params: Params, querystring: NoticeQuery } }, async (request, reply) => {
       const realm = await findActiveRealm(ctx, request.params.realm_uid);
       if (!realm) return pageNotFound(reply);
-      return loginPage(request, reply, realm, 200, { redirectUri: await safeRedirect(ctx, request.query.redirect_uri) ?? undefined });
+      return loginPage(request, reply, realm, 200, { redirectUri: await safeRedirect(ctx, request.query.redirect_uri) ?? undefined, notice: request.query.notice });
     });
 
     app.post('/realms/:realm_uid/login', { schema: { ...hide, params: Params, body: LoginForm } }, async (request, reply) => {
@@ -149,23 +159,20 @@ ${signUp ? html`<p><a href="${signUp}">Create an account</a></p>` : ''}`;
       return reply.header('cache-control', 'no-store').redirect(target, 303);
     });
 
-    app.get('/realms/:realm_uid/profile', { schema: { ...hide, params: Params } }, async (request, reply) => {
-      const found = await resolveSession(ctx, request.params.realm_uid, request.cookies[realmCookieName(request.params.realm_uid)]);
-      if (!found) return pageNotFound(reply);
-      const { realm, resolution } = found;
-      if (typeof resolution !== 'object') {
-        const login = `${pagePath(realm, 'login')}?${new URLSearchParams({ redirect_uri: pagePath(realm, 'profile') })}`;
-        return reply.header('cache-control', 'no-store').redirect(login, 303);
-      }
-      const { user } = resolution;
+    app.get('/realms/:realm_uid/profile', { schema: { ...hide, params: Params, querystring: NoticeQuery } }, async (request, reply) => {
+      const resolution = await profileCustomer(ctx, request, reply, request.params.realm_uid);
+      if (!resolution) return reply;
+      const { realm, user } = resolution;
       return sendPage(reply, 200, {
         title: 'Your profile', heading: `Your ${realm.name} profile`, realmName: realm.name,
         body: html`${await impersonationBanner(ctx, resolution.session)}
+${noticeOf(request.query.notice)}
 <p>Signed in as <strong>${userName(user) || user.email}</strong>.</p>
 <dl>
 <dt>Email</dt><dd>${user.email}</dd>
 ${user.username ? html`<dt>Username</dt><dd>${user.username}</dd>` : ''}
 </dl>
+${changePasswordForm(realm, issueCsrfToken(request, reply, realm.uid, secure()))}
 <p><a href="${pagePath(realm, 'logout')}">Sign out</a></p>`,
       });
     });

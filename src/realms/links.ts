@@ -1,0 +1,77 @@
+import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import type { Context } from '../context.js';
+import { hashSecret, randomSecret } from '../security/secrets.js';
+import type { Realm } from './realms.js';
+import { realmUserLinks } from './tables.js';
+
+/** What a link lets its holder do; one live link per purpose and user (or email, for an invitation). */
+export type LinkPurpose = 'password_reset';
+
+export interface LinkRequest {
+  purpose: LinkPurpose;
+  userId: number | null;
+  email: string;
+  lifetimeMs: number;
+}
+
+export type RealmUserLink = typeof realmUserLinks.$inferSelect;
+
+export type LinkLookup =
+  | { ok: true; link: RealmUserLink }
+  /** `unknown`: no such link for this purpose in the realm; `gone`: it was used, replaced or has expired. */
+  | { ok: false; reason: 'unknown' | 'gone' };
+
+const sameHolder = (realm: Realm, request: Pick<LinkRequest, 'purpose' | 'userId' | 'email'>) => and(
+  eq(realmUserLinks.realmId, realm.id),
+  eq(realmUserLinks.purpose, request.purpose),
+  request.userId === null ? and(isNull(realmUserLinks.userId), eq(realmUserLinks.email, request.email)) : eq(realmUserLinks.userId, request.userId),
+);
+
+const LINKS_LOCK = 727_003;
+
+/**
+ * A fresh one-time link token (256 random bits; only its SHA-256 is stored). The holder's older links
+ * of the same purpose stop working: they are marked expired now. Issues for one holder and purpose are
+ * serialized, so that of simultaneous ones only the last stays usable.
+ */
+export async function issueLink(ctx: Context, realm: Realm, request: LinkRequest): Promise<string> {
+  const token = randomSecret();
+  const now = ctx.clock.now();
+  const holder = `${realm.id}:${request.purpose}:${request.userId ?? request.email.toLowerCase()}`;
+  await ctx.db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(${LINKS_LOCK}, hashtext(${holder}))`);
+    await tx.update(realmUserLinks).set({ expiresAt: now })
+      .where(and(sameHolder(realm, request), isNull(realmUserLinks.usedAt), gt(realmUserLinks.expiresAt, now)));
+    await tx.insert(realmUserLinks).values({
+      realmId: realm.id, userId: request.userId, purpose: request.purpose, email: request.email,
+      tokenHash: hashSecret(token), expiresAt: new Date(now.getTime() + request.lifetimeMs), createdAt: now,
+    });
+  });
+  return token;
+}
+
+const byToken = (realm: Realm, purpose: LinkPurpose, token: string) => and(
+  eq(realmUserLinks.tokenHash, hashSecret(token)), eq(realmUserLinks.realmId, realm.id), eq(realmUserLinks.purpose, purpose),
+);
+
+/** Whether a link would work now, without using it (a page showing the link's form). */
+export async function findLink(ctx: Context, realm: Realm, purpose: LinkPurpose, token: string): Promise<LinkLookup> {
+  const [link] = await ctx.db.select().from(realmUserLinks).where(byToken(realm, purpose, token));
+  if (!link) return { ok: false, reason: 'unknown' };
+  if (link.usedAt || link.expiresAt <= ctx.clock.now()) return { ok: false, reason: 'gone' };
+  return { ok: true, link };
+}
+
+/**
+ * Uses a link up. One conditional UPDATE claims it, so of any number of simultaneous claims exactly
+ * one gets the link.
+ */
+export async function claimLink(ctx: Context, realm: Realm, purpose: LinkPurpose, token: string): Promise<LinkLookup> {
+  const now = ctx.clock.now();
+  const [link] = await ctx.db.update(realmUserLinks).set({ usedAt: now })
+    .where(and(byToken(realm, purpose, token), isNull(realmUserLinks.usedAt), gt(realmUserLinks.expiresAt, now)))
+    .returning();
+  if (link) return { ok: true, link };
+  const [known] = await ctx.db.select({ id: realmUserLinks.id }).from(realmUserLinks).where(byToken(realm, purpose, token));
+  return { ok: false, reason: known ? 'gone' : 'unknown' };
+}

@@ -1,0 +1,97 @@
+import { and, eq } from 'drizzle-orm';
+import { attemptSucceeded, beginAttempt, resetAttempts, type AttemptLimit } from '../attempts/limit.js';
+import type { Context } from '../context.js';
+import { recordEvent } from '../events/events.js';
+import { hashPassword, UNKNOWN_ACCOUNT_HASH, verifyPassword } from '../security/passwords.js';
+import type { Customer } from './credential.js';
+import { claimLink, issueLink } from './links.js';
+import type { Realm } from './realms.js';
+import { revokeUserSessions } from './sessions.js';
+import { findByIdentifier } from './sign-in.js';
+import { SIGN_IN_LIMIT, signInSubject } from './sign-in-limit.js';
+import { realmUsers } from './tables.js';
+import type { RealmUser } from './users.js';
+
+export const RESET_LINK_MINUTES = 30;
+const RESET_LOCK_MS = 15 * 60_000;
+/** Reset requests, not failures: a request that sends a link counts like any other (the counters are never reset). */
+export const RESET_PER_IDENTIFIER: AttemptLimit = { scope: 'password_reset_identifier', max: 5, lockMs: RESET_LOCK_MS };
+export const RESET_PER_ADDRESS: AttemptLimit = { scope: 'password_reset_address', max: 20, lockMs: RESET_LOCK_MS };
+
+export type ResetRequest = { accepted: true } | { accepted: false; retryAt: Date };
+
+/**
+ * A password reset asked for an identifier (email or username) from a client address. The answer is the
+ * same whether anybody has the identifier or not; the link is made and mailed after the answer, so the
+ * answer's time tells nothing either.
+ */
+export async function requestPasswordReset(ctx: Context, realm: Realm, identifier: string, address: string): Promise<ResetRequest> {
+  for (const [limit, subject] of [[RESET_PER_ADDRESS, `${realm.id}:${address}`], [RESET_PER_IDENTIFIER, `${realm.id}:${identifier.trim().toLowerCase()}`]] as const) {
+    const attempt = await beginAttempt(ctx, limit, subject);
+    if (!attempt.allowed) return { accepted: false, retryAt: attempt.lockedUntil ?? new Date(ctx.clock.now().getTime() + RESET_LOCK_MS) };
+  }
+  const user = await findByIdentifier(ctx, realm, identifier);
+  if (user?.active) {
+    sendResetLink(ctx, realm, user).catch((err: Error) => ctx.log.error({ realm: realm.uid, reason: err.message }, 'could not send a password reset link'));
+  }
+  return { accepted: true };
+}
+
+async function sendResetLink(ctx: Context, realm: Realm, user: RealmUser): Promise<void> {
+  const token = await issueLink(ctx, realm, { purpose: 'password_reset', userId: user.id, email: user.email, lifetimeMs: RESET_LINK_MINUTES * 60_000 });
+  const url = `${ctx.config.baseUrl}/realms/${encodeURIComponent(realm.uid)}/password/reset/${token}`;
+  await ctx.mail.send({
+    to: user.email,
+    subject: `Reset your ${realm.name} password`,
+    text: `To choose a new password for ${realm.name}, open this link:\n\n${url}\n\n`
+      + `It is valid for ${RESET_LINK_MINUTES} minutes and works once. If you did not ask for it, you can ignore this mail: `
+      + 'your password stays as it is.\n',
+  });
+}
+
+export type ResetOutcome = { ok: true } | { ok: false; reason: 'unknown' | 'gone' };
+
+/**
+ * Uses a reset link up and sets the user's new password (already checked for strength). Every session
+ * of the user ends, and its sign-in lock is lifted: whoever reset the password may sign in.
+ */
+export async function resetPassword(ctx: Context, realm: Realm, token: string, password: string): Promise<ResetOutcome> {
+  const claimed = await claimLink(ctx, realm, 'password_reset', token);
+  if (!claimed.ok) return claimed;
+  const userId = claimed.link.userId;
+  if (userId === null) return { ok: false, reason: 'gone' };
+  const passwordHash = await hashPassword(password);
+  const [user] = await ctx.db.update(realmUsers).set({ passwordHash })
+    .where(and(eq(realmUsers.id, userId), eq(realmUsers.realmId, realm.id), eq(realmUsers.active, true))).returning({ id: realmUsers.id });
+  if (!user) return { ok: false, reason: 'gone' };
+  // Cached credentials carry the user's row: they must not keep the old password's hash.
+  ctx.caches.changed('customers', `user:${userId}`);
+  await revokeUserSessions(ctx, userId);
+  await resetAttempts(ctx, SIGN_IN_LIMIT, signInSubject(realm.id, user, ''));
+  await recordEvent(ctx, { realmId: realm.id, userId, type: 'user_password_reset_log' });
+  return { ok: true };
+}
+
+export type ChangeOutcome = { ok: true } | { ok: false; reason: 'invalid' } | { ok: false; reason: 'locked'; lockedUntil: Date | null };
+
+/**
+ * A signed-in user's new password (already checked for strength), given the current one. A wrong
+ * current password is a failed sign-in (SIGN_IN_LIMIT), so this form cannot be used to guess it. The
+ * user's other sessions end; this one stays.
+ */
+export async function changePassword(ctx: Context, customer: Customer, current: string, password: string): Promise<ChangeOutcome> {
+  const { realm, user, session } = customer;
+  const subject = signInSubject(realm.id, user, '');
+  const attempt = await beginAttempt(ctx, SIGN_IN_LIMIT, subject);
+  if (!attempt.allowed) return { ok: false, reason: 'locked', lockedUntil: attempt.lockedUntil };
+  if (!await verifyPassword(current, user.passwordHash ?? UNKNOWN_ACCOUNT_HASH) || !user.passwordHash) {
+    await recordEvent(ctx, { realmId: realm.id, userId: user.id, type: 'user_login_attempt_failed_log', impersonatorId: session.impersonatorId });
+    return { ok: false, reason: 'invalid' };
+  }
+  await attemptSucceeded(ctx, SIGN_IN_LIMIT, subject);
+  await ctx.db.update(realmUsers).set({ passwordHash: await hashPassword(password) }).where(eq(realmUsers.id, user.id));
+  ctx.caches.changed('customers', `user:${user.id}`);
+  await revokeUserSessions(ctx, user.id, session.id);
+  await recordEvent(ctx, { realmId: realm.id, userId: user.id, type: 'user_password_changed_log', impersonatorId: session.impersonatorId });
+  return { ok: true };
+}
