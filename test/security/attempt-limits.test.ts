@@ -55,9 +55,10 @@ describe('attempt limits under concurrency', () => {
     };
     const known = await median(member.email);
     const unknown = await median('no-one-by-this-name@example.com');
-    // Both spend one scrypt hash; without it an unknown email would answer in a tenth of the time.
-    expect(unknown / known).toBeGreaterThan(0.5);
-    expect(unknown / known).toBeLessThan(2);
+    // Both spend one scrypt hash; without it an unknown email would answer in a twentieth of the time.
+    // The bounds are wide: a loaded machine (two test workers on two cores) makes single timings jumpy.
+    expect(unknown / known).toBeGreaterThan(0.3);
+    expect(unknown / known).toBeLessThan(4);
   });
 
   it('counts an email nobody has like a member\'s, so a lock tells nothing of who exists', async () => {
