@@ -44,6 +44,24 @@ function grantedScope(requested: string | undefined, clientScopes: string[]): st
 const clientByUid = (db: Db) => prepared(db, 'oauth_client_by_uid', (d, name) => d.select().from(oauthClients)
   .where(eq(oauthClients.uid, sql.placeholder('uid'))).prepare(name));
 
+type Client = typeof oauthClients.$inferSelect;
+
+/**
+ * The client a request names, kept briefly in the credentials cache (tagged with its realm and
+ * itself, which an update or removal drops) as credentials are: every authorize reads it.
+ */
+async function clientOf(ctx: Context, uid: string): Promise<Client | undefined> {
+  const clients = ctx.caches.of<Client>('customers');
+  const key = `client:${uid}`;
+  const now = ctx.clock.now();
+  const cached = clients.get(key, now);
+  if (cached) return cached;
+  const [client] = await clientByUid(ctx.db).execute({ uid });
+  // Only clients that exist are kept: unknown ids must not fill the cache.
+  if (client) clients.set(key, client, now, [`realm:${client.realmId}`, `client:${client.id}`]);
+  return client;
+}
+
 const insertCode = (db: Db) => prepared(db, 'oauth_code_insert', (d, name) => {
   const text = (key: string) => sql`${sql.placeholder(key)}::text`;
   const at = (key: string) => sql`${sql.placeholder(key)}::timestamptz`;
@@ -65,7 +83,7 @@ export async function authorize(
   const clientId = single(query.client_id);
   const redirectUri = single(query.redirect_uri);
   if (!clientId) return page('The request does not name its application (client_id).');
-  const [client] = await clientByUid(ctx.db).execute({ uid: clientId });
+  const client = await clientOf(ctx, clientId);
   // A client of another realm is as unknown here as one that does not exist (spec 5.2 rule 10).
   if (!client || client.realmId !== realm.id) return page('The application (client_id) is not known.');
   if (!redirectUri) return page('The request does not say where to return (redirect_uri).');
