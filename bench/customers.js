@@ -5,7 +5,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { fork } from 'node:child_process';
 import pg from 'pg';
-import { load, row, scratchPostgres, startServer } from './lib.js';
+import { load, row, scratchPostgres, startServer, Tally, timed } from './lib.js';
 
 const duration = Number(process.env.BENCH_SECONDS ?? 5);
 const codes = Number(process.env.BENCH_CODES ?? 2000);
@@ -14,35 +14,6 @@ const REDIRECT = 'https://app.example/callback';
 
 const sha256hex = (text) => createHash('sha256').update(text).digest('hex');
 const challengeOf = (verifier) => createHash('sha256').update(verifier).digest('base64url');
-
-/** Wall time and latencies of exchanges, summed over the rounds of one side. */
-class Tally {
-  latencies = [];
-  seconds = 0;
-  failures = 0;
-
-  figures() {
-    const sorted = [...this.latencies].sort((a, b) => a - b);
-    const at = (p) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))].toFixed(1);
-    return { rate: sorted.length / this.seconds, p50: at(0.5), p99: at(0.99), failures: this.failures };
-  }
-}
-
-/** Runs `task(i)` for from <= i < to with `width` requests in flight, adding to `tally`. */
-async function timed(from, to, width, task, tally = new Tally()) {
-  let next = from;
-  const started = performance.now();
-  await Promise.all(Array.from({ length: width }, async () => {
-    while (next < to) {
-      const i = next++;
-      const t = performance.now();
-      if (!(await task(i))) tally.failures++;
-      tally.latencies.push(performance.now() - t);
-    }
-  }));
-  tally.seconds += (performance.now() - started) / 1000;
-  return tally;
-}
 
 function exchangeRow(label, figures) {
   const errors = figures.failures ? `, ${figures.failures} failed` : '';

@@ -52,3 +52,32 @@ export async function scratchPostgres(server = process.env.DATABASE_URL ?? 'post
     },
   };
 }
+
+/** Wall time and latencies of one side of a comparison, summed over its rounds. */
+export class Tally {
+  latencies = [];
+  seconds = 0;
+  failures = 0;
+
+  figures() {
+    const sorted = [...this.latencies].sort((a, b) => a - b);
+    const at = (p) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))].toFixed(1);
+    return { rate: sorted.length / this.seconds, p50: at(0.5), p99: at(0.99), failures: this.failures };
+  }
+}
+
+/** Runs `task(i)` for from <= i < to with `width` requests in flight, adding to `tally`. */
+export async function timed(from, to, width, task, tally = new Tally()) {
+  let next = from;
+  const started = performance.now();
+  await Promise.all(Array.from({ length: width }, async () => {
+    while (next < to) {
+      const i = next++;
+      const t = performance.now();
+      if (!(await task(i))) tally.failures++;
+      tally.latencies.push(performance.now() - t);
+    }
+  }));
+  tally.seconds += (performance.now() - started) / 1000;
+  return tally;
+}

@@ -4,7 +4,7 @@ import { TtlCache } from './ttl-cache.js';
 /**
  * The in-process caches of data every request reads: who may do what (`access`), customer
  * credentials (`customers`) and custom field definitions (`fields`). Entries live two seconds and
- * carry tags naming what they depend on (`admin:3`, `realm:7`, `user:42`, `session:9`).
+ * carry tags naming what they depend on (`admin:3`, `realm:7`, `user:42`, `session:9`, `client:5`).
  * Code that has changed such data (a write that took effect) calls `changed(name, ...tags)`: this
  * process drops the entries with those tags (all of them when no tag is given) at once, and every
  * other server process on the same PostgreSQL hears it through NOTIFY and does the same; the two

@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, sql, type Placeholder } from 'drizzle-orm';
 import type { Context } from '../context.js';
 import type { Db } from '../db/connect.js';
 import { prepared } from '../db/prepared.js';
@@ -64,8 +64,15 @@ export async function attemptSucceeded(ctx: Pick<Context, 'db'>, limit: AttemptL
 
 /** Forgets a subject's failures and lock (a one-time code replaced by a new one, say). */
 export async function resetAttempts(ctx: Pick<Context, 'db'>, limit: AttemptLimit, subject: string): Promise<void> {
-  await ctx.db.delete(attemptCounters).where(and(eq(attemptCounters.scope, limit.scope), eq(attemptCounters.subject, subject)));
+  await forgetAttempts(ctx.db).execute({ scope: limit.scope, subject });
 }
+
+const forgetAttempts = (db: Db) => prepared(db, 'attempt_forget', (d, name) =>
+  forgetting(d, sql.placeholder('scope'), sql.placeholder('subject')).prepare(name));
+
+/** The delete that forgets a subject's failures; a builder, so that a hot path can fold it into a statement of its own. */
+export const forgetting = (db: Db, scope: string | Placeholder, subject: string | Placeholder) => db.delete(attemptCounters)
+  .where(and(eq(attemptCounters.scope, scope), eq(attemptCounters.subject, subject)));
 
 /** The end of a subject's lock, or null while it is not locked: for showing it to an admin. */
 export function lockedUntilSql(limit: AttemptLimit, subject: ReturnType<typeof sql>, now: Date) {

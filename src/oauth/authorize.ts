@@ -1,4 +1,6 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
+import type { Db } from '../db/connect.js';
+import { prepared } from '../db/prepared.js';
 import { resolveSession } from '../realms/credential.js';
 import type { Context } from '../context.js';
 import { hashSecret, randomSecret } from '../security/secrets.js';
@@ -38,6 +40,39 @@ function grantedScope(requested: string | undefined, clientScopes: string[]): st
   return scopes.every(allowed) ? scopes.join(' ') : null;
 }
 
+// Prepared, as the token endpoint's queries are: minting a code is as hot a path as exchanging one.
+const clientByUid = (db: Db) => prepared(db, 'oauth_client_by_uid', (d, name) => d.select().from(oauthClients)
+  .where(eq(oauthClients.uid, sql.placeholder('uid'))).prepare(name));
+
+type Client = typeof oauthClients.$inferSelect;
+
+/**
+ * The client a request names, kept briefly in the credentials cache (tagged with its realm and
+ * itself, which an update or removal drops) as credentials are: every authorize reads it.
+ */
+async function clientOf(ctx: Context, uid: string): Promise<Client | undefined> {
+  const clients = ctx.caches.of<Client>('customers');
+  const key = `client:${uid}`;
+  const now = ctx.clock.now();
+  const cached = clients.get(key, now);
+  if (cached) return cached;
+  const [client] = await clientByUid(ctx.db).execute({ uid });
+  // Only clients that exist are kept: unknown ids must not fill the cache.
+  if (client) clients.set(key, client, now, [`realm:${client.realmId}`, `client:${client.id}`]);
+  return client;
+}
+
+const insertCode = (db: Db) => prepared(db, 'oauth_code_insert', (d, name) => {
+  const text = (key: string) => sql`${sql.placeholder(key)}::text`;
+  const at = (key: string) => sql`${sql.placeholder(key)}::timestamptz`;
+  return d.insert(authorizationCodes).values({
+    codeHash: sql.placeholder('codeHash'), clientId: sql.placeholder('clientId'), sessionId: sql.placeholder('sessionId'),
+    redirectUri: sql.placeholder('redirectUri'), scope: sql.placeholder('scope'),
+    codeChallenge: text('codeChallenge'), codeChallengeMethod: text('codeChallengeMethod'),
+    expiresAt: at('expiresAt'), createdAt: at('createdAt'),
+  }).prepare(name);
+});
+
 /**
  * The authorization endpoint (spec 4.4, 5.2; RFC 6749 4.1.1, RFC 7636). `returnPath` is this request's
  * path and query, where the login page sends the user back once signed in.
@@ -48,7 +83,7 @@ export async function authorize(
   const clientId = single(query.client_id);
   const redirectUri = single(query.redirect_uri);
   if (!clientId) return page('The request does not name its application (client_id).');
-  const [client] = await ctx.db.select().from(oauthClients).where(eq(oauthClients.uid, clientId));
+  const client = await clientOf(ctx, clientId);
   // A client of another realm is as unknown here as one that does not exist (spec 5.2 rule 10).
   if (!client || client.realmId !== realm.id) return page('The application (client_id) is not known.');
   if (!redirectUri) return page('The request does not say where to return (redirect_uri).');
@@ -89,7 +124,7 @@ export async function authorize(
   const now = ctx.clock.now();
 
   const code = randomSecret();
-  await ctx.db.insert(authorizationCodes).values({
+  await insertCode(ctx.db).execute({
     codeHash: hashSecret(code),
     clientId: client.id,
     sessionId: session.id,
@@ -97,8 +132,8 @@ export async function authorize(
     scope,
     codeChallenge: challenge ?? null,
     codeChallengeMethod: challenge ? method! : null,
-    expiresAt: new Date(now.getTime() + CODE_LIFETIME_MS),
-    createdAt: now,
+    expiresAt: new Date(now.getTime() + CODE_LIFETIME_MS).toISOString(),
+    createdAt: now.toISOString(),
   });
   return redirectTo(redirectUri, { code, state, iss: issuerOf(ctx, realm) });
 }

@@ -134,6 +134,7 @@ export async function updateClient(ctx: Context, realmUid: string, id: number, i
     confidential: input.confidential ?? row.confidential,
     updatedAt: ctx.clock.now(),
   }).where(eq(oauthClients.id, id)).returning();
+  ctx.caches.changed('customers', `client:${id}`);
   return clientBody(updated);
 }
 

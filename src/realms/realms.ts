@@ -1,4 +1,4 @@
-import { and, desc, eq, ilike, inArray, or } from 'drizzle-orm';
+import { and, desc, eq, ilike, inArray, or, sql } from 'drizzle-orm';
 import type { Static } from '@sinclair/typebox';
 import { ACTIVATION_MODES, type ActivationMode, type RealmInput as RealmInputSchema, type RealmModel } from './schema.js';
 import type { FastifyRequest } from 'fastify';
@@ -10,6 +10,7 @@ import { FieldErrors, forbidden, invalidField, notFound } from '../http/errors.j
 import type { ActingContext } from '../admin-auth/principal.js';
 import { dropTarget, retarget } from '../admin-auth/role-targets.js';
 import type { Db } from '../db/connect.js';
+import { prepared } from '../db/prepared.js';
 import { removeAvatarObjects } from './avatar-files.js';
 import { realmUsers, realms } from './tables.js';
 import { totalCount, totalOf, type Page } from '../db/paging.js';
@@ -46,8 +47,12 @@ export async function findRealmByUid(ctx: Context, uid: string): Promise<Realm |
 }
 
 /** The realm with this uid when it is active: what realm pages, the OAuth server and the customers API serve. */
+// Prepared: every realm page and the authorize endpoint start here.
+const activeRealmByUid = (db: Db) => prepared(db, 'realm_active_by_uid', (d, name) => d.select().from(realms)
+  .where(and(eq(realms.uid, sql.placeholder('uid')), eq(realms.active, true))).prepare(name));
+
 export async function findActiveRealm(ctx: Context, uid: string): Promise<Realm | undefined> {
-  const [realm] = await ctx.db.select().from(realms).where(and(eq(realms.uid, uid), eq(realms.active, true)));
+  const [realm] = await activeRealmByUid(ctx.db).execute({ uid });
   return realm;
 }
 

@@ -20,15 +20,19 @@ export interface StartedSession {
 
 const lifetimeMs = (realm: SessionRealm) => realm.sessionLifetimeMinutes * 60_000;
 
-/** A fresh session with a fresh random id: never reuses one the browser brought (no fixation). */
-export async function startRealmSession(ctx: Context, realm: SessionRealm, userId: number, impersonatorId: number | null = null): Promise<StartedSession> {
+/** A new session's row (its secret only hashed) and the secret for the cookie. */
+export function newSession(ctx: Context, realm: SessionRealm, userId: number, impersonatorId: number | null = null) {
   const secret = randomSecret();
   const now = ctx.clock.now();
   const expiresAt = new Date(now.getTime() + lifetimeMs(realm));
-  const [row] = await ctx.db.insert(realmSessions).values({
-    realmId: realm.id, userId, sessionHash: hashSecret(secret), expiresAt, impersonatorId, createdAt: now,
-  }).returning({ id: realmSessions.id });
-  return { id: row.id, secret, expiresAt };
+  return { secret, row: { realmId: realm.id, userId, sessionHash: hashSecret(secret), expiresAt, impersonatorId, createdAt: now } };
+}
+
+/** A fresh session with a fresh random id: never reuses one the browser brought (no fixation). */
+export async function startRealmSession(ctx: Context, realm: SessionRealm, userId: number, impersonatorId: number | null = null): Promise<StartedSession> {
+  const { secret, row: values } = newSession(ctx, realm, userId, impersonatorId);
+  const [row] = await ctx.db.insert(realmSessions).values(values).returning({ id: realmSessions.id });
+  return { id: row.id, secret, expiresAt: values.expiresAt };
 }
 
 export interface LiveSession {

@@ -1,13 +1,17 @@
 import { and, eq, sql } from 'drizzle-orm';
-import { attemptSucceeded, beginAttempt } from '../attempts/limit.js';
+import { beginAttempt, forgetting } from '../attempts/limit.js';
+import { attemptCounters } from '../attempts/tables.js';
 import { SIGN_IN_LIMIT, signInSubject } from './sign-in-limit.js';
 import type { Context } from '../context.js';
-import { recordEvent } from '../events/events.js';
+import type { Db } from '../db/connect.js';
+import { prepared } from '../db/prepared.js';
+import { countEvent, recordEvent } from '../events/events.js';
+import { businessEventCounts, businessEvents } from '../events/tables.js';
 import { UNKNOWN_ACCOUNT_HASH, verifyPassword } from '../security/passwords.js';
 import type { Realm } from './realms.js';
 import { resolveSession } from './credential.js';
-import { endRealmSession, startRealmSession, type StartedSession } from './sessions.js';
-import { realmUsers } from './tables.js';
+import { endRealmSession, newSession, type StartedSession } from './sessions.js';
+import { realmSessions, realmUsers } from './tables.js';
 import type { RealmUser } from './users.js';
 
 export type SignInResult =
@@ -19,10 +23,17 @@ export type SignInResult =
 export async function findByIdentifier(ctx: Context, realm: Realm, identifier: string): Promise<RealmUser | undefined> {
   const text = identifier.trim().toLowerCase();
   if (!text) return undefined;
-  const match = text.includes('@') ? sql`lower(${realmUsers.email}) = ${text}` : sql`lower(${realmUsers.username}) = ${text}`;
-  const [user] = await ctx.db.select().from(realmUsers).where(and(eq(realmUsers.realmId, realm.id), match));
+  const [user] = await (text.includes('@') ? userByEmail : userByUsername)(ctx.db).execute({ realmId: realm.id, text });
   return user;
 }
+
+// Prepared (one per kind of identifier): every sign-in starts with one.
+const userBy = (column: typeof realmUsers.email | typeof realmUsers.username, statement: string) => (db: Db) => prepared(db, statement, (d, name) => d
+  .select().from(realmUsers)
+  .where(and(eq(realmUsers.realmId, sql.placeholder('realmId')), sql`lower(${column}) = ${sql.placeholder('text')}`))
+  .prepare(name));
+const userByEmail = userBy(realmUsers.email, 'realm_user_by_email');
+const userByUsername = userBy(realmUsers.username, 'realm_user_by_username');
 
 /**
  * Signs a realm user in with email or username and password. Every refusal looks the same from
@@ -44,11 +55,32 @@ export async function signInWithPassword(ctx: Context, realm: Realm, identifier:
     await failed();
     return { ok: false, reason: 'invalid' };
   }
-  await attemptSucceeded(ctx, SIGN_IN_LIMIT, subject);
-  const session = await startRealmSession(ctx, realm, user.id);
-  await recordEvent(ctx, { realmId: realm.id, userId: user.id, type: 'user_login_log' });
-  return { ok: true, user, session };
+  const { secret, row } = newSession(ctx, realm, user.id);
+  const [started] = await signedIn(ctx.db).execute({
+    scope: SIGN_IN_LIMIT.scope, subject, realmId: realm.id, userId: user.id, sessionHash: row.sessionHash,
+    expiresAt: row.expiresAt.toISOString(), createdAt: row.createdAt.toISOString(),
+  });
+  return { ok: true, user, session: { id: started.id, secret, expiresAt: row.expiresAt } };
 }
+
+/**
+ * What a right password writes, in one statement (so one round trip and one commit, next to the
+ * hash that is the sign-in's real cost): the subject's failures are forgotten, `user_login_log` is
+ * recorded and counted, and the new session is stored.
+ */
+const signedIn = (db: Db) => prepared(db, 'realm_sign_in_success', (d, name) => {
+  const userId = sql`${sql.placeholder('userId')}::integer`;
+  const createdAt = sql`${sql.placeholder('createdAt')}::timestamptz`;
+  const forgotten = d.$with('forgotten').as(forgetting(d, sql.placeholder('scope'), sql.placeholder('subject')).returning({ subject: attemptCounters.subject }));
+  const logged = d.$with('logged').as(d.insert(businessEvents).values({
+    realmId: sql`${sql.placeholder('realmId')}::integer`, userId, type: 'user_login_log', createdAt,
+  }).returning({ id: businessEvents.id }));
+  const counted = d.$with('counted').as(countEvent(d, userId, 0).returning({ userId: businessEventCounts.userId }));
+  return d.with(forgotten, logged, counted).insert(realmSessions).values({
+    realmId: sql`${sql.placeholder('realmId')}::integer`, userId, sessionHash: sql`${sql.placeholder('sessionHash')}::text`,
+    expiresAt: sql`${sql.placeholder('expiresAt')}::timestamptz`, createdAt,
+  }).returning({ id: realmSessions.id }).prepare(name);
+});
 
 /**
  * Signs out the session a realm cookie names: it ends (with every access token tied to it) and

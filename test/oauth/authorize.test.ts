@@ -90,6 +90,19 @@ describe('GET /realms/{uid}/oauth/authorize', () => {
     }
   });
 
+  it('follows a change or removal of the client at once, though it was just read', async () => {
+    const changing = await createClient(h, 'bank');
+    const params = valid({ client_id: changing.uid });
+    expect((await get(authorizePath('bank', params), { cookie })).statusCode).toBe(302);
+    const update = await h.request({ method: 'PUT', url: `/api/admin/customers/bank/oauth_clients/${changing.id}`, payload: { redirect_uris: ['https://app.example/other'] } });
+    expect(update.statusCode).toBe(200);
+    expect((await get(authorizePath('bank', params), { cookie })).statusCode).toBe(400);
+    expect((await get(authorizePath('bank', valid({ client_id: changing.uid, redirect_uri: 'https://app.example/other' })), { cookie })).statusCode).toBe(302);
+    const removal = await h.request({ method: 'DELETE', url: `/api/admin/customers/bank/oauth_clients/${changing.id}` });
+    expect(removal.statusCode).toBe(204);
+    expect((await get(authorizePath('bank', valid({ client_id: changing.uid, redirect_uri: 'https://app.example/other' })), { cookie })).statusCode).toBe(400);
+  });
+
   it('never lets a client of one realm authorize a user of another', async () => {
     // The bank's client at the shop's authorize address, with a shop user signed in: an error page.
     const res = await get(authorizePath('shop', valid()), { cookie: `${shopCookie}; ${cookie}` });
