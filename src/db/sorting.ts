@@ -12,7 +12,8 @@ export function sortKeyOf<K extends string>(sortable: Record<K, unknown>, sortBy
 export function orderOf(
   sortable: Record<string, AnyColumn>, query: { sort_by?: string; order?: string }, fallback: AnyColumn, defaultDirection: 'asc' | 'desc',
 ): SQL {
-  const column = query.sort_by !== undefined && Object.hasOwn(sortable, query.sort_by) ? sortable[query.sort_by] : fallback;
-  const reversed = query.order?.toLowerCase() === (defaultDirection === 'asc' ? 'desc' : 'asc');
-  return (reversed === (defaultDirection === 'desc') ? asc : desc)(column);
+  const key = sortKeyOf(sortable, query.sort_by, '');
+  const column = key ? sortable[key] : fallback;
+  const other = defaultDirection === 'asc' ? 'desc' : 'asc';
+  return (query.order?.toLowerCase() === other ? other : defaultDirection) === 'asc' ? asc(column) : desc(column);
 }

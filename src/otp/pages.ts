@@ -10,6 +10,8 @@ import { realmCookieName } from '../realms/sessions.js';
 import { CODE_FORMAT, requestCode } from './codes.js';
 import { IDENTIFIER_MAX } from './schema.js';
 import { signInWithCode } from './sign-in.js';
+import { pagePath, withRedirect } from '../realms/pages/paths.js';
+import { secureCookies } from '../realms/pages/session-cookie.js';
 
 /** Carries the identifier from otp_login to otp_code; not a secret, and only as long-lived as a code. */
 const IDENTIFIER_COOKIE = 'atrium_otp';
@@ -36,9 +38,6 @@ export function rememberIdentifier(reply: FastifyReply, realm: Realm, identifier
 }
 
 const hide = { hide: true };
-const pagePath = (realm: Realm, page: string) => `/realms/${encodeURIComponent(realm.uid)}/${page}`;
-const withRedirect = (path: string, redirectUri: string | undefined) =>
-  (redirectUri ? `${path}?${new URLSearchParams({ redirect_uri: redirectUri })}` : path);
 
 interface View {
   redirectUri?: string;
@@ -56,7 +55,7 @@ interface View {
 export function otpPages(ctx: Context): FastifyPluginAsync {
   return async (scope) => {
     const app = scope.withTypeProvider<TypeBoxTypeProvider>();
-    const secure = () => ctx.config.baseUrl.startsWith('https:');
+    const secure = () => secureCookies(ctx);
 
     scope.setErrorHandler(pageErrorHandler);
 

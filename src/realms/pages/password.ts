@@ -9,6 +9,7 @@ import { findActiveRealm, type Realm } from '../realms.js';
 import { csrfMatches, issueCsrfToken, CSRF_FIELD } from './csrf.js';
 import { html, pageErrorHandler, pageNotFound, sendPage, type Markup } from './html.js';
 import { profileCustomer, secureCookies } from './session-cookie.js';
+import { pagePath } from './paths.js';
 
 const IDENTIFIER_MAX = 320;
 const Params = Type.Object({ realm_uid: Type.String() });
@@ -23,7 +24,6 @@ const ChangeForm = Type.Object({
 });
 
 const hide = { hide: true };
-const pagePath = (realm: Realm, page: string) => `/realms/${encodeURIComponent(realm.uid)}/${page}`;
 const minutesUntil = (ctx: Context, moment: Date) => Math.max(1, Math.ceil((moment.getTime() - ctx.clock.now().getTime()) / 60_000));
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 const alert = (error: string | undefined) => (error ? html`<p class="alert" role="alert" id="password-error">${error}</p>` : '');

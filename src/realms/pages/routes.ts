@@ -14,6 +14,7 @@ import { changePasswordForm } from './password.js';
 import { impersonationBanner, sessionAccessPage } from './session-access.js';
 import { profileCustomer, secureCookies, setSessionCookie } from './session-cookie.js';
 import { signUpLink } from './signup.js';
+import { pagePath } from './paths.js';
 
 const Params = Type.Object({ realm_uid: Type.String() });
 const RedirectQuery = Type.Object({ redirect_uri: Type.Optional(Type.String()) });
@@ -33,7 +34,6 @@ const LoginForm = Type.Object({
 const LogoutForm = Type.Object({ redirect_uri: Type.Optional(Type.String()), csrf_token: Type.Optional(Type.String()) });
 
 const hide = { hide: true };
-const pagePath = (realm: Realm, page: string) => `/realms/${encodeURIComponent(realm.uid)}/${page}`;
 
 interface LoginView {
   redirectUri?: string;

@@ -14,6 +14,7 @@ import { signUp, signUpFields, signUpOpen } from '../sign-up.js';
 import { csrfMatches, issueCsrfToken, CSRF_FIELD } from './csrf.js';
 import { html, pageErrorHandler, pageNotFound, sendPage, type Markup } from './html.js';
 import { secureCookies, setSessionCookie } from './session-cookie.js';
+import { pagePath, withRedirect } from './paths.js';
 
 const Params = Type.Object({ realm_uid: Type.String() });
 const RedirectQuery = Type.Object({ redirect_uri: Type.Optional(Type.String()) });
@@ -27,9 +28,6 @@ const SignUpForm = Type.Object({
 }, { additionalProperties: Type.String() });
 
 const hide = { hide: true };
-const pagePath = (realm: Realm, page: string) => `/realms/${encodeURIComponent(realm.uid)}/${page}`;
-const withRedirect = (path: string, redirectUri: string | undefined) =>
-  (redirectUri ? `${path}?${new URLSearchParams({ redirect_uri: redirectUri })}` : path);
 const fieldName = (field: CustomField) => `field_${field.key}`;
 
 /** Where the login page links to when the realm's sign-up is open; null when it is not. */
