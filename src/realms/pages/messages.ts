@@ -108,7 +108,8 @@ It is valid for ${minutes}.`,
   fieldProblem: (label: string, messages: string) => `${label} ${messages}.`,
   /**
    * The user writer's field messages (users.ts, field-values.ts, security/passwords.ts), in English
-   * exactly as the admin API answers them; `{name}` stands for a part carried over as it is.
+   * exactly as the admin API answers them; `{name}` stands for a part carried over as it is. They
+   * follow a field's label of any gender, so the other languages word them without agreement.
    */
   fieldMessages: {
     blank: "can't be blank",
@@ -183,7 +184,7 @@ const es: Texts = {
   profileSignedInAs: (who) => html`Sesión iniciada como <strong>${who}</strong>.`,
   email: 'Correo electrónico',
   username: 'Nombre de usuario',
-  impersonatedBy: (admin) => html`Suplantado por <strong>${admin ?? 'un administrador eliminado'}</strong>: esta sesión la abrió un administrador, y todo lo que se haga en ella queda registrado como suyo.`,
+  impersonatedBy: (admin) => html`Suplantación de identidad por <strong>${admin ?? 'un administrador eliminado'}</strong>: esta sesión la abrió un administrador, y todo lo que se haga en ella queda registrado como suyo.`,
 
   changePassword: 'Cambiar contraseña',
   currentPassword: 'Contraseña actual',
@@ -249,10 +250,10 @@ Es válido durante ${minutes}.`,
   fieldMessages: {
     blank: 'no puede estar en blanco',
     taken: 'ya está en uso',
-    invalid: 'no es válido',
+    invalid: 'no tiene un formato válido',
     usernameFormat: 'solo puede contener letras, dígitos, ".", "-" y "_" (como máximo 100)',
-    tooLong: 'es demasiado largo (el máximo es {count} caracteres)',
-    tooShort: 'es demasiado corto (el mínimo es {count} caracteres)',
+    tooLong: 'tiene demasiados caracteres (el máximo es {count})',
+    tooShort: 'tiene muy pocos caracteres (el mínimo es {count})',
     tooCommon: 'es demasiado común',
     text: 'debe ser un texto',
     number: 'debe ser un número',
