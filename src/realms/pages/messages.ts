@@ -198,7 +198,7 @@ const es: Texts = {
   changeLocked: (minutes) => `Demasiadas contraseñas incorrectas: esta cuenta está bloqueada. Inténtalo de nuevo en ${minutes}.`,
   backToProfile: 'Volver a tu perfil',
 
-  forgotPasswordTitle: 'Olvidé mi contraseña',
+  forgotPasswordTitle: 'Contraseña olvidada',
   resetHeading: (realm) => `Restaurar contraseña de ${realm}`,
   resetIntro: 'Te enviaremos a tu correo electrónico un enlace para elegir una nueva contraseña.',
   sendLink: 'Envíame un enlace',
