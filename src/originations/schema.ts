@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { DateTime, Id, Int32, ref } from '../http/models.js';
+import { DateTime, Id, Int32, INT32_MAX, ref } from '../http/models.js';
 
 export const TASK_TYPES = ['input', 'pending_review', 'validation', 'confirmation'] as const;
 export type TaskType = typeof TASK_TYPES[number];
@@ -13,6 +13,13 @@ export const LIMITS = {
   name: 255, steps: 20, tasksPerStep: 50, questionsPerTask: 50, label: 500, content: 10_000, options: 50, option: 255,
   deadlineDays: 3650, extensionDays: 365, totalExtensionDays: 3650, reason: 1000, answer: 10_000, groupMembers: 100,
 } as const;
+
+/**
+ * An integer or null, as one schema with a list of types: with type coercion on, a union would turn
+ * 0 (out of the integer's range) into null.
+ */
+const IntOrNull = (options: { minimum: number; maximum: number; description: string }) =>
+  Type.Unsafe<number | null>({ type: ['integer', 'null'], finite: true, ...options });
 
 const Name = (description: string) => Type.String({ minLength: 1, maxLength: LIMITS.name, description });
 
@@ -44,9 +51,7 @@ export const StepInput = Type.Object({
 
 const originationFields = {
   name: Name('The origination\'s name'),
-  deadline_days: Type.Optional(Type.Union([Int32({ minimum: 1, maximum: LIMITS.deadlineDays }), Type.Null()], {
-    description: 'Days a submission has from its start; null or left out for no deadline',
-  })),
+  deadline_days: Type.Optional(IntOrNull({ minimum: 1, maximum: LIMITS.deadlineDays, description: 'Days a submission has from its start; null or left out for no deadline' })),
   steps: Type.Array(StepInput, { minItems: 1, maxItems: LIMITS.steps, description: 'In order; their tasks in order' }),
 };
 
@@ -173,8 +178,8 @@ export const StartInput = Type.Object({
 }, { additionalProperties: false });
 
 export const AssignInput = Type.Object({
-  group_id: Type.Optional(Type.Union([Id(), Type.Null()], { description: 'A reviewer group of the realm' })),
-  admin_id: Type.Optional(Type.Union([Id(), Type.Null()], { description: 'A team member (with group_id: a member of that group)' })),
+  group_id: Type.Optional(IntOrNull({ minimum: 1, maximum: INT32_MAX, description: 'A reviewer group of the realm' })),
+  admin_id: Type.Optional(IntOrNull({ minimum: 1, maximum: INT32_MAX, description: 'A team member (with group_id: a member of that group)' })),
 }, { additionalProperties: false, description: 'group_id alone: the group; admin_id alone: the admin; both: the admin picked from the group; neither: unassigned' });
 
 export const ExtendInput = Type.Object({
