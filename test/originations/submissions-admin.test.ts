@@ -201,4 +201,20 @@ describe('admin API: submissions', () => {
     expect((await admin(h, 'GET', `/customers/${elsewhere.uid}/submissions/${first.id}`)).statusCode).toBe(404);
     expect((await admin(h, 'POST', `/customers/${elsewhere.uid}/submissions/${first.id}/cancel`, { reason: 'x' })).statusCode).toBe(404);
   });
+
+  it('goes with its user, and with its realm (originations, groups and submissions alike)', async () => {
+    const doomed = await makeRealm(h);
+    const origination = await makeOrigination(h, doomed.uid);
+    const user = await makeRealmUser(h, doomed.uid);
+    const kept = await makeRealmUser(h, doomed.uid);
+    const gone = await startFor(h, doomed.uid, origination.id, user.id);
+    await startFor(h, doomed.uid, origination.id, kept.id);
+    await admin(h, 'POST', `/customers/${doomed.uid}/groups`, { name: 'Doomed', member_ids: [h.ownerId] });
+    expect((await admin(h, 'DELETE', `/customers/${doomed.uid}/users/${user.id}`)).statusCode).toBe(204);
+    expect((await admin(h, 'GET', `/customers/${doomed.uid}/submissions/${gone.id}`)).statusCode).toBe(404);
+    expect((await admin(h, 'DELETE', `/realms/${doomed.uid}`)).statusCode).toBe(204);
+    const again = await makeRealm(h, { uid: doomed.uid });
+    expect((await admin(h, 'GET', `/customers/${again.uid}/originations`)).json().meta.total_entries).toBe(0);
+    expect((await admin(h, 'GET', `/customers/${again.uid}/groups`)).json().meta.total_entries).toBe(0);
+  });
 });
