@@ -19,6 +19,7 @@ import { notificationAdminRoutes, notificationCustomerRoutes } from './notificat
 import { realmEventRoutes, userEventRoutes } from './events/routes.js';
 import { zendeskAdminRoutes, zendeskCustomerRoutes } from './integrations/zendesk/routes.js';
 import { impersonationRoutes } from './impersonation/routes.js';
+import { attachmentAdminRoutes, attachmentCustomerRoutes } from './uploads/routes.js';
 
 const bearer = { type: 'http', scheme: 'bearer', description: 'An admin API access token (team settings, API access)' };
 
@@ -47,13 +48,14 @@ export function adminCatalog(ctx: Context): Catalog {
       { name: 'Notifications', description: 'Notifications sent to users of a realm, read in their inbox (customers API)' },
       { name: 'Realm activity', description: 'The business event log of a realm\'s users' },
       { name: 'Integrations', description: 'A realm\'s help-desk (Zendesk) single sign-on' },
+      { name: 'Attachments', description: 'Private files realm users uploaded to answer file questions' },
     ],
     notFoundBody: { errors: ['Not found'] },
     hooks: { onRequest: adminGuard(ctx) },
     routes: [
       sessionRoutes(ctx), accountRoutes(ctx), teamRoutes(ctx, { realm: realmExists }), roleRoutes(ctx), apiAccessRoutes(ctx),
       realmRoutes(ctx), realmUserRoutes(ctx), customFieldRoutes(ctx), oauthClientRoutes(ctx), realmEventRoutes(ctx),
-      notificationAdminRoutes(ctx), zendeskAdminRoutes(ctx), impersonationRoutes(ctx),
+      notificationAdminRoutes(ctx), zendeskAdminRoutes(ctx), impersonationRoutes(ctx), attachmentAdminRoutes(ctx),
     ],
   };
 }
@@ -103,10 +105,11 @@ export function customersCatalog(ctx: Context): Catalog {
       { name: 'Notifications', description: 'The signed-in user\'s inbox' },
       { name: 'Events', description: 'The signed-in user\'s business events (spec 2.8, 4.3)' },
       { name: 'Integrations', description: 'Help-desk (Zendesk) sign-in for the signed-in user; the realm\'s integration is set up in the admin API first' },
+      { name: 'Attachments', description: 'The signed-in user\'s private files, the answers to file questions (spec 2.12)' },
     ],
     notFoundBody: {},
     hooks: { onRequest: customerGuard(ctx) },
     models: CUSTOMER_MODELS,
-    routes: [meRoutes(ctx), otpRoutes(ctx), notificationCustomerRoutes(ctx), userEventRoutes(ctx), zendeskCustomerRoutes(ctx)],
+    routes: [meRoutes(ctx), otpRoutes(ctx), notificationCustomerRoutes(ctx), userEventRoutes(ctx), zendeskCustomerRoutes(ctx), attachmentCustomerRoutes(ctx)],
   };
 }
