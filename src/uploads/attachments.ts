@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import type { Context } from '../context.js';
+import type { Db } from '../db/connect.js';
 import { getAccount } from '../account/account.js';
 import { attachmentNotFound, fileQuestionNotFound } from '../http/errors.js';
 import type { FilePart } from '../http/multipart.js';
@@ -123,4 +124,16 @@ export async function deleteAttachment(ctx: Context, customer: Customer, uuid: s
   )).returning({ storageKey: answerAttachments.storageKey });
   if (!row) throw attachmentNotFound();
   await removeObjects(ctx.storage, ctx.log, [row.storageKey]);
+}
+
+/**
+ * Drops the attachments of a user, or of every user of a realm, in the transaction that deletes them,
+ * and answers their storage keys, to be removed after the commit. The caller has locked the user's (or
+ * the realm's) row first: an attachment's insert checks that row's key, so none is added meanwhile.
+ */
+export async function dropAttachments(tx: Db, owner: { userId: number } | { realmId: number }): Promise<string[]> {
+  const rows = await tx.delete(answerAttachments)
+    .where('userId' in owner ? eq(answerAttachments.userId, owner.userId) : eq(answerAttachments.realmId, owner.realmId))
+    .returning({ storageKey: answerAttachments.storageKey });
+  return rows.map((row) => row.storageKey);
 }

@@ -219,6 +219,22 @@ describe('private attachments', () => {
     }
   });
 
+  it('removes the files of a deleted user, and of every user of a deleted realm', async () => {
+    const doomed = await makeRealm(h);
+    const [carol, dave] = [await signedInUser(doomed.uid), await signedInUser(doomed.uid)];
+    const uuidOf = async (cookie: string, name: string) => (await (await upload(cookie, name, pdf(), {}, doomed.uid)).json()).uuid;
+    const carols = [await uuidOf(carol.cookie, 'a.pdf'), await uuidOf(carol.cookie, 'b.pdf')];
+    const daves = [await uuidOf(dave.cookie, 'c.pdf')];
+    expect(attachmentFiles()).toEqual(expect.arrayContaining([...carols, ...daves]));
+
+    expect((await h.request({ method: 'DELETE', url: `/api/admin/customers/${doomed.uid}/users/${carol.id}` })).statusCode).toBe(204);
+    expect(attachmentFiles()).not.toEqual(expect.arrayContaining([carols[0]]));
+    expect(attachmentFiles()).not.toEqual(expect.arrayContaining([carols[1]]));
+    expect(attachmentFiles()).toEqual(expect.arrayContaining(daves));
+    expect((await h.request({ method: 'DELETE', url: `/api/admin/realms/${doomed.uid}` })).statusCode).toBe(204);
+    expect(attachmentFiles()).not.toEqual(expect.arrayContaining(daves));
+  });
+
   it('serves a file to an admin with the realm\'s originations permission', async () => {
     const image = png();
     const { uuid } = await (await upload(alice.cookie, 'passport.png', image)).json();
