@@ -6,7 +6,7 @@ import { credentialFailures, RealmNotFound } from '../customers/schema.js';
 import { attachmentNotFound, notFound } from '../http/errors.js';
 import { ref, useModels } from '../http/models.js';
 import { FILE_FORM_FAILURES, fileForm, readFileForm } from '../http/multipart.js';
-import { failures } from '../http/responses.js';
+import { failures, NoContent } from '../http/responses.js';
 import { sendStoredObject } from '../http/stored-object.js';
 import { requireRealm } from '../realms/realms.js';
 import { createAttachment, deleteAttachment, discardFile, readAttachment, receiveFile, uploadLimits, type AttachmentFile } from './attachments.js';
@@ -65,7 +65,6 @@ export function attachmentCustomerRoutes(ctx: Context): FastifyPluginAsync {
       schema: {
         tags, summary: 'Read one of the user\'s files',
         description: `The \`url\` of an attachment: only its owner reads it (another user's or an unknown uuid: 404). ${SERVED}`,
-        produces: ['application/octet-stream'],
         params: AttachmentParams, response: { 200: FileContent, ...credentialFailures(), 404: notFound('no file of the user has this uuid') },
       },
     }, async (request, reply) => {
@@ -80,11 +79,12 @@ export function attachmentCustomerRoutes(ctx: Context): FastifyPluginAsync {
         tags, summary: 'Delete one of the user\'s files',
         description: 'Removes the record and the stored file at once, for good; an answer that used it is left without a file. '
           + 'Answers 200 with an empty body. Another user\'s or an unknown uuid: 404.',
-        params: AttachmentParams, response: { 200: { description: 'Deleted: the body is empty' }, ...credentialFailures(), 404: notFound('no file of the user has this uuid') },
+        params: AttachmentParams, response: { 200: { ...NoContent, description: 'Deleted: the body is empty' }, ...credentialFailures(), 404: notFound('no file of the user has this uuid') },
       },
     }, async (request, reply) => {
       await deleteAttachment(ctx, customerOf(request), request.params.uuid);
-      return reply.code(200).send();
+      // No payload at all: spec 4.3 answers an empty body, not the JSON text `null`.
+      return reply.code(200).send(undefined as never);
     });
   };
 }
@@ -99,7 +99,6 @@ export function attachmentAdminRoutes(ctx: Context): FastifyPluginAsync {
       schema: {
         tags, summary: 'Read a file a user of the realm uploaded',
         description: `Any attachment of the realm's users, by its uuid (the value of a file answer is its id; submissions show it). ${SERVED}`,
-        produces: ['application/octet-stream'],
         params: AttachmentParams, response: { 200: FileContent, ...failures(401, 403, 404) },
       },
     }, async (request, reply) => {

@@ -17,7 +17,7 @@ const BUILT_IN_ROLE_KEYS = ['account_owner', 'account_admin', 'realm_admin', 're
 /** The state fuzzed requests reach into; made again from time to time, since fuzzed DELETEs remove it. */
 interface World {
   realms: string[];
-  ids: Record<string, number[]>;
+  ids: Record<string, (number | string)[]>;
   fieldKeys: string[];
   session?: string;
   oauthToken?: string;
@@ -37,8 +37,8 @@ describe('the catalog fuzzer', () => {
   afterAll(async () => { await h?.close(); });
 
   const admin = (method: string, url: string, payload?: unknown) => h.request({ method: method as 'GET', url: `/api/admin${url}`, token: ownerToken, payload: payload as object });
-  const remember = (collection: string, id: number | undefined) => {
-    if (typeof id === 'number') (world.ids[collection] ??= []).push(id);
+  const remember = (collection: string, id: number | string | undefined) => {
+    if (typeof id === 'number' || typeof id === 'string') (world.ids[collection] ??= []).push(id);
   };
 
   /** A realm with a user, a custom field and an OAuth client; a team member with an application and a token; the user signed in. */
@@ -66,6 +66,12 @@ describe('the catalog fuzzer', () => {
     await admin('PUT', `/customers/${realm.uid}/integrations/zendesk`, { subdomain: 'fuzz', key_id: 'fuzz_key', shared_secret: USER_PASSWORD });
     world.session = await signInThroughPage(realm.uid, user.email);
     world.customerRealm = realm.uid;
+    if (world.session) {
+      // An attachment of the user: its uuid is the path parameter of the customers and admin file routes.
+      const uuid = await uploadAttachment(realm.uid, world.session);
+      remember('answer', uuid);
+      remember('attachments', uuid);
+    }
     world.oauthToken = undefined;
     if (world.session) {
       const code = await issueCode(h, realm.uid, client.uid, world.session);
@@ -87,6 +93,19 @@ describe('the catalog fuzzer', () => {
     });
     const session = res.cookies.find((c) => c.name.startsWith('atrium_realm_'));
     return session ? `${session.name}=${session.value}` : undefined;
+  }
+
+  async function uploadAttachment(realmUid: string, session: string): Promise<string | undefined> {
+    const boundary = 'fuzzsetup';
+    const payload = Buffer.concat([
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="notes.txt"\r\n\r\n`),
+      Buffer.from('plain notes\n'), Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]);
+    const res = await h.request({
+      method: 'POST', url: `/api/customers/realms/${realmUid}/private_upload/answer`, token: null, payload,
+      headers: { cookie: session, 'content-type': `multipart/form-data; boundary=${boundary}` },
+    });
+    return res.statusCode === 200 ? res.json().uuid : undefined;
   }
 
   /** A fuzzed request may revoke the owner's token (deleting its application, say): issue another rather than lose coverage. */
