@@ -117,6 +117,13 @@ describe('private attachments', () => {
     const served = await read((await res.json()).url, { cookie: alice.cookie });
     expect(served.headers.get('content-type')).toBe('text/csv; charset=utf-8');
     expect(served.headers.get('content-disposition')).toMatch(/^attachment; /);
+    // Characters of 2, 3 and 4 bytes, cut wherever the stream's chunks end.
+    const wide = Buffer.from('é€😀 '.repeat(100_000));
+    const long = await upload(alice.cookie, 'wide.txt', wide);
+    expect(long.status).toBe(200);
+    expect((await long.json()).size).toBe(wide.length);
+    const cut = await upload(alice.cookie, 'cut.txt', wide.subarray(0, wide.length - 2));
+    expect((await cut.json()).errors).toEqual(['cut.txt: content does not match the extension']);
   });
 
   it('refuses what is not allowed or not what it says, one text per reason starting with the file name, storing nothing', async () => {
