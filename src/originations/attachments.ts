@@ -12,13 +12,6 @@ export async function findUserAttachment(ctx: Pick<Context, 'db'>, realmId: numb
   return row ?? null;
 }
 
-/** The user's attachment with this uuid in the realm, or null (unknown, or another user's). */
-export async function findUserAttachmentByUuid(ctx: Pick<Context, 'db'>, realmId: number, userId: number, uuid: string): Promise<AnswerAttachment | null> {
-  const [row] = await ctx.db.select().from(answerAttachments)
-    .where(and(eq(answerAttachments.uuid, uuid), eq(answerAttachments.realmId, realmId), eq(answerAttachments.userId, userId)));
-  return row ?? null;
-}
-
 /** Whether `questionId` is a `file` question of an origination of the realm (spec 4.3 rule 4: otherwise 404). */
 export async function isFileQuestion(ctx: Pick<Context, 'db'>, realmId: number, questionId: number): Promise<boolean> {
   const [row] = await ctx.db.select({ id: originationQuestions.id }).from(originationQuestions)
