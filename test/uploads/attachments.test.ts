@@ -6,9 +6,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { makeRealm, makeRealmUser, memberToken, REALM_USER_PASSWORD, signInAtLoginPage } from '../helpers/realms.js';
 import { listen } from '../helpers/server.js';
-import { eq } from 'drizzle-orm';
-import { realms } from '../../src/realms/tables.js';
-import { originationQuestions, originationTasks, originations } from '../../src/originations/tables.js';
 import { pdf, png, storedFiles } from './files.js';
 
 const MB = 1024 * 1024;
@@ -27,18 +24,18 @@ describe('private attachments', () => {
     return { id: user.id as number, cookie: await signInAtLoginPage(h, realmUid, user.email, REALM_USER_PASSWORD) };
   }
 
-  /** An origination with one input task asking a text and a file question; answers their ids. */
-  async function questionsOf(realmUid: string): Promise<{ file: number; text: number }> {
-    const [{ id: realmId }] = await h.ctx.db.select({ id: realms.id }).from(realms).where(eq(realms.uid, realmUid));
-    const [origination] = await h.ctx.db.insert(originations).values({ realmId, name: 'Open an account' }).returning();
-    const [task] = await h.ctx.db.insert(originationTasks).values({
-      originationId: origination.id, stepPosition: 0, stepName: 'Documents', position: 0, name: 'Your documents', type: 'input',
-    }).returning();
-    const [text, file] = await h.ctx.db.insert(originationQuestions).values([
-      { taskId: task.id, position: 0, label: 'Your name', type: 'text' },
-      { taskId: task.id, position: 1, label: 'Your passport', type: 'file' },
-    ]).returning();
-    return { file: file.id, text: text.id };
+  /** An origination with one input task asking a text and a file question (admin API); answers it with the questions' ids. */
+  async function originationOf(realmUid: string) {
+    const res = await h.request({
+      method: 'POST', url: `/api/admin/customers/${realmUid}/originations`,
+      payload: { name: 'Open an account', steps: [{ name: 'Documents', tasks: [{ name: 'Your documents', type: 'input', questions: [
+        { label: 'Your name', type: 'text' }, { label: 'Your passport', type: 'file' },
+      ] }] }] },
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    const origination = res.json();
+    const [task] = origination.steps[0].tasks;
+    return { id: origination.id as number, taskUid: task.uid as string, text: task.questions[0].id as number, file: task.questions[1].id as number };
   }
 
   beforeAll(async () => {
@@ -47,7 +44,7 @@ describe('private attachments', () => {
     realm = await makeRealm(h);
     alice = await signedInUser(realm.uid);
     bob = await signedInUser(realm.uid);
-    ({ file: fileQuestion, text: textQuestion } = await questionsOf(realm.uid));
+    ({ file: fileQuestion, text: textQuestion } = await originationOf(realm.uid));
   });
   afterAll(async () => {
     await h?.close();
@@ -186,7 +183,7 @@ describe('private attachments', () => {
 
   it('answers 404 to a question_id that is not a file question of the realm, storing nothing', async () => {
     const elsewhere = await makeRealm(h);
-    const foreign = await questionsOf(elsewhere.uid);
+    const foreign = await originationOf(elsewhere.uid);
     const before = attachmentFiles();
     for (const questionId of [String(textQuestion), String(foreign.file), '2147483648', '1099511627776', '-1', 'abc', '', ' 1']) {
       const res = await upload(alice.cookie, 'me.png', png(), { question_id: questionId });
@@ -224,6 +221,28 @@ describe('private attachments', () => {
       expect((await remove(bad, alice.cookie)).status, bad).toBe(404);
       expect((await read(`/api/customers/realms/${realm.uid}/private_upload/answer/${bad}`, { cookie: alice.cookie })).status, bad).toBe(404);
     }
+  });
+
+  it('answers a file question with the attachment\'s id; once the file is deleted the answer has none', async () => {
+    const origination = await originationOf(realm.uid);
+    const started = await h.request({
+      method: 'POST', url: `/api/admin/customers/${realm.uid}/originations/${origination.id}/submissions`, payload: { user_id: alice.id },
+    });
+    expect(started.statusCode, started.body).toBe(201);
+    const { uuid: submission } = started.json();
+    const attachment = await (await upload(alice.cookie, 'passport.pdf', pdf(), { question_id: String(origination.file) })).json();
+    const customers = (method: 'GET' | 'PUT', url: string, payload?: object) =>
+      h.request({ method, url: `/api/customers/realms/${realm.uid}${url}`, token: null, headers: { cookie: alice.cookie }, payload });
+    const fields = { [origination.text]: 'Alice', [origination.file]: attachment.id };
+    const answered = await customers('PUT', `/submissions/${submission}/tasks/${origination.taskUid}`, { fields });
+    expect(answered.statusCode, answered.body).toBe(200);
+    expect((await customers('GET', `/submissions/${submission}`)).json().tasks[0].fields[origination.file]).toBe(attachment.id);
+
+    expect((await remove(attachment.uuid, alice.cookie)).status).toBe(200);
+    expect(attachmentFiles()).not.toContain(attachment.uuid);
+    const after = (await customers('GET', `/submissions/${submission}`)).json().tasks[0];
+    expect(after.fields[origination.file]).toBeNull();
+    expect(after.fields[origination.text]).toBe('Alice');
   });
 
   it('removes the files of a deleted user, and of every user of a deleted realm', async () => {
