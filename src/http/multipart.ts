@@ -18,13 +18,15 @@ const BOUNDARY = /;\s*boundary=(?:"([^"]+)"|([^;\s]+))/i;
  */
 function watchClosingDelimiter(body: Readable, boundary: string): () => boolean {
   const delimiter = Buffer.from(`\r\n--${boundary}--`);
+  const keep = delimiter.length - 1;
   let tail = Buffer.from('\r\n');
   let seen = false;
+  // Only the bytes where one chunk meets the next are copied: a file's content is never duplicated.
   body.on('data', (chunk: Buffer) => {
     if (seen) return;
-    const window = Buffer.concat([tail, chunk]);
-    seen = window.includes(delimiter);
-    tail = window.subarray(Math.max(0, window.length - delimiter.length + 1));
+    seen = Buffer.concat([tail, chunk.subarray(0, keep)]).includes(delimiter) || chunk.includes(delimiter);
+    const recent = chunk.length >= keep ? chunk : Buffer.concat([tail, chunk]);
+    tail = Buffer.from(recent.subarray(Math.max(0, recent.length - keep)));
   });
   return () => seen;
 }
