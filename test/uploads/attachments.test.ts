@@ -223,6 +223,16 @@ describe('private attachments', () => {
     }
   });
 
+  it('deletes once under 50 concurrent deletions of the same file', async () => {
+    const { uuid } = await (await upload(alice.cookie, 'once.pdf', pdf())).json();
+    const answers = await Promise.all(Array.from({ length: 50 }, () => remove(uuid, alice.cookie)));
+    const statuses = answers.map((res) => res.status);
+    await Promise.all(answers.map((res) => res.text()));
+    expect(statuses.filter((status) => status === 200)).toHaveLength(1);
+    expect(statuses.filter((status) => status === 404)).toHaveLength(49);
+    expect(attachmentFiles()).not.toContain(uuid);
+  });
+
   it('answers a file question with the attachment\'s id; once the file is deleted the answer has none', async () => {
     const origination = await originationOf(realm.uid);
     const started = await h.request({
