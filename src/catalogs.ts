@@ -22,6 +22,7 @@ import { impersonationRoutes } from './impersonation/routes.js';
 import { originationRoutes } from './originations/routes/originations.js';
 import { submissionAdminRoutes } from './originations/routes/submissions.js';
 import { submissionCustomerRoutes } from './originations/routes/customers.js';
+import { attachmentAdminRoutes, attachmentCustomerRoutes } from './uploads/routes.js';
 
 const bearer = { type: 'http', scheme: 'bearer', description: 'An admin API access token (team settings, API access)' };
 
@@ -52,6 +53,7 @@ export function adminCatalog(ctx: Context): Catalog {
       { name: 'Integrations', description: 'A realm\'s help-desk (Zendesk) single sign-on' },
       { name: 'Originations', description: 'A realm\'s guided application processes (steps of tasks) and its groups of reviewers' },
       { name: 'Submissions', description: 'Realm users\' runs through an origination: start, assign, review, extend, cancel' },
+      { name: 'Attachments', description: 'Private files realm users uploaded to answer file questions' },
     ],
     notFoundBody: { errors: ['Not found'] },
     hooks: { onRequest: adminGuard(ctx) },
@@ -59,6 +61,7 @@ export function adminCatalog(ctx: Context): Catalog {
       sessionRoutes(ctx), accountRoutes(ctx), teamRoutes(ctx, { realm: realmExists }), roleRoutes(ctx), apiAccessRoutes(ctx),
       realmRoutes(ctx), realmUserRoutes(ctx), customFieldRoutes(ctx), oauthClientRoutes(ctx), realmEventRoutes(ctx),
       notificationAdminRoutes(ctx), zendeskAdminRoutes(ctx), impersonationRoutes(ctx), originationRoutes(ctx), submissionAdminRoutes(ctx),
+      attachmentAdminRoutes(ctx),
     ],
   };
 }
@@ -109,12 +112,14 @@ export function customersCatalog(ctx: Context): Catalog {
       { name: 'Events', description: 'The signed-in user\'s business events (spec 2.8, 4.3)' },
       { name: 'Submissions', description: 'The signed-in user\'s origination submissions (spec 2.9–2.11)' },
       { name: 'Integrations', description: 'Help-desk (Zendesk) sign-in for the signed-in user; the realm\'s integration is set up in the admin API first' },
+      { name: 'Attachments', description: 'The signed-in user\'s private files, the answers to file questions (spec 2.12)' },
     ],
     notFoundBody: {},
     hooks: { onRequest: customerGuard(ctx) },
     models: CUSTOMER_MODELS,
     routes: [
       meRoutes(ctx), otpRoutes(ctx), notificationCustomerRoutes(ctx), userEventRoutes(ctx), zendeskCustomerRoutes(ctx), submissionCustomerRoutes(ctx),
+      attachmentCustomerRoutes(ctx),
     ],
   };
 }

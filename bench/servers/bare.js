@@ -1,8 +1,21 @@
-// The comparison every benchmark measures against: a bare Fastify route.
+// The comparison every benchmark measures against: a bare Fastify route (and, for uploads, a bare route
+// that streams the request body to a file and removes it).
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { pipeline } from 'node:stream/promises';
 import Fastify from 'fastify';
 
-const app = Fastify();
+const app = Fastify({ bodyLimit: 1024 * 1024 * 1024 });
 app.get('/', async () => ({ status: 'ok' }));
+app.addContentTypeParser('multipart/form-data', (_request, _payload, done) => done(null));
+app.post('/upload', async (request) => {
+  const file = path.join(os.tmpdir(), `bare-upload-${randomUUID()}`);
+  await pipeline(request.raw, fs.createWriteStream(file));
+  fs.rmSync(file);
+  return { status: 'ok' };
+});
 await app.listen({ port: 0, host: '127.0.0.1' });
 process.send({ url: `http://127.0.0.1:${app.server.address().port}` });
 process.on('SIGTERM', () => app.close().then(() => process.exit(0)));

@@ -72,6 +72,9 @@ export const userNotFound = define('ATR_USER_SESSION', 401, () => 'user not foun
 export const sessionExpired = define('ATR_GRANT_EXPIRED', 401, () => 'session expired', { error: { grant_expired: 'session expired' } });
 // The customers API answers an unknown resource of the user like an unknown realm: 404 `{}`.
 export const notificationNotFound = define('ATR_NOTIFICATION_NOT_FOUND', 404, () => 'Notification not found', {});
+export const attachmentNotFound = define('ATR_ATTACHMENT_NOT_FOUND', 404, () => 'Attachment not found', {});
+// Spec 4.3 rule 4: a question_id that names no file question of the realm.
+export const fileQuestionNotFound = define('ATR_FILE_QUESTION_NOT_FOUND', 404, () => 'No file question has this question_id', {});
 
 /** A 422 naming each invalid attribute, Rails style: `{errors: ["Email has already been taken"], details: [...]}`. */
 export function invalid(details: FieldError[]): AppError {

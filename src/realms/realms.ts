@@ -14,6 +14,8 @@ import { prepared } from '../db/prepared.js';
 import { isLocale, LOCALES, type Locale } from '../i18n/locale.js';
 import { removeAvatarObjects } from './avatar-files.js';
 import { brandingBody, brandingChanges } from './branding.js';
+import { dropAttachments } from '../uploads/attachments.js';
+import { removeObjects } from '../storage/storage.js';
 import { realmUsers, realms } from './tables.js';
 import { totalCount, totalOf, type Page } from '../db/paging.js';
 
@@ -277,7 +279,7 @@ export async function updateRealm(ctx: ActingContext, uid: string, input: RealmI
 }
 
 /**
- * Deletes the realm with its users (and their avatar files), sessions, custom fields, OAuth clients
+ * Deletes the realm with its users (and their avatar and attachment files), sessions, custom fields, OAuth clients
  * and events, and the role assignments that named it (so that a later realm with the same uid does
  * not inherit them).
  */
@@ -287,12 +289,15 @@ export async function deleteRealm(ctx: Context, uid: string): Promise<void> {
     // The lock keeps new users out; deleting the users here rather than by cascade reads the avatars
     // they hold now, including one an upload committed while this waited for the user's row.
     await tx.select({ id: realms.id }).from(realms).where(eq(realms.id, realm.id)).for('update');
+    // The realm's lock keeps new attachments out too (their insert checks its key).
+    const attachments = await dropAttachments(tx as unknown as Db, { realmId: realm.id });
     const deleted = await tx.delete(realmUsers).where(eq(realmUsers.realmId, realm.id)).returning({ avatar: realmUsers.avatar });
     await dropTarget(tx as unknown as Db, 'realm', realm.uid);
     await tx.delete(realms).where(eq(realms.id, realm.id));
-    return deleted;
+    return { avatars: deleted.map((user) => user.avatar ?? null), attachments };
   });
   ctx.caches.changed('access');
   ctx.caches.changed('customers', `realm:${realm.id}`);
-  await removeAvatarObjects(ctx, users.map((user) => user.avatar ?? null));
+  await removeAvatarObjects(ctx, users.avatars);
+  await removeObjects(ctx.storage, ctx.log, users.attachments);
 }

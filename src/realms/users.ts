@@ -10,6 +10,8 @@ import { FieldErrors, invalidField, notFound } from '../http/errors.js';
 import { isEmail, normalizeEmail } from '../admin-auth/team.js';
 import { hashPassword, passwordWeakness } from '../security/passwords.js';
 import { removeAvatarObjects } from './avatar-files.js';
+import { dropAttachments } from '../uploads/attachments.js';
+import { removeObjects } from '../storage/storage.js';
 import { fieldsOf, type CustomField } from './custom-fields.js';
 import { checkUniqueValues, fieldValueList, lockFieldValues, mergeFieldValues, type FieldValues } from './field-values.js';
 import type { Realm } from './realms.js';
@@ -222,13 +224,23 @@ export async function activateRealmUser(ctx: Context, realm: Realm, id: number):
   return getRealmUser(ctx, realm, id);
 }
 
-/** The avatar removed is the one the deletion saw, so an upload committed just before it is not left behind. */
+/**
+ * The avatar removed is the one the deletion saw, so an upload committed just before it is not left
+ * behind; the user's row is locked first, so the attachments dropped with it are all there are.
+ */
 export async function deleteRealmUser(ctx: Context, realm: Realm, id: number): Promise<void> {
-  const [user] = await ctx.db.delete(realmUsers).where(and(eq(realmUsers.id, id), eq(realmUsers.realmId, realm.id)))
-    .returning({ avatar: realmUsers.avatar });
-  if (!user) throw notFound('User');
+  const deleted = await ctx.db.transaction(async (txn) => {
+    const tx = txn as unknown as Db;
+    const mine = and(eq(realmUsers.id, id), eq(realmUsers.realmId, realm.id));
+    const [locked] = await tx.select({ id: realmUsers.id }).from(realmUsers).where(mine).for('update');
+    if (!locked) throw notFound('User');
+    const attachments = await dropAttachments(tx, { userId: id });
+    const [user] = await tx.delete(realmUsers).where(mine).returning({ avatar: realmUsers.avatar });
+    return { avatar: user.avatar ?? null, attachments };
+  });
   ctx.caches.changed('customers', `user:${id}`);
-  await removeAvatarObjects(ctx, [user.avatar ?? null]);
+  await removeAvatarObjects(ctx, [deleted.avatar]);
+  await removeObjects(ctx.storage, ctx.log, deleted.attachments);
 }
 
 /** DELETE .../users/{id}/sessions: every session of the user ends, and every access token tied to one. */

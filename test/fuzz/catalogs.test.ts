@@ -76,6 +76,12 @@ describe('the catalog fuzzer', () => {
     await populateOriginations(realm.uid, user.id);
     world.session = await signInThroughPage(realm.uid, user.email);
     world.customerRealm = realm.uid;
+    if (world.session) {
+      // An attachment of the user: its uuid is the path parameter of the customers and admin file routes.
+      const uuid = await uploadAttachment(realm.uid, world.session);
+      remember('answer', uuid);
+      remember('attachments', uuid);
+    }
     world.oauthToken = undefined;
     if (world.session) {
       const code = await issueCode(h, realm.uid, client.uid, world.session);
@@ -109,6 +115,19 @@ describe('the catalog fuzzer', () => {
     });
     const session = res.cookies.find((c) => c.name.startsWith('atrium_realm_'));
     return session ? `${session.name}=${session.value}` : undefined;
+  }
+
+  async function uploadAttachment(realmUid: string, session: string): Promise<string | undefined> {
+    const boundary = 'fuzzsetup';
+    const payload = Buffer.concat([
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="notes.txt"\r\n\r\n`),
+      Buffer.from('plain notes\n'), Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]);
+    const res = await h.request({
+      method: 'POST', url: `/api/customers/realms/${realmUid}/private_upload/answer`, token: null, payload,
+      headers: { cookie: session, 'content-type': `multipart/form-data; boundary=${boundary}` },
+    });
+    return res.statusCode === 200 ? res.json().uuid : undefined;
   }
 
   /** A fuzzed request may revoke the owner's token (deleting its application, say): issue another rather than lose coverage. */

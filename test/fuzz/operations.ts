@@ -15,8 +15,8 @@ export interface Operation {
   parameters: { name: string; in: 'path' | 'query'; required?: boolean; schema: Schema }[];
   body?: { type: string; schema: Schema; required: boolean };
   secured: boolean;
-  /** Per declared status: a validator of its JSON body, or null where it has none (204). */
-  responses: Map<number, ValidateFunction | null>;
+  /** Per declared status: a validator of its JSON body, null where it has none (204), `any` for a file of any type. */
+  responses: Map<number, ValidateFunction | null | 'any'>;
 }
 
 export interface FuzzRequest {
@@ -37,10 +37,13 @@ export function operationsOf(catalog: string, prefix: string, document: Schema):
   const operations: Operation[] = [];
   for (const [path, methods] of Object.entries<Schema>(document.paths)) {
     for (const [method, operation] of Object.entries<Schema>(methods)) {
-      const responses = new Map<number, ValidateFunction | null>();
+      const responses = new Map<number, ValidateFunction | null | 'any'>();
       for (const [status, response] of Object.entries<Schema>(operation.responses)) {
-        const schema = response.content?.['application/json']?.schema;
-        responses.set(Number(status), schema ? compile(schema, `${catalog}:${method}:${path}:${status}`) : null);
+        const content = response.content ?? {};
+        const schema = content['application/json']?.schema;
+        // A JSON schema of type null declares an empty body (a 200 without content); other media types, a file's bytes.
+        if (schema && schema.type !== 'null') responses.set(Number(status), compile(schema, `${catalog}:${method}:${path}:${status}`));
+        else responses.set(Number(status), Object.keys(content).some((type) => type !== 'application/json') ? 'any' : null);
       }
       const [bodyType, bodyContent] = Object.entries<Schema>(operation.requestBody?.content ?? {})[0] ?? [];
       operations.push({
@@ -143,6 +146,7 @@ export function problemWith(operation: Operation, request: FuzzRequest, status: 
   const credentialed = request.credential !== 'none' && request.credential !== 'garbage';
   if (operation.secured && !credentialed && status < 300) return `answered ${status} without a credential`;
   const validate = operation.responses.get(status);
+  if (validate === 'any') return null;
   if (!validate) return body === '' ? null : `answered ${status} with a body where none is declared`;
   let parsed: unknown;
   try {

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { Context } from '../../context.js';
-import { sendStoredObject } from '../../http/stored-object.js';
-import { extensionOf, MEDIA_TYPES } from '../../storage/checks.js';
+import { PUBLIC_IMMUTABLE, sendStoredObject } from '../../http/stored-object.js';
+import { extensionOf, mediaTypeOf } from '../../storage/checks.js';
 import { AVATAR_FILE, AVATAR_URL_PREFIX, avatarKey } from '../avatar-files.js';
 
 /**
@@ -14,7 +14,7 @@ export function avatarFileRoutes(ctx: Context): FastifyPluginAsync {
       const { name } = request.params;
       const object = AVATAR_FILE.test(name) ? await ctx.storage.get(avatarKey(name)) : null;
       if (!object) return reply.code(404).send({ errors: ['Not found'] });
-      return sendStoredObject(reply, object, MEDIA_TYPES[extensionOf(name)]);
+      return sendStoredObject(reply, object, { contentType: mediaTypeOf(extensionOf(name)), cacheControl: PUBLIC_IMMUTABLE });
     });
   };
 }
