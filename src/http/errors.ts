@@ -53,6 +53,8 @@ export const notBuiltInRole = define('ATR_NOT_BUILT_IN_ROLE', 422, (key: string)
 export const integrationMissing = define('ATR_INTEGRATION_MISSING', 404, (name: string) =>
   `This realm has no ${name} integration: an administrator sets it up first`);
 export const cannotImpersonate = define('ATR_CANNOT_IMPERSONATE', 422, (reason: string) => reason);
+export const signUpDisabled = define('ATR_SIGN_UP_DISABLED', 409, () =>
+  'Sign-up is disabled in this realm (activation_mode disabled): nobody could accept an invitation');
 
 // Spec 7 and the facts page: the customers API's one-time code checks.
 export const otpCodeInvalid = define('ATR_OTP_CODE_INVALID', 409, () => 'The code is not valid or has expired.');

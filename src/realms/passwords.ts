@@ -38,7 +38,7 @@ export async function requestPasswordReset(ctx: Context, realm: Realm, identifie
 }
 
 async function sendResetLink(ctx: Context, realm: Realm, user: RealmUser): Promise<void> {
-  const token = await issueLink(ctx, realm, { purpose: 'password_reset', userId: user.id, email: user.email, lifetimeMs: RESET_LINK_MINUTES * 60_000 });
+  const { token } = await issueLink(ctx, realm, { purpose: 'password_reset', userId: user.id, email: user.email, lifetimeMs: RESET_LINK_MINUTES * 60_000 });
   const url = `${ctx.config.baseUrl}/realms/${encodeURIComponent(realm.uid)}/password/reset/${token}`;
   await ctx.mail.send({
     to: user.email,

@@ -14,7 +14,7 @@ import { changePasswordForm } from './password.js';
 import { impersonationBanner, sessionAccessPage } from './session-access.js';
 import { profileCustomer, secureCookies, setSessionCookie } from './session-cookie.js';
 import { signUpLink } from './signup.js';
-import { pagePath } from './paths.js';
+import { pagePath, withRedirect } from './paths.js';
 
 const Params = Type.Object({ realm_uid: Type.String() });
 const RedirectQuery = Type.Object({ redirect_uri: Type.Optional(Type.String()) });
@@ -77,6 +77,7 @@ ${view.error ? html`<p class="alert" role="alert" id="login-error">${view.error}
 <button type="submit">Sign in</button>
 </form>
 <p><a href="${pagePath(realm, 'password')}">Forgot your password?</a></p>
+<p><a href="${withRedirect(pagePath(realm, 'otp_login'), view.redirectUri)}">Sign in with a code sent by email</a></p>
 ${signUp ? html`<p><a href="${signUp}">Create an account</a></p>` : ''}`;
       // The title tells of the error too: it is the first thing a screen reader reads of the new page.
       return sendPage(reply, status, { title: view.error ? 'Error: Sign in' : 'Sign in', heading: `Sign in to ${realm.name}`, realmName: realm.name, body });

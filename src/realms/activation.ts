@@ -1,0 +1,123 @@
+import { and, eq } from 'drizzle-orm';
+import { beginAttempt, type AttemptLimit } from '../attempts/limit.js';
+import type { Context } from '../context.js';
+import type { Db } from '../db/connect.js';
+import { recordEvent } from '../events/events.js';
+import { claimLink, findLink, issueLink, type LinkLookup } from './links.js';
+import type { Realm } from './realms.js';
+import { safeRedirect } from './redirects.js';
+import { startRealmSession, type StartedSession } from './sessions.js';
+import { findByIdentifier } from './sign-in.js';
+import { realmUsers } from './tables.js';
+
+export const ACTIVATION_LINK_HOURS = 24;
+const HOUR_MS = 60 * 60_000;
+/**
+ * Mails about an activation (the link at sign-up, each one sent again, the notice to an address that
+ * already has an account) per email address; and requests to send the link again per client address.
+ * Requests, not failures: they are never reset.
+ */
+export const ACTIVATION_MAILS_PER_EMAIL: AttemptLimit = { scope: 'activation_mail_email', max: 5, lockMs: HOUR_MS };
+export const ACTIVATION_RESENDS_PER_ADDRESS: AttemptLimit = { scope: 'activation_resend_address', max: 20, lockMs: HOUR_MS };
+
+const pageUrl = (ctx: Context, realm: Realm, page: string) => `${ctx.config.baseUrl}/realms/${encodeURIComponent(realm.uid)}/${page}`;
+
+/**
+ * What an address given to an `activation_email` sign-up (or to the page that sends the link again)
+ * receives, decided apart from the answer so that the answer tells nothing of who has an account: a
+ * user still waiting for confirmation gets a fresh link (older ones stop working); with
+ * `noticeIfActive`, an active user gets a notice that the address already has an account; anyone
+ * else nothing. At most ACTIVATION_MAILS_PER_EMAIL such mails per address.
+ */
+export async function mailActivation(ctx: Context, realm: Realm, email: string, redirectUri: string | null, noticeIfActive: boolean): Promise<void> {
+  // An email, never a username: the address typed is the one mailed.
+  const user = email.includes('@') ? await findByIdentifier(ctx, realm, email) : undefined;
+  if (!user) return;
+  const pending = user.confirmationPending && !user.active;
+  if (!pending && !(noticeIfActive && user.active)) return;
+  const allowed = await beginAttempt(ctx, ACTIVATION_MAILS_PER_EMAIL, `${realm.id}:${user.email.toLowerCase()}`);
+  if (!allowed.allowed) return;
+  if (!pending) {
+    await ctx.mail.send({
+      to: user.email,
+      subject: `Your ${realm.name} account`,
+      text: `Someone asked to create a ${realm.name} account with this address, which already has one.\n\n`
+        + `If it was you, sign in: ${pageUrl(ctx, realm, 'login')}\nIf you forgot your password, choose a new one: ${pageUrl(ctx, realm, 'password')}\n\n`
+        + 'If it was not you, you can ignore this mail: nothing was changed.\n',
+    });
+    return;
+  }
+  const { token } = await issueLink(ctx, realm, {
+    purpose: 'activation', userId: user.id, email: user.email, lifetimeMs: ACTIVATION_LINK_HOURS * HOUR_MS, redirectUri,
+  });
+  await ctx.mail.send({
+    to: user.email,
+    subject: `Confirm your ${realm.name} account`,
+    text: `To confirm your email address and activate your ${realm.name} account, open this link:\n\n${pageUrl(ctx, realm, `activation/${token}`)}\n\n`
+      + `It is valid for ${ACTIVATION_LINK_HOURS} hours and works once. If you did not create this account, you can ignore this mail.\n`,
+  });
+}
+
+/** mailActivation in the background: the answer neither waits for it nor shows its failures. */
+export function mailActivationLater(ctx: Context, realm: Realm, email: string, redirectUri: string | null, noticeIfActive: boolean): void {
+  mailActivation(ctx, realm, email, redirectUri, noticeIfActive)
+    .catch((err: Error) => ctx.log.error({ realm: realm.uid, reason: err.message }, 'could not send an activation mail'));
+}
+
+export type ResendRequest = { accepted: true } | { accepted: false; retryAt: Date };
+
+/** "Send the link again", asked from a client address; the answer is the same whoever the address is. */
+export async function requestActivationLink(ctx: Context, realm: Realm, email: string, address: string, redirectUri: string | null): Promise<ResendRequest> {
+  const attempt = await beginAttempt(ctx, ACTIVATION_RESENDS_PER_ADDRESS, `${realm.id}:${address}`);
+  if (!attempt.allowed) return { accepted: false, retryAt: attempt.lockedUntil ?? new Date(ctx.clock.now().getTime() + HOUR_MS) };
+  mailActivationLater(ctx, realm, email, redirectUri, false);
+  return { accepted: true };
+}
+
+/** Whether an activation link would work now (the confirmation page), and the address it confirms. */
+export async function findActivationLink(ctx: Context, realm: Realm, token: string): Promise<LinkLookup> {
+  const found = await findLink(ctx, realm, 'activation', token);
+  if (!found.ok || found.link.userId === null) return found.ok ? { ok: false, reason: 'gone' } : found;
+  const [user] = await ctx.db.select({ pending: realmUsers.confirmationPending }).from(realmUsers)
+    .where(and(eq(realmUsers.id, found.link.userId), eq(realmUsers.realmId, realm.id)));
+  return user?.pending ? found : { ok: false, reason: 'gone' };
+}
+
+export type Activation =
+  | { ok: true; userId: number; session: StartedSession; redirectUri: string | null }
+  | { ok: false; reason: 'unknown' | 'gone' };
+
+class LinkDead extends Error {
+  constructor(readonly reason: 'unknown' | 'gone') {
+    super(reason);
+  }
+}
+
+/**
+ * Uses an activation link up: the user becomes active (no longer pending), a fresh session starts
+ * and `user_login_log` is recorded, all in one transaction: of simultaneous uses exactly one
+ * activates, and a link whose user is no longer pending (an administrator decided meanwhile) writes
+ * nothing. The redirect_uri the link carries is checked again now.
+ */
+export async function activateWithLink(ctx: Context, realm: Realm, token: string): Promise<Activation> {
+  try {
+    const done = await ctx.db.transaction(async (txn) => {
+      const tx = { ...ctx, db: txn as unknown as Db };
+      const claimed = await claimLink(tx, realm, 'activation', token);
+      if (!claimed.ok) throw new LinkDead(claimed.reason);
+      const { userId, redirectUri } = claimed.link;
+      const [user] = await tx.db.update(realmUsers).set({ active: true, confirmationPending: false, updatedAt: ctx.clock.now() })
+        .where(and(eq(realmUsers.id, userId ?? 0), eq(realmUsers.realmId, realm.id), eq(realmUsers.confirmationPending, true)))
+        .returning({ id: realmUsers.id });
+      if (!user) throw new LinkDead('gone');
+      const session = await startRealmSession(tx, realm, user.id);
+      await recordEvent(tx, { realmId: realm.id, userId: user.id, type: 'user_login_log', properties: { method: 'activation_link' } });
+      return { userId: user.id, session, redirectUri };
+    });
+    ctx.caches.changed('customers', `user:${done.userId}`);
+    return { ok: true, ...done, redirectUri: await safeRedirect(ctx, done.redirectUri) };
+  } catch (err) {
+    if (err instanceof LinkDead) return { ok: false, reason: err.reason };
+    throw err;
+  }
+}
