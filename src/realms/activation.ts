@@ -27,16 +27,14 @@ const pageUrl = (ctx: Context, realm: Realm, page: string) => `${ctx.config.base
  * receives, decided apart from the answer so that the answer tells nothing of who has an account: a
  * user still waiting for confirmation gets a fresh link (older ones stop working); with
  * `noticeIfActive`, an active user gets a notice that the address already has an account; anyone
- * else nothing. At most ACTIVATION_MAILS_PER_EMAIL such mails per address.
+ * else nothing.
  */
-export async function mailActivation(ctx: Context, realm: Realm, email: string, redirectUri: string | null, noticeIfActive: boolean): Promise<void> {
+async function mailActivation(ctx: Context, realm: Realm, email: string, redirectUri: string | null, noticeIfActive: boolean): Promise<void> {
   // An email, never a username: the address typed is the one mailed.
   const user = email.includes('@') ? await findByIdentifier(ctx, realm, email) : undefined;
   if (!user) return;
   const pending = user.confirmationPending && !user.active;
   if (!pending && !(noticeIfActive && user.active)) return;
-  const allowed = await beginAttempt(ctx, ACTIVATION_MAILS_PER_EMAIL, `${realm.id}:${user.email.toLowerCase()}`);
-  if (!allowed.allowed) return;
   if (!pending) {
     await ctx.mail.send({
       to: user.email,
@@ -58,10 +56,24 @@ export async function mailActivation(ctx: Context, realm: Realm, email: string, 
   });
 }
 
-/** mailActivation in the background: the answer neither waits for it nor shows its failures. */
-export function mailActivationLater(ctx: Context, realm: Realm, email: string, redirectUri: string | null, noticeIfActive: boolean): void {
+/**
+ * Takes one of the address's ACTIVATION_MAILS_PER_EMAIL (counted for any address, known or not) and,
+ * when allowed, mails in the background: the answer neither waits for the mail nor shows its failures.
+ */
+async function mailActivationLimited(ctx: Context, realm: Realm, email: string, redirectUri: string | null, noticeIfActive: boolean): Promise<{ allowed: true } | { allowed: false; retryAt: Date }> {
+  const attempt = await beginAttempt(ctx, ACTIVATION_MAILS_PER_EMAIL, `${realm.id}:${email.trim().toLowerCase()}`);
+  if (!attempt.allowed) return { allowed: false, retryAt: attempt.lockedUntil ?? new Date(ctx.clock.now().getTime() + HOUR_MS) };
   mailActivation(ctx, realm, email, redirectUri, noticeIfActive)
     .catch((err: Error) => ctx.log.error({ realm: realm.uid, reason: err.message }, 'could not send an activation mail'));
+  return { allowed: true };
+}
+
+/**
+ * After an `activation_email` sign-up, new address or taken: the pending user gets its link, an active
+ * owner of the address a notice. Past the address's mail limit nothing is sent and the answer stays the same.
+ */
+export async function confirmSignUp(ctx: Context, realm: Realm, email: string, redirectUri: string | null): Promise<void> {
+  await mailActivationLimited(ctx, realm, email, redirectUri, true);
 }
 
 export type ResendRequest = { accepted: true } | { accepted: false; retryAt: Date };
@@ -70,8 +82,8 @@ export type ResendRequest = { accepted: true } | { accepted: false; retryAt: Dat
 export async function requestActivationLink(ctx: Context, realm: Realm, email: string, address: string, redirectUri: string | null): Promise<ResendRequest> {
   const attempt = await beginAttempt(ctx, ACTIVATION_RESENDS_PER_ADDRESS, `${realm.id}:${address}`);
   if (!attempt.allowed) return { accepted: false, retryAt: attempt.lockedUntil ?? new Date(ctx.clock.now().getTime() + HOUR_MS) };
-  mailActivationLater(ctx, realm, email, redirectUri, false);
-  return { accepted: true };
+  const mailed = await mailActivationLimited(ctx, realm, email, redirectUri, false);
+  return mailed.allowed ? { accepted: true } : { accepted: false, retryAt: mailed.retryAt };
 }
 
 /** Whether an activation link would work now (the confirmation page), and the address it confirms. */

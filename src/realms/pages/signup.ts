@@ -6,7 +6,7 @@ import type { Context } from '../../context.js';
 import type { FieldError } from '../../http/errors.js';
 import { requestCode } from '../../otp/codes.js';
 import { rememberIdentifier } from '../../otp/pages.js';
-import { ACTIVATION_LINK_HOURS, mailActivationLater } from '../activation.js';
+import { ACTIVATION_LINK_HOURS, confirmSignUp } from '../activation.js';
 import type { CustomField } from '../custom-fields.js';
 import type { FieldValue } from '../field-values.js';
 import { findLink } from '../links.js';
@@ -226,7 +226,7 @@ ${custom}
         }
         case 'activation_email':
           // The same answer for a new address and a taken one; what is mailed, if anything, is decided after it.
-          mailActivationLater(ctx, realm, email, view.redirectUri ?? null, true);
+          await confirmSignUp(ctx, realm, email, view.redirectUri ?? null);
           return done('Check your email', html`<p class="notice" role="status">We sent a link to <strong>${email}</strong> to confirm your address.
 Open it to activate your account: it is valid for ${ACTIVATION_LINK_HOURS} hours and works once.</p>
 <p>No mail? Look in your spam folder, or <a href="${withRedirect(pagePath(realm, 'activation'), view.redirectUri)}">send the link again</a>.</p>`);
