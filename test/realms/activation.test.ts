@@ -3,19 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inputValue } from '../helpers/cookie-jar.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { makeRealm, makeRealmUser, REALM_USER_PASSWORD, signInAtLoginPage } from '../helpers/realms.js';
-import { startSmtp, type ReceivedMail, type SmtpListener } from '../helpers/smtp.js';
+import { activationLinkIn, mailText, startSmtp, type SmtpListener } from '../helpers/smtp.js';
 
 const PASSWORD = 'a long secret 1';
 
-/** The body of a mail as text (quoted-printable soft line breaks joined). */
-const bodyOf = (mail: ReceivedMail) => mail.raw.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
-
-/** The activation link a mail carries, as a path. */
-export function activationLinkIn(mail: ReceivedMail): string {
-  const path = /https?:\/\/[^/\s]+(\/realms\/[^/\s]+\/activation\/[A-Za-z0-9_-]{43})/.exec(bodyOf(mail))?.[1];
-  if (!path) throw new Error(`no activation link in the mail:\n${mail.raw}`);
-  return path;
-}
+const bodyOf = mailText;
 
 const cookiesOf = (res: LightMyRequestResponse) => res.cookies.map((c) => `${c.name}=${c.value}`);
 
