@@ -58,13 +58,16 @@ class InvitationDead extends Error {
  * apart from the other problems so that the page can keep it secret.
  */
 export async function signUp(ctx: Context, realm: Realm, input: SignUpInput, fields: CustomField[], invitation?: string): Promise<SignUpResult> {
-  const mode = invitation === undefined ? realm.activationMode : 'invitation_only';
+  const invited = invitation !== undefined;
+  const mode = realm.activationMode;
   const create = async (writer: Context, email: string) => {
     const user = await writeRealmUser(writer, realm, null, {
       email, username: input.username, password: input.password || undefined,
-      active: mode !== 'moderated' && mode !== 'activation_email', custom_fields: input.customFields,
-    }, { fields, confirmationPending: mode === 'activation_email' });
-    await recordEvent(writer, { realmId: realm.id, userId: user.id, type: 'user_signup_log', properties: { activation_mode: mode } });
+      active: invited || (mode !== 'moderated' && mode !== 'activation_email'), custom_fields: input.customFields,
+    }, { fields, confirmationPending: !invited && mode === 'activation_email' });
+    await recordEvent(writer, {
+      realmId: realm.id, userId: user.id, type: 'user_signup_log', properties: { activation_mode: mode, ...(invited ? { invited: true } : {}) },
+    });
     return user;
   };
   try {

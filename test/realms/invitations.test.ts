@@ -117,7 +117,7 @@ describe('invitation_only: sign-up through an administrator\'s invitation', () =
     const [user] = await users(realm.uid);
     expect(user).toMatchObject({ email: 'invited@example.com', username: 'guest', active: true });
     const events = await h.request({ method: 'GET', url: `/api/admin/customers/${realm.uid}/events?type=user_signup_log` });
-    expect(events.json().events).toEqual([expect.objectContaining({ user: expect.objectContaining({ id: user.id }), properties: { activation_mode: 'invitation_only' } })]);
+    expect(events.json().events).toEqual([expect.objectContaining({ user: expect.objectContaining({ id: user.id }), properties: { activation_mode: 'invitation_only', invited: true } })]);
 
     const again = await h.request({ method: 'GET', url: link, token: null });
     expect(again.statusCode).toBe(410);
