@@ -16,6 +16,7 @@ import { startRealmSession } from '../sessions.js';
 import { SIGN_UP_PER_ADDRESS, signUp, signUpFields, signUpOpen } from '../sign-up.js';
 import { csrfMatches, issueCsrfToken, CSRF_FIELD } from './csrf.js';
 import { html, pageErrorHandler, pageNotFound, sendPage, type Markup } from './html.js';
+import { fieldMessage, pageTexts, type Texts } from './messages.js';
 import { secureCookies, setSessionCookie } from './session-cookie.js';
 import { pagePath, withRedirect } from './paths.js';
 
@@ -76,10 +77,11 @@ export function signUpPage(ctx: Context): FastifyPluginAsync {
 
     function formPage(request: FastifyRequest, reply: FastifyReply, realm: Realm, fields: CustomField[], status: number, view: View) {
       const token = issueCsrfToken(request, reply, realm.uid, secureCookies(ctx));
+      const t = pageTexts(request, realm);
       const messages = new Map((view.errors ?? []).map((e) => [e.field, e.messages]));
       const problem = (field: string, id: string, label: string) => {
         const list = messages.get(field);
-        return list ? { id: `${id}-error`, text: `${label} ${list.join(', ')}.` } : null;
+        return list ? { id: `${id}-error`, text: t.fieldProblem(label, list.map((m) => fieldMessage(t, m)).join(', ')) } : null;
       };
       const control = (field: string, id: string, label: string, input: (attrs: Markup) => Markup) => {
         const error = problem(field, id, label);
@@ -99,29 +101,29 @@ ${error ? html`<span class="field-error" id="${error.id}">${error.text}</span>` 
           case 'checkbox': return html`<input${attrs} type="checkbox" value="true" required${view.values[name] !== undefined ? html` checked` : ''}>`;
           case 'dropdown':
           case 'choice':
-            return html`<select${attrs} required><option value="">Choose…</option>${field.options.map((option) =>
+            return html`<select${attrs} required><option value="">${t.choose}</option>${field.options.map((option) =>
               html`<option${option === value(name) ? html` selected` : ''}>${option}</option>`)}</select>`;
           default: return html`<input${attrs} type="text" required value="${value(name)}">`;
         }
       }));
-      const summary = view.error ?? (view.errors?.length ? 'Please correct the fields marked below.' : undefined);
+      const summary = view.error ?? (view.errors?.length ? t.correctFields : undefined);
       const body = html`
 ${summary ? html`<p class="alert" role="alert" id="signup-error">${summary}</p>` : ''}
 <form method="post" action="${pagePath(realm, 'signup')}">
 ${view.invitation
-    ? html`<p>Email: <strong>${view.invitation.email}</strong> (the invited address)</p>
+    ? html`<p>${t.invitedEmail(view.invitation.email)}</p>
 <input type="hidden" name="invitation" value="${view.invitation.token}">`
-    : control('email', 'email', 'Email', (attrs) => html`<input${attrs} type="email" autocomplete="email" autocapitalize="none" spellcheck="false" required value="${value('email')}"${summary ? '' : html` autofocus`}>`)}
-${control('username', 'username', 'Username (optional)', (attrs) => html`<input${attrs} type="text" autocomplete="username" autocapitalize="none" spellcheck="false" value="${value('username')}">`)}
-${control('password', 'password', 'Password', (attrs) => html`<input${attrs} type="password" autocomplete="new-password" minlength="8" required>`)}
+    : control('email', 'email', t.email, (attrs) => html`<input${attrs} type="email" autocomplete="email" autocapitalize="none" spellcheck="false" required value="${value('email')}"${summary ? '' : html` autofocus`}>`)}
+${control('username', 'username', t.usernameOptional, (attrs) => html`<input${attrs} type="text" autocomplete="username" autocapitalize="none" spellcheck="false" value="${value('username')}">`)}
+${control('password', 'password', t.password, (attrs) => html`<input${attrs} type="password" autocomplete="new-password" minlength="8" required>`)}
 ${custom}
 <input type="hidden" name="redirect_uri" value="${view.redirectUri ?? ''}">
 <input type="hidden" name="${CSRF_FIELD}" value="${token}">
-<button type="submit">Create account</button>
+<button type="submit">${t.createAccount}</button>
 </form>
-<p><a href="${withRedirect(pagePath(realm, 'login'), view.redirectUri)}">Already have an account? Sign in</a></p>`;
+<p><a href="${withRedirect(pagePath(realm, 'login'), view.redirectUri)}">${t.haveAccount}</a></p>`;
       return sendPage(reply, status, {
-        title: summary ? 'Error: Create an account' : 'Create an account', heading: `Create your ${realm.name} account`, realmName: realm.name, body,
+        texts: t, title: summary ? t.errorTitle(t.signUpTitle) : t.signUpTitle, heading: t.signUpHeading(realm.name), realm, body,
       });
     }
 
@@ -129,41 +131,40 @@ ${custom}
     async function signUpRealm(reply: FastifyReply, uid: string): Promise<Realm | null> {
       const realm = await findActiveRealm(ctx, uid);
       if (!realm || realm.activationMode === 'disabled') {
-        pageNotFound(reply);
+        pageNotFound(reply, realm);
         return null;
       }
       return realm;
     }
 
-    const invitationNeeded = (reply: FastifyReply, realm: Realm) => sendPage(reply, 404, {
-      title: 'Sign-up by invitation only', realmName: realm.name,
-      body: html`<p>Accounts here are created by invitation only. If you were invited, open the link in the invitation mail.</p>
-<p><a href="${pagePath(realm, 'login')}">Sign in to an existing account</a></p>`,
+    const invitationNeeded = (t: Texts, reply: FastifyReply, realm: Realm) => sendPage(reply, 404, {
+      texts: t, title: t.invitationOnlyTitle, realm,
+      body: html`<p>${t.invitationOnly}</p>
+<p><a href="${pagePath(realm, 'login')}">${t.signInExisting}</a></p>`,
     });
 
-    const deadInvitation = (reply: FastifyReply, realm: Realm, reason: 'unknown' | 'gone') => sendPage(reply, reason === 'gone' ? 410 : 404, {
-      title: 'Error: Invitation not valid', heading: reason === 'gone' ? 'This invitation has expired' : 'This invitation is not valid', realmName: realm.name,
-      body: html`<p class="alert" role="alert">${reason === 'gone'
-        ? 'This invitation was already used, was replaced by a newer one, or has expired. Ask whoever invited you for a new one. Nothing was changed.'
-        : 'There is no invitation at this address. Check the link you followed. Nothing was changed.'}</p>
-<p><a href="${pagePath(realm, 'login')}">Sign in to an existing account</a></p>`,
+    const deadInvitation = (t: Texts, reply: FastifyReply, realm: Realm, reason: 'unknown' | 'gone') => sendPage(reply, reason === 'gone' ? 410 : 404, {
+      texts: t, title: t.errorTitle(t.invitationNotValidTitle), heading: reason === 'gone' ? t.invitationGoneHeading : t.invitationUnknownHeading, realm,
+      body: html`<p class="alert" role="alert">${reason === 'gone' ? t.invitationGone : t.invitationUnknown}</p>
+<p><a href="${pagePath(realm, 'login')}">${t.signInExisting}</a></p>`,
     });
 
     /** The address a still-valid invitation fixes, or the page about it sent (404 unknown, 410 used or expired). */
-    async function liveInvitation(reply: FastifyReply, realm: Realm, token: string): Promise<{ token: string; email: string } | null> {
+    async function liveInvitation(t: Texts, reply: FastifyReply, realm: Realm, token: string): Promise<{ token: string; email: string } | null> {
       const found = await findLink(ctx, realm, 'invitation', token);
       if (found.ok) return { token, email: found.link.email };
-      deadInvitation(reply, realm, found.reason);
+      deadInvitation(t, reply, realm, found.reason);
       return null;
     }
 
     app.get('/realms/:realm_uid/signup', { schema: { ...hide, params: Params, querystring: SignUpQuery } }, async (request, reply) => {
       const realm = await signUpRealm(reply, request.params.realm_uid);
       if (!realm) return reply;
+      const t = pageTexts(request, realm);
       const { invitation: token } = request.query;
-      const invitation = token === undefined ? undefined : await liveInvitation(reply, realm, token);
+      const invitation = token === undefined ? undefined : await liveInvitation(t, reply, realm, token);
       if (invitation === null) return reply;
-      if (!invitation && !signUpOpen(realm)) return invitationNeeded(reply, realm);
+      if (!invitation && !signUpOpen(realm)) return invitationNeeded(t, reply, realm);
       const redirectUri = await safeRedirect(ctx, request.query.redirect_uri) ?? undefined;
       return formPage(request, reply, realm, await signUpFields(ctx, realm), 200, { redirectUri, invitation, values: {} });
     });
@@ -171,26 +172,27 @@ ${custom}
     app.post('/realms/:realm_uid/signup', { schema: { ...hide, params: Params, body: SignUpForm } }, async (request, reply) => {
       const realm = await signUpRealm(reply, request.params.realm_uid);
       if (!realm) return reply;
+      const t = pageTexts(request, realm);
       const form: Record<string, string | undefined> = request.body ?? {};
       const token = form.invitation;
-      if (token === undefined && !signUpOpen(realm)) return invitationNeeded(reply, realm);
+      if (token === undefined && !signUpOpen(realm)) return invitationNeeded(t, reply, realm);
       const fields = await signUpFields(ctx, realm);
       const view: View = { redirectUri: await safeRedirect(ctx, form.redirect_uri) ?? undefined, values: { ...form, password: '' } as Record<string, string> };
       if (!csrfMatches(request, form.csrf_token)) {
-        const invitation = token === undefined ? undefined : await liveInvitation(reply, realm, token);
+        const invitation = token === undefined ? undefined : await liveInvitation(t, reply, realm, token);
         if (invitation === null) return reply;
-        return formPage(request, reply, realm, fields, 403, { ...view, invitation, error: 'This form has expired. Please try again.' });
+        return formPage(request, reply, realm, fields, 403, { ...view, invitation, error: t.formExpired });
       }
       // Counted before anything costly (the password's hash), whatever the outcome.
       const attempt = await beginAttempt(ctx, SIGN_UP_PER_ADDRESS, `${realm.id}:${request.ip}`);
       if (!attempt.allowed) {
         const minutes = Math.max(1, Math.ceil(((attempt.lockedUntil?.getTime() ?? 0) - ctx.clock.now().getTime()) / 60_000));
         return sendPage(reply.header('retry-after', String(minutes * 60)), 429, {
-          title: 'Error: Too many sign-ups', realmName: realm.name,
-          body: html`<p class="alert" role="alert">Too many accounts were created from your network. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.</p>`,
+          texts: t, title: t.errorTitle(t.signUpTooManyTitle), realm,
+          body: html`<p class="alert" role="alert">${t.signUpTooMany(t.minutes(minutes))}</p>`,
         });
       }
-      const invitation = token === undefined ? undefined : await liveInvitation(reply, realm, token);
+      const invitation = token === undefined ? undefined : await liveInvitation(t, reply, realm, token);
       if (invitation === null) return reply;
       const email = invitation?.email ?? form.email?.trim() ?? '';
       if (!form.password) {
@@ -200,17 +202,17 @@ ${custom}
         email, username: form.username?.trim() || null, password: form.password,
         customFields: fields.map((field) => fieldInput(field, form[fieldName(field)])),
       }, fields, invitation?.token);
-      if (result.outcome === 'invitation_dead') return deadInvitation(reply, realm, result.reason);
+      if (result.outcome === 'invitation_dead') return deadInvitation(t, reply, realm, result.reason);
       if (result.outcome === 'invalid') {
         // The invited address is not on the form: its problem (an account made with it meanwhile) is said above the form.
         const taken = invitation && result.errors.some((e) => e.field === 'email');
         return formPage(request, reply, realm, fields, 422, {
           ...view, invitation, errors: result.errors,
-          error: taken ? 'An account with this email address exists already. Sign in with it instead.' : undefined,
+          error: taken ? t.invitedEmailTaken : undefined,
         });
       }
 
-      const done = (heading: string, text: Markup) => sendPage(reply, 200, { title: heading, realmName: realm.name, body: text });
+      const done = (heading: string, text: Markup) => sendPage(reply, 200, { texts: t, title: heading, realm, body: text });
       const signedIn = async (userId: number) => {
         const session = await startRealmSession(ctx, realm, userId);
         setSessionCookie(ctx, reply, realm.uid, session.secret);
@@ -220,25 +222,22 @@ ${custom}
       switch (realm.activationMode) {
         case 'otp': {
           // Signing in with the code sent to the address is the confirmation; an address already taken gets a code for its own account.
-          await requestCode(ctx, realm, email);
+          await requestCode(ctx, realm, email, t.locale);
           rememberIdentifier(reply, realm, email, realm.otpCodeValidityMinutes, secureCookies(ctx));
           return reply.header('cache-control', 'no-store').redirect(withRedirect(pagePath(realm, 'otp_code'), view.redirectUri), 303);
         }
         case 'activation_email':
           // The same answer for a new address and a taken one; what is mailed, if anything, is decided after it.
           await confirmSignUp(ctx, realm, email, view.redirectUri ?? null);
-          return done('Check your email', html`<p class="notice" role="status">We sent a link to <strong>${email}</strong> to confirm your address.
-Open it to activate your account: it is valid for ${ACTIVATION_LINK_HOURS} hours and works once.</p>
-<p>No mail? Look in your spam folder, or <a href="${withRedirect(pagePath(realm, 'activation'), view.redirectUri)}">send the link again</a>.</p>`);
+          return done(t.checkEmailTitle, html`<p class="notice" role="status">${t.activationSent(email, t.hours(ACTIVATION_LINK_HOURS))}</p>
+<p>${t.activationNoMail(withRedirect(pagePath(realm, 'activation'), view.redirectUri))}</p>`);
         case 'moderated':
-          return done('Thank you for signing up', html`<p class="notice">An administrator will activate your account.
-You will be able to sign in once it is active.</p>`);
+          return done(t.signUpThanks, html`<p class="notice">${t.signUpModerated}</p>`);
         default:
           if (result.outcome === 'created') return signedIn(result.user.id);
           // The address has an account: no session, and nothing says whether the account is new.
-          return done('Check your email', html`<p class="notice">If this address can be used, your account is ready.
-If you already had an account with it, sign in with your existing password.</p>
-<p><a href="${withRedirect(pagePath(realm, 'login'), view.redirectUri)}">Sign in</a></p>`);
+          return done(t.checkEmailTitle, html`<p class="notice">${t.signUpEmailTaken}</p>
+<p><a href="${withRedirect(pagePath(realm, 'login'), view.redirectUri)}">${t.signIn}</a></p>`);
       }
     });
   };
