@@ -3,7 +3,9 @@ import { beginAttempt, type AttemptLimit } from '../attempts/limit.js';
 import type { Context } from '../context.js';
 import type { Db } from '../db/connect.js';
 import { recordEvent } from '../events/events.js';
+import type { Locale } from '../i18n/locale.js';
 import { claimLink, findLink, issueLink, type LinkLookup } from './links.js';
+import { textsIn } from './pages/messages.js';
 import type { Realm } from './realms.js';
 import { safeRedirect } from './redirects.js';
 import { startRealmSession, type StartedSession } from './sessions.js';
@@ -29,19 +31,18 @@ const pageUrl = (ctx: Context, realm: Realm, page: string) => `${ctx.config.base
  * `noticeIfActive`, an active user gets a notice that the address already has an account; anyone
  * else nothing.
  */
-async function mailActivation(ctx: Context, realm: Realm, email: string, redirectUri: string | null, noticeIfActive: boolean): Promise<void> {
+async function mailActivation(ctx: Context, realm: Realm, email: string, redirectUri: string | null, noticeIfActive: boolean, locale: Locale): Promise<void> {
   // An email, never a username: the address typed is the one mailed.
   const user = email.includes('@') ? await findByIdentifier(ctx, realm, email) : undefined;
   if (!user) return;
   const pending = user.confirmationPending && !user.active;
   if (!pending && !(noticeIfActive && user.active)) return;
+  const t = textsIn(locale);
   if (!pending) {
     await ctx.mail.send({
       to: user.email,
-      subject: `Your ${realm.name} account`,
-      text: `Someone asked to create a ${realm.name} account with this address, which already has one.\n\n`
-        + `If it was you, sign in: ${pageUrl(ctx, realm, 'login')}\nIf you forgot your password, choose a new one: ${pageUrl(ctx, realm, 'password')}\n\n`
-        + 'If it was not you, you can ignore this mail: nothing was changed.\n',
+      subject: t.accountExistsMailSubject(realm.name),
+      text: t.accountExistsMailText(realm.name, pageUrl(ctx, realm, 'login'), pageUrl(ctx, realm, 'password')),
     });
     return;
   }
@@ -50,9 +51,8 @@ async function mailActivation(ctx: Context, realm: Realm, email: string, redirec
   });
   await ctx.mail.send({
     to: user.email,
-    subject: `Confirm your ${realm.name} account`,
-    text: `To confirm your email address and activate your ${realm.name} account, open this link:\n\n${pageUrl(ctx, realm, `activation/${token}`)}\n\n`
-      + `It is valid for ${ACTIVATION_LINK_HOURS} hours and works once. If you did not create this account, you can ignore this mail.\n`,
+    subject: t.activationMailSubject(realm.name),
+    text: t.activationMailText(realm.name, pageUrl(ctx, realm, `activation/${token}`), t.hours(ACTIVATION_LINK_HOURS)),
   });
 }
 
@@ -60,10 +60,10 @@ async function mailActivation(ctx: Context, realm: Realm, email: string, redirec
  * Takes one of the address's ACTIVATION_MAILS_PER_EMAIL (counted for any address, known or not) and,
  * when allowed, mails in the background: the answer neither waits for the mail nor shows its failures.
  */
-async function mailActivationLimited(ctx: Context, realm: Realm, email: string, redirectUri: string | null, noticeIfActive: boolean): Promise<{ allowed: true } | { allowed: false; retryAt: Date }> {
+async function mailActivationLimited(ctx: Context, realm: Realm, email: string, redirectUri: string | null, noticeIfActive: boolean, locale: Locale): Promise<{ allowed: true } | { allowed: false; retryAt: Date }> {
   const attempt = await beginAttempt(ctx, ACTIVATION_MAILS_PER_EMAIL, `${realm.id}:${email.trim().toLowerCase()}`);
   if (!attempt.allowed) return { allowed: false, retryAt: attempt.lockedUntil ?? new Date(ctx.clock.now().getTime() + HOUR_MS) };
-  mailActivation(ctx, realm, email, redirectUri, noticeIfActive)
+  mailActivation(ctx, realm, email, redirectUri, noticeIfActive, locale)
     .catch((err: Error) => ctx.log.error({ realm: realm.uid, reason: err.message }, 'could not send an activation mail'));
   return { allowed: true };
 }
@@ -72,17 +72,17 @@ async function mailActivationLimited(ctx: Context, realm: Realm, email: string, 
  * After an `activation_email` sign-up, new address or taken: the pending user gets its link, an active
  * owner of the address a notice. Past the address's mail limit nothing is sent and the answer stays the same.
  */
-export async function confirmSignUp(ctx: Context, realm: Realm, email: string, redirectUri: string | null): Promise<void> {
-  await mailActivationLimited(ctx, realm, email, redirectUri, true);
+export async function confirmSignUp(ctx: Context, realm: Realm, email: string, redirectUri: string | null, locale: Locale): Promise<void> {
+  await mailActivationLimited(ctx, realm, email, redirectUri, true, locale);
 }
 
 export type ResendRequest = { accepted: true } | { accepted: false; retryAt: Date };
 
 /** "Send the link again", asked from a client address; the answer is the same whoever the address is. */
-export async function requestActivationLink(ctx: Context, realm: Realm, email: string, address: string, redirectUri: string | null): Promise<ResendRequest> {
+export async function requestActivationLink(ctx: Context, realm: Realm, email: string, address: string, redirectUri: string | null, locale: Locale): Promise<ResendRequest> {
   const attempt = await beginAttempt(ctx, ACTIVATION_RESENDS_PER_ADDRESS, `${realm.id}:${address}`);
   if (!attempt.allowed) return { accepted: false, retryAt: attempt.lockedUntil ?? new Date(ctx.clock.now().getTime() + HOUR_MS) };
-  const mailed = await mailActivationLimited(ctx, realm, email, redirectUri, false);
+  const mailed = await mailActivationLimited(ctx, realm, email, redirectUri, false, locale);
   return mailed.allowed ? { accepted: true } : { accepted: false, retryAt: mailed.retryAt };
 }
 

@@ -3,6 +3,7 @@ import { isEmail, normalizeEmail } from '../admin-auth/team.js';
 import type { Context } from '../context.js';
 import { invalidField, signUpDisabled } from '../http/errors.js';
 import { issueLink } from './links.js';
+import { realmLanguage, textsIn } from './pages/messages.js';
 import type { Realm } from './realms.js';
 import { realmUsers } from './tables.js';
 
@@ -30,12 +31,11 @@ export async function inviteRealmUser(ctx: Context, realm: Realm, rawEmail: stri
     purpose: 'invitation', userId: null, email, lifetimeMs: INVITATION_DAYS * 24 * 60 * 60_000,
   });
   const url = `${ctx.config.baseUrl}/realms/${encodeURIComponent(realm.uid)}/signup?${new URLSearchParams({ invitation: token })}`;
-  // Sent after the answer, as every mail of the realm pages: a slow or failing mail server is logged, not answered.
+  // No page asks for it: the mail is in the realm's default language. Sent after the answer, as every
+  // mail of the realm pages: a slow or failing mail server is logged, not answered.
+  const t = textsIn(realmLanguage(realm));
   ctx.mail.send({
-    to: email,
-    subject: `You are invited to ${realm.name}`,
-    text: `You are invited to create a ${realm.name} account with this address. To create it, open this link:\n\n${url}\n\n`
-      + `It is valid for ${INVITATION_DAYS} days and works once. If you do not want an account, you can ignore this mail.\n`,
+    to: email, subject: t.invitationMailSubject(realm.name), text: t.invitationMailText(realm.name, url, t.days(INVITATION_DAYS)),
   }).catch((err: Error) => ctx.log.error({ realm: realm.uid, reason: err.message }, 'could not send an invitation'));
   return { email, expires_at: expiresAt.toISOString() };
 }

@@ -94,7 +94,7 @@ ${reason === 'gone' && realm.activationMode === 'activation_email' ? html`<p><a 
       if (!csrfMatches(request, form.csrf_token)) return resendPage(request, reply, realm, 403, { ...view, error: t.formExpired });
       const email = form.email?.trim();
       if (!email) return resendPage(request, reply, realm, 422, { ...view, error: t.enterEmail });
-      const result = await requestActivationLink(ctx, realm, email, request.ip, view.redirectUri ?? null);
+      const result = await requestActivationLink(ctx, realm, email, request.ip, view.redirectUri ?? null, t.locale);
       if (!result.accepted) {
         const minutes = Math.max(1, Math.ceil((result.retryAt.getTime() - ctx.clock.now().getTime()) / 60_000));
         return resendPage(request, reply.header('retry-after', String(minutes * 60)), realm, 429, { ...view, error: t.activationTooMany(t.minutes(minutes)) });

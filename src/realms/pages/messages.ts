@@ -13,6 +13,7 @@ const en = {
   minutes: (n: number) => `${n} minute${n === 1 ? '' : 's'}`,
   seconds: (n: number) => `${n} second${n === 1 ? '' : 's'}`,
   hours: (n: number) => `${n} hour${n === 1 ? '' : 's'}`,
+  days: (n: number) => `${n} day${n === 1 ? '' : 's'}`,
   errorTitle: (title: string) => `Error: ${title}`,
   formExpired: 'This form has expired. Please try again.',
   notFoundTitle: 'Page not found',
@@ -174,6 +175,16 @@ It is valid for ${hours} and works once; earlier links no longer work.`,
   codeMailSubject: (realm: string) => `Your ${realm} sign-in code`,
   codeMailText: (realm: string, code: string, minutes: string) => `Your sign-in code for ${realm} is ${code}.\n\n`
     + `It is valid for ${minutes} and works once. If you did not ask for it, you can ignore this mail.\n`,
+  activationMailSubject: (realm: string) => `Confirm your ${realm} account`,
+  activationMailText: (realm: string, url: string, hours: string) => `To confirm your email address and activate your ${realm} account, open this link:\n\n${url}\n\n`
+    + `It is valid for ${hours} and works once. If you did not create this account, you can ignore this mail.\n`,
+  accountExistsMailSubject: (realm: string) => `Your ${realm} account`,
+  accountExistsMailText: (realm: string, loginUrl: string, passwordUrl: string) => `Someone asked to create a ${realm} account with this address, which already has one.\n\n`
+    + `If it was you, sign in: ${loginUrl}\nIf you forgot your password, choose a new one: ${passwordUrl}\n\n`
+    + 'If it was not you, you can ignore this mail: nothing was changed.\n',
+  invitationMailSubject: (realm: string) => `You are invited to ${realm}`,
+  invitationMailText: (realm: string, url: string, days: string) => `You are invited to create a ${realm} account with this address. To create it, open this link:\n\n${url}\n\n`
+    + `It is valid for ${days} and works once. If you do not want an account, you can ignore this mail.\n`,
 };
 
 export type Texts = typeof en;
@@ -183,6 +194,7 @@ const es: Texts = {
   minutes: (n) => `${n} minuto${n === 1 ? '' : 's'}`,
   seconds: (n) => `${n} segundo${n === 1 ? '' : 's'}`,
   hours: (n) => `${n} hora${n === 1 ? '' : 's'}`,
+  days: (n) => `${n} día${n === 1 ? '' : 's'}`,
   errorTitle: (title) => `Error: ${title}`,
   formExpired: 'Este formulario ha caducado. Inténtalo de nuevo.',
   notFoundTitle: 'Página no encontrada',
@@ -338,6 +350,16 @@ Es válido durante ${hours} y funciona una sola vez; los enlaces anteriores ya n
   codeMailSubject: (realm) => `Tu código de inicio de sesión de ${realm}`,
   codeMailText: (realm, code, minutes) => `Tu código de inicio de sesión de ${realm} es ${code}.\n\n`
     + `Es válido durante ${minutes} y funciona una sola vez. Si no lo pediste, puedes ignorar este correo.\n`,
+  activationMailSubject: (realm) => `Confirma tu cuenta de ${realm}`,
+  activationMailText: (realm, url, hours) => `Para confirmar tu dirección de correo electrónico y activar tu cuenta de ${realm}, abre este enlace:\n\n${url}\n\n`
+    + `Es válido durante ${hours} y funciona una sola vez. Si no creaste esta cuenta, puedes ignorar este correo.\n`,
+  accountExistsMailSubject: (realm) => `Tu cuenta de ${realm}`,
+  accountExistsMailText: (realm, loginUrl, passwordUrl) => `Alguien pidió crear una cuenta de ${realm} con esta dirección, que ya tiene una.\n\n`
+    + `Si fuiste tú, inicia sesión: ${loginUrl}\nSi olvidaste tu contraseña, elige una nueva: ${passwordUrl}\n\n`
+    + 'Si no fuiste tú, puedes ignorar este correo: no se cambió nada.\n',
+  invitationMailSubject: (realm) => `Invitación a ${realm}`,
+  invitationMailText: (realm, url, days) => `Te invitaron a crear una cuenta de ${realm} con esta dirección. Para crearla, abre este enlace:\n\n${url}\n\n`
+    + `Es válido durante ${days} y funciona una sola vez. Si no quieres una cuenta, puedes ignorar este correo.\n`,
 };
 
 const CATALOG: Record<Locale, Texts> = { en, es };

@@ -228,7 +228,7 @@ ${custom}
         }
         case 'activation_email':
           // The same answer for a new address and a taken one; what is mailed, if anything, is decided after it.
-          await confirmSignUp(ctx, realm, email, view.redirectUri ?? null);
+          await confirmSignUp(ctx, realm, email, view.redirectUri ?? null, t.locale);
           return done(t.checkEmailTitle, html`<p class="notice" role="status">${t.activationSent(email, t.hours(ACTIVATION_LINK_HOURS))}</p>
 <p>${t.activationNoMail(withRedirect(pagePath(realm, 'activation'), view.redirectUri))}</p>`);
         case 'moderated':
