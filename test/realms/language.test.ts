@@ -230,6 +230,15 @@ describe('realm pages in English and Spanish', () => {
     expect(readMail(await smtp.next(user.email)).subject).toBe('Tu código de inicio de sesión de Banca');
   });
 
+  it('mails an invitation, which no page asks for, in the realm\'s default language', async () => {
+    const email = `invitada-${spanishRealm.uid}@example.com`;
+    const res = await h.request({ method: 'POST', url: `/api/admin/customers/${spanishRealm.uid}/users/invitations`, payload: { email } });
+    expect(res.statusCode, res.body).toBe(201);
+    const mail = readMail(await smtp.next(email));
+    expect(mail.subject).toBe('Invitación a Banca');
+    expect(mail.text).toContain('Es válido durante 7 días y funciona una sola vez.');
+  });
+
   it('serves the error pages of realm addresses in Spanish', async () => {
     const unknownRealm = await get('/realms/no-such-realm/login');
     expectSpanish(unknownRealm, 404, 'Página no encontrada');
