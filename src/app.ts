@@ -16,6 +16,7 @@ import { adminCatalog, contentCatalog, customersCatalog, profileCatalog } from '
 import { realmPages } from './realms/pages/routes.js';
 import { otpPages } from './otp/pages.js';
 import { signUpPage } from './realms/pages/signup.js';
+import { activationPages } from './realms/pages/activation.js';
 import { passwordPages } from './realms/pages/password.js';
 import { avatarFileRoutes } from './realms/routes/avatar-files.js';
 
@@ -62,6 +63,7 @@ export async function buildApp(ctx: Context, options: AppOptions = {}): Promise<
   await app.register(realmPages(ctx));
   await app.register(otpPages(ctx));
   await app.register(signUpPage(ctx));
+  await app.register(activationPages(ctx));
   await app.register(passwordPages(ctx));
   await app.register(avatarFileRoutes(ctx));
   return app;

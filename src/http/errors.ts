@@ -53,6 +53,8 @@ export const notBuiltInRole = define('ATR_NOT_BUILT_IN_ROLE', 422, (key: string)
 export const integrationMissing = define('ATR_INTEGRATION_MISSING', 404, (name: string) =>
   `This realm has no ${name} integration: an administrator sets it up first`);
 export const cannotImpersonate = define('ATR_CANNOT_IMPERSONATE', 422, (reason: string) => reason);
+export const signUpDisabled = define('ATR_SIGN_UP_DISABLED', 409, () =>
+  'Sign-up is disabled in this realm (activation_mode disabled): nobody could accept an invitation');
 
 // Originations: a submission's state refuses the change (admin API and customers API alike).
 export const originationInUse = define('ATR_ORIGINATION_IN_USE', 409, () => 'The origination has submissions: it cannot be deleted');

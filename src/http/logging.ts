@@ -10,7 +10,7 @@ const HARMLESS_PARAMS = new Set([
 ]);
 
 /** Realm pages whose last path segment is a one-time link's token. */
-const LINK_TOKEN = /(\/session\/access\/|\/password\/reset\/)[^/?]+/;
+const LINK_TOKEN = /(\/session\/access\/|\/password\/reset\/|\/realms\/[^/?]+\/activation\/)[^/?]+/;
 
 /** An address as it may be logged: query values off the allow-list and one-time link tokens are masked. */
 export function redactUrl(url: string): string {

@@ -5,13 +5,15 @@ import type { Realm } from './realms.js';
 import { realmUserLinks } from './tables.js';
 
 /** What a link lets its holder do; one live link per purpose and user (or email, for an invitation). */
-export type LinkPurpose = 'password_reset';
+export type LinkPurpose = 'password_reset' | 'activation' | 'invitation';
 
 export interface LinkRequest {
   purpose: LinkPurpose;
   userId: number | null;
   email: string;
   lifetimeMs: number;
+  /** A safe redirect_uri (redirects.ts) the journey resumes at once the link is used. */
+  redirectUri?: string | null;
 }
 
 export type RealmUserLink = typeof realmUserLinks.$inferSelect;
@@ -34,9 +36,10 @@ const LINKS_LOCK = 727_003;
  * of the same purpose stop working: they are marked expired now. Issues for one holder and purpose are
  * serialized, so that of simultaneous ones only the last stays usable.
  */
-export async function issueLink(ctx: Context, realm: Realm, request: LinkRequest): Promise<string> {
+export async function issueLink(ctx: Context, realm: Realm, request: LinkRequest): Promise<{ token: string; expiresAt: Date }> {
   const token = randomSecret();
   const now = ctx.clock.now();
+  const expiresAt = new Date(now.getTime() + request.lifetimeMs);
   const holder = `${realm.id}:${request.purpose}:${request.userId ?? request.email.toLowerCase()}`;
   await ctx.db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${LINKS_LOCK}, hashtext(${holder}))`);
@@ -44,10 +47,10 @@ export async function issueLink(ctx: Context, realm: Realm, request: LinkRequest
       .where(and(sameHolder(realm, request), isNull(realmUserLinks.usedAt), gt(realmUserLinks.expiresAt, now)));
     await tx.insert(realmUserLinks).values({
       realmId: realm.id, userId: request.userId, purpose: request.purpose, email: request.email,
-      tokenHash: hashSecret(token), expiresAt: new Date(now.getTime() + request.lifetimeMs), createdAt: now,
+      tokenHash: hashSecret(token), redirectUri: request.redirectUri ?? null, expiresAt, createdAt: now,
     });
   });
-  return token;
+  return { token, expiresAt };
 }
 
 const byToken = (realm: Realm, purpose: LinkPurpose, token: string) => and(
@@ -64,9 +67,9 @@ export async function findLink(ctx: Context, realm: Realm, purpose: LinkPurpose,
 
 /**
  * Uses a link up. One conditional UPDATE claims it, so of any number of simultaneous claims exactly
- * one gets the link.
+ * one gets the link. Given a transaction's `db`, the claim is undone with it (what the link was for failed).
  */
-export async function claimLink(ctx: Context, realm: Realm, purpose: LinkPurpose, token: string): Promise<LinkLookup> {
+export async function claimLink(ctx: Pick<Context, 'db' | 'clock'>, realm: Realm, purpose: LinkPurpose, token: string): Promise<LinkLookup> {
   const now = ctx.clock.now();
   const [link] = await ctx.db.update(realmUserLinks).set({ usedAt: now })
     .where(and(byToken(realm, purpose, token), isNull(realmUserLinks.usedAt), gt(realmUserLinks.expiresAt, now)))

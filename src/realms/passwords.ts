@@ -42,7 +42,7 @@ export async function requestPasswordReset(
 }
 
 async function sendResetLink(ctx: Context, realm: Realm, user: RealmUser, t: Texts): Promise<void> {
-  const token = await issueLink(ctx, realm, { purpose: 'password_reset', userId: user.id, email: user.email, lifetimeMs: RESET_LINK_MINUTES * 60_000 });
+  const { token } = await issueLink(ctx, realm, { purpose: 'password_reset', userId: user.id, email: user.email, lifetimeMs: RESET_LINK_MINUTES * 60_000 });
   const url = `${ctx.config.baseUrl}/realms/${encodeURIComponent(realm.uid)}/password/reset/${token}`;
   await ctx.mail.send({
     to: user.email, subject: t.resetMailSubject(realm.name), text: t.resetMailText(realm.name, url, t.minutes(RESET_LINK_MINUTES)),

@@ -15,12 +15,14 @@ const settingsFields = {
   delegation_provider: Type.Union([Type.String(), Type.Null()], { description: 'The identity provider used for delegation; null (the default) for none' }),
 };
 
-/** How the signup page turns a visitor into a user; `activation_email` and `invitation_only` are not built yet (their signup page answers 404). */
+/** How the signup page turns a visitor into a user. */
 export const ACTIVATION_MODES = ['direct', 'otp', 'activation_email', 'moderated', 'invitation_only', 'disabled'] as const;
 export type ActivationMode = typeof ACTIVATION_MODES[number];
-const activationModeDescription = 'Sign-up on the realm\'s signup page: direct (default: the account works at once), otp (signed in by a one-time code '
-  + 'sent to the address), moderated (an administrator activates the account), disabled (no sign-up); activation_email and '
-  + 'invitation_only are accepted but not available yet (the signup page answers 404)';
+const activationModeDescription = 'Sign-up on the realm\'s signup page: direct (default: the account works at once and the visitor is signed in), '
+  + 'otp (signed in by a one-time code sent to the address), activation_email (the account stays inactive until the single-use link '
+  + 'mailed to the address, valid 24 hours, is followed), moderated (an administrator activates the account), invitation_only (only '
+  + 'through an invitation link, POST .../users/invitations), disabled (no sign-up: the signup page answers 404). An invitation '
+  + 'link works in every mode but disabled';
 
 const defaultLanguageDescription = `The language of the realm pages (and of the mails they send) when the browser's Accept-Language names none of ${LOCALES.join(', ')} (default en)`;
 
@@ -120,6 +122,10 @@ export const RealmUserModel = Type.Object({
   second_last_name: Type.String(),
   external_id: Type.Union([Type.String(), Type.Null()]),
   active: Type.Boolean({ description: 'An inactive user cannot sign in and their credentials answer 401' }),
+  confirmation_pending: Type.Boolean({
+    description: 'Signed up in an activation_email realm and not yet confirmed by the mailed link (the user is inactive until then); '
+      + 'an administrator\'s activation, or any change of `active`, clears it',
+  }),
   locked_until: Type.Union([DateTime, Type.Null()], { description: 'Set while ten failed sign-ins keep the user out (15 minutes)' }),
   avatar: Type.Union([ref(AvatarModel), Type.Null()]),
   custom_fields: Type.Array(CustomFieldValue, { description: 'Every custom field of the realm, in creation order; null when unset' }),
@@ -140,3 +146,12 @@ export const RealmUserInput = Type.Partial(Type.Object({
 }), { additionalProperties: false });
 
 export const RealmUserParams = Type.Object({ realm_uid: Type.String(), id: Id() });
+
+export const InvitationInput = Type.Object({
+  email: Type.String({ maxLength: 320, description: 'The address invited; no user of the realm may have it yet' }),
+}, { additionalProperties: false });
+
+export const InvitationModel = Type.Object({
+  email: Type.String({ description: 'The address invited, in lower case' }),
+  expires_at: Type.String({ format: 'date-time', description: 'When the link stops working (7 days after the invitation)' }),
+}, { $id: 'Invitation', description: 'An invitation mailed to sign up; its one-time link is only in the mail' });

@@ -1,16 +1,22 @@
+import type { AttemptLimit } from '../attempts/limit.js';
 import type { Context } from '../context.js';
+import type { Db } from '../db/connect.js';
 import { recordEvent } from '../events/events.js';
 import { AppError, type FieldError } from '../http/errors.js';
 import { fieldsOf, type CustomField } from './custom-fields.js';
 import type { FieldValue } from './field-values.js';
+import { claimLink } from './links.js';
 import type { Realm } from './realms.js';
 import type { ActivationMode } from './schema.js';
 import { writeRealmUser, type RealmUser } from './users.js';
 
-/** The modes whose signup page works today; the link-based ones wait for the one-time link primitive. */
-export const OPEN_SIGN_UP_MODES: readonly ActivationMode[] = ['direct', 'otp', 'moderated'];
+/** The modes whose signup page offers its form to anyone; `invitation_only` offers it to an invitation's holder. */
+export const OPEN_SIGN_UP_MODES: readonly ActivationMode[] = ['direct', 'otp', 'activation_email', 'moderated'];
 
 export const signUpOpen = (realm: Realm) => OPEN_SIGN_UP_MODES.includes(realm.activationMode as ActivationMode);
+
+/** Sign-up posts per client address and realm, successful ones included: the 21st within the hour after the 20th is refused. */
+export const SIGN_UP_PER_ADDRESS: AttemptLimit = { scope: 'realm_sign_up_address', max: 20, lockMs: 60 * 60_000 };
 
 /** The custom fields a visitor fills in on sign-up: the required ones the user may see and change. */
 export async function signUpFields(ctx: Context, realm: Realm): Promise<CustomField[]> {
@@ -28,30 +34,59 @@ export type SignUpResult =
   | { outcome: 'created'; user: RealmUser }
   /** The email belongs to a user already: nothing was written, and the caller answers as for a sign-up. */
   | { outcome: 'email_taken' }
-  | { outcome: 'invalid'; errors: FieldError[] };
+  | { outcome: 'invalid'; errors: FieldError[] }
+  /** The invitation is unknown, or was used, replaced or has expired: nothing was written. */
+  | { outcome: 'invitation_dead'; reason: 'unknown' | 'gone' };
 
 const EMAIL_TAKEN = 'has already been taken';
+/** A required checkbox comes unticked as no value: "can't be blank" is said the way a checkbox is read. */
+const UNTICKED = 'must be ticked';
+
+class InvitationDead extends Error {
+  constructor(readonly reason: 'unknown' | 'gone') {
+    super(reason);
+  }
+}
 
 /**
- * Creates the user a visitor signs up as (inactive when the realm is moderated) and records
- * `user_signup_log`. Every field is checked by the one user writer; an email already taken is told
+ * Creates the user a visitor signs up as and records `user_signup_log`. By the realm's mode: inactive
+ * when moderated; inactive and pending confirmation in `activation_email` (activation.ts mails the
+ * link). With an invitation token the email is the invited address and the user is active whatever
+ * the mode (an administrator invited it, and holding the link proves the address); the invitation
+ * is used up in the transaction that creates the user, so it makes one account however often it is
+ * posted at once. Every field is checked by the one user writer; an email already taken is told
  * apart from the other problems so that the page can keep it secret.
  */
-export async function signUp(ctx: Context, realm: Realm, input: SignUpInput, fields: CustomField[]): Promise<SignUpResult> {
-  let user: RealmUser;
+export async function signUp(ctx: Context, realm: Realm, input: SignUpInput, fields: CustomField[], invitation?: string): Promise<SignUpResult> {
+  const invited = invitation !== undefined;
+  const mode = realm.activationMode;
+  const create = async (writer: Context, email: string) => {
+    const user = await writeRealmUser(writer, realm, null, {
+      email, username: input.username, password: input.password || undefined,
+      active: invited || (mode !== 'moderated' && mode !== 'activation_email'), custom_fields: input.customFields,
+    }, { fields, confirmationPending: !invited && mode === 'activation_email' });
+    await recordEvent(writer, {
+      realmId: realm.id, userId: user.id, type: 'user_signup_log', properties: { activation_mode: mode, ...(invited ? { invited: true } : {}) },
+    });
+    return user;
+  };
   try {
-    user = await writeRealmUser(ctx, realm, null, {
-      email: input.email, username: input.username, password: input.password || undefined,
-      active: realm.activationMode !== 'moderated', custom_fields: input.customFields,
-    }, { fields });
+    const user = invitation === undefined ? await create(ctx, input.email) : await ctx.db.transaction(async (txn) => {
+      const tx = { ...ctx, db: txn as unknown as Db };
+      const claimed = await claimLink(tx, realm, 'invitation', invitation);
+      if (!claimed.ok) throw new InvitationDead(claimed.reason);
+      return create(tx, claimed.link.email);
+    });
+    return { outcome: 'created', user };
   } catch (err) {
+    if (err instanceof InvitationDead) return { outcome: 'invitation_dead', reason: err.reason };
     if (!(err instanceof AppError) || err.status !== 422 || !err.details) throw err;
+    const checkboxes = new Set(fields.filter((f) => f.type === 'checkbox').map((f) => `custom_fields.${f.key}`));
     const errors = err.details
-      .map((d) => (d.field === 'email' ? { ...d, messages: d.messages.filter((m) => m !== EMAIL_TAKEN) } : d))
+      .map((d) => (d.field === 'email' && invitation === undefined ? { ...d, messages: d.messages.filter((m) => m !== EMAIL_TAKEN) } : d))
+      .map((d) => (checkboxes.has(d.field) ? { ...d, messages: d.messages.map((m) => (m === "can't be blank" ? UNTICKED : m)) } : d))
       .filter((d) => d.messages.length);
     if (errors.length) return { outcome: 'invalid', errors };
     return { outcome: 'email_taken' };
   }
-  await recordEvent(ctx, { realmId: realm.id, userId: user.id, type: 'user_signup_log', properties: { activation_mode: realm.activationMode } });
-  return { outcome: 'created', user };
 }

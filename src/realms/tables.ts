@@ -47,6 +47,11 @@ export const realmUsers = pgTable('realm_users', {
   secondLastName: text('second_last_name').notNull().default(''),
   externalId: text('external_id'),
   active: boolean('active').notNull().default(true),
+  /**
+   * Signed up in an `activation_email` realm and not yet confirmed by the mailed link: the user is
+   * inactive meanwhile. Cleared by the link, or by an administrator's decision on `active`.
+   */
+  confirmationPending: boolean('confirmation_pending').notNull().default(false),
   avatar: jsonb('avatar').$type<AvatarValue | null>(),
   customFields: jsonb('custom_fields').$type<Record<string, unknown>>().notNull().default({}),
   ...timestamps,
@@ -89,8 +94,8 @@ export const realmSessions = pgTable('realm_sessions', {
 }, (t) => [uniqueIndex('realm_sessions_hash_key').on(t.sessionHash), index('realm_sessions_user_idx').on(t.userId)]);
 
 /**
- * A one-time link mailed to a realm user (password reset; activation and invitation later): only the
- * token's hash is kept. An invitation has no user yet, hence the nullable user_id.
+ * A one-time link mailed to a realm user (password reset, activation, invitation): only the token's
+ * hash is kept. An invitation has no user yet, hence the nullable user_id.
  */
 export const realmUserLinks = pgTable('realm_user_links', {
   id: serial('id').primaryKey(),
@@ -99,6 +104,8 @@ export const realmUserLinks = pgTable('realm_user_links', {
   purpose: text('purpose').notNull(),
   email: text('email').notNull(),
   tokenHash: text('token_hash').notNull(),
+  /** Where the journey goes on once the link is used (an activation resuming an OAuth authorize, say); checked again then. */
+  redirectUri: text('redirect_uri'),
   expiresAt: moment('expires_at').notNull(),
   usedAt: moment('used_at'),
   createdAt: timestamps.createdAt,

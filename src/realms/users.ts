@@ -54,6 +54,7 @@ export function realmUserBody(user: RealmUser, fields: CustomField[], lockedUnti
     second_last_name: user.secondLastName,
     external_id: user.externalId,
     active: user.active,
+    confirmation_pending: user.confirmationPending,
     locked_until: lockedUntil?.toISOString() ?? null,
     avatar: avatarBody(user.avatar ?? null),
     custom_fields: fieldValueList(fields, user.customFields as FieldValues),
@@ -143,7 +144,11 @@ async function attributeChanges(ctx: Context, realm: Realm, input: RealmUserInpu
     if (weakness) errors.add('password', weakness);
     else changes.passwordHash = await hashPassword(input.password);
   }
-  if (input.active !== undefined) changes.active = input.active;
+  if (input.active !== undefined) {
+    changes.active = input.active;
+    // An administrator's decision on `active` replaces a pending activation link (it no longer activates).
+    if (self) changes.confirmationPending = false;
+  }
   return changes;
 }
 
@@ -159,6 +164,8 @@ function takenError(index: string | null) {
 export interface WriteOptions {
   /** The custom fields the writer may set; the admin may set all of them. */
   fields?: CustomField[];
+  /** A new user who must confirm the address by the mailed activation link (activation.ts); inactive until then. */
+  confirmationPending?: boolean;
 }
 
 /**
@@ -184,7 +191,8 @@ export async function writeRealmUser(ctx: Context, realm: Realm, self: RealmUser
     }
     if (!self) {
       const [row] = await tx.insert(realmUsers).values({
-        ...changes, email: changes.email!, realmId: realm.id, customFields: values, createdAt: now, updatedAt: now,
+        ...changes, email: changes.email!, realmId: realm.id, customFields: values,
+        confirmationPending: options.confirmationPending ?? false, createdAt: now, updatedAt: now,
       }).returning();
       return row;
     }
@@ -213,11 +221,14 @@ export async function updateRealmUser(ctx: Context, realm: Realm, id: number, in
   return getRealmUser(ctx, realm, id);
 }
 
-/** Lets an inactive user (a moderated sign-up, say) sign in; an active user is left unchanged. */
+/**
+ * Lets an inactive user (a moderated sign-up, or one who has not followed the activation link) sign
+ * in; an active user is left unchanged.
+ */
 export async function activateRealmUser(ctx: Context, realm: Realm, id: number): Promise<RealmUserBody> {
   const user = await findRealmUser(ctx.db, realm, id);
   if (!user.active) {
-    await ctx.db.update(realmUsers).set({ active: true, updatedAt: ctx.clock.now() })
+    await ctx.db.update(realmUsers).set({ active: true, confirmationPending: false, updatedAt: ctx.clock.now() })
       .where(and(eq(realmUsers.id, id), eq(realmUsers.active, false)));
     ctx.caches.changed('customers', `user:${id}`);
   }

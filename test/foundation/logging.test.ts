@@ -46,6 +46,9 @@ describe('request logging', () => {
     expect(redactUrl('/plain/path')).toBe('/plain/path');
     expect(redactUrl('/realms/bank/session/access/one-time?next=/x')).toBe('/realms/bank/session/access/[redacted]?next=%5Bredacted%5D');
     expect(redactUrl('/realms/bank/password/reset/one-time')).toBe('/realms/bank/password/reset/[redacted]');
+    expect(redactUrl('/realms/bank/activation/one-time')).toBe('/realms/bank/activation/[redacted]');
+    expect(redactUrl('/realms/activation/login')).toBe('/realms/activation/login');
+    expect(redactUrl('/realms/bank/signup?invitation=one-time')).toBe('/realms/bank/signup?invitation=%5Bredacted%5D');
   });
 
   it('logs a database error without its parameters or details: no password hash, no secret hash', async () => {

@@ -29,9 +29,9 @@ export interface BrowserHarness {
   close(): Promise<void>;
 }
 
-/** The application on a real loopback port and a Chromium to drive it; on failure, nothing is left running. */
-export async function startBrowserHarness(): Promise<BrowserHarness> {
-  const h = await startHarness();
+/** The application (with those settings) on a real loopback port and a Chromium to drive it; on failure, nothing is left running. */
+export async function startBrowserHarness(env: Record<string, string> = {}): Promise<BrowserHarness> {
+  const h = await startHarness(env);
   let browser: Browser;
   let base: string;
   try {

@@ -71,3 +71,13 @@ export function codeIn(mail: ReceivedMail): string {
   if (!code) throw new Error(`no code in the mail:\n${mail.raw}`);
   return code;
 }
+
+/** A mail's text as written (quoted-printable soft line breaks joined, `=3D` read back). */
+export const mailText = (mail: ReceivedMail) => mail.raw.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
+
+/** The path of the activation link an activation mail carries. */
+export function activationLinkIn(mail: ReceivedMail): string {
+  const path = /https?:\/\/[^/\s]+(\/realms\/[^/\s]+\/activation\/[A-Za-z0-9_-]{43})/.exec(mailText(mail))?.[1];
+  if (!path) throw new Error(`no activation link in the mail:\n${mail.raw}`);
+  return path;
+}

@@ -175,7 +175,26 @@ describe('realm pages in English and Spanish', () => {
 
     const closed = await makeRealm(h, { settings: { activation_mode: 'invitation_only' } });
     const unavailable = await get(`/realms/${closed.uid}/signup`);
-    expectSpanish(unavailable, 404, 'Registro no disponible');
+    expectSpanish(unavailable, 404, 'Registro solo por invitación');
+  });
+
+  it('mails the activation link of an activation_email sign-up in the page\'s language, and its confirm page is Spanish', async () => {
+    const pending = await makeRealm(h, { name: 'Banca Pendiente', settings: { activation_mode: 'activation_email' } });
+    const email = `nuevo-${pending.uid}@example.com`;
+    const signUp = await submit(`/realms/${pending.uid}/signup`, { email, password: 'a new secret 44' });
+    expectSpanish(signUp, 200, 'Revisa tu correo electrónico');
+    expect(signUp.body).toContain(`Enviamos un enlace a <strong>${email}</strong> para confirmar tu dirección.`);
+    const mail = readMail(await smtp.next(email));
+    expect(mail.subject).toBe('Confirma tu cuenta de Banca Pendiente');
+    expect(mail.text).toContain('Para confirmar tu dirección de correo electrónico y activar tu cuenta de Banca Pendiente, abre este enlace:');
+    expect(mail.text).toContain('Es válido durante 24 horas y funciona una sola vez.');
+    const link = /http:\/\/atrium\.test(\/realms\/\S+\/activation\/[A-Za-z0-9_-]{43})/.exec(mail.text)?.[1];
+    expect(link).toBeDefined();
+
+    const confirm = await get(link!);
+    expectSpanish(confirm, 200, 'Activa tu cuenta de Banca Pendiente');
+    expect(confirm.body).toContain(`Confirma que <strong>${email}</strong> es tu dirección de correo electrónico`);
+    expect(confirm.body).toContain('<button type="submit">Activar mi cuenta</button>');
   });
 
   it('serves the forgotten password pages in Spanish and mails the link in the page\'s language', async () => {
@@ -209,6 +228,15 @@ describe('realm pages in English and Spanish', () => {
       payload: new URLSearchParams({ csrf_token: inputValue(page.body, 'csrf_token') ?? '', identifier: user.email }).toString(),
     });
     expect(readMail(await smtp.next(user.email)).subject).toBe('Tu código de inicio de sesión de Banca');
+  });
+
+  it('mails an invitation, which no page asks for, in the realm\'s default language', async () => {
+    const email = `invitada-${spanishRealm.uid}@example.com`;
+    const res = await h.request({ method: 'POST', url: `/api/admin/customers/${spanishRealm.uid}/users/invitations`, payload: { email } });
+    expect(res.statusCode, res.body).toBe(201);
+    const mail = readMail(await smtp.next(email));
+    expect(mail.subject).toBe('Invitación a Banca');
+    expect(mail.text).toContain('Es válido durante 7 días y funciona una sola vez.');
   });
 
   it('serves the error pages of realm addresses in Spanish', async () => {

@@ -257,22 +257,71 @@ describe('the realm signup page and its activation modes', () => {
     expect(unknown.statusCode).toBe(404);
   });
 
-  it('disabled: no signup page and no link; the link-based modes answer "not available yet"', async () => {
+  it('disabled: no signup page and no link; invitation_only: no form and no link without an invitation', async () => {
     const realm = await realmWith('disabled');
     const jar = new CookieJar(base);
     const login = await (await jar.fetch(`/realms/${realm.uid}/login`)).text();
     expect(login).not.toContain('Create an account');
-    expect((await jar.fetch(`/realms/${realm.uid}/signup`)).status).toBe(404);
+    const page = await jar.fetch(`/realms/${realm.uid}/signup`);
+    expect(page.status).toBe(404);
+    expect(await page.text()).not.toContain('<form');
     const post = await jar.post(`/realms/${realm.uid}/signup`, { email: 'x@example.com', password: PASSWORD });
     expect(post.status).toBe(404);
-    for (const mode of ['activation_email', 'invitation_only']) {
-      const linked = await realmWith(mode);
-      const res = await jar.fetch(`/realms/${linked.uid}/signup`);
-      expect(res.status).toBe(404);
-      expect(await res.text()).toContain('Creating an account here is not available yet.');
-      expect(await (await jar.fetch(`/realms/${linked.uid}/login`)).text()).not.toContain('Create an account');
-    }
     expect(await users(realm.uid)).toHaveLength(0);
+
+    const invited = await realmWith('invitation_only');
+    expect(await (await jar.fetch(`/realms/${invited.uid}/login`)).text()).not.toContain('Create an account');
+    const closed = await jar.fetch(`/realms/${invited.uid}/signup`);
+    expect(closed.status).toBe(404);
+    const text = await closed.text();
+    expect(text).toContain('Accounts here are created by invitation only.');
+    expect(text).not.toContain('<form');
+    const forced = await jar.post(`/realms/${invited.uid}/signup`, { email: 'x@example.com', password: PASSWORD });
+    expect(forced.status).toBe(404);
+    expect(await users(invited.uid)).toHaveLength(0);
+  });
+
+  it('refuses a required checkbox left unticked, with the field\'s error', async () => {
+    const realm = await realmWith();
+    const res = await h.request({
+      method: 'POST', url: `/api/admin/customers/${realm.uid}/custom_fields`,
+      payload: { key: 'terms', name: 'I accept the terms', type: 'checkbox', required: true, visible: true, editable: true },
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    const page = await (await new CookieJar(base).fetch(`/realms/${realm.uid}/signup`)).text();
+    expect(page).toMatch(/<input id="field_terms" name="field_terms"[^>]*type="checkbox" value="true" required>/);
+    const unticked = await signUp(new CookieJar(base), realm.uid, { email: 'box@example.com', password: PASSWORD });
+    expect(unticked.status).toBe(422);
+    const errors = await unticked.text();
+    expect(errors).toMatch(/<input id="field_terms"[^>]*aria-invalid="true" aria-describedby="field_terms-error"/);
+    expect(errors).toContain('<span class="field-error" id="field_terms-error">I accept the terms must be ticked.</span>');
+    expect(await users(realm.uid)).toHaveLength(0);
+    const ticked = await signUp(new CookieJar(base), realm.uid, { email: 'box@example.com', password: PASSWORD, field_terms: 'true' });
+    expect(ticked.status).toBe(303);
+    expect((await users(realm.uid))[0].custom_fields).toEqual([{ key: 'terms', value: true }]);
+  });
+
+  it('limits sign-ups to 20 an hour per client address and realm (429 page with Retry-After), counting refused ones too', async () => {
+    const realm = await realmWith();
+    const post = async (i: number, remoteAddress: string) => {
+      const page = await h.request({ method: 'GET', url: `/realms/${realm.uid}/signup`, token: null, remoteAddress });
+      const csrf = page.cookies.find((c) => c.name === 'atrium_csrf')!.value;
+      return h.request({
+        method: 'POST', url: `/realms/${realm.uid}/signup`, token: null, remoteAddress,
+        headers: { cookie: `atrium_csrf=${csrf}`, 'content-type': 'application/x-www-form-urlencoded' },
+        payload: new URLSearchParams({ email: `many${i}@example.com`, password: i % 2 ? 'short' : PASSWORD, csrf_token: csrf }).toString(),
+      });
+    };
+    const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => post(i, '10.9.8.7')));
+    const statuses = answers.map((a) => a.statusCode);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(10);
+    const limited = answers.find((a) => a.statusCode === 429)!;
+    expect(limited.headers['retry-after']).toBe('3600');
+    expect(limited.body).toContain('Too many accounts were created from your network. Try again in 60 minutes.');
+    // Another address is not held back, and the hour ends the lock.
+    expect((await post(100, '10.9.8.8')).statusCode).toBe(303);
+    h.clock.advanceMinutes(61);
+    expect((await post(102, '10.9.8.7')).statusCode).toBe(303);
   });
 
   it('resumes the OAuth authorize flow after a direct sign-up', async () => {

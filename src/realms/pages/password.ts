@@ -110,7 +110,7 @@ ${newPasswordFields(t, error)}
     const deadLink = (request: FastifyRequest, reply: FastifyReply, realm: Realm, reason: 'unknown' | 'gone') => {
       const t = pageTexts(request, realm);
       return sendPage(reply, reason === 'gone' ? 410 : 404, {
-        texts: t, title: t.errorTitle(t.linkNotValidTitle), heading: reason === 'gone' ? t.resetLinkGoneHeading : t.resetLinkUnknownHeading, realm,
+        texts: t, title: t.errorTitle(t.linkNotValidTitle), heading: reason === 'gone' ? t.linkGoneHeading : t.linkUnknownHeading, realm,
         body: html`<p class="alert" role="alert">${reason === 'gone' ? t.resetLinkGone : t.resetLinkUnknown}</p>
 <p><a href="${pagePath(realm, 'password')}">${t.askForNewLink}</a></p>`,
       });

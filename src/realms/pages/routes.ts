@@ -15,7 +15,7 @@ import { impersonationBanner, sessionAccessPage } from './session-access.js';
 import { profileCustomer, secureCookies, setSessionCookie } from './session-cookie.js';
 import { signUpLink } from './signup.js';
 import { pageTexts, type Texts } from './messages.js';
-import { pagePath } from './paths.js';
+import { pagePath, withRedirect } from './paths.js';
 
 const Params = Type.Object({ realm_uid: Type.String() });
 const RedirectQuery = Type.Object({ redirect_uri: Type.Optional(Type.String()) });
@@ -77,6 +77,7 @@ ${view.error ? html`<p class="alert" role="alert" id="login-error">${view.error}
 <button type="submit">${t.signIn}</button>
 </form>
 <p><a href="${pagePath(realm, 'password')}">${t.forgotPasswordLink}</a></p>
+<p><a href="${withRedirect(pagePath(realm, 'otp_login'), view.redirectUri)}">${t.codeSignInLink}</a></p>
 ${signUp ? html`<p><a href="${signUp}">${t.createAccountLink}</a></p>` : ''}`;
       // The title tells of the error too: it is the first thing a screen reader reads of the new page.
       return sendPage(reply, status, { texts: t, title: view.error ? t.errorTitle(t.signIn) : t.signIn, heading: t.signInTo(realm.name), realm, body });

@@ -9,7 +9,8 @@ import { getAccount } from '../../account/account.js';
 import { FILE_FORM_FAILURES, fileForm, readOneFile } from '../../http/multipart.js';
 import { deleteAvatar, setAvatar } from '../avatars.js';
 import { requireRealm } from '../realms.js';
-import { AvatarModel, RealmUidParam, RealmUserInput, RealmUserModel, RealmUserParams } from '../schema.js';
+import { inviteRealmUser } from '../invitations.js';
+import { AvatarModel, InvitationInput, InvitationModel, RealmUidParam, RealmUserInput, RealmUserModel, RealmUserParams } from '../schema.js';
 import {
   activateRealmUser, createRealmUser, deleteRealmUser, endRealmUserSessions, getRealmUser, listRealmUsers, updateRealmUser,
 } from '../users.js';
@@ -18,7 +19,7 @@ const tags = ['Realm users'];
 
 export function realmUserRoutes(ctx: Context): FastifyPluginAsync {
   return async (scope) => {
-    useModels(scope, AvatarModel, RealmUserModel);
+    useModels(scope, AvatarModel, RealmUserModel, InvitationModel);
     const app = scope.withTypeProvider<TypeBoxTypeProvider>();
 
     app.get('/customers/:realm_uid/users', {
@@ -57,6 +58,21 @@ export function realmUserRoutes(ctx: Context): FastifyPluginAsync {
     }, async (request, reply) => {
       const realm = await requireRealm(ctx, request.params.realm_uid);
       return reply.code(201).send(await createRealmUser(ctx, realm, request.body));
+    });
+
+    app.post('/customers/:realm_uid/users/invitations', {
+      config: { access: 'realm.users.write', target: 'realm_uid' },
+      schema: {
+        tags, summary: 'Invite someone to sign up',
+        description: 'Mails the address a one-time link to the realm\'s signup page, valid 7 days, with which the account is created '
+          + 'with that email, active and signed in, whatever the activation mode (the way in for an `invitation_only` realm). '
+          + 'Inviting the address again replaces the earlier link. The link is never answered: only the mail carries it. '
+          + '422 when a user of the realm has the address already, 409 when the realm\'s sign-up is `disabled`.',
+        params: RealmUidParam, body: InvitationInput, response: { 201: ref(InvitationModel), ...failures(401, 403, 404, 409, 422) },
+      },
+    }, async (request, reply) => {
+      const realm = await requireRealm(ctx, request.params.realm_uid);
+      return reply.code(201).send(await inviteRealmUser(ctx, realm, request.body.email));
     });
 
     app.put('/customers/:realm_uid/users/:id', {

@@ -1,0 +1,41 @@
+import { and, eq, sql } from 'drizzle-orm';
+import { isEmail, normalizeEmail } from '../admin-auth/team.js';
+import type { Context } from '../context.js';
+import { invalidField, signUpDisabled } from '../http/errors.js';
+import { issueLink } from './links.js';
+import { realmLanguage, textsIn } from './pages/messages.js';
+import type { Realm } from './realms.js';
+import { realmUsers } from './tables.js';
+
+export const INVITATION_DAYS = 7;
+
+export interface InvitationBody {
+  email: string;
+  expires_at: string;
+}
+
+/**
+ * Mails an invitation to sign up: a one-time link to the realm's signup page, valid INVITATION_DAYS,
+ * that fixes the account's email to the invited address. Inviting an address again replaces its
+ * earlier link. The token goes only into the mail.
+ */
+export async function inviteRealmUser(ctx: Context, realm: Realm, rawEmail: string): Promise<InvitationBody> {
+  if (realm.activationMode === 'disabled') throw signUpDisabled();
+  const email = normalizeEmail(rawEmail);
+  if (!email) throw invalidField('email', "can't be blank");
+  if (!isEmail(email) || email.length > 255) throw invalidField('email', 'is invalid');
+  const [taken] = await ctx.db.select({ id: realmUsers.id }).from(realmUsers)
+    .where(and(eq(realmUsers.realmId, realm.id), sql`lower(${realmUsers.email}) = ${email}`)).limit(1);
+  if (taken) throw invalidField('email', 'has already been taken');
+  const { token, expiresAt } = await issueLink(ctx, realm, {
+    purpose: 'invitation', userId: null, email, lifetimeMs: INVITATION_DAYS * 24 * 60 * 60_000,
+  });
+  const url = `${ctx.config.baseUrl}/realms/${encodeURIComponent(realm.uid)}/signup?${new URLSearchParams({ invitation: token })}`;
+  // No page asks for it: the mail is in the realm's default language. Sent after the answer, as every
+  // mail of the realm pages: a slow or failing mail server is logged, not answered.
+  const t = textsIn(realmLanguage(realm));
+  ctx.mail.send({
+    to: email, subject: t.invitationMailSubject(realm.name), text: t.invitationMailText(realm.name, url, t.days(INVITATION_DAYS)),
+  }).catch((err: Error) => ctx.log.error({ realm: realm.uid, reason: err.message }, 'could not send an invitation'));
+  return { email, expires_at: expiresAt.toISOString() };
+}
