@@ -9,3 +9,4 @@ export * from '../otp/tables.js';
 export * from '../notifications/tables.js';
 export * from '../integrations/zendesk/tables.js';
 export * from '../impersonation/tables.js';
+export * from '../delegation/tables.js';
