@@ -101,6 +101,9 @@ export async function configurationOf(ctx: Context, provider: IdentityProvider):
   const skew = Math.round((ctx.clock.now().getTime() - Date.now()) / 1000);
   const config = new client.Configuration(entry.metadata, provider.clientId, { [client.clockSkew]: skew }, authentication(entry.metadata, secret));
   if (insecure(provider.issuer)) client.allowInsecureRequests(config);
+  // By default an ID token from the token endpoint is trusted on TLS alone (OpenID Connect Core 3.1.3.7):
+  // its signature is checked against the provider's JWKS here too.
+  client.enableNonRepudiationChecks(config);
   config.timeout = TIMEOUT_SECONDS;
   if (entry.jwks) client.setJwksCache(config, entry.jwks);
   const kept = entry;
@@ -117,6 +120,7 @@ export function reasonOf(err: unknown): string {
   if (err instanceof client.ResponseBodyError) return `${err.error}${err.error_description ? `: ${err.error_description}` : ''}`;
   if (err instanceof client.AuthorizationResponseError) return `${err.error}${err.error_description ? `: ${err.error_description}` : ''}`;
   const error = err as { message?: string; cause?: { code?: string; message?: string } };
-  const cause = error.cause?.code ?? error.cause?.message;
+  // openid-client's own errors say what failed in their cause (which claim, the signature); a network error its code.
+  const cause = error.cause?.message ?? error.cause?.code;
   return `${error.message ?? String(err)}${cause ? ` (${cause})` : ''}`.slice(0, 300);
 }

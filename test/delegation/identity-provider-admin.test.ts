@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rowsOf } from '../../src/db/rows.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { makeRealm, memberToken } from '../helpers/realms.js';
 import { CLIENT_ID, CLIENT_SECRET, startProvider, type TestProvider } from './provider.js';
@@ -76,8 +77,9 @@ describe('a realm\'s identity provider (admin API)', () => {
     });
     expect(res.body).not.toContain(CLIENT_SECRET);
     expect((await h.request({ method: 'GET', url: url() })).json()).toEqual(body);
-    const stored = await h.ctx.db.execute(sql`select sealed_client_secret from identity_providers`);
-    const sealedSecret = (stored.rows[0] as { sealed_client_secret: string }).sealed_client_secret;
+    const [{ sealed_client_secret: sealedSecret }] = rowsOf<{ sealed_client_secret: string }>(
+      await h.ctx.db.execute(sql`select sealed_client_secret from identity_providers`),
+    );
     expect(sealedSecret).toMatch(/^v1\./);
     expect(sealedSecret).not.toContain(CLIENT_SECRET);
   });
@@ -116,7 +118,6 @@ describe('a realm\'s identity provider (admin API)', () => {
     expect((await h.request({ method: 'DELETE', url: url() })).statusCode).toBe(204);
     expect((await h.request({ method: 'GET', url: url() })).statusCode).toBe(404);
     expect((await h.request({ method: 'DELETE', url: url() })).statusCode).toBe(404);
-    const rows = await h.ctx.db.execute(sql`select count(*)::int as n from identity_providers`);
-    expect((rows.rows[0] as { n: number }).n).toBe(0);
+    expect(rowsOf(await h.ctx.db.execute(sql`select count(*)::int as n from identity_providers`))).toEqual([{ n: 0 }]);
   });
 });

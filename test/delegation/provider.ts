@@ -31,8 +31,8 @@ export interface TestProvider {
   /** The next answer of the token endpoint goes through this first. */
   rewriteNextTokenAnswer(change: (body: Record<string, unknown>) => Record<string, unknown>): void;
   tokenRequests: number;
-  /** An ID token signed with the provider's key (or `foreignKey`), with these claims over sane defaults. */
-  idToken(claims: Record<string, unknown>, options?: { foreignKey?: boolean }): Promise<string>;
+  /** An ID token signed with the provider's key (or `foreignKey`), with these claims over sane defaults valid at `now`. */
+  idToken(claims: Record<string, unknown>, options: { now: Date; foreignKey?: boolean }): Promise<string>;
   userinfo(accessToken: string): Promise<Response>;
   close(): Promise<void>;
 }
@@ -52,7 +52,7 @@ export async function startProvider(redirectUris: string[]): Promise<TestProvide
       grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'],
     }],
     jwks: { keys: [jwk] },
-    findAccount: async (_ctx, id) => ({ accountId: id, claims: async () => ({ sub: id, ...accounts[id] }) }),
+    findAccount: async (_ctx: unknown, id: string) => ({ accountId: id, claims: async () => ({ sub: id, ...accounts[id] }) }),
     claims: {
       openid: ['sub'], email: ['email', 'email_verified'],
       profile: ['given_name', 'family_name', 'preferred_username', 'employee_number'],
@@ -91,8 +91,8 @@ export async function startProvider(redirectUris: string[]): Promise<TestProvide
     rewriteNextTokenAnswer: (change) => { rewrite = change; },
     get tokenRequests() { return state.tokenRequests; },
     set tokenRequests(value: number) { state.tokenRequests = value; },
-    idToken: async (claims, options = {}) => {
-      const now = Math.floor(Date.now() / 1000);
+    idToken: async (claims, options) => {
+      const now = Math.floor(options.now.getTime() / 1000);
       return new SignJWT({ iss: issuer, aud: CLIENT_ID, sub: 'forged', iat: now, exp: now + 600, ...claims })
         .setProtectedHeader({ alg: 'RS256', kid: 'key-1' })
         .sign(options.foreignKey ? foreign.privateKey : own.privateKey);

@@ -15,6 +15,8 @@ import { impersonationBanner, sessionAccessPage } from './session-access.js';
 import { profileCustomer, secureCookies, setSessionCookie } from './session-cookie.js';
 import { signUpLink } from './signup.js';
 import { pagePath } from './paths.js';
+import { delegationButton } from '../../delegation/pages.js';
+import { findIdentityProvider } from '../../delegation/settings.js';
 
 const Params = Type.Object({ realm_uid: Type.String() });
 const RedirectQuery = Type.Object({ redirect_uri: Type.Optional(Type.String()) });
@@ -55,7 +57,8 @@ export function realmPages(ctx: Context): FastifyPluginAsync {
 
     scope.setErrorHandler(pageErrorHandler);
 
-    function loginPage(request: FastifyRequest, reply: FastifyReply, realm: Realm, status: number, view: LoginView) {
+    async function loginPage(request: FastifyRequest, reply: FastifyReply, realm: Realm, status: number, view: LoginView) {
+      const provider = await findIdentityProvider(ctx, realm.id);
       const token = issueCsrfToken(request, reply, realm.uid, secure());
       const invalid = view.fieldsInvalid ? 'true' : 'false';
       const described = view.error ? html` aria-describedby="login-error"` : '';
@@ -76,6 +79,7 @@ ${view.error ? html`<p class="alert" role="alert" id="login-error">${view.error}
 <input type="hidden" name="${CSRF_FIELD}" value="${token}">
 <button type="submit">Sign in</button>
 </form>
+${delegationButton(realm, provider, view.redirectUri)}
 <p><a href="${pagePath(realm, 'password')}">Forgot your password?</a></p>
 ${signUp ? html`<p><a href="${signUp}">Create an account</a></p>` : ''}`;
       // The title tells of the error too: it is the first thing a screen reader reads of the new page.
