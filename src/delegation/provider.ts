@@ -20,10 +20,11 @@ const METADATA_TTL_MS = 10 * 60_000;
 const LOOPBACK = /^(localhost|.*\.localhost|127(?:\.\d{1,3}){3}|\[::1\])$/;
 
 /**
- * Why an issuer cannot be used, or null: https, except a loopback host over http (a provider on the
- * developer's machine, and the tests'); no credentials, query or fragment.
+ * Why an issuer cannot be used, or null: https; http only for a loopback host while the server itself
+ * runs on an http base address (a provider on the developer's machine, and the tests'); no
+ * credentials, query or fragment.
  */
-export function issuerProblem(issuer: string): string | null {
+export function issuerProblem(issuer: string, baseUrl: string): string | null {
   let url: URL;
   try {
     url = new URL(issuer);
@@ -32,8 +33,8 @@ export function issuerProblem(issuer: string): string | null {
   }
   if (url.username || url.password || url.search || url.hash) return 'must not carry credentials, a query or a fragment';
   if (url.protocol === 'https:') return null;
-  if (url.protocol === 'http:' && LOOPBACK.test(url.hostname)) return null;
-  return 'must be an https address (http is accepted only for a loopback host such as 127.0.0.1, for development)';
+  if (url.protocol === 'http:' && LOOPBACK.test(url.hostname) && baseUrl.startsWith('http:')) return null;
+  return 'must be an https address (http is accepted only for a loopback host such as 127.0.0.1 on a development server, whose BASE_URL is http)';
 }
 
 const insecure = (issuer: string) => new URL(issuer).protocol === 'http:';

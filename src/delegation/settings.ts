@@ -106,7 +106,7 @@ export async function putIdentityProvider(ctx: Context, realm: Realm, input: Inp
   required('client_id', clientId);
   required('client_secret', secret);
   required('button_label', buttonLabel);
-  const issuerIssue = issuer ? issuerProblem(issuer) : null;
+  const issuerIssue = issuer ? issuerProblem(issuer, ctx.config.baseUrl) : null;
   if (issuerIssue) errors.add('issuer', issuerIssue);
   const scopes = checkedScopes(input.scopes, errors);
   const mapping = await checkedMapping(ctx, realm, input.claim_mapping, errors);

@@ -15,7 +15,7 @@ import { createClient, REDIRECT } from '../oauth/fixtures.js';
 import { ACCESS_TOKEN_TTL, CLIENT_ID, CLIENT_SECRET, signInAtProvider, startProvider, type TestProvider } from './provider.js';
 
 const insecure = { [oauth.allowInsecureRequests]: true };
-const REALMS = { direct: 'idp-direct', moderated: 'idp-moderated', invitation: 'idp-invitation' } as const;
+const REALMS = { direct: 'idp-direct', moderated: 'idp-moderated', invitation: 'idp-invitation', strict: 'idp-strict' } as const;
 
 describe('sign-in delegated to an OpenID Connect provider (oidc-provider on a real port)', () => {
   let h: Harness;
@@ -43,7 +43,7 @@ describe('sign-in delegated to an OpenID Connect provider (oidc-provider on a re
       dave: { email: 'dave@example.com', email_verified: true, given_name: 'Dave' },
       erin: { email: 'erin@example.com', email_verified: true },
     });
-    for (const [mode, uid] of [['direct', REALMS.direct], ['moderated', REALMS.moderated], ['invitation_only', REALMS.invitation]]) {
+    for (const [mode, uid] of [['direct', REALMS.direct], ['moderated', REALMS.moderated], ['invitation_only', REALMS.invitation], ['direct', REALMS.strict]]) {
       await makeRealm(h, { uid, settings: { activation_mode: mode } });
       expect((await h.request({ method: 'POST', url: `/api/admin/customers/${uid}/custom_fields`, payload: { key: 'employee', name: 'Employee', type: 'text' } })).statusCode).toBe(201);
       const put = await h.request({
@@ -286,6 +286,21 @@ describe('sign-in delegated to an OpenID Connect provider (oidc-provider on a re
     expect(await written()).toEqual(before);
   });
 
+  it('refuses a sign-up that misses a required custom field, naming it', async () => {
+    const field = await h.request({
+      method: 'POST', url: `/api/admin/customers/${REALMS.strict}/custom_fields`, payload: { key: 'badge', name: 'Badge', type: 'text', required: true },
+    });
+    expect(field.statusCode).toBe(201);
+    const before = await written();
+    const b = browser();
+    const res = await b.atrium.fetch((await toCallback(b, REALMS.strict, 'alice')).callback);
+    const page = await res.text();
+    expect(res.status).toBe(422);
+    expect(page).toContain('Your account could not be created');
+    expect(page).toContain('Custom fields badge can&#39;t be blank');
+    expect(await written()).toEqual(before);
+  });
+
   describe('refuses with a page and writes nothing', () => {
     async function refused(b: Browser, callback: string, status: number, text: string): Promise<void> {
       const before = await written();
@@ -396,6 +411,16 @@ describe('sign-in delegated to an OpenID Connect provider (oidc-provider on a re
         expect(warnings().at(-1)).toMatchObject({ msg: 'a delegated sign-in was refused', reason: expect.stringContaining(reason) });
       });
     }
+  });
+
+  it('forgets the provider\'s tokens of a session that ends', async () => {
+    const b = browser();
+    expect((await b.atrium.fetch((await toCallback(b, REALMS.direct, 'alice')).callback)).status).toBe(303);
+    const before = await written();
+    const logout = await (await b.atrium.fetch(`/realms/${REALMS.direct}/logout`)).text();
+    const csrf = /name="csrf_token" value="([^"]+)"/.exec(logout)![1];
+    expect((await b.atrium.post(`/realms/${REALMS.direct}/logout`, { csrf_token: csrf })).status).toBe(303);
+    expect((await written()).tokens).toBe(before.tokens - 1);
   });
 
   it('never logs the client secret or a token of the provider', async () => {

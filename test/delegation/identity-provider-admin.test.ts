@@ -39,6 +39,12 @@ describe('a realm\'s identity provider (admin API)', () => {
     const plain = await h.request({ method: 'PUT', url: url(), payload: { ...valid(), issuer: 'http://login.example.com' } });
     expect(plain.statusCode).toBe(422);
     expect(plain.json().details).toEqual([{ field: 'issuer', messages: [expect.stringContaining('must be an https address')] }]);
+    // A server on https (production) takes no http issuer, not even a loopback one.
+    h.ctx.config.baseUrl = 'https://atrium.test';
+    const production = await h.request({ method: 'PUT', url: url(), payload: valid() });
+    h.ctx.config.baseUrl = 'http://atrium.test';
+    expect(production.statusCode).toBe(422);
+    expect(production.json().details[0].field).toBe('issuer');
     // A port where nothing answers: discovery fails at once.
     const closed = await h.request({ method: 'PUT', url: url(), payload: { ...valid(), issuer: 'http://127.0.0.1:9' } });
     expect(closed.statusCode).toBe(422);
