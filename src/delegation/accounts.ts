@@ -12,7 +12,7 @@ import { writeRealmUser, type RealmUser, type RealmUserInput } from '../realms/u
 import { hashSecret } from '../security/secrets.js';
 import type { Claims, Flow, ProviderTokens } from './flow.js';
 import type { IdentityProvider } from './provider.js';
-import { delegatedLoginClaims, delegatedTokens, realmUserIdentities } from './tables.js';
+import { delegatedTokens, realmUserIdentities, usedDelegationStates } from './tables.js';
 import { tokenColumns } from './tokens.js';
 
 /**
@@ -135,10 +135,10 @@ export async function signInDelegated(
   try {
     return await ctx.db.transaction(async (txn) => {
       const tx = txn as unknown as Db;
-      const [taken] = await tx.insert(delegatedLoginClaims).values({ stateHash: hashSecret(flow.state), expiresAt: new Date(flow.expiresAt) })
-        .onConflictDoNothing().returning({ stateHash: delegatedLoginClaims.stateHash });
+      const [taken] = await tx.insert(usedDelegationStates).values({ stateHash: hashSecret(flow.state), expiresAt: new Date(flow.expiresAt) })
+        .onConflictDoNothing().returning({ stateHash: usedDelegationStates.stateHash });
       if (!taken) throw new Refusal('replayed', 409);
-      await tx.delete(delegatedLoginClaims).where(lt(delegatedLoginClaims.expiresAt, now));
+      await tx.delete(usedDelegationStates).where(lt(usedDelegationStates.expiresAt, now));
       const { user, created } = await accountOf(ctx, tx, realm, provider, claims, fields, now);
       if (!user.active) {
         if (created) return { kind: 'pending', user } as const;

@@ -63,7 +63,7 @@ export const delegatedTokens = pgTable('delegated_tokens', {
  * The `state` of each delegated sign-in that ended, by hash, until the flow would have expired anyway:
  * a callback is taken once, in the transaction that signs the user in.
  */
-export const delegatedLoginClaims = pgTable('delegated_login_claims', {
+export const usedDelegationStates = pgTable('used_delegation_states', {
   stateHash: text('state_hash').primaryKey(),
   expiresAt: moment('expires_at').notNull(),
-}, (t) => [index('delegated_login_claims_expires_idx').on(t.expiresAt)]);
+}, (t) => [index('used_delegation_states_expires_idx').on(t.expiresAt)]);

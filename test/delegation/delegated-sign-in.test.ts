@@ -98,7 +98,7 @@ describe('sign-in delegated to an OpenID Connect provider (oidc-provider on a re
     const count = async (table: string) => rowsOf<{ n: number }>(await h.ctx.db.execute(sql.raw(`select count(*)::int as n from ${table}`)))[0].n;
     return {
       users: await count('realm_users'), sessions: await count('realm_sessions'), identities: await count('realm_user_identities'),
-      tokens: await count('delegated_tokens'), claims: await count('delegated_login_claims'), events: await count('business_events'),
+      tokens: await count('delegated_tokens'), states: await count('used_delegation_states'), events: await count('business_events'),
     };
   }
 
