@@ -413,6 +413,54 @@ describe('sign-in delegated to an OpenID Connect provider (oidc-provider on a re
     }
   });
 
+  it('takes one flow once under 8 simultaneous callbacks, each with a code the provider honours', async () => {
+    const b = browser();
+    const authorization = await start(b, REALMS.direct);
+    // The same authorization request, answered 8 times by the provider: 8 good codes for one state.
+    const callbacks: string[] = [];
+    for (let i = 0; i < 8; i++) callbacks.push(await signInAtProvider(b.provider, authorization.href, 'alice'));
+    expect(new Set(callbacks.map((c) => new URL(c).searchParams.get('code'))).size).toBe(8);
+    const cookie = b.atrium.header(`/realms/${REALMS.direct}/delegated_login/callback`);
+    const before = await written();
+    const answers = await Promise.all(callbacks.map((callback) => fetch(callback, { headers: { cookie }, redirect: 'manual' })));
+    expect(answers.map((a) => a.status).sort()).toEqual([303, 409, 409, 409, 409, 409, 409, 409]);
+    const after = await written();
+    expect(after.sessions - before.sessions).toBe(1);
+    expect(after.tokens - before.tokens).toBe(1);
+    expect(after.states - before.states).toBe(1);
+  });
+
+  it('lets at most one of 10 simultaneous replays of one callback through (the provider revokes a replayed code\'s tokens)', async () => {
+    const b = browser();
+    const { callback } = await toCallback(b, REALMS.direct, 'alice');
+    const cookie = b.atrium.header(`/realms/${REALMS.direct}/delegated_login/callback`);
+    const before = await written();
+    const answers = await Promise.all(Array.from({ length: 10 }, () => fetch(callback, { headers: { cookie }, redirect: 'manual' })));
+    const signedIn = answers.filter((a) => a.status === 303).length;
+    expect(signedIn).toBeLessThanOrEqual(1);
+    expect(answers.filter((a) => a.status >= 400 && a.status < 500)).toHaveLength(10 - signedIn);
+    expect((await written()).sessions - before.sessions).toBe(signedIn);
+  });
+
+  it('ends a flow whose provider changed meanwhile (409), and tells when the provider does not answer (502)', async () => {
+    const b = browser();
+    const { callback } = await toCallback(b, REALMS.strict, 'alice');
+    const other = await startProvider([`${base}/realms/${REALMS.strict}/delegated_login/callback`]);
+    const url = `/api/admin/customers/${REALMS.strict}/identity_provider`;
+    expect((await h.request({ method: 'PUT', url, payload: { issuer: other.issuer } })).statusCode).toBe(200);
+    const before = await written();
+    const changed = await b.atrium.fetch(callback);
+    expect(changed.status).toBe(409);
+    expect(await changed.text()).toContain('changed while you were signing in');
+    expect(await written()).toEqual(before);
+
+    await other.close();
+    const down = await browser().atrium.fetch(`/realms/${REALMS.strict}/delegated_login`);
+    expect(down.status).toBe(502);
+    expect(await down.text()).toContain('Example ID is not answering at the moment');
+    expect((await h.request({ method: 'PUT', url, payload: { issuer: idp.issuer } })).statusCode).toBe(200);
+  });
+
   it('forgets the provider\'s tokens of a session that ends', async () => {
     const b = browser();
     expect((await b.atrium.fetch((await toCallback(b, REALMS.direct, 'alice')).callback)).status).toBe(303);
