@@ -12,7 +12,10 @@ const settingsFields = {
     description: 'Show `delegated_token` (the identity provider\'s access token) in GET /me (default false); the same value as the '
       + 'identity provider\'s `show_delegation_information` (PUT /customers/{realm_uid}/identity_provider)',
   }),
-  delegation_provider: Type.Union([Type.String(), Type.Null()], { description: 'The identity provider used for delegation; null (the default) for none' }),
+  delegation_provider: Type.Union([Type.String(), Type.Null()], {
+    description: 'A free-text label of the delegation provider (at most 100 characters), null (the default) for none. It changes '
+      + 'nothing: the identity provider used for sign-in is set with PUT /customers/{realm_uid}/identity_provider',
+  }),
 };
 
 /** How the signup page turns a visitor into a user; `activation_email` and `invitation_only` are not built yet (their signup page answers 404). */
