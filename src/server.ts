@@ -11,6 +11,8 @@ import { Caches } from './caches.js';
 import { localDiskStorage } from './storage/local-disk.js';
 import { createMailer } from './mail/mail.js';
 import { requireSecretsKey } from './security/secrets-key.js';
+import { startJobs, type Job } from './jobs/runner.js';
+import { expiredRowsJob } from './maintenance/expired-rows.js';
 
 export function createLogger(config: Config): FastifyBaseLogger {
   return pino({ level: config.logLevel }) as unknown as FastifyBaseLogger;
@@ -58,6 +60,10 @@ export function startingContext(config: Config, log: FastifyBaseLogger, clock: C
   };
   return { ctx, attach: (database) => { open = { database, caches: new Caches(database) }; } };
 }
+
+/** The periodic work every serving process offers to do; each run is claimed by one process. */
+export const JOBS: readonly Job[] = [expiredRowsJob];
+const JOBS_POLL_MS = 60_000;
 
 export const CATALOG_PAGES = ['/api/admin/docs', '/api/content/docs', '/api/profile/docs', '/api/customers/docs'];
 
@@ -108,11 +114,13 @@ export async function serve(config: Config, env: Record<string, string | undefin
   }
   lines.push('Reference pages:', ...CATALOG_PAGES.map((page) => `  ${listening.baseUrl}${page}`));
   out.write(`${lines.join('\n')}\n`);
+  const jobs = startJobs(ctx, JOBS, JOBS_POLL_MS);
 
   let closing: Promise<void> | null = null;
   const close = () => {
     closing ??= (async () => {
       await app.close();
+      await jobs.stop();
       await database.close();
     })();
     return closing;

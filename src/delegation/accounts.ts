@@ -2,7 +2,7 @@ import { and, eq, lt, sql } from 'drizzle-orm';
 import type { Context } from '../context.js';
 import type { Db } from '../db/connect.js';
 import { recordEvent } from '../events/events.js';
-import { AppError } from '../http/errors.js';
+import { AppError, type FieldError } from '../http/errors.js';
 import { fieldsOf, type CustomField } from '../realms/custom-fields.js';
 import { checkFieldValue, type FieldValue } from '../realms/field-values.js';
 import type { Realm } from '../realms/realms.js';
@@ -25,13 +25,13 @@ export type DelegatedOutcome =
   | { kind: 'signed_in'; user: RealmUser; session: StartedSession }
   /** A moderated realm: the user was created inactive. */
   | { kind: 'pending'; user: RealmUser }
-  | { kind: 'refused'; status: number; reason: Refusal['reason']; messages?: string[] };
+  | { kind: 'refused'; status: number; reason: Refusal['reason']; details?: FieldError[] };
 
 class Refusal extends Error {
   constructor(
     readonly reason: 'replayed' | 'inactive' | 'sign_up_closed' | 'no_verified_email' | 'linked_elsewhere' | 'invalid',
     readonly status: number,
-    readonly messages?: string[],
+    readonly details?: FieldError[],
   ) {
     super(reason);
   }
@@ -76,7 +76,7 @@ async function createUser(ctx: Context, realm: Realm, input: RealmUserInput, fie
   } catch (err) {
     if (!(err instanceof AppError) || err.status !== 422) throw err;
     if (input.username && err.details?.some((d) => d.field === 'username')) return createUser(ctx, realm, { ...input, username: undefined }, fields);
-    throw new Refusal('invalid', 422, err.messages);
+    throw new Refusal('invalid', 422, err.details);
   }
 }
 
@@ -153,7 +153,7 @@ export async function signInDelegated(
       return { kind: 'signed_in', user, session: { id: session.id, secret, expiresAt: row.expiresAt } } as const;
     });
   } catch (err) {
-    if (err instanceof Refusal) return { kind: 'refused', status: err.status, reason: err.reason, messages: err.messages };
+    if (err instanceof Refusal) return { kind: 'refused', status: err.status, reason: err.reason, details: err.details };
     throw err;
   }
 }

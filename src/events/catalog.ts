@@ -1,3 +1,5 @@
+import type { Locale } from '../i18n/locale.js';
+
 /**
  * The built-in business event types (facts page, "Business event types"), named `<category>_<action>`,
  * with their translated titles. Events of any other (custom) type have an empty title.
@@ -18,7 +20,6 @@ export const EVENT_TYPES = {
 } as const;
 
 export type BuiltInEventType = keyof typeof EVENT_TYPES;
-export type Locale = 'en' | 'es';
 
 export const isBuiltInEventType = (type: string): type is BuiltInEventType => Object.hasOwn(EVENT_TYPES, type);
 

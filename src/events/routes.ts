@@ -9,7 +9,7 @@ import { failures } from '../http/responses.js';
 import { requireRealm } from '../realms/realms.js';
 import { RealmUidParam, RealmUserParams } from '../realms/schema.js';
 import { recordCustomEvent } from './custom.js';
-import { preferredLocale } from './locale.js';
+import { preferredLocale } from '../i18n/locale.js';
 import { listRealmEvents, listUserEvents } from './log.js';
 import { AdminEventModel, CustomEventInput, RealmEventQuery, UserEventModel, UserEventQuery } from './schema.js';
 

@@ -3,6 +3,7 @@ import type { Static } from '@sinclair/typebox';
 import type { Context } from '../context.js';
 import { rowsOf } from '../db/rows.js';
 import { FieldErrors, notFound } from '../http/errors.js';
+import { linkProblem } from '../http/links.js';
 import { INT32_MAX } from '../http/models.js';
 import type { Realm } from '../realms/realms.js';
 import { LIMITS, type NotificationInput, type NotificationModel } from './schema.js';
@@ -29,19 +30,6 @@ export function notificationBody(notification: Notification): NotificationBody {
   };
 }
 
-const ABSOLUTE = /^https?:\/\//i;
-const FORBIDDEN_IN_URL = /[\s\\\u0000-\u001f\u007f]/;
-
-/** Why a notification's url is refused, or null: an absolute http(s) address with a host, or a path starting with one "/". */
-function urlProblem(url: string): string | null {
-  if (url.length > LIMITS.url) return `is too long (maximum is ${LIMITS.url} characters)`;
-  if (FORBIDDEN_IN_URL.test(url)) return 'may not contain blanks, control characters or backslashes';
-  // "//host/..." is a path in form only: a browser follows it to another host.
-  if (url.startsWith('/') && !url.startsWith('//')) return null;
-  if (ABSOLUTE.test(url) && URL.canParse(url) && new URL(url).hostname) return null;
-  return 'must be an absolute http or https address, or a path starting with "/"';
-}
-
 /** Checks a notification's content (limits in schema.ts); one 422 names every problem. */
 export function checkContent(input: Static<typeof NotificationInput>): NotificationContent {
   const errors = new FieldErrors();
@@ -51,7 +39,7 @@ export function checkContent(input: Static<typeof NotificationInput>): Notificat
   const body = input.body ?? '';
   if (body.length > LIMITS.body) errors.add('body', `is too long (maximum is ${LIMITS.body} characters)`);
   const url = input.url?.trim() || null;
-  const problem = url === null ? null : urlProblem(url);
+  const problem = url === null ? null : linkProblem(url, { max: LIMITS.url, schemes: ['http', 'https'] });
   if (problem) errors.add('url', problem);
   errors.throwIfAny();
   return { subject, body, url };

@@ -16,13 +16,16 @@ export type AuthorizeQuery = Record<string, string | string[] | undefined>;
 
 export type AuthorizeOutcome =
   /** The client cannot be trusted with a redirect: an error page, never a redirect. */
-  | { kind: 'page'; status: number; title: string; message: string }
+  | { kind: 'page'; problem: AuthorizeProblem }
   /** Back to the client, with a code or an RFC 6749 4.1.2.1 error. */
   | { kind: 'redirect'; location: string }
   /** No live realm session: the login page, which comes back here afterwards. */
   | { kind: 'login'; location: string };
 
-const page = (message: string): AuthorizeOutcome => ({ kind: 'page', status: 400, title: 'Sign-in request not valid', message });
+/** What the error page says is wrong with the request, in the page's language (realms/pages/messages.ts). */
+export type AuthorizeProblem = 'authorizeNoClient' | 'authorizeUnknownClient' | 'authorizeNoRedirect' | 'authorizeUnknownRedirect';
+
+const page = (problem: AuthorizeProblem): AuthorizeOutcome => ({ kind: 'page', problem });
 
 const single = (value: string | string[] | undefined): string | undefined => (typeof value === 'string' ? value : undefined);
 
@@ -82,12 +85,12 @@ export async function authorize(
 ): Promise<AuthorizeOutcome> {
   const clientId = single(query.client_id);
   const redirectUri = single(query.redirect_uri);
-  if (!clientId) return page('The request does not name its application (client_id).');
+  if (!clientId) return page('authorizeNoClient');
   const client = await clientOf(ctx, clientId);
   // A client of another realm is as unknown here as one that does not exist (spec 5.2 rule 10).
-  if (!client || client.realmId !== realm.id) return page('The application (client_id) is not known.');
-  if (!redirectUri) return page('The request does not say where to return (redirect_uri).');
-  if (!client.redirectUris.includes(redirectUri)) return page('The return address (redirect_uri) is not registered for this application.');
+  if (!client || client.realmId !== realm.id) return page('authorizeUnknownClient');
+  if (!redirectUri) return page('authorizeNoRedirect');
+  if (!client.redirectUris.includes(redirectUri)) return page('authorizeUnknownRedirect');
 
   const state = single(query.state);
   const fail = (error: string, description: string) => redirectTo(redirectUri, {

@@ -1,10 +1,21 @@
-import { html, type Page } from '../realms/pages/html.js';
+import type { FastifyReply } from 'fastify';
+import { html, sendPage } from '../realms/pages/html.js';
+import { pageTexts } from '../realms/pages/messages.js';
+import type { Realm } from '../realms/realms.js';
+import type { AuthorizeProblem } from './authorize.js';
 
 /** The page shown when authorization cannot send the user back to the client (unknown client or redirect URI). */
-export function errorPage(title: string, message: string): Page {
-  return {
-    title,
-    body: html`<p role="alert" class="alert">${message}</p>
-<p>The application that sent you here is not set up to sign in with this service. Please contact its provider.</p>`,
-  };
+export function sendAuthorizeError(reply: FastifyReply, realm: Realm, problem: AuthorizeProblem): FastifyReply {
+  const t = pageTexts(reply.request, realm);
+  return sendPage(reply, 400, {
+    texts: t, title: t.authorizeInvalidTitle, realm,
+    body: html`<p role="alert" class="alert">${t[problem]}</p>
+<p>${t.authorizeContact}</p>`,
+  });
+}
+
+/** The page of an authorization request for a realm that does not exist or is inactive. */
+export function sendUnknownRealm(reply: FastifyReply): FastifyReply {
+  const t = pageTexts(reply.request);
+  return sendPage(reply, 404, { texts: t, title: t.unknownRealmTitle, body: html`<p role="alert" class="alert">${t.unknownRealm}</p>` });
 }

@@ -2,6 +2,8 @@ import { randomInt } from 'node:crypto';
 import { and, eq, gt, sql } from 'drizzle-orm';
 import { attemptSucceeded, beginAttempt, resetAttempts, type AttemptLimit } from '../attempts/limit.js';
 import type { Context } from '../context.js';
+import type { Locale } from '../i18n/locale.js';
+import { realmLanguage, textsIn, type Texts } from '../realms/pages/messages.js';
 import type { Realm } from '../realms/realms.js';
 import { findByIdentifier } from '../realms/sign-in.js';
 import { signInSubject } from '../realms/sign-in-limit.js';
@@ -33,9 +35,9 @@ export type CodeRequest = { sent: true; validMinutes: number } | { sent: false; 
  * previous one and resetting its failures, unless a code went out less than the realm's resend wait
  * ago. An identifier naming no active user is handled the same way, with a code nobody receives, so
  * that the answer (and the wait) tells nothing of who exists. The mail leaves in the background for
- * the same reason: the answer does not wait for the mail server.
+ * the same reason: the answer does not wait for the mail server. It is written in `locale`: the page's language.
  */
-export async function requestCode(ctx: Context, realm: Realm, identifier: string): Promise<CodeRequest> {
+export async function requestCode(ctx: Context, realm: Realm, identifier: string, locale: Locale = realmLanguage(realm)): Promise<CodeRequest> {
   const found = await findByIdentifier(ctx, realm, identifier);
   const user = found?.active ? found : undefined;
   const subject = signInSubject(realm.id, found, identifier);
@@ -58,17 +60,13 @@ export async function requestCode(ctx: Context, realm: Realm, identifier: string
     return { sent: false, retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)) };
   }
   await resetAttempts(ctx, OTP_LIMIT, subject);
-  if (user) sendCode(ctx, realm, user, code);
+  if (user) sendCode(ctx, realm, user, code, textsIn(locale));
   return { sent: true, validMinutes: realm.otpCodeValidityMinutes };
 }
 
-function sendCode(ctx: Context, realm: Realm, user: RealmUser, code: string): void {
-  const minutes = realm.otpCodeValidityMinutes;
+function sendCode(ctx: Context, realm: Realm, user: RealmUser, code: string, t: Texts): void {
   ctx.mail.send({
-    to: user.email,
-    subject: `Your ${realm.name} sign-in code`,
-    text: `Your sign-in code for ${realm.name} is ${code}.\n\nIt is valid for ${minutes} minute${minutes === 1 ? '' : 's'} and works once. `
-      + 'If you did not ask for it, you can ignore this mail.\n',
+    to: user.email, subject: t.codeMailSubject(realm.name), text: t.codeMailText(realm.name, code, t.minutes(realm.otpCodeValidityMinutes)),
   }).catch((err: Error) => ctx.log.error({ realm: realm.uid, reason: err.message }, 'could not send a one-time code'));
 }
 

@@ -10,6 +10,7 @@ import { realmCookieName } from '../realms/sessions.js';
 import { CODE_FORMAT, requestCode } from './codes.js';
 import { IDENTIFIER_MAX } from './schema.js';
 import { signInWithCode } from './sign-in.js';
+import { pageTexts } from '../realms/pages/messages.js';
 import { pagePath, withRedirect } from '../realms/pages/paths.js';
 import { secureCookies } from '../realms/pages/session-cookie.js';
 
@@ -61,43 +62,45 @@ export function otpPages(ctx: Context): FastifyPluginAsync {
 
     function requestPage(request: FastifyRequest, reply: FastifyReply, realm: Realm, status: number, view: View) {
       const token = issueCsrfToken(request, reply, realm.uid, secure());
+      const t = pageTexts(request, realm);
       const described = view.error ? html` aria-describedby="otp-error"` : '';
       return sendPage(reply, status, {
-        title: view.error ? 'Error: Sign in with a code' : 'Sign in with a code', heading: `Sign in to ${realm.name}`, realmName: realm.name,
+        texts: t, title: view.error ? t.errorTitle(t.codeSignInTitle) : t.codeSignInTitle, heading: t.signInTo(realm.name), realm,
         body: html`
 ${view.error ? html`<p class="alert" role="alert" id="otp-error">${view.error}</p>` : ''}
-<p>We will send a 6-digit sign-in code to your email address.</p>
+<p>${t.codeIntro}</p>
 <form method="post" action="${pagePath(realm, 'otp_login')}">
-<label for="identifier">Email or username
+<label for="identifier">${t.emailOrUsername}
 <input id="identifier" name="identifier" type="text" autocomplete="username" autocapitalize="none" spellcheck="false" required
  maxlength="${IDENTIFIER_MAX}" value="${view.identifier ?? ''}" aria-invalid="${view.fieldInvalid ? 'true' : 'false'}"${described} autofocus>
 </label>
 <input type="hidden" name="redirect_uri" value="${view.redirectUri ?? ''}">
 <input type="hidden" name="${CSRF_FIELD}" value="${token}">
-<button type="submit">Send me a code</button>
+<button type="submit">${t.sendCode}</button>
 </form>
-<p><a href="${withRedirect(pagePath(realm, 'login'), view.redirectUri)}">Sign in with a password instead</a></p>`,
+<p><a href="${withRedirect(pagePath(realm, 'login'), view.redirectUri)}">${t.passwordInstead}</a></p>`,
       });
     }
 
     function codePage(request: FastifyRequest, reply: FastifyReply, realm: Realm, status: number, view: View) {
       const token = issueCsrfToken(request, reply, realm.uid, secure());
+      const t = pageTexts(request, realm);
       const described = view.error ? html` aria-describedby="otp-error"` : '';
       return sendPage(reply, status, {
-        title: view.error ? 'Error: Enter your code' : 'Enter your code', heading: `Sign in to ${realm.name}`, realmName: realm.name,
+        texts: t, title: view.error ? t.errorTitle(t.enterCodeTitle) : t.enterCodeTitle, heading: t.signInTo(realm.name), realm,
         body: html`
 ${view.error ? html`<p class="alert" role="alert" id="otp-error">${view.error}</p>` : ''}
 ${view.notice ?? ''}
 <form method="post" action="${pagePath(realm, 'otp_code')}">
-<label for="code">Sign-in code
+<label for="code">${t.codeLabel}
 <input id="code" name="code" type="text" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9]{6}" maxlength="6" required
  aria-invalid="${view.fieldInvalid ? 'true' : 'false'}"${described} autofocus>
 </label>
 <input type="hidden" name="redirect_uri" value="${view.redirectUri ?? ''}">
 <input type="hidden" name="${CSRF_FIELD}" value="${token}">
-<button type="submit">Sign in</button>
+<button type="submit">${t.signIn}</button>
 </form>
-<p><a href="${withRedirect(pagePath(realm, 'otp_login'), view.redirectUri)}">Send a new code</a></p>`,
+<p><a href="${withRedirect(pagePath(realm, 'otp_login'), view.redirectUri)}">${t.sendNewCode}</a></p>`,
       });
     }
 
@@ -116,17 +119,16 @@ ${view.notice ?? ''}
       if (!realm) return pageNotFound(reply);
       const form = request.body ?? {};
       const view: View = { redirectUri: await safeRedirect(ctx, form.redirect_uri) ?? undefined, identifier: form.identifier };
+      const t = pageTexts(request, realm);
       if (!csrfMatches(request, form.csrf_token)) {
-        return requestPage(request, reply, realm, 403, { ...view, error: 'This form has expired. Please try again.' });
+        return requestPage(request, reply, realm, 403, { ...view, error: t.formExpired });
       }
       const identifier = form.identifier?.trim();
-      if (!identifier) return requestPage(request, reply, realm, 422, { ...view, fieldInvalid: true, error: 'Enter your email or username.' });
-      const result = await requestCode(ctx, realm, identifier);
+      if (!identifier) return requestPage(request, reply, realm, 422, { ...view, fieldInvalid: true, error: t.enterIdentifier });
+      const result = await requestCode(ctx, realm, identifier, t.locale);
       if (!result.sent) {
         const seconds = result.retryAfterSeconds;
-        return requestPage(request, reply.header('retry-after', String(seconds)), realm, 429, {
-          ...view, error: `A code was sent a moment ago. You can ask for a new one in ${seconds} second${seconds === 1 ? '' : 's'}.`,
-        });
+        return requestPage(request, reply.header('retry-after', String(seconds)), realm, 429, { ...view, error: t.codeWait(t.seconds(seconds)) });
       }
       rememberIdentifier(reply, realm, identifier, result.validMinutes, secure());
       return reply.header('cache-control', 'no-store').redirect(withRedirect(pagePath(realm, 'otp_code'), view.redirectUri), 303);
@@ -138,11 +140,9 @@ ${view.notice ?? ''}
       const redirectUri = await safeRedirect(ctx, request.query.redirect_uri) ?? undefined;
       const identifier = identifierOf(request);
       if (!identifier) return startAgain(reply, realm, redirectUri);
-      const minutes = realm.otpCodeValidityMinutes;
+      const t = pageTexts(request, realm);
       return codePage(request, reply, realm, 200, {
-        redirectUri,
-        notice: html`<p>If <strong>${identifier}</strong> belongs to an account, we sent a 6-digit code to its email address.
-It is valid for ${minutes} minute${minutes === 1 ? '' : 's'}.</p>`,
+        redirectUri, notice: html`<p>${t.codeSent(identifier, t.minutes(realm.otpCodeValidityMinutes))}</p>`,
       });
     });
 
@@ -153,19 +153,20 @@ It is valid for ${minutes} minute${minutes === 1 ? '' : 's'}.</p>`,
       const view: View = { redirectUri: await safeRedirect(ctx, form.redirect_uri) ?? undefined };
       const identifier = identifierOf(request);
       if (!identifier) return startAgain(reply, realm, view.redirectUri);
+      const t = pageTexts(request, realm);
       if (!csrfMatches(request, form.csrf_token)) {
-        return codePage(request, reply, realm, 403, { ...view, error: 'This form has expired. Please enter the code again.' });
+        return codePage(request, reply, realm, 403, { ...view, error: t.codeFormExpired });
       }
       const code = form.code?.trim() ?? '';
       // A code that is not 6 digits is counted like any wrong one, so that the page and the API agree on what a failure is.
       const result = await signInWithCode(ctx, realm, identifier, code);
       if (!result.ok) {
         if (result.reason === 'locked') {
-          return codePage(request, reply, realm, 429, { ...view, error: 'Too many wrong codes: this code no longer works. Ask for a new code.' });
+          return codePage(request, reply, realm, 429, { ...view, error: t.codeLocked });
         }
         return CODE_FORMAT.test(code)
-          ? codePage(request, reply, realm, 401, { ...view, fieldInvalid: true, error: 'This code is not correct or has expired.' })
-          : codePage(request, reply, realm, 422, { ...view, fieldInvalid: true, error: 'Enter the 6 digits of the code we sent you.' });
+          ? codePage(request, reply, realm, 401, { ...view, fieldInvalid: true, error: t.codeWrong })
+          : codePage(request, reply, realm, 422, { ...view, fieldInvalid: true, error: t.codeMalformed });
       }
       reply.clearCookie(IDENTIFIER_COOKIE, identifierCookie(realm, secure()));
       reply.setCookie(realmCookieName(realm.uid), result.session.secret, { path: '/', httpOnly: true, sameSite: 'lax', secure: secure() });

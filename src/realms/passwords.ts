@@ -4,7 +4,9 @@ import type { Context } from '../context.js';
 import { recordEvent } from '../events/events.js';
 import { hashPassword, UNKNOWN_ACCOUNT_HASH, verifyPassword } from '../security/passwords.js';
 import type { Customer } from './credential.js';
+import type { Locale } from '../i18n/locale.js';
 import { claimLink, issueLink } from './links.js';
+import { realmLanguage, textsIn, type Texts } from './pages/messages.js';
 import type { Realm } from './realms.js';
 import { revokeUserSessions } from './sessions.js';
 import { findByIdentifier } from './sign-in.js';
@@ -23,29 +25,27 @@ export type ResetRequest = { accepted: true } | { accepted: false; retryAt: Date
 /**
  * A password reset asked for an identifier (email or username) from a client address. The answer is the
  * same whether anybody has the identifier or not; the link is made and mailed after the answer, so the
- * answer's time tells nothing either.
+ * answer's time tells nothing either. The mail is written in `locale`: the page's language.
  */
-export async function requestPasswordReset(ctx: Context, realm: Realm, identifier: string, address: string): Promise<ResetRequest> {
+export async function requestPasswordReset(
+  ctx: Context, realm: Realm, identifier: string, address: string, locale: Locale = realmLanguage(realm),
+): Promise<ResetRequest> {
   for (const [limit, subject] of [[RESET_PER_ADDRESS, `${realm.id}:${address}`], [RESET_PER_IDENTIFIER, `${realm.id}:${identifier.trim().toLowerCase()}`]] as const) {
     const attempt = await beginAttempt(ctx, limit, subject);
     if (!attempt.allowed) return { accepted: false, retryAt: attempt.lockedUntil ?? new Date(ctx.clock.now().getTime() + RESET_LOCK_MS) };
   }
   const user = await findByIdentifier(ctx, realm, identifier);
   if (user?.active) {
-    sendResetLink(ctx, realm, user).catch((err: Error) => ctx.log.error({ realm: realm.uid, reason: err.message }, 'could not send a password reset link'));
+    sendResetLink(ctx, realm, user, textsIn(locale)).catch((err: Error) => ctx.log.error({ realm: realm.uid, reason: err.message }, 'could not send a password reset link'));
   }
   return { accepted: true };
 }
 
-async function sendResetLink(ctx: Context, realm: Realm, user: RealmUser): Promise<void> {
+async function sendResetLink(ctx: Context, realm: Realm, user: RealmUser, t: Texts): Promise<void> {
   const token = await issueLink(ctx, realm, { purpose: 'password_reset', userId: user.id, email: user.email, lifetimeMs: RESET_LINK_MINUTES * 60_000 });
   const url = `${ctx.config.baseUrl}/realms/${encodeURIComponent(realm.uid)}/password/reset/${token}`;
   await ctx.mail.send({
-    to: user.email,
-    subject: `Reset your ${realm.name} password`,
-    text: `To choose a new password for ${realm.name}, open this link:\n\n${url}\n\n`
-      + `It is valid for ${RESET_LINK_MINUTES} minutes and works once. If you did not ask for it, you can ignore this mail: `
-      + 'your password stays as it is.\n',
+    to: user.email, subject: t.resetMailSubject(realm.name), text: t.resetMailText(realm.name, url, t.minutes(RESET_LINK_MINUTES)),
   });
 }
 

@@ -11,7 +11,9 @@ import type { ActingContext } from '../admin-auth/principal.js';
 import { dropTarget, retarget } from '../admin-auth/role-targets.js';
 import type { Db } from '../db/connect.js';
 import { prepared } from '../db/prepared.js';
+import { isLocale, LOCALES, type Locale } from '../i18n/locale.js';
 import { removeAvatarObjects } from './avatar-files.js';
+import { brandingBody, brandingChanges } from './branding.js';
 import { realmUsers, realms } from './tables.js';
 import { totalCount, totalOf, type Page } from '../db/paging.js';
 
@@ -34,6 +36,8 @@ export function realmBody(realm: Realm): RealmBody {
       show_delegation_information: realm.showDelegationInformation,
       delegation_provider: realm.delegationProvider,
       activation_mode: realm.activationMode as ActivationMode,
+      default_language: realm.defaultLanguage as Locale,
+      branding: brandingBody(realm),
     },
     created_at: realm.createdAt.toISOString(),
     updated_at: realm.updatedAt.toISOString(),
@@ -134,6 +138,7 @@ interface CheckedInput {
   name?: string;
   customDomain?: string | null;
   delegationProvider?: string | null;
+  branding: ReturnType<typeof brandingChanges>;
 }
 
 function checkInput(ctx: Context, input: RealmInput, creating: boolean): CheckedInput {
@@ -157,8 +162,12 @@ function checkInput(ctx: Context, input: RealmInput, creating: boolean): Checked
   if (mode !== undefined && !(ACTIVATION_MODES as readonly string[]).includes(mode)) {
     errors.add('settings.activation_mode', `must be one of ${ACTIVATION_MODES.join(', ')}`);
   }
+  if (settings.default_language !== undefined && !isLocale(settings.default_language)) {
+    errors.add('settings.default_language', `must be one of ${LOCALES.join(', ')}`);
+  }
+  const branding = brandingChanges(settings.branding, errors);
   errors.throwIfAny();
-  return { uid, name, customDomain, delegationProvider: provider };
+  return { uid, name, customDomain, delegationProvider: provider, branding };
 }
 
 function takenError(index: string | null) {
@@ -220,6 +229,8 @@ export async function createRealm(ctx: ActingContext, input: RealmInput): Promis
     showDelegationInformation: settings.show_delegation_information,
     delegationProvider: checked.delegationProvider ?? null,
     activationMode: settings.activation_mode,
+    defaultLanguage: settings.default_language,
+    ...checked.branding,
     createdAt: now,
     updatedAt: now,
   }).returning().catch((err) => {
@@ -249,6 +260,8 @@ export async function updateRealm(ctx: ActingContext, uid: string, input: RealmI
       showDelegationInformation: settings.show_delegation_information,
       delegationProvider: checked.delegationProvider,
       activationMode: settings.activation_mode,
+      defaultLanguage: settings.default_language,
+      ...checked.branding,
       updatedAt: ctx.clock.now(),
     }).where(eq(realms.id, realm.id)).returning();
     if (checked.uid && checked.uid !== realm.uid) await retarget(tx as unknown as Db, 'realm', realm.uid, checked.uid);

@@ -1,5 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import { DateTime, Id, Int32, ref } from '../http/models.js';
+import { LOCALES } from '../i18n/locale.js';
+
+export const BRANDING_LIMITS = { logo_url: 2048, page_title: 120 } as const;
 
 export const RealmUidParam = Type.Object({ realm_uid: Type.String({ description: 'The realm\'s uid' }) });
 
@@ -25,9 +28,19 @@ const activationModeDescription = 'Sign-up on the realm\'s signup page: direct (
   + 'sent to the address), moderated (an administrator activates the account), disabled (no sign-up); activation_email and '
   + 'invitation_only are accepted but not available yet (the signup page answers 404)';
 
+const defaultLanguageDescription = `The language of the realm pages (and of the mails they send) when the browser's Accept-Language names none of ${LOCALES.join(', ')} (default en)`;
+
+export const RealmBrandingModel = Type.Object({
+  logo_url: Type.Union([Type.String(), Type.Null()], { description: 'The logo shown above every realm page: an https address or a path on this server; null for none' }),
+  primary_color: Type.Union([Type.String(), Type.Null()], { description: 'The colour of buttons and links, #rgb or #rrggbb (lower case); null for the default blue' }),
+  page_title: Type.Union([Type.String(), Type.Null()], { description: 'Ends the title of every realm page in place of the realm\'s name; null for the name' }),
+}, { $id: 'RealmBranding', description: 'How the realm pages look' });
+
 export const RealmSettingsModel = Type.Object({
   ...settingsFields,
   activation_mode: Type.Union(ACTIVATION_MODES.map((m) => Type.Literal(m)), { description: activationModeDescription }),
+  default_language: Type.Union(LOCALES.map((l) => Type.Literal(l)), { description: defaultLanguageDescription }),
+  branding: ref(RealmBrandingModel),
 }, { $id: 'RealmSettings' });
 
 export const RealmModel = Type.Object({
@@ -48,6 +61,14 @@ export const RealmInput = Type.Partial(Type.Object({
   settings: Type.Partial(Type.Object({
     ...settingsFields,
     activation_mode: Type.String({ description: `One of ${ACTIVATION_MODES.join(', ')}` }),
+    default_language: Type.String({ description: `One of ${LOCALES.join(', ')}` }),
+    branding: Type.Partial(Type.Object({
+      logo_url: Type.Union([Type.String(), Type.Null()], {
+        description: `An absolute https address (its host a domain name or an IPv4 address) or a path starting with one "/", at most ${BRANDING_LIMITS.logo_url} characters, no blanks or backslashes; null or "" for none`,
+      }),
+      primary_color: Type.Union([Type.String(), Type.Null()], { description: 'A hex colour, #rgb or #rrggbb; null or "" for the default' }),
+      page_title: Type.Union([Type.String(), Type.Null()], { description: `At most ${BRANDING_LIMITS.page_title} characters, no control characters; null or "" for the realm's name` }),
+    }), { additionalProperties: false, description: 'Attributes left out keep their value' }),
   }), { additionalProperties: false }),
 }), { additionalProperties: false });
 

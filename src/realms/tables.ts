@@ -18,6 +18,12 @@ export const realms = pgTable('realms', {
   delegationProvider: text('delegation_provider'),
   /** How a visitor's sign-up becomes an account: one of ACTIVATION_MODES (schema.ts). */
   activationMode: text('activation_mode').notNull().default('direct'),
+  /** The language of the realm pages when the browser's Accept-Language names none we have: a Locale (i18n/locale.ts). */
+  defaultLanguage: text('default_language').notNull().default('en'),
+  /** Branding of the realm pages (branding.ts checks them): an https address or a path, a hex colour, the documents' title. */
+  brandingLogoUrl: text('branding_logo_url'),
+  brandingPrimaryColor: text('branding_primary_color'),
+  brandingPageTitle: text('branding_page_title'),
   ...timestamps,
 }, (t) => [uniqueIndex('realms_uid_key').on(t.uid), uniqueIndex('realms_custom_domain_key').on(t.customDomain)]);
 

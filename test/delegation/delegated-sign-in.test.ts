@@ -208,7 +208,7 @@ describe('sign-in delegated to an OpenID Connect provider (oidc-provider on a re
     const page = await res.text();
     expect(res.status).toBe(422);
     expect(page).toContain('Your account could not be created');
-    expect(page).toContain('Custom fields badge can&#39;t be blank');
+    expect(page).toContain('Badge can&#39;t be blank.');
     expect(await written()).toEqual(before);
   });
 

@@ -2,13 +2,12 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Context } from '../../context.js';
 import { handleError, notFound } from '../../http/errors.js';
 import { findActiveRealm, findRealmByDomain, hostOf, onCustomDomain, type Realm } from '../../realms/realms.js';
-import { sendPage } from '../../realms/pages/html.js';
 import { realmCookieName } from '../../realms/sessions.js';
 import { authorize, type AuthorizeQuery } from '../authorize.js';
 import { presentedClient, type Form } from '../client-auth.js';
 import { InvalidRequest } from '../errors.js';
 import { metadataOf } from '../metadata.js';
-import { errorPage } from '../page.js';
+import { sendAuthorizeError, sendUnknownRealm } from '../page.js';
 import { revokeToken } from '../revoke.js';
 import { exchangeCode } from '../token.js';
 
@@ -34,13 +33,13 @@ export function oauthServerRoutes(ctx: Context): FastifyPluginAsync {
 
     async function runAuthorize(realm: Realm, request: FastifyRequest, reply: FastifyReply) {
       const outcome = await authorize(ctx, realm, request.query as AuthorizeQuery, request.cookies[realmCookieName(realm.uid)], request.url);
-      if (outcome.kind === 'page') return sendPage(reply, outcome.status, errorPage(outcome.title, outcome.message));
+      if (outcome.kind === 'page') return sendAuthorizeError(reply, realm, outcome.problem);
       return reply.code(302).header('cache-control', 'no-store').redirect(outcome.location);
     }
 
     app.get('/realms/:realm_uid/oauth/authorize', hide, async (request: RealmRequest, reply) => {
       const realm = await findActiveRealm(ctx, request.params.realm_uid);
-      if (!realm) return sendPage(reply, 404, errorPage('Unknown realm', 'There is no such sign-in service.'));
+      if (!realm) return sendUnknownRealm(reply);
       // Spec 4.4: a realm with its own domain authorizes there only.
       if (realm.customDomain && hostOf(request) !== realm.customDomain.toLowerCase()) {
         const q = request.url.indexOf('?');
@@ -53,7 +52,7 @@ export function oauthServerRoutes(ctx: Context): FastifyPluginAsync {
 
     app.get('/realms/oauth/authorize', hide, async (request, reply) => {
       const realm = await findRealmByDomain(ctx, hostOf(request));
-      if (!realm) return sendPage(reply, 404, errorPage('Unknown realm', 'This address does not serve a sign-in service.'));
+      if (!realm) return sendUnknownRealm(reply);
       return runAuthorize(realm, request, reply);
     });
 

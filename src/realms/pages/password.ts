@@ -8,6 +8,7 @@ import { changePassword, requestPasswordReset, resetPassword, RESET_LINK_MINUTES
 import { findActiveRealm, type Realm } from '../realms.js';
 import { csrfMatches, issueCsrfToken, CSRF_FIELD } from './csrf.js';
 import { html, pageErrorHandler, pageNotFound, sendPage, type Markup } from './html.js';
+import { fieldMessage, pageTexts, type Texts } from './messages.js';
 import { profileCustomer, secureCookies } from './session-cookie.js';
 import { pagePath } from './paths.js';
 
@@ -25,38 +26,37 @@ const ChangeForm = Type.Object({
 
 const hide = { hide: true };
 const minutesUntil = (ctx: Context, moment: Date) => Math.max(1, Math.ceil((moment.getTime() - ctx.clock.now().getTime()) / 60_000));
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 const alert = (error: string | undefined) => (error ? html`<p class="alert" role="alert" id="password-error">${error}</p>` : '');
 const described = (error: string | undefined) => (error ? html` aria-describedby="password-error"` : '');
 
 /** What is wrong with a new password and its confirmation, or null. */
-function newPasswordProblem(password: string | undefined, confirmation: string | undefined): string | null {
-  if (!password) return 'Enter a new password.';
+function newPasswordProblem(t: Texts, password: string | undefined, confirmation: string | undefined): string | null {
+  if (!password) return t.enterNewPassword;
   const weakness = passwordWeakness(password);
-  if (weakness) return `The new password ${weakness}.`;
-  if (password !== confirmation) return 'The two new passwords are not the same.';
+  if (weakness) return t.newPasswordWeak(fieldMessage(t, weakness));
+  if (password !== confirmation) return t.passwordsDiffer;
   return null;
 }
 
-const newPasswordFields = (error: string | undefined) => html`
-<label for="password">New password
+const newPasswordFields = (t: Texts, error: string | undefined) => html`
+<label for="password">${t.newPassword}
 <input id="password" name="password" type="password" autocomplete="new-password" minlength="8" maxlength="200" required aria-invalid="${error ? 'true' : 'false'}"${described(error)}>
 </label>
-<label for="confirmation">New password again
+<label for="confirmation">${t.newPasswordAgain}
 <input id="confirmation" name="confirmation" type="password" autocomplete="new-password" required>
 </label>`;
 
 /** The profile page's form for changing the password (posted to POST /realms/{uid}/profile/password). */
-export const changePasswordForm = (realm: Realm, csrfToken: string, error?: string): Markup => html`
-<h2>Change password</h2>
+export const changePasswordForm = (t: Texts, realm: Realm, csrfToken: string, error?: string): Markup => html`
+<h2>${t.changePassword}</h2>
 ${alert(error)}
 <form method="post" action="${pagePath(realm, 'profile/password')}">
-<label for="current">Current password
+<label for="current">${t.currentPassword}
 <input id="current" name="current" type="password" autocomplete="current-password" required aria-invalid="${error ? 'true' : 'false'}"${described(error)}>
 </label>
-${newPasswordFields(error)}
+${newPasswordFields(t, error)}
 <input type="hidden" name="${CSRF_FIELD}" value="${csrfToken}">
-<button type="submit">Change password</button>
+<button type="submit">${t.changePassword}</button>
 </form>`;
 
 /**
@@ -73,46 +73,48 @@ export function passwordPages(ctx: Context): FastifyPluginAsync {
 
     function requestPage(request: FastifyRequest, reply: FastifyReply, realm: Realm, status: number, view: { identifier?: string; error?: string; sent?: boolean }) {
       const token = issueCsrfToken(request, reply, realm.uid, secure());
+      const t = pageTexts(request, realm);
       const body = view.sent
-        ? html`<p class="notice" role="status">If an account exists for <strong>${view.identifier ?? ''}</strong>, we sent a link to its email address.
-It is valid for ${RESET_LINK_MINUTES} minutes and works once.</p>
-<p><a href="${pagePath(realm, 'login')}">Back to sign in</a></p>`
+        ? html`<p class="notice" role="status">${t.resetSent(view.identifier ?? '', t.minutes(RESET_LINK_MINUTES))}</p>
+<p><a href="${pagePath(realm, 'login')}">${t.backToSignIn}</a></p>`
         : html`${alert(view.error)}
-<p>We will send a link for choosing a new password to your email address.</p>
+<p>${t.resetIntro}</p>
 <form method="post" action="${pagePath(realm, 'password')}">
-<label for="identifier">Email or username
+<label for="identifier">${t.emailOrUsername}
 <input id="identifier" name="identifier" type="text" autocomplete="username" autocapitalize="none" spellcheck="false" required
  maxlength="${IDENTIFIER_MAX}" value="${view.identifier ?? ''}" aria-invalid="${view.error ? 'true' : 'false'}"${described(view.error)} autofocus>
 </label>
 <input type="hidden" name="${CSRF_FIELD}" value="${token}">
-<button type="submit">Send me a link</button>
+<button type="submit">${t.sendLink}</button>
 </form>
-<p><a href="${pagePath(realm, 'login')}">Back to sign in</a></p>`;
+<p><a href="${pagePath(realm, 'login')}">${t.backToSignIn}</a></p>`;
       return sendPage(reply, status, {
-        title: view.error ? 'Error: Forgot your password' : 'Forgot your password', heading: `Reset your ${realm.name} password`, realmName: realm.name, body,
+        texts: t, title: view.error ? t.errorTitle(t.forgotPasswordTitle) : t.forgotPasswordTitle, heading: t.resetHeading(realm.name), realm, body,
       });
     }
 
     function resetPage(request: FastifyRequest, reply: FastifyReply, realm: Realm, token: string, status: number, error?: string) {
       const csrf = issueCsrfToken(request, reply, realm.uid, secure());
+      const t = pageTexts(request, realm);
       return sendPage(reply, status, {
-        title: error ? 'Error: Choose a new password' : 'Choose a new password', heading: `Choose a new ${realm.name} password`, realmName: realm.name,
+        texts: t, title: error ? t.errorTitle(t.chooseNewPasswordTitle) : t.chooseNewPasswordTitle, heading: t.chooseNewPasswordHeading(realm.name), realm,
         body: html`${alert(error)}
 <form method="post" action="${pagePath(realm, `password/reset/${encodeURIComponent(token)}`)}">
-${newPasswordFields(error)}
+${newPasswordFields(t, error)}
 <input type="hidden" name="${CSRF_FIELD}" value="${csrf}">
-<button type="submit">Set the new password</button>
+<button type="submit">${t.setNewPassword}</button>
 </form>`,
       });
     }
 
-    const deadLink = (reply: FastifyReply, realm: Realm, reason: 'unknown' | 'gone') => sendPage(reply, reason === 'gone' ? 410 : 404, {
-      title: 'Error: Link not valid', heading: reason === 'gone' ? 'This link has expired' : 'This link is not valid', realmName: realm.name,
-      body: html`<p class="alert" role="alert">${reason === 'gone'
-        ? 'This password reset link was already used, was replaced by a newer one, or has expired. Nothing was changed.'
-        : 'There is no password reset link at this address. Check the link you followed. Nothing was changed.'}</p>
-<p><a href="${pagePath(realm, 'password')}">Ask for a new link</a></p>`,
-    });
+    const deadLink = (request: FastifyRequest, reply: FastifyReply, realm: Realm, reason: 'unknown' | 'gone') => {
+      const t = pageTexts(request, realm);
+      return sendPage(reply, reason === 'gone' ? 410 : 404, {
+        texts: t, title: t.errorTitle(t.linkNotValidTitle), heading: reason === 'gone' ? t.resetLinkGoneHeading : t.resetLinkUnknownHeading, realm,
+        body: html`<p class="alert" role="alert">${reason === 'gone' ? t.resetLinkGone : t.resetLinkUnknown}</p>
+<p><a href="${pagePath(realm, 'password')}">${t.askForNewLink}</a></p>`,
+      });
+    };
 
     app.get('/realms/:realm_uid/password', { schema: { ...hide, params: Params } }, async (request, reply) => {
       const realm = await findActiveRealm(ctx, request.params.realm_uid);
@@ -124,16 +126,17 @@ ${newPasswordFields(error)}
       const realm = await findActiveRealm(ctx, request.params.realm_uid);
       if (!realm) return pageNotFound(reply);
       const form = request.body ?? {};
+      const t = pageTexts(request, realm);
       if (!csrfMatches(request, form.csrf_token)) {
-        return requestPage(request, reply, realm, 403, { identifier: form.identifier, error: 'This form has expired. Please try again.' });
+        return requestPage(request, reply, realm, 403, { identifier: form.identifier, error: t.formExpired });
       }
       const identifier = form.identifier?.trim();
-      if (!identifier) return requestPage(request, reply, realm, 422, { error: 'Enter your email or username.' });
-      const result = await requestPasswordReset(ctx, realm, identifier, request.ip);
+      if (!identifier) return requestPage(request, reply, realm, 422, { error: t.enterIdentifier });
+      const result = await requestPasswordReset(ctx, realm, identifier, request.ip, t.locale);
       if (!result.accepted) {
         const minutes = minutesUntil(ctx, result.retryAt);
         return requestPage(request, reply.header('retry-after', String(minutes * 60)), realm, 429, {
-          identifier, error: `Too many password reset requests. Try again in ${plural(minutes, 'minute')}.`,
+          identifier, error: t.resetTooMany(t.minutes(minutes)),
         });
       }
       return requestPage(request, reply, realm, 200, { identifier, sent: true });
@@ -143,7 +146,7 @@ ${newPasswordFields(error)}
       const realm = await findActiveRealm(ctx, request.params.realm_uid);
       if (!realm) return pageNotFound(reply);
       const found = await findLink(ctx, realm, 'password_reset', request.params.token);
-      if (!found.ok) return deadLink(reply, realm, found.reason);
+      if (!found.ok) return deadLink(request, reply, realm, found.reason);
       return resetPage(request, reply, realm, request.params.token, 200);
     });
 
@@ -152,15 +155,16 @@ ${newPasswordFields(error)}
       if (!realm) return pageNotFound(reply);
       const { token } = request.params;
       const form = request.body ?? {};
-      if (!csrfMatches(request, form.csrf_token)) return resetPage(request, reply, realm, token, 403, 'This form has expired. Please try again.');
-      const problem = newPasswordProblem(form.password, form.confirmation);
+      const t = pageTexts(request, realm);
+      if (!csrfMatches(request, form.csrf_token)) return resetPage(request, reply, realm, token, 403, t.formExpired);
+      const problem = newPasswordProblem(t, form.password, form.confirmation);
       if (problem) {
         // A weak password does not use the link up; a dead link is told of before the form's faults.
         const found = await findLink(ctx, realm, 'password_reset', token);
-        return found.ok ? resetPage(request, reply, realm, token, 422, problem) : deadLink(reply, realm, found.reason);
+        return found.ok ? resetPage(request, reply, realm, token, 422, problem) : deadLink(request, reply, realm, found.reason);
       }
       const result = await resetPassword(ctx, realm, token, form.password!);
-      if (!result.ok) return deadLink(reply, realm, result.reason);
+      if (!result.ok) return deadLink(request, reply, realm, result.reason);
       return reply.header('cache-control', 'no-store').redirect(`${pagePath(realm, 'login')}?notice=password_reset`, 303);
     });
 
@@ -169,22 +173,23 @@ ${newPasswordFields(error)}
       if (!customer) return reply;
       const { realm } = customer;
       const form = request.body ?? {};
+      const t = pageTexts(request, realm);
       const again = (status: number, error: string) => sendPage(reply, status, {
-        title: 'Error: Change password', heading: `Your ${realm.name} profile`, realmName: realm.name,
-        body: html`${changePasswordForm(realm, issueCsrfToken(request, reply, realm.uid, secure()), error)}
-<p><a href="${pagePath(realm, 'profile')}">Back to your profile</a></p>`,
+        texts: t, title: t.errorTitle(t.changePassword), heading: t.profileHeading(realm.name), realm,
+        body: html`${changePasswordForm(t, realm, issueCsrfToken(request, reply, realm.uid, secure()), error)}
+<p><a href="${pagePath(realm, 'profile')}">${t.backToProfile}</a></p>`,
       });
-      if (!csrfMatches(request, form.csrf_token)) return again(403, 'This form has expired. Please try again.');
-      if (!form.current) return again(422, 'Enter your current password.');
-      const problem = newPasswordProblem(form.password, form.confirmation);
+      if (!csrfMatches(request, form.csrf_token)) return again(403, t.formExpired);
+      if (!form.current) return again(422, t.enterCurrentPassword);
+      const problem = newPasswordProblem(t, form.password, form.confirmation);
       if (problem) return again(422, problem);
       const result = await changePassword(ctx, customer, form.current, form.password!);
       if (!result.ok) {
         if (result.reason === 'locked') {
           const minutes = minutesUntil(ctx, result.lockedUntil ?? ctx.clock.now());
-          return again(429, `Too many wrong passwords: this account is locked. Try again in ${plural(minutes, 'minute')}.`);
+          return again(429, t.changeLocked(t.minutes(minutes)));
         }
-        return again(401, 'The current password is not correct.');
+        return again(401, t.currentPasswordWrong);
       }
       return reply.header('cache-control', 'no-store').redirect(`${pagePath(realm, 'profile')}?notice=password_changed`, 303);
     });

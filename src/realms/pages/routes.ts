@@ -14,6 +14,7 @@ import { changePasswordForm } from './password.js';
 import { impersonationBanner, sessionAccessPage } from './session-access.js';
 import { profileCustomer, secureCookies, setSessionCookie } from './session-cookie.js';
 import { signUpLink } from './signup.js';
+import { pageTexts, type Texts } from './messages.js';
 import { pagePath } from './paths.js';
 import { delegationButton } from '../../delegation/pages.js';
 import { findIdentityProvider } from '../../delegation/settings.js';
@@ -22,11 +23,9 @@ const Params = Type.Object({ realm_uid: Type.String() });
 const RedirectQuery = Type.Object({ redirect_uri: Type.Optional(Type.String()) });
 /** `notice` names a message a page shows after another page sent the browser there. */
 const NoticeQuery = Type.Object({ redirect_uri: Type.Optional(Type.String()), notice: Type.Optional(Type.String()) });
-const NOTICES: Record<string, string> = {
-  password_reset: 'Your password was changed. Sign in with the new one.',
-  password_changed: 'Your password was changed. Your other sessions were signed out.',
-};
-const noticeOf = (notice: string | undefined) => (notice && Object.hasOwn(NOTICES, notice) ? html`<p class="notice" role="status">${NOTICES[notice]}</p>` : '');
+const NOTICES = { password_reset: 'noticePasswordReset', password_changed: 'noticePasswordChanged' } as const satisfies Record<string, keyof Texts>;
+const noticeOf = (t: Texts, notice: string | undefined) =>
+  (notice && Object.hasOwn(NOTICES, notice) ? html`<p class="notice" role="status">${t[NOTICES[notice as keyof typeof NOTICES]]}</p>` : '');
 const LoginForm = Type.Object({
   username: Type.Optional(Type.String()),
   password: Type.Optional(Type.String()),
@@ -59,6 +58,7 @@ export function realmPages(ctx: Context): FastifyPluginAsync {
 
     async function loginPage(request: FastifyRequest, reply: FastifyReply, realm: Realm, status: number, view: LoginView) {
       const provider = await findIdentityProvider(ctx, realm.id);
+      const t = pageTexts(request, realm);
       const token = issueCsrfToken(request, reply, realm.uid, secure());
       const invalid = view.fieldsInvalid ? 'true' : 'false';
       const described = view.error ? html` aria-describedby="login-error"` : '';
@@ -66,24 +66,24 @@ export function realmPages(ctx: Context): FastifyPluginAsync {
       const focusPassword = Boolean(view.error && view.username?.trim());
       const signUp = signUpLink(realm, view.redirectUri);
       const body: Markup = html`
-${view.error ? html`<p class="alert" role="alert" id="login-error">${view.error}</p>` : noticeOf(view.notice)}
+${view.error ? html`<p class="alert" role="alert" id="login-error">${view.error}</p>` : noticeOf(t, view.notice)}
 <form method="post" action="${pagePath(realm, 'login')}">
-<label for="username">Email or username
+<label for="username">${t.emailOrUsername}
 <input id="username" name="username" type="text" autocomplete="username" autocapitalize="none" spellcheck="false" required
  value="${view.username ?? ''}" aria-invalid="${invalid}"${described}${focusPassword ? '' : html` autofocus`}>
 </label>
-<label for="password">Password
+<label for="password">${t.password}
 <input id="password" name="password" type="password" autocomplete="current-password" required aria-invalid="${invalid}"${described}${focusPassword ? html` autofocus` : ''}>
 </label>
 <input type="hidden" name="redirect_uri" value="${view.redirectUri ?? ''}">
 <input type="hidden" name="${CSRF_FIELD}" value="${token}">
-<button type="submit">Sign in</button>
+<button type="submit">${t.signIn}</button>
 </form>
-${delegationButton(realm, provider, view.redirectUri)}
-<p><a href="${pagePath(realm, 'password')}">Forgot your password?</a></p>
-${signUp ? html`<p><a href="${signUp}">Create an account</a></p>` : ''}`;
+${delegationButton(t, realm, provider, view.redirectUri)}
+<p><a href="${pagePath(realm, 'password')}">${t.forgotPasswordLink}</a></p>
+${signUp ? html`<p><a href="${signUp}">${t.createAccountLink}</a></p>` : ''}`;
       // The title tells of the error too: it is the first thing a screen reader reads of the new page.
-      return sendPage(reply, status, { title: view.error ? 'Error: Sign in' : 'Sign in', heading: `Sign in to ${realm.name}`, realmName: realm.name, body });
+      return sendPage(reply, status, { texts: t, title: view.error ? t.errorTitle(t.signIn) : t.signIn, heading: t.signInTo(realm.name), realm, body });
     }
 
     await scope.register(sessionAccessPage(ctx));
@@ -99,22 +99,20 @@ ${signUp ? html`<p><a href="${signUp}">Create an account</a></p>` : ''}`;
       if (!realm) return pageNotFound(reply);
       const form = request.body ?? {};
       const view: LoginView = { redirectUri: await safeRedirect(ctx, form.redirect_uri) ?? undefined, username: form.username };
+      const t = pageTexts(request, realm);
       if (!csrfMatches(request, form.csrf_token)) {
-        return loginPage(request, reply, realm, 403, { ...view, error: 'This form has expired. Please sign in again.' });
+        return loginPage(request, reply, realm, 403, { ...view, error: t.signInFormExpired });
       }
       if (!form.username?.trim() || !form.password) {
-        return loginPage(request, reply, realm, 422, { ...view, fieldsInvalid: true, error: 'Enter your email or username and your password.' });
+        return loginPage(request, reply, realm, 422, { ...view, fieldsInvalid: true, error: t.signInBlank });
       }
       const result = await signInWithPassword(ctx, realm, form.username, form.password);
       if (!result.ok) {
         if (result.reason === 'locked') {
           const minutes = Math.max(1, Math.ceil(((result.lockedUntil?.getTime() ?? 0) - ctx.clock.now().getTime()) / 60_000));
-          return loginPage(request, reply, realm, 429, {
-            ...view,
-            error: `Too many failed sign-in attempts: this account is locked. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
-          });
+          return loginPage(request, reply, realm, 429, { ...view, error: t.signInLocked(t.minutes(minutes)) });
         }
-        return loginPage(request, reply, realm, 401, { ...view, fieldsInvalid: true, error: 'The email, username or password is not correct.' });
+        return loginPage(request, reply, realm, 401, { ...view, fieldsInvalid: true, error: t.signInWrong });
       }
       setSessionCookie(ctx, reply, realm.uid, result.session.secret);
       return reply.code(303).header('cache-control', 'no-store').redirect(view.redirectUri ?? pagePath(realm, 'profile'), 303);
@@ -126,16 +124,17 @@ ${signUp ? html`<p><a href="${signUp}">Create an account</a></p>` : ''}`;
       const { realm, resolution } = found;
       const token = issueCsrfToken(request, reply, realm.uid, secure());
       const redirectUri = await safeRedirect(ctx, request.query.redirect_uri) ?? '';
+      const t = pageTexts(request, realm);
       const who = typeof resolution === 'object'
-        ? html`<p>You are signed in as <strong>${userName(resolution.user) || resolution.user.email}</strong>.</p>`
-        : html`<p class="notice">You are not signed in.</p>`;
+        ? html`<p>${t.signedInAs(userName(resolution.user) || resolution.user.email)}</p>`
+        : html`<p class="notice">${t.notSignedIn}</p>`;
       return sendPage(reply, 200, {
-        title: 'Sign out', heading: `Sign out of ${realm.name}`, realmName: realm.name,
+        texts: t, title: t.signOut, heading: t.signOutOf(realm.name), realm,
         body: html`${who}
 <form method="post" action="${pagePath(realm, 'logout')}">
 <input type="hidden" name="redirect_uri" value="${redirectUri}">
 <input type="hidden" name="${CSRF_FIELD}" value="${token}">
-<button type="submit">Sign out</button>
+<button type="submit">${t.signOut}</button>
 </form>`,
       });
     });
@@ -146,13 +145,14 @@ ${signUp ? html`<p><a href="${signUp}">Create an account</a></p>` : ''}`;
       const form = request.body ?? {};
       if (!csrfMatches(request, form.csrf_token)) {
         const token = issueCsrfToken(request, reply, realm.uid, secure());
+        const t = pageTexts(request, realm);
         return sendPage(reply, 403, {
-          title: 'Sign out', heading: `Sign out of ${realm.name}`, realmName: realm.name,
-          body: html`<p class="alert" role="alert">This form has expired. Please try again.</p>
+          texts: t, title: t.signOut, heading: t.signOutOf(realm.name), realm,
+          body: html`<p class="alert" role="alert">${t.formExpired}</p>
 <form method="post" action="${pagePath(realm, 'logout')}">
 <input type="hidden" name="redirect_uri" value="${await safeRedirect(ctx, form.redirect_uri) ?? ''}">
 <input type="hidden" name="${CSRF_FIELD}" value="${token}">
-<button type="submit">Sign out</button>
+<button type="submit">${t.signOut}</button>
 </form>`,
         });
       }
@@ -167,17 +167,18 @@ ${signUp ? html`<p><a href="${signUp}">Create an account</a></p>` : ''}`;
       const resolution = await profileCustomer(ctx, request, reply, request.params.realm_uid);
       if (!resolution) return reply;
       const { realm, user } = resolution;
+      const t = pageTexts(request, realm);
       return sendPage(reply, 200, {
-        title: 'Your profile', heading: `Your ${realm.name} profile`, realmName: realm.name,
-        body: html`${await impersonationBanner(ctx, resolution.session)}
-${noticeOf(request.query.notice)}
-<p>Signed in as <strong>${userName(user) || user.email}</strong>.</p>
+        texts: t, title: t.profileTitle, heading: t.profileHeading(realm.name), realm,
+        body: html`${await impersonationBanner(ctx, t, resolution.session)}
+${noticeOf(t, request.query.notice)}
+<p>${t.profileSignedInAs(userName(user) || user.email)}</p>
 <dl>
-<dt>Email</dt><dd>${user.email}</dd>
-${user.username ? html`<dt>Username</dt><dd>${user.username}</dd>` : ''}
+<dt>${t.email}</dt><dd>${user.email}</dd>
+${user.username ? html`<dt>${t.username}</dt><dd>${user.username}</dd>` : ''}
 </dl>
-${changePasswordForm(realm, issueCsrfToken(request, reply, realm.uid, secure()))}
-<p><a href="${pagePath(realm, 'logout')}">Sign out</a></p>`,
+${changePasswordForm(t, realm, issueCsrfToken(request, reply, realm.uid, secure()))}
+<p><a href="${pagePath(realm, 'logout')}">${t.signOut}</a></p>`,
       });
     });
   };

@@ -5,6 +5,7 @@ import type { Context } from '../../context.js';
 import { impersonatorEmail, openImpersonationLink } from '../../impersonation/links.js';
 import type { LiveSession } from '../sessions.js';
 import { html, sendPage, type Markup } from './html.js';
+import { pageTexts, type Texts } from './messages.js';
 import { setSessionCookie } from './session-cookie.js';
 
 const Params = Type.Object({ realm_uid: Type.String(), token: Type.String() });
@@ -21,11 +22,10 @@ export function sessionAccessPage(ctx: Context): FastifyPluginAsync {
       const opened = await openImpersonationLink(ctx, request.params.realm_uid, request.params.token);
       if (!opened.ok) {
         const gone = opened.reason === 'gone';
+        const t = pageTexts(request, opened.realm);
         return sendPage(reply, gone ? 410 : 404, {
-          title: gone ? 'Link no longer valid' : 'Link not found', realmName: opened.realm?.name,
-          body: html`<p role="alert">${gone
-            ? 'This sign-in link has already been used or has expired (links work once, within two minutes). Ask for a new one.'
-            : 'This sign-in link is not valid. Check the address, or ask for a new link.'}</p>`,
+          texts: t, title: gone ? t.linkGoneTitle : t.linkUnknownTitle, realm: opened.realm,
+          body: html`<p role="alert">${gone ? t.sessionLinkGone : t.sessionLinkUnknown}</p>`,
         });
       }
       setSessionCookie(ctx, reply, opened.realm.uid, opened.session.secret);
@@ -35,8 +35,8 @@ export function sessionAccessPage(ctx: Context): FastifyPluginAsync {
 }
 
 /** The notice every page of an impersonated session shows, so that nobody mistakes it for the user's own. */
-export async function impersonationBanner(ctx: Context, session: Pick<LiveSession, 'impersonatorId'>): Promise<Markup | ''> {
+export async function impersonationBanner(ctx: Context, t: Texts, session: Pick<LiveSession, 'impersonatorId'>): Promise<Markup | ''> {
   if (session.impersonatorId === null) return '';
   const email = await impersonatorEmail(ctx, session.impersonatorId);
-  return html`<p class="notice" role="status">Impersonated by <strong>${email ?? 'a removed administrator'}</strong>: this session was opened by an administrator, and everything done in it is recorded as theirs.</p>`;
+  return html`<p class="notice" role="status">${t.impersonatedBy(email ?? null)}</p>`;
 }

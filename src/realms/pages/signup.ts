@@ -13,6 +13,7 @@ import { startRealmSession } from '../sessions.js';
 import { signUp, signUpFields, signUpOpen } from '../sign-up.js';
 import { csrfMatches, issueCsrfToken, CSRF_FIELD } from './csrf.js';
 import { html, pageErrorHandler, pageNotFound, sendPage, type Markup } from './html.js';
+import { fieldMessage, pageTexts } from './messages.js';
 import { secureCookies, setSessionCookie } from './session-cookie.js';
 import { pagePath, withRedirect } from './paths.js';
 
@@ -62,10 +63,11 @@ export function signUpPage(ctx: Context): FastifyPluginAsync {
 
     function formPage(request: FastifyRequest, reply: FastifyReply, realm: Realm, fields: CustomField[], status: number, view: View) {
       const token = issueCsrfToken(request, reply, realm.uid, secureCookies(ctx));
+      const t = pageTexts(request, realm);
       const messages = new Map((view.errors ?? []).map((e) => [e.field, e.messages]));
       const problem = (field: string, id: string, label: string) => {
         const list = messages.get(field);
-        return list ? { id: `${id}-error`, text: `${label} ${list.join(', ')}.` } : null;
+        return list ? { id: `${id}-error`, text: t.fieldProblem(label, list.map((m) => fieldMessage(t, m)).join(', ')) } : null;
       };
       const control = (field: string, id: string, label: string, input: (attrs: Markup) => Markup) => {
         const error = problem(field, id, label);
@@ -85,42 +87,43 @@ ${error ? html`<span class="field-error" id="${error.id}">${error.text}</span>` 
           case 'checkbox': return html`<input${attrs} type="checkbox" value="true"${view.values[name] !== undefined ? html` checked` : ''}>`;
           case 'dropdown':
           case 'choice':
-            return html`<select${attrs} required><option value="">Choose…</option>${field.options.map((option) =>
+            return html`<select${attrs} required><option value="">${t.choose}</option>${field.options.map((option) =>
               html`<option${option === value(name) ? html` selected` : ''}>${option}</option>`)}</select>`;
           default: return html`<input${attrs} type="text" required value="${value(name)}">`;
         }
       }));
-      const summary = view.error ?? (view.errors?.length ? 'Please correct the fields marked below.' : undefined);
+      const summary = view.error ?? (view.errors?.length ? t.correctFields : undefined);
       const body = html`
 ${summary ? html`<p class="alert" role="alert" id="signup-error">${summary}</p>` : ''}
 <form method="post" action="${pagePath(realm, 'signup')}">
-${control('email', 'email', 'Email', (attrs) => html`<input${attrs} type="email" autocomplete="email" autocapitalize="none" spellcheck="false" required value="${value('email')}"${summary ? '' : html` autofocus`}>`)}
-${control('username', 'username', 'Username (optional)', (attrs) => html`<input${attrs} type="text" autocomplete="username" autocapitalize="none" spellcheck="false" value="${value('username')}">`)}
-${control('password', 'password', 'Password', (attrs) => html`<input${attrs} type="password" autocomplete="new-password" minlength="8" required>`)}
+${control('email', 'email', t.email, (attrs) => html`<input${attrs} type="email" autocomplete="email" autocapitalize="none" spellcheck="false" required value="${value('email')}"${summary ? '' : html` autofocus`}>`)}
+${control('username', 'username', t.usernameOptional, (attrs) => html`<input${attrs} type="text" autocomplete="username" autocapitalize="none" spellcheck="false" value="${value('username')}">`)}
+${control('password', 'password', t.password, (attrs) => html`<input${attrs} type="password" autocomplete="new-password" minlength="8" required>`)}
 ${custom}
 <input type="hidden" name="redirect_uri" value="${view.redirectUri ?? ''}">
 <input type="hidden" name="${CSRF_FIELD}" value="${token}">
-<button type="submit">Create account</button>
+<button type="submit">${t.createAccount}</button>
 </form>
-<p><a href="${withRedirect(pagePath(realm, 'login'), view.redirectUri)}">Already have an account? Sign in</a></p>`;
+<p><a href="${withRedirect(pagePath(realm, 'login'), view.redirectUri)}">${t.haveAccount}</a></p>`;
       return sendPage(reply, status, {
-        title: summary ? 'Error: Create an account' : 'Create an account', heading: `Create your ${realm.name} account`, realmName: realm.name, body,
+        texts: t, title: summary ? t.errorTitle(t.signUpTitle) : t.signUpTitle, heading: t.signUpHeading(realm.name), realm, body,
       });
     }
 
     /** The realm when its sign-up page works, or the 404 page sent. */
-    async function openRealm(reply: FastifyReply, uid: string): Promise<Realm | null> {
+    async function openRealm(request: FastifyRequest, reply: FastifyReply, uid: string): Promise<Realm | null> {
       const realm = await findActiveRealm(ctx, uid);
       if (!realm || realm.activationMode === 'disabled') {
-        pageNotFound(reply);
+        pageNotFound(reply, realm);
         return null;
       }
       if (!signUpOpen(realm)) {
         // activation_email and invitation_only need the one-time link, not built yet.
+        const t = pageTexts(request, realm);
         sendPage(reply, 404, {
-          title: 'Sign-up not available', realmName: realm.name,
-          body: html`<p>Creating an account here is not available yet. Please contact the service that sent you here.</p>
-<p><a href="${pagePath(realm, 'login')}">Sign in to an existing account</a></p>`,
+          texts: t, title: t.signUpUnavailableTitle, realm,
+          body: html`<p>${t.signUpUnavailable}</p>
+<p><a href="${pagePath(realm, 'login')}">${t.signInExisting}</a></p>`,
         });
         return null;
       }
@@ -128,20 +131,21 @@ ${custom}
     }
 
     app.get('/realms/:realm_uid/signup', { schema: { ...hide, params: Params, querystring: RedirectQuery } }, async (request, reply) => {
-      const realm = await openRealm(reply, request.params.realm_uid);
+      const realm = await openRealm(request, reply, request.params.realm_uid);
       if (!realm) return reply;
       const redirectUri = await safeRedirect(ctx, request.query.redirect_uri) ?? undefined;
       return formPage(request, reply, realm, await signUpFields(ctx, realm), 200, { redirectUri, values: {} });
     });
 
     app.post('/realms/:realm_uid/signup', { schema: { ...hide, params: Params, body: SignUpForm } }, async (request, reply) => {
-      const realm = await openRealm(reply, request.params.realm_uid);
+      const realm = await openRealm(request, reply, request.params.realm_uid);
       if (!realm) return reply;
       const form: Record<string, string | undefined> = request.body ?? {};
       const fields = await signUpFields(ctx, realm);
       const view: View = { redirectUri: await safeRedirect(ctx, form.redirect_uri) ?? undefined, values: { ...form, password: '' } as Record<string, string> };
+      const t = pageTexts(request, realm);
       if (!csrfMatches(request, form.csrf_token)) {
-        return formPage(request, reply, realm, fields, 403, { ...view, error: 'This form has expired. Please try again.' });
+        return formPage(request, reply, realm, fields, 403, { ...view, error: t.formExpired });
       }
       const email = form.email?.trim() ?? '';
       if (!form.password) {
@@ -153,17 +157,16 @@ ${custom}
       }, fields);
       if (result.outcome === 'invalid') return formPage(request, reply, realm, fields, 422, { ...view, errors: result.errors });
 
-      const done = (heading: string, text: Markup) => sendPage(reply, 200, { title: heading, realmName: realm.name, body: text });
+      const done = (heading: string, text: Markup) => sendPage(reply, 200, { texts: t, title: heading, realm, body: text });
       switch (realm.activationMode) {
         case 'otp': {
           // Signing in with the code sent to the address is the confirmation; an address already taken gets a code for its own account.
-          await requestCode(ctx, realm, email);
+          await requestCode(ctx, realm, email, t.locale);
           rememberIdentifier(reply, realm, email, realm.otpCodeValidityMinutes, secureCookies(ctx));
           return reply.header('cache-control', 'no-store').redirect(withRedirect(pagePath(realm, 'otp_code'), view.redirectUri), 303);
         }
         case 'moderated':
-          return done('Thank you for signing up', html`<p class="notice">An administrator will activate your account.
-You will be able to sign in once it is active.</p>`);
+          return done(t.signUpThanks, html`<p class="notice">${t.signUpModerated}</p>`);
         default:
           if (result.outcome === 'created') {
             const session = await startRealmSession(ctx, realm, result.user.id);
@@ -171,9 +174,8 @@ You will be able to sign in once it is active.</p>`);
             return reply.code(303).header('cache-control', 'no-store').redirect(view.redirectUri ?? pagePath(realm, 'profile'), 303);
           }
           // The address has an account: no session, and nothing says whether the account is new.
-          return done('Check your email', html`<p class="notice">If this address can be used, your account is ready.
-If you already had an account with it, sign in with your existing password.</p>
-<p><a href="${withRedirect(pagePath(realm, 'login'), view.redirectUri)}">Sign in</a></p>`);
+          return done(t.checkEmailTitle, html`<p class="notice">${t.signUpEmailTaken}</p>
+<p><a href="${withRedirect(pagePath(realm, 'login'), view.redirectUri)}">${t.signIn}</a></p>`);
       }
     });
   };

@@ -6,14 +6,14 @@ import { acting, adminOf } from '../../admin-auth/guard.js';
 import { ref, useModels } from '../../http/models.js';
 import { listOf, metaOf, pageOf, PageQuery } from '../../http/pagination.js';
 import { failures, NoContent } from '../../http/responses.js';
-import { RealmInput, RealmModel, RealmSettingsModel, RealmUidParam } from '../schema.js';
+import { RealmBrandingModel, RealmInput, RealmModel, RealmSettingsModel, RealmUidParam } from '../schema.js';
 import { createRealm, deleteRealm, listRealms, realmBody, requireRealm, updateRealm } from '../realms.js';
 
 const tags = ['Realms'];
 
 export function realmRoutes(ctx: Context): FastifyPluginAsync {
   return async (scope) => {
-    useModels(scope, RealmSettingsModel, RealmModel);
+    useModels(scope, RealmBrandingModel, RealmSettingsModel, RealmModel);
     const app = scope.withTypeProvider<TypeBoxTypeProvider>();
 
     app.get('/realms', {

@@ -1,0 +1,38 @@
+import { sql, type SQL } from 'drizzle-orm';
+import type { Context } from '../context.js';
+import { rowsOf } from '../db/rows.js';
+import type { Job } from '../jobs/runner.js';
+
+const DAY = 86_400_000;
+const BATCH = 5_000;
+
+/**
+ * How long a dead row is kept after its end: one-time links are kept a week so that a late click is
+ * told "used or expired" (410) rather than "unknown"; codes a day; an ended lock is the same as no row.
+ */
+const RETENTION: { table: string; ended: (cutoff: string) => SQL }[] = [
+  { table: 'realm_user_links', ended: (cutoff) => sql`expires_at < ${cutoff}::timestamptz - interval '7 days'` },
+  { table: 'impersonation_links', ended: (cutoff) => sql`expires_at < ${cutoff}::timestamptz - interval '7 days'` },
+  { table: 'authorization_codes', ended: (cutoff) => sql`expires_at < ${cutoff}::timestamptz - interval '1 day'` },
+  { table: 'otp_codes', ended: (cutoff) => sql`expires_at < ${cutoff}::timestamptz - interval '1 day'` },
+  { table: 'attempt_counters', ended: (cutoff) => sql`locked_until <= ${cutoff}::timestamptz` },
+];
+
+/** Deletes the rows past their retention, a batch at a time so that no statement holds many locks for long. */
+export async function removeExpiredRows(ctx: Context): Promise<Record<string, number>> {
+  const now = ctx.clock.now().toISOString();
+  const removed: Record<string, number> = {};
+  for (const { table, ended } of RETENTION) {
+    removed[table] = 0;
+    for (;;) {
+      const [{ count }] = rowsOf<{ count: number }>(await ctx.db.execute(sql`with removed as (
+        delete from ${sql.identifier(table)} where ctid in (select ctid from ${sql.identifier(table)} where ${ended(now)} limit ${BATCH})
+        returning 1) select count(*)::integer as count from removed`));
+      removed[table] += count;
+      if (count < BATCH) break;
+    }
+  }
+  return removed;
+}
+
+export const expiredRowsJob: Job = { name: 'expired-rows', everyMs: DAY / 24, leaseMs: 10 * 60_000, run: removeExpiredRows };

@@ -1,0 +1,77 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runDueJobs, type Job } from '../../src/jobs/runner.js';
+import { expiredRowsJob } from '../../src/maintenance/expired-rows.js';
+import { startHarness, type Harness } from '../helpers/harness.js';
+import { makeRealm, makeRealmUser } from '../helpers/realms.js';
+import { inputValue } from '../helpers/cookie-jar.js';
+import { startSmtp, type SmtpListener } from '../helpers/smtp.js';
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+
+describe('periodic jobs', () => {
+  let h: Harness;
+  let smtp: SmtpListener;
+
+  beforeAll(async () => {
+    smtp = await startSmtp();
+    h = await startHarness({ SMTP_URL: smtp.url });
+  });
+  afterAll(async () => {
+    await h?.close();
+    await smtp?.close();
+  });
+
+  const counting = (name: string, everyMs: number, fail = false) => {
+    const job = { name, everyMs, leaseMs: 60_000, runs: 0, run: async () => {
+      job.runs += 1;
+      if (fail) throw new Error('the job failed');
+    } };
+    return job satisfies Job;
+  };
+
+  it('runs a due job once per period, however many rounds start at once', async () => {
+    const job = counting('counting', HOUR);
+    const rounds = await Promise.all(Array.from({ length: 8 }, () => runDueJobs(h.ctx, [job])));
+    expect(rounds.flat()).toEqual(['counting']);
+    expect(job.runs).toBe(1);
+    expect(await runDueJobs(h.ctx, [job])).toEqual([]);
+    h.clock.advance(HOUR - 1);
+    expect(await runDueJobs(h.ctx, [job])).toEqual([]);
+    h.clock.advance(1);
+    expect(await runDueJobs(h.ctx, [job])).toEqual(['counting']);
+    expect(job.runs).toBe(2);
+  });
+
+  it('a failing run gives the job back: it runs again at its next period', async () => {
+    const job = counting('failing', HOUR, true);
+    expect(await runDueJobs(h.ctx, [job])).toEqual(['failing']);
+    h.clock.advance(HOUR);
+    expect(await runDueJobs(h.ctx, [job])).toEqual(['failing']);
+    expect(job.runs).toBe(2);
+  });
+
+  it('removes one-time links a week after they ended: a late click is then an unknown link', async () => {
+    const realm = await makeRealm(h);
+    const user = await makeRealmUser(h, realm.uid);
+    const page = await h.request({ method: 'GET', url: `/realms/${realm.uid}/password`, token: null });
+    const cookie = page.cookies.map((c) => `${c.name}=${c.value}`).join('; ');
+    const asked = await h.request({
+      method: 'POST', url: `/realms/${realm.uid}/password`, token: null,
+      headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams({ identifier: user.email, csrf_token: inputValue(page.body, 'csrf_token') ?? '' }).toString(),
+    });
+    expect(asked.statusCode).toBe(200);
+    const body = (await smtp.next(user.email)).raw.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
+    const link = /http:\/\/atrium\.test(\/realms\/[^/\s]+\/password\/reset\/[A-Za-z0-9_-]{43})/.exec(body)![1];
+    const visit = async () => (await h.request({ method: 'GET', url: link, token: null })).statusCode;
+
+    h.clock.advance(DAY);
+    await runDueJobs(h.ctx, [expiredRowsJob]);
+    expect(await visit()).toBe(410);
+
+    h.clock.advance(7 * DAY);
+    expect(await runDueJobs(h.ctx, [expiredRowsJob])).toEqual(['expired-rows']);
+    expect(await visit()).toBe(404);
+  });
+});
