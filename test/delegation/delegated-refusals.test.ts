@@ -166,6 +166,24 @@ describe('a delegated sign-in refused (oidc-provider on a real port)', () => {
     expect((await h.request({ method: 'PUT', url, payload: { issuer: idp.issuer } })).statusCode).toBe(200);
   });
 
+  it('speaks the browser\'s language: the button and a refusal page in Spanish with Accept-Language: es', async () => {
+    const es = { 'accept-language': 'es' };
+    const b = browser();
+    const login = await (await b.atrium.fetch(`/realms/${REALMS.invitation}/login`, { headers: es })).text();
+    expect(login).toContain('<button type="submit">Iniciar sesión con Example ID</button>');
+    const before = await written();
+    const res = await b.atrium.fetch((await toCallback(b, REALMS.invitation, 'alice')).callback, { headers: es });
+    const page = await res.text();
+    expect(res.status).toBe(403);
+    expect(res.headers.get('vary')).toContain('Accept-Language');
+    expect(page).toContain('<html lang="es">');
+    expect(page).toContain('<title>Error: Inicio de sesión no completado');
+    expect(page).toContain('Ninguna cuenta de este servicio está vinculada a tu cuenta de Example ID, y aquí no se pueden crear cuentas nuevas.');
+    expect(page).toContain('>Volver a iniciar sesión</a>');
+    expect(page).not.toContain('Sign');
+    expect(await written()).toEqual(before);
+  });
+
   it('logged why each was refused, and nothing secret', () => {
     expect(warnings().length).toBeGreaterThan(8);
     expectNothingSecretLogged();
