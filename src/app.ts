@@ -19,6 +19,7 @@ import { signUpPage } from './realms/pages/signup.js';
 import { activationPages } from './realms/pages/activation.js';
 import { passwordPages } from './realms/pages/password.js';
 import { avatarFileRoutes } from './realms/routes/avatar-files.js';
+import { delegatedLoginPages } from './delegation/pages.js';
 
 export interface AppOptions {
   /** The server's logger; without one (tests) nothing is logged. */
@@ -66,5 +67,6 @@ export async function buildApp(ctx: Context, options: AppOptions = {}): Promise<
   await app.register(activationPages(ctx));
   await app.register(passwordPages(ctx));
   await app.register(avatarFileRoutes(ctx));
+  await app.register(delegatedLoginPages(ctx));
   return app;
 }

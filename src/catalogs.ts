@@ -19,6 +19,7 @@ import { notificationAdminRoutes, notificationCustomerRoutes } from './notificat
 import { realmEventRoutes, userEventRoutes } from './events/routes.js';
 import { zendeskAdminRoutes, zendeskCustomerRoutes } from './integrations/zendesk/routes.js';
 import { impersonationRoutes } from './impersonation/routes.js';
+import { identityProviderRoutes } from './delegation/routes.js';
 import { originationRoutes } from './originations/routes/originations.js';
 import { submissionAdminRoutes } from './originations/routes/submissions.js';
 import { submissionCustomerRoutes } from './originations/routes/customers.js';
@@ -51,6 +52,7 @@ export function adminCatalog(ctx: Context): Catalog {
       { name: 'Notifications', description: 'Notifications sent to users of a realm, read in their inbox (customers API)' },
       { name: 'Realm activity', description: 'The business event log of a realm\'s users' },
       { name: 'Integrations', description: 'A realm\'s help-desk (Zendesk) single sign-on' },
+      { name: 'Identity provider', description: 'Sign-in to a realm delegated to an external OpenID Connect provider' },
       { name: 'Originations', description: 'A realm\'s guided application processes (steps of tasks) and its groups of reviewers' },
       { name: 'Submissions', description: 'Realm users\' runs through an origination: start, assign, review, extend, cancel' },
       { name: 'Attachments', description: 'Private files realm users uploaded to answer file questions' },
@@ -60,8 +62,8 @@ export function adminCatalog(ctx: Context): Catalog {
     routes: [
       sessionRoutes(ctx), accountRoutes(ctx), teamRoutes(ctx, { realm: realmExists }), roleRoutes(ctx), apiAccessRoutes(ctx),
       realmRoutes(ctx), realmUserRoutes(ctx), customFieldRoutes(ctx), oauthClientRoutes(ctx), realmEventRoutes(ctx),
-      notificationAdminRoutes(ctx), zendeskAdminRoutes(ctx), impersonationRoutes(ctx), originationRoutes(ctx), submissionAdminRoutes(ctx),
-      attachmentAdminRoutes(ctx),
+      notificationAdminRoutes(ctx), zendeskAdminRoutes(ctx), impersonationRoutes(ctx), identityProviderRoutes(ctx),
+      originationRoutes(ctx), submissionAdminRoutes(ctx), attachmentAdminRoutes(ctx),
     ],
   };
 }

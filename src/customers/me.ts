@@ -6,6 +6,7 @@ import { fieldsOf, type CustomField } from '../realms/custom-fields.js';
 import { fieldValueList, type FieldValues } from '../realms/field-values.js';
 import { avatarBody, userName, writeRealmUser, type RealmUser, type RealmUserInput } from '../realms/users.js';
 import type { Customer } from '../realms/credential.js';
+import { delegatedTokenOf, type DelegatedTokenBody } from '../delegation/tokens.js';
 
 /** Spec 2.7. */
 export type MeBody = Static<typeof MeModel>;
@@ -13,7 +14,7 @@ export type MeBody = Static<typeof MeModel>;
 /** What a user may change of their own profile. */
 export type MeInput = Pick<RealmUserInput, 'first_name' | 'last_name' | 'second_last_name' | 'username' | 'email' | 'custom_fields'>;
 
-export function meBody(user: RealmUser, fields: CustomField[]): MeBody {
+export function meBody(user: RealmUser, fields: CustomField[], delegatedToken: DelegatedTokenBody | null): MeBody {
   return {
     id: user.id,
     external_id: user.externalId,
@@ -25,14 +26,13 @@ export function meBody(user: RealmUser, fields: CustomField[]): MeBody {
     username: user.username,
     avatar: avatarBody(user.avatar ?? null),
     custom_fields: fieldValueList(fields.filter((f) => f.visible), user.customFields as FieldValues),
-    // Null while the realm's Show delegation information option is off; and null with it on too, for
-    // no delegation identity provider integration exists yet to give a token.
-    delegated_token: null,
+    delegated_token: delegatedToken,
   };
 }
 
 export async function getMe(ctx: Context, customer: Customer): Promise<MeBody> {
-  return meBody(customer.user, await fieldsOf(ctx, customer.realm.id));
+  const [fields, delegatedToken] = await Promise.all([fieldsOf(ctx, customer.realm.id), delegatedTokenOf(ctx, customer)]);
+  return meBody(customer.user, fields, delegatedToken);
 }
 
 const PROFILE_COLUMNS = ['email', 'username', 'firstName', 'lastName', 'secondLastName', 'customFields'] as const;
@@ -58,5 +58,5 @@ export async function updateMe(ctx: Context, customer: Customer, input: MeInput)
   if (PROFILE_COLUMNS.some((c) => JSON.stringify(updated[c]) !== JSON.stringify(user[c]))) {
     await recordEvent(ctx, { realmId: realm.id, userId: user.id, type: 'user_updated_log', impersonatorId: session.impersonatorId });
   }
-  return meBody(updated, fields);
+  return meBody(updated, fields, await delegatedTokenOf(ctx, customer));
 }

@@ -23,8 +23,8 @@ export function meRoutes(ctx: Context): FastifyPluginAsync {
     app.get('/realms/:realm_uid/me', {
       schema: {
         tags, summary: 'The signed-in user',
-        description: 'The user behind the credential, with the custom fields visible to users. `delegated_token` is null unless '
-          + 'the realm shows delegation information and a delegation provider gave a token (no provider integration exists yet).',
+        description: 'The user behind the credential, with the custom fields visible to users. `delegated_token` is the identity '
+          + 'provider\'s access token when the realm shows delegation information and the user signed in through the provider; null otherwise.',
         params: Params, response: { 200: ref(MeModel), ...credentialFailures() },
       },
     }, async (request) => getMe(ctx, customerOf(request)));

@@ -26,7 +26,11 @@ export const DelegatedTokenModel = Type.Object({
   access_token: Type.String(),
   access_token_expires_in: Type.Integer(),
   access_token_expires_in_datetime: DateTime,
-}, { $id: 'DelegatedToken', description: 'The token of the realm\'s delegation identity provider' });
+}, {
+  $id: 'DelegatedToken',
+  description: 'The access token the realm\'s identity provider gave at the delegated sign-in behind this session (refreshed with its '
+    + 'refresh token when it is about to expire): `uuid` names the delegation, `access_token_expires_in` is in seconds',
+});
 
 export const MeModel = Type.Object({
   id: Id(),
@@ -40,7 +44,8 @@ export const MeModel = Type.Object({
   avatar: Type.Union([ref(AvatarModel), Type.Null()]),
   custom_fields: Type.Array(CustomFieldValue, { description: 'The realm\'s custom fields visible to users, null where unset' }),
   delegated_token: Type.Union([ref(DelegatedTokenModel), Type.Null()], {
-    description: 'Null unless the realm\'s Show delegation information option is on and a delegation provider gave a token',
+    description: 'Null unless the realm\'s show_delegation_information is on and the session (or the session behind the OAuth token) '
+      + 'came from a sign-in with the realm\'s identity provider whose access token is still valid or could be refreshed',
   }),
 }, { $id: 'Me', description: 'The signed-in realm user (spec 2.7)' });
 

@@ -9,5 +9,6 @@ export * from '../otp/tables.js';
 export * from '../notifications/tables.js';
 export * from '../integrations/zendesk/tables.js';
 export * from '../impersonation/tables.js';
+export * from '../delegation/tables.js';
 export * from '../jobs/tables.js';
 export * from '../originations/tables.js';

@@ -52,6 +52,7 @@ export const builtInRoleKept = define('ATR_BUILT_IN_ROLE_KEPT', 422, (key: strin
 export const notBuiltInRole = define('ATR_NOT_BUILT_IN_ROLE', 422, (key: string) => `The role ${key} is not a built-in role`);
 export const integrationMissing = define('ATR_INTEGRATION_MISSING', 404, (name: string) =>
   `This realm has no ${name} integration: an administrator sets it up first`);
+export const identityProviderMissing = define('ATR_IDENTITY_PROVIDER_MISSING', 404, () => 'This realm has no identity provider');
 export const cannotImpersonate = define('ATR_CANNOT_IMPERSONATE', 422, (reason: string) => reason);
 export const signUpDisabled = define('ATR_SIGN_UP_DISABLED', 409, () =>
   'Sign-up is disabled in this realm (activation_mode disabled): nobody could accept an invitation');

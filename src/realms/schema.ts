@@ -11,8 +11,14 @@ const settingsFields = {
   otp_code_validity_minutes: Int32({ description: 'How long a one-time code works, 1 to 30 (default 5)' }),
   otp_resend_wait_seconds: Int32({ description: 'Wait before another code may be sent, 0 to 3600 (default 30; 0 allows at once)' }),
   pkce_plain_allowed: Type.Boolean({ description: 'Accept the PKCE method `plain` besides S256 (default false)' }),
-  show_delegation_information: Type.Boolean({ description: 'Show `delegated_token` in the customers GET /me (default false)' }),
-  delegation_provider: Type.Union([Type.String(), Type.Null()], { description: 'The identity provider used for delegation; null (the default) for none' }),
+  show_delegation_information: Type.Boolean({
+    description: 'Show `delegated_token` (the identity provider\'s access token) in GET /me (default false); the same value as the '
+      + 'identity provider\'s `show_delegation_information` (PUT /customers/{realm_uid}/identity_provider)',
+  }),
+  delegation_provider: Type.Union([Type.String(), Type.Null()], {
+    description: 'A free-text label of the delegation provider (at most 100 characters), null (the default) for none. It changes '
+      + 'nothing: the identity provider used for sign-in is set with PUT /customers/{realm_uid}/identity_provider',
+  }),
 };
 
 /** How the signup page turns a visitor into a user. */

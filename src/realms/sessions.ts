@@ -1,7 +1,8 @@
-import { and, eq, isNull, ne } from 'drizzle-orm';
+import { and, eq, inArray, isNull, ne } from 'drizzle-orm';
 import type { Context } from '../context.js';
 import { hashSecret, randomSecret } from '../security/secrets.js';
 import { realmSessions } from './tables.js';
+import { delegatedTokens } from '../delegation/tables.js';
 
 /** One cookie per realm, so that sessions of two realms in one browser stay apart. */
 export const realmCookieName = (realmUid: string) => `atrium_realm_${realmUid}`;
@@ -63,7 +64,14 @@ export async function renewSession(ctx: Context, realm: SessionRealm, session: P
 export async function endRealmSession(ctx: Context, sessionId: number): Promise<void> {
   const ended = await ctx.db.update(realmSessions).set({ revokedAt: ctx.clock.now() })
     .where(and(eq(realmSessions.id, sessionId), isNull(realmSessions.revokedAt))).returning({ id: realmSessions.id });
-  if (ended.length) ctx.caches.changed('customers', `session:${sessionId}`);
+  if (!ended.length) return;
+  ctx.caches.changed('customers', `session:${sessionId}`);
+  await forgetProviderTokens(ctx, [sessionId]);
+}
+
+/** The identity provider's tokens kept for ended sessions are of no more use: none stays at rest. */
+async function forgetProviderTokens(ctx: Context, sessionIds: number[]): Promise<void> {
+  await ctx.db.delete(delegatedTokens).where(inArray(delegatedTokens.sessionId, sessionIds));
 }
 
 /**
@@ -76,6 +84,9 @@ export async function revokeUserSessions(ctx: Context, userId: number, keepSessi
       eq(realmSessions.userId, userId), isNull(realmSessions.revokedAt),
       keepSessionId === undefined ? undefined : ne(realmSessions.id, keepSessionId),
     )).returning({ id: realmSessions.id });
-  if (ended.length) ctx.caches.changed('customers', `user:${userId}`);
+  if (ended.length) {
+    ctx.caches.changed('customers', `user:${userId}`);
+    await forgetProviderTokens(ctx, ended.map((session) => session.id));
+  }
   return ended.length;
 }

@@ -16,6 +16,8 @@ import { profileCustomer, secureCookies, setSessionCookie } from './session-cook
 import { signUpLink } from './signup.js';
 import { pageTexts, type Texts } from './messages.js';
 import { pagePath, withRedirect } from './paths.js';
+import { delegationButton } from '../../delegation/pages.js';
+import { findIdentityProvider } from '../../delegation/settings.js';
 
 const Params = Type.Object({ realm_uid: Type.String() });
 const RedirectQuery = Type.Object({ redirect_uri: Type.Optional(Type.String()) });
@@ -54,7 +56,8 @@ export function realmPages(ctx: Context): FastifyPluginAsync {
 
     scope.setErrorHandler(pageErrorHandler);
 
-    function loginPage(request: FastifyRequest, reply: FastifyReply, realm: Realm, status: number, view: LoginView) {
+    async function loginPage(request: FastifyRequest, reply: FastifyReply, realm: Realm, status: number, view: LoginView) {
+      const provider = await findIdentityProvider(ctx, realm.id);
       const t = pageTexts(request, realm);
       const token = issueCsrfToken(request, reply, realm.uid, secure());
       const invalid = view.fieldsInvalid ? 'true' : 'false';
@@ -76,6 +79,7 @@ ${view.error ? html`<p class="alert" role="alert" id="login-error">${view.error}
 <input type="hidden" name="${CSRF_FIELD}" value="${token}">
 <button type="submit">${t.signIn}</button>
 </form>
+${delegationButton(t, realm, provider, view.redirectUri)}
 <p><a href="${pagePath(realm, 'password')}">${t.forgotPasswordLink}</a></p>
 <p><a href="${withRedirect(pagePath(realm, 'otp_login'), view.redirectUri)}">${t.codeSignInLink}</a></p>
 ${signUp ? html`<p><a href="${signUp}">${t.createAccountLink}</a></p>` : ''}`;
