@@ -8,12 +8,13 @@ const BATCH = 5_000;
 
 /**
  * How long a dead row is kept after its end: one-time links are kept a week so that a late click is
- * told "used or expired" (410) rather than "unknown"; codes a day; an ended lock is the same as no row.
+ * told "used or expired" (410) rather than "unknown"; codes a day; a delegated sign-in's used state once it could no longer be presented; an ended lock is the same as no row.
  */
 const RETENTION: { table: string; ended: (cutoff: string) => SQL }[] = [
   { table: 'realm_user_links', ended: (cutoff) => sql`expires_at < ${cutoff}::timestamptz - interval '7 days'` },
   { table: 'impersonation_links', ended: (cutoff) => sql`expires_at < ${cutoff}::timestamptz - interval '7 days'` },
   { table: 'authorization_codes', ended: (cutoff) => sql`expires_at < ${cutoff}::timestamptz - interval '1 day'` },
+  { table: 'used_delegation_states', ended: (cutoff) => sql`expires_at < ${cutoff}::timestamptz` },
   { table: 'otp_codes', ended: (cutoff) => sql`expires_at < ${cutoff}::timestamptz - interval '1 day'` },
   { table: 'attempt_counters', ended: (cutoff) => sql`locked_until <= ${cutoff}::timestamptz` },
 ];
