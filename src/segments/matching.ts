@@ -1,5 +1,6 @@
 import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Context } from '../context.js';
+import { invalidField } from '../http/errors.js';
 import { fieldsOf } from '../realms/custom-fields.js';
 import { realmUsers } from '../realms/tables.js';
 import { segmentCondition } from './compile.js';
@@ -24,8 +25,27 @@ export async function segmentsCondition(ctx: Context, realmId: number, segmentId
   return sql`(${sql.join(trees, sql` or `)})`;
 }
 
+/** How long one count may take; past it the count is refused rather than holding a connection. */
+export const COUNT_TIMEOUT_MS = 15_000;
+
 /** How many users of the realm a condition selects. */
 export async function countMatching(ctx: Context, condition: SQL): Promise<number> {
-  const [{ n }] = await ctx.db.select({ n: sql<number>`count(*)::integer` }).from(realmUsers).where(condition);
-  return n;
+  try {
+    return await ctx.db.transaction(async (tx) => {
+      await tx.execute(sql.raw(`set local statement_timeout = ${COUNT_TIMEOUT_MS}`));
+      const [{ n }] = await tx.select({ n: sql<number>`count(*)::integer` }).from(realmUsers).where(condition);
+      return n;
+    });
+  } catch (err) {
+    if (isQueryCanceled(err)) throw invalidField('filters', `take too long to count (over ${COUNT_TIMEOUT_MS / 1000} s): simplify them`);
+    throw err;
+  }
+}
+
+/** SQLSTATE 57014, a statement canceled by its timeout, whether or not the driver's error wraps it. */
+function isQueryCanceled(err: unknown): boolean {
+  for (let e = err as { code?: string; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
+    if (e.code === '57014') return true;
+  }
+  return false;
 }

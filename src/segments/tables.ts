@@ -14,6 +14,7 @@ export const segments = pgTable('segments', {
   realmId: integer('realm_id').notNull().references(() => realms.id, { onDelete: 'cascade' }),
   name: text('name').notNull(),
   filters: jsonb('filters').$type<unknown>().notNull(),
+  filtersSummary: text('filters_summary').notNull(),
   matchesCount: integer('matches_count').notNull().default(0),
   countedAt: moment('counted_at').notNull(),
   temporary: boolean('temporary').notNull().default(false),
