@@ -20,6 +20,9 @@ import { realmEventRoutes, userEventRoutes } from './events/routes.js';
 import { zendeskAdminRoutes, zendeskCustomerRoutes } from './integrations/zendesk/routes.js';
 import { impersonationRoutes } from './impersonation/routes.js';
 import { segmentRoutes } from './segments/routes.js';
+import { originationRoutes } from './originations/routes/originations.js';
+import { submissionAdminRoutes } from './originations/routes/submissions.js';
+import { submissionCustomerRoutes } from './originations/routes/customers.js';
 
 const bearer = { type: 'http', scheme: 'bearer', description: 'An admin API access token (team settings, API access)' };
 
@@ -49,13 +52,16 @@ export function adminCatalog(ctx: Context): Catalog {
       { name: 'Realm activity', description: 'The business event log of a realm\'s users' },
       { name: 'Integrations', description: 'A realm\'s help-desk (Zendesk) single sign-on' },
       { name: 'Segments', description: 'Users of a realm selected by filters (spec 2.2)' },
+      { name: 'Originations', description: 'A realm\'s guided application processes (steps of tasks) and its groups of reviewers' },
+      { name: 'Submissions', description: 'Realm users\' runs through an origination: start, assign, review, extend, cancel' },
     ],
     notFoundBody: { errors: ['Not found'] },
     hooks: { onRequest: adminGuard(ctx) },
     routes: [
       sessionRoutes(ctx), accountRoutes(ctx), teamRoutes(ctx, { realm: realmExists }), roleRoutes(ctx), apiAccessRoutes(ctx),
       realmRoutes(ctx), realmUserRoutes(ctx), customFieldRoutes(ctx), oauthClientRoutes(ctx), realmEventRoutes(ctx),
-      notificationAdminRoutes(ctx), zendeskAdminRoutes(ctx), impersonationRoutes(ctx), segmentRoutes(ctx),
+      notificationAdminRoutes(ctx), zendeskAdminRoutes(ctx), impersonationRoutes(ctx), originationRoutes(ctx), submissionAdminRoutes(ctx),
+      segmentRoutes(ctx),
     ],
   };
 }
@@ -104,11 +110,14 @@ export function customersCatalog(ctx: Context): Catalog {
       { name: 'One-time codes', description: 'Codes sent by email from the realm page otp_login (spec 3, 8)' },
       { name: 'Notifications', description: 'The signed-in user\'s inbox' },
       { name: 'Events', description: 'The signed-in user\'s business events (spec 2.8, 4.3)' },
+      { name: 'Submissions', description: 'The signed-in user\'s origination submissions (spec 2.9–2.11)' },
       { name: 'Integrations', description: 'Help-desk (Zendesk) sign-in for the signed-in user; the realm\'s integration is set up in the admin API first' },
     ],
     notFoundBody: {},
     hooks: { onRequest: customerGuard(ctx) },
     models: CUSTOMER_MODELS,
-    routes: [meRoutes(ctx), otpRoutes(ctx), notificationCustomerRoutes(ctx), userEventRoutes(ctx), zendeskCustomerRoutes(ctx)],
+    routes: [
+      meRoutes(ctx), otpRoutes(ctx), notificationCustomerRoutes(ctx), userEventRoutes(ctx), zendeskCustomerRoutes(ctx), submissionCustomerRoutes(ctx),
+    ],
   };
 }

@@ -16,7 +16,9 @@ export const PERMISSIONS = {
   'realm.users.impersonate': 'Open a session as a user of a realm (impersonation)',
   'realm.activity.read': 'Read the business events of a realm',
   'realm.activity.write': 'Record business events and send notifications to users of a realm',
-  'realm.originations.manage': 'Manage originations and submissions of a realm',
+  'realm.originations.read': 'Read the originations, reviewer groups and submissions of a realm',
+  'realm.originations.manage': 'Create, change and delete the originations and reviewer groups of a realm',
+  'realm.originations.review': 'Start, assign, review, extend and cancel submissions of a realm',
   'segments.read': 'List segments',
   'segments.manage': 'Create, change and delete segments',
   'messaging.read': 'List campaigns and deliveries',
@@ -44,7 +46,7 @@ export const ROLE_CONTEXTS: RoleContext[] = ['account', 'site', 'space', 'realm'
 
 const REALM_PERMISSIONS: Permission[] = [
   'realms.read', 'realms.manage', 'realm.users.read', 'realm.users.write', 'realm.users.impersonate', 'realm.activity.read', 'realm.activity.write',
-  'realm.originations.manage', 'segments.read', 'segments.manage', 'messaging.read', 'messaging.send',
+  'realm.originations.read', 'realm.originations.manage', 'realm.originations.review', 'segments.read', 'segments.manage', 'messaging.read', 'messaging.send',
 ];
 const SPACE_PERMISSIONS: Permission[] = ['content.read', 'content.write', 'content.publish', 'content.manage'];
 const SITE_PERMISSIONS: Permission[] = ['site.read', 'site.write', 'site.publish', 'content.read', 'content.write', 'content.publish'];

@@ -1,16 +1,18 @@
-import { boolean, index, integer, pgTable, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, pgTable, serial, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { moment, timestamps } from '../db/columns.js';
 
 /** A team member: an administrator who signs in to the administration or acts through tokens. */
 export const admins = pgTable('admins', {
   id: serial('id').primaryKey(),
+  /** Shown where an admin appears to end users (a submission's assignee, spec 2.10). */
+  uuid: uuid('uuid').notNull().defaultRandom(),
   email: text('email').notNull(),
   firstName: text('first_name').notNull().default(''),
   lastName: text('last_name').notNull().default(''),
   passwordHash: text('password_hash').notNull(),
   active: boolean('active').notNull().default(true),
   ...timestamps,
-}, (t) => [uniqueIndex('admins_email_key').on(t.email)]);
+}, (t) => [uniqueIndex('admins_email_key').on(t.email), uniqueIndex('admins_uuid_key').on(t.uuid)]);
 
 export const roles = pgTable('roles', {
   id: serial('id').primaryKey(),

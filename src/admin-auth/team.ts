@@ -113,8 +113,8 @@ async function resolveRoles(ctx: Context, targets: RoleTargets, refs: TeamMember
   return resolved;
 }
 
-/** The grants a member holds now, to decide who may act on it. */
-async function grantsOf(db: Db, adminId: number): Promise<Grant[]> {
+/** The grants a member holds now, to decide who may act on it (or whether it may review a realm's submissions). */
+export async function grantsOf(db: Db, adminId: number): Promise<Grant[]> {
   return db.select({ key: roles.key, context: roles.context, target: roleAssignments.target, permissions: roles.permissions })
     .from(roleAssignments).innerJoin(roles, eq(roles.id, roleAssignments.roleId)).where(eq(roleAssignments.adminId, adminId));
 }

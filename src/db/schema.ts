@@ -11,3 +11,4 @@ export * from '../integrations/zendesk/tables.js';
 export * from '../impersonation/tables.js';
 export * from '../jobs/tables.js';
 export * from '../segments/tables.js';
+export * from '../originations/tables.js';

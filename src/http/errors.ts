@@ -54,6 +54,14 @@ export const integrationMissing = define('ATR_INTEGRATION_MISSING', 404, (name: 
   `This realm has no ${name} integration: an administrator sets it up first`);
 export const cannotImpersonate = define('ATR_CANNOT_IMPERSONATE', 422, (reason: string) => reason);
 
+// Originations: a submission's state refuses the change (admin API and customers API alike).
+export const originationInUse = define('ATR_ORIGINATION_IN_USE', 409, () => 'The origination has submissions: it cannot be deleted');
+export const submissionClosed = define('ATR_SUBMISSION_CLOSED', 409, (status: string) => `The submission is ${status}: it cannot be changed`);
+export const taskNotCurrent = define('ATR_TASK_NOT_CURRENT', 409, (why: string) => why);
+export const taskNotYours = define('ATR_TASK_NOT_YOURS', 422, (why: string) => why);
+// The customers API answers an unknown submission, or another user's, like an unknown realm: 404 `{}` (spec 7).
+export const submissionNotFound = define('ATR_SUBMISSION_NOT_FOUND', 404, () => 'Submission not found', {});
+
 // Spec 7 and the facts page: the customers API's one-time code checks.
 export const otpCodeInvalid = define('ATR_OTP_CODE_INVALID', 409, () => 'The code is not valid or has expired.');
 export const otpAttemptsExceeded = define('ATR_OTP_ATTEMPTS_EXCEEDED', 429, () => 'You have exceeded the maximum number of attempts.');

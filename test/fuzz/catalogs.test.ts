@@ -18,12 +18,21 @@ const SAMPLE_FILTERS = [
   { any: [{ not: { attribute: 'custom_fields.field_1', operator: 'is_set' } }, { attribute: 'random_bucket', operator: 'between', value: [0, 49] }] },
   { attribute: 'created_at', operator: 'within_last_days', value: 30 },
 ];
+const ORIGINATION = {
+  name: 'Fuzz loan', deadline_days: 10, steps: [
+    { name: 'Form', tasks: [{ name: 'About you', type: 'input', questions: [{ label: 'Name', type: 'text' }] }] },
+    { name: 'Review', tasks: [{ name: 'Check', type: 'pending_review', content: 'Checking' }, { name: 'Sign', type: 'confirmation' }] },
+  ],
+};
 
 /** The state fuzzed requests reach into; made again from time to time, since fuzzed DELETEs remove it. */
 interface World {
   realms: string[];
-  ids: Record<string, number[]>;
+  /** Known values by collection, or by `collection.parameter` where one collection is named two ways (ids and uuids). */
+  ids: Record<string, unknown[]>;
   fieldKeys: string[];
+  /** The questions of the latest origination's form. */
+  questionIds: number[];
   session?: string;
   oauthToken?: string;
   /** The realm the customer credentials belong to. */
@@ -33,7 +42,7 @@ interface World {
 describe('the catalog fuzzer', () => {
   let h: Harness;
   let ownerToken: string;
-  const world: World = { realms: [], ids: {}, fieldKeys: [] };
+  const world: World = { realms: [], ids: {}, fieldKeys: [], questionIds: [] };
 
   beforeAll(async () => {
     h = await startHarness();
@@ -42,8 +51,8 @@ describe('the catalog fuzzer', () => {
   afterAll(async () => { await h?.close(); });
 
   const admin = (method: string, url: string, payload?: unknown) => h.request({ method: method as 'GET', url: `/api/admin${url}`, token: ownerToken, payload: payload as object });
-  const remember = (collection: string, id: number | undefined) => {
-    if (typeof id === 'number') (world.ids[collection] ??= []).push(id);
+  const remember = (collection: string, id: number | string | undefined) => {
+    if (typeof id === 'number' || typeof id === 'string') (world.ids[collection] ??= []).push(id);
   };
 
   /** A realm with a user, a custom field and an OAuth client; a team member with an application and a token; the user signed in. */
@@ -70,6 +79,7 @@ describe('the catalog fuzzer', () => {
     remember('roles', (await admin('GET', '/roles?per_page=3')).json().roles?.[0]?.id);
     await admin('PUT', `/customers/${realm.uid}/integrations/zendesk`, { subdomain: 'fuzz', key_id: 'fuzz_key', shared_secret: USER_PASSWORD });
     remember('segments', (await admin('POST', '/segments', { name: 'Fuzz', realm_uid: realm.uid, filters: SAMPLE_FILTERS[0] })).json().id);
+    await populateOriginations(realm.uid, user.id);
     world.session = await signInThroughPage(realm.uid, user.email);
     world.customerRealm = realm.uid;
     world.oauthToken = undefined;
@@ -80,6 +90,18 @@ describe('the catalog fuzzer', () => {
       });
       if (token?.statusCode === 200) world.oauthToken = token.json().access_token;
     }
+  }
+
+  /** An origination with a form and a review, a reviewer group of the owner, and a started submission of the user. */
+  async function populateOriginations(realmUid: string, userId: number): Promise<void> {
+    const origination = (await admin('POST', `/customers/${realmUid}/originations`, ORIGINATION)).json();
+    remember('originations', origination.id);
+    for (const task of origination.steps?.flatMap((step: { tasks: unknown[] }) => step.tasks) ?? []) remember('tasks', task.uid);
+    world.questionIds = origination.steps?.[0]?.tasks?.[0]?.questions?.map((q: { id: number }) => q.id) ?? [];
+    remember('groups', (await admin('POST', `/customers/${realmUid}/groups`, { name: `Fuzz group ${world.realms.length}`, member_ids: [h.ownerId] })).json().id);
+    const submission = (await admin('POST', `/customers/${realmUid}/originations/${origination.id}/submissions`, { user_id: userId })).json();
+    remember('submissions', submission.id);
+    remember('submissions.uuid', submission.uuid);
   }
 
   /** The realm session cookie, got the way a browser gets it: the login page, then its form. */
@@ -120,7 +142,7 @@ describe('the catalog fuzzer', () => {
     if (parameter === 'realm_uid') return operation.catalog === 'customers' && world.customerRealm ? [world.customerRealm, ...pick(world.realms)] : pick(world.realms);
     const segments = operation.path.split('/');
     const collection = COLLECTIONS[parameter] ?? segments[segments.indexOf(`{${parameter}}`) - 1];
-    return pick(world.ids[collection] ?? []);
+    return pick(world.ids[`${collection}.${parameter}`] ?? world.ids[collection] ?? []);
   }
 
   const hints = (property: string): unknown[] | undefined => ({
@@ -132,7 +154,15 @@ describe('the catalog fuzzer', () => {
     uid: ['fuzz-a', 'fuzz-b', 'fuzz-c'],
     name: ['Fuzz name'],
     context: ['account', 'realm', 'space', 'site'],
-    type: ['text', 'number', 'date', 'checkbox'],
+    type: ['text', 'number', 'date', 'checkbox', 'input', 'confirmation'],
+    user_id: pick(world.ids.users ?? []),
+    group_id: pick(world.ids.groups ?? []),
+    admin_id: [h.ownerId],
+    member_ids: [[h.ownerId]],
+    days: [1, 30],
+    reason: ['Withdrawn'],
+    steps: [ORIGINATION.steps],
+    fields: [{}, Object.fromEntries(world.questionIds.map((id) => [id, 'Ada']))],
     password: [USER_PASSWORD],
     subdomain: ['acme', 'acme.zendesk.com'],
     key_id: ['app_1'],
