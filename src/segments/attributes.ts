@@ -6,6 +6,8 @@ import type { ValueKind } from '../db/filters.js';
  * - `last_login`: when the user last signed in (`last_login_at`, from the login events);
  * - `custom_field`: `custom_fields.<key>`, typed by the field;
  * - `event_count`, `event_last_at`: `events.<type>.count` and `events.<type>.last_at`;
+ * - `submission_status`: `submissions.status`, holding when some submission of the user has a status that passes
+ *   the comparison (`eq "pending"`: has a pending submission); `is_set`: has any submission;
  * - `random_bucket`: a stable hash of the user id into 0–99;
  * - `removed_field`: a custom field a saved segment names that no longer exists with a fitting type
  *   (never from a client's input: it is refused there).
@@ -16,6 +18,7 @@ export type Attribute =
   | { source: 'custom_field'; key: string; kind: ValueKind }
   | { source: 'event_count'; type: string; kind: 'number' }
   | { source: 'event_last_at'; type: string; kind: 'timestamp' }
+  | { source: 'submission_status'; kind: 'text' }
   | { source: 'random_bucket'; kind: 'number' }
   | { source: 'removed_field'; key: string; kind: null };
 
@@ -46,6 +49,9 @@ export const LOGIN_EVENT_TYPES = ['user_login_log', 'user_otp_login_log'];
 
 const EVENT_TYPE = /^[a-z][a-z0-9_]{2,63}$/;
 
+/** The statuses a submission may have (spec 3): what `submissions.status` compares with `eq`, `neq` and `in`. */
+export const SUBMISSION_STATUSES = ['not_started', 'pending', 'completed', 'canceled'];
+
 export interface FieldType {
   key: string;
   type: string;
@@ -56,6 +62,7 @@ export function resolveAttribute(name: string, fields: readonly FieldType[]): At
   if (Object.hasOwn(USER_COLUMNS, name)) return { source: 'user', column: name as UserColumn, kind: USER_COLUMNS[name as UserColumn] };
   if (name === 'last_login_at') return { source: 'last_login', kind: 'timestamp' };
   if (name === 'random_bucket') return { source: 'random_bucket', kind: 'number' };
+  if (name === 'submissions.status') return { source: 'submission_status', kind: 'text' };
   if (name.startsWith('custom_fields.')) {
     const key = name.slice('custom_fields.'.length);
     const field = fields.find((f) => f.key === key);
@@ -78,5 +85,6 @@ export function attributeLabel(attribute: Attribute): string {
     case 'event_count': return `number of ${attribute.type} events`;
     case 'event_last_at': return `last ${attribute.type} event`;
     case 'random_bucket': return 'random bucket';
+    case 'submission_status': return 'a submission\'s status';
   }
 }

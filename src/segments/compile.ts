@@ -1,6 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { comparisonSql, numberHolds, type Comparison } from '../db/filters.js';
 import { businessEventTypeCounts as counts, businessEvents as events } from '../events/tables.js';
+import { submissions } from '../originations/tables.js';
 import { realmUsers as users } from '../realms/tables.js';
 import { LOGIN_EVENT_TYPES, type Attribute } from './attributes.js';
 import type { FilterNode } from './filters.js';
@@ -65,6 +66,11 @@ function conditionSql(condition: Condition, realmId: number, now: Date): SQL {
     case 'custom_field': return customFieldCondition(condition, attribute.key, attribute.kind as keyof typeof FIELD_TYPES, now);
     case 'removed_field': return test.operator === 'is_not_set' ? sql`true` : sql`false`;
     case 'random_bucket': return valueCondition(condition, randomBucket, sql`true`, now);
+    case 'submission_status': {
+      const ofRealm = sql`select ${submissions.userId} as user_id from ${submissions} where ${submissions.realmId} = ${realmId}`;
+      return presence(test.operator, among(ofRealm))
+        ?? among(sql`${ofRealm} and ${comparisonSql('text', sql`${submissions.status}`, test as Comparison, now)}`);
+    }
     case 'event_count': return eventCountCondition(condition, attribute.type, realmId, now);
     case 'event_last_at':
     case 'last_login': {

@@ -1,6 +1,6 @@
 import { checkComparison, MAX_DAYS, OPERATORS, type Comparison } from '../db/filters.js';
 import { FieldErrors, invalidField } from '../http/errors.js';
-import { resolveAttribute, type Attribute, type FieldType } from './attributes.js';
+import { resolveAttribute, SUBMISSION_STATUSES, type Attribute, type FieldType } from './attributes.js';
 
 /**
  * A segment's filter tree, checked: `{all: [...]}`, `{any: [...]}`, `{not: f}` or a condition
@@ -90,6 +90,13 @@ export function parseFilters(raw: unknown, fields: readonly FieldType[], reading
   return result!;
 }
 
+/** An exact comparison of submission statuses names only statuses that exist: a typo would silently match nobody. */
+function knownStatuses(comparison: Comparison): boolean {
+  const { operator, value } = comparison;
+  if (operator === 'in') return value.every((v) => SUBMISSION_STATUSES.includes(v));
+  return operator === 'eq' || operator === 'neq' ? SUBMISSION_STATUSES.includes(value as string) : true;
+}
+
 const REMOVED = (key: string): Attribute => ({ source: 'removed_field', key, kind: null });
 
 function parseCondition(
@@ -132,7 +139,9 @@ function parseCondition(
     }
     if (attribute.kind !== null) {
       const checked = checkComparison(attribute.kind, operator, value.value);
-      if (checked.ok) test = checked.comparison;
+      if (checked.ok && attribute.source === 'submission_status' && !knownStatuses(checked.comparison)) {
+        errors.add(`${path}.value`, `must name statuses among ${SUBMISSION_STATUSES.join(', ')}`);
+      } else if (checked.ok) test = checked.comparison;
       else if (storedField) attribute = REMOVED(name.slice('custom_fields.'.length));
       else if (allowed.includes(operator)) errors.add(`${path}.value`, checked.message);
     }

@@ -2,11 +2,13 @@ import fc from 'fast-check';
 import { asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordEvent } from '../../src/events/events.js';
+import { submissions } from '../../src/originations/tables.js';
 import { realmUsers, realms } from '../../src/realms/tables.js';
 import { segmentCondition } from '../../src/segments/compile.js';
 import { parseFilters } from '../../src/segments/filters.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { makeRealm } from '../helpers/realms.js';
+import { LOAN } from '../originations/fixtures.js';
 import { matches, type FieldTypes, type MemoryUser } from './evaluate.js';
 
 /**
@@ -23,10 +25,12 @@ const FIELDS = [
 ];
 const FIELD_TYPES: FieldTypes = { country: 'text', nickname: 'text', score: 'number', born: 'date', vip: 'boolean' };
 const EVENT_TYPES = ['user_login_log', 'user_otp_login_log', 'points_earned'];
+const STATUSES = ['not_started', 'pending', 'completed', 'canceled'];
 
 let h: Harness;
 let realm: { uid: string };
 let realmId: number;
+let originationId: number;
 let now: Date;
 let today: number;
 
@@ -38,6 +42,9 @@ beforeAll(async () => {
     expect(res.statusCode, res.body).toBe(201);
   }
   [{ id: realmId }] = await h.ctx.db.select({ id: realms.id }).from(realms).where(eq(realms.uid, realm.uid));
+  const origination = await h.request({ method: 'POST', url: `/api/admin/customers/${realm.uid}/originations`, payload: LOAN });
+  expect(origination.statusCode, origination.body).toBe(201);
+  originationId = origination.json().id;
   now = h.clock.now();
   today = Date.parse(now.toISOString().slice(0, 10));
 });
@@ -64,6 +71,7 @@ const userArb = fc.record({
     vip: fc.boolean(),
   }, { requiredKeys: [] }),
   events: fc.array(fc.record({ type: fc.constantFrom(...EVENT_TYPES), at: moment }), { maxLength: 5 }),
+  submissions: fc.array(fc.constantFrom(...STATUSES), { maxLength: 2 }),
 });
 
 const numberValue = fc.constantFrom(-1, 0, 1, 1.5, 2, 3, 10, 50);
@@ -83,12 +91,18 @@ const dateOps: [string, fc.Arbitrary<unknown>][] = [
   ['within_last_days', fc.integer({ min: 1, max: 10 })], ...presence,
 ];
 const booleanOps: [string, fc.Arbitrary<unknown>][] = [['is', fc.boolean()], ...presence];
+const status = fc.constantFrom(...STATUSES);
+const statusOps: [string, fc.Arbitrary<unknown>][] = [
+  ['eq', status], ['neq', status], ['in', fc.array(status, { minLength: 1, maxLength: 2 })],
+  ['contains', fc.constantFrom('e', 'ted', 'x')], ['starts_with', fc.constantFrom('p', 'C', 'not')], ...presence,
+];
 
 const leaf = fc.oneof(
   ...['email', 'username', 'first_name', 'last_name', 'custom_fields.country', 'custom_fields.nickname'].map((a) => condition(a, textOps)),
   ...['custom_fields.score', 'random_bucket'].map((a) => condition(a, numberOps)),
   ...['created_at', 'last_login_at', 'custom_fields.born', ...EVENT_TYPES.map((t) => `events.${t}.last_at`)].map((a) => condition(a, dateOps)),
   ...['active', 'custom_fields.vip'].map((a) => condition(a, booleanOps)),
+  condition('submissions.status', statusOps),
   ...EVENT_TYPES.map((t) => fc.tuple(condition(`events.${t}.count`, numberOps), fc.option(fc.integer({ min: 1, max: 10 }), { nil: undefined }))
     .map(([c, within]) => (within === undefined ? c : { ...c, within_last_days: within }))),
 );
@@ -117,6 +131,9 @@ async function store(users: UserValue[]): Promise<MemoryUser[]> {
       realmId, email, username, firstName: user.first_name, lastName: user.last_name,
       active: user.active, customFields: { ...user.custom }, createdAt: user.created_at,
     }).returning({ id: realmUsers.id });
+    for (const status of user.submissions) {
+      await h.ctx.db.insert(submissions).values({ realmId, userId: row.id, originationId, status });
+    }
     for (const event of user.events) {
       await recordEvent({ db: h.ctx.db, clock: { now: () => event.at } }, { realmId, userId: row.id, type: event.type });
     }
