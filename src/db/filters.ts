@@ -127,7 +127,8 @@ export function comparisonSql(kind: ValueKind, expr: SQL, comparison: Comparison
       }
       break;
     case 'number': {
-      const number = (n: number) => sql`${String(n)}::numeric`;
+      // A whole number is sent as an integer, so that an integer column is compared (and indexed) as it is.
+      const number = (n: number) => (Number.isInteger(n) && Math.abs(n) <= 2147483647 ? sql`${n}::integer` : sql`${String(n)}::numeric`);
       switch (operator) {
         case 'eq': return sql`${expr} = ${number(value as number)}`;
         case 'lt': return sql`${expr} < ${number(value as number)}`;

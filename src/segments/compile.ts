@@ -48,6 +48,12 @@ function valueCondition(condition: Condition, value: SQL, present: SQL, now: Dat
 const FIELD_TYPES = { text: 'string', date: 'string', number: 'number', boolean: 'boolean' } as const;
 
 function customFieldCondition(condition: Condition, key: string, kind: keyof typeof FIELD_TYPES, now: Date): SQL {
+  const { operator, value: wanted } = condition.test as Comparison;
+  // Equality of a text or a true/false is containment: one test instead of three, which the GIN index
+  // on custom_fields answers and the planner estimates from the column's statistics.
+  if ((kind === 'text' && operator === 'eq') || (kind === 'boolean' && operator === 'is')) {
+    return sql`(${users.customFields} @> ${JSON.stringify({ [key]: wanted })}::jsonb)`;
+  }
   const json = sql`(${users.customFields} -> ${key})`;
   const present = sql`(${json} is not null and jsonb_typeof(${json}) = ${FIELD_TYPES[kind]})`;
   const value = kind === 'number' ? sql`(case when ${present} then (${json})::numeric end)`

@@ -3,7 +3,7 @@ import type { Context } from '../context.js';
 import type { Job } from '../jobs/runner.js';
 import { fieldsOf } from '../realms/custom-fields.js';
 import { parseFilters } from './filters.js';
-import { countOf, alive } from './segments.js';
+import { alive, countOf, segmentsChanged } from './segments.js';
 import { segments } from './tables.js';
 
 /** A count older than this is taken again; with the job's period and poll, no shown count is five minutes old. */
@@ -32,6 +32,7 @@ export async function refreshMatchCounts(ctx: Context): Promise<number> {
       ctx.log.error({ err, segment: segment.id }, 'segment count failed');
     }
   }
+  if (refreshed) segmentsChanged(ctx);
   return refreshed;
 }
 

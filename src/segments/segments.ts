@@ -53,8 +53,27 @@ export interface SegmentListQuery {
   realm_uid?: string;
 }
 
-/** The lasting segments of the realms `visible` names (null: every realm), temporary ones left out. */
-export async function listSegments(ctx: Context, page: Page, query: SegmentListQuery, visible: string[] | null) {
+type SegmentList = { items: SegmentBody[]; total: number };
+
+/**
+ * The lasting segments of the realms `visible` names (null: every realm), temporary ones left out. A
+ * page is kept in the `segments` cache, which every change of a segment or of its count empties.
+ */
+export async function listSegments(ctx: Context, page: Page, query: SegmentListQuery, visible: string[] | null): Promise<SegmentList> {
+  const cache = ctx.caches.of<SegmentList>('segments');
+  const now = ctx.clock.now();
+  const key = JSON.stringify([page.page, page.perPage, query.query, query.sort_by, query.order, query.realm_uid, visible]);
+  const cached = cache.get(key, now);
+  if (cached) return cached;
+  const list = await readSegments(ctx, page, query, visible);
+  cache.set(key, list, now);
+  return list;
+}
+
+/** Lists and counts are read again after any change of a segment, here and in every other process. */
+export const segmentsChanged = (ctx: Context) => ctx.caches.changed('segments');
+
+async function readSegments(ctx: Context, page: Page, query: SegmentListQuery, visible: string[] | null): Promise<SegmentList> {
   const where = and(
     eq(segments.temporary, false),
     query.query ? ilike(segments.name, containing(query.query)) : undefined,
@@ -115,6 +134,7 @@ async function insertSegment(ctx: ActingContext, realm: Realm, name: string, raw
     realmId: realm.id, name, filters: raw, filtersSummary: filtersSummary(tree), matchesCount: matches, countedAt: now,
     temporary, expiresAt: temporary ? new Date(now.getTime() + TEMPORARY_LIFETIME_MS) : null, createdAt: now, updatedAt: now,
   }).returning();
+  if (!temporary) segmentsChanged(ctx);
   return segmentBody(segment, realm.uid);
 }
 
@@ -157,10 +177,12 @@ export async function updateSegment(ctx: ActingContext, id: number, input: Stati
   }
   const [updated] = await ctx.db.update(segments).set(changes).where(eq(segments.id, segment.id)).returning();
   if (!updated) throw notFound('Segment');
+  segmentsChanged(ctx);
   return segmentBody(updated, realm.uid);
 }
 
 export async function deleteSegment(ctx: ActingContext, id: number): Promise<void> {
   const { segment } = await requireSegment(ctx, id, 'segments.manage');
   await ctx.db.delete(segments).where(eq(segments.id, segment.id));
+  segmentsChanged(ctx);
 }
