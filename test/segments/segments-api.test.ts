@@ -2,6 +2,8 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runDueJobs } from '../../src/jobs/runner.js';
 import { expiredRowsJob } from '../../src/maintenance/expired-rows.js';
+import { realmUsers, realms } from '../../src/realms/tables.js';
+import { segmentsCondition } from '../../src/segments/matching.js';
 import { segmentCountsJob } from '../../src/segments/refresh.js';
 import { segments } from '../../src/segments/tables.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
@@ -171,6 +173,23 @@ describe('segments API', () => {
     expect((await h.request({ method: 'DELETE', url: `/api/admin/segments/${segment.id}` })).statusCode).toBe(204);
     expect((await h.request({ method: 'DELETE', url: `/api/admin/segments/${segment.id}` })).statusCode).toBe(404);
     expect((await h.request({ method: 'GET', url: `/api/admin/segments/${2 ** 40}` })).statusCode).toBe(422);
+  });
+
+  it('gives campaigns the union of saved segments of a realm, and nobody for another realm\'s segment', async () => {
+    const realm = await makeRealm(h);
+    const other = await makeRealm(h);
+    const [fay, gus] = [await makeRealmUser(h, realm.uid, { first_name: 'Fay' }), await makeRealmUser(h, realm.uid, { first_name: 'Gus' })];
+    await makeRealmUser(h, realm.uid, { first_name: 'Hal' });
+    const fays = await created({ name: 'Fays', realm_uid: realm.uid, filters: named('Fay') });
+    const guses = await created({ name: 'Guses', realm_uid: realm.uid, filters: named('Gus') });
+    const foreign = await created({ name: 'Everyone elsewhere', realm_uid: other.uid, filters: { all: [] } });
+    const [{ id: realmId }] = await h.ctx.db.select({ id: realms.id }).from(realms).where(eq(realms.uid, realm.uid));
+    const ids = async (segmentIds: number[]) => (await h.ctx.db.select({ id: realmUsers.id }).from(realmUsers)
+      .where(await segmentsCondition(h.ctx, realmId, segmentIds)).orderBy(realmUsers.id)).map((u) => u.id);
+    expect(await ids([fays.id, guses.id])).toEqual([fay.id, gus.id]);
+    expect(await ids([fays.id, fays.id])).toEqual([fay.id]);
+    expect(await ids([foreign.id])).toEqual([]);
+    expect(await ids([])).toEqual([]);
   });
 
   it('refuses missing attributes and an unknown realm', async () => {
