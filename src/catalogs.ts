@@ -20,6 +20,7 @@ import { realmEventRoutes, userEventRoutes } from './events/routes.js';
 import { zendeskAdminRoutes, zendeskCustomerRoutes } from './integrations/zendesk/routes.js';
 import { impersonationRoutes } from './impersonation/routes.js';
 import { identityProviderRoutes } from './delegation/routes.js';
+import { segmentRoutes } from './segments/routes.js';
 import { originationRoutes } from './originations/routes/originations.js';
 import { submissionAdminRoutes } from './originations/routes/submissions.js';
 import { submissionCustomerRoutes } from './originations/routes/customers.js';
@@ -53,6 +54,7 @@ export function adminCatalog(ctx: Context): Catalog {
       { name: 'Realm activity', description: 'The business event log of a realm\'s users' },
       { name: 'Integrations', description: 'A realm\'s help-desk (Zendesk) single sign-on' },
       { name: 'Identity provider', description: 'Sign-in to a realm delegated to an external OpenID Connect provider' },
+      { name: 'Segments', description: 'Users of a realm selected by filters (spec 2.2)' },
       { name: 'Originations', description: 'A realm\'s guided application processes (steps of tasks) and its groups of reviewers' },
       { name: 'Submissions', description: 'Realm users\' runs through an origination: start, assign, review, extend, cancel' },
       { name: 'Attachments', description: 'Private files realm users uploaded to answer file questions' },
@@ -63,7 +65,7 @@ export function adminCatalog(ctx: Context): Catalog {
       sessionRoutes(ctx), accountRoutes(ctx), teamRoutes(ctx, { realm: realmExists }), roleRoutes(ctx), apiAccessRoutes(ctx),
       realmRoutes(ctx), realmUserRoutes(ctx), customFieldRoutes(ctx), oauthClientRoutes(ctx), realmEventRoutes(ctx),
       notificationAdminRoutes(ctx), zendeskAdminRoutes(ctx), impersonationRoutes(ctx), identityProviderRoutes(ctx),
-      originationRoutes(ctx), submissionAdminRoutes(ctx), attachmentAdminRoutes(ctx),
+      originationRoutes(ctx), submissionAdminRoutes(ctx), attachmentAdminRoutes(ctx), segmentRoutes(ctx),
     ],
   };
 }

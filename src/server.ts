@@ -13,6 +13,7 @@ import { createMailer } from './mail/mail.js';
 import { requireSecretsKey } from './security/secrets-key.js';
 import { startJobs, type Job } from './jobs/runner.js';
 import { expiredRowsJob } from './maintenance/expired-rows.js';
+import { segmentCountsJob } from './segments/refresh.js';
 
 export function createLogger(config: Config): FastifyBaseLogger {
   return pino({ level: config.logLevel }) as unknown as FastifyBaseLogger;
@@ -62,7 +63,7 @@ export function startingContext(config: Config, log: FastifyBaseLogger, clock: C
 }
 
 /** The periodic work every serving process offers to do; each run is claimed by one process. */
-export const JOBS: readonly Job[] = [expiredRowsJob];
+export const JOBS: readonly Job[] = [expiredRowsJob, segmentCountsJob];
 const JOBS_POLL_MS = 60_000;
 
 export const CATALOG_PAGES = ['/api/admin/docs', '/api/content/docs', '/api/profile/docs', '/api/customers/docs'];

@@ -11,4 +11,5 @@ export * from '../integrations/zendesk/tables.js';
 export * from '../impersonation/tables.js';
 export * from '../delegation/tables.js';
 export * from '../jobs/tables.js';
+export * from '../segments/tables.js';
 export * from '../originations/tables.js';

@@ -17,6 +17,8 @@ const RETENTION: { table: string; ended: (cutoff: string) => SQL }[] = [
   { table: 'used_delegation_states', ended: (cutoff) => sql`expires_at < ${cutoff}::timestamptz` },
   { table: 'otp_codes', ended: (cutoff) => sql`expires_at < ${cutoff}::timestamptz - interval '1 day'` },
   { table: 'attempt_counters', ended: (cutoff) => sql`locked_until <= ${cutoff}::timestamptz` },
+  // Temporary segments (apply_filters) are hidden once expired; the rows go at the next run.
+  { table: 'segments', ended: (cutoff) => sql`temporary and expires_at <= ${cutoff}::timestamptz` },
 ];
 
 /** Deletes the rows past their retention, a batch at a time so that no statement holds many locks for long. */

@@ -59,6 +59,8 @@ export const realmUsers = pgTable('realm_users', {
   uniqueIndex('realm_users_uuid_key').on(t.uuid),
   uniqueIndex('realm_users_email_key').on(t.realmId, sql`lower(${t.email})`),
   uniqueIndex('realm_users_username_key').on(t.realmId, sql`lower(${t.username})`),
+  // Segment conditions of equality on a custom field (containment, @>) are answered from this index.
+  index('realm_users_custom_fields_idx').using('gin', t.customFields.op('jsonb_path_ops')),
 ]);
 
 /** A field every user of the realm may carry (facts page: at most 20 per realm). */

@@ -13,6 +13,11 @@ const RUNS = Number(process.env.FUZZ_RUNS ?? 40);
 const CATALOGS = ['admin', 'content', 'profile', 'customers'];
 const USER_PASSWORD = 'a long secret 1';
 const BUILT_IN_ROLE_KEYS = ['account_owner', 'account_admin', 'realm_admin', 'realm_user_manager'];
+const SAMPLE_FILTERS = [
+  { all: [{ attribute: 'email', operator: 'contains', value: 'a' }, { attribute: 'events.user_login_log.count', operator: 'gte', value: 1, within_last_days: 7 }] },
+  { any: [{ not: { attribute: 'custom_fields.field_1', operator: 'is_set' } }, { attribute: 'random_bucket', operator: 'between', value: [0, 49] }] },
+  { attribute: 'created_at', operator: 'within_last_days', value: 30 },
+];
 const ORIGINATION = {
   name: 'Fuzz loan', deadline_days: 10, steps: [
     { name: 'Form', tasks: [{ name: 'About you', type: 'input', questions: [{ label: 'Name', type: 'text' }] }] },
@@ -73,6 +78,7 @@ describe('the catalog fuzzer', () => {
     remember('access_tokens', (await admin('POST', `/team_members/${member.id}/access_tokens`, { application_id: application.id })).json().id);
     remember('roles', (await admin('GET', '/roles?per_page=3')).json().roles?.[0]?.id);
     await admin('PUT', `/customers/${realm.uid}/integrations/zendesk`, { subdomain: 'fuzz', key_id: 'fuzz_key', shared_secret: USER_PASSWORD });
+    remember('segments', (await admin('POST', '/segments', { name: 'Fuzz', realm_uid: realm.uid, filters: SAMPLE_FILTERS[0] })).json().id);
     await populateOriginations(realm.uid, user.id);
     world.session = await signInThroughPage(realm.uid, user.email);
     world.customerRealm = realm.uid;
@@ -188,8 +194,9 @@ describe('the catalog fuzzer', () => {
     shared_secret: [USER_PASSWORD],
     redirect_uris: [[REDIRECT]],
     url: ['/offers/1', 'https://bank.example/offers'],
-    sort_by: ['__proto__', 'email', 'name', 'updated_at'],
+    sort_by: ['__proto__', 'email', 'name', 'updated_at', 'matches_count'],
     order: ['asc', 'desc'],
+    filters: SAMPLE_FILTERS,
   } as Record<string, unknown[] | undefined>)[property];
 
   it(`answers every operation of the four catalogs as documented (seed ${SEED}, ${RUNS} runs per operation)`, async () => {
