@@ -18,6 +18,7 @@ import { otpPages } from './otp/pages.js';
 import { signUpPage } from './realms/pages/signup.js';
 import { passwordPages } from './realms/pages/password.js';
 import { avatarFileRoutes } from './realms/routes/avatar-files.js';
+import { messagingLinkRoutes } from './messaging/link-routes.js';
 
 export interface AppOptions {
   /** The server's logger; without one (tests) nothing is logged. */
@@ -64,5 +65,6 @@ export async function buildApp(ctx: Context, options: AppOptions = {}): Promise<
   await app.register(signUpPage(ctx));
   await app.register(passwordPages(ctx));
   await app.register(avatarFileRoutes(ctx));
+  await app.register(messagingLinkRoutes(ctx));
   return app;
 }

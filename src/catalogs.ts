@@ -19,6 +19,7 @@ import { notificationAdminRoutes, notificationCustomerRoutes } from './notificat
 import { realmEventRoutes, userEventRoutes } from './events/routes.js';
 import { zendeskAdminRoutes, zendeskCustomerRoutes } from './integrations/zendesk/routes.js';
 import { impersonationRoutes } from './impersonation/routes.js';
+import { messagingRoutes } from './messaging/routes.js';
 
 const bearer = { type: 'http', scheme: 'bearer', description: 'An admin API access token (team settings, API access)' };
 
@@ -47,13 +48,14 @@ export function adminCatalog(ctx: Context): Catalog {
       { name: 'Notifications', description: 'Notifications sent to users of a realm, read in their inbox (customers API)' },
       { name: 'Realm activity', description: 'The business event log of a realm\'s users' },
       { name: 'Integrations', description: 'A realm\'s help-desk (Zendesk) single sign-on' },
+      { name: 'Messaging', description: 'Mailing and notification campaigns, their deliveries and messages (spec 2.3–2.5)' },
     ],
     notFoundBody: { errors: ['Not found'] },
     hooks: { onRequest: adminGuard(ctx) },
     routes: [
       sessionRoutes(ctx), accountRoutes(ctx), teamRoutes(ctx, { realm: realmExists }), roleRoutes(ctx), apiAccessRoutes(ctx),
       realmRoutes(ctx), realmUserRoutes(ctx), customFieldRoutes(ctx), oauthClientRoutes(ctx), realmEventRoutes(ctx),
-      notificationAdminRoutes(ctx), zendeskAdminRoutes(ctx), impersonationRoutes(ctx),
+      notificationAdminRoutes(ctx), zendeskAdminRoutes(ctx), impersonationRoutes(ctx), messagingRoutes(ctx),
     ],
   };
 }
