@@ -121,8 +121,9 @@ export const DeliveryList = listShape({ deliveries: Type.Array(ref(DeliveryListI
 
 export const DeliveryInput = Type.Object({
   starts_at: Type.Optional(Type.String({ format: 'date-time', description: 'When to start (default now); a moment in the past starts at once' })),
-  rate_per_second: Type.Optional(Type.Union([Type.Integer({ minimum: 1, maximum: RATE_MAX }), Type.Null()], {
-    description: `Messages per second across every server process (1–${RATE_MAX}); null or left out for as fast as the mail server takes them`,
+  rate_per_second: Type.Optional(Type.Integer({
+    minimum: 1, maximum: RATE_MAX, finite: true,
+    description: `Messages per second across every server process (1–${RATE_MAX}); left out for as fast as the mail server takes them`,
   })),
 }, { additionalProperties: false });
 

@@ -30,6 +30,9 @@ export async function messagesOf(h: Harness, deliveryId: number) {
   return res.json().message_deliveries as Record<string, unknown>[];
 }
 
+/** A mail's raw text with its folded header lines joined again. */
+export const unfolded = (raw: string) => raw.replace(/\r\n[ \t]+/g, ' ');
+
 /** The address of a link in a mail's HTML part (quoted-printable soft breaks undone). */
 export function linkIn(raw: string, pattern: RegExp): string {
   const unfolded = raw.replace(/=\r\n/g, '').replace(/=3D/g, '=');
