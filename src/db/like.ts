@@ -1,4 +1,11 @@
+const escaped = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
 /** `%text%` for ILIKE, with the user's own % and _ taken literally. */
 export function containing(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return `%${escaped(text)}%`;
+}
+
+/** `text%` for ILIKE, with the user's own % and _ taken literally. */
+export function startingWith(text: string): string {
+  return `${escaped(text)}%`;
 }

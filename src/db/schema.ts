@@ -10,4 +10,5 @@ export * from '../notifications/tables.js';
 export * from '../integrations/zendesk/tables.js';
 export * from '../impersonation/tables.js';
 export * from '../jobs/tables.js';
+export * from '../segments/tables.js';
 export * from '../messaging/tables.js';

@@ -2,7 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { Context } from '../context.js';
 import type { Db } from '../db/connect.js';
 import type { BuiltInEventType } from './catalog.js';
-import { businessEventCounts, businessEvents } from './tables.js';
+import { businessEventCounts, businessEventTypeCounts, businessEvents } from './tables.js';
 
 export interface EventInput {
   realmId: number;
@@ -31,7 +31,10 @@ export async function recordEvent(ctx: Pick<Context, 'db' | 'clock'>, event: Eve
       properties: event.properties ?? {},
       createdAt: ctx.clock.now(),
     }).returning();
-    if (event.userId !== null) await countEvent(tx, event.userId, impersonated ? 1 : 0);
+    if (event.userId !== null) {
+      await countEvent(tx, event.userId, impersonated ? 1 : 0);
+      await countEventOfType(tx, { realmId: event.realmId, userId: event.userId, type: event.type, at: row.createdAt });
+    }
     return row;
   });
 }
@@ -44,5 +47,17 @@ export const countEvent = (db: Db, userId: number | SQL, impersonated: 0 | 1) =>
     set: {
       total: sql`${businessEventCounts.total} + 1`,
       impersonated: sql`${businessEventCounts.impersonated} + excluded.impersonated`,
+    },
+  });
+
+/** One more event of a type in a user's counts, and its time as the type's last; a builder, like `countEvent`. */
+export const countEventOfType = (db: Db, event: { realmId: number | SQL; userId: number | SQL; type: string | SQL; at: Date | SQL }) => db
+  .insert(businessEventTypeCounts)
+  .values({ realmId: event.realmId, userId: event.userId, type: event.type, count: 1, lastAt: event.at })
+  .onConflictDoUpdate({
+    target: [businessEventTypeCounts.userId, businessEventTypeCounts.type],
+    set: {
+      count: sql`${businessEventTypeCounts.count} + 1`,
+      lastAt: sql`greatest(${businessEventTypeCounts.lastAt}, excluded.last_at)`,
     },
   });

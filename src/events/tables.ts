@@ -1,5 +1,5 @@
-import { boolean, index, integer, jsonb, pgTable, serial, text } from 'drizzle-orm/pg-core';
-import { timestamps } from '../db/columns.js';
+import { boolean, index, integer, jsonb, pgTable, primaryKey, serial, text } from 'drizzle-orm/pg-core';
+import { moment, timestamps } from '../db/columns.js';
 import { admins } from '../admin-auth/tables.js';
 import { realmUsers, realms } from '../realms/tables.js';
 
@@ -21,6 +21,8 @@ export const businessEvents = pgTable('business_events', {
   // A user's page (GET /events) is read from this index alone: its key holds every column the page shows.
   index('business_events_user_idx').on(t.userId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst(), t.impersonated, t.type),
   index('business_events_realm_idx').on(t.realmId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
+  // Segment conditions counting a type's recent events read the span of the realm's events of that type from this index alone.
+  index('business_events_realm_type_idx').on(t.realmId, t.type, t.createdAt, t.userId),
 ]);
 
 /**
@@ -33,3 +35,19 @@ export const businessEventCounts = pgTable('business_event_counts', {
   total: integer('total').notNull().default(0),
   impersonated: integer('impersonated').notNull().default(0),
 });
+
+/**
+ * How many events of each type each user has and when the last one happened, kept with every event
+ * recorded: segment conditions on `events.<type>.count` and `.last_at` read these instead of the log.
+ */
+export const businessEventTypeCounts = pgTable('business_event_type_counts', {
+  userId: integer('user_id').notNull().references(() => realmUsers.id, { onDelete: 'cascade' }),
+  realmId: integer('realm_id').notNull().references(() => realms.id, { onDelete: 'cascade' }),
+  type: text('type').notNull(),
+  count: integer('count').notNull().default(0),
+  lastAt: moment('last_at').notNull(),
+}, (t) => [
+  primaryKey({ columns: [t.userId, t.type] }),
+  index('business_event_type_counts_count_idx').on(t.realmId, t.type, t.count, t.userId),
+  index('business_event_type_counts_last_idx').on(t.realmId, t.type, t.lastAt, t.userId),
+]);

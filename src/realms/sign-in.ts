@@ -5,8 +5,8 @@ import { SIGN_IN_LIMIT, signInSubject } from './sign-in-limit.js';
 import type { Context } from '../context.js';
 import type { Db } from '../db/connect.js';
 import { prepared } from '../db/prepared.js';
-import { countEvent, recordEvent } from '../events/events.js';
-import { businessEventCounts, businessEvents } from '../events/tables.js';
+import { countEvent, countEventOfType, recordEvent } from '../events/events.js';
+import { businessEventCounts, businessEventTypeCounts, businessEvents } from '../events/tables.js';
 import { UNKNOWN_ACCOUNT_HASH, verifyPassword } from '../security/passwords.js';
 import type { Realm } from './realms.js';
 import { resolveSession } from './credential.js';
@@ -76,7 +76,10 @@ const signedIn = (db: Db) => prepared(db, 'realm_sign_in_success', (d, name) => 
     realmId: sql`${sql.placeholder('realmId')}::integer`, userId, type: 'user_login_log', createdAt,
   }).returning({ id: businessEvents.id }));
   const counted = d.$with('counted').as(countEvent(d, userId, 0).returning({ userId: businessEventCounts.userId }));
-  return d.with(forgotten, logged, counted).insert(realmSessions).values({
+  const countedOfType = d.$with('counted_of_type').as(countEventOfType(d, {
+    realmId: sql`${sql.placeholder('realmId')}::integer`, userId, type: 'user_login_log', at: createdAt,
+  }).returning({ userId: businessEventTypeCounts.userId }));
+  return d.with(forgotten, logged, counted, countedOfType).insert(realmSessions).values({
     realmId: sql`${sql.placeholder('realmId')}::integer`, userId, sessionHash: sql`${sql.placeholder('sessionHash')}::text`,
     expiresAt: sql`${sql.placeholder('expiresAt')}::timestamptz`, createdAt,
   }).returning({ id: realmSessions.id }).prepare(name);
