@@ -45,7 +45,8 @@ async function writeRecipients(ctx: Context): Promise<number> {
     const audience = await recipientCondition({ ...ctx, db: tx }, delivery.realm_id, delivery.segment_ids);
     const [batch] = rowsOf<{ n: number; last: number | null }>(await tx.execute(sql`
       with batch as (
-        select u.id from realm_users u where ${audience} and u.id > ${delivery.recipients_cursor} order by u.id limit ${RECIPIENT_BATCH}
+        select realm_users.id from realm_users where ${audience} and realm_users.id > ${delivery.recipients_cursor}
+        order by realm_users.id limit ${RECIPIENT_BATCH}
       ), written as (
         insert into message_deliveries (delivery_id, campaign_id, user_id, next_attempt_at)
         select ${delivery.id}, ${delivery.campaign_id}, id, ${at(now)} from batch on conflict do nothing

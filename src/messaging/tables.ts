@@ -3,6 +3,7 @@ import { boolean, index, integer, pgTable, primaryKey, serial, text, uniqueIndex
 import { moment, timestamps } from '../db/columns.js';
 import { notifications } from '../notifications/tables.js';
 import { realmUsers, realms } from '../realms/tables.js';
+import { segments } from '../segments/tables.js';
 
 /** A mailing or notification campaign of a realm (spec 2.3): its Liquid subject and body, and whom it goes to. */
 export const campaigns = pgTable('campaigns', {
@@ -21,7 +22,7 @@ export const campaigns = pgTable('campaigns', {
 /** The segments a campaign is sent to (when `segments_enabled`), in the order given. */
 export const campaignSegments = pgTable('campaign_segments', {
   campaignId: integer('campaign_id').notNull().references(() => campaigns.id, { onDelete: 'cascade' }),
-  segmentId: integer('segment_id').notNull(),
+  segmentId: integer('segment_id').notNull().references(() => segments.id, { onDelete: 'cascade' }),
   position: integer('position').notNull(),
 }, (t) => [primaryKey({ columns: [t.campaignId, t.segmentId] })]);
 

@@ -1,4 +1,7 @@
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { realms } from '../../src/realms/tables.js';
+import { segments } from '../../src/segments/tables.js';
 import { drainSending } from '../../src/messaging/worker.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { makeRealm, makeRealmUser } from '../helpers/realms.js';
@@ -169,5 +172,60 @@ describe('deliveries', () => {
     await drainSending(h.ctx);
     const late = await h.request({ method: 'POST', url: `${CAMPAIGNS}/${campaign.id}/deliveries/${delivery.id}/cancel` });
     expect(late.statusCode).toBe(409);
+  });
+});
+
+describe('deliveries to segments', () => {
+  let h: Harness;
+  let smtp: SmtpListener;
+
+  beforeAll(async () => {
+    smtp = await startSmtp();
+    h = await startHarness({ SMTP_URL: smtp.url });
+  });
+  afterAll(async () => {
+    h?.ctx.mail.close();
+    await h?.close();
+    await smtp?.close();
+  });
+
+  /** A saved segment (the segments API is another branch's: written as the API would). */
+  async function makeSegment(realmUid: string, name: string, filters: unknown) {
+    const [realm] = await h.ctx.db.select().from(realms).where(eq(realms.uid, realmUid));
+    const [segment] = await h.ctx.db.insert(segments).values({ realmId: realm.id, name, filters, countedAt: h.clock.now() }).returning();
+    return segment;
+  }
+
+  it('sends to the users any of the campaign\'s segments selects; segment_list names them', async () => {
+    const realm = await makeRealm(h);
+    const ada = await makeRealmUser(h, realm.uid, { first_name: 'Ada' });
+    const grace = await makeRealmUser(h, realm.uid, { first_name: 'Grace' });
+    await makeRealmUser(h, realm.uid, { first_name: 'Edsger' });
+    const adas = await makeSegment(realm.uid, 'Adas', { attribute: 'first_name', operator: 'eq', value: 'Ada' });
+    const graces = await makeSegment(realm.uid, 'Graces', { attribute: 'first_name', operator: 'eq', value: 'Grace' });
+    const campaign = await makeCampaign(h, realm.uid, { segments_enabled: true, segment_ids: [graces.id, adas.id] });
+    expect(campaign).toMatchObject({ segments: [{ id: graces.id, name: 'Graces' }, { id: adas.id, name: 'Adas' }], segment_list: 'Graces, Adas' });
+    const delivery = await deliver(h, campaign.id);
+    expect(delivery.segment_list).toBe('Graces, Adas');
+    await drainSending(h.ctx);
+    expect(await showDelivery(h, campaign.id, delivery.id)).toMatchObject({ status: 'completed', reach: 2, sent_count: 2 });
+    const to = smtp.received.map((m) => m.to[0]);
+    expect(to.sort()).toEqual([ada.email.toLowerCase(), grace.email.toLowerCase()].sort());
+  });
+
+  it('refuses a segment of another realm (422) and leaves the campaign as it was', async () => {
+    const realm = await makeRealm(h);
+    const other = await makeRealm(h);
+    const theirs = await makeSegment(other.uid, 'Theirs', { attribute: 'active', operator: 'is', value: true });
+    const refused = await h.request({
+      method: 'POST', url: CAMPAIGNS,
+      payload: { realm_uid: realm.uid, name: 'X', type: 'mailing', subject: 'S', body: 'B', segments_enabled: true, segment_ids: [theirs.id] },
+    });
+    expect(refused.statusCode).toBe(422);
+    expect(refused.json().details[0].field).toBe('segment_ids');
+    const campaign = await makeCampaign(h, realm.uid);
+    const update = await h.request({ method: 'PUT', url: `${CAMPAIGNS}/${campaign.id}`, payload: { name: 'Y', segments_enabled: true, segment_ids: [theirs.id] } });
+    expect(update.statusCode).toBe(422);
+    expect((await h.request({ method: 'GET', url: `${CAMPAIGNS}/${campaign.id}` })).json()).toMatchObject({ name: 'Spring offer', segments_enabled: false });
   });
 });
