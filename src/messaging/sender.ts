@@ -167,17 +167,45 @@ function failureOf(err: unknown): { error: string; transient: boolean } {
   return { error: String(smtp.message ?? err).slice(0, 500), transient: true };
 }
 
-async function sendMailings(ctx: Context, delivery: ClaimedDelivery, messages: ClaimedMessage[]): Promise<Outcome[]> {
+async function sendMailings(ctx: Context, worker: string, delivery: ClaimedDelivery, messages: ClaimedMessage[]): Promise<Outcome[]> {
   const templates = templatesOf(delivery);
-  return Promise.all(messages.map(async (m) => {
+  const sent = sentRecorder(ctx, worker, delivery.id);
+  const outcomes = await Promise.all(messages.map(async (m): Promise<Outcome> => {
     try {
       const mail = await composeMailing(ctx.config, templates, { messageId: m.message_id, deliveryUuid: delivery.uuid, recipient: recipientOf(m) });
       await ctx.mail.send(mail);
+      sent.add(m.message_id);
       return { id: m.message_id, attempts: m.attempts, error: null, transient: false };
     } catch (err) {
       return { id: m.message_id, attempts: m.attempts, ...failureOf(err) };
     }
   }));
+  await sent.done();
+  return outcomes;
+}
+
+/**
+ * Records sent messages while the rest of their batch is still under way: each send that ends joins
+ * the next UPDATE (one at a time, so they group under load), and a process that dies leaves in doubt
+ * only the messages not yet recorded.
+ */
+function sentRecorder(ctx: Context, worker: string, deliveryId: number) {
+  let waiting: number[] = [];
+  let flushing: Promise<void> = Promise.resolve();
+  const flush = async () => {
+    while (waiting.length) {
+      const ids = waiting;
+      waiting = [];
+      await recordSent(ctx, worker, deliveryId, ids);
+    }
+  };
+  return {
+    add(id: number) {
+      waiting.push(id);
+      if (waiting.length === 1) flushing = flushing.then(flush);
+    },
+    done: () => flushing.then(flush),
+  };
 }
 
 /** Records the sent messages and counts them on the delivery, for the rows this worker still holds. */
@@ -252,8 +280,7 @@ async function sendBatch(ctx: Context, worker: string): Promise<number> {
   if (delivery.type === 'notification') {
     await sendNotifications(ctx, worker, delivery, messages);
   } else {
-    const outcomes = await sendMailings(ctx, delivery, messages);
-    await recordSent(ctx, worker, delivery.id, outcomes.filter((o) => o.error === null).map((o) => o.id));
+    const outcomes = await sendMailings(ctx, worker, delivery, messages);
     await recordFailures(ctx, worker, delivery.id, outcomes.filter((o) => o.error !== null));
   }
   return messages.length;
