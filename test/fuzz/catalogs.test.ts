@@ -64,6 +64,9 @@ describe('the catalog fuzzer', () => {
     remember('access_tokens', (await admin('POST', `/team_members/${member.id}/access_tokens`, { application_id: application.id })).json().id);
     remember('roles', (await admin('GET', '/roles?per_page=3')).json().roles?.[0]?.id);
     await admin('PUT', `/customers/${realm.uid}/integrations/zendesk`, { subdomain: 'fuzz', key_id: 'fuzz_key', shared_secret: USER_PASSWORD });
+    const campaign = (await admin('POST', '/messaging/campaigns', { realm_uid: realm.uid, name: 'Fuzz', type: 'mailing', subject: 'Hi {{ user.first_name }}', body: 'Body' })).json();
+    remember('campaigns', campaign.id);
+    remember('deliveries', (await admin('POST', `/messaging/campaigns/${campaign.id}/deliveries`, { starts_at: '2100-01-01T00:00:00Z' })).json().id);
     world.session = await signInThroughPage(realm.uid, user.email);
     world.customerRealm = realm.uid;
     world.oauthToken = undefined;
@@ -126,7 +129,13 @@ describe('the catalog fuzzer', () => {
     uid: ['fuzz-a', 'fuzz-b', 'fuzz-c'],
     name: ['Fuzz name'],
     context: ['account', 'realm', 'space', 'site'],
-    type: ['text', 'number', 'date', 'checkbox'],
+    type: ['text', 'number', 'date', 'checkbox', 'mailing', 'notification'],
+    user_id: pick(world.ids.users ?? []),
+    campaign_id: pick(world.ids.campaigns ?? []),
+    delivery_id: pick(world.ids.deliveries ?? []),
+    subject: ['Hello {{ user.first_name }}', '{% if x %}'],
+    body: ['<p>{{ user.name }}</p>', '{% for i in (1..100000000) %}x{% endfor %}'],
+    only: ['id,name', 'segment_list'],
     password: [USER_PASSWORD],
     subdomain: ['acme', 'acme.zendesk.com'],
     key_id: ['app_1'],
