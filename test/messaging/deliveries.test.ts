@@ -20,7 +20,6 @@ describe('deliveries', () => {
     h = await startHarness({ SMTP_URL: smtp.url });
   });
   afterAll(async () => {
-    h?.ctx.mail.close();
     await h?.close();
     await smtp?.close();
   });
@@ -184,7 +183,6 @@ describe('deliveries to segments', () => {
     h = await startHarness({ SMTP_URL: smtp.url });
   });
   afterAll(async () => {
-    h?.ctx.mail.close();
     await h?.close();
     await smtp?.close();
   });
