@@ -46,7 +46,6 @@ describe('messages in doubt and failures', () => {
     working = h.ctx.mail;
   });
   afterAll(async () => {
-    working?.close();
     await h?.close();
     await smtp?.close();
   });
