@@ -53,6 +53,7 @@ export const notBuiltInRole = define('ATR_NOT_BUILT_IN_ROLE', 422, (key: string)
 export const integrationMissing = define('ATR_INTEGRATION_MISSING', 404, (name: string) =>
   `This realm has no ${name} integration: an administrator sets it up first`);
 export const cannotImpersonate = define('ATR_CANNOT_IMPERSONATE', 422, (reason: string) => reason);
+export const deliveryStarted = define('ATR_DELIVERY_STARTED', 409, () => 'Only a scheduled delivery can be canceled: this one has started or ended');
 
 // Spec 7 and the facts page: the customers API's one-time code checks.
 export const otpCodeInvalid = define('ATR_OTP_CODE_INVALID', 409, () => 'The code is not valid or has expired.');

@@ -3,7 +3,7 @@ import type { Static } from '@sinclair/typebox';
 import type { ActingContext } from '../admin-auth/principal.js';
 import { totalCount, type Page } from '../db/paging.js';
 import { rowsOf } from '../db/rows.js';
-import { AppError, invalidField, notFound } from '../http/errors.js';
+import { deliveryStarted, invalidField, notFound } from '../http/errors.js';
 import { segmentListOf } from './audience.js';
 import { requireCampaign } from './campaigns.js';
 import type { DELIVERY_STATUSES, DeliveryInput, DeliveryModel } from './schema.js';
@@ -11,8 +11,6 @@ import { campaignDeliveries } from './tables.js';
 
 export type Delivery = typeof campaignDeliveries.$inferSelect;
 export type DeliveryBody = Static<typeof DeliveryModel>;
-
-const onlyScheduled = () => new AppError(409, ['Only a scheduled delivery can be canceled: this one has started or ended'], undefined, undefined, 'ATR_DELIVERY_STARTED');
 
 export function deliveryBody(delivery: Delivery): DeliveryBody {
   return {
@@ -81,7 +79,7 @@ export async function cancelDelivery(ctx: ActingContext, campaignId: number, del
   await requireDelivery(ctx, campaignId, deliveryId, 'messaging.send');
   const [canceled] = await ctx.db.update(campaignDeliveries).set({ status: 'canceled', endsAt: ctx.clock.now() })
     .where(and(eq(campaignDeliveries.id, deliveryId), eq(campaignDeliveries.status, 'scheduled'))).returning();
-  if (!canceled) throw onlyScheduled();
+  if (!canceled) throw deliveryStarted();
   return deliveryBody(canceled);
 }
 
