@@ -63,6 +63,8 @@ describe('deliveries', () => {
 
     const messages = await messagesOf(h, delivery.id);
     expect(messages).toHaveLength(3);
+    const legacyMessages = await h.request({ method: 'GET', url: `/api/admin/messaging/message_deliveries?delivery_id=${delivery.id}`, headers: { 'x-api-naming': 'legacy' } });
+    expect(legacyMessages.json()).toMatchObject({ goal: { total_entries: 3 }, message_deliveries: messages });
     expect(messages[0]).toMatchObject({
       type: 'admin.messaging.mail', status: 'sent', opened: false, delivery_id: delivery.id, campaign_name: 'Spring offer',
       delivery_start_date: delivery.starts_at, user_email: users[0].email, user_name: 'Ada Lovelace',
