@@ -3,7 +3,7 @@ import type { Mail } from '../mail/mail.js';
 import { escapeHtml } from '../realms/pages/html.js';
 import { messageToken, pixelPath, unsubscribePath } from './links.js';
 import { templateScope, type Recipient } from './recipients.js';
-import { renderTemplate, type CampaignTemplates } from './templates.js';
+import { renderTemplate, TEMPLATE_LIMITS, type CampaignTemplates } from './templates.js';
 
 /** Where a message's links go; the unsubscribe address also goes in the List-Unsubscribe header. */
 export function messageLinks(config: Config, messageId: number) {
@@ -46,8 +46,9 @@ export interface MailingMessage {
 export async function composeMailing(config: Config, templates: CampaignTemplates, message: MailingMessage): Promise<Mail> {
   const links = messageLinks(config, message.messageId);
   const scope = templateScope(message.recipient, links.unsubscribe);
-  const subject = (await renderTemplate(templates.subject, 'text', scope)).replace(/[\r\n]+/g, ' ').trim();
-  const body = await renderTemplate(templates.body, 'html', scope);
+  const limit = TEMPLATE_LIMITS.sendingRenderMs;
+  const subject = (await renderTemplate(templates.subject, 'text', scope, limit)).replace(/[\r\n]+/g, ' ').trim();
+  const body = await renderTemplate(templates.body, 'html', scope, limit);
   const footer = `<p style="font-size:12px;color:#666">To stop receiving these messages, <a href="${escapeHtml(links.unsubscribe)}">unsubscribe</a>.</p>`;
   const pixel = `<img src="${escapeHtml(links.pixel)}" width="1" height="1" alt="" style="display:block;border:0">`;
   return {

@@ -6,7 +6,7 @@ import { recipientCondition } from './audience.js';
 import { bodyKindOf } from './campaigns.js';
 import { composeMailing } from './mailing.js';
 import { RECIPIENT_COLUMNS, recipientOf, templateScope, type RecipientRow } from './recipients.js';
-import { checkTemplates, renderTemplate, TemplateError, type CampaignTemplates } from './templates.js';
+import { checkTemplates, renderTemplate, TEMPLATE_LIMITS, TemplateError, type CampaignTemplates } from './templates.js';
 
 /** Users written as message rows per transaction when a delivery starts. */
 const RECIPIENT_BATCH = 1000;
@@ -248,8 +248,9 @@ async function sendNotifications(ctx: Context, worker: string, delivery: Claimed
   for (const m of messages) {
     try {
       const scope = templateScope(recipientOf(m));
-      const subject = (await renderTemplate(templates.subject, 'text', scope)).replace(/[\r\n]+/g, ' ').trim().slice(0, 255) || '(no subject)';
-      rendered.push({ message: m, subject, body: (await renderTemplate(templates.body, 'text', scope)).slice(0, 10_000) });
+      const limit = TEMPLATE_LIMITS.sendingRenderMs;
+      const subject = (await renderTemplate(templates.subject, 'text', scope, limit)).replace(/[\r\n]+/g, ' ').trim().slice(0, 255) || '(no subject)';
+      rendered.push({ message: m, subject, body: (await renderTemplate(templates.body, 'text', scope, limit)).slice(0, 10_000) });
     } catch (err) {
       failures.push({ id: m.message_id, attempts: m.attempts, ...failureOf(err) });
     }

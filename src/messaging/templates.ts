@@ -7,8 +7,13 @@ export const TEMPLATE_LIMITS = {
   body: 100_000,
   /** Characters one rendering may write; past it the rendering is ended. */
   output: 512 * 1024,
-  /** Milliseconds one rendering may take (liquidjs checks between nodes). */
+  /** Milliseconds one rendering may take when a campaign is saved or previewed (liquidjs checks between nodes). */
   renderMs: 200,
+  /**
+   * The same while sending: the template was shown to render in time when saved, so this only ends a
+   * rendering that user data makes run away; wider, so that a pause of a busy process fails no message.
+   */
+  sendingRenderMs: 2_000,
   /** liquidjs's count of what one rendering allocates (filters such as append, join, split). */
   memory: 4_000_000,
 } as const;
@@ -71,9 +76,9 @@ export function templateProblem(err: unknown): string {
 }
 
 /** Renders a parsed template within the time, memory and output limits; throws TemplateError past any. */
-export async function renderTemplate(templates: Template[], kind: TemplateKind, scope: object): Promise<string> {
+export async function renderTemplate(templates: Template[], kind: TemplateKind, scope: object, limitMs: number = TEMPLATE_LIMITS.renderMs): Promise<string> {
   const engine = engineOf(kind);
-  const ctx = new LiquidContext(scope, engine.options, {}, { liquid: engine });
+  const ctx = new LiquidContext(scope, engine.options, { renderLimit: limitMs }, { liquid: engine });
   const emitter = new LimitedEmitter();
   try {
     await toPromise(engine.renderer.renderTemplates(templates, ctx, emitter));
