@@ -10,7 +10,7 @@ import { startSmtp, type SmtpListener } from '../helpers/smtp.js';
 const RECIPIENTS = 80;
 const BATCH = 10;
 /** Sending loops per serving process (messaging/worker.ts). */
-const LOOPS = 2;
+const LOOPS = 4;
 
 /** Waits for a real process to get somewhere: polls `check` until it answers true, or fails after `ms`. */
 async function until(check: () => boolean | Promise<boolean>, what: string, ms = 150_000): Promise<void> {
