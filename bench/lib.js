@@ -12,7 +12,7 @@ export async function startServer(name, env = {}) {
     child.once('message', resolve);
     child.once('exit', (code) => reject(new Error(`bench server ${name} exited with ${code}`)));
   });
-  return { ...info, pid: child.pid, stop: () => new Promise((resolve) => { child.once('exit', resolve); child.kill('SIGTERM'); }) };
+  return { ...info, pid: child.pid, child, stop: () => new Promise((resolve) => { child.once('exit', resolve); child.kill('SIGTERM'); }) };
 }
 
 /** Requests per second and latency percentiles of one request, on loopback. */

@@ -20,6 +20,7 @@ import { activationPages } from './realms/pages/activation.js';
 import { passwordPages } from './realms/pages/password.js';
 import { avatarFileRoutes } from './realms/routes/avatar-files.js';
 import { delegatedLoginPages } from './delegation/pages.js';
+import { messagingLinkRoutes } from './messaging/link-routes.js';
 
 export interface AppOptions {
   /** The server's logger; without one (tests) nothing is logged. */
@@ -68,5 +69,6 @@ export async function buildApp(ctx: Context, options: AppOptions = {}): Promise<
   await app.register(passwordPages(ctx));
   await app.register(avatarFileRoutes(ctx));
   await app.register(delegatedLoginPages(ctx));
+  await app.register(messagingLinkRoutes(ctx));
   return app;
 }

@@ -25,6 +25,7 @@ import { originationRoutes } from './originations/routes/originations.js';
 import { submissionAdminRoutes } from './originations/routes/submissions.js';
 import { submissionCustomerRoutes } from './originations/routes/customers.js';
 import { attachmentAdminRoutes, attachmentCustomerRoutes } from './uploads/routes.js';
+import { messagingRoutes } from './messaging/routes.js';
 
 const bearer = { type: 'http', scheme: 'bearer', description: 'An admin API access token (team settings, API access)' };
 
@@ -55,6 +56,7 @@ export function adminCatalog(ctx: Context): Catalog {
       { name: 'Integrations', description: 'A realm\'s help-desk (Zendesk) single sign-on' },
       { name: 'Identity provider', description: 'Sign-in to a realm delegated to an external OpenID Connect provider' },
       { name: 'Segments', description: 'Users of a realm selected by filters (spec 2.2)' },
+      { name: 'Messaging', description: 'Mailing and notification campaigns, their deliveries and messages (spec 2.3–2.5)' },
       { name: 'Originations', description: 'A realm\'s guided application processes (steps of tasks) and its groups of reviewers' },
       { name: 'Submissions', description: 'Realm users\' runs through an origination: start, assign, review, extend, cancel' },
       { name: 'Attachments', description: 'Private files realm users uploaded to answer file questions' },
@@ -65,7 +67,7 @@ export function adminCatalog(ctx: Context): Catalog {
       sessionRoutes(ctx), accountRoutes(ctx), teamRoutes(ctx, { realm: realmExists }), roleRoutes(ctx), apiAccessRoutes(ctx),
       realmRoutes(ctx), realmUserRoutes(ctx), customFieldRoutes(ctx), oauthClientRoutes(ctx), realmEventRoutes(ctx),
       notificationAdminRoutes(ctx), zendeskAdminRoutes(ctx), impersonationRoutes(ctx), identityProviderRoutes(ctx),
-      originationRoutes(ctx), submissionAdminRoutes(ctx), attachmentAdminRoutes(ctx), segmentRoutes(ctx),
+      originationRoutes(ctx), submissionAdminRoutes(ctx), attachmentAdminRoutes(ctx), segmentRoutes(ctx), messagingRoutes(ctx),
     ],
   };
 }

@@ -18,6 +18,10 @@ export interface Config {
   trustProxy: boolean | string[];
   /** The AES-256 key sealing stored secrets that must be read back (integration secrets); see security/secrets-key.ts. */
   secretsKey: Buffer | undefined;
+  /** How long a campaign message a worker took may stay unreported before it is counted in doubt. */
+  sendingLeaseSeconds: number;
+  /** Campaign messages a worker takes at once. */
+  sendingBatchSize: number;
 }
 
 /** A configuration value that cannot be used; its message is the one line printed at start. */
@@ -126,6 +130,8 @@ export function loadConfig(env: Env = process.env): Config {
     bodyLimit: integer(env, 'BODY_LIMIT', 1024 * 1024, 1024, 1024 * 1024 * 1024),
     trustProxy: trustProxy(env.TRUST_PROXY),
     secretsKey: secretsKey(env.SECRETS_KEY),
+    sendingLeaseSeconds: integer(env, 'SENDING_LEASE_SECONDS', 300, 1, 86_400),
+    sendingBatchSize: integer(env, 'SENDING_BATCH_SIZE', 100, 1, 1000),
   };
 }
 

@@ -14,6 +14,7 @@ import { requireSecretsKey } from './security/secrets-key.js';
 import { startJobs, type Job } from './jobs/runner.js';
 import { expiredRowsJob } from './maintenance/expired-rows.js';
 import { segmentCountsJob } from './segments/refresh.js';
+import { startSending } from './messaging/worker.js';
 
 export function createLogger(config: Config): FastifyBaseLogger {
   return pino({ level: config.logLevel }) as unknown as FastifyBaseLogger;
@@ -65,6 +66,8 @@ export function startingContext(config: Config, log: FastifyBaseLogger, clock: C
 /** The periodic work every serving process offers to do; each run is claimed by one process. */
 export const JOBS: readonly Job[] = [expiredRowsJob, segmentCountsJob];
 const JOBS_POLL_MS = 60_000;
+/** How often an idle sender looks for campaign messages to send. */
+const SENDING_POLL_MS = 1_000;
 
 export const CATALOG_PAGES = ['/api/admin/docs', '/api/content/docs', '/api/profile/docs', '/api/customers/docs'];
 
@@ -116,12 +119,15 @@ export async function serve(config: Config, env: Record<string, string | undefin
   lines.push('Reference pages:', ...CATALOG_PAGES.map((page) => `  ${listening.baseUrl}${page}`));
   out.write(`${lines.join('\n')}\n`);
   const jobs = startJobs(ctx, JOBS, JOBS_POLL_MS);
+  const sending = startSending(ctx, SENDING_POLL_MS);
 
   let closing: Promise<void> | null = null;
   const close = () => {
     closing ??= (async () => {
       await app.close();
       await jobs.stop();
+      await sending.stop();
+      ctx.mail.close();
       await database.close();
     })();
     return closing;

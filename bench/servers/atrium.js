@@ -10,5 +10,5 @@ const out = new Writable({ write(chunk, _enc, done) { printed += chunk; done(); 
 const env = { SECRETS_KEY: Buffer.alloc(32, 1).toString('base64'), ...process.env, PORT: '0' };
 const server = await serve(loadConfig(env), env, out);
 const token = /admin API token: (\S+)/.exec(printed)?.[1];
-process.send({ url: server.url, token });
+process.send({ url: server.url, token, pid: process.pid });
 process.on('SIGTERM', () => server.close().then(() => process.exit(0)));

@@ -13,3 +13,4 @@ export * from '../delegation/tables.js';
 export * from '../jobs/tables.js';
 export * from '../segments/tables.js';
 export * from '../originations/tables.js';
+export * from '../messaging/tables.js';

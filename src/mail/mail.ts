@@ -11,26 +11,36 @@ export interface Mail {
   subject: string;
   text: string;
   html?: string;
+  /** A stable Message-ID (a campaign's, per delivery and user); nodemailer makes one otherwise. */
+  messageId?: string;
+  /** Further headers (`List-Unsubscribe`...). */
+  headers?: Record<string, string>;
 }
 
 /** Outgoing mail, for every feature that writes to users (one-time codes, campaigns...). */
 export interface Mailer {
   /** Resolves once the mail server took the mail, or once the mail is in the outbox folder. */
   send(mail: Mail): Promise<void>;
+  /** Ends the pooled connections. */
+  close(): void;
 }
 
+/** Connections kept open to the mail server, shared by every sender of the process. */
+const POOL = { pool: true, maxConnections: 5, maxMessages: Infinity };
+
 /**
- * Over SMTP when SMTP_URL is set (nodemailer reads options from the URL's query, `?ignoreTLS=true`
- * say), otherwise into DATA_DIR/outbox as one `.eml` file per mail, for a first run without a mail
+ * Over SMTP when SMTP_URL is set, through a pool of connections (nodemailer reads options from the
+ * URL's query, `?ignoreTLS=true` or `?maxConnections=10` say, which win over the pool's), otherwise into DATA_DIR/outbox as one `.eml` file per mail, for a first run without a mail
  * server. The log line names the file, never the body: it may hold a code or a sign-in link.
  */
 export function createMailer(config: Pick<Config, 'smtpUrl' | 'mailFrom' | 'dataDir'>, log: FastifyBaseLogger): Mailer {
   if (config.smtpUrl) {
-    const transport = nodemailer.createTransport(config.smtpUrl);
+    const transport = nodemailer.createTransport({ ...POOL, url: config.smtpUrl });
     return {
       async send(mail) {
         await transport.sendMail({ from: config.mailFrom, ...mail });
       },
+      close: () => transport.close(),
     };
   }
   const outbox = path.join(config.dataDir, 'outbox');
@@ -46,5 +56,6 @@ export function createMailer(config: Pick<Config, 'smtpUrl' | 'mailFrom' | 'data
       await fs.rename(temporary, path.join(outbox, name));
       log.info({ file: path.join(outbox, name) }, 'SMTP_URL is not set: mail written to the outbox folder');
     },
+    close: () => {},
   };
 }

@@ -62,6 +62,23 @@ export async function createNotifications(ctx: Pick<Context, 'db' | 'clock'>, re
   return rows.map((row) => ({ id: row.id, realmId: realm.id, userId: row.user_id, ...content, sentAt, openedAt: null }));
 }
 
+/**
+ * Notifications each with its own subject and body (a campaign rendered per user), in one statement,
+ * all sent at `sentAt`; users of another realm are skipped. Answers the notification of each user reached.
+ */
+export async function createPersonalNotifications(
+  db: Context['db'], realmId: number, items: { userId: number; subject: string; body: string }[], sentAt: Date,
+): Promise<{ id: number; userId: number }[]> {
+  if (!items.length) return [];
+  const rows = rowsOf<{ id: number; user_id: number }>(await db.execute(sql`
+    insert into notifications (realm_id, user_id, subject, body, url, sent_at)
+    select u.realm_id, u.id, x.subject, x.body, null, ${sentAt.toISOString()}::timestamptz
+    from jsonb_to_recordset(${JSON.stringify(items)}::jsonb) as x("userId" int, subject text, body text)
+    join realm_users u on u.id = x."userId" and u.realm_id = ${realmId}
+    returning id, user_id`));
+  return rows.map((row) => ({ id: row.id, userId: row.user_id }));
+}
+
 /** An admin's notification to one user of the realm (404 when the realm has no such user). */
 export async function sendNotification(ctx: Context, realm: Realm, userId: number, input: Static<typeof NotificationInput>): Promise<NotificationBody> {
   const [sent] = await createNotifications(ctx, realm, [userId], checkContent(input));

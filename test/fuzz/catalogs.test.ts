@@ -80,6 +80,9 @@ describe('the catalog fuzzer', () => {
     await admin('PUT', `/customers/${realm.uid}/integrations/zendesk`, { subdomain: 'fuzz', key_id: 'fuzz_key', shared_secret: USER_PASSWORD });
     remember('segments', (await admin('POST', '/segments', { name: 'Fuzz', realm_uid: realm.uid, filters: SAMPLE_FILTERS[0] })).json().id);
     await populateOriginations(realm.uid, user.id);
+    const campaign = (await admin('POST', '/messaging/campaigns', { realm_uid: realm.uid, name: 'Fuzz', type: 'mailing', subject: 'Hi {{ user.first_name }}', body: 'Body' })).json();
+    remember('campaigns', campaign.id);
+    remember('deliveries', (await admin('POST', `/messaging/campaigns/${campaign.id}/deliveries`, { starts_at: '2100-01-01T00:00:00Z' })).json().id);
     world.session = await signInThroughPage(realm.uid, user.email);
     world.customerRealm = realm.uid;
     if (world.session) {
@@ -173,7 +176,7 @@ describe('the catalog fuzzer', () => {
     uid: ['fuzz-a', 'fuzz-b', 'fuzz-c'],
     name: ['Fuzz name'],
     context: ['account', 'realm', 'space', 'site'],
-    type: ['text', 'number', 'date', 'checkbox', 'input', 'confirmation'],
+    type: ['text', 'number', 'date', 'checkbox', 'input', 'confirmation', 'mailing', 'notification'],
     user_id: pick(world.ids.users ?? []),
     group_id: pick(world.ids.groups ?? []),
     admin_id: [h.ownerId],
@@ -182,6 +185,11 @@ describe('the catalog fuzzer', () => {
     reason: ['Withdrawn'],
     steps: [ORIGINATION.steps],
     fields: [{}, Object.fromEntries(world.questionIds.map((id) => [id, 'Ada']))],
+    campaign_id: pick(world.ids.campaigns ?? []),
+    delivery_id: pick(world.ids.deliveries ?? []),
+    subject: ['Hello {{ user.first_name }}', '{% if x %}'],
+    body: ['<p>{{ user.name }}</p>', '{% for i in (1..100000000) %}x{% endfor %}'],
+    only: ['id,name', 'segment_list'],
     password: [USER_PASSWORD],
     subdomain: ['acme', 'acme.zendesk.com'],
     // Nothing answers on port 9 of loopback: the identity provider's discovery fails at once (422), without leaving the machine.

@@ -69,6 +69,7 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
     },
     close: async () => {
       await app.close();
+      ctx.mail.close();
       await db.close();
       await database.drop();
       if (ownDataDir) fs.rmSync(ownDataDir, { recursive: true, force: true });

@@ -48,6 +48,8 @@ export async function startSmtp(): Promise<SmtpListener> {
       });
     },
   });
+  // A sender that dies mid-message (the crash test kills one) resets its connection: not the listener's failure.
+  server.on('error', () => {});
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.server.address() as AddressInfo;
   return {

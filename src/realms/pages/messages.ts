@@ -209,6 +209,12 @@ It is valid for ${hours} and works once; earlier links no longer work.`,
   invitationMailSubject: (realm: string) => `You are invited to ${realm}`,
   invitationMailText: (realm: string, url: string, days: string) => `You are invited to create a ${realm} account with this address. To create it, open this link:\n\n${url}\n\n`
     + `It is valid for ${days} and works once. If you do not want an account, you can ignore this mail.\n`,
+  unsubscribeTitle: 'Unsubscribe',
+  unsubscribeQuestion: (realm: string) => `Stop receiving campaign messages from ${realm} at this address?`,
+  unsubscribeButton: 'Unsubscribe',
+  unsubscribedTitle: 'Unsubscribed',
+  unsubscribed: 'You will receive no more campaign messages at this address.',
+  unsubscribeLinkInvalid: 'This unsubscribe link is not valid, or its message no longer exists.',
 };
 
 export type Texts = typeof en;
@@ -406,6 +412,12 @@ Es válido durante ${hours} y funciona una sola vez; los enlaces anteriores ya n
   invitationMailSubject: (realm) => `Invitación a ${realm}`,
   invitationMailText: (realm, url, days) => `Te invitaron a crear una cuenta de ${realm} con esta dirección. Para crearla, abre este enlace:\n\n${url}\n\n`
     + `Es válido durante ${days} y funciona una sola vez. Si no quieres una cuenta, puedes ignorar este correo.\n`,
+  unsubscribeTitle: 'Darse de baja',
+  unsubscribeQuestion: (realm: string) => `¿Dejar de recibir mensajes de campañas de ${realm} en esta dirección?`,
+  unsubscribeButton: 'Darme de baja',
+  unsubscribedTitle: 'Baja confirmada',
+  unsubscribed: 'No recibirás más mensajes de campañas en esta dirección.',
+  unsubscribeLinkInvalid: 'Este enlace para darse de baja no es válido, o su mensaje ya no existe.',
 };
 
 const CATALOG: Record<Locale, Texts> = { en, es };

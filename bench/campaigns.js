@@ -1,0 +1,110 @@
+// A mailing campaign to a local SMTP listener (its own process), on PostgreSQL: 10,000 then 100,000
+// recipients, each run on a fresh server process and database, the server's peak memory (VmHWM) read at
+// the end, by default and with NODE_OPTIONS=--max-old-space-size=128; next to
+// nodemailer alone sending the same 100,000 messages, composed beforehand the way the server composes
+// them, through the same pool settings to the same listener, in the same run.
+import fs from 'node:fs';
+import nodemailer from 'nodemailer';
+import pg from 'pg';
+import { loadConfig } from '../dist/config.js';
+import { composeMailing } from '../dist/messaging/mailing.js';
+import { checkTemplates } from '../dist/messaging/templates.js';
+import { scratchPostgres, startServer } from './lib.js';
+
+const SIZES = (process.env.BENCH_SIZES ?? '10000,100000').split(',').map(Number);
+const BASELINE = Math.max(...SIZES);
+const SUBJECT = 'Hello {{ user.first_name }}, your spring offer';
+const BODY = `<h1>Spring offer for {{ user.name }}</h1>
+<p>Dear {{ user.first_name }},</p>
+<p>${'As a customer of Personal Banking you can now move your savings to an account with a better rate. '.repeat(6)}</p>
+<p>Your username: {{ user.username | default: user.email }}</p>
+<p><a href="https://bank.example/offers/spring">See the offer</a></p>`;
+const POOL = { pool: true, maxConnections: 5, maxMessages: Infinity };
+
+const sink = await startServer('smtp-sink');
+const received = () => new Promise((resolve) => {
+  sink.child.once('message', (m) => resolve(m.received));
+  sink.child.send('count');
+});
+
+/** nodemailer alone: the messages composed first (not timed), then sent with 500 in flight. */
+async function nodemailerAlone(count) {
+  const config = loadConfig({ SECRETS_KEY: Buffer.alloc(32, 1).toString('base64'), BASE_URL: 'http://127.0.0.1:3000' });
+  const templates = checkTemplates(SUBJECT, BODY, 'html');
+  const mails = [];
+  for (let i = 1; i <= count; i++) {
+    const recipient = { id: i, uuid: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`, email: `user${i}@example.com`, username: null,
+      firstName: `First${i}`, lastName: 'Last', secondLastName: '', externalId: null, customFields: {} };
+    mails.push({ from: config.mailFrom, ...(await composeMailing(config, templates, { messageId: i, deliveryUuid: '00000000-0000-4000-8000-000000000000', recipient })) });
+  }
+  const transport = nodemailer.createTransport({ ...POOL, url: sink.url });
+  const before = await received();
+  const started = performance.now();
+  let next = 0;
+  await Promise.all(Array.from({ length: 500 }, async () => {
+    while (next < mails.length) await transport.sendMail(mails[next++]);
+  }));
+  const seconds = (performance.now() - started) / 1000;
+  transport.close();
+  if ((await received()) - before !== count) throw new Error('the listener did not get every message');
+  return { rate: count / seconds, seconds };
+}
+
+const rss = (pid, field) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024;
+
+/** A fresh server on a fresh database, `count` users written straight into it, one mailing delivery timed from the request to `completed`. */
+async function campaign(count, nodeOptions) {
+  const scratch = await scratchPostgres();
+  if (!scratch) throw new Error('PostgreSQL is not reachable: set DATABASE_URL');
+  const atrium = await startServer('atrium', { DATABASE_URL: scratch.url, SMTP_URL: sink.url, NODE_OPTIONS: nodeOptions });
+  const idle = rss(atrium.pid, 'VmRSS');
+  const api = async (method, path, body) => {
+    const res = await fetch(`${atrium.url}/api/admin${path}`, {
+      method, headers: { authorization: `Bearer ${atrium.token}`, 'content-type': 'application/json' }, body: body && JSON.stringify(body),
+    });
+    if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
+    return res.json();
+  };
+  try {
+    const uid = `bench-${count}`;
+    await api('POST', '/realms', { uid, name: 'Bench' });
+    const db = new pg.Client({ connectionString: scratch.url });
+    db.on('error', (err) => console.error('bench database client:', err.message));
+    await db.connect();
+    const { rows: [realm] } = await db.query('select id from realms where uid = $1', [uid]);
+    await db.query(`insert into realm_users (realm_id, email, first_name, last_name)
+      select $1::int, 'user' || g || '-' || $1::text || '@example.com', 'First' || g, 'Last' from generate_series(1, ${count}) g`, [realm.id]);
+    await db.query('vacuum analyze realm_users');
+    await db.end();
+    const made = await api('POST', '/messaging/campaigns', { realm_uid: uid, name: 'Bench', type: 'mailing', subject: SUBJECT, body: BODY });
+    const before = await received();
+    const started = performance.now();
+    const delivery = await api('POST', `/messaging/campaigns/${made.id}/deliveries`, {});
+    let shown = delivery;
+    while (shown.status !== 'completed' && shown.status !== 'failed') {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      shown = await api('GET', `/messaging/campaigns/${made.id}/deliveries/${delivery.id}`);
+    }
+    const seconds = (performance.now() - started) / 1000;
+    const got = (await received()) - before;
+    if (shown.sent_count !== count || got !== count) throw new Error(`sent ${shown.sent_count}, the listener got ${got}, of ${count}`);
+    return { rate: count / seconds, seconds, idle, peak: rss(atrium.pid, 'VmHWM') };
+  } finally {
+    await atrium.stop();
+    await scratch.drop();
+  }
+}
+
+try {
+  const alone = await nodemailerAlone(BASELINE);
+  console.log(`nodemailer alone, ${BASELINE.toLocaleString('en')} prepared messages: ${Math.round(alone.rate)} msgs/s (${alone.seconds.toFixed(1)} s)`);
+  // The server as it starts by default, and with V8's old space capped (its heap otherwise grows lazily
+  // far past what it keeps alive: the garbage of composed messages is collected late).
+  for (const [size, nodeOptions] of SIZES.flatMap((n) => [[n, ''], [n, '--max-old-space-size=128']])) {
+    const run = await campaign(size, nodeOptions);
+    console.log(`atrium campaign${nodeOptions ? ` (${nodeOptions})` : ''}, ${size.toLocaleString('en')} recipients: ${Math.round(run.rate)} msgs/s (${run.seconds.toFixed(1)} s, `
+      + `${Math.round((run.rate / alone.rate) * 100)}% of nodemailer alone; target ≥ 70%), server peak RSS ${Math.round(run.peak)} MB (target < 200 MB; ${Math.round(run.idle)} MB once started)`);
+  }
+} finally {
+  await sink.stop();
+}

@@ -1,0 +1,39 @@
+import type { FastifyRequest } from 'fastify';
+import type { MetaBody } from '../http/pagination.js';
+
+/**
+ * Spec 9: some clients know the listings by their older names. A request with `X-Api-Naming: legacy`
+ * gets `targets`, `targets_enabled`, `target_list` and the pagination root `goal` in place of
+ * `segments`, `segments_enabled`, `segment_list` and `meta`.
+ */
+export const legacyNaming = (request: FastifyRequest) => String(request.headers['x-api-naming'] ?? '').trim().toLowerCase() === 'legacy';
+
+const LEGACY: Record<string, string> = { segments: 'targets', segments_enabled: 'targets_enabled', segment_list: 'target_list' };
+
+export function renamed<T extends object>(item: T, legacy: boolean): Record<string, unknown> {
+  if (!legacy) return item as Record<string, unknown>;
+  return Object.fromEntries(Object.entries(item).map(([key, value]) => [Object.hasOwn(LEGACY, key) ? LEGACY[key] : key, value]));
+}
+
+/**
+ * `{<root>: items, meta}`, or `{<root>: items, goal}` under the legacy naming. Typed `never` so that it
+ * fits the route's response type: the route's schema (a union of both shapes) serializes it.
+ */
+export function listed(root: string, items: object[], meta: MetaBody, legacy: boolean): never {
+  const renamedItems = items.map((item) => renamed(item, legacy));
+  return (legacy ? { [root]: renamedItems, goal: meta } : { [root]: renamedItems, meta }) as never;
+}
+
+/**
+ * `only=id,name`, `only=id&only=name` or `only[]=id&only[]=name`: the attributes each item keeps
+ * (null: all). Names are matched as own properties, so `__proto__` keeps nothing.
+ */
+export function onlyOf(query: { only?: string[]; 'only[]'?: string[] }): string[] | null {
+  const names = [...(query.only ?? []), ...(query['only[]'] ?? [])].flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
+  return names.length ? names : null;
+}
+
+export function trimmed<T extends object>(item: T, only: string[] | null): Partial<T> {
+  if (!only) return item;
+  return Object.fromEntries(only.filter((key) => Object.hasOwn(item, key)).map((key) => [key, (item as Record<string, unknown>)[key]])) as Partial<T>;
+}
