@@ -77,9 +77,21 @@ export function codeIn(mail: ReceivedMail): string {
 /** A mail's text as written (quoted-printable soft line breaks joined, `=3D` read back). */
 export const mailText = (mail: ReceivedMail) => mail.raw.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
 
-/** The path of the activation link an activation mail carries. */
-export function activationLinkIn(mail: ReceivedMail): string {
-  const path = /https?:\/\/[^/\s]+(\/realms\/[^/\s]+\/activation\/[A-Za-z0-9_-]{43})/.exec(mailText(mail))?.[1];
-  if (!path) throw new Error(`no activation link in the mail:\n${mail.raw}`);
+/** The path of the one-time link a mail carries, found by `pattern` (its first group); fails the test when there is none. */
+function linkPathIn(mail: ReceivedMail, pattern: RegExp, what: string): string {
+  const path = pattern.exec(mailText(mail))?.[1];
+  if (!path) throw new Error(`no ${what} link in the mail:\n${mail.raw}`);
   return path;
 }
+
+/** The path of the activation link an activation mail carries. */
+export const activationLinkIn = (mail: ReceivedMail) =>
+  linkPathIn(mail, /https?:\/\/[^/\s]+(\/realms\/[^/\s]+\/activation\/[A-Za-z0-9_-]{43})/, 'activation');
+
+/** The path of the password reset link a reset mail carries, at the tests' BASE_URL. */
+export const resetLinkIn = (mail: ReceivedMail) =>
+  linkPathIn(mail, /http:\/\/atrium\.test(\/realms\/[^/\s]+\/password\/reset\/[A-Za-z0-9_-]{43})/, 'reset');
+
+/** The path (with its query) of the invitation link an invitation mail carries. */
+export const invitationLinkIn = (mail: ReceivedMail) =>
+  linkPathIn(mail, /http:\/\/atrium\.test(\/realms\/[^/\s]+\/signup\?invitation=[A-Za-z0-9_-]{43})/, 'invitation');

@@ -3,17 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inputValue } from '../helpers/cookie-jar.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { makeRealm, makeRealmUser, memberToken } from '../helpers/realms.js';
-import { startSmtp, type ReceivedMail, type SmtpListener } from '../helpers/smtp.js';
+import { invitationLinkIn, startSmtp, type SmtpListener } from '../helpers/smtp.js';
 
 const PASSWORD = 'a long secret 1';
-
-/** The invitation link a mail carries, as a path with its query. */
-function invitationLinkIn(mail: ReceivedMail): string {
-  const body = mail.raw.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
-  const path = /http:\/\/atrium\.test(\/realms\/[^/\s]+\/signup\?invitation=[A-Za-z0-9_-]{43})/.exec(body)?.[1];
-  if (!path) throw new Error(`no invitation link in the mail:\n${mail.raw}`);
-  return path;
-}
 
 const cookiesOf = (res: LightMyRequestResponse) => res.cookies.map((c) => `${c.name}=${c.value}`);
 

@@ -3,18 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inputValue } from '../helpers/cookie-jar.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { makeRealm, makeRealmUser, REALM_USER_PASSWORD, signInAtLoginPage } from '../helpers/realms.js';
-import { startSmtp, type ReceivedMail, type SmtpListener } from '../helpers/smtp.js';
+import { resetLinkIn, startSmtp, type SmtpListener } from '../helpers/smtp.js';
 
 const NEW_PASSWORD = 'a brand new secret 2';
 const GRANT_EXPIRED = { error: { grant_expired: 'session expired' } };
-
-/** The reset link a mail carries (its body is quoted-printable: soft line breaks joined). */
-function linkIn(mail: ReceivedMail): string {
-  const body = mail.raw.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
-  const url = /http:\/\/atrium\.test(\/realms\/[^/\s]+\/password\/reset\/[A-Za-z0-9_-]{43})/.exec(body)?.[1];
-  if (!url) throw new Error(`no reset link in the mail:\n${mail.raw}`);
-  return url;
-}
 
 const cookiesOf = (res: LightMyRequestResponse) => res.cookies.map((c) => `${c.name}=${c.value}`);
 
@@ -58,7 +50,7 @@ describe('password reset and change on the realm pages', () => {
   };
   const resetLinkFor = async (email: string) => {
     expect((await askReset(email)).statusCode).toBe(200);
-    return linkIn(await smtp.next(email));
+    return resetLinkIn(await smtp.next(email));
   };
 
   it('answers the same page for a known and an unknown identifier, and mails a 30-minute link only to the known user', async () => {
@@ -78,7 +70,7 @@ describe('password reset and change on the realm pages', () => {
 
     const mail = await smtp.next(user.email);
     expect(mail.raw).toMatch(/^Subject: Reset your Personal Banking password\r$/m);
-    expect(linkIn(mail)).toMatch(new RegExp(`^/realms/${realm.uid}/password/reset/`));
+    expect(resetLinkIn(mail)).toMatch(new RegExp(`^/realms/${realm.uid}/password/reset/`));
     // By username too; and nothing ever went to the unknown address.
     expect((await askReset(user.username)).statusCode).toBe(200);
     await smtp.next(user.email);
@@ -160,7 +152,7 @@ describe('password reset and change on the realm pages', () => {
     const form = await openForm(`/realms/${realm.uid}/password`);
     const answers = await Promise.all(Array.from({ length: 5 }, () => form.post({ identifier: user.email })));
     expect(answers.map((a) => a.statusCode)).toEqual(Array(5).fill(200));
-    const links = await Promise.all(Array.from({ length: 5 }, async () => linkIn(await smtp.next(user.email))));
+    const links = await Promise.all(Array.from({ length: 5 }, async () => resetLinkIn(await smtp.next(user.email))));
     const pages = await Promise.all(links.map((link) => h.request({ method: 'GET', url: link, token: null })));
     expect(pages.map((p) => p.statusCode).sort()).toEqual([200, 410, 410, 410, 410]);
   });
