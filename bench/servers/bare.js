@@ -12,7 +12,7 @@ app.get('/', async () => ({ status: 'ok' }));
 app.addContentTypeParser('multipart/form-data', (_request, _payload, done) => done(null));
 app.post('/upload', async (request) => {
   const file = path.join(os.tmpdir(), `bare-upload-${randomUUID()}`);
-  await pipeline(request.raw, fs.createWriteStream(file));
+  await pipeline(request.raw, fs.createWriteStream(file, { flush: true }));
   fs.rmSync(file);
   return { status: 'ok' };
 });

@@ -6,6 +6,18 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { checkKey, type Storage } from './storage.js';
 
+/** Bytes buffered before a write to the file: fewer, larger writes than the socket's 64 KiB reads. */
+const WRITE_CHUNK = 1024 * 1024;
+
+async function syncFolder(folder: string): Promise<void> {
+  const handle = await fs.open(folder, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
 const isMissing = (err: NodeJS.ErrnoException) => err.code === 'ENOENT' || err.code === 'ENOTDIR';
 
 /**
@@ -21,8 +33,11 @@ export function localDiskStorage(root: string): Storage {
       await fs.mkdir(path.dirname(file), { recursive: true });
       const temporary = path.join(path.dirname(file), `.${path.basename(file)}.${randomUUID()}.part`);
       try {
-        await pipeline(Buffer.isBuffer(content) ? Readable.from([content]) : content, createWriteStream(temporary, { flags: 'wx' }));
+        // `flush` syncs the file before it is closed, and the folder is synced after the rename: an object
+        // reported stored survives a crash of the machine, as the database row naming it does.
+        await pipeline(Buffer.isBuffer(content) ? Readable.from([content]) : content, createWriteStream(temporary, { flags: 'wx', flush: true, highWaterMark: WRITE_CHUNK }));
         await fs.rename(temporary, file);
+        await syncFolder(path.dirname(file));
       } catch (err) {
         await fs.rm(temporary, { force: true });
         throw err;
