@@ -14,3 +14,4 @@ export * from '../jobs/tables.js';
 export * from '../segments/tables.js';
 export * from '../originations/tables.js';
 export * from '../messaging/tables.js';
+export * from '../content/tables.js';

@@ -92,6 +92,10 @@ export const realmSessions = pgTable('realm_sessions', {
   revokedAt: moment('revoked_at'),
   /** The admin who opened this session by impersonation, if any. */
   impersonatorId: integer('impersonator_id').references(() => admins.id, { onDelete: 'set null' }),
+  /** The browser that signed in (its User-Agent, cut to 500 characters), shown in the profile's session list. */
+  userAgent: text('user_agent'),
+  /** When the session was last used, kept to the minute (not written on every request). */
+  lastUsedAt: moment('last_used_at'),
   createdAt: timestamps.createdAt,
 }, (t) => [uniqueIndex('realm_sessions_hash_key').on(t.sessionHash), index('realm_sessions_user_idx').on(t.userId)]);
 
