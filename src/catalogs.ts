@@ -29,6 +29,7 @@ import { messagingRoutes } from './messaging/routes.js';
 import { spaceExists } from './content/spaces.js';
 import { spaceRoutes } from './content/routes/spaces.js';
 import { typeRoutes } from './content/routes/types.js';
+import { typeSchemaRoutes } from './content/routes/type-schema.js';
 
 const bearer = { type: 'http', scheme: 'bearer', description: 'An admin API access token (team settings, API access)' };
 
@@ -77,7 +78,7 @@ export function adminCatalog(ctx: Context): Catalog {
   };
 }
 
-export function contentCatalog(_ctx: Context): Catalog {
+export function contentCatalog(ctx: Context): Catalog {
   return {
     prefix: '/api/content',
     title: 'Atrium content API',
@@ -85,9 +86,9 @@ export function contentCatalog(_ctx: Context): Catalog {
     securitySchemes: {
       deliveryToken: { type: 'apiKey', in: 'header', name: 'Delivery-Token', description: 'Needed for private entries' },
     },
-    tags: [],
+    tags: [{ name: 'Content types', description: 'The JSON Schema of a content type\'s entries' }],
     notFoundBody: { errors: ['Not found'] },
-    routes: [],
+    routes: [typeSchemaRoutes(ctx)],
   };
 }
 
