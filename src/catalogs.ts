@@ -26,6 +26,10 @@ import { submissionAdminRoutes } from './originations/routes/submissions.js';
 import { submissionCustomerRoutes } from './originations/routes/customers.js';
 import { attachmentAdminRoutes, attachmentCustomerRoutes } from './uploads/routes.js';
 import { messagingRoutes } from './messaging/routes.js';
+import { spaceExists } from './content/spaces.js';
+import { spaceRoutes } from './content/routes/spaces.js';
+import { typeRoutes } from './content/routes/types.js';
+import { typeSchemaRoutes } from './content/routes/type-schema.js';
 
 const bearer = { type: 'http', scheme: 'bearer', description: 'An admin API access token (team settings, API access)' };
 
@@ -60,19 +64,21 @@ export function adminCatalog(ctx: Context): Catalog {
       { name: 'Originations', description: 'A realm\'s guided application processes (steps of tasks) and its groups of reviewers' },
       { name: 'Submissions', description: 'Realm users\' runs through an origination: start, assign, review, extend, cancel' },
       { name: 'Attachments', description: 'Private files realm users uploaded to answer file questions' },
+      { name: 'Content', description: 'Content spaces, their content types, entries and assets' },
     ],
     notFoundBody: { errors: ['Not found'] },
     hooks: { onRequest: adminGuard(ctx) },
     routes: [
-      sessionRoutes(ctx), accountRoutes(ctx), teamRoutes(ctx, { realm: realmExists }), roleRoutes(ctx), apiAccessRoutes(ctx),
+      sessionRoutes(ctx), accountRoutes(ctx), teamRoutes(ctx, { realm: realmExists, space: spaceExists }), roleRoutes(ctx), apiAccessRoutes(ctx),
       realmRoutes(ctx), realmUserRoutes(ctx), customFieldRoutes(ctx), oauthClientRoutes(ctx), realmEventRoutes(ctx),
       notificationAdminRoutes(ctx), zendeskAdminRoutes(ctx), impersonationRoutes(ctx), identityProviderRoutes(ctx),
       originationRoutes(ctx), submissionAdminRoutes(ctx), attachmentAdminRoutes(ctx), segmentRoutes(ctx), messagingRoutes(ctx),
+      spaceRoutes(ctx), typeRoutes(ctx),
     ],
   };
 }
 
-export function contentCatalog(_ctx: Context): Catalog {
+export function contentCatalog(ctx: Context): Catalog {
   return {
     prefix: '/api/content',
     title: 'Atrium content API',
@@ -80,9 +86,9 @@ export function contentCatalog(_ctx: Context): Catalog {
     securitySchemes: {
       deliveryToken: { type: 'apiKey', in: 'header', name: 'Delivery-Token', description: 'Needed for private entries' },
     },
-    tags: [],
+    tags: [{ name: 'Content types', description: 'The JSON Schema of a content type\'s entries' }],
     notFoundBody: { errors: ['Not found'] },
-    routes: [],
+    routes: [typeSchemaRoutes(ctx)],
   };
 }
 
