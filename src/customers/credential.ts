@@ -19,6 +19,8 @@ declare module 'fastify' {
     customer: Customer | null;
     /** Set on every customers API route under /realms/{realm_uid}. */
     customerRealm: Realm | null;
+    /** Set on profile API routes: the session making the request when the credential is its cookie (not a bearer token). */
+    cookieSessionId: number | null;
   }
 }
 
@@ -91,11 +93,11 @@ const REALM_COOKIE_PREFIX = realmCookieName('');
  * otherwise the realm session cookie of the realm the `realm_uid` query names, or of the one realm
  * whose session cookie the browser sent.
  */
-export async function resolveProfileCustomer(ctx: Context, request: FastifyRequest): Promise<Customer> {
+export async function resolveProfileCustomer(ctx: Context, request: FastifyRequest): Promise<{ customer: Customer; viaCookie: boolean }> {
   const bearer = bearerOf(request);
   if (bearer) {
     const found = await resolveToken(ctx, bearer);
-    if (found) return throwUnlessCustomer(found.resolution);
+    if (found) return { customer: throwUnlessCustomer(found.resolution), viaCookie: false };
   }
   const named = (request.query as { realm_uid?: unknown } | undefined)?.realm_uid;
   const sent = Object.keys(request.cookies).filter((name) => name.startsWith(REALM_COOKIE_PREFIX) && request.cookies[name]);
@@ -103,7 +105,7 @@ export async function resolveProfileCustomer(ctx: Context, request: FastifyReque
   if (realmUid === undefined) throw userNotFound();
   const found = await resolveCustomer(ctx, realmUid, { cookie: request.cookies[realmCookieName(realmUid)] });
   if (!found) throw realmNotFound();
-  return throwUnlessCustomer(found.resolution);
+  return { customer: throwUnlessCustomer(found.resolution), viaCookie: true };
 }
 
 /** The profile catalog's guard: every operation acts for the signed-in realm user. */
@@ -111,8 +113,11 @@ export function profileGuard(ctx: Context) {
   return async function guard(request: FastifyRequest): Promise<void> {
     request.customer = null;
     request.customerRealm = null;
+    request.cookieSessionId = null;
     if (request.is404 || request.routeOptions.schema?.hide) return;
-    request.customer = await resolveProfileCustomer(ctx, request);
-    request.customerRealm = request.customer.realm;
+    const { customer, viaCookie } = await resolveProfileCustomer(ctx, request);
+    request.customer = customer;
+    request.customerRealm = customer.realm;
+    request.cookieSessionId = viaCookie ? customer.session.id : null;
   };
 }

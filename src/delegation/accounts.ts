@@ -6,7 +6,7 @@ import { AppError, type FieldError } from '../http/errors.js';
 import { fieldsOf, type CustomField } from '../realms/custom-fields.js';
 import { checkFieldValue, type FieldValue } from '../realms/field-values.js';
 import type { Realm } from '../realms/realms.js';
-import { newSession, type StartedSession } from '../realms/sessions.js';
+import { newSession, type SessionOrigin, type StartedSession } from '../realms/sessions.js';
 import { realmSessions, realmUsers } from '../realms/tables.js';
 import { writeRealmUser, type RealmUser, type RealmUserInput } from '../realms/users.js';
 import { hashSecret } from '../security/secrets.js';
@@ -127,7 +127,7 @@ async function accountOf(
  * the provider's tokens, recording `user_login_log`. A refusal writes nothing.
  */
 export async function signInDelegated(
-  ctx: Context, realm: Realm, provider: IdentityProvider, flow: Flow, claims: Claims, tokens: ProviderTokens,
+  ctx: Context, realm: Realm, provider: IdentityProvider, flow: Flow, claims: Claims, tokens: ProviderTokens, origin: SessionOrigin = {},
 ): Promise<DelegatedOutcome> {
   const now = ctx.clock.now();
   // Read before the transaction: on the embedded database a query outside it would wait for its end.
@@ -144,7 +144,7 @@ export async function signInDelegated(
         if (created) return { kind: 'pending', user } as const;
         throw new Refusal('inactive', 403);
       }
-      const { secret, row } = newSession(ctx, realm, user.id);
+      const { secret, row } = newSession(ctx, realm, user.id, origin);
       const [session] = await tx.insert(realmSessions).values(row).returning({ id: realmSessions.id });
       await tx.insert(delegatedTokens).values({
         sessionId: session.id, realmId: realm.id, issuer: provider.issuer, ...tokenColumns(ctx, session.id, tokens, now), createdAt: now, updatedAt: now,

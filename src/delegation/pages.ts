@@ -123,7 +123,7 @@ ${details.length ? html`<ul>${details.map((d) => html`<li>${d}</li>`)}</ul>` : '
         request.log.warn({ realm: realm.uid, reason: result.reason }, 'a delegated sign-in was refused');
         return problem(reply, t, realm, 400, t.delegationUnverified(label), flow.redirectUri);
       }
-      const outcome = await signInDelegated(ctx, realm, provider, flow, result.claims, result.tokens);
+      const outcome = await signInDelegated(ctx, realm, provider, flow, result.claims, result.tokens, { userAgent: request.headers['user-agent'] });
       if (outcome.kind === 'signed_in') {
         setSessionCookie(ctx, reply, realm.uid, outcome.session.secret);
         return reply.header('cache-control', 'no-store').redirect(flow.redirectUri ?? pagePath(realm, 'profile'), 303);

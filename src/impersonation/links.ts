@@ -47,7 +47,7 @@ export type OpenedLink =
  * Opens the session a link promises. The link is claimed by one conditional UPDATE, so of any number of
  * simultaneous uses exactly one opens a session. `user_login_log` is recorded with the impersonator.
  */
-export async function openImpersonationLink(ctx: Context, realmUid: string, token: string): Promise<OpenedLink> {
+export async function openImpersonationLink(ctx: Context, realmUid: string, token: string, userAgent?: string | string[]): Promise<OpenedLink> {
   const realm = await findActiveRealm(ctx, realmUid);
   if (!realm) return { ok: false, reason: 'unknown' };
   const hash = hashSecret(token);
@@ -64,7 +64,7 @@ export async function openImpersonationLink(ctx: Context, realmUid: string, toke
       .where(and(eq(impersonationLinks.tokenHash, hash), eq(impersonationLinks.realmId, realm.id)));
     return { ok: false, reason: known ? 'gone' : 'unknown', realm };
   }
-  const session = await startRealmSession(ctx, realm, link.userId, link.adminId);
+  const session = await startRealmSession(ctx, realm, link.userId, { userAgent, impersonatorId: link.adminId });
   await recordEvent(ctx, { realmId: realm.id, userId: link.userId, type: 'user_login_log', impersonatorId: link.adminId });
   return { ok: true, realm, session };
 }

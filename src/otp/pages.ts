@@ -159,7 +159,7 @@ ${view.notice ?? ''}
       }
       const code = form.code?.trim() ?? '';
       // A code that is not 6 digits is counted like any wrong one, so that the page and the API agree on what a failure is.
-      const result = await signInWithCode(ctx, realm, identifier, code);
+      const result = await signInWithCode(ctx, realm, identifier, code, { userAgent: request.headers['user-agent'] });
       if (!result.ok) {
         if (result.reason === 'locked') {
           return codePage(request, reply, realm, 429, { ...view, error: t.codeLocked });

@@ -8,7 +8,7 @@ import { claimLink, findLink, issueLink, type LinkLookup } from './links.js';
 import { textsIn } from './pages/messages.js';
 import type { Realm } from './realms.js';
 import { safeRedirect } from './redirects.js';
-import { startRealmSession, type StartedSession } from './sessions.js';
+import { startRealmSession, type SessionOrigin, type StartedSession } from './sessions.js';
 import { findByIdentifier } from './sign-in.js';
 import { realmUsers } from './tables.js';
 
@@ -111,7 +111,7 @@ class LinkDead extends Error {
  * activates, and a link whose user is no longer pending (an administrator decided meanwhile) writes
  * nothing. The redirect_uri the link carries is checked again now.
  */
-export async function activateWithLink(ctx: Context, realm: Realm, token: string): Promise<Activation> {
+export async function activateWithLink(ctx: Context, realm: Realm, token: string, origin: SessionOrigin = {}): Promise<Activation> {
   try {
     const done = await ctx.db.transaction(async (txn) => {
       const tx = { ...ctx, db: txn as unknown as Db };
@@ -122,7 +122,7 @@ export async function activateWithLink(ctx: Context, realm: Realm, token: string
         .where(and(eq(realmUsers.id, userId ?? 0), eq(realmUsers.realmId, realm.id), eq(realmUsers.confirmationPending, true)))
         .returning({ id: realmUsers.id });
       if (!user) throw new LinkDead('gone');
-      const session = await startRealmSession(tx, realm, user.id);
+      const session = await startRealmSession(tx, realm, user.id, origin);
       await recordEvent(tx, { realmId: realm.id, userId: user.id, type: 'user_login_log', properties: { method: 'activation_link' } });
       return { userId: user.id, session, redirectUri };
     });

@@ -4,7 +4,7 @@ import type { Db } from '../db/connect.js';
 import { prepared } from '../db/prepared.js';
 import { hashSecret } from '../security/secrets.js';
 import type { Realm } from './realms.js';
-import { isLive, renewSession, type LiveSession } from './sessions.js';
+import { isLive, touchSession, type LiveSession } from './sessions.js';
 import { realmSessions, realmUsers, realms } from './tables.js';
 import type { RealmUser } from './users.js';
 
@@ -35,7 +35,7 @@ export interface CredentialRow {
 
 const sessionColumns = {
   id: realmSessions.id, userId: realmSessions.userId, realmId: realmSessions.realmId, expiresAt: realmSessions.expiresAt,
-  revokedAt: realmSessions.revokedAt, impersonatorId: realmSessions.impersonatorId,
+  revokedAt: realmSessions.revokedAt, impersonatorId: realmSessions.impersonatorId, lastUsedAt: realmSessions.lastUsedAt,
 };
 
 /** The columns of a credential row, for queries that find the session another way (an OAuth token). */
@@ -78,8 +78,8 @@ export async function judge(ctx: Context, row: CredentialRow): Promise<Resolutio
   if (!row.session || !row.user) return 'user_session';
   if (!row.user.active) return 'user_session';
   if (row.tokenRevokedAt || !isLive(row.session, ctx.clock.now())) return 'grant_expired';
-  // Sliding expiry: a credential in use keeps its session alive.
-  await renewSession(ctx, row.realm, row.session);
+  // Sliding expiry: a credential in use keeps its session alive (and its last use is shown in the profile's session list).
+  await touchSession(ctx, row.realm, row.session);
   return { realm: row.realm, user: row.user, session: row.session };
 }
 

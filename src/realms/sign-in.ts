@@ -10,7 +10,7 @@ import { businessEventCounts, businessEventTypeCounts, businessEvents } from '..
 import { UNKNOWN_ACCOUNT_HASH, verifyPassword } from '../security/passwords.js';
 import type { Realm } from './realms.js';
 import { resolveSession } from './credential.js';
-import { endRealmSession, newSession, type StartedSession } from './sessions.js';
+import { endRealmSession, newSession, type SessionOrigin, type StartedSession } from './sessions.js';
 import { realmSessions, realmUsers } from './tables.js';
 import type { RealmUser } from './users.js';
 
@@ -41,7 +41,7 @@ const userByUsername = userBy(realmUsers.username, 'realm_user_by_username');
  * told of. A success starts a fresh session and records `user_login_log`; a failure of a known user
  * records `user_login_attempt_failed_log`.
  */
-export async function signInWithPassword(ctx: Context, realm: Realm, identifier: string, password: string): Promise<SignInResult> {
+export async function signInWithPassword(ctx: Context, realm: Realm, identifier: string, password: string, origin: SessionOrigin = {}): Promise<SignInResult> {
   const user = await findByIdentifier(ctx, realm, identifier);
   const subject = signInSubject(realm.id, user, identifier);
   const failed = () => user && recordEvent(ctx, { realmId: realm.id, userId: user.id, type: 'user_login_attempt_failed_log' });
@@ -55,10 +55,10 @@ export async function signInWithPassword(ctx: Context, realm: Realm, identifier:
     await failed();
     return { ok: false, reason: 'invalid' };
   }
-  const { secret, row } = newSession(ctx, realm, user.id);
+  const { secret, row } = newSession(ctx, realm, user.id, origin);
   const [started] = await signedIn(ctx.db).execute({
     scope: SIGN_IN_LIMIT.scope, subject, realmId: realm.id, userId: user.id, sessionHash: row.sessionHash,
-    expiresAt: row.expiresAt.toISOString(), createdAt: row.createdAt.toISOString(),
+    expiresAt: row.expiresAt.toISOString(), createdAt: row.createdAt.toISOString(), userAgent: row.userAgent,
   });
   return { ok: true, user, session: { id: started.id, secret, expiresAt: row.expiresAt } };
 }
@@ -81,7 +81,8 @@ const signedIn = (db: Db) => prepared(db, 'realm_sign_in_success', (d, name) => 
   }).returning({ userId: businessEventTypeCounts.userId }));
   return d.with(forgotten, logged, counted, countedOfType).insert(realmSessions).values({
     realmId: sql`${sql.placeholder('realmId')}::integer`, userId, sessionHash: sql`${sql.placeholder('sessionHash')}::text`,
-    expiresAt: sql`${sql.placeholder('expiresAt')}::timestamptz`, createdAt,
+    expiresAt: sql`${sql.placeholder('expiresAt')}::timestamptz`, createdAt, lastUsedAt: createdAt,
+    userAgent: sql`${sql.placeholder('userAgent')}::text`,
   }).returning({ id: realmSessions.id }).prepare(name);
 });
 

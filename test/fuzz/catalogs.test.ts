@@ -87,6 +87,12 @@ describe('the catalog fuzzer', () => {
     remember('deliveries', (await admin('POST', `/messaging/campaigns/${campaign.id}/deliveries`, { starts_at: '2100-01-01T00:00:00Z' })).json().id);
     world.session = await signInThroughPage(realm.uid, user.email);
     world.customerRealm = realm.uid;
+    // A second session of the user, for the profile's DELETE /sessions/{id} to end instead of the one the fuzzer uses.
+    const spare = await signInThroughPage(realm.uid, user.email);
+    if (spare) {
+      const listed = await h.request({ method: 'GET', url: '/api/profile/sessions', token: null, headers: { cookie: spare } });
+      remember('sessions', listed.json().sessions?.find((s: { current: boolean }) => s.current)?.id);
+    }
     if (world.session) {
       // An attachment of the user: its uuid is the path parameter of the customers and admin file routes.
       const uuid = await uploadAttachment(realm.uid, world.session);

@@ -47,19 +47,22 @@ export async function memberToken(h: Harness, roles: { key: string; target?: str
 const cookiesOf = (res: LightMyRequestResponse) => res.cookies.map((c) => `${c.name}=${c.value}`).join('; ');
 
 /** Posts a realm page's form with the CSRF cookie and token the page (GET at the same path) hands out, as a browser would. */
-async function submitPage(h: Harness, path: string, fields: Record<string, string>, cookie = ''): Promise<LightMyRequestResponse> {
-  const page = await h.request({ method: 'GET', url: path, token: null, headers: cookie ? { cookie } : {} });
+async function submitPage(h: Harness, path: string, fields: Record<string, string>, cookie = '', headers: Record<string, string> = {}): Promise<LightMyRequestResponse> {
+  const page = await h.request({ method: 'GET', url: path, token: null, headers: { ...headers, ...(cookie ? { cookie } : {}) } });
   expect(page.statusCode, page.body).toBe(200);
   return h.request({
     method: 'POST', url: path, token: null,
-    headers: { cookie: [cookie, cookiesOf(page)].filter(Boolean).join('; '), 'content-type': 'application/x-www-form-urlencoded' },
+    headers: { ...headers, cookie: [cookie, cookiesOf(page)].filter(Boolean).join('; '), 'content-type': 'application/x-www-form-urlencoded' },
     payload: new URLSearchParams({ ...fields, csrf_token: inputValue(page.body, 'csrf_token') ?? '' }).toString(),
   });
 }
 
-/** Signs a realm user in through the realm's login page; answers the session cookie (`atrium_realm_{uid}=…`). */
-export async function signInAtLoginPage(h: Harness, realmUid: string, username: string, password: string): Promise<string> {
-  const res = await submitPage(h, `/realms/${realmUid}/login`, { username, password });
+/**
+ * Signs a realm user in through the realm's login page; answers the session cookie (`atrium_realm_{uid}=…`).
+ * `headers` are the browser's own (a User-Agent, say).
+ */
+export async function signInAtLoginPage(h: Harness, realmUid: string, username: string, password: string, headers: Record<string, string> = {}): Promise<string> {
+  const res = await submitPage(h, `/realms/${realmUid}/login`, { username, password }, '', headers);
   const session = res.cookies.find((c) => c.name === `atrium_realm_${realmUid}`);
   if (res.statusCode !== 303 || !session) throw new Error(`sign-in answered ${res.statusCode}: ${res.body}`);
   return `${session.name}=${session.value}`;

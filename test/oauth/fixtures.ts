@@ -1,3 +1,4 @@
+import { expect } from 'vitest';
 import type { Harness } from '../helpers/harness.js';
 import { signInAtLoginPage } from '../helpers/realms.js';
 
@@ -79,6 +80,17 @@ export async function issueCode(h: Harness, realmUid: string, clientUid: string,
   const code = res.statusCode === 302 ? new URL(res.headers.location as string, 'http://x').searchParams.get('code') : null;
   if (!code) throw new Error(`no code: ${res.statusCode} ${res.headers.location ?? res.body}`);
   return code;
+}
+
+/** An access token tied to the session of that cookie, through the authorize and token endpoints (a new client each time). */
+export async function accessTokenFor(h: Harness, realmUid: string, cookie: string): Promise<string> {
+  const client = await createClient(h, realmUid);
+  const code = await issueCode(h, realmUid, client.uid, cookie);
+  const res = await postForm(h, `/realms/${realmUid}/oauth/token`, {
+    grant_type: 'authorization_code', code, redirect_uri: REDIRECT, client_id: client.uid, client_secret: client.secret,
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json().access_token;
 }
 
 /** A form POST to a realm's token or revocation endpoint. */

@@ -6,7 +6,7 @@ import { realmUsers } from '../../src/realms/tables.js';
 import { hashSecret, randomSecret } from '../../src/security/secrets.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { makeRealm, makeRealmUser, REALM_USER_PASSWORD, signInAtLoginPage, signOutAtLogoutPage } from '../helpers/realms.js';
-import { createClient, issueCode, postForm, REDIRECT } from '../oauth/fixtures.js';
+import { accessTokenFor } from '../oauth/fixtures.js';
 
 const realmCookieName = (uid: string) => `atrium_realm_${uid}`;
 
@@ -30,16 +30,7 @@ describe('customers API credential and /me', () => {
     return { cookie: await signInAtLoginPage(h, uid, who.email, REALM_USER_PASSWORD) };
   }
 
-  /** An access token tied to the session of that cookie, from the authorize and token endpoints. */
-  async function accessToken(uid: string, cookie: string): Promise<string> {
-    const client = await createClient(h, uid);
-    const code = await issueCode(h, uid, client.uid, cookie);
-    const res = await postForm(h, `/realms/${uid}/oauth/token`, {
-      grant_type: 'authorization_code', code, redirect_uri: REDIRECT, client_id: client.uid, client_secret: client.secret,
-    });
-    expect(res.statusCode, res.body).toBe(200);
-    return res.json().access_token;
-  }
+  const accessToken = (uid: string, cookie: string) => accessTokenFor(h, uid, cookie);
 
   const me = (uid: string, headers: Record<string, string> = {}) =>
     h.request({ method: 'GET', url: `/api/customers/realms/${uid}/me`, token: null, headers });

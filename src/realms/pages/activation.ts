@@ -134,7 +134,7 @@ ${reason === 'gone' && realm.activationMode === 'activation_email' ? html`<p><a 
         if (!found.ok) return deadLink(t, reply, realm, found.reason);
         return confirmPage(request, reply, realm, token, found.link.email, 403, t.formExpired);
       }
-      const result = await activateWithLink(ctx, realm, token);
+      const result = await activateWithLink(ctx, realm, token, { userAgent: request.headers['user-agent'] });
       if (!result.ok) return deadLink(t, reply, realm, result.reason);
       setSessionCookie(ctx, reply, realm.uid, result.session.secret);
       return reply.code(303).header('cache-control', 'no-store').redirect(result.redirectUri ?? pagePath(realm, 'profile'), 303);

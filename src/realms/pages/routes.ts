@@ -107,7 +107,7 @@ ${signUp ? html`<p><a href="${signUp}">${t.createAccountLink}</a></p>` : ''}`;
       if (!form.username?.trim() || !form.password) {
         return loginPage(request, reply, realm, 422, { ...view, fieldsInvalid: true, error: t.signInBlank });
       }
-      const result = await signInWithPassword(ctx, realm, form.username, form.password);
+      const result = await signInWithPassword(ctx, realm, form.username, form.password, { userAgent: request.headers['user-agent'] });
       if (!result.ok) {
         if (result.reason === 'locked') {
           const minutes = Math.max(1, Math.ceil(((result.lockedUntil?.getTime() ?? 0) - ctx.clock.now().getTime()) / 60_000));

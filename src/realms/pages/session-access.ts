@@ -19,7 +19,7 @@ export function sessionAccessPage(ctx: Context): FastifyPluginAsync {
   return async (scope) => {
     const app = scope.withTypeProvider<TypeBoxTypeProvider>();
     app.get('/realms/:realm_uid/session/access/:token', { schema: { hide: true, params: Params } }, async (request, reply) => {
-      const opened = await openImpersonationLink(ctx, request.params.realm_uid, request.params.token);
+      const opened = await openImpersonationLink(ctx, request.params.realm_uid, request.params.token, request.headers['user-agent']);
       if (!opened.ok) {
         const gone = opened.reason === 'gone';
         const t = pageTexts(request, opened.realm);

@@ -1,0 +1,46 @@
+import { and, desc, eq, gt, isNull, sql } from 'drizzle-orm';
+import type { Static } from '@sinclair/typebox';
+import type { Context } from '../context.js';
+import { totalCount, totalOf, type Page } from '../db/paging.js';
+import { notFound } from '../http/errors.js';
+import { INT32_MAX } from '../http/models.js';
+import type { Customer } from '../realms/credential.js';
+import { endRealmSession } from '../realms/sessions.js';
+import { realmSessions } from '../realms/tables.js';
+import type { SessionModel } from './schema.js';
+
+export type SessionBody = Static<typeof SessionModel>;
+
+/** Sessions created before last use was recorded count their creation as their last use. */
+const lastUse = sql<Date>`coalesce(${realmSessions.lastUsedAt}, ${realmSessions.createdAt})`;
+
+/**
+ * A page of the user's active sessions (neither revoked nor expired), most recently used first;
+ * `currentId` is the session making the request, when its cookie is the credential.
+ */
+export async function listOwnSessions(ctx: Context, customer: Customer, page: Page, currentId: number | null): Promise<{ items: SessionBody[]; total: number }> {
+  const live = and(eq(realmSessions.userId, customer.user.id), isNull(realmSessions.revokedAt), gt(realmSessions.expiresAt, ctx.clock.now()));
+  const rows = await ctx.db.select({
+    id: realmSessions.id, createdAt: realmSessions.createdAt, lastUsedAt: realmSessions.lastUsedAt, userAgent: realmSessions.userAgent, total: totalCount,
+  }).from(realmSessions).where(live).orderBy(desc(lastUse), desc(realmSessions.id)).limit(page.perPage).offset(page.offset);
+  return {
+    items: rows.map((row) => ({
+      id: row.id,
+      created_at: row.createdAt.toISOString(),
+      last_used_at: (row.lastUsedAt ?? row.createdAt).toISOString(),
+      user_agent: row.userAgent,
+      current: row.id === currentId,
+    })),
+    total: await totalOf(rows, page, ctx.db, realmSessions, live),
+  };
+}
+
+/**
+ * Ends one of the user's own active sessions (with the access tokens tied to it). Another user's
+ * session, an unknown id, or one already ended or expired answers 404: of simultaneous calls for the
+ * same session, one ends it and the others find it gone.
+ */
+export async function endOwnSession(ctx: Context, customer: Customer, id: number): Promise<void> {
+  // The id column is 32-bit: past that no session has the id, and the database would refuse the comparison.
+  if (id > INT32_MAX || !await endRealmSession(ctx, id, customer.user.id)) throw notFound('Session');
+}
