@@ -26,6 +26,7 @@ import { submissionAdminRoutes } from './originations/routes/submissions.js';
 import { submissionCustomerRoutes } from './originations/routes/customers.js';
 import { attachmentAdminRoutes, attachmentCustomerRoutes } from './uploads/routes.js';
 import { messagingRoutes } from './messaging/routes.js';
+import { entryRoutes } from './content/entry-routes.js';
 
 const bearer = { type: 'http', scheme: 'bearer', description: 'An admin API access token (team settings, API access)' };
 
@@ -60,6 +61,7 @@ export function adminCatalog(ctx: Context): Catalog {
       { name: 'Originations', description: 'A realm\'s guided application processes (steps of tasks) and its groups of reviewers' },
       { name: 'Submissions', description: 'Realm users\' runs through an origination: start, assign, review, extend, cancel' },
       { name: 'Attachments', description: 'Private files realm users uploaded to answer file questions' },
+      { name: 'Content entries', description: 'Entries of a content type: drafts per locale, publishing, unpublishing and scheduling' },
     ],
     notFoundBody: { errors: ['Not found'] },
     hooks: { onRequest: adminGuard(ctx) },
@@ -68,6 +70,7 @@ export function adminCatalog(ctx: Context): Catalog {
       realmRoutes(ctx), realmUserRoutes(ctx), customFieldRoutes(ctx), oauthClientRoutes(ctx), realmEventRoutes(ctx),
       notificationAdminRoutes(ctx), zendeskAdminRoutes(ctx), impersonationRoutes(ctx), identityProviderRoutes(ctx),
       originationRoutes(ctx), submissionAdminRoutes(ctx), attachmentAdminRoutes(ctx), segmentRoutes(ctx), messagingRoutes(ctx),
+      entryRoutes(ctx),
     ],
   };
 }
