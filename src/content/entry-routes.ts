@@ -11,7 +11,7 @@ import { AdminEntryModel, EntryInput, EntryListQuery, EntryParams, EntryUuidPara
 import { ENTRY_MODELS } from './entry-view.js';
 import { publishEntry, scheduleEntry, unpublishEntry } from './publishing.js';
 
-const tags = ['Content entries'];
+const tags = ['Content'];
 const ENTRIES = '/content/spaces/:space_uid/types/:type_uid/entries';
 const ENTRY = `${ENTRIES}/:uuid`;
 
