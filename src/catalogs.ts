@@ -30,6 +30,7 @@ import { spaceExists } from './content/spaces.js';
 import { spaceRoutes } from './content/routes/spaces.js';
 import { typeRoutes } from './content/routes/types.js';
 import { entryRoutes } from './content/entry-routes.js';
+import { assetFileRoutes, assetRoutes } from './content/asset-routes.js';
 
 const bearer = { type: 'http', scheme: 'bearer', description: 'An admin API access token (team settings, API access)' };
 
@@ -73,12 +74,12 @@ export function adminCatalog(ctx: Context): Catalog {
       realmRoutes(ctx), realmUserRoutes(ctx), customFieldRoutes(ctx), oauthClientRoutes(ctx), realmEventRoutes(ctx),
       notificationAdminRoutes(ctx), zendeskAdminRoutes(ctx), impersonationRoutes(ctx), identityProviderRoutes(ctx),
       originationRoutes(ctx), submissionAdminRoutes(ctx), attachmentAdminRoutes(ctx), segmentRoutes(ctx), messagingRoutes(ctx),
-      spaceRoutes(ctx), typeRoutes(ctx), entryRoutes(ctx),
+      spaceRoutes(ctx), typeRoutes(ctx), entryRoutes(ctx), assetRoutes(ctx),
     ],
   };
 }
 
-export function contentCatalog(_ctx: Context): Catalog {
+export function contentCatalog(ctx: Context): Catalog {
   return {
     prefix: '/api/content',
     title: 'Atrium content API',
@@ -86,9 +87,9 @@ export function contentCatalog(_ctx: Context): Catalog {
     securitySchemes: {
       deliveryToken: { type: 'apiKey', in: 'header', name: 'Delivery-Token', description: 'Needed for private entries' },
     },
-    tags: [],
+    tags: [{ name: 'Assets', description: 'Images and files of content spaces, at their public URLs' }],
     notFoundBody: { errors: ['Not found'] },
-    routes: [],
+    routes: [assetFileRoutes(ctx)],
   };
 }
 
