@@ -48,6 +48,8 @@ export async function createAsset(ctx: Context, space: Space, file: ReceivedFile
     if (file.reasons.length) refuseFile(file.reasons);
     const text = title?.trim() || null;
     if (text && text.length > TITLE_MAX) throw invalidField('title', `is too long (maximum is ${TITLE_MAX} characters)`);
+    // A form's plain fields are not seen by the NUL guard of JSON bodies.
+    if (text?.includes('\u0000')) throw invalidField('title', 'must not contain a NUL character');
     const now = ctx.clock.now();
     const [asset] = await ctx.db.insert(contentAssets).values({
       uuid: file.uuid, spaceId: space.id, fileName: file.name, contentType: file.contentType, size: file.size,

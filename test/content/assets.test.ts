@@ -106,6 +106,8 @@ describe('content assets', () => {
     }
     const longTitle = await upload('ok.png', png(), { title: 'x'.repeat(256) });
     expect(longTitle.status).toBe(422);
+    const nulTitle = await upload('ok.png', png(), { title: 'a\u0000b' });
+    expect(nulTitle.status).toBe(422);
     expect(assetFiles()).toEqual(before);
   });
 

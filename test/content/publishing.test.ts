@@ -153,6 +153,8 @@ describe('publishing entries', () => {
     expect(fieldsOf(past)).toEqual(['publish_at']);
     const before = await entries.schedule(uuid, { publish_at: at(60), unpublish_at: at(30) });
     expect(fieldsOf(before)).toEqual(['unpublish_at']);
+    const leap = await entries.schedule(uuid, { publish_at: '2100-12-31T23:59:60Z' });
+    expect(leap.statusCode).toBe(422);
     const garbage = await entries.schedule(uuid, { publish_at: 'tomorrow' });
     expect(garbage.statusCode).toBe(422);
     const extra = await entries.schedule(uuid, { publish_at: at(60), colour: 'red' });

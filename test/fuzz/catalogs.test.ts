@@ -83,6 +83,7 @@ describe('the catalog fuzzer', () => {
     const campaign = (await admin('POST', '/messaging/campaigns', { realm_uid: realm.uid, name: 'Fuzz', type: 'mailing', subject: 'Hi {{ user.first_name }}', body: 'Body' })).json();
     remember('campaigns', campaign.id);
     remember('deliveries', (await admin('POST', `/messaging/campaigns/${campaign.id}/deliveries`, { starts_at: '2100-01-01T00:00:00Z' })).json().id);
+    await populateContent(n);
     world.session = await signInThroughPage(realm.uid, user.email);
     world.customerRealm = realm.uid;
     if (world.session) {
@@ -111,6 +112,26 @@ describe('the catalog fuzzer', () => {
     const submission = (await admin('POST', `/customers/${realmUid}/originations/${origination.id}/submissions`, { user_id: userId })).json();
     remember('submissions', submission.id);
     remember('submissions.uuid', submission.uuid);
+  }
+
+  /** A content space with a type, a published entry and an asset, whose uid, uuids and file name the content routes are given. */
+  async function populateContent(n: number): Promise<void> {
+    const space = `fuzz-space-${n}`;
+    await admin('POST', '/content/spaces', { uid: space, name: 'Fuzz', default_locale: 'en', locales: ['en', 'es'] });
+    remember('spaces', space);
+    await admin('POST', `/content/spaces/${space}/types`, { uid: 'article', name: 'Article', fields: [{ name: 'title', type: 'text' }, { name: 'price', type: 'decimal' }] });
+    remember('types', 'article');
+    const entry = (await admin('POST', `/content/spaces/${space}/types/article/entries`, { name: 'Fuzz entry', fields: { title: 'Fuzz' } })).json();
+    remember('entries', entry.meta?.uuid);
+    await admin('POST', `/content/spaces/${space}/types/article/entries/${entry.meta?.uuid}/publish`, {});
+    const boundary = 'fuzzasset';
+    const asset = await h.request({
+      method: 'POST', url: `/api/admin/content/spaces/${space}/assets`, token: ownerToken,
+      headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+      payload: Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="notes.txt"\r\n\r\nplain notes\n\r\n--${boundary}--\r\n`),
+    });
+    remember('assets', asset.json().uuid);
+    remember('asset_files', asset.json().file_name);
   }
 
   /** The realm session cookie, got the way a browser gets it: the login page, then its form. */
@@ -157,7 +178,7 @@ describe('the catalog fuzzer', () => {
   }
 
   const pick = <T>(values: T[]) => values.slice(-3);
-  const COLLECTIONS: Record<string, string> = { token_id: 'access_tokens' };
+  const COLLECTIONS: Record<string, string> = { token_id: 'access_tokens', file_name: 'asset_files' };
 
   function knownValues(operation: Operation, parameter: string): unknown[] {
     // Customers operations get past the credential only in the signed-in user's realm: it is drawn more often.
@@ -205,6 +226,10 @@ describe('the catalog fuzzer', () => {
     sort_by: ['__proto__', 'email', 'name', 'updated_at', 'matches_count'],
     order: ['asc', 'desc'],
     filters: SAMPLE_FILTERS,
+    locale: ['en', 'es'],
+    publish_at: ['2100-01-01T00:00:00Z', null],
+    unpublish_at: ['2100-01-02T00:00:00Z', null],
+    segment_uuids: [[]],
   } as Record<string, unknown[] | undefined>)[property];
 
   it(`answers every operation of the four catalogs as documented (seed ${SEED}, ${RUNS} runs per operation)`, async () => {
