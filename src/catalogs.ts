@@ -29,6 +29,7 @@ import { messagingRoutes } from './messaging/routes.js';
 import { spaceExists } from './content/spaces.js';
 import { spaceRoutes } from './content/routes/spaces.js';
 import { typeRoutes } from './content/routes/types.js';
+import { typeSchemaRoutes } from './content/routes/type-schema.js';
 import { entryRoutes } from './content/entry-routes.js';
 import { assetFileRoutes, assetRoutes } from './content/asset-routes.js';
 
@@ -87,9 +88,12 @@ export function contentCatalog(ctx: Context): Catalog {
     securitySchemes: {
       deliveryToken: { type: 'apiKey', in: 'header', name: 'Delivery-Token', description: 'Needed for private entries' },
     },
-    tags: [{ name: 'Assets', description: 'Images and files of content spaces, at their public URLs' }],
+    tags: [
+      { name: 'Content types', description: 'The JSON Schema of a content type\'s entries' },
+      { name: 'Assets', description: 'Images and files of content spaces, at their public URLs' },
+    ],
     notFoundBody: { errors: ['Not found'] },
-    routes: [assetFileRoutes(ctx)],
+    routes: [typeSchemaRoutes(ctx), assetFileRoutes(ctx)],
   };
 }
 

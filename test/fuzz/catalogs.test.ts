@@ -13,6 +13,7 @@ const RUNS = Number(process.env.FUZZ_RUNS ?? 40);
 const CATALOGS = ['admin', 'content', 'profile', 'customers'];
 const USER_PASSWORD = 'a long secret 1';
 const BUILT_IN_ROLE_KEYS = ['account_owner', 'account_admin', 'realm_admin', 'realm_user_manager'];
+const CONTENT_FIELDS = [{ name: 'title', type: 'text', required: true }, { name: 'section', type: 'dropdown', options: ['news'] }];
 const SAMPLE_FILTERS = [
   { all: [{ attribute: 'email', operator: 'contains', value: 'a' }, { attribute: 'events.user_login_log.count', operator: 'gte', value: 1, within_last_days: 7 }] },
   { any: [{ not: { attribute: 'custom_fields.field_1', operator: 'is_set' } }, { attribute: 'random_bucket', operator: 'between', value: [0, 49] }] },
@@ -80,10 +81,10 @@ describe('the catalog fuzzer', () => {
     await admin('PUT', `/customers/${realm.uid}/integrations/zendesk`, { subdomain: 'fuzz', key_id: 'fuzz_key', shared_secret: USER_PASSWORD });
     remember('segments', (await admin('POST', '/segments', { name: 'Fuzz', realm_uid: realm.uid, filters: SAMPLE_FILTERS[0] })).json().id);
     await populateOriginations(realm.uid, user.id);
+    await populateContent(n);
     const campaign = (await admin('POST', '/messaging/campaigns', { realm_uid: realm.uid, name: 'Fuzz', type: 'mailing', subject: 'Hi {{ user.first_name }}', body: 'Body' })).json();
     remember('campaigns', campaign.id);
     remember('deliveries', (await admin('POST', `/messaging/campaigns/${campaign.id}/deliveries`, { starts_at: '2100-01-01T00:00:00Z' })).json().id);
-    await populateContent(n);
     world.session = await signInThroughPage(realm.uid, user.email);
     world.customerRealm = realm.uid;
     if (world.session) {
@@ -114,16 +115,14 @@ describe('the catalog fuzzer', () => {
     remember('submissions.uuid', submission.uuid);
   }
 
-  /** A content space with a type, a published entry and an asset, whose uid, uuids and file name the content routes are given. */
+  /** A content space with a type of a few fields, a published entry and an asset: the path parameters of the content routes. */
   async function populateContent(n: number): Promise<void> {
     const space = `fuzz-space-${n}`;
-    await admin('POST', '/content/spaces', { uid: space, name: 'Fuzz', default_locale: 'en', locales: ['en', 'es'] });
-    remember('spaces', space);
-    await admin('POST', `/content/spaces/${space}/types`, { uid: 'article', name: 'Article', fields: [{ name: 'title', type: 'text' }, { name: 'price', type: 'decimal' }] });
-    remember('types', 'article');
-    const entry = (await admin('POST', `/content/spaces/${space}/types/article/entries`, { name: 'Fuzz entry', fields: { title: 'Fuzz' } })).json();
+    if ((await admin('POST', '/content/spaces', { uid: space, name: 'Fuzz', default_locale: 'en', locales: ['es'] })).statusCode === 201) remember('spaces', space);
+    if ((await admin('POST', `/content/spaces/${space}/types`, { uid: 'fuzz-type', name: 'Fuzz', fields: CONTENT_FIELDS })).statusCode === 201) remember('types', 'fuzz-type');
+    const entry = (await admin('POST', `/content/spaces/${space}/types/fuzz-type/entries`, { name: 'Fuzz entry', fields: { title: 'Fuzz' } })).json();
     remember('entries', entry.meta?.uuid);
-    await admin('POST', `/content/spaces/${space}/types/article/entries/${entry.meta?.uuid}/publish`, {});
+    await admin('POST', `/content/spaces/${space}/types/fuzz-type/entries/${entry.meta?.uuid}/publish`, {});
     const boundary = 'fuzzasset';
     const asset = await h.request({
       method: 'POST', url: `/api/admin/content/spaces/${space}/assets`, token: ownerToken,
@@ -205,7 +204,9 @@ describe('the catalog fuzzer', () => {
     days: [1, 30],
     reason: ['Withdrawn'],
     steps: [ORIGINATION.steps],
-    fields: [{}, Object.fromEntries(world.questionIds.map((id) => [id, 'Ada']))],
+    fields: [{}, Object.fromEntries(world.questionIds.map((id) => [id, 'Ada'])), CONTENT_FIELDS],
+    default_locale: ['en', 'pt-BR'],
+    locales: [['en', 'es']],
     campaign_id: pick(world.ids.campaigns ?? []),
     delivery_id: pick(world.ids.deliveries ?? []),
     subject: ['Hello {{ user.first_name }}', '{% if x %}'],
