@@ -30,6 +30,8 @@ import { spaceExists } from './content/spaces.js';
 import { spaceRoutes } from './content/routes/spaces.js';
 import { typeRoutes } from './content/routes/types.js';
 import { typeSchemaRoutes } from './content/routes/type-schema.js';
+import { entryRoutes } from './content/entry-routes.js';
+import { assetFileRoutes, assetRoutes } from './content/asset-routes.js';
 
 const bearer = { type: 'http', scheme: 'bearer', description: 'An admin API access token (team settings, API access)' };
 
@@ -73,7 +75,7 @@ export function adminCatalog(ctx: Context): Catalog {
       realmRoutes(ctx), realmUserRoutes(ctx), customFieldRoutes(ctx), oauthClientRoutes(ctx), realmEventRoutes(ctx),
       notificationAdminRoutes(ctx), zendeskAdminRoutes(ctx), impersonationRoutes(ctx), identityProviderRoutes(ctx),
       originationRoutes(ctx), submissionAdminRoutes(ctx), attachmentAdminRoutes(ctx), segmentRoutes(ctx), messagingRoutes(ctx),
-      spaceRoutes(ctx), typeRoutes(ctx),
+      spaceRoutes(ctx), typeRoutes(ctx), entryRoutes(ctx), assetRoutes(ctx),
     ],
   };
 }
@@ -86,9 +88,12 @@ export function contentCatalog(ctx: Context): Catalog {
     securitySchemes: {
       deliveryToken: { type: 'apiKey', in: 'header', name: 'Delivery-Token', description: 'Needed for private entries' },
     },
-    tags: [{ name: 'Content types', description: 'The JSON Schema of a content type\'s entries' }],
+    tags: [
+      { name: 'Content types', description: 'The JSON Schema of a content type\'s entries' },
+      { name: 'Assets', description: 'Images and files of content spaces, at their public URLs' },
+    ],
     notFoundBody: { errors: ['Not found'] },
-    routes: [typeSchemaRoutes(ctx)],
+    routes: [typeSchemaRoutes(ctx), assetFileRoutes(ctx)],
   };
 }
 
