@@ -6,13 +6,13 @@ import { containing } from '../db/like.js';
 import { totalCount, totalOf, type Page } from '../db/paging.js';
 import { orderOf } from '../db/sorting.js';
 import { uniqueViolation } from '../db/unique.js';
-import { FieldErrors, forbidden, invalidField, notFound } from '../http/errors.js';
+import { contentTypeChanged, FieldErrors, forbidden, invalidField, notFound } from '../http/errors.js';
 import { completeFields, missingRequired, sharedValues } from './entry-fields.js';
 import { checkEntryInput, checkLocale, slugOf, type EntryChanges } from './entry-input.js';
 import type { ContentSpace, EntryScope } from './entry-scope.js';
 import type { AdminEntryBody, EntryInputBody } from './entry-schema.js';
 import { availableLocales, entryView, type EntryVersion, type VersionType } from './entry-view.js';
-import { contentEntries, contentEntryVersions } from './tables.js';
+import { contentEntries, contentEntryVersions, contentTypes } from './tables.js';
 
 export type ContentEntry = typeof contentEntries.$inferSelect;
 
@@ -124,6 +124,17 @@ function slugTaken(err: unknown): unknown {
     ? invalidField('slug', 'has already been taken in this type and locale') : err;
 }
 
+/**
+ * Holds the type's row while an entry is written in `tx`: a change of the type (which checks the
+ * entries under FOR UPDATE) waits for the write, and a write checked against fields that changed
+ * meanwhile is refused rather than stored against the old definition.
+ */
+async function holdType(tx: Pick<Db, 'select'>, scope: EntryScope): Promise<void> {
+  const [row] = await tx.select({ fields: contentTypes.fields }).from(contentTypes).where(eq(contentTypes.id, scope.type.id)).for('share');
+  if (!row) throw notFound('Content type');
+  if (JSON.stringify(row.fields) !== JSON.stringify(scope.type.fields)) throw contentTypeChanged();
+}
+
 /** POST: a new entry with its first draft, in `locale` (default: the space's default locale). */
 export async function createEntry(ctx: Context, scope: EntryScope, input: EntryInputBody): Promise<AdminEntryBody> {
   const errors = new FieldErrors();
@@ -134,6 +145,7 @@ export async function createEntry(ctx: Context, scope: EntryScope, input: EntryI
   const draft = draftOf(scope, undefined, changes);
   const now = ctx.clock.now();
   const { entry, version } = await ctx.db.transaction(async (tx) => {
+    await holdType(tx, scope);
     const [entry] = await tx.insert(contentEntries).values({ spaceId: scope.space.id, typeId: scope.type.id, createdAt: now, updatedAt: now }).returning();
     const [version] = await tx.insert(versions).values({
       ...draft, entryId: entry.id, typeId: scope.type.id, locale, state: 'draft', createdAt: now, updatedAt: now,
@@ -156,6 +168,7 @@ export async function saveDraft(ctx: Context, scope: EntryScope, uuid: string, i
   errors.throwIfAny();
   const now = ctx.clock.now();
   const locale = await ctx.db.transaction(async (tx) => {
+    await holdType(tx, scope);
     const [locked] = await tx.select({ id: contentEntries.id }).from(contentEntries).where(eq(contentEntries.id, entry.id)).for('update');
     if (!locked) throw notFound('Entry');
     const drafts = await tx.select().from(versions).where(and(eq(versions.entryId, entry.id), eq(versions.state, 'draft')));

@@ -51,7 +51,7 @@ export function entryRoutes(ctx: Context): FastifyPluginAsync {
         tags, summary: 'Create an entry',
         description: 'A new entry with its draft in `locale` (default: the space\'s default locale). `name` is required; `fields` are '
           + 'checked against the content type (422 naming each bad field, unknown names included); a slug taken in the type and locale: 422.',
-        params: EntryParams, body: EntryInput, response: { 201: entryShown, ...failures(401, 403, 404, 422) },
+        params: EntryParams, body: EntryInput, response: { 201: entryShown, ...failures(401, 403, 404, 409, 422) },
       },
     }, async (request, reply) => reply.code(201).send(await createEntry(ctx, await scopeOf(request.params), request.body)));
 
@@ -71,7 +71,7 @@ export function entryRoutes(ctx: Context): FastifyPluginAsync {
         description: 'Partial: attributes and fields left out keep their value. Saves the draft of `locale`; a locale the entry has no '
           + 'draft in yet gets one (a new locale version, started from the default locale\'s draft). Fields that are not localized, and '
           + '`private` with `segment_uuids`, are written to every locale\'s draft. What is published does not change until it is published again.',
-        params: EntryUuidParams, body: EntryInput, response: { 200: entryShown, ...failures(401, 403, 404, 422) },
+        params: EntryUuidParams, body: EntryInput, response: { 200: entryShown, ...failures(401, 403, 404, 409, 422) },
       },
     }, async (request) => saveDraft(ctx, await scopeOf(request.params), request.params.uuid, request.body));
 

@@ -65,6 +65,7 @@ export const taskNotYours = define('ATR_TASK_NOT_YOURS', 422, (why: string) => w
 // The customers API answers an unknown submission, or another user's, like an unknown realm: 404 `{}` (spec 7).
 export const submissionNotFound = define('ATR_SUBMISSION_NOT_FOUND', 404, () => 'Submission not found', {});
 // Content: an entry's state refuses the change.
+export const contentTypeChanged = define('ATR_CONTENT_TYPE_CHANGED', 409, () => 'The content type changed while the entry was being saved: send it again');
 export const entryNotPublished = define('ATR_ENTRY_NOT_PUBLISHED', 409, () => 'The entry is not published (in this locale): there is nothing to unpublish');
 export const deliveryStarted = define('ATR_DELIVERY_STARTED', 409, () => 'Only a scheduled delivery can be canceled: this one has started or ended');
 
