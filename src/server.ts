@@ -1,5 +1,4 @@
 import path from 'node:path';
-import v8 from 'node:v8';
 import pino from 'pino';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { systemClock, type Clock } from './clock.js';
@@ -79,21 +78,9 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/**
- * By default V8 lets the old generation grow to several times what is live before collecting it, and a
- * server that composes messages and parses requests makes garbage fast: a 10,000-recipient campaign
- * took the process past 240 MB for nothing it kept. Growing the limit by a quarter of the live size
- * instead held it near 160 MB with no measured loss of throughput (README, campaigns benchmark). No
- * heap cap is set: a process that needs more still gets it. The flag is read at each collection.
- */
-function keepHeapSmall(): void {
-  v8.setFlagsFromString('--heap-growing-percent=25');
-}
-
 /** `atrium serve`: migrate, make sure an owner exists, then listen until SIGTERM or SIGINT. */
 export async function serve(config: Config, env: Record<string, string | undefined>, out: NodeJS.WritableStream = process.stdout): Promise<RunningServer> {
   requireSecretsKey(config);
-  keepHeapSmall();
   const log = createLogger(config);
   // The database opens (a file copy and a WebAssembly compile, mostly off the main thread) while
   // the HTTP modules load and the routes compile.
