@@ -57,6 +57,8 @@ describe('team members', () => {
     const renamed = await h.request({ method: 'PUT', url: `/api/admin/team_members/${created.id}`, payload: { last_name: 'Smith' } });
     expect(renamed.statusCode).toBe(200);
     expect(renamed.json()).toMatchObject({ email: 'partial@example.com', first_name: 'Pat', last_name: 'Smith', roles: [{ key: 'account_user', target: null }] });
+    // A space role names an existing space.
+    expect((await h.request({ method: 'POST', url: '/api/admin/content/spaces', payload: { uid: 'blog', name: 'Blog', default_locale: 'en', locales: ['en'] } })).statusCode).toBe(201);
     const reroled = await h.request({ method: 'PUT', url: `/api/admin/team_members/${created.id}`, payload: { roles: [{ key: 'space_writer', target: 'blog' }] } });
     expect(reroled.json().roles).toEqual([{ key: 'space_writer', target: 'blog' }]);
     const taken = await h.request({ method: 'PUT', url: `/api/admin/team_members/${created.id}`, payload: { email: OWNER_EMAIL } });
