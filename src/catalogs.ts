@@ -26,6 +26,7 @@ import { submissionAdminRoutes } from './originations/routes/submissions.js';
 import { submissionCustomerRoutes } from './originations/routes/customers.js';
 import { attachmentAdminRoutes, attachmentCustomerRoutes } from './uploads/routes.js';
 import { messagingRoutes } from './messaging/routes.js';
+import { deliveryRoutes, deliveryTokenRoutes } from './content/delivery-routes.js';
 
 const bearer = { type: 'http', scheme: 'bearer', description: 'An admin API access token (team settings, API access)' };
 
@@ -72,7 +73,7 @@ export function adminCatalog(ctx: Context): Catalog {
   };
 }
 
-export function contentCatalog(_ctx: Context): Catalog {
+export function contentCatalog(ctx: Context): Catalog {
   return {
     prefix: '/api/content',
     title: 'Atrium content API',
@@ -80,9 +81,9 @@ export function contentCatalog(_ctx: Context): Catalog {
     securitySchemes: {
       deliveryToken: { type: 'apiKey', in: 'header', name: 'Delivery-Token', description: 'Needed for private entries' },
     },
-    tags: [],
+    tags: [{ name: 'Entries', description: 'Published entries of a content type, filtered, sorted, in a locale' }],
     notFoundBody: { errors: ['Not found'] },
-    routes: [],
+    routes: [deliveryRoutes(ctx)],
   };
 }
 
@@ -119,13 +120,14 @@ export function customersCatalog(ctx: Context): Catalog {
       { name: 'Submissions', description: 'The signed-in user\'s origination submissions (spec 2.9–2.11)' },
       { name: 'Integrations', description: 'Help-desk (Zendesk) sign-in for the signed-in user; the realm\'s integration is set up in the admin API first' },
       { name: 'Attachments', description: 'The signed-in user\'s private files, the answers to file questions (spec 2.12)' },
+      { name: 'Content', description: 'A delivery token for the private entries of the content API' },
     ],
     notFoundBody: {},
     hooks: { onRequest: customerGuard(ctx) },
     models: CUSTOMER_MODELS,
     routes: [
       meRoutes(ctx), otpRoutes(ctx), notificationCustomerRoutes(ctx), userEventRoutes(ctx), zendeskCustomerRoutes(ctx), submissionCustomerRoutes(ctx),
-      attachmentCustomerRoutes(ctx),
+      attachmentCustomerRoutes(ctx), deliveryTokenRoutes(ctx),
     ],
   };
 }

@@ -1,0 +1,87 @@
+import { and, eq, inArray } from 'drizzle-orm';
+import type { Context } from '../context.js';
+import type { DeliveryQuery, DeliveryType } from './delivery-query.js';
+import { servedCondition, type Reader } from './delivery-sql.js';
+import { deliveredColumns, deliveredView } from './delivery-view.js';
+import { contentAssets as assets, contentEntries as entries, contentEntryVersions as versions, contentTypes as types, type ContentFieldDefinition } from './tables.js';
+
+/**
+ * `include=1|2`: the entries an answer's `entry`/`entries` fields name, and the assets its `asset`
+ * fields name, embedded in place of their uuids, down to that depth. One query per level reads every
+ * entry the level names (in the answer's locale rules, visible to the same reader, of the same space);
+ * one more reads every asset of every level. A reference that cannot be shown (not published, private,
+ * gone) becomes null, or leaves an `entries` list; past the depth, uuids stay uuids.
+ */
+
+type View = { meta: { uuid: string }; fields: Record<string, unknown> };
+type Found = { view: View; fields: ContentFieldDefinition[] };
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const REFERENCE_TYPES = new Set(['entry', 'entries', 'asset']);
+
+/** The uuids a value of a reference field holds. */
+function uuidsIn(value: unknown): string[] {
+  const list = Array.isArray(value) ? value : [value];
+  return list.filter((v): v is string => typeof v === 'string' && UUID.test(v)).map((v) => v.toLowerCase());
+}
+
+function referencesOf(found: Found[], kind: 'entries' | 'assets'): Set<string> {
+  const uuids = new Set<string>();
+  for (const { view, fields } of found) {
+    for (const field of fields) {
+      if ((kind === 'assets') !== (field.type === 'asset') || !REFERENCE_TYPES.has(field.type)) continue;
+      for (const uuid of uuidsIn(view.fields[field.name])) uuids.add(uuid);
+    }
+  }
+  return uuids;
+}
+
+async function readEntries(ctx: Context, uuids: string[], type: DeliveryType, query: DeliveryQuery, reader: Reader): Promise<Found[]> {
+  if (!uuids.length) return [];
+  const rows = await ctx.db.select({ ...deliveredColumns, typeUid: types.uid, typeFields: types.fields })
+    .from(versions).innerJoin(entries, eq(entries.id, versions.entryId)).innerJoin(types, eq(types.id, versions.typeId))
+    .where(and(eq(entries.spaceId, type.spaceId), inArray(entries.uuid, uuids), servedCondition(null, query, reader)));
+  return rows.map((row) => ({ view: deliveredView(row, { spaceUid: type.spaceUid, typeUid: row.typeUid }) as View, fields: row.typeFields }));
+}
+
+async function readAssets(ctx: Context, uuids: string[], type: DeliveryType): Promise<Map<string, object>> {
+  if (!uuids.length) return new Map();
+  const rows = await ctx.db.select().from(assets).where(and(eq(assets.spaceId, type.spaceId), inArray(assets.uuid, uuids)));
+  return new Map(rows.map((a) => [a.uuid, {
+    uuid: a.uuid, title: a.title, file_name: a.fileName, content_type: a.contentType, size: a.size,
+    url: `${ctx.config.baseUrl}/content/assets/${a.uuid}/${encodeURIComponent(a.fileName)}`,
+  }]));
+}
+
+export async function embedReferences(ctx: Context, views: object[], type: DeliveryType, query: DeliveryQuery, reader: Reader): Promise<object[]> {
+  const top: Found[] = views.map((view) => ({ view: view as View, fields: type.fields }));
+  const known = new Map<string, Found>();
+  // The entries whose references are embedded: those above the last level.
+  const expanded = [...top];
+  let level = top;
+  for (let depth = 1; depth <= query.include; depth++) {
+    const wanted = [...referencesOf(level, 'entries')].filter((uuid) => !known.has(uuid));
+    level = await readEntries(ctx, wanted, type, query, reader);
+    for (const found of level) known.set(found.view.meta.uuid, found);
+    if (depth < query.include) expanded.push(...level);
+  }
+  const assetsFound = await readAssets(ctx, [...referencesOf(expanded, 'assets')], type);
+
+  const embed = (found: Found, depthLeft: number): View => {
+    if (depthLeft <= 0) return found.view;
+    const fields: Record<string, unknown> = { ...found.view.fields };
+    for (const field of found.fields) {
+      if (!REFERENCE_TYPES.has(field.type) || !Object.hasOwn(fields, field.name)) continue;
+      const value = fields[field.name];
+      const resolve = (uuid: string) => {
+        if (field.type === 'asset') return assetsFound.get(uuid) ?? null;
+        const target = known.get(uuid);
+        return target ? embed(target, depthLeft - 1) : null;
+      };
+      if (field.type === 'entries') fields[field.name] = uuidsIn(value).map(resolve).filter((v) => v !== null);
+      else fields[field.name] = typeof value === 'string' && UUID.test(value) ? resolve(value.toLowerCase()) : value;
+    }
+    return { ...found.view, fields };
+  };
+  return top.map((found) => embed(found, query.include));
+}

@@ -1,0 +1,111 @@
+import { sql, type SQL } from 'drizzle-orm';
+import { comparisonSql, listComparisonSql, type Comparison } from '../db/filters.js';
+import type { DeliveryQuery, EntryFilter, FieldKind, SortKey, Target, Test } from './delivery-query.js';
+import { contentEntries as entries, contentEntryVersions as versions } from './tables.js';
+
+/**
+ * The SQL of the delivery API, in one place: which published versions a request sees (locale with its
+ * fallback, private entries), its filters and its order. Values are parameters; names of fields are
+ * parameters too (`fields -> $1`), so no text of a client's is ever part of the statement.
+ */
+
+/** Who reads: the segments a valid delivery token carries (none without a token). */
+export interface Reader {
+  segments: string[];
+}
+
+const other = sql`content_entry_versions_other`;
+
+/** A version of this locale, or of the fallback locale where the entry has no published version in this one. */
+function localeCondition(locale: string, fallback: string | null): SQL {
+  if (!fallback) return sql`${versions.locale} = ${locale}`;
+  return sql`(${versions.locale} = ${locale} or (${versions.locale} = ${fallback} and not exists (
+    select 1 from ${versions} as ${other} where ${other}.entry_id = ${versions.entryId} and ${other}.state = 'published' and ${other}.locale = ${locale})))`;
+}
+
+/** Published, and not private unless one of the reader's segments is among the entry's. */
+export function visibleCondition(reader: Reader): SQL {
+  const published = sql`${versions.state} = 'published'`;
+  if (!reader.segments.length) return sql`(${published} and not ${versions.private})`;
+  return sql`(${published} and (not ${versions.private} or ${versions.segmentUuids} && ${`{${reader.segments.join(',')}}`}::uuid[]))`;
+}
+
+/** The versions a list or a lookup by uuid may answer. */
+export function servedCondition(typeId: number | null, query: Pick<DeliveryQuery, 'locale' | 'fallbackLocale'>, reader: Reader): SQL {
+  return sql.join([
+    ...(typeId === null ? [] : [sql`${versions.typeId} = ${typeId}`]),
+    localeCondition(query.locale, query.fallbackLocale),
+    visibleCondition(reader),
+  ], sql` and `);
+}
+
+const JSON_TYPES: Partial<Record<FieldKind, string>> = { text: 'string', reference: 'string', number: 'number', boolean: 'boolean', date: 'string', list: 'array' };
+
+/** A field's stored value, read as its type, with whether it is there (a value of another JSON type reads as absent). */
+function fieldValue(name: string, kind: FieldKind): { present: SQL; value: SQL } {
+  const json = sql`(${versions.fields} -> ${name})`;
+  const jsonType = JSON_TYPES[kind];
+  const present = jsonType ? sql`(jsonb_typeof(${json}) = ${jsonType})` : sql`(${json} is not null and ${json} <> 'null'::jsonb)`;
+  switch (kind) {
+    case 'number': return { present, value: sql`(case when ${present} then (${json})::numeric end)` };
+    case 'boolean': return { present, value: sql`(case when ${present} then (${json})::boolean end)` };
+    case 'list': return { present, value: sql`(case when ${present} then array(select jsonb_array_elements_text(${json})) end)` };
+    case 'date': return { present, value: sql`((${versions.fields} ->> ${name}) collate "C")` };
+    default: return { present, value: sql`(${versions.fields} ->> ${name})` };
+  }
+}
+
+export const META_COLUMNS = {
+  created_at: versions.createdAt, updated_at: versions.updatedAt, published_at: versions.publishedAt, unpublished_at: versions.unpublishedAt,
+  name: versions.name, slug: versions.slug,
+};
+
+/** What a filter reads, with whether the entry has it. */
+function targetSql(target: Target): { present: SQL; value: SQL } {
+  if ('field' in target) return fieldValue(target.field.name, target.kind);
+  switch (target.meta) {
+    case 'tags': return { present: sql`(cardinality(${versions.tags}) > 0)`, value: sql`${versions.tags}` };
+    case 'category': return { present: sql`(${versions.category} is not null)`, value: sql`${versions.category}` };
+    case 'uuid': return { present: sql`true`, value: sql`(${entries.uuid}::text)` };
+    case 'unpublished_at': return { present: sql`(${versions.unpublishedAt} is not null)`, value: sql`${versions.unpublishedAt}` };
+    default: return { present: sql`true`, value: sql`${META_COLUMNS[target.meta]}` };
+  }
+}
+
+/** A category path matches itself and every path below it: `news` matches `news` and `news/sports`, not `newsroom`. */
+function categorySql(value: SQL, paths: string[]): SQL {
+  return sql`(${sql.join(paths.map((p) => sql`(${value} = ${p} or starts_with(${value}, ${`${p}/`}))`), sql` or `)})`;
+}
+
+function testSql(test: Test, present: SQL, value: SQL, now: Date): SQL {
+  if ('operator' in test && test.operator === 'exists') return test.value ? present : sql`(not ${present})`;
+  const checked = test as Exclude<Test, { operator: 'exists' }>;
+  switch (checked.kind) {
+    case 'list': return sql`(${present} and ${listComparisonSql(value, checked.operator, checked.values)})`;
+    case 'category': {
+      const matches = categorySql(value, checked.values);
+      return sql`(${present} and ${checked.negated ? sql`not ${matches}` : matches})`;
+    }
+    default: return sql`(${present} and ${comparisonSql(checked.kind, value, checked.comparison as Comparison, now)})`;
+  }
+}
+
+/** Every filter of the query, all to hold. */
+export function filtersCondition(filters: EntryFilter[], now: Date): SQL {
+  if (!filters.length) return sql`true`;
+  return sql.join(filters.map((f) => {
+    const { present, value } = targetSql(f.target);
+    return testSql(f.test, present, value, now);
+  }), sql` and `);
+}
+
+/** The ORDER BY of a list: the key, absent values last, then the version's id in the same direction so that pages are stable. */
+export function orderSql(sort: SortKey, descending: boolean): SQL {
+  const direction = sql.raw(descending ? 'desc' : 'asc');
+  if ('meta' in sort) {
+    const column = META_COLUMNS[sort.meta];
+    return sql`${column} ${direction}, ${versions.id} ${direction}`;
+  }
+  const { value } = fieldValue(sort.field.name, sort.kind);
+  return sql`${value} ${direction} nulls last, ${versions.id} ${direction}`;
+}

@@ -1,0 +1,96 @@
+import { createHash } from 'node:crypto';
+import { and, eq, sql } from 'drizzle-orm';
+import type { Context } from '../context.js';
+import { notFound } from '../http/errors.js';
+import { metaOf } from '../http/pagination.js';
+import { embedReferences } from './delivery-include.js';
+import { parseEntryQuery, parseListQuery, type DeliveryQuery, type DeliveryType } from './delivery-query.js';
+import { filtersCondition, orderSql, servedCondition, type Reader } from './delivery-sql.js';
+import { trimEntry } from './delivery-trim.js';
+import { deliveredColumns, deliveredView, type DeliveredRow } from './delivery-view.js';
+import { contentEntries as entries, contentEntryVersions as versions, contentSpaces as spaces, contentTypes as types } from './tables.js';
+
+/**
+ * The public content delivery API's operations: a page of a type's published entries, or one entry,
+ * answered as the JSON text sent and its strong ETag. Answers are kept two seconds in the `content`
+ * cache (keyed by the request's space, type, query and the reader's segments), which every change of
+ * published content empties in every process (`contentChanged`).
+ */
+export interface Delivered {
+  body: string;
+  etag: string;
+}
+
+type RawQuery = Record<string, unknown>;
+
+/** Published content changed (a publish, an unpublish, a deletion, a type's fields, a space's locales): answers are read again. */
+export const contentChanged = (ctx: Context) => ctx.caches.changed('content');
+
+async function deliveryType(ctx: Context, spaceUid: string, typeUid: string): Promise<DeliveryType> {
+  const [row] = await ctx.db.select({
+    spaceId: spaces.id, spaceUid: spaces.uid, defaultLocale: spaces.defaultLocale, locales: spaces.locales,
+    typeId: types.id, typeUid: types.uid, fields: types.fields,
+  }).from(types).innerJoin(spaces, eq(spaces.id, types.spaceId)).where(and(eq(spaces.uid, spaceUid), eq(types.uid, typeUid)));
+  if (!row) throw notFound('Content type');
+  return row;
+}
+
+function delivered(answer: unknown): Delivered {
+  const body = JSON.stringify(answer);
+  return { body, etag: `"${createHash('sha256').update(body).digest('base64url')}"` };
+}
+
+/** A cached answer, or the one `answer` makes (kept unless it threw). */
+async function cached(ctx: Context, key: unknown[], answer: () => Promise<unknown>): Promise<Delivered> {
+  const cache = ctx.caches.of<Delivered>('content');
+  const text = JSON.stringify(key);
+  const hit = cache.get(text, ctx.clock.now());
+  if (hit) return hit;
+  const made = delivered(await answer());
+  cache.set(text, made, ctx.clock.now());
+  return made;
+}
+
+/** The key of a request: its query in a fixed order, without the token (the reader's segments stand for it). */
+function keyOf(kind: string, spaceUid: string, typeUid: string, raw: RawQuery, reader: Reader, extra: string[] = []): unknown[] {
+  const params = Object.keys(raw).filter((k) => k !== 'delivery_token').sort().map((k) => [k, raw[k]]);
+  return [kind, spaceUid, typeUid, ...extra, params, [...reader.segments].sort()];
+}
+
+const shaped = (rows: DeliveredRow[], type: DeliveryType): object[] => rows.map((row) => deliveredView(row, type));
+
+async function finish(ctx: Context, views: object[], type: DeliveryType, query: DeliveryQuery, reader: Reader): Promise<object[]> {
+  const embedded = query.include ? await embedReferences(ctx, views, type, query, reader) : views;
+  return query.fieldsPath ? embedded.map((view) => trimEntry(view, query.fieldsPath!)) : embedded;
+}
+
+export async function listEntries(ctx: Context, spaceUid: string, typeUid: string, raw: RawQuery, reader: Reader): Promise<Delivered> {
+  return cached(ctx, keyOf('list', spaceUid, typeUid, raw, reader), async () => {
+    const type = await deliveryType(ctx, spaceUid, typeUid);
+    const query = parseListQuery(raw, type);
+    const where = sql`${servedCondition(type.typeId, query, reader)} and ${filtersCondition(query.filters, ctx.clock.now())}`;
+    const { page } = query;
+    const rows = await ctx.db.select(deliveredColumns).from(versions).innerJoin(entries, eq(entries.id, versions.entryId))
+      .where(where).orderBy(orderSql(query.sort, query.descending)).limit(page.perPage).offset(page.offset);
+    // The page tells the total when it is the first and not full; otherwise one count.
+    const total = page.offset === 0 && rows.length < page.perPage ? rows.length
+      : (await ctx.db.select({ n: sql<number>`count(*)::integer` }).from(versions).innerJoin(entries, eq(entries.id, versions.entryId)).where(where))[0].n;
+    const views = await finish(ctx, shaped(rows, type), type, query, reader);
+    return { meta: metaOf(total, page), entries: views };
+  });
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export async function showEntry(ctx: Context, spaceUid: string, typeUid: string, uuid: string, raw: RawQuery, reader: Reader): Promise<Delivered> {
+  return cached(ctx, keyOf('one', spaceUid, typeUid, raw, reader, [uuid]), async () => {
+    const type = await deliveryType(ctx, spaceUid, typeUid);
+    const query = parseEntryQuery(raw, type);
+    if (!UUID.test(uuid)) throw notFound('Entry');
+    const [row] = await ctx.db.select(deliveredColumns).from(versions).innerJoin(entries, eq(entries.id, versions.entryId))
+      .where(sql`${entries.uuid} = ${uuid.toLowerCase()}::uuid and ${servedCondition(type.typeId, query, reader)}`).limit(1);
+    if (!row) throw notFound('Entry');
+    const [view] = await finish(ctx, shaped([row], type), type, query, reader);
+    return view;
+  });
+}
