@@ -26,6 +26,9 @@ import { submissionAdminRoutes } from './originations/routes/submissions.js';
 import { submissionCustomerRoutes } from './originations/routes/customers.js';
 import { attachmentAdminRoutes, attachmentCustomerRoutes } from './uploads/routes.js';
 import { messagingRoutes } from './messaging/routes.js';
+import { spaceExists } from './content/spaces.js';
+import { spaceRoutes } from './content/routes/spaces.js';
+import { typeRoutes } from './content/routes/types.js';
 import { deliveryRoutes, deliveryTokenRoutes } from './content/delivery-routes.js';
 
 const bearer = { type: 'http', scheme: 'bearer', description: 'An admin API access token (team settings, API access)' };
@@ -61,14 +64,16 @@ export function adminCatalog(ctx: Context): Catalog {
       { name: 'Originations', description: 'A realm\'s guided application processes (steps of tasks) and its groups of reviewers' },
       { name: 'Submissions', description: 'Realm users\' runs through an origination: start, assign, review, extend, cancel' },
       { name: 'Attachments', description: 'Private files realm users uploaded to answer file questions' },
+      { name: 'Content', description: 'Content spaces, their content types, entries and assets' },
     ],
     notFoundBody: { errors: ['Not found'] },
     hooks: { onRequest: adminGuard(ctx) },
     routes: [
-      sessionRoutes(ctx), accountRoutes(ctx), teamRoutes(ctx, { realm: realmExists }), roleRoutes(ctx), apiAccessRoutes(ctx),
+      sessionRoutes(ctx), accountRoutes(ctx), teamRoutes(ctx, { realm: realmExists, space: spaceExists }), roleRoutes(ctx), apiAccessRoutes(ctx),
       realmRoutes(ctx), realmUserRoutes(ctx), customFieldRoutes(ctx), oauthClientRoutes(ctx), realmEventRoutes(ctx),
       notificationAdminRoutes(ctx), zendeskAdminRoutes(ctx), impersonationRoutes(ctx), identityProviderRoutes(ctx),
       originationRoutes(ctx), submissionAdminRoutes(ctx), attachmentAdminRoutes(ctx), segmentRoutes(ctx), messagingRoutes(ctx),
+      spaceRoutes(ctx), typeRoutes(ctx),
     ],
   };
 }

@@ -4,12 +4,13 @@ import { Type } from '@sinclair/typebox';
 import type { Context } from '../context.js';
 import { acting, adminOf } from '../admin-auth/guard.js';
 import { ref, useModels } from '../http/models.js';
+import { onlyOf, trimmed } from '../http/only.js';
 import { metaOf, pageOf, PageQuery } from '../http/pagination.js';
 import { failures, NoContent } from '../http/responses.js';
 import { campaignBody, createCampaign, deleteCampaign, listCampaigns, requireCampaign, updateCampaign } from './campaigns.js';
 import { cancelDelivery, createDelivery, listDeliveries, resendInDoubt, showDelivery } from './deliveries.js';
 import { listMessageDeliveries } from './message-deliveries.js';
-import { legacyNaming, listed, onlyOf, renamed, trimmed } from './naming.js';
+import { legacyNaming, listed, renamed } from './naming.js';
 import { previewCampaign, sendTest } from './previews.js';
 import {
   CampaignInput, CampaignList, CampaignListItem, CampaignListQuery, CampaignModel, CampaignParams, CampaignUpdate, DeliveryInput,

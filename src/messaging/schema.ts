@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { DateTime, Id, ref } from '../http/models.js';
+import { OnlyQuery } from '../http/only.js';
 import { Meta, PageQuery } from '../http/pagination.js';
 import { TEMPLATE_LIMITS } from './templates.js';
 
@@ -67,8 +68,7 @@ export const CampaignListQuery = Type.Object({
   ...PageQuery,
   type: Type.Optional(Type.String({ description: '`mailing` or `notification`; anything else lists none' })),
   filtered: Type.Optional(Type.String({ description: '`true` (or `1`): only campaigns that have at least one delivery' })),
-  only: Type.Optional(Type.Array(Type.String(), { description: 'Attributes each item keeps: `only=id,name` or `only=id&only=name`' })),
-  'only[]': Type.Optional(Type.Array(Type.String(), { description: 'The same as `only`, Rails style: `only[]=id&only[]=name`' })),
+  ...OnlyQuery,
 });
 
 const listShape = <T extends Record<string, ReturnType<typeof Type.Array>>>(items: T, description: string) => Type.Union([
