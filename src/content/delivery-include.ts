@@ -3,6 +3,7 @@ import type { Context } from '../context.js';
 import type { DeliveryQuery, DeliveryType } from './delivery-query.js';
 import { servedCondition, type Reader } from './delivery-sql.js';
 import { deliveredColumns, deliveredView } from './delivery-view.js';
+import type { EntryBody } from './entry-view.js';
 import { contentAssets as assets, contentEntries as entries, contentEntryVersions as versions, contentTypes as types, type ContentFieldDefinition } from './tables.js';
 
 /**
@@ -10,19 +11,24 @@ import { contentAssets as assets, contentEntries as entries, contentEntryVersion
  * fields name, embedded in place of their uuids, down to that depth. One query per level reads every
  * entry the level names (in the answer's locale rules, visible to the same reader, of the same space);
  * one more reads every asset of every level. A reference that cannot be shown (not published, private,
- * gone) becomes null, or leaves an `entries` list; past the depth, uuids stay uuids.
+ * gone, of another space) stays as stored, `{"uuid"}`, and so does every reference past the depth.
  */
 
-type View = { meta: { uuid: string }; fields: Record<string, unknown> };
+type View = EntryBody;
 type Found = { view: View; fields: ContentFieldDefinition[] };
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const REFERENCE_TYPES = new Set(['entry', 'entries', 'asset']);
 
-/** The uuids a value of a reference field holds. */
+/** The uuid of a stored reference `{"uuid": "..."}`, or null. */
+function uuidOf(reference: unknown): string | null {
+  const uuid = (reference as { uuid?: unknown } | null)?.uuid;
+  return typeof reference === 'object' && typeof uuid === 'string' && UUID.test(uuid) ? uuid.toLowerCase() : null;
+}
+
+/** The uuids a value of a reference field holds (an `entries` field: an array of references). */
 function uuidsIn(value: unknown): string[] {
-  const list = Array.isArray(value) ? value : [value];
-  return list.filter((v): v is string => typeof v === 'string' && UUID.test(v)).map((v) => v.toLowerCase());
+  return (Array.isArray(value) ? value : [value]).map(uuidOf).filter((uuid) => uuid !== null);
 }
 
 function referencesOf(found: Found[], kind: 'entries' | 'assets'): Set<string> {
@@ -41,7 +47,7 @@ async function readEntries(ctx: Context, uuids: string[], type: DeliveryType, qu
   const rows = await ctx.db.select({ ...deliveredColumns, typeUid: types.uid, typeFields: types.fields })
     .from(versions).innerJoin(entries, eq(entries.id, versions.entryId)).innerJoin(types, eq(types.id, versions.typeId))
     .where(and(eq(entries.spaceId, type.spaceId), inArray(entries.uuid, uuids), servedCondition(null, query, reader)));
-  return rows.map((row) => ({ view: deliveredView(row, { spaceUid: type.spaceUid, typeUid: row.typeUid }) as View, fields: row.typeFields }));
+  return rows.map((row) => ({ view: deliveredView(row, type.spaceUid, row.typeUid, row.typeFields), fields: row.typeFields }));
 }
 
 async function readAssets(ctx: Context, uuids: string[], type: DeliveryType): Promise<Map<string, object>> {
@@ -72,14 +78,15 @@ export async function embedReferences(ctx: Context, views: object[], type: Deliv
     const fields: Record<string, unknown> = { ...found.view.fields };
     for (const field of found.fields) {
       if (!REFERENCE_TYPES.has(field.type) || !Object.hasOwn(fields, field.name)) continue;
-      const value = fields[field.name];
-      const resolve = (uuid: string) => {
-        if (field.type === 'asset') return assetsFound.get(uuid) ?? null;
+      const resolve = (reference: unknown) => {
+        const uuid = uuidOf(reference);
+        if (uuid === null) return reference;
+        if (field.type === 'asset') return assetsFound.get(uuid) ?? reference;
         const target = known.get(uuid);
-        return target ? embed(target, depthLeft - 1) : null;
+        return target ? embed(target, depthLeft - 1) : reference;
       };
-      if (field.type === 'entries') fields[field.name] = uuidsIn(value).map(resolve).filter((v) => v !== null);
-      else fields[field.name] = typeof value === 'string' && UUID.test(value) ? resolve(value.toLowerCase()) : value;
+      const value = fields[field.name];
+      fields[field.name] = field.type === 'entries' && Array.isArray(value) ? value.map(resolve) : resolve(value);
     }
     return { ...found.view, fields };
   };

@@ -37,7 +37,7 @@ export type Target =
 
 export type Test =
   | { operator: 'exists'; value: boolean }
-  | { kind: 'text' | 'number' | 'boolean' | 'date' | 'timestamp'; comparison: Comparison }
+  | { kind: 'text' | 'number' | 'boolean' | 'timestamp'; comparison: Comparison }
   | { kind: 'list'; operator: ListOperator; values: string[] }
   | { kind: 'category'; negated: boolean; values: string[] };
 
@@ -86,11 +86,11 @@ export const UNKNOWN_PARAMETER = 'Unknown parameter';
 export const NOT_SORTABLE = 'Key not sortable';
 
 /** How a field's stored value is compared. */
-export type FieldKind = 'text' | 'number' | 'boolean' | 'date' | 'list' | 'reference' | 'none';
+export type FieldKind = 'text' | 'number' | 'boolean' | 'date' | 'list' | 'reference' | 'references' | 'none';
 
 const FIELD_KINDS: Record<ContentFieldDefinition['type'], FieldKind> = {
   text: 'text', rich_text: 'text', dropdown: 'text', integer: 'number', decimal: 'number', boolean: 'boolean', date: 'date',
-  checkbox: 'list', entries: 'list', entry: 'reference', asset: 'reference', location: 'none',
+  checkbox: 'list', entries: 'references', entry: 'reference', asset: 'reference', location: 'none',
 };
 
 export const fieldKindOf = (field: ContentFieldDefinition): FieldKind => FIELD_KINDS[field.type] ?? 'none';
@@ -103,6 +103,7 @@ const ALLOWED: Record<FieldKind | 'tags' | 'category' | MetaText | 'timestamp', 
   boolean: ['', 'ne', 'exists'],
   date: ['', 'ne', 'gt', 'lt', 'gte', 'lte', 'exists'],
   list: ['', 'in', 'nin', 'has', 'exists'],
+  references: ['', 'in', 'nin', 'has', 'exists'],
   none: ['exists'],
   tags: ['', 'in', 'nin', 'has', 'exists'],
   category: ['', 'ne', 'in', 'nin', 'exists'],
@@ -249,9 +250,13 @@ function parseFilter(
   return test && { param, target: found.target, test };
 }
 
+const FIELD_VALUE_KINDS = {
+  text: 'text', reference: 'text', number: 'number', boolean: 'boolean', date: 'timestamp', list: 'list', references: 'list', none: 'none',
+} as const satisfies Record<FieldKind, string>;
+
 /** The kind a target's values are read as. */
-function valueKind(target: Target): 'text' | 'number' | 'boolean' | 'date' | 'timestamp' | 'list' | 'category' | 'none' {
-  if ('field' in target) return target.kind === 'reference' ? 'text' : target.kind;
+function valueKind(target: Target): 'text' | 'number' | 'boolean' | 'timestamp' | 'list' | 'category' | 'none' {
+  if ('field' in target) return FIELD_VALUE_KINDS[target.kind];
   if (target.meta === 'tags') return 'list';
   if (target.meta === 'category') return 'category';
   if (target.meta === 'name' || target.meta === 'slug' || target.meta === 'uuid') return 'text';
@@ -270,6 +275,7 @@ function testOf(target: Target, operator: string, values: string[], fail: (messa
   switch (kind) {
     case 'list': {
       if (values.some((v) => !v)) return void fail("can't be blank");
+      if ('field' in target && target.kind === 'references' && values.some((v) => !UUID.test(v))) return void fail('must be a uuid');
       const listOperator = operator === 'in' ? 'any' : operator === 'nin' ? 'none' : 'all';
       return { kind: 'list', operator: listOperator, values };
     }
@@ -279,7 +285,8 @@ function testOf(target: Target, operator: string, values: string[], fail: (messa
       return { kind: 'category', negated: operator === 'ne' || operator === 'nin', values: paths };
     }
     case 'text': {
-      if ('meta' in target && target.meta === 'uuid' && values.some((v) => !UUID.test(v))) return void fail('must be a uuid');
+      const uuids = 'meta' in target ? target.meta === 'uuid' : target.kind === 'reference';
+      if (uuids && values.some((v) => !UUID.test(v))) return void fail('must be a uuid');
       if (operator === 'search') return values[0] ? { kind, comparison: { operator: 'contains', value: values[0] } } : void fail("can't be blank");
       if (operator === 'in' || operator === 'nin') return { kind, comparison: { operator: operator === 'in' ? 'in' : 'not_in', value: values } };
       return { kind, comparison: { operator: operator === 'ne' ? 'neq' : 'eq', value: values[0] } };
@@ -293,10 +300,6 @@ function testOf(target: Target, operator: string, values: string[], fail: (messa
     case 'boolean': {
       if (values[0] !== 'true' && values[0] !== 'false') return void fail('must be true or false');
       return { kind, comparison: { operator: 'is', value: (values[0] === 'true') !== (operator === 'ne') } };
-    }
-    case 'date': {
-      if (!isCalendarDate(values[0])) return void fail('must be a date in the form YYYY-MM-DD');
-      return { kind, comparison: { operator: EXACT_DATE[operator as keyof typeof EXACT_DATE], value: values[0] } };
     }
     case 'timestamp': {
       const at = INSTANT.test(values[0]) && (values[0].length > 10 || isCalendarDate(values[0])) ? new Date(values[0].length === 10 ? `${values[0]}T00:00:00Z` : values[0]) : null;

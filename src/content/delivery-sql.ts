@@ -39,19 +39,34 @@ export function servedCondition(typeId: number | null, query: Pick<DeliveryQuery
   ], sql` and `);
 }
 
-const JSON_TYPES: Partial<Record<FieldKind, string>> = { text: 'string', reference: 'string', number: 'number', boolean: 'boolean', date: 'string', list: 'array' };
+const JSON_TYPES: Partial<Record<FieldKind, string>> = {
+  text: 'string', reference: 'object', number: 'number', boolean: 'boolean', date: 'string', list: 'array', references: 'array',
+};
 
-/** A field's stored value, read as its type, with whether it is there (a value of another JSON type reads as absent). */
+/** A stored date: `2026-01-15` (midnight UTC) or a date-time in UTC, as the entry checks keep them. */
+const STORED_DATE = '^\\d{4}-\\d{2}-\\d{2}(T\\d{2}:\\d{2}(:\\d{2}(\\.\\d+)?)?Z)?$';
+
+/**
+ * A field's stored value, read as its type, with whether it is there: null, or a value of another JSON
+ * type (or a date not in the stored form), reads as absent. References are `{"uuid"}`, compared by uuid.
+ */
 function fieldValue(name: string, kind: FieldKind): { present: SQL; value: SQL } {
   const json = sql`(${versions.fields} -> ${name})`;
+  const text = sql`(${versions.fields} ->> ${name})`;
   const jsonType = JSON_TYPES[kind];
-  const present = jsonType ? sql`(jsonb_typeof(${json}) = ${jsonType})` : sql`(${json} is not null and ${json} <> 'null'::jsonb)`;
+  // Never NULL, so that `not present` holds where the field is missing from the stored fields.
+  const typed = jsonType ? sql`(coalesce(jsonb_typeof(${json}), 'null') = ${jsonType})` : sql`coalesce(${json} <> 'null'::jsonb, false)`;
   switch (kind) {
-    case 'number': return { present, value: sql`(case when ${present} then (${json})::numeric end)` };
-    case 'boolean': return { present, value: sql`(case when ${present} then (${json})::boolean end)` };
-    case 'list': return { present, value: sql`(case when ${present} then array(select jsonb_array_elements_text(${json})) end)` };
-    case 'date': return { present, value: sql`((${versions.fields} ->> ${name}) collate "C")` };
-    default: return { present, value: sql`(${versions.fields} ->> ${name})` };
+    case 'number': return { present: typed, value: sql`(case when ${typed} then (${json})::numeric end)` };
+    case 'boolean': return { present: typed, value: sql`(case when ${typed} then (${json})::boolean end)` };
+    case 'list': return { present: typed, value: sql`(case when ${typed} then array(select jsonb_array_elements_text(${json})) end)` };
+    case 'references': return { present: typed, value: sql`(case when ${typed} then array(select r ->> 'uuid' from jsonb_array_elements(${json}) r) end)` };
+    case 'reference': return { present: typed, value: sql`(${json} ->> 'uuid')` };
+    case 'date': {
+      const present = sql`(${typed} and ${text} ~ ${STORED_DATE})`;
+      return { present, value: sql`(case when ${present} then (case when length(${text}) = 10 then ${text} || 'T00:00:00Z' else ${text} end)::timestamptz end)` };
+    }
+    default: return { present: typed, value: text };
   }
 }
 
@@ -81,7 +96,10 @@ function testSql(test: Test, present: SQL, value: SQL, now: Date): SQL {
   if ('operator' in test && test.operator === 'exists') return test.value ? present : sql`(not ${present})`;
   const checked = test as Exclude<Test, { operator: 'exists' }>;
   switch (checked.kind) {
-    case 'list': return sql`(${present} and ${listComparisonSql(value, checked.operator, checked.values)})`;
+    // An entry without the list holds none of the values.
+    case 'list': return checked.operator === 'none'
+      ? sql`(not ${present} or ${listComparisonSql(value, checked.operator, checked.values)})`
+      : sql`(${present} and ${listComparisonSql(value, checked.operator, checked.values)})`;
     case 'category': {
       const matches = categorySql(value, checked.values);
       return sql`(${present} and ${checked.negated ? sql`not ${matches}` : matches})`;

@@ -57,7 +57,7 @@ function keyOf(kind: string, spaceUid: string, typeUid: string, raw: RawQuery, r
   return [kind, spaceUid, typeUid, ...extra, params, [...reader.segments].sort()];
 }
 
-const shaped = (rows: DeliveredRow[], type: DeliveryType): object[] => rows.map((row) => deliveredView(row, type));
+const shaped = (rows: DeliveredRow[], type: DeliveryType): object[] => rows.map((row) => deliveredView(row, type.spaceUid, type.typeUid, type.fields));
 
 async function finish(ctx: Context, views: object[], type: DeliveryType, query: DeliveryQuery, reader: Reader): Promise<object[]> {
   const embedded = query.include ? await embedReferences(ctx, views, type, query, reader) : views;
