@@ -29,6 +29,7 @@ import { messagingRoutes } from './messaging/routes.js';
 import { spaceExists } from './content/spaces.js';
 import { spaceRoutes } from './content/routes/spaces.js';
 import { typeRoutes } from './content/routes/types.js';
+import { typeSchemaRoutes } from './content/routes/type-schema.js';
 import { deliveryRoutes, deliveryTokenRoutes } from './content/delivery-routes.js';
 
 const bearer = { type: 'http', scheme: 'bearer', description: 'An admin API access token (team settings, API access)' };
@@ -86,9 +87,12 @@ export function contentCatalog(ctx: Context): Catalog {
     securitySchemes: {
       deliveryToken: { type: 'apiKey', in: 'header', name: 'Delivery-Token', description: 'Needed for private entries' },
     },
-    tags: [{ name: 'Entries', description: 'Published entries of a content type, filtered, sorted, in a locale' }],
+    tags: [
+      { name: 'Entries', description: 'Published entries of a content type, filtered, sorted, in a locale' },
+      { name: 'Content types', description: 'The JSON Schema of a content type\'s entries' },
+    ],
     notFoundBody: { errors: ['Not found'] },
-    routes: [deliveryRoutes(ctx)],
+    routes: [deliveryRoutes(ctx), typeSchemaRoutes(ctx)],
   };
 }
 

@@ -135,6 +135,7 @@ export async function updateSpace(ctx: Context, uid: string, input: SpaceInputBo
   }).catch(uidTaken);
   // Role targets name spaces by uid: a new uid changes who may reach the space.
   if (renamed) ctx.caches.changed('access');
+  ctx.caches.changed('content');
   return spaceBody(updated);
 }
 
@@ -153,5 +154,6 @@ export async function deleteSpace(ctx: Context, uid: string): Promise<void> {
     return assets.map((asset) => asset.key);
   });
   ctx.caches.changed('access');
+  ctx.caches.changed('content');
   await removeObjects(ctx.storage, ctx.log, files);
 }

@@ -104,6 +104,8 @@ export async function updateType(ctx: Context, space: Space, uid: string, input:
     }
     return row;
   }).catch(uidTaken);
+  // The content API's answers show the type's fields and are found by its uid.
+  ctx.caches.changed('content');
   return typeBody(updated);
 }
 
@@ -111,4 +113,5 @@ export async function updateType(ctx: Context, space: Space, uid: string, input:
 export async function deleteType(ctx: Context, space: Space, uid: string): Promise<void> {
   const type = await requireType(ctx, space, uid);
   await ctx.db.delete(contentTypes).where(eq(contentTypes.id, type.id));
+  ctx.caches.changed('content');
 }
