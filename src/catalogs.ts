@@ -31,6 +31,7 @@ import { spaceRoutes } from './content/routes/spaces.js';
 import { typeRoutes } from './content/routes/types.js';
 import { typeSchemaRoutes } from './content/routes/type-schema.js';
 import { deliveryRoutes, deliveryTokenRoutes } from './content/delivery-routes.js';
+import { entryRoutes } from './content/entry-routes.js';
 
 const bearer = { type: 'http', scheme: 'bearer', description: 'An admin API access token (team settings, API access)' };
 
@@ -74,7 +75,7 @@ export function adminCatalog(ctx: Context): Catalog {
       realmRoutes(ctx), realmUserRoutes(ctx), customFieldRoutes(ctx), oauthClientRoutes(ctx), realmEventRoutes(ctx),
       notificationAdminRoutes(ctx), zendeskAdminRoutes(ctx), impersonationRoutes(ctx), identityProviderRoutes(ctx),
       originationRoutes(ctx), submissionAdminRoutes(ctx), attachmentAdminRoutes(ctx), segmentRoutes(ctx), messagingRoutes(ctx),
-      spaceRoutes(ctx), typeRoutes(ctx),
+      spaceRoutes(ctx), typeRoutes(ctx), entryRoutes(ctx),
     ],
   };
 }

@@ -14,6 +14,7 @@ import { requireSecretsKey } from './security/secrets-key.js';
 import { startJobs, type Job } from './jobs/runner.js';
 import { expiredRowsJob } from './maintenance/expired-rows.js';
 import { segmentCountsJob } from './segments/refresh.js';
+import { contentScheduleJob } from './content/publishing.js';
 import { startSending } from './messaging/worker.js';
 
 export function createLogger(config: Config): FastifyBaseLogger {
@@ -64,7 +65,7 @@ export function startingContext(config: Config, log: FastifyBaseLogger, clock: C
 }
 
 /** The periodic work every serving process offers to do; each run is claimed by one process. */
-export const JOBS: readonly Job[] = [expiredRowsJob, segmentCountsJob];
+export const JOBS: readonly Job[] = [expiredRowsJob, segmentCountsJob, contentScheduleJob];
 const JOBS_POLL_MS = 60_000;
 /** How often an idle sender looks for campaign messages to send. */
 const SENDING_POLL_MS = 1_000;

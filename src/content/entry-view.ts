@@ -117,7 +117,9 @@ export function entryView(source: EntryViewSource): EntryBody {
 
 /**
  * `available_locales` of the version rows a query reads, in the same statement: the locales of the same
- * entry in the same state, sorted. Select it beside `contentEntryVersions` columns.
+ * entry in the same state, sorted. Select it beside `contentEntryVersions` columns, in a query that reads
+ * the table under its own name (not aliased): the outer row is named in full, since drizzle leaves the
+ * columns of a one-table query unqualified.
  */
 export const availableLocales: SQL<string[]> = sql<string[]>`array(select l.locale from ${contentEntryVersions} l
-  where l.entry_id = ${contentEntryVersions.entryId} and l.state = ${contentEntryVersions.state} order by l.locale)`;
+  where l.entry_id = ${sql.raw('"content_entry_versions"."entry_id"')} and l.state = ${sql.raw('"content_entry_versions"."state"')} order by l.locale)`;

@@ -64,6 +64,8 @@ export const taskNotCurrent = define('ATR_TASK_NOT_CURRENT', 409, (why: string) 
 export const taskNotYours = define('ATR_TASK_NOT_YOURS', 422, (why: string) => why);
 // The customers API answers an unknown submission, or another user's, like an unknown realm: 404 `{}` (spec 7).
 export const submissionNotFound = define('ATR_SUBMISSION_NOT_FOUND', 404, () => 'Submission not found', {});
+// Content: an entry's state refuses the change.
+export const entryNotPublished = define('ATR_ENTRY_NOT_PUBLISHED', 409, () => 'The entry is not published (in this locale): there is nothing to unpublish');
 export const deliveryStarted = define('ATR_DELIVERY_STARTED', 409, () => 'Only a scheduled delivery can be canceled: this one has started or ended');
 
 // Spec 7 and the facts page: the customers API's one-time code checks.

@@ -1,0 +1,155 @@
+import { and, asc, eq, inArray, lte, or } from 'drizzle-orm';
+import type { Context } from '../context.js';
+import type { Db } from '../db/connect.js';
+import { uniqueViolation } from '../db/unique.js';
+import { entryNotPublished, FieldErrors, invalidField, notFound } from '../http/errors.js';
+import type { Job } from '../jobs/runner.js';
+import { preferredLocale, requireEntry, showVersion } from './entries.js';
+import { missingRequired } from './entry-fields.js';
+import { checkLocale } from './entry-input.js';
+import type { EntryScope } from './entry-scope.js';
+import type { AdminEntryBody } from './entry-schema.js';
+import { contentEntries, contentEntryVersions, contentTypes, type ContentFieldDefinition } from './tables.js';
+
+const versions = contentEntryVersions;
+
+/** The entry's row, locked for the rest of the transaction: publishing, unpublishing and saving one entry take turns. */
+async function lockEntry(tx: Db, entryId: number) {
+  const [entry] = await tx.select().from(contentEntries).where(eq(contentEntries.id, entryId)).for('update');
+  if (!entry) throw notFound('Entry');
+  return entry;
+}
+
+/**
+ * Copies the draft of each locale (or of `locale` only) to its published version, published at `now`.
+ * A draft missing a required field (the type may have changed since it was saved) is refused with 422,
+ * as is a slug another entry's published version holds. Answers the locales published.
+ */
+export async function publishDrafts(tx: Db, definitions: readonly ContentFieldDefinition[], entryId: number, locale: string | undefined, now: Date): Promise<string[]> {
+  const entry = await lockEntry(tx, entryId);
+  const drafts = await tx.select().from(versions)
+    .where(and(eq(versions.entryId, entryId), eq(versions.state, 'draft'), locale === undefined ? undefined : eq(versions.locale, locale)));
+  if (!drafts.length) throw invalidField('locale', 'has no draft of this entry');
+  const errors = new FieldErrors();
+  for (const draft of drafts) {
+    for (const name of missingRequired(draft.fields, definitions)) errors.add(`fields.${name}`, `can't be blank (${draft.locale})`);
+  }
+  errors.throwIfAny();
+  for (const { id: _id, state: _state, ...draft } of drafts) {
+    const published = { ...draft, state: 'published' as const, publishedAt: now, unpublishedAt: entry.unpublishAt };
+    await tx.insert(versions).values(published).onConflictDoUpdate({ target: [versions.entryId, versions.locale, versions.state], set: published })
+      .catch((err) => {
+        throw uniqueViolation(err) === 'content_entry_versions_slug_key'
+          ? invalidField('slug', `is already taken by a published entry (${draft.locale})`) : err;
+      });
+  }
+  await tx.update(versions).set({ publishedAt: now, unpublishedAt: null }).where(inArray(versions.id, drafts.map((d) => d.id)));
+  // Publishing every locale is what a scheduled publish would have done.
+  if (locale === undefined) await tx.update(contentEntries).set({ publishAt: null }).where(eq(contentEntries.id, entryId));
+  return drafts.map((d) => d.locale);
+}
+
+/** Removes the published versions (all, or of `locale`), so the content API stops serving them at once. Answers the locales removed. */
+export async function unpublishVersions(tx: Db, entryId: number, locale: string | undefined, now: Date): Promise<string[]> {
+  await lockEntry(tx, entryId);
+  const which = and(eq(versions.entryId, entryId), locale === undefined ? undefined : eq(versions.locale, locale));
+  const removed = await tx.delete(versions).where(and(which, eq(versions.state, 'published'))).returning({ locale: versions.locale });
+  await tx.update(versions).set({ unpublishedAt: now }).where(and(which, eq(versions.state, 'draft'), inArray(versions.locale, removed.map((r) => r.locale).concat(''))));
+  if (locale === undefined) await tx.update(contentEntries).set({ unpublishAt: null }).where(eq(contentEntries.id, entryId));
+  return removed.map((r) => r.locale);
+}
+
+function checkedLocale(scope: EntryScope, locale: string | undefined): string | undefined {
+  if (locale === undefined) return undefined;
+  const errors = new FieldErrors();
+  checkLocale(locale, scope.space.locales, errors);
+  errors.throwIfAny();
+  return locale;
+}
+
+/** POST .../publish: answers the published version of `locale` (default: the default locale, or the entry's first). */
+export async function publishEntry(ctx: Context, scope: EntryScope, uuid: string, input: { locale?: string }): Promise<AdminEntryBody> {
+  const entry = await requireEntry(ctx, scope, uuid);
+  const locale = checkedLocale(scope, input.locale);
+  const published = await ctx.db.transaction((tx) => publishDrafts(tx as unknown as Db, scope.type.fields, entry.id, locale, ctx.clock.now()));
+  return showVersion(ctx, scope, { ...entry, publishAt: locale === undefined ? null : entry.publishAt }, locale ?? preferredLocale(scope.space, published), 'published');
+}
+
+/** POST .../unpublish: 409 when nothing (of `locale`) is published; answers the draft. */
+export async function unpublishEntry(ctx: Context, scope: EntryScope, uuid: string, input: { locale?: string }): Promise<AdminEntryBody> {
+  const entry = await requireEntry(ctx, scope, uuid);
+  const locale = checkedLocale(scope, input.locale);
+  const removed = await ctx.db.transaction((tx) => unpublishVersions(tx as unknown as Db, entry.id, locale, ctx.clock.now()));
+  if (!removed.length) throw entryNotPublished();
+  const after = { ...entry, unpublishAt: locale === undefined ? null : entry.unpublishAt };
+  return showVersion(ctx, scope, after, locale ?? preferredLocale(scope.space, removed), 'draft');
+}
+
+const momentOf = (value: string | null | undefined, kept: Date | null) => (value === undefined ? kept : value === null ? null : new Date(value));
+
+/**
+ * PUT .../schedule: when the schedule publishes the drafts of every locale and when it unpublishes every
+ * locale (null cancels; left out keeps). A moment given must be in the future, and an unpublish after
+ * the publish when both are set. A published version shows the unpublish moment as its `unpublished_at`.
+ */
+export async function scheduleEntry(ctx: Context, scope: EntryScope, uuid: string, input: { publish_at?: string | null; unpublish_at?: string | null }): Promise<AdminEntryBody> {
+  const entry = await requireEntry(ctx, scope, uuid);
+  const now = ctx.clock.now();
+  const publishAt = momentOf(input.publish_at, entry.publishAt);
+  const unpublishAt = momentOf(input.unpublish_at, entry.unpublishAt);
+  const errors = new FieldErrors();
+  if (input.publish_at && publishAt! <= now) errors.add('publish_at', 'must be in the future');
+  if (input.unpublish_at && unpublishAt! <= now) errors.add('unpublish_at', 'must be in the future');
+  if (publishAt && unpublishAt && unpublishAt <= publishAt) errors.add('unpublish_at', 'must be after publish_at');
+  errors.throwIfAny();
+  const updated = await ctx.db.transaction(async (tx) => {
+    const [row] = await tx.update(contentEntries).set({ publishAt, unpublishAt }).where(eq(contentEntries.id, entry.id)).returning();
+    await tx.update(versions).set({ unpublishedAt: unpublishAt }).where(and(eq(versions.entryId, entry.id), eq(versions.state, 'published')));
+    return row;
+  });
+  if (!updated) throw notFound('Entry');
+  return showVersion(ctx, scope, updated, undefined, 'draft');
+}
+
+const BATCH = 100;
+
+/** Runs what one entry's schedule holds until `now`, in the order of its moments. */
+async function runSchedule(ctx: Context, entryId: number, definitions: readonly ContentFieldDefinition[], now: Date): Promise<void> {
+  await ctx.db.transaction(async (txn) => {
+    const tx = txn as unknown as Db;
+    const entry = await lockEntry(tx, entryId);
+    const due = [
+      { at: entry.publishAt, run: () => publishDrafts(tx, definitions, entryId, undefined, now) },
+      { at: entry.unpublishAt, run: () => unpublishVersions(tx, entryId, undefined, now) },
+    ].filter((step) => step.at && step.at <= now).sort((a, b) => a.at!.getTime() - b.at!.getTime());
+    for (const step of due) await step.run();
+  });
+}
+
+/**
+ * The scheduling job: publishes and unpublishes the entries whose moments have passed. A scheduled
+ * publish that cannot happen (a required field left blank, a slug taken) is dropped and logged, so it
+ * is not retried every round; the editor sees the schedule gone.
+ */
+export async function runDueSchedules(ctx: Context): Promise<number> {
+  const now = ctx.clock.now();
+  const isDue = or(lte(contentEntries.publishAt, now), lte(contentEntries.unpublishAt, now));
+  let done = 0;
+  for (;;) {
+    const due = await ctx.db.select({ id: contentEntries.id, definitions: contentTypes.fields }).from(contentEntries)
+      .innerJoin(contentTypes, eq(contentTypes.id, contentEntries.typeId)).where(isDue).orderBy(asc(contentEntries.id)).limit(BATCH);
+    for (const { id, definitions } of due) {
+      try {
+        await runSchedule(ctx, id, definitions, now);
+      } catch (err) {
+        ctx.log.warn({ entry: id, reason: (err as Error).message }, 'a scheduled publish or unpublish could not run: dropped');
+        await ctx.db.update(contentEntries).set({ publishAt: null }).where(and(eq(contentEntries.id, id), lte(contentEntries.publishAt, now)));
+        await ctx.db.update(contentEntries).set({ unpublishAt: null }).where(and(eq(contentEntries.id, id), lte(contentEntries.unpublishAt, now)));
+      }
+      done += 1;
+    }
+    if (due.length < BATCH) return done;
+  }
+}
+
+export const contentScheduleJob: Job = { name: 'content-schedule', everyMs: 60_000, leaseMs: 10 * 60_000, run: runDueSchedules };
