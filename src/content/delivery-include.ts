@@ -46,7 +46,7 @@ async function readEntries(ctx: Context, uuids: string[], type: DeliveryType, qu
   if (!uuids.length) return [];
   const rows = await ctx.db.select({ ...deliveredColumns, typeUid: types.uid, typeFields: types.fields })
     .from(versions).innerJoin(entries, eq(entries.id, versions.entryId)).innerJoin(types, eq(types.id, versions.typeId))
-    .where(and(eq(entries.spaceId, type.spaceId), inArray(entries.uuid, uuids), servedCondition(null, query, reader)));
+    .where(and(eq(entries.spaceId, type.spaceId), inArray(entries.uuid, uuids), servedCondition(null, query, reader, ctx.clock.now())));
   return rows.map((row) => ({ view: deliveredView(row, type.spaceUid, row.typeUid, row.typeFields), fields: row.typeFields }));
 }
 

@@ -23,19 +23,22 @@ function localeCondition(locale: string, fallback: string | null): SQL {
     select 1 from ${versions} as ${other} where ${other}.entry_id = ${versions.entryId} and ${other}.state = 'published' and ${other}.locale = ${locale})))`;
 }
 
-/** Published, and not private unless one of the reader's segments is among the entry's. */
-export function visibleCondition(reader: Reader): SQL {
-  const published = sql`${versions.state} = 'published'`;
+/**
+ * Published, not past a scheduled unpublish (the job that removes the row may come up to a minute
+ * later), and not private unless one of the reader's segments is among the entry's.
+ */
+export function visibleCondition(reader: Reader, now: Date): SQL {
+  const published = sql`${versions.state} = 'published' and (${versions.unpublishedAt} is null or ${versions.unpublishedAt} > ${now.toISOString()}::timestamptz)`;
   if (!reader.segments.length) return sql`(${published} and not ${versions.private})`;
   return sql`(${published} and (not ${versions.private} or ${versions.segmentUuids} && ${`{${reader.segments.join(',')}}`}::uuid[]))`;
 }
 
 /** The versions a list or a lookup by uuid may answer. */
-export function servedCondition(typeId: number | null, query: Pick<DeliveryQuery, 'locale' | 'fallbackLocale'>, reader: Reader): SQL {
+export function servedCondition(typeId: number | null, query: Pick<DeliveryQuery, 'locale' | 'fallbackLocale'>, reader: Reader, now: Date): SQL {
   return sql.join([
     ...(typeId === null ? [] : [sql`${versions.typeId} = ${typeId}`]),
     localeCondition(query.locale, query.fallbackLocale),
-    visibleCondition(reader),
+    visibleCondition(reader, now),
   ], sql` and `);
 }
 

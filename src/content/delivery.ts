@@ -14,7 +14,7 @@ import { contentEntries as entries, contentEntryVersions as versions, contentSpa
  * The public content delivery API's operations: a page of a type's published entries, or one entry,
  * answered as the JSON text sent and its strong ETag. Answers are kept two seconds in the `content`
  * cache (keyed by the request's space, type, query and the reader's segments), which every change of
- * published content empties in every process (`contentChanged`).
+ * published content, types and spaces empties in every process (`ctx.caches.changed('content')`).
  */
 export interface Delivered {
   body: string;
@@ -22,9 +22,6 @@ export interface Delivered {
 }
 
 type RawQuery = Record<string, unknown>;
-
-/** Published content changed (a publish, an unpublish, a deletion, a type's fields, a space's locales): answers are read again. */
-export const contentChanged = (ctx: Context) => ctx.caches.changed('content');
 
 async function deliveryType(ctx: Context, spaceUid: string, typeUid: string): Promise<DeliveryType> {
   const [row] = await ctx.db.select({
@@ -68,7 +65,7 @@ export async function listEntries(ctx: Context, spaceUid: string, typeUid: strin
   return cached(ctx, keyOf('list', spaceUid, typeUid, raw, reader), async () => {
     const type = await deliveryType(ctx, spaceUid, typeUid);
     const query = parseListQuery(raw, type);
-    const where = sql`${servedCondition(type.typeId, query, reader)} and ${filtersCondition(query.filters, ctx.clock.now())}`;
+    const where = sql`${servedCondition(type.typeId, query, reader, ctx.clock.now())} and ${filtersCondition(query.filters, ctx.clock.now())}`;
     const { page } = query;
     const rows = await ctx.db.select(deliveredColumns).from(versions).innerJoin(entries, eq(entries.id, versions.entryId))
       .where(where).orderBy(orderSql(query.sort, query.descending)).limit(page.perPage).offset(page.offset);
@@ -88,7 +85,7 @@ export async function showEntry(ctx: Context, spaceUid: string, typeUid: string,
     const query = parseEntryQuery(raw, type);
     if (!UUID.test(uuid)) throw notFound('Entry');
     const [row] = await ctx.db.select(deliveredColumns).from(versions).innerJoin(entries, eq(entries.id, versions.entryId))
-      .where(sql`${entries.uuid} = ${uuid.toLowerCase()}::uuid and ${servedCondition(type.typeId, query, reader)}`).limit(1);
+      .where(sql`${entries.uuid} = ${uuid.toLowerCase()}::uuid and ${servedCondition(type.typeId, query, reader, ctx.clock.now())}`).limit(1);
     if (!row) throw notFound('Entry');
     const [view] = await finish(ctx, shaped([row], type), type, query, reader);
     return view;

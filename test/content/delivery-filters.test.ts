@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../helpers/harness.js';
-import { insertEntry, makeSpaceAndType } from './delivery-fixtures.js';
+import { makeEntry, makeSpaceAndType, publish, saveDraft, type Version } from './delivery-fixtures.js';
 
 let h: Harness;
 let base: string;
@@ -9,25 +9,43 @@ const ids: Record<string, string> = {};
 
 const DAY = 86_400_000;
 
+/** The moment `day` days after the set-up began, as the content API writes it. */
+let t0 = 0;
+const day = (n: number) => new Date(t0 + n * DAY).toISOString();
+const next = () => h.clock.advance(DAY);
+
+// Made, changed and published on different days, so that every meta date orders them differently:
+// created Cheap, Mid, Dear; changed Dear, Mid, Cheap; published Dear, Cheap, Mid.
 beforeAll(async () => {
   h = await startHarness();
   ({ base, space } = await makeSpaceAndType(h));
-  const t0 = new Date('2026-01-01T00:00:00Z').getTime();
-  const at = (days: number) => new Date(t0 + days * DAY);
-  ids.cheap = await insertEntry(h, space, 'product', {
-    name: 'Cheap red', slug: 'cheap', tags: ['sale', 'new'], category: 'shop/shoes', createdAt: at(1), updatedAt: at(9), publishedAt: at(2),
+  t0 = h.clock.now().getTime();
+  const draft = (v: Version) => makeEntry(h, space, 'product', { ...v, state: 'draft' });
+  next();
+  ids.cheap = await draft({
+    name: 'Cheap red', slug: 'cheap', tags: ['sale', 'new'], category: 'shop/shoes',
     fields: { title: 'Alpha', price: 9.5, stock: 3, active: true, launch: '2026-02-01', colour: 'red', sizes: ['s', 'm'], body: 'Lorem *ipsum*' },
   });
-  ids.mid = await insertEntry(h, space, 'product', {
-    name: 'Mid green', slug: 'mid', tags: ['new'], category: 'shop', createdAt: at(2), updatedAt: at(8), publishedAt: at(3),
-    fields: { title: 'beta', price: 10, stock: 10, active: false, launch: '2026-03-15T12:00:00.000Z', colour: 'green', sizes: ['l'], related: null },
+  next();
+  ids.mid = await draft({
+    name: 'Mid green', slug: 'mid', tags: ['new'], category: 'shop',
+    fields: { title: 'beta', price: 10, stock: 10, active: false, launch: '2026-03-15T13:00:00+01:00', colour: 'green', sizes: ['l'] },
   });
-  ids.dear = await insertEntry(h, space, 'product', {
-    name: 'Dear blue', slug: 'dear', tags: [], category: 'shopping', createdAt: at(3), updatedAt: at(7), publishedAt: at(1),
+  next();
+  ids.dear = await draft({
+    name: 'Dear blue', slug: 'dear', category: 'shopping',
     fields: { title: 'Gamma', price: 120, stock: 0, active: true, colour: 'blue', sizes: [], related: { uuid: ids.cheap } },
   });
+  for (const uuid of [ids.dear, ids.mid, ids.cheap]) {
+    next();
+    await saveDraft(h, space, 'product', uuid, { tags: uuid === ids.dear ? [] : undefined });
+  }
+  for (const uuid of [ids.dear, ids.cheap, ids.mid]) {
+    next();
+    await publish(h, space, 'product', uuid);
+  }
   // Never published: only a draft.
-  ids.draft = await insertEntry(h, space, 'product', { state: 'draft', name: 'Draft', fields: { price: 50 } });
+  ids.draft = await draft({ name: 'Draft', fields: { price: 50 } });
 });
 afterAll(async () => { await h?.close(); });
 
@@ -54,8 +72,8 @@ describe('content delivery: the list', () => {
     expect(body.entries[1]).toEqual({
       meta: {
         uuid: ids.cheap, space, name: 'Cheap red', slug: 'cheap', type: 'product', private: false, category: 'shop/shoes', tags: ['sale', 'new'],
-        locale: 'en', available_locales: ['en'], created_at: '2026-01-02T00:00:00.000Z', updated_at: '2026-01-10T00:00:00.000Z',
-        published_at: '2026-01-03T00:00:00.000Z', unpublished_at: null, version_type: 'published',
+        locale: 'en', available_locales: ['en'], created_at: day(1), updated_at: day(6), published_at: day(8), unpublished_at: null,
+        version_type: 'published',
       },
       fields: expect.objectContaining({ title: 'Alpha', price: 9.5, sizes: ['s', 'm'], related: null, place: null }),
     });
@@ -99,6 +117,7 @@ describe('content delivery: filters on fields, cast to the field type', () => {
     expect(await set('fields.launch[gt]=2026-02-01')).toEqual(['Mid green']);
     expect(await set('fields.launch[gte]=2026-02-01')).toEqual(['Cheap red', 'Mid green']);
     expect(await set('fields.launch[lt]=2026-03-15T13:00:00%2B01:00')).toEqual(['Cheap red']);
+    expect(await set('fields.launch=2026-03-15T12:00:00Z')).toEqual(['Mid green']);
     expect(await set('fields.launch[lte]=2026-03-15T12:00:00Z')).toEqual(['Cheap red', 'Mid green']);
     expect(await set('fields.launch=2026-02-01')).toEqual(['Cheap red']);
     expect(await set('fields.launch[ne]=2026-02-01')).toEqual(['Mid green']);
@@ -135,11 +154,18 @@ describe('content delivery: filters on meta', () => {
   });
 
   it('dates compare as instants; a bare date is midnight UTC', async () => {
-    expect(await set('meta.created_at[lt]=2026-01-03')).toEqual(['Cheap red']);
-    expect(await set('meta.created_at[lte]=2026-01-03T00:00:00Z')).toEqual(['Cheap red', 'Mid green']);
-    expect(await set('meta.updated_at[gt]=2026-01-09')).toEqual(['Cheap red']);
-    expect(await set('meta.published_at[gte]=2026-01-03T00:00:00%2B00:00')).toEqual(['Cheap red', 'Mid green']);
-    expect(await set('meta.published_at=2026-01-02')).toEqual(['Dear blue']);
+    const at = (n: number) => encodeURIComponent(day(n));
+    expect(await set(`meta.created_at[lt]=${at(2)}`)).toEqual(['Cheap red']);
+    expect(await set(`meta.created_at[lte]=${at(2)}`)).toEqual(['Cheap red', 'Mid green']);
+    expect(await set(`meta.created_at[gt]=${at(2)}`)).toEqual(['Dear blue']);
+    expect(await set(`meta.updated_at[gte]=${at(5)}`)).toEqual(['Cheap red', 'Mid green']);
+    expect(await set(`meta.published_at=${at(7)}`)).toEqual(['Dear blue']);
+    expect(await set(`meta.published_at[ne]=${at(7)}`)).toEqual(['Cheap red', 'Mid green']);
+    // The same instant written with another offset.
+    const shifted = new Date(t0 + 8 * DAY).toISOString().replace('Z', '+00:00');
+    expect(await set(`meta.published_at[gte]=${encodeURIComponent(shifted)}`)).toEqual(['Cheap red', 'Mid green']);
+    expect(await set(`meta.created_at[gt]=${day(-1).slice(0, 10)}`)).toHaveLength(3);
+    expect(await set('meta.created_at[lt]=2000-01-01')).toEqual([]);
     expect(await set('meta.unpublished_at[exists]=true')).toEqual([]);
   });
 
@@ -162,7 +188,8 @@ describe('content delivery: sorting', () => {
     expect(await names('sort_by=fields.price')).toEqual(['Cheap red', 'Mid green', 'Dear blue']);
     expect(await names('sort_by=fields.price&order=desc')).toEqual(['Dear blue', 'Mid green', 'Cheap red']);
     expect(await names('sort_by=fields.stock')).toEqual(['Dear blue', 'Cheap red', 'Mid green']);
-    expect(await names('sort_by=fields.active')).toEqual(['Mid green', 'Cheap red', 'Dear blue']);
+    expect((await names('sort_by=fields.active'))[0]).toBe('Mid green');
+    expect((await names('sort_by=fields.active&order=desc'))[2]).toBe('Mid green');
     // Entries without the value come last.
     expect(await names('sort_by=fields.launch&order=desc')).toEqual(['Mid green', 'Cheap red', 'Dear blue']);
     expect(await names('sort_by=fields.launch')).toEqual(['Cheap red', 'Mid green', 'Dear blue']);

@@ -1,8 +1,4 @@
-import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
-import { contentChanged } from '../../src/content/delivery.js';
-import { and, eq } from 'drizzle-orm';
-import { contentEntries, contentEntryVersions, contentSpaces, contentTypes } from '../../src/content/tables.js';
 import type { Harness } from '../helpers/harness.js';
 
 let counter = 0;
@@ -41,30 +37,41 @@ export interface Version {
   category?: string | null;
   private?: boolean;
   segmentUuids?: string[];
-  publishedAt?: Date;
-  createdAt?: Date;
-  updatedAt?: Date;
 }
 
+const bodyOf = (v: Version) => ({
+  name: v.name ?? `Entry ${++counter}`, slug: v.slug ?? `entry-${++counter}`, locale: v.locale ?? 'en', fields: v.fields ?? {},
+  tags: v.tags ?? [], category: v.category ?? null, private: v.private ?? false, segment_uuids: v.segmentUuids ?? [],
+});
+
 /**
- * An entry written straight into the tables (one row per version given), as publishing leaves it;
- * answers the entry's uuid. The content cache is emptied as a publish does.
+ * An entry made through the admin API: its first version created, the others saved as drafts of their
+ * locales, then each version whose state is `published` (the default) published. Answers its uuid.
  */
-export async function insertEntry(h: Harness, spaceUid: string, typeUid: string, ...given: Version[]): Promise<string> {
-  const [ids] = await h.ctx.db.select({ space_id: contentSpaces.id, type_id: contentTypes.id }).from(contentTypes)
-    .innerJoin(contentSpaces, eq(contentSpaces.id, contentTypes.spaceId)).where(and(eq(contentSpaces.uid, spaceUid), eq(contentTypes.uid, typeUid)));
-  const uuid = randomUUID();
-  const now = h.clock.now();
-  const [entry] = await h.ctx.db.insert(contentEntries).values({ uuid, spaceId: ids.space_id, typeId: ids.type_id, createdAt: now, updatedAt: now }).returning();
-  for (const v of given) {
-    const n = ++counter;
-    await h.ctx.db.insert(contentEntryVersions).values({
-      entryId: entry.id, typeId: ids.type_id, locale: v.locale ?? 'en', state: v.state ?? 'published', name: v.name ?? `Entry ${n}`,
-      slug: v.slug ?? `entry-${n}`, fields: v.fields ?? {}, tags: v.tags ?? [], category: v.category ?? null, private: v.private ?? false,
-      segmentUuids: v.segmentUuids ?? [], publishedAt: (v.state ?? 'published') === 'published' ? v.publishedAt ?? now : null,
-      createdAt: v.createdAt ?? now, updatedAt: v.updatedAt ?? now,
-    });
+export async function makeEntry(h: Harness, spaceUid: string, typeUid: string, ...given: Version[]): Promise<string> {
+  const entries = `/api/admin/content/spaces/${spaceUid}/types/${typeUid}/entries`;
+  const created = await h.request({ method: 'POST', url: entries, payload: bodyOf(given[0]) });
+  expect(created.statusCode, created.body).toBe(201);
+  const uuid = created.json().meta.uuid as string;
+  for (const version of given.slice(1)) {
+    const saved = await h.request({ method: 'PUT', url: `${entries}/${uuid}`, payload: bodyOf(version) });
+    expect(saved.statusCode, saved.body).toBe(200);
   }
-  contentChanged(h.ctx);
+  for (const version of given.filter((v) => (v.state ?? 'published') === 'published')) {
+    const published = await h.request({ method: 'POST', url: `${entries}/${uuid}/publish`, payload: { locale: version.locale ?? 'en' } });
+    expect(published.statusCode, published.body).toBe(200);
+  }
   return uuid;
+}
+
+/** Saves a draft of an entry's locale through the admin API. */
+export async function saveDraft(h: Harness, spaceUid: string, typeUid: string, uuid: string, change: Record<string, unknown>): Promise<void> {
+  const saved = await h.request({ method: 'PUT', url: `/api/admin/content/spaces/${spaceUid}/types/${typeUid}/entries/${uuid}`, payload: change });
+  expect(saved.statusCode, saved.body).toBe(200);
+}
+
+/** Publishes an entry (every locale) through the admin API. */
+export async function publish(h: Harness, spaceUid: string, typeUid: string, uuid: string): Promise<void> {
+  const res = await h.request({ method: 'POST', url: `/api/admin/content/spaces/${spaceUid}/types/${typeUid}/entries/${uuid}/publish` });
+  expect(res.statusCode, res.body).toBe(200);
 }

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeJwt } from 'jose';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { makeRealm, makeRealmUser, REALM_USER_PASSWORD, signInAtLoginPage } from '../helpers/realms.js';
-import { insertEntry, makeSpaceAndType } from './delivery-fixtures.js';
+import { makeEntry, makeSpaceAndType } from './delivery-fixtures.js';
 
 let h: Harness;
 let base: string;
@@ -19,11 +19,11 @@ const names = (res: { json(): { entries: { meta: { name: string } }[] } }) => re
 
 describe('content delivery: locales', () => {
   it('answers the space default locale, another locale, and the fallback where an entry lacks the asked one', async () => {
-    const both = await insertEntry(h, space, 'product', { locale: 'en', name: 'Shoe', fields: { title: 'Shoe' } }, { locale: 'es', name: 'Zapato', fields: { title: 'Zapato' } });
-    await insertEntry(h, space, 'product', { locale: 'en', name: 'Hat', fields: { title: 'Hat' } });
-    await insertEntry(h, space, 'product', { locale: 'es', name: 'Bufanda' });
+    const both = await makeEntry(h, space, 'product', { locale: 'en', name: 'Shoe', fields: { title: 'Shoe' } }, { locale: 'es', name: 'Zapato', fields: { title: 'Zapato' } });
+    await makeEntry(h, space, 'product', { locale: 'en', name: 'Hat', fields: { title: 'Hat' } });
+    await makeEntry(h, space, 'product', { locale: 'es', name: 'Bufanda' });
     // A draft in es does not count as a version in es.
-    await insertEntry(h, space, 'product', { locale: 'en', name: 'Sock' }, { locale: 'es', state: 'draft', name: 'Calcetín' });
+    await makeEntry(h, space, 'product', { locale: 'en', name: 'Sock' }, { locale: 'es', state: 'draft', name: 'Calcetín' });
 
     expect(names(await get(base))).toEqual(['Hat', 'Shoe', 'Sock']);
     expect(names(await get(`${base}?locale=es`))).toEqual(['Bufanda', 'Zapato']);
@@ -51,10 +51,30 @@ describe('content delivery: locales', () => {
   });
 });
 
+describe('content delivery: publishing', () => {
+  it('serves a change of what is published at once, and stops at a scheduled unpublish moment', async () => {
+    const { space: s6, base: b6 } = await makeSpaceAndType(h);
+    const admin = `/api/admin/content/spaces/${s6}/types/product/entries`;
+    const uuid = await makeEntry(h, s6, 'product', { name: 'Live' });
+    expect(names(await get(b6))).toEqual(['Live']);
+    expect((await h.request({ method: 'POST', url: `${admin}/${uuid}/unpublish` })).statusCode).toBe(200);
+    expect(names(await get(b6))).toEqual([]);
+    expect((await h.request({ method: 'POST', url: `${admin}/${uuid}/publish` })).statusCode).toBe(200);
+    expect(names(await get(b6))).toEqual(['Live']);
+    const at = new Date(h.clock.now().getTime() + 60_000).toISOString();
+    expect((await h.request({ method: 'PUT', url: `${admin}/${uuid}/schedule`, payload: { unpublish_at: at } })).statusCode).toBe(200);
+    expect((await get(`${b6}/${uuid}`)).json().meta.unpublished_at).toBe(at);
+    h.clock.advance(60_000);
+    expect(names(await get(b6))).toEqual([]);
+    expect((await get(`${b6}/${uuid}`)).statusCode).toBe(404);
+    expect((await h.request({ method: 'DELETE', url: `${admin}/${uuid}` })).statusCode).toBe(204);
+  });
+});
+
 describe('content delivery: one entry', () => {
   it('answers a published entry, 404 for a draft, an unknown uuid, another type\'s entry or a malformed uuid', async () => {
-    const shown = await insertEntry(h, space, 'product', { name: 'Shown' });
-    const draft = await insertEntry(h, space, 'product', { state: 'draft', name: 'Hidden' });
+    const shown = await makeEntry(h, space, 'product', { name: 'Shown' });
+    const draft = await makeEntry(h, space, 'product', { state: 'draft', name: 'Hidden' });
     const res = await get(`${base}/${shown}`);
     expect(res.statusCode).toBe(200);
     expect(res.json().meta).toMatchObject({ uuid: shown, name: 'Shown', version_type: 'published' });
@@ -69,7 +89,7 @@ describe('content delivery: one entry', () => {
 
 describe('content delivery: ETag and 304', () => {
   it('answers a strong quoted ETag with Cache-Control public, no-cache, and 304 to a matching If-None-Match', async () => {
-    await insertEntry(h, space, 'product', { name: 'Tagged' });
+    await makeEntry(h, space, 'product', { name: 'Tagged' });
     const first = await get(base);
     expect(first.headers.etag).toMatch(/^"[A-Za-z0-9_-]{43}"$/);
     expect(first.headers['cache-control']).toBe('public, no-cache');
@@ -81,7 +101,7 @@ describe('content delivery: ETag and 304', () => {
     expect((await get(base, { 'if-none-match': '"other"' })).statusCode).toBe(200);
     // Another query, another body, another tag; a change of content, another tag.
     expect((await get(`${base}?per_page=1`)).headers.etag).not.toBe(first.headers.etag);
-    await insertEntry(h, space, 'product', { name: 'Newer' });
+    await makeEntry(h, space, 'product', { name: 'Newer' });
     const changed = await get(base, { 'if-none-match': first.headers.etag as string });
     expect(changed.statusCode).toBe(200);
     expect(changed.headers.etag).not.toBe(first.headers.etag);
@@ -93,11 +113,11 @@ describe('content delivery: ETag and 304', () => {
 describe('content delivery: include', () => {
   it('embeds referenced entries and assets to the depth asked, leaving what cannot be shown as stored', async () => {
     const { space: s2, base: b2 } = await makeSpaceAndType(h);
-    const leaf = await insertEntry(h, s2, 'product', { name: 'Leaf', fields: { title: 'leaf' } });
-    const hidden = await insertEntry(h, s2, 'product', { state: 'draft', name: 'Hidden' });
-    const middle = await insertEntry(h, s2, 'product', { name: 'Middle', fields: { related: { uuid: leaf } } });
-    const top = await insertEntry(h, s2, 'product', {
-      name: 'Top', fields: { related: { uuid: middle }, parts: [{ uuid: leaf }, { uuid: hidden }], photo: { uuid: '00000000-0000-4000-8000-000000000001' } },
+    const leaf = await makeEntry(h, s2, 'product', { name: 'Leaf', fields: { title: 'leaf' } });
+    const hidden = await makeEntry(h, s2, 'product', { state: 'draft', name: 'Hidden' });
+    const middle = await makeEntry(h, s2, 'product', { name: 'Middle', fields: { related: { uuid: leaf } } });
+    const top = await makeEntry(h, s2, 'product', {
+      name: 'Top', fields: { related: { uuid: middle }, parts: [{ uuid: leaf }, { uuid: hidden }] },
     });
     const plain = (await get(`${b2}/${top}`)).json();
     expect(plain.fields.related).toEqual({ uuid: middle });
@@ -107,7 +127,6 @@ describe('content delivery: include', () => {
     expect(one.fields.related.fields.related).toEqual({ uuid: leaf });
     expect(one.fields.parts[0].meta.name).toBe('Leaf');
     expect(one.fields.parts[1]).toEqual({ uuid: hidden });
-    expect(one.fields.photo).toEqual({ uuid: '00000000-0000-4000-8000-000000000001' });
 
     const two = (await get(`${b2}/${top}?include=2`)).json();
     expect(two.fields.related.fields.related.meta).toMatchObject({ uuid: leaf, name: 'Leaf' });
@@ -121,7 +140,7 @@ describe('content delivery: include', () => {
 describe('content delivery: fields=<JSONPath>', () => {
   it('trims each entry to what the path selects, in place', async () => {
     const { space: s3, base: b3 } = await makeSpaceAndType(h);
-    const uuid = await insertEntry(h, s3, 'product', { name: 'Trim', tags: ['a', 'b', 'c'], fields: { title: 'T', price: 3 } });
+    const uuid = await makeEntry(h, s3, 'product', { name: 'Trim', tags: ['a', 'b', 'c'], fields: { title: 'T', price: 3 } });
     const one = (path: string) => get(`${b3}/${uuid}?fields=${encodeURIComponent(path)}`);
     expect((await one('$.fields.title')).json()).toEqual({ fields: { title: 'T' } });
     expect((await one('$.meta[uuid,name]')).json()).toEqual({ meta: { uuid, name: 'Trim' } });
@@ -155,9 +174,10 @@ describe('content delivery: private entries and the delivery token', () => {
     expect(segment.statusCode, segment.body).toBe(201);
     const other = await h.request({ method: 'POST', url: '/api/admin/segments', payload: { name: 'Bobs', realm_uid: realm.uid, filters: { attribute: 'first_name', operator: 'eq', value: 'Bob' } } });
     const { space: s5, base: b5 } = await makeSpaceAndType(h);
-    await insertEntry(h, s5, 'product', { name: 'Public' });
-    const secret = await insertEntry(h, s5, 'product', { name: 'For Anas', private: true, segmentUuids: [segment.json().uuid] });
-    await insertEntry(h, s5, 'product', { name: 'For nobody', private: true, segmentUuids: [] });
+    await makeEntry(h, s5, 'product', { name: 'Public' });
+    const secret = await makeEntry(h, s5, 'product', { name: 'For Anas', private: true, segmentUuids: [segment.json().uuid] });
+    const nobody = await h.request({ method: 'POST', url: '/api/admin/segments', payload: { name: 'Zeds', realm_uid: realm.uid, filters: { attribute: 'first_name', operator: 'eq', value: 'Zed' } } });
+    await makeEntry(h, s5, 'product', { name: 'For nobody', private: true, segmentUuids: [nobody.json().uuid] });
 
     const tokenFor = async (user: { email: string }) => {
       const cookie = await signInAtLoginPage(h, realm.uid, user.email, REALM_USER_PASSWORD);
@@ -171,6 +191,7 @@ describe('content delivery: private entries and the delivery token', () => {
     expect(claims).toMatchObject({ realm: realm.uid, segments: [segment.json().uuid], sub: ana.uuid });
     const bobToken = await tokenFor(bob);
     expect(decodeJwt(bobToken.token).segments).toEqual([other.json().uuid]);
+    expect(decodeJwt(anaToken.token).exp! - decodeJwt(anaToken.token).iat!).toBe(3600);
 
     expect(names(await get(b5))).toEqual(['Public']);
     expect(names(await get(b5, { 'delivery-token': anaToken.token }))).toEqual(['For Anas', 'Public']);
