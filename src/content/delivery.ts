@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { Context } from '../context.js';
 import { notFound } from '../http/errors.js';
 import { metaOf } from '../http/pagination.js';
@@ -69,12 +69,33 @@ export async function listEntries(ctx: Context, spaceUid: string, typeUid: strin
     const { page } = query;
     const rows = await ctx.db.select(deliveredColumns).from(versions).innerJoin(entries, eq(entries.id, versions.entryId))
       .where(where).orderBy(orderSql(query.sort, query.descending)).limit(page.perPage).offset(page.offset);
-    // The page tells the total when it is the first and not full; otherwise one count.
+    // The page tells the total when it is the first and not full; otherwise one count, which the other pages
+    // and orders of the same filters share.
     const total = page.offset === 0 && rows.length < page.perPage ? rows.length
-      : (await ctx.db.select({ n: sql<number>`count(*)::integer` }).from(versions).innerJoin(entries, eq(entries.id, versions.entryId)).where(where))[0].n;
+      : await cachedCount(ctx, [spaceUid, typeUid, filterParams(raw), reader.segments], () => countOf(ctx, where));
     const views = await finish(ctx, shaped(rows, type), type, query, reader);
     return { meta: metaOf(total, page), entries: views };
   });
+}
+
+/** The parameters that choose which entries a list holds (not which page of them, nor in what order). */
+const filterParams = (raw: RawQuery) => Object.keys(raw).filter((k) => !['page', 'per_page', 'sort_by', 'order', 'fields', 'include', 'delivery_token'].includes(k))
+  .sort().map((k) => [k, raw[k]]);
+
+async function cachedCount(ctx: Context, key: unknown[], count: () => Promise<number>): Promise<number> {
+  const cache = ctx.caches.of<number>('content');
+  const text = JSON.stringify(['count', ...key]);
+  const hit = cache.get(text, ctx.clock.now());
+  if (hit !== undefined) return hit;
+  const n = await count();
+  cache.set(text, n, ctx.clock.now());
+  return n;
+}
+
+/** How many versions a list's condition holds. */
+async function countOf(ctx: Context, where: SQL): Promise<number> {
+  const [{ n }] = await ctx.db.select({ n: sql<number>`count(*)::integer` }).from(versions).innerJoin(entries, eq(entries.id, versions.entryId)).where(where);
+  return n;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -33,6 +33,8 @@ describe('content delivery: locales', () => {
     expect(hat.meta.locale).toBe('en');
     expect(names(await get(`${base}?locale=fr&fallback_locale=es`))).toEqual(['Bufanda', 'Zapato']);
     expect(fallback.json().meta.total_entries).toBe(4);
+    // A page past the first is counted apart: the same total.
+    expect((await get(`${base}?locale=es&fallback_locale=en&per_page=1&page=2`)).json().meta).toEqual({ total_entries: 4, per_page: 1, current_page: 2, total_pages: 4 });
 
     const one = await get(`${base}/${both}?locale=es`);
     expect(one.statusCode).toBe(200);
