@@ -72,7 +72,7 @@ export async function listEntries(ctx: Context, spaceUid: string, typeUid: strin
     // The page tells the total when it is the first and not full; otherwise one count, which the other pages
     // and orders of the same filters share.
     const total = page.offset === 0 && rows.length < page.perPage ? rows.length
-      : await cachedCount(ctx, [spaceUid, typeUid, filterParams(raw), reader.segments], () => countOf(ctx, where));
+      : await cachedCount(ctx, [spaceUid, typeUid, filterParams(raw), reader.segments], () => countOf(ctx, where, query));
     const views = await finish(ctx, shaped(rows, type), type, query, reader);
     return { meta: metaOf(total, page), entries: views };
   });
@@ -92,9 +92,11 @@ async function cachedCount(ctx: Context, key: unknown[], count: () => Promise<nu
   return n;
 }
 
-/** How many versions a list's condition holds. */
-async function countOf(ctx: Context, where: SQL): Promise<number> {
-  const [{ n }] = await ctx.db.select({ n: sql<number>`count(*)::integer` }).from(versions).innerJoin(entries, eq(entries.id, versions.entryId)).where(where);
+/** How many versions a list's condition holds; the entries are joined only when a filter reads their uuid. */
+async function countOf(ctx: Context, where: SQL, query: DeliveryQuery): Promise<number> {
+  const byUuid = query.filters.some((f) => 'meta' in f.target && f.target.meta === 'uuid');
+  const counted = ctx.db.select({ n: sql<number>`count(*)::integer` }).from(versions);
+  const [{ n }] = await (byUuid ? counted.innerJoin(entries, eq(entries.id, versions.entryId)) : counted).where(where);
   return n;
 }
 

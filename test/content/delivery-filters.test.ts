@@ -174,6 +174,7 @@ describe('content delivery: filters on meta', () => {
     expect(await set('meta.slug[in][]=cheap&meta.slug[in][]=dear')).toEqual(['Cheap red', 'Dear blue']);
     expect(await set(`meta.uuid=${ids.mid}`)).toEqual(['Mid green']);
     expect(await set(`meta.uuid[ne]=${ids.mid}`)).toEqual(['Cheap red', 'Dear blue']);
+    expect((await list(`meta.uuid[ne]=${ids.mid}&per_page=1&page=2`)).meta).toMatchObject({ total_entries: 2, total_pages: 2 });
   });
 });
 
