@@ -118,6 +118,22 @@ describe('content spaces admin API', () => {
     expect((await h.request({ method: 'GET', url: `${SPACES}/${space.uid}/types/${type.uid}` })).statusCode).toBe(404);
   });
 
+  it('removes the files of the space\'s assets with the space', async () => {
+    const space = await makeSpace(h);
+    const { contentAssets, contentSpaces } = await import('../../src/content/tables.js');
+    const { eq } = await import('drizzle-orm');
+    const [row] = await h.ctx.db.select().from(contentSpaces).where(eq(contentSpaces.uid, space.uid));
+    const key = `content/${space.uid}/logo.png`;
+    await h.ctx.storage.put(key, Buffer.from('png bytes'));
+    await h.ctx.db.insert(contentAssets).values({ spaceId: row.id, fileName: 'logo.png', contentType: 'image/png', size: 9, storageKey: key });
+    const stored = await h.ctx.storage.get(key);
+    expect(stored).not.toBeNull();
+    stored?.content.destroy();
+    expect((await h.request({ method: 'DELETE', url: `${SPACES}/${space.uid}` })).statusCode).toBe(204);
+    expect(await h.ctx.storage.get(key)).toBeNull();
+    expect(await h.ctx.db.select().from(contentAssets).where(eq(contentAssets.spaceId, row.id))).toEqual([]);
+  });
+
   it('answers 404 for an unknown space', async () => {
     for (const method of ['GET', 'PUT', 'DELETE'] as const) {
       const res = await h.request({ method, url: `${SPACES}/nope`, ...(method === 'PUT' ? { payload: { name: 'x' } } : {}) });

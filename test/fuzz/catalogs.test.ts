@@ -13,6 +13,7 @@ const RUNS = Number(process.env.FUZZ_RUNS ?? 40);
 const CATALOGS = ['admin', 'content', 'profile', 'customers'];
 const USER_PASSWORD = 'a long secret 1';
 const BUILT_IN_ROLE_KEYS = ['account_owner', 'account_admin', 'realm_admin', 'realm_user_manager'];
+const CONTENT_FIELDS = [{ name: 'title', type: 'text', required: true }, { name: 'section', type: 'dropdown', options: ['news'] }];
 const SAMPLE_FILTERS = [
   { all: [{ attribute: 'email', operator: 'contains', value: 'a' }, { attribute: 'events.user_login_log.count', operator: 'gte', value: 1, within_last_days: 7 }] },
   { any: [{ not: { attribute: 'custom_fields.field_1', operator: 'is_set' } }, { attribute: 'random_bucket', operator: 'between', value: [0, 49] }] },
@@ -80,6 +81,7 @@ describe('the catalog fuzzer', () => {
     await admin('PUT', `/customers/${realm.uid}/integrations/zendesk`, { subdomain: 'fuzz', key_id: 'fuzz_key', shared_secret: USER_PASSWORD });
     remember('segments', (await admin('POST', '/segments', { name: 'Fuzz', realm_uid: realm.uid, filters: SAMPLE_FILTERS[0] })).json().id);
     await populateOriginations(realm.uid, user.id);
+    await populateContent(n);
     const campaign = (await admin('POST', '/messaging/campaigns', { realm_uid: realm.uid, name: 'Fuzz', type: 'mailing', subject: 'Hi {{ user.first_name }}', body: 'Body' })).json();
     remember('campaigns', campaign.id);
     remember('deliveries', (await admin('POST', `/messaging/campaigns/${campaign.id}/deliveries`, { starts_at: '2100-01-01T00:00:00Z' })).json().id);
@@ -111,6 +113,13 @@ describe('the catalog fuzzer', () => {
     const submission = (await admin('POST', `/customers/${realmUid}/originations/${origination.id}/submissions`, { user_id: userId })).json();
     remember('submissions', submission.id);
     remember('submissions.uuid', submission.uuid);
+  }
+
+  /** A content space with a type of a few fields: the path parameters of the content routes. */
+  async function populateContent(n: number): Promise<void> {
+    const space = `fuzz-space-${n}`;
+    if ((await admin('POST', '/content/spaces', { uid: space, name: 'Fuzz', default_locale: 'en', locales: ['es'] })).statusCode === 201) remember('spaces', space);
+    if ((await admin('POST', `/content/spaces/${space}/types`, { uid: 'fuzz-type', name: 'Fuzz', fields: CONTENT_FIELDS })).statusCode === 201) remember('types', 'fuzz-type');
   }
 
   /** The realm session cookie, got the way a browser gets it: the login page, then its form. */
@@ -184,7 +193,9 @@ describe('the catalog fuzzer', () => {
     days: [1, 30],
     reason: ['Withdrawn'],
     steps: [ORIGINATION.steps],
-    fields: [{}, Object.fromEntries(world.questionIds.map((id) => [id, 'Ada']))],
+    fields: [{}, Object.fromEntries(world.questionIds.map((id) => [id, 'Ada'])), CONTENT_FIELDS],
+    default_locale: ['en', 'pt-BR'],
+    locales: [['en', 'es']],
     campaign_id: pick(world.ids.campaigns ?? []),
     delivery_id: pick(world.ids.deliveries ?? []),
     subject: ['Hello {{ user.first_name }}', '{% if x %}'],
