@@ -32,6 +32,7 @@ import { typeRoutes } from './content/routes/types.js';
 import { typeSchemaRoutes } from './content/routes/type-schema.js';
 import { deliveryRoutes, deliveryTokenRoutes } from './content/delivery-routes.js';
 import { entryRoutes } from './content/entry-routes.js';
+import { assetFileRoutes, assetRoutes } from './content/asset-routes.js';
 
 const bearer = { type: 'http', scheme: 'bearer', description: 'An admin API access token (team settings, API access)' };
 
@@ -75,7 +76,7 @@ export function adminCatalog(ctx: Context): Catalog {
       realmRoutes(ctx), realmUserRoutes(ctx), customFieldRoutes(ctx), oauthClientRoutes(ctx), realmEventRoutes(ctx),
       notificationAdminRoutes(ctx), zendeskAdminRoutes(ctx), impersonationRoutes(ctx), identityProviderRoutes(ctx),
       originationRoutes(ctx), submissionAdminRoutes(ctx), attachmentAdminRoutes(ctx), segmentRoutes(ctx), messagingRoutes(ctx),
-      spaceRoutes(ctx), typeRoutes(ctx), entryRoutes(ctx),
+      spaceRoutes(ctx), typeRoutes(ctx), entryRoutes(ctx), assetRoutes(ctx),
     ],
   };
 }
@@ -91,9 +92,10 @@ export function contentCatalog(ctx: Context): Catalog {
     tags: [
       { name: 'Entries', description: 'Published entries of a content type, filtered, sorted, in a locale' },
       { name: 'Content types', description: 'The JSON Schema of a content type\'s entries' },
+      { name: 'Assets', description: 'Images and files of content spaces, at their public URLs' },
     ],
     notFoundBody: { errors: ['Not found'] },
-    routes: [deliveryRoutes(ctx), typeSchemaRoutes(ctx)],
+    routes: [deliveryRoutes(ctx), typeSchemaRoutes(ctx), assetFileRoutes(ctx)],
   };
 }
 

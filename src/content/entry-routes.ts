@@ -3,11 +3,12 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Context } from '../context.js';
 import { acting } from '../admin-auth/guard.js';
 import { ref, useModels } from '../http/models.js';
+import { onlyOf, trimmed } from '../http/only.js';
 import { listOf, metaOf, pageOf } from '../http/pagination.js';
 import { failures, NoContent } from '../http/responses.js';
 import { createEntry, deleteEntry, listEntries, saveDraft, showEntry } from './entries.js';
 import { requireEntryScope } from './entry-scope.js';
-import { AdminEntryModel, EntryInput, EntryListQuery, EntryParams, EntryUuidParams, LocaleInput, ScheduleInput, VersionQuery } from './entry-schema.js';
+import { AdminEntryListItem, AdminEntryModel, EntryInput, EntryListQuery, EntryParams, EntryUuidParams, LocaleInput, ScheduleInput, VersionQuery } from './entry-schema.js';
 import { ENTRY_MODELS } from './entry-view.js';
 import { publishEntry, scheduleEntry, unpublishEntry } from './publishing.js';
 
@@ -24,7 +25,7 @@ const entryShown = ref(AdminEntryModel);
 
 export function entryRoutes(ctx: Context): FastifyPluginAsync {
   return async (scope) => {
-    useModels(scope, ...ENTRY_MODELS, AdminEntryModel);
+    useModels(scope, ...ENTRY_MODELS, AdminEntryModel, AdminEntryListItem);
     const app = scope.withTypeProvider<TypeBoxTypeProvider>();
     const scopeOf = (params: { space_uid: string; type_uid: string }) => requireEntryScope(ctx, params.space_uid, params.type_uid);
 
@@ -33,14 +34,15 @@ export function entryRoutes(ctx: Context): FastifyPluginAsync {
       schema: {
         tags, summary: 'List entries',
         description: 'The drafts (or, with `version=published`, the published versions) of the type\'s entries, one item per locale '
-          + 'unless `locale` narrows the list. Default order `updated_at desc`.',
+          + 'unless `locale` narrows the list. Default order `updated_at desc`. `only` trims each item to the attributes named.',
         params: EntryParams, querystring: EntryListQuery,
-        response: { 200: listOf('entries', entryShown), ...failures(401, 403, 404, 422) },
+        response: { 200: listOf('entries', ref(AdminEntryListItem)), ...failures(401, 403, 404, 422) },
       },
     }, async (request) => {
       const page = pageOf(request.query);
+      const only = onlyOf(request.query);
       const { items, total } = await listEntries(ctx, await scopeOf(request.params), page, request.query);
-      return { entries: items, meta: metaOf(total, page) };
+      return { entries: items.map((item) => trimmed(item, only)), meta: metaOf(total, page) };
     });
 
     app.post(ENTRIES, {

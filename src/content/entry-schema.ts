@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { DateTime } from '../http/models.js';
+import { OnlyQuery } from '../http/only.js';
 import { PageQuery } from '../http/pagination.js';
 import { EntryMetaModel } from './entry-view.js';
 
@@ -28,6 +29,10 @@ export const AdminEntryModel = Type.Object({
 });
 
 export type AdminEntryBody = Static<typeof AdminEntryModel>;
+
+export const AdminEntryListItem = Type.Partial(AdminEntryModel, {
+  $id: 'ContentAdminEntryListItem', description: 'An entry version in a list: trimmed to the attributes `only` names (meta, fields, segment_uuids, publish_at, unpublish_at)',
+});
 
 const Fields = Type.Object({}, {
   additionalProperties: true,
@@ -62,6 +67,7 @@ export const VersionQuery = Type.Object({
 
 export const EntryListQuery = Type.Object({
   ...PageQuery,
+  ...OnlyQuery,
   ...VersionQuery.properties,
   locale: Type.Optional(Type.String({ description: 'Only the versions in this locale (default: every locale, one item per locale)' })),
   query: Type.Optional(Type.String({ description: 'Text contained in the name (case ignored)' })),

@@ -101,6 +101,11 @@ export async function scheduleEntry(ctx: Context, scope: EntryScope, uuid: strin
   const publishAt = momentOf(input.publish_at, entry.publishAt);
   const unpublishAt = momentOf(input.unpublish_at, entry.unpublishAt);
   const errors = new FieldErrors();
+  // The schema's date-time format lets a leap second (:60) through, which no Date holds.
+  for (const [field, moment] of [['publish_at', publishAt], ['unpublish_at', unpublishAt]] as const) {
+    if (moment && Number.isNaN(moment.getTime())) errors.add(field, 'is not a moment that exists');
+  }
+  errors.throwIfAny();
   if (input.publish_at && publishAt! <= now) errors.add('publish_at', 'must be in the future');
   if (input.unpublish_at && unpublishAt! <= now) errors.add('unpublish_at', 'must be in the future');
   if (publishAt && unpublishAt && unpublishAt <= publishAt) errors.add('unpublish_at', 'must be after publish_at');

@@ -40,12 +40,14 @@ export interface ReceivedFile {
 /**
  * Stores an uploaded file while it arrives, checked as it goes (storage/checks.ts): an extension the
  * account allows among those whose content can be checked, content that is what the extension says, at
- * most the account's size. The key is made here, never from the client's name.
+ * most the account's size. The key is made here (under `folder`), never from the client's name.
  */
-export async function receiveFile(ctx: Context, file: FilePart, limits: { maxBytes: number; allowedExtensions: string[] }): Promise<ReceivedFile> {
+export async function receiveFile(
+  ctx: Context, file: FilePart, limits: { maxBytes: number; allowedExtensions: string[] }, folder = 'attachments',
+): Promise<ReceivedFile> {
   const inspection = new FileInspection(file.fileName, { extensions: CHECKED_EXTENSIONS, ...limits });
   const uuid = randomUUID();
-  const key = `attachments/${uuid}`;
+  const key = `${folder}/${uuid}`;
   const reasons = await storeInspected(ctx.storage, key, file.content, inspection, file.truncated);
   if (file.fileName.length > NAME_MAX) reasons.push(`${inspection.name}: name is longer than ${NAME_MAX} characters`);
   return { uuid, key, name: file.fileName, size: inspection.bytes, contentType: mediaTypeOf(extensionOf(file.fileName)), reasons };

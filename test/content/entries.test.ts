@@ -242,6 +242,8 @@ describe('entries admin API', () => {
     const page = (await client.list('?per_page=2&page=9')).json();
     expect(page).toEqual({ entries: [], meta: { total_entries: 4, per_page: 2, current_page: 9, total_pages: 2 } });
     expect(await names('?version=published')).toEqual([]);
+    const trimmedList = (await client.list('?only[]=meta&per_page=1')).json();
+    expect(Object.keys(trimmedList.entries[0])).toEqual(['meta']);
   });
 
   it('deletes an entry with every locale: 204, then 404', async () => {

@@ -115,11 +115,22 @@ describe('the catalog fuzzer', () => {
     remember('submissions.uuid', submission.uuid);
   }
 
-  /** A content space with a type of a few fields: the path parameters of the content routes. */
+  /** A content space with a type of a few fields, a published entry and an asset: the path parameters of the content routes. */
   async function populateContent(n: number): Promise<void> {
     const space = `fuzz-space-${n}`;
     if ((await admin('POST', '/content/spaces', { uid: space, name: 'Fuzz', default_locale: 'en', locales: ['es'] })).statusCode === 201) remember('spaces', space);
     if ((await admin('POST', `/content/spaces/${space}/types`, { uid: 'fuzz-type', name: 'Fuzz', fields: CONTENT_FIELDS })).statusCode === 201) remember('types', 'fuzz-type');
+    const entry = (await admin('POST', `/content/spaces/${space}/types/fuzz-type/entries`, { name: 'Fuzz entry', fields: { title: 'Fuzz' } })).json();
+    remember('entries', entry.meta?.uuid);
+    await admin('POST', `/content/spaces/${space}/types/fuzz-type/entries/${entry.meta?.uuid}/publish`, {});
+    const boundary = 'fuzzasset';
+    const asset = await h.request({
+      method: 'POST', url: `/api/admin/content/spaces/${space}/assets`, token: ownerToken,
+      headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+      payload: Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="notes.txt"\r\n\r\nplain notes\n\r\n--${boundary}--\r\n`),
+    });
+    remember('assets', asset.json().uuid);
+    remember('asset_files', asset.json().file_name);
   }
 
   /** The realm session cookie, got the way a browser gets it: the login page, then its form. */
@@ -166,7 +177,7 @@ describe('the catalog fuzzer', () => {
   }
 
   const pick = <T>(values: T[]) => values.slice(-3);
-  const COLLECTIONS: Record<string, string> = { token_id: 'access_tokens' };
+  const COLLECTIONS: Record<string, string> = { token_id: 'access_tokens', file_name: 'asset_files' };
 
   function knownValues(operation: Operation, parameter: string): unknown[] {
     // Customers operations get past the credential only in the signed-in user's realm: it is drawn more often.
@@ -216,6 +227,10 @@ describe('the catalog fuzzer', () => {
     sort_by: ['__proto__', 'email', 'name', 'updated_at', 'matches_count'],
     order: ['asc', 'desc'],
     filters: SAMPLE_FILTERS,
+    locale: ['en', 'es'],
+    publish_at: ['2100-01-01T00:00:00Z', null],
+    unpublish_at: ['2100-01-02T00:00:00Z', null],
+    segment_uuids: [[]],
   } as Record<string, unknown[] | undefined>)[property];
 
   it(`answers every operation of the four catalogs as documented (seed ${SEED}, ${RUNS} runs per operation)`, async () => {
