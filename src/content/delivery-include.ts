@@ -4,6 +4,7 @@ import type { DeliveryQuery, DeliveryType } from './delivery-query.js';
 import { servedCondition, type Reader } from './delivery-sql.js';
 import { deliveredColumns, deliveredView } from './delivery-view.js';
 import type { EntryBody } from './entry-view.js';
+import { assetBody } from './assets.js';
 import { contentAssets as assets, contentEntries as entries, contentEntryVersions as versions, contentTypes as types, type ContentFieldDefinition } from './tables.js';
 
 /**
@@ -53,10 +54,7 @@ async function readEntries(ctx: Context, uuids: string[], type: DeliveryType, qu
 async function readAssets(ctx: Context, uuids: string[], type: DeliveryType): Promise<Map<string, object>> {
   if (!uuids.length) return new Map();
   const rows = await ctx.db.select().from(assets).where(and(eq(assets.spaceId, type.spaceId), inArray(assets.uuid, uuids)));
-  return new Map(rows.map((a) => [a.uuid, {
-    uuid: a.uuid, title: a.title, file_name: a.fileName, content_type: a.contentType, size: a.size,
-    url: `${ctx.config.baseUrl}/content/assets/${a.uuid}/${encodeURIComponent(a.fileName)}`,
-  }]));
+  return new Map(rows.map((asset) => [asset.uuid, assetBody(ctx, type.spaceUid, asset)]));
 }
 
 export async function embedReferences(ctx: Context, views: object[], type: DeliveryType, query: DeliveryQuery, reader: Reader): Promise<object[]> {

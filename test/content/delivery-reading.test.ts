@@ -117,9 +117,16 @@ describe('content delivery: include', () => {
     const { space: s2, base: b2 } = await makeSpaceAndType(h);
     const leaf = await makeEntry(h, s2, 'product', { name: 'Leaf', fields: { title: 'leaf' } });
     const hidden = await makeEntry(h, s2, 'product', { state: 'draft', name: 'Hidden' });
-    const middle = await makeEntry(h, s2, 'product', { name: 'Middle', fields: { related: { uuid: leaf } } });
+    const boundary = 'deliveryasset';
+    const uploaded = await h.request({
+      method: 'POST', url: `/api/admin/content/spaces/${s2}/assets`, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+      payload: Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="notes.txt"\r\n\r\nplain notes\n\r\n--${boundary}--\r\n`),
+    });
+    expect(uploaded.statusCode, uploaded.body).toBe(201);
+    const asset = uploaded.json();
+    const middle = await makeEntry(h, s2, 'product', { name: 'Middle', fields: { related: { uuid: leaf }, photo: { uuid: asset.uuid } } });
     const top = await makeEntry(h, s2, 'product', {
-      name: 'Top', fields: { related: { uuid: middle }, parts: [{ uuid: leaf }, { uuid: hidden }] },
+      name: 'Top', fields: { related: { uuid: middle }, parts: [{ uuid: leaf }, { uuid: hidden }], photo: { uuid: asset.uuid } },
     });
     const plain = (await get(`${b2}/${top}`)).json();
     expect(plain.fields.related).toEqual({ uuid: middle });
@@ -129,10 +136,14 @@ describe('content delivery: include', () => {
     expect(one.fields.related.fields.related).toEqual({ uuid: leaf });
     expect(one.fields.parts[0].meta.name).toBe('Leaf');
     expect(one.fields.parts[1]).toEqual({ uuid: hidden });
+    expect(one.fields.photo).toEqual(asset);
+    // Past the depth, references stay as stored.
+    expect(one.fields.related.fields.photo).toEqual({ uuid: asset.uuid });
 
     const two = (await get(`${b2}/${top}?include=2`)).json();
     expect(two.fields.related.fields.related.meta).toMatchObject({ uuid: leaf, name: 'Leaf' });
     expect(two.fields.related.fields.related.fields.title).toBe('leaf');
+    expect(two.fields.related.fields.photo).toEqual(asset);
 
     const listed = (await get(`${b2}?include=2&meta.name=Top`)).json();
     expect(listed.entries[0].fields.related.fields.related.meta.name).toBe('Leaf');
