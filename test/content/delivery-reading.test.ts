@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeJwt } from 'jose';
+import { eq } from 'drizzle-orm';
+import { contentEntryVersions } from '../../src/content/tables.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { makeRealm, makeRealmUser, REALM_USER_PASSWORD, signInAtLoginPage } from '../helpers/realms.js';
 import { makeEntry, makeSpaceAndType } from './delivery-fixtures.js';
@@ -70,6 +72,25 @@ describe('content delivery: publishing', () => {
     expect(names(await get(b6))).toEqual([]);
     expect((await get(`${b6}/${uuid}`)).statusCode).toBe(404);
     expect((await h.request({ method: 'DELETE', url: `${admin}/${uuid}` })).statusCode).toBe(204);
+  });
+});
+
+describe('content delivery: kept answers', () => {
+  it('answers a kept answer for a second, then reads it again in the background while still answering it', async () => {
+    const { space: s7, base: b7 } = await makeSpaceAndType(h);
+    await makeEntry(h, s7, 'product', { name: 'Before' });
+    expect(names(await get(b7))).toEqual(['Before']);
+    // A change behind the API's back (no cache emptied): only time brings it.
+    await h.ctx.db.update(contentEntryVersions).set({ name: 'After' }).where(eq(contentEntryVersions.name, 'Before'));
+    expect(names(await get(b7))).toEqual(['Before']);
+    h.clock.advance(1_500);
+    expect(names(await get(b7))).toEqual(['Before']);
+    let seen: string[] = [];
+    for (let i = 0; i < 50 && seen[0] !== 'After'; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      seen = names(await get(b7));
+    }
+    expect(seen).toEqual(['After']);
   });
 });
 
