@@ -3,6 +3,7 @@ import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { Context } from '../context.js';
 import { notFound } from '../http/errors.js';
 import { metaOf } from '../http/pagination.js';
+import { keptAnswer } from './delivery-cache.js';
 import { embedReferences } from './delivery-include.js';
 import { parseEntryQuery, parseListQuery, type DeliveryQuery, type DeliveryType } from './delivery-query.js';
 import { filtersCondition, orderSql, servedCondition, type Reader } from './delivery-sql.js';
@@ -12,9 +13,9 @@ import { contentEntries as entries, contentEntryVersions as versions, contentSpa
 
 /**
  * The public content delivery API's operations: a page of a type's published entries, or one entry,
- * answered as the JSON text sent and its strong ETag. Answers are kept two seconds in the `content`
- * cache (keyed by the request's space, type, query and the reader's segments), which every change of
- * published content, types and spaces empties in every process (`ctx.caches.changed('content')`).
+ * answered as the JSON text sent and its strong ETag. Answers are kept (delivery-cache.ts), keyed by the
+ * request's space, type, query and the reader's segments, until a change of published content, types
+ * or spaces (`ctx.caches.changed('content')`) or two seconds pass.
  */
 export interface Delivered {
   body: string;
@@ -32,40 +33,11 @@ async function deliveryType(ctx: Context, spaceUid: string, typeUid: string): Pr
   return row;
 }
 
+const weight = (answer: Delivered) => answer.body.length * 2 + 200;
+
 function delivered(answer: unknown): Delivered {
   const body = JSON.stringify(answer);
   return { body, etag: `"${createHash('sha256').update(body).digest('base64url')}"` };
-}
-
-/** How long a kept answer is served as it is; after that (up to the cache's two seconds) it is served while one request reads it again. */
-const FRESH_MS = 1_000;
-const reading = new WeakMap<object, Map<string, Promise<unknown>>>();
-
-/**
- * What `make` answers for `key`, kept in the `content` cache. Concurrent requests for the same key share
- * one reading; a kept value older than FRESH_MS is answered while a single reading replaces it, so that
- * under load no request waits for its expiry and the database sees one query per key and second, not one
- * per waiting connection. A change of content drops the kept values, and the next request reads again.
- */
-async function cached<T>(ctx: Context, key: unknown[], make: () => Promise<T>): Promise<T> {
-  const cache = ctx.caches.of<{ value: T; freshUntil: number }>('content');
-  const text = JSON.stringify(key);
-  const kept = cache.get(text, ctx.clock.now());
-  if (kept && kept.freshUntil > ctx.clock.now().getTime()) return kept.value;
-  let pending = reading.get(ctx.caches) ?? new Map<string, Promise<unknown>>();
-  reading.set(ctx.caches, pending);
-  let next = pending.get(text) as Promise<T> | undefined;
-  if (!next) {
-    next = make().then((value) => {
-      const now = ctx.clock.now();
-      cache.set(text, { value, freshUntil: now.getTime() + FRESH_MS }, now);
-      return value;
-    }).finally(() => pending.delete(text));
-    pending.set(text, next);
-  }
-  if (!kept) return next;
-  next.catch((err: unknown) => ctx.log.warn({ err }, 'a content answer could not be read again'));
-  return kept.value;
 }
 
 /** The key of a request: its query in a fixed order, without the token (the reader's segments stand for it). */
@@ -82,7 +54,7 @@ async function finish(ctx: Context, views: object[], type: DeliveryType, query: 
 }
 
 export function listEntries(ctx: Context, spaceUid: string, typeUid: string, raw: RawQuery, reader: Reader): Promise<Delivered> {
-  return cached(ctx, keyOf('list', spaceUid, typeUid, raw, reader), async () => delivered(await readList(ctx, spaceUid, typeUid, raw, reader)));
+  return keptAnswer(ctx, keyOf('list', spaceUid, typeUid, raw, reader), weight, async () => delivered(await readList(ctx, spaceUid, typeUid, raw, reader)));
 }
 
 async function readList(ctx: Context, spaceUid: string, typeUid: string, raw: RawQuery, reader: Reader): Promise<object> {
@@ -95,7 +67,7 @@ async function readList(ctx: Context, spaceUid: string, typeUid: string, raw: Ra
   // The page tells the total when it is the first and not full; otherwise one count, which the other pages
   // and orders of the same filters share.
   const total = page.offset === 0 && rows.length < page.perPage ? rows.length
-    : await cached(ctx, ['count', spaceUid, typeUid, filterParams(raw), reader.segments], () => countOf(ctx, where, query));
+    : await keptAnswer(ctx, ['count', spaceUid, typeUid, filterParams(raw), reader.segments], () => 8, () => countOf(ctx, where, query));
   const views = await finish(ctx, shaped(rows, type), type, query, reader);
   return { meta: metaOf(total, page), entries: views };
 }
@@ -115,7 +87,7 @@ async function countOf(ctx: Context, where: SQL, query: DeliveryQuery): Promise<
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function showEntry(ctx: Context, spaceUid: string, typeUid: string, uuid: string, raw: RawQuery, reader: Reader): Promise<Delivered> {
-  return cached(ctx, keyOf('one', spaceUid, typeUid, raw, reader, [uuid]), async () => delivered(await readEntry(ctx, spaceUid, typeUid, uuid, raw, reader)));
+  return keptAnswer(ctx, keyOf('one', spaceUid, typeUid, raw, reader, [uuid]), weight, async () => delivered(await readEntry(ctx, spaceUid, typeUid, uuid, raw, reader)));
 }
 
 async function readEntry(ctx: Context, spaceUid: string, typeUid: string, uuid: string, raw: RawQuery, reader: Reader): Promise<object> {
