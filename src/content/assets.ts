@@ -93,6 +93,8 @@ export async function deleteAsset(ctx: Context, space: Space, uuid: string): Pro
       .returning({ storageKey: contentAssets.storageKey })
     : [];
   if (!row) throw notFound('Asset');
+  // Content API answers embed assets (include): read them again now.
+  ctx.caches.changed('content');
   await removeObjects(ctx.storage, ctx.log, [row.storageKey]);
 }
 

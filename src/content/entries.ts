@@ -1,4 +1,4 @@
-import { and, desc, eq, ilike, sql } from 'drizzle-orm';
+import { and, desc, eq, ilike, sql, type SQL } from 'drizzle-orm';
 import type { ActingContext } from '../admin-auth/principal.js';
 import type { Context } from '../context.js';
 import type { Db } from '../db/connect.js';
@@ -115,6 +115,9 @@ function draftOf(scope: EntryScope, base: DraftValues | undefined, changes: Entr
   };
 }
 
+/** A version's fields with `values` written over them, in SQL. */
+export const withValues = (values: Record<string, unknown>): SQL => sql`${versions.fields} || ${JSON.stringify(values)}::jsonb`;
+
 /** A write that ran into another version's slug: 422, as every unique collision of the admin API. */
 function slugTaken(err: unknown): unknown {
   return uniqueViolation(err) === 'content_entry_versions_slug_key'
@@ -167,9 +170,7 @@ export async function saveDraft(ctx: Context, scope: EntryScope, uuid: string, i
     }
     const shared = sharedValues(changes.fields, scope.type.fields);
     const others = and(eq(versions.entryId, entry.id), eq(versions.state, 'draft'), sql`${versions.locale} <> ${locale}`);
-    if (Object.keys(shared).length) {
-      await tx.update(versions).set({ fields: sql`${versions.fields} || ${JSON.stringify(shared)}::jsonb`, updatedAt: now }).where(others);
-    }
+    if (Object.keys(shared).length) await tx.update(versions).set({ fields: withValues(shared), updatedAt: now }).where(others);
     if (changes.private !== undefined || changes.segmentUuids !== undefined) {
       await tx.update(versions).set({ private: draft.private, segmentUuids: draft.segmentUuids }).where(others);
     }

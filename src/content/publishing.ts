@@ -1,11 +1,11 @@
-import { and, asc, eq, inArray, lte, or } from 'drizzle-orm';
+import { and, asc, eq, inArray, lte, or, sql } from 'drizzle-orm';
 import type { Context } from '../context.js';
 import type { Db } from '../db/connect.js';
 import { uniqueViolation } from '../db/unique.js';
 import { entryNotPublished, FieldErrors, invalidField, notFound } from '../http/errors.js';
 import type { Job } from '../jobs/runner.js';
-import { preferredLocale, requireEntry, showVersion } from './entries.js';
-import { missingRequired } from './entry-fields.js';
+import { preferredLocale, requireEntry, showVersion, withValues } from './entries.js';
+import { missingRequired, sharedValues } from './entry-fields.js';
 import { checkLocale } from './entry-input.js';
 import type { EntryScope } from './entry-scope.js';
 import type { AdminEntryBody } from './entry-schema.js';
@@ -42,6 +42,12 @@ export async function publishDrafts(tx: Db, definitions: readonly ContentFieldDe
         throw uniqueViolation(err) === 'content_entry_versions_slug_key'
           ? invalidField('slug', `is already taken by a published entry (${draft.locale})`) : err;
       });
+  }
+  if (locale !== undefined) {
+    // What is the same in every locale stays so among the published versions: the other locales take this one's.
+    const [draft] = drafts;
+    await tx.update(versions).set({ fields: withValues(sharedValues(draft.fields, definitions)), private: draft.private, segmentUuids: draft.segmentUuids })
+      .where(and(eq(versions.entryId, entryId), eq(versions.state, 'published'), sql`${versions.locale} <> ${locale}`));
   }
   await tx.update(versions).set({ publishedAt: now, unpublishedAt: null }).where(inArray(versions.id, drafts.map((d) => d.id)));
   // Publishing every locale is what a scheduled publish would have done.

@@ -79,6 +79,16 @@ describe('publishing entries', () => {
     expect((await entries.get(uuid, '?version=published&locale=es')).json().meta.available_locales).toEqual(['es']);
   });
 
+  it('keeps fields that are not localized the same in every published locale when one locale is published', async () => {
+    const uuid = await bilingual('Shared price');
+    await entries.post(uuid, 'publish');
+    await entries.put(uuid, { locale: 'es', fields: { price: 42, title: 'Nuevo' } });
+    expect((await entries.post(uuid, 'publish', { locale: 'es' })).statusCode).toBe(200);
+    const english = (await entries.get(uuid, '?version=published&locale=en')).json();
+    expect(english.fields).toEqual({ title: 'Shared price en', price: 42 });
+    expect((await entries.get(uuid, '?version=published&locale=es')).json().fields).toEqual({ title: 'Nuevo', price: 42 });
+  });
+
   it('unpublishes: the published versions are gone at once; a second unpublish is 409', async () => {
     const uuid = await bilingual('Gone');
     await entries.post(uuid, 'publish');
