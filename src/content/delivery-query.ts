@@ -302,7 +302,7 @@ function testOf(target: Target, operator: string, values: string[], fail: (messa
       return { kind, comparison: { operator: 'is', value: (values[0] === 'true') !== (operator === 'ne') } };
     }
     case 'timestamp': {
-      const at = INSTANT.test(values[0]) && (values[0].length > 10 || isCalendarDate(values[0])) ? new Date(values[0].length === 10 ? `${values[0]}T00:00:00Z` : values[0]) : null;
+      const at = INSTANT.test(values[0]) && isCalendarDate(values[0].slice(0, 10)) ? new Date(values[0].length === 10 ? `${values[0]}T00:00:00Z` : values[0]) : null;
       if (!at || Number.isNaN(at.getTime()) || at.getUTCFullYear() < 1000 || at.getUTCFullYear() > 9999) {
         return void fail('must be a date (YYYY-MM-DD, midnight UTC) or a date and time with an offset (ISO 8601)');
       }
