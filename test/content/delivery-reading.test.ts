@@ -235,6 +235,11 @@ describe('content delivery: private entries and the delivery token', () => {
     expect((await get(`${b5}/${secret}`, { 'delivery-token': bobToken.token })).statusCode).toBe(404);
     expect((await get(`${b5}/${secret}`, { 'delivery-token': anaToken.token })).json().meta).toMatchObject({ name: 'For Anas', private: true });
 
+    // Embedded references follow the same rule.
+    const linker = await makeEntry(h, s5, 'product', { name: 'Linker', fields: { related: { uuid: secret } } });
+    expect((await get(`${b5}/${linker}?include=1`)).json().fields.related).toEqual({ uuid: secret });
+    expect((await get(`${b5}/${linker}?include=1`, { 'delivery-token': anaToken.token })).json().fields.related.meta.name).toBe('For Anas');
+
     // Forged (signed with another key, or altered) and expired tokens are refused.
     const invalid = { error: { delivery_token: ['The delivery token is not valid or has expired'] } };
     const [head, payload, signature] = anaToken.token.split('.');
