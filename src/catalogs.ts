@@ -30,6 +30,7 @@ import { spaceExists } from './content/spaces.js';
 import { spaceRoutes } from './content/routes/spaces.js';
 import { typeRoutes } from './content/routes/types.js';
 import { typeSchemaRoutes } from './content/routes/type-schema.js';
+import { deliveryRoutes, deliveryTokenRoutes } from './content/delivery-routes.js';
 import { entryRoutes } from './content/entry-routes.js';
 import { assetFileRoutes, assetRoutes } from './content/asset-routes.js';
 
@@ -89,11 +90,12 @@ export function contentCatalog(ctx: Context): Catalog {
       deliveryToken: { type: 'apiKey', in: 'header', name: 'Delivery-Token', description: 'Needed for private entries' },
     },
     tags: [
+      { name: 'Entries', description: 'Published entries of a content type, filtered, sorted, in a locale' },
       { name: 'Content types', description: 'The JSON Schema of a content type\'s entries' },
       { name: 'Assets', description: 'Images and files of content spaces, at their public URLs' },
     ],
     notFoundBody: { errors: ['Not found'] },
-    routes: [typeSchemaRoutes(ctx), assetFileRoutes(ctx)],
+    routes: [deliveryRoutes(ctx), typeSchemaRoutes(ctx), assetFileRoutes(ctx)],
   };
 }
 
@@ -130,13 +132,14 @@ export function customersCatalog(ctx: Context): Catalog {
       { name: 'Submissions', description: 'The signed-in user\'s origination submissions (spec 2.9–2.11)' },
       { name: 'Integrations', description: 'Help-desk (Zendesk) sign-in for the signed-in user; the realm\'s integration is set up in the admin API first' },
       { name: 'Attachments', description: 'The signed-in user\'s private files, the answers to file questions (spec 2.12)' },
+      { name: 'Content', description: 'A delivery token for the private entries of the content API' },
     ],
     notFoundBody: {},
     hooks: { onRequest: customerGuard(ctx) },
     models: CUSTOMER_MODELS,
     routes: [
       meRoutes(ctx), otpRoutes(ctx), notificationCustomerRoutes(ctx), userEventRoutes(ctx), zendeskCustomerRoutes(ctx), submissionCustomerRoutes(ctx),
-      attachmentCustomerRoutes(ctx),
+      attachmentCustomerRoutes(ctx), deliveryTokenRoutes(ctx),
     ],
   };
 }

@@ -205,4 +205,5 @@ export async function deleteEntry(ctx: ActingContext, scope: EntryScope, uuid: s
     throw forbidden('The entry is published: only a role that may publish deletes it');
   }
   await ctx.db.delete(contentEntries).where(eq(contentEntries.id, entry.id));
+  ctx.caches.changed('content');
 }

@@ -78,6 +78,8 @@ export async function publishEntry(ctx: Context, scope: EntryScope, uuid: string
   const entry = await requireEntry(ctx, scope, uuid);
   const locale = checkedLocale(scope, input.locale);
   const published = await ctx.db.transaction((tx) => publishDrafts(tx as unknown as Db, scope.type.fields, entry.id, locale, ctx.clock.now()));
+  // The content API's answers are kept a moment (content/delivery.ts): read them again now.
+  ctx.caches.changed('content');
   return showVersion(ctx, scope, { ...entry, publishAt: locale === undefined ? null : entry.publishAt }, locale ?? preferredLocale(scope.space, published), 'published');
 }
 
@@ -86,6 +88,7 @@ export async function unpublishEntry(ctx: Context, scope: EntryScope, uuid: stri
   const entry = await requireEntry(ctx, scope, uuid);
   const locale = checkedLocale(scope, input.locale);
   const removed = await ctx.db.transaction((tx) => unpublishVersions(tx as unknown as Db, entry.id, locale, ctx.clock.now()));
+  ctx.caches.changed('content');
   if (!removed.length) throw entryNotPublished();
   const after = { ...entry, unpublishAt: locale === undefined ? null : entry.unpublishAt };
   return showVersion(ctx, scope, after, locale ?? preferredLocale(scope.space, removed), 'draft');
@@ -119,6 +122,7 @@ export async function scheduleEntry(ctx: Context, scope: EntryScope, uuid: strin
     return row;
   });
   if (!updated) throw notFound('Entry');
+  ctx.caches.changed('content');
   return showVersion(ctx, scope, updated, undefined, 'draft');
 }
 
@@ -159,6 +163,7 @@ export async function runDueSchedules(ctx: Context): Promise<number> {
       }
       done += 1;
     }
+    if (due.length) ctx.caches.changed('content');
     if (due.length < BATCH) return done;
   }
 }

@@ -27,7 +27,20 @@ export type Comparison =
   | { operator: 'before' | 'after' | 'on'; value: string }
   | { operator: 'between'; value: [string, string] }
   | { operator: 'within_last_days'; value: number }
-  | { operator: 'is'; value: boolean };
+  | { operator: 'is'; value: boolean }
+  | ExactComparison;
+
+/**
+ * Comparisons the content delivery API adds, which segments do not offer (so `OPERATORS` leaves them
+ * out): a text or a number outside a list, a number unequal; and dates compared exactly, a
+ * `timestamp` to an instant (ISO 8601 with an offset) and a calendar `date` to a day (YYYY-MM-DD),
+ * rather than as whole days.
+ */
+export type ExactComparison =
+  | { operator: 'not_in'; value: string[] }
+  | { operator: 'neq'; value: number }
+  | { operator: 'in' | 'not_in'; value: number[] }
+  | { operator: 'at' | 'not_at' | 'earlier' | 'later' | 'at_or_earlier' | 'at_or_later'; value: string };
 
 export const MAX_TEXT_LENGTH = 1_000;
 export const MAX_IN_VALUES = 1_000;
@@ -124,6 +137,7 @@ export function comparisonSql(kind: ValueKind, expr: SQL, comparison: Comparison
         case 'starts_with': return sql`${expr} ilike ${startingWith(value as string)}`;
         // One parameter whatever the list's length: a JSON array, whose `?` asks for an element equal to the text.
         case 'in': return sql`${JSON.stringify(value)}::jsonb ? ${expr}`;
+        case 'not_in': return sql`not (${JSON.stringify(value)}::jsonb ? ${expr})`;
       }
       break;
     case 'number': {
@@ -139,6 +153,10 @@ export function comparisonSql(kind: ValueKind, expr: SQL, comparison: Comparison
           const [low, high] = value as [number, number];
           return sql`${expr} between ${number(low)} and ${number(high)}`;
         }
+        case 'neq': return sql`${expr} <> ${number(value as number)}`;
+        // One parameter whatever the list's length, as for texts.
+        case 'in': return sql`${expr} = any(${`{${(value as number[]).join(',')}}`}::numeric[])`;
+        case 'not_in': return sql`${expr} <> all(${`{${(value as number[]).join(',')}}`}::numeric[])`;
       }
       break;
     }
@@ -155,6 +173,7 @@ export function comparisonSql(kind: ValueKind, expr: SQL, comparison: Comparison
         }
         case 'within_last_days':
           return sql`${expr} between ${day(daysBefore(now, value as number))} and ${day(dateOf(now))}`;
+        default: return exactSql(expr, operator, day(value as string));
       }
       break;
     case 'timestamp':
@@ -168,10 +187,31 @@ export function comparisonSql(kind: ValueKind, expr: SQL, comparison: Comparison
         }
         case 'within_last_days':
           return sql`(${expr} >= ${instant(new Date(now.getTime() - (value as number) * DAY_MS))} and ${expr} <= ${instant(now)})`;
+        default: return exactSql(expr, operator, sql`${value as string}::timestamptz`);
       }
       break;
   }
   throw new Error(`no ${operator} comparison for ${kind}`);
+}
+
+const EXACT = { at: '=', not_at: '<>', earlier: '<', later: '>', at_or_earlier: '<=', at_or_later: '>=' } as const;
+
+/** An exact comparison of a date or timestamp with `bound`; an operator of another comparison throws below. */
+function exactSql(expr: SQL, operator: string, bound: SQL): SQL {
+  if (!Object.hasOwn(EXACT, operator)) throw new Error(`no ${operator} comparison for dates`);
+  return sql`${expr} ${sql.raw(EXACT[operator as keyof typeof EXACT])} ${bound}`;
+}
+
+/** What a list of texts (a `text[]` expression, never null) is asked: to hold any, all or none of `values`. */
+export type ListOperator = 'any' | 'all' | 'none';
+
+export function listComparisonSql(expr: SQL, operator: ListOperator, values: readonly string[]): SQL {
+  const wanted = sql`${`{${values.map((v) => `"${v.replace(/["\\]/g, (c) => `\\${c}`)}"`).join(',')}}`}::text[]`;
+  switch (operator) {
+    case 'any': return sql`${expr} && ${wanted}`;
+    case 'all': return sql`${expr} @> ${wanted}`;
+    case 'none': return sql`not (${expr} && ${wanted})`;
+  }
 }
 
 /** Whether a number comparison holds for `n`: how a count's compiler knows whether a user with none matches. */

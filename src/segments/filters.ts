@@ -93,7 +93,7 @@ export function parseFilters(raw: unknown, fields: readonly FieldType[], reading
 /** An exact comparison of submission statuses names only statuses that exist: a typo would silently match nobody. */
 function knownStatuses(comparison: Comparison): boolean {
   const { operator, value } = comparison;
-  if (operator === 'in') return value.every((v) => SUBMISSION_STATUSES.includes(v));
+  if (operator === 'in') return (value as string[]).every((v) => SUBMISSION_STATUSES.includes(v));
   return operator === 'eq' || operator === 'neq' ? SUBMISSION_STATUSES.includes(value as string) : true;
 }
 

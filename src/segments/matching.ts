@@ -25,6 +25,23 @@ export async function segmentsCondition(ctx: Context, realmId: number, segmentId
   return sql`(${sql.join(trees, sql` or `)})`;
 }
 
+/**
+ * The uuids of the lasting segments of a realm that select this user, as they select users now: one
+ * query tests every segment's condition on the user's row (after the segments and the realm's custom
+ * fields are read).
+ */
+export async function segmentsOfUser(ctx: Context, realmId: number, userId: number): Promise<string[]> {
+  const rows = await ctx.db.select({ uuid: segments.uuid, filters: segments.filters }).from(segments)
+    .where(and(eq(segments.realmId, realmId), eq(segments.temporary, false)));
+  if (!rows.length) return [];
+  const fields = await fieldsOf(ctx, realmId);
+  const now = ctx.clock.now();
+  const tests = rows.map((row) => sql`case when ${segmentCondition(realmId, parseFilters(row.filters, fields, 'stored'), now)} then ${row.uuid}::text end`);
+  const [found] = await ctx.db.select({ uuids: sql<string[]>`array_remove(array[${sql.join(tests, sql`, `)}], null)` })
+    .from(realmUsers).where(eq(realmUsers.id, userId));
+  return found?.uuids ?? [];
+}
+
 /** How long one count may take; past it the count is refused rather than holding a connection. */
 export const COUNT_TIMEOUT_MS = 15_000;
 
