@@ -92,13 +92,13 @@ export async function listCampaigns(ctx: Context, page: Page, query: CampaignLis
 }
 
 /** Renders the templates once for a made-up user, so that a template that loops or grows without end is refused on save. */
-async function tryRendering(subject: string, body: string, type: string): Promise<void> {
+function tryRendering(subject: string, body: string, type: string): void {
   const parsed = checkTemplates(subject, body, bodyKindOf(type));
   const scope = sampleScope();
   const errors = new FieldErrors();
   for (const [field, templates, kind] of [['subject', parsed.subject, 'text'], ['body', parsed.body, parsed.bodyKind]] as const) {
     try {
-      await renderTemplate(templates, kind, scope);
+      renderTemplate(templates, kind, scope);
     } catch (err) {
       if (!(err instanceof TemplateError)) throw err;
       errors.add(field, `cannot be rendered: ${err.message}`);
@@ -121,7 +121,7 @@ async function check(ctx: Context, realmId: number, input: CampaignChanges, curr
   }
   errors.throwIfAny();
   const type = input.type ?? current?.type ?? 'mailing';
-  await tryRendering(input.subject ?? current?.subject ?? '', input.body ?? current?.body ?? '', type);
+  tryRendering(input.subject ?? current?.subject ?? '', input.body ?? current?.body ?? '', type);
   const segments = input.segment_ids ? await segmentsOfRealm(ctx, realmId, [...new Set(input.segment_ids)]) : undefined;
   return { name, segments };
 }

@@ -43,12 +43,12 @@ export interface MailingMessage {
  * its end, a text part, and the one-click unsubscribe headers (RFC 8058) large mailbox providers
  * require of bulk mail.
  */
-export async function composeMailing(config: Config, templates: CampaignTemplates, message: MailingMessage): Promise<Mail> {
+export function composeMailing(config: Config, templates: CampaignTemplates, message: MailingMessage): Mail {
   const links = messageLinks(config, message.messageId);
   const scope = templateScope(message.recipient, links.unsubscribe);
   const limit = TEMPLATE_LIMITS.sendingRenderMs;
-  const subject = (await renderTemplate(templates.subject, 'text', scope, limit)).replace(/[\r\n]+/g, ' ').trim();
-  const body = await renderTemplate(templates.body, 'html', scope, limit);
+  const subject = renderTemplate(templates.subject, 'text', scope, limit).replace(/[\r\n]+/g, ' ').trim();
+  const body = renderTemplate(templates.body, 'html', scope, limit);
   const footer = `<p style="font-size:12px;color:#666">To stop receiving these messages, <a href="${escapeHtml(links.unsubscribe)}">unsubscribe</a>.</p>`;
   const pixel = `<img src="${escapeHtml(links.pixel)}" width="1" height="1" alt="" style="display:block;border:0">`;
   return {

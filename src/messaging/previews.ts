@@ -9,12 +9,12 @@ import { textOf } from './mailing.js';
 import { RECIPIENT_COLUMNS, recipientOf, sampleScope, templateScope, type RecipientRow } from './recipients.js';
 import { checkTemplates, renderTemplate, TemplateError } from './templates.js';
 
-async function render(campaign: Campaign, scope: object) {
+function render(campaign: Campaign, scope: object) {
   const templates = checkTemplates(campaign.subject, campaign.body, bodyKindOf(campaign.type));
   try {
     return {
-      subject: (await renderTemplate(templates.subject, 'text', scope)).replace(/[\r\n]+/g, ' ').trim(),
-      body: await renderTemplate(templates.body, templates.bodyKind, scope),
+      subject: renderTemplate(templates.subject, 'text', scope).replace(/[\r\n]+/g, ' ').trim(),
+      body: renderTemplate(templates.body, templates.bodyKind, scope),
     };
   } catch (err) {
     if (err instanceof TemplateError) throw invalidField('body', `cannot be rendered for this user: ${err.message}`);
@@ -45,7 +45,7 @@ export async function sendTest(ctx: ActingContext, campaignId: number, email: st
   const [known] = await ctx.db.select({ id: realmUsers.id }).from(realmUsers)
     .where(and(eq(realmUsers.realmId, campaign.realmId), sql`lower(${realmUsers.email}) = lower(${email})`)).limit(1);
   const recipient = known ? await recipientWhere(ctx, campaign.realmId, sql`u.id = ${known.id}`) : null;
-  const rendered = await render(campaign, recipient ? templateScope(recipient, `${ctx.config.baseUrl}/messaging/unsubscribe/test`) : sampleScope());
+  const rendered = render(campaign, recipient ? templateScope(recipient, `${ctx.config.baseUrl}/messaging/unsubscribe/test`) : sampleScope());
   const html = campaign.type === 'mailing' ? rendered.body : undefined;
   await ctx.mail.send({
     to: email, subject: `[Test] ${rendered.subject}`, html, text: html === undefined ? rendered.body : textOf(rendered.body),

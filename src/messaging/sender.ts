@@ -172,7 +172,7 @@ async function sendMailings(ctx: Context, worker: string, delivery: ClaimedDeliv
   const sent = sentRecorder(ctx, worker, delivery.id);
   const outcomes = await Promise.all(messages.map(async (m): Promise<Outcome> => {
     try {
-      const mail = await composeMailing(ctx.config, templates, { messageId: m.message_id, deliveryUuid: delivery.uuid, recipient: recipientOf(m) });
+      const mail = composeMailing(ctx.config, templates, { messageId: m.message_id, deliveryUuid: delivery.uuid, recipient: recipientOf(m) });
       await ctx.mail.send(mail);
       sent.add(m.message_id);
       return { id: m.message_id, attempts: m.attempts, error: null, transient: false };
@@ -249,8 +249,8 @@ async function sendNotifications(ctx: Context, worker: string, delivery: Claimed
     try {
       const scope = templateScope(recipientOf(m));
       const limit = TEMPLATE_LIMITS.sendingRenderMs;
-      const subject = (await renderTemplate(templates.subject, 'text', scope, limit)).replace(/[\r\n]+/g, ' ').trim().slice(0, 255) || '(no subject)';
-      rendered.push({ message: m, subject, body: (await renderTemplate(templates.body, 'text', scope, limit)).slice(0, 10_000) });
+      const subject = renderTemplate(templates.subject, 'text', scope, limit).replace(/[\r\n]+/g, ' ').trim().slice(0, 255) || '(no subject)';
+      rendered.push({ message: m, subject, body: renderTemplate(templates.body, 'text', scope, limit).slice(0, 10_000) });
     } catch (err) {
       failures.push({ id: m.message_id, attempts: m.attempts, ...failureOf(err) });
     }
