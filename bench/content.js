@@ -6,7 +6,7 @@
 // every request, so that every answer is read from the database (the list query and its count).
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { load, row, scratchPostgres, startServer } from './lib.js';
+import { adminApi, load, row, scratchPostgres, startServer } from './lib.js';
 
 const duration = Number(process.env.BENCH_SECONDS ?? 5);
 const ENTRIES = Number(process.env.BENCH_ENTRIES ?? 100_000);
@@ -18,15 +18,7 @@ const atrium = await startServer('atrium', { DATABASE_URL: scratch.url, DATABASE
 const bare = await startServer('bare');
 const db = new pg.Client({ connectionString: scratch.url });
 try {
-  const admin = async (method, path, body) => {
-    const res = await fetch(`${atrium.url}/api/admin${path}`, {
-      method, headers: { authorization: `Bearer ${atrium.token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-      body: body ? JSON.stringify(body) : undefined,
-    });
-    const answer = await res.json();
-    if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(answer)}`);
-    return answer;
-  };
+  const admin = adminApi(atrium);
   await admin('POST', '/content/spaces', { uid: 'bench', name: 'Bench', default_locale: 'en', locales: ['en', 'es'] });
   await admin('POST', '/content/spaces/bench/types', {
     uid: 'product', name: 'Product',

@@ -15,6 +15,19 @@ export async function startServer(name, env = {}) {
   return { ...info, pid: child.pid, child, stop: () => new Promise((resolve) => { child.once('exit', resolve); child.kill('SIGTERM'); }) };
 }
 
+/** Calls the admin API (`path` below /api/admin) of a started Atrium with its owner's token; any answer of 300 or above throws. */
+export function adminApi(atrium) {
+  return async (method, path, body) => {
+    const res = await fetch(`${atrium.url}/api/admin${path}`, {
+      method, headers: { authorization: `Bearer ${atrium.token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    const answer = await res.json();
+    if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(answer)}`);
+    return answer;
+  };
+}
+
 /** Requests per second and latency percentiles of one request, on loopback. */
 export async function load(url, { headers = {}, method = 'GET', body, connections = 50, duration = 5 } = {}) {
   const result = await autocannon({ url, headers, method, body, connections, duration });

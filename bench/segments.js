@@ -8,7 +8,7 @@ import { PgDialect } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
 import { segmentCondition } from '../dist/segments/compile.js';
 import { parseFilters } from '../dist/segments/filters.js';
-import { load, row, scratchPostgres, startServer } from './lib.js';
+import { adminApi, load, row, scratchPostgres, startServer } from './lib.js';
 
 const duration = Number(process.env.BENCH_SECONDS ?? 5);
 const USERS = Number(process.env.BENCH_USERS ?? 1_000_000);
@@ -29,15 +29,7 @@ const atrium = await startServer('atrium', { DATABASE_URL: scratch.url, DATABASE
 const bare = await startServer('bare');
 const db = new pg.Client({ connectionString: scratch.url });
 try {
-  const admin = async (method, path, body) => {
-    const res = await fetch(`${atrium.url}/api/admin${path}`, {
-      method, headers: { authorization: `Bearer ${atrium.token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-      body: body ? JSON.stringify(body) : undefined,
-    });
-    const answer = await res.json();
-    if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(answer)}`);
-    return answer;
-  };
+  const admin = adminApi(atrium);
   await admin('POST', '/realms', { uid: 'bench', name: 'Bench' });
   await admin('POST', '/customers/bench/custom_fields', { key: 'plan', name: 'Plan', type: 'dropdown', options: ['free', 'pro', 'team'] });
 

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import pg from 'pg';
-import { scratchPostgres, startServer } from './lib.js';
+import { adminApi, scratchPostgres, startServer } from './lib.js';
 
 const MB = 1024 * 1024;
 const SIZE = Number(process.env.BENCH_UPLOAD_MB ?? 50) * MB;
@@ -94,14 +94,9 @@ if (!scratch) throw new Error('PostgreSQL is not reachable: set DATABASE_URL');
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'atrium-bench-uploads-'));
 const atrium = await startServer('atrium', { DATABASE_URL: scratch.url, DATA_DIR: dataDir });
 try {
-  const admin = async (method, url, body) => {
-    const res = await fetch(`${atrium.url}${url}`, {
-      method, headers: { authorization: `Bearer ${atrium.token}`, 'content-type': 'application/json' }, body: JSON.stringify(body),
-    });
-    if (res.status >= 300) throw new Error(`${url}: ${res.status} ${await res.text()}`);
-  };
-  await admin('PUT', '/api/admin/account', { upload_max_bytes: SIZE + MB });
-  await admin('POST', '/api/admin/realms', { uid: 'bench', name: 'Bench' });
+  const admin = adminApi(atrium);
+  await admin('PUT', '/account', { upload_max_bytes: SIZE + MB });
+  await admin('POST', '/realms', { uid: 'bench', name: 'Bench' });
   // A signed-in user: the rows the login page would write, with a session secret we know.
   const db = new pg.Client({ connectionString: scratch.url });
   await db.connect();
