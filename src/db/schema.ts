@@ -15,3 +15,5 @@ export * from '../segments/tables.js';
 export * from '../originations/tables.js';
 export * from '../messaging/tables.js';
 export * from '../content/tables.js';
+export * from '../webhooks/tables.js';
+export * from '../audit/tables.js';

@@ -1,0 +1,30 @@
+import { sql } from 'drizzle-orm';
+import type { Clock } from '../clock.js';
+import type { Db } from '../db/connect.js';
+import { webhookDeliveries, webhookEndpoints } from './tables.js';
+
+export interface WebhookEvent {
+  /** A business event type, or an admin-side type such as `realm_user.updated`. */
+  type: string;
+  /** The realm the event is of; null for account-wide events (only endpoints of every realm get those). */
+  realmUid: string | null;
+  data: Record<string, unknown>;
+}
+
+/**
+ * Puts an event in the outbox: one delivery row per active endpoint that subscribes to its type and
+ * realm. Call it with the transaction of the change that caused it, so the two commit together or
+ * not at all; the senders pick the rows up after the commit.
+ */
+export async function emitWebhookEvent(db: Db, clock: Clock, event: WebhookEvent): Promise<void> {
+  const now = clock.now();
+  const body = JSON.stringify({ type: event.type, timestamp: now.toISOString(), data: event.data });
+  const realmMatches = event.realmUid === null
+    ? sql`${webhookEndpoints.realmUids} is null`
+    : sql`(${webhookEndpoints.realmUids} is null or ${event.realmUid} = any(${webhookEndpoints.realmUids}))`;
+  await db.execute(sql`
+    insert into ${webhookDeliveries} (msg_id, endpoint_id, event_type, body, next_attempt_at, created_at)
+    select 'msg_' || replace(gen_random_uuid()::text, '-', ''), ${webhookEndpoints.id}, ${event.type}, ${body}, ${now.toISOString()}::timestamptz, ${now.toISOString()}::timestamptz
+    from ${webhookEndpoints}
+    where ${webhookEndpoints.active} and ${event.type} = any(${webhookEndpoints.eventTypes}) and ${realmMatches}`);
+}
