@@ -30,6 +30,9 @@ export const PERMISSIONS = {
   'site.read': 'Read sites',
   'site.write': 'Change sites',
   'site.publish': 'Publish sites',
+  'webhooks.read': 'List webhook endpoints and their deliveries',
+  'webhooks.manage': 'Create, change and delete webhook endpoints, rotate their secrets, resend deliveries',
+  'audit.read': 'Read the audit log of admin actions',
 } as const;
 
 export type Permission = keyof typeof PERMISSIONS;
