@@ -11,6 +11,7 @@ import { applyMigrations } from '../../src/db/migrate.js';
 import { ensureOwner, issueOwnerToken } from '../../src/bootstrap.js';
 import { createContext, createLogger } from '../../src/server.js';
 import { freshDatabaseUrl } from './database.js';
+import { startSmtp, type SmtpListener } from './smtp.js';
 
 export const OWNER_EMAIL = 'owner@atrium.test';
 export const OWNER_PASSWORD = 'correct horse battery staple';
@@ -75,4 +76,16 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
       if (ownDataDir) fs.rmSync(ownDataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** A harness whose mail goes to a real SMTP listener of its own; closing the harness closes the listener too. */
+export async function startHarnessWithSmtp(env: Record<string, string> = {}): Promise<{ h: Harness; smtp: SmtpListener }> {
+  const smtp = await startSmtp();
+  try {
+    const h = await startHarness({ SMTP_URL: smtp.url, ...env });
+    return { smtp, h: { ...h, close: async () => { await h.close(); await smtp.close(); } } };
+  } catch (err) {
+    await smtp.close();
+    throw err;
+  }
 }

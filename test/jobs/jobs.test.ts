@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runDueJobs, type Job } from '../../src/jobs/runner.js';
 import { expiredRowsJob } from '../../src/maintenance/expired-rows.js';
-import { startHarness, type Harness } from '../helpers/harness.js';
+import { startHarnessWithSmtp, type Harness } from '../helpers/harness.js';
 import { makeRealm, makeRealmUser } from '../helpers/realms.js';
-import { resetLinkIn, startSmtp, type SmtpListener } from '../helpers/smtp.js';
+import { resetLinkIn, type SmtpListener } from '../helpers/smtp.js';
 import { submitForm } from '../otp/flow.js';
 
 const HOUR = 3_600_000;
@@ -14,13 +14,9 @@ describe('periodic jobs', () => {
   let smtp: SmtpListener;
 
   beforeAll(async () => {
-    smtp = await startSmtp();
-    h = await startHarness({ SMTP_URL: smtp.url });
+    ({ h, smtp } = await startHarnessWithSmtp());
   });
-  afterAll(async () => {
-    await h?.close();
-    await smtp?.close();
-  });
+  afterAll(async () => { await h?.close(); });
 
   const counting = (name: string, everyMs: number, fail = false) => {
     const job = { name, everyMs, leaseMs: 60_000, runs: 0, run: async () => {

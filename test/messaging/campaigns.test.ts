@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, type Harness } from '../helpers/harness.js';
+import { startHarnessWithSmtp, type Harness } from '../helpers/harness.js';
 import { makeRealm, makeRealmUser, memberToken } from '../helpers/realms.js';
-import { startSmtp, type SmtpListener } from '../helpers/smtp.js';
+import { type SmtpListener } from '../helpers/smtp.js';
 import { makeCampaign } from './fixtures.js';
 
 const CAMPAIGNS = '/api/admin/messaging/campaigns';
@@ -12,14 +12,10 @@ describe('campaigns', () => {
   let realm: { uid: string };
 
   beforeAll(async () => {
-    smtp = await startSmtp();
-    h = await startHarness({ SMTP_URL: smtp.url });
+    ({ h, smtp } = await startHarnessWithSmtp());
     realm = await makeRealm(h);
   });
-  afterAll(async () => {
-    await h?.close();
-    await smtp?.close();
-  });
+  afterAll(async () => { await h?.close(); });
 
   it('creates, shows, changes and deletes a campaign; segment_list is "--" without segments', async () => {
     const created = await makeCampaign(h, realm.uid, { name: '  Welcome  ' });

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { drainSending } from '../../src/messaging/worker.js';
-import { startHarness, type Harness } from '../helpers/harness.js';
+import { startHarnessWithSmtp, type Harness } from '../helpers/harness.js';
 import { makeRealm, makeRealmUser } from '../helpers/realms.js';
-import { startSmtp, type SmtpListener } from '../helpers/smtp.js';
+import { type SmtpListener } from '../helpers/smtp.js';
 import { asCustomer, signedInUser } from '../notifications/fixtures.js';
 import { deliver, linkIn, unfolded, makeCampaign, messagesOf, showDelivery } from './fixtures.js';
 
@@ -13,13 +13,9 @@ describe('deliveries', () => {
   let smtp: SmtpListener;
 
   beforeAll(async () => {
-    smtp = await startSmtp();
-    h = await startHarness({ SMTP_URL: smtp.url });
+    ({ h, smtp } = await startHarnessWithSmtp());
   });
-  afterAll(async () => {
-    await h?.close();
-    await smtp?.close();
-  });
+  afterAll(async () => { await h?.close(); });
 
   const receivedBy = (addresses: string[]) => smtp.received.filter((m) => m.to.some((to) => addresses.includes(to)));
 
@@ -178,13 +174,9 @@ describe('deliveries to segments', () => {
   let smtp: SmtpListener;
 
   beforeAll(async () => {
-    smtp = await startSmtp();
-    h = await startHarness({ SMTP_URL: smtp.url });
+    ({ h, smtp } = await startHarnessWithSmtp());
   });
-  afterAll(async () => {
-    await h?.close();
-    await smtp?.close();
-  });
+  afterAll(async () => { await h?.close(); });
 
   /** A saved segment, made through the segments API. */
   async function makeSegment(realmUid: string, name: string, filters: unknown): Promise<{ id: number; name: string }> {

@@ -3,9 +3,9 @@ import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMailer, type Mailer } from '../../src/mail/mail.js';
 import { drainSending } from '../../src/messaging/worker.js';
-import { startHarness, type Harness } from '../helpers/harness.js';
+import { startHarnessWithSmtp, type Harness } from '../helpers/harness.js';
 import { makeRealm, makeRealmUser } from '../helpers/realms.js';
-import { startSmtp, type SmtpListener } from '../helpers/smtp.js';
+import { type SmtpListener } from '../helpers/smtp.js';
 import { deliver, makeCampaign, messagesOf, showDelivery, unfolded } from './fixtures.js';
 
 const CAMPAIGNS = '/api/admin/messaging/campaigns';
@@ -41,14 +41,10 @@ describe('messages in doubt and failures', () => {
   let working: Mailer;
 
   beforeAll(async () => {
-    smtp = await startSmtp();
-    h = await startHarness({ SMTP_URL: smtp.url });
+    ({ h, smtp } = await startHarnessWithSmtp());
     working = h.ctx.mail;
   });
-  afterAll(async () => {
-    await h?.close();
-    await smtp?.close();
-  });
+  afterAll(async () => { await h?.close(); });
 
   const mailerTo = (url: string) => createMailer({ smtpUrl: url, mailFrom: 'Bank <bank@example.com>', dataDir: h.config.dataDir }, h.ctx.log);
 

@@ -2,9 +2,9 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { businessEvents } from '../../src/events/tables.js';
 import { inputValue } from '../helpers/cookie-jar.js';
-import { startHarness, type Harness } from '../helpers/harness.js';
+import { startHarnessWithSmtp, type Harness } from '../helpers/harness.js';
 import { makeRealm, makeRealmUser } from '../helpers/realms.js';
-import { codeIn, startSmtp, type SmtpListener } from '../helpers/smtp.js';
+import { codeIn, type SmtpListener } from '../helpers/smtp.js';
 import { requestCodeAtPage, submitForm, verify, wrongCode } from './flow.js';
 
 /** The CSRF token of a page: each browser has its own. */
@@ -16,14 +16,10 @@ describe('the otp_login and otp_code realm pages', () => {
   let realm: { uid: string; name: string };
 
   beforeAll(async () => {
-    smtp = await startSmtp();
-    h = await startHarness({ SMTP_URL: smtp.url });
+    ({ h, smtp } = await startHarnessWithSmtp());
     realm = await makeRealm(h, { name: 'Personal Banking' });
   });
-  afterAll(async () => {
-    await h?.close();
-    await smtp?.close();
-  });
+  afterAll(async () => { await h?.close(); });
 
   const codePage = (jar: string[], fields: Record<string, string>, query = '') => submitForm(h, `/realms/${realm.uid}/otp_code${query}`, fields, jar);
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, type Harness } from '../helpers/harness.js';
+import { startHarnessWithSmtp, type Harness } from '../helpers/harness.js';
 import { makeRealm, makeRealmUser, REALM_USER_PASSWORD, signInAtLoginPage } from '../helpers/realms.js';
-import { codeIn, startSmtp, type SmtpListener } from '../helpers/smtp.js';
+import { codeIn, type SmtpListener } from '../helpers/smtp.js';
 import { requestCodeAtPage, verify, wrongCode } from './flow.js';
 
 const INVALID = { errors: ['The code is not valid or has expired.'] };
@@ -13,14 +13,10 @@ describe('POST /api/customers/realms/{realm_uid}/verify_otp_code', () => {
   let realm: { uid: string };
 
   beforeAll(async () => {
-    smtp = await startSmtp();
-    h = await startHarness({ SMTP_URL: smtp.url });
+    ({ h, smtp } = await startHarnessWithSmtp());
     realm = await makeRealm(h, { settings: { otp_resend_wait_seconds: 0 } });
   });
-  afterAll(async () => {
-    await h?.close();
-    await smtp?.close();
-  });
+  afterAll(async () => { await h?.close(); });
 
   /** A new user of the realm and the code the otp_login page mailed to it. */
   async function userWithCode(body: Record<string, unknown> = {}) {

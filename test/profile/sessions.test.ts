@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { realmSessions } from '../../src/realms/tables.js';
-import { startHarness, type Harness } from '../helpers/harness.js';
-import { codeIn, startSmtp, type SmtpListener } from '../helpers/smtp.js';
+import { startHarnessWithSmtp, type Harness } from '../helpers/harness.js';
+import { codeIn, type SmtpListener } from '../helpers/smtp.js';
 import { impersonatedSession, makeRealm, makeRealmUser, signOutAtLogoutPage } from '../helpers/realms.js';
 import { requestCodeAtPage, submitForm } from '../otp/flow.js';
 import { accessToken, GRANT_EXPIRED, signInAs, USER_SESSION } from './fixtures.js';
@@ -16,14 +16,10 @@ describe('the profile\'s sessions: GET /api/profile/sessions, DELETE /api/profil
   let realm: { uid: string };
 
   beforeAll(async () => {
-    smtp = await startSmtp();
-    h = await startHarness({ SMTP_URL: smtp.url });
+    ({ h, smtp } = await startHarnessWithSmtp());
     realm = await makeRealm(h, { settings: { session_lifetime_minutes: 120 } });
   });
-  afterAll(async () => {
-    await h?.close();
-    await smtp?.close();
-  });
+  afterAll(async () => { await h?.close(); });
 
   const list = (headers: Record<string, string>, query = '') =>
     h.request({ method: 'GET', url: `/api/profile/sessions${query}`, token: null, headers });

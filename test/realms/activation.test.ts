@@ -1,9 +1,9 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inputValue } from '../helpers/cookie-jar.js';
-import { startHarness, type Harness } from '../helpers/harness.js';
+import { startHarnessWithSmtp, type Harness } from '../helpers/harness.js';
 import { makeRealm, makeRealmUser, REALM_USER_PASSWORD, signInAtLoginPage } from '../helpers/realms.js';
-import { activationLinkIn, mailText, startSmtp, type SmtpListener } from '../helpers/smtp.js';
+import { activationLinkIn, mailText, type SmtpListener } from '../helpers/smtp.js';
 
 const PASSWORD = 'a long secret 1';
 
@@ -17,13 +17,9 @@ describe('activation_email: sign-up confirmed by a mailed one-time link', () => 
   let address = 0;
 
   beforeAll(async () => {
-    smtp = await startSmtp();
-    h = await startHarness({ SMTP_URL: smtp.url });
+    ({ h, smtp } = await startHarnessWithSmtp());
   });
-  afterAll(async () => {
-    await h?.close();
-    await smtp?.close();
-  });
+  afterAll(async () => { await h?.close(); });
 
   const emailRealm = () => makeRealm(h, { settings: { activation_mode: 'activation_email' } });
   /** A distinct client address per call, so that the per-address limits stay out of the way unless a test wants them. */

@@ -1,9 +1,9 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inputValue } from '../helpers/cookie-jar.js';
-import { startHarness, type Harness } from '../helpers/harness.js';
+import { startHarnessWithSmtp, type Harness } from '../helpers/harness.js';
 import { makeRealm, makeRealmUser, memberToken } from '../helpers/realms.js';
-import { invitationLinkIn, startSmtp, type SmtpListener } from '../helpers/smtp.js';
+import { invitationLinkIn, type SmtpListener } from '../helpers/smtp.js';
 
 const PASSWORD = 'a long secret 1';
 
@@ -15,13 +15,9 @@ describe('invitation_only: sign-up through an administrator\'s invitation', () =
   let address = 0;
 
   beforeAll(async () => {
-    smtp = await startSmtp();
-    h = await startHarness({ SMTP_URL: smtp.url });
+    ({ h, smtp } = await startHarnessWithSmtp());
   });
-  afterAll(async () => {
-    await h?.close();
-    await smtp?.close();
-  });
+  afterAll(async () => { await h?.close(); });
 
   const invitationRealm = (mode = 'invitation_only') => makeRealm(h, { settings: { activation_mode: mode } });
   const invite = (uid: string, email: string, token?: string | null) =>

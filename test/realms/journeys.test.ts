@@ -1,10 +1,10 @@
 import * as oauth from 'oauth4webapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CookieJar, inputValue } from '../helpers/cookie-jar.js';
-import { startHarness, type Harness } from '../helpers/harness.js';
+import { startHarnessWithSmtp, type Harness } from '../helpers/harness.js';
 import { makeRealm, makeRealmUser } from '../helpers/realms.js';
 import { listen } from '../helpers/server.js';
-import { activationLinkIn, codeIn, startSmtp, type SmtpListener } from '../helpers/smtp.js';
+import { activationLinkIn, codeIn, type SmtpListener } from '../helpers/smtp.js';
 import { formFields } from '../oauth/browse.js';
 import { createClient, REDIRECT, type ClientFixture } from '../oauth/fixtures.js';
 
@@ -22,14 +22,10 @@ describe('sign-in journeys resume the OAuth authorize flow', () => {
   let base: string;
 
   beforeAll(async () => {
-    smtp = await startSmtp();
-    h = await startHarness({ SMTP_URL: smtp.url });
+    ({ h, smtp } = await startHarnessWithSmtp());
     base = await listen(h);
   });
-  afterAll(async () => {
-    await h?.close();
-    await smtp?.close();
-  });
+  afterAll(async () => { await h?.close(); });
 
   interface Journey {
     jar: CookieJar;

@@ -1,9 +1,9 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inputValue } from '../helpers/cookie-jar.js';
-import { startHarness, type Harness } from '../helpers/harness.js';
+import { startHarnessWithSmtp, type Harness } from '../helpers/harness.js';
 import { impersonatedSession, makeRealm, makeRealmUser, REALM_USER_PASSWORD } from '../helpers/realms.js';
-import { resetLinkIn, startSmtp, type ReceivedMail, type SmtpListener } from '../helpers/smtp.js';
+import { resetLinkIn, type ReceivedMail, type SmtpListener } from '../helpers/smtp.js';
 
 const SPANISH = 'es-MX,es;q=0.9';
 
@@ -34,15 +34,11 @@ describe('realm pages in English and Spanish', () => {
   let spanishRealm: { uid: string; name: string };
 
   beforeAll(async () => {
-    smtp = await startSmtp();
-    h = await startHarness({ SMTP_URL: smtp.url });
+    ({ h, smtp } = await startHarnessWithSmtp());
     realm = await makeRealm(h, { name: 'Banca Personal' });
     spanishRealm = await makeRealm(h, { name: 'Banca', settings: { default_language: 'es' } });
   });
-  afterAll(async () => {
-    await h?.close();
-    await smtp?.close();
-  });
+  afterAll(async () => { await h?.close(); });
 
   const get = (url: string, language: string | null = SPANISH, cookies: string[] = []) => h.request({
     method: 'GET', url, token: null,

@@ -1,9 +1,9 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inputValue } from '../helpers/cookie-jar.js';
-import { startHarness, type Harness } from '../helpers/harness.js';
+import { startHarnessWithSmtp, type Harness } from '../helpers/harness.js';
 import { makeRealm, makeRealmUser, REALM_USER_PASSWORD, signInAtLoginPage } from '../helpers/realms.js';
-import { resetLinkIn, startSmtp, type SmtpListener } from '../helpers/smtp.js';
+import { resetLinkIn, type SmtpListener } from '../helpers/smtp.js';
 
 const NEW_PASSWORD = 'a brand new secret 2';
 const GRANT_EXPIRED = { error: { grant_expired: 'session expired' } };
@@ -16,14 +16,10 @@ describe('password reset and change on the realm pages', () => {
   let realm: { uid: string; name: string };
 
   beforeAll(async () => {
-    smtp = await startSmtp();
-    h = await startHarness({ SMTP_URL: smtp.url });
+    ({ h, smtp } = await startHarnessWithSmtp());
     realm = await makeRealm(h, { name: 'Personal Banking' });
   });
-  afterAll(async () => {
-    await h?.close();
-    await smtp?.close();
-  });
+  afterAll(async () => { await h?.close(); });
 
   /** A browser on a form page: its cookies and CSRF token, then any number of posts of the form. */
   async function openForm(path: string, options: { cookie?: string; remoteAddress?: string } = {}) {

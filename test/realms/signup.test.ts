@@ -2,10 +2,10 @@ import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { realmCookieName } from '../../src/realms/sessions.js';
 import { CookieJar, inputValue } from '../helpers/cookie-jar.js';
-import { startHarness, type Harness } from '../helpers/harness.js';
+import { startHarnessWithSmtp, type Harness } from '../helpers/harness.js';
 import { makeRealm, makeRealmUser, memberToken } from '../helpers/realms.js';
 import { listen } from '../helpers/server.js';
-import { codeIn, startSmtp, type SmtpListener } from '../helpers/smtp.js';
+import { codeIn, type SmtpListener } from '../helpers/smtp.js';
 import { authorizePath, callbackParams, createClient, REDIRECT } from '../oauth/fixtures.js';
 
 const PASSWORD = 'a long secret 1';
@@ -16,14 +16,10 @@ describe('the realm signup page and its activation modes', () => {
   let base: string;
 
   beforeAll(async () => {
-    smtp = await startSmtp();
-    h = await startHarness({ SMTP_URL: smtp.url });
+    ({ h, smtp } = await startHarnessWithSmtp());
     base = await listen(h);
   });
-  afterAll(async () => {
-    await h?.close();
-    await smtp?.close();
-  });
+  afterAll(async () => { await h?.close(); });
 
   const realmWith = (mode?: string) => makeRealm(h, mode ? { settings: { activation_mode: mode } } : {});
 
