@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import nodemailer from 'nodemailer';
 import type { Config } from '../config.js';
+import { composeMail } from './mime.js';
 
 /** One outgoing mail: a plain-text body, and an HTML one where the sender has it. */
 export interface Mail {
@@ -38,21 +39,20 @@ export function createMailer(config: Pick<Config, 'smtpUrl' | 'mailFrom' | 'data
     const transport = nodemailer.createTransport({ ...POOL, url: config.smtpUrl });
     return {
       async send(mail) {
-        await transport.sendMail({ from: config.mailFrom, ...mail });
+        await transport.sendMail(composeMail(config.mailFrom, mail, new Date()));
       },
       close: () => transport.close(),
     };
   }
   const outbox = path.join(config.dataDir, 'outbox');
-  const composer = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'windows' });
   return {
     async send(mail) {
-      const { message } = await composer.sendMail({ from: config.mailFrom, ...mail });
+      const { raw } = composeMail(config.mailFrom, mail, new Date());
       await fs.mkdir(outbox, { recursive: true });
       const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomUUID()}.eml`;
       // Written beside its place and renamed, so a reader of the folder never sees half a mail.
       const temporary = path.join(outbox, `.${name}.part`);
-      await fs.writeFile(temporary, message as Buffer, { flag: 'wx' });
+      await fs.writeFile(temporary, raw, { flag: 'wx' });
       await fs.rename(temporary, path.join(outbox, name));
       log.info({ file: path.join(outbox, name) }, 'SMTP_URL is not set: mail written to the outbox folder');
     },

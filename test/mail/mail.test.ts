@@ -44,6 +44,26 @@ describe('outgoing mail', () => {
     expect(mail.raw).toMatch(/Content-Type: multipart\/alternative/);
     expect(mail.raw).toContain('Your code is 424242.');
     expect(fs.existsSync(path.join(dataDir, 'outbox'))).toBe(false);
+    mailer.close();
+  });
+
+  it('keeps a line break in a subject or header value from starting a header, encodes non-ASCII, and keeps lines short', async () => {
+    const { log } = capturingLogger();
+    const mailer = createMailer({ smtpUrl: smtp.url, mailFrom: 'Banca Ñandú <bank@example.com>', dataDir }, log);
+    const long = 'palabra '.repeat(40);
+    await mailer.send({
+      to: 'ines@example.com', subject: 'Tu código\r\nBcc: eve@example.com', text: `Hola\n${long}`, html: `<p>${long}</p>`,
+      headers: { 'List-Unsubscribe': '<http://x.test/u>\r\nBcc: eve@example.com' },
+    });
+    const mail = await smtp.next('ines@example.com');
+    const [head] = mail.raw.split('\r\n\r\n');
+    expect(head).not.toMatch(/^Bcc:/im);
+    expect(head).toMatch(/^From: =\?UTF-8\?Q\?Banca_=C3=91and=C3=BA\?= <bank@example\.com>\r$/m);
+    expect(head).toMatch(/^Subject: Tu =\?UTF-8\?Q\?c=C3=B3digo\?= Bcc: eve@example\.com\r$/m);
+    expect(mail.raw.split('\r\n').every((line) => line.length <= 78)).toBe(true);
+    expect(mail.raw).toContain('Hola\r\npalabra palabra');
+    expect(smtp.received.filter((m) => m.to.includes('eve@example.com'))).toHaveLength(0);
+    mailer.close();
   });
 
   it('fails when the mail server cannot be reached', async () => {
@@ -52,6 +72,7 @@ describe('outgoing mail', () => {
     await closed.close();
     const mailer = createMailer({ smtpUrl: closed.url, mailFrom: 'a@example.com', dataDir }, log);
     await expect(mailer.send(MAIL)).rejects.toThrow();
+    mailer.close();
   });
 
   it('without SMTP_URL writes one .eml file per mail under DATA_DIR/outbox and logs its name, not its content', async () => {

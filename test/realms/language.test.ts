@@ -11,7 +11,8 @@ const SPANISH = 'es-MX,es;q=0.9';
 function readMail(mail: ReceivedMail): { subject: string; text: string } {
   const [head, ...rest] = mail.raw.split(/\r?\n\r?\n/);
   const headers = head.replace(/\r?\n[ \t]+/g, ' ');
-  const words = (value: string) => value.replace(/=\?utf-8\?([bq])\?([^?]*)\?=\s*/gi, (_, kind: string, text: string) => (kind.toLowerCase() === 'b'
+  // Whitespace between two encoded words is not part of the text; beside plain words it is (RFC 2047, 6.2).
+  const words = (value: string) => value.replace(/(\?=)\s+(?==\?)/g, '$1').replace(/=\?utf-8\?([bq])\?([^?]*)\?=/gi, (_, kind: string, text: string) => (kind.toLowerCase() === 'b'
     ? Buffer.from(text, 'base64').toString('utf8')
     : Buffer.from(text.replace(/_/g, ' ').replace(/=([0-9A-F]{2})/gi, (__, hex: string) => String.fromCharCode(parseInt(hex, 16))), 'latin1').toString('utf8')));
   const subject = words(/^subject: (.*)$/im.exec(headers)?.[1] ?? '').trim();
