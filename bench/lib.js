@@ -1,12 +1,20 @@
 import { fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
 import autocannon from 'autocannon';
 import pg from 'pg';
 
-/** Starts bench/servers/<name>.js in its own process, so the load generator does not share its core. */
-export async function startServer(name, env = {}) {
+/** The V8 flags `npm start` gives the server (package.json's start script), which Atrium's benchmark server gets too. */
+export const START_FLAGS = JSON.parse(fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8'))
+  .scripts.start.split(/\s+/).filter((word) => word.startsWith('--'));
+
+/**
+ * Starts bench/servers/<name>.js in its own process, so the load generator does not share its core;
+ * Atrium with the flags `npm start` gives it unless `execArgv` says otherwise.
+ */
+export async function startServer(name, env = {}, execArgv = name === 'atrium' ? START_FLAGS : []) {
   const child = fork(new URL(`./servers/${name}.js`, import.meta.url), [], {
-    env: { ...process.env, LOG_LEVEL: 'silent', ...env }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    env: { ...process.env, LOG_LEVEL: 'silent', ...env }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'], execArgv,
   });
   const info = await new Promise((resolve, reject) => {
     child.once('message', resolve);
