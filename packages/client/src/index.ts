@@ -1,0 +1,10 @@
+export { createAdminClient, createContentClient, createCustomersClient, createProfileClient } from './clients.js';
+export type { AdminClient, ClientOptions, ContentClient, CustomersClient, ProfileClient } from './clients.js';
+export { AtriumApiError, AtriumError, GrantExpiredError, RealmNotFoundError, UserSessionError } from './errors.js';
+export type { CustomersUnauthorizedBody, ErrorsBody } from './errors.js';
+export { pages } from './pages.js';
+export type { ItemOf, Meta } from './pages.js';
+export type { components as AdminComponents, paths as AdminPaths } from './generated/admin.js';
+export type { components as ContentComponents, paths as ContentPaths } from './generated/content.js';
+export type { components as CustomersComponents, paths as CustomersPaths } from './generated/customers.js';
+export type { components as ProfileComponents, paths as ProfilePaths } from './generated/profile.js';
