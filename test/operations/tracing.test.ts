@@ -155,11 +155,33 @@ describe('traces over OTLP/HTTP', () => {
   });
 });
 
+describe('stopping a traced server', () => {
+  it('sends the spans still buffered before the process exits (SIGTERM)', async () => {
+    const receiver = await startOtlpReceiver();
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'atrium-trace-'));
+    try {
+      // A batch would wait an hour: only the shutdown can send it.
+      const server = await startServe({ OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_BSP_SCHEDULE_DELAY: '3600000', LOG_LEVEL: 'info', DATA_DIR: dataDir, DATABASE_URL: undefined });
+      expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+      const traceId = (await logLineOf(server, '/healthz')).trace_id;
+      expect(receiver.spans).toEqual([]);
+      server.child.kill('SIGTERM');
+      expect(await server.exited).toBe(0);
+      expect(receiver.spans.filter((s) => s.traceId === traceId).map((s) => s.kind)).toContain(SERVER_KIND);
+    } finally {
+      await receiver.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('without OTEL_EXPORTER_OTLP_ENDPOINT', () => {
   const BIN = fileURLToPath(new URL('../../bin/atrium.js', import.meta.url));
-  // Counts, when the process ends, the OpenTelemetry modules it loaded.
-  const COUNT = 'data:text/javascript,import m from "node:module";process.on("exit",()=>process.stderr.write('
-    + '"opentelemetry modules: "+Object.keys(m._cache).filter((k)=>k.includes("@opentelemetry")).length+"\\n"))';
+  // Counts, when the process ends, the modules of the SDK and its instrumentations it loaded. The API
+  // package (@opentelemetry/api, no-op without an SDK) is left out: prom-client loads it for exemplars.
+  const COUNT = `data:text/javascript,${encodeURIComponent(`import m from 'node:module';
+    process.on('exit', () => process.stderr.write('opentelemetry modules: '
+      + Object.keys(m._cache).filter((k) => /@opentelemetry\\/(?!api\\/)|@fastify\\/otel|in-the-middle/.test(k)).length + '\\n'));`)}`;
   const loaded = (endpoint: string | undefined) => {
     const run = spawnSync(process.execPath, ['--import', COUNT, BIN, '--help'], {
       env: { PATH: process.env.PATH, ...(endpoint ? { OTEL_EXPORTER_OTLP_ENDPOINT: endpoint } : {}) }, encoding: 'utf8',
@@ -167,7 +189,7 @@ describe('without OTEL_EXPORTER_OTLP_ENDPOINT', () => {
     return Number(/opentelemetry modules: (\d+)/.exec(run.stderr)![1]);
   };
 
-  it('loads nothing of OpenTelemetry (and does with it)', () => {
+  it('loads nothing of the OpenTelemetry SDK or its instrumentations (and does with it)', () => {
     expect(loaded(undefined)).toBe(0);
     expect(loaded('http://127.0.0.1:9')).toBeGreaterThan(0);
   });
