@@ -1,5 +1,8 @@
 // GET /api/admin/roles with a bearer token, on the embedded database and on PostgreSQL, against a bare
 // Fastify route in the same run. Target: at least 35% of the bare route on PostgreSQL.
+// On PostgreSQL the same request is also measured with /metrics enabled (METRICS_TOKEN, scraped every
+// second as Prometheus would, only faster), in rounds alternating with a server without metrics on the
+// same database. Target: within 10% of the figure without them.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -7,6 +10,8 @@ import { load, row, scratchPostgres, startServer } from './lib.js';
 
 const duration = Number(process.env.BENCH_SECONDS ?? 5);
 const connections = 50;
+const rounds = Number(process.env.BENCH_ROUNDS ?? 4);
+const METRICS_TOKEN = 'bench-metrics-token-0123456789';
 
 const bare = await startServer('bare');
 const reference = await load(bare.url, { duration, connections });
@@ -21,14 +26,53 @@ async function measure(label, env) {
   await atrium.stop();
 }
 
+/** Sums of alternating rounds, so that the machine's load drifting weighs on both sides alike. */
+function add(total, figures) {
+  return {
+    rps: (total?.rps ?? 0) + figures.rps / rounds,
+    p50: Math.max(total?.p50 ?? 0, figures.p50),
+    p99: Math.max(total?.p99 ?? 0, figures.p99),
+    non2xx: (total?.non2xx ?? 0) + figures.non2xx,
+  };
+}
+
+async function withAndWithoutMetrics(url) {
+  // The first server makes the owner and its token; the second, on the same database, accepts it.
+  const plain = await startServer('atrium', { DATABASE_URL: url, DATABASE_POOL_SIZE: '20' });
+  const metered = await startServer('atrium', { DATABASE_URL: url, DATABASE_POOL_SIZE: '20', METRICS_TOKEN });
+  const headers = { authorization: `Bearer ${plain.token}` };
+  let off;
+  let on;
+  let scrapes = 0;
+  for (const server of [plain, metered]) await load(`${server.url}/api/admin/roles`, { headers, duration: 1, connections }); // warm-up
+  const measureOff = async () => { off = add(off, await load(`${plain.url}/api/admin/roles`, { headers, duration, connections })); };
+  const measureOn = async () => {
+    const scraping = setInterval(() => {
+      fetch(`${metered.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })
+        .then((res) => { if (res.status === 200) scrapes++; return res.arrayBuffer(); }).catch(() => {});
+    }, 1000);
+    on = add(on, await load(`${metered.url}/api/admin/roles`, { headers, duration, connections }));
+    clearInterval(scraping);
+  };
+  // Off then on, then on then off: neither side always runs right after the other.
+  for (let i = 0; i < rounds; i++) {
+    for (const side of i % 2 ? [measureOn, measureOff] : [measureOff, measureOn]) await side();
+  }
+  await plain.stop();
+  await metered.stop();
+  row('GET /api/admin/roles, PostgreSQL', off, reference);
+  row('  the same with /metrics enabled', on, reference);
+  console.log(`  with metrics: ${Math.round((on.rps / off.rps) * 100)}% of the figure without them (${rounds} alternating rounds of ${duration} s, ${scrapes} scrapes; target ≥ 90%)`);
+}
+
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'atrium-bench-'));
 await measure('GET /api/admin/roles, embedded database', { DATA_DIR: dataDir, DATABASE_URL: '' });
 fs.rmSync(dataDir, { recursive: true, force: true });
 
 const database = await scratchPostgres();
 if (database) {
-  await measure('GET /api/admin/roles, PostgreSQL', { DATABASE_URL: database.url, DATABASE_POOL_SIZE: '20' });
+  await withAndWithoutMetrics(database.url);
   await database.drop();
 } else {
-  console.log('PostgreSQL not reachable at DATABASE_URL or 127.0.0.1:5432: skipped');
+  console.log('PostgreSQL not reachable at DATABASE_URL or 127.0.0.1:5432: skipped (with it, the cost of /metrics is measured too)');
 }

@@ -21,13 +21,15 @@ import { passwordPages } from './realms/pages/password.js';
 import { avatarFileRoutes } from './realms/routes/avatar-files.js';
 import { delegatedLoginPages } from './delegation/pages.js';
 import { messagingLinkRoutes } from './messaging/link-routes.js';
+import { installMetrics } from './metrics/routes.js';
+import { telemetry } from './telemetry/hooks.js';
 
 export interface AppOptions {
   /** The server's logger; without one (tests) nothing is logged. */
   logger?: FastifyBaseLogger;
 }
 
-/** The whole HTTP surface: the four catalogs, the realm pages and OAuth server, and the health check. */
+/** The whole HTTP surface: the four catalogs, the realm pages and OAuth server, the health check and the metrics. */
 export async function buildApp(ctx: Context, options: AppOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
     ...(options.logger ? { loggerInstance: options.logger } : { logger: false }),
@@ -44,8 +46,11 @@ export async function buildApp(ctx: Context, options: AppOptions = {}): Promise<
       plugins: [finiteNumbers],
     },
   });
+  // Before any route or hook, so that every one is traced (only when tracing is on).
+  if (telemetry.fastifyPlugin) await app.register(telemetry.fastifyPlugin);
   app.addHook('onRequest', noSniff);
   app.addHook('onResponse', logRequest);
+  installMetrics(app, ctx);
   app.setErrorHandler(handleError);
   // Root hooks run before every catalog's own (the credential guards read the path's realm uid).
   app.addHook('onRequest', refuseNulInUrl);

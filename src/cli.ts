@@ -3,6 +3,7 @@ import { ConfigError, loadConfig } from './config.js';
 import { DatabaseUnavailable } from './db/errors.js';
 import { createContext, createLogger, openMigrated, serve } from './server.js';
 import { ensureOwner, issueOwnerToken } from './bootstrap.js';
+import { telemetry } from './telemetry/hooks.js';
 
 const HELP = `Usage: atrium <command>
 
@@ -41,7 +42,8 @@ export async function main(args: string[], env = process.env): Promise<number | 
         const server = await serve(config, env);
         for (const signal of ['SIGTERM', 'SIGINT'] as const) {
           process.once(signal, () => {
-            server.close().then(() => process.exit(0), () => process.exit(1));
+            // The spans still buffered are sent before the process ends.
+            server.close().then(() => telemetry.shutdown?.().catch(() => {})).then(() => process.exit(0), () => process.exit(1));
           });
         }
         return undefined;

@@ -22,6 +22,8 @@ export interface Config {
   sendingLeaseSeconds: number;
   /** Campaign messages a worker takes at once. */
   sendingBatchSize: number;
+  /** `GET /metrics`: off (absent, 404), behind this bearer token, or open to anyone. */
+  metrics: { enabled: false } | { enabled: true; token: string | null };
 }
 
 /** A configuration value that cannot be used; its message is the one line printed at start. */
@@ -101,6 +103,22 @@ function secretsKey(raw: string | undefined): Buffer | undefined {
   return key;
 }
 
+/** METRICS_TOKEN puts `/metrics` behind a bearer token, METRICS_PUBLIC=1 opens it; neither: no such route. */
+function metrics(env: Env): Config['metrics'] {
+  const token = env.METRICS_TOKEN ?? '';
+  const open = (env.METRICS_PUBLIC ?? '').trim();
+  if (!['', '0', '1', 'false', 'true'].includes(open)) {
+    throw new ConfigError(`METRICS_PUBLIC must be 1 or 0, got "${env.METRICS_PUBLIC}"`);
+  }
+  const isPublic = open === '1' || open === 'true';
+  if (token !== '' && isPublic) throw new ConfigError('set METRICS_TOKEN or METRICS_PUBLIC=1, not both');
+  if (token !== '' && (token.length < 16 || !/^[\x21-\x7e]+$/.test(token))) {
+    throw new ConfigError('METRICS_TOKEN must be at least 16 printable characters without spaces (openssl rand -hex 32)');
+  }
+  if (isPublic) return { enabled: true, token: null };
+  return token === '' ? { enabled: false } : { enabled: true, token };
+}
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 export function loadConfig(env: Env = process.env): Config {
@@ -132,6 +150,7 @@ export function loadConfig(env: Env = process.env): Config {
     secretsKey: secretsKey(env.SECRETS_KEY),
     sendingLeaseSeconds: integer(env, 'SENDING_LEASE_SECONDS', 300, 1, 86_400),
     sendingBatchSize: integer(env, 'SENDING_BATCH_SIZE', 100, 1, 1000),
+    metrics: metrics(env),
   };
 }
 

@@ -12,6 +12,15 @@ import { copySeedCluster, loadSeedArchive } from './seed.js';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 
+/** How the connections are used; null where the embedded database cannot tell. */
+export interface PoolStats {
+  max: number;
+  total: number;
+  idle: number | null;
+  /** Queries waiting for a connection. */
+  waiting: number | null;
+}
+
 export interface Database {
   db: Db;
   kind: 'pglite' | 'postgres';
@@ -23,6 +32,8 @@ export interface Database {
   broadcast(message: string): void;
   /** Hears what other server processes broadcast. */
   subscribe(listener: (message: string) => void): Promise<void>;
+  /** PostgreSQL's pool; the embedded database is one connection in the process, whose queue it does not show. */
+  pool(): PoolStats;
   close(): Promise<void>;
 }
 
@@ -66,6 +77,7 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
       listeners.push(client);
     },
     ping: async () => { await pool.query('select 1'); },
+    pool: () => ({ max: poolSize, total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     exclusive: async (key, fn) => {
       const lockHolder = await pool.connect();
       try {
@@ -107,6 +119,7 @@ async function openEmbedded(dataDir: string | null): Promise<Database> {
     db,
     kind: 'pglite',
     ping: async () => { await client.exec('select 1'); },
+    pool: () => ({ max: 1, total: 1, idle: null, waiting: null }),
     exclusive: (_key, fn) => fn(),
     // One process holds the embedded database: there is no one else to tell.
     broadcast: () => {},

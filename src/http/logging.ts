@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { telemetry } from '../telemetry/hooks.js';
 
 /**
  * Query parameters whose values are known to be harmless: paging, sorting, and the OAuth request's
@@ -25,13 +26,14 @@ export function redactUrl(url: string): string {
   return `${safePath}?${masked.toString()}`;
 }
 
-/** One line per request; headers (credentials, cookies) are never logged. */
+/** One line per request, with its trace id when tracing is on; headers (credentials, cookies) are never logged. */
 export function logRequest(request: FastifyRequest, reply: FastifyReply, done: () => void): void {
   request.log.info({
     method: request.method,
     url: redactUrl(request.url),
     status: reply.statusCode,
     ms: Math.round(reply.elapsedTime * 10) / 10,
+    ...(telemetry.traceIdOf ? { trace_id: telemetry.traceIdOf(request) } : {}),
   }, 'request');
   done();
 }

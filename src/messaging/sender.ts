@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Context } from '../context.js';
 import { rowsOf } from '../db/rows.js';
+import { counters } from '../metrics/counters.js';
 import { createPersonalNotifications } from '../notifications/notifications.js';
 import { recipientCondition } from './audience.js';
 import { bodyKindOf } from './campaigns.js';
@@ -73,7 +74,9 @@ async function markInDoubt(ctx: Context): Promise<number> {
     ), counted as (select delivery_id, count(*)::int as n from lapsed group by delivery_id)
     update campaign_deliveries d set in_doubt_count = d.in_doubt_count + counted.n from counted where d.id = counted.delivery_id
     returning counted.n`));
-  return rows.reduce((sum, r) => sum + r.n, 0);
+  const lapsed = rows.reduce((sum, r) => sum + r.n, 0);
+  if (lapsed) counters.campaignMessages.inc({ result: 'in_doubt' }, lapsed);
+  return lapsed;
 }
 
 /** Deliveries with every recipient written and no message left to send end: completed, or failed when nothing could be sent. */
@@ -211,11 +214,13 @@ function sentRecorder(ctx: Context, worker: string, deliveryId: number) {
 /** Records the sent messages and counts them on the delivery, for the rows this worker still holds. */
 async function recordSent(ctx: Context, worker: string, deliveryId: number, ids: number[]): Promise<void> {
   if (!ids.length) return;
-  await ctx.db.execute(sql`with sent as (
+  const [recorded] = rowsOf<{ n: number }>(await ctx.db.execute(sql`with sent as (
       update message_deliveries set status = 'sent', sent_at = ${at(ctx.clock.now())}, lease_until = null, failure_reason = null
       where id in (${sql.join(ids.map((id) => sql`${id}`), sql`, `)}) and status = 'sending' and worker = ${worker} returning id
     )
-    update campaign_deliveries set sent_count = sent_count + (select count(*) from sent) where id = ${deliveryId}`);
+    update campaign_deliveries set sent_count = sent_count + (select count(*) from sent) where id = ${deliveryId}
+    returning (select count(*)::int from sent) as n`));
+  if (recorded?.n) counters.campaignMessages.inc({ result: 'sent' }, recorded.n);
 }
 
 /** A failure is tried again later with backoff; after the last attempt, or when retrying cannot help, the message is failed with the reason. */
@@ -224,11 +229,13 @@ async function recordFailures(ctx: Context, worker: string, deliveryId: number, 
   for (const f of failures) {
     const final = !f.transient || f.attempts >= MAX_ATTEMPTS;
     if (final) {
-      await ctx.db.execute(sql`with failed as (
+      const [recorded] = rowsOf<{ n: number }>(await ctx.db.execute(sql`with failed as (
           update message_deliveries set status = 'failed', failure_reason = ${f.error}, lease_until = null
           where id = ${f.id} and status = 'sending' and worker = ${worker} returning id
         )
-        update campaign_deliveries set failed_count = failed_count + (select count(*) from failed) where id = ${deliveryId}`);
+        update campaign_deliveries set failed_count = failed_count + (select count(*) from failed) where id = ${deliveryId}
+        returning (select count(*)::int from failed) as n`));
+      if (recorded?.n) counters.campaignMessages.inc({ result: 'failed' }, recorded.n);
     } else {
       await ctx.db.execute(sql`update message_deliveries set status = 'pending', failure_reason = ${f.error}, lease_until = null,
         next_attempt_at = ${at(new Date(now.getTime() + backoffMs(f.attempts)))}
@@ -256,7 +263,7 @@ async function sendNotifications(ctx: Context, worker: string, delivery: Claimed
     }
   }
   const now = ctx.clock.now();
-  await ctx.db.transaction(async (tx) => {
+  const sent = await ctx.db.transaction(async (tx) => {
     const held = new Set(rowsOf<{ id: number }>(await tx.execute(sql`select id from message_deliveries
       where delivery_id = ${delivery.id} and status = 'sending' and worker = ${worker} for update`)).map((r) => r.id));
     const mine = rendered.filter((r) => held.has(r.message.message_id));
@@ -269,7 +276,9 @@ async function sendNotifications(ctx: Context, worker: string, delivery: Claimed
         where id = ${r.message.message_id}`);
     }
     await tx.execute(sql`update campaign_deliveries set sent_count = sent_count + ${made.length} where id = ${delivery.id}`);
+    return made.length;
   });
+  if (sent) counters.campaignMessages.inc({ result: 'sent' }, sent);
   await recordFailures(ctx, worker, delivery.id, failures);
 }
 

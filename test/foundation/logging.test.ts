@@ -32,6 +32,8 @@ describe('request logging', () => {
     const requests = lines.map((l) => JSON.parse(l)).filter((l) => l.msg === 'request');
     expect(requests).toHaveLength(4);
     expect(requests[0]).toMatchObject({ method: 'GET', url: '/api/admin/roles?per_page=1', status: 200 });
+    // No trace id without tracing (OTEL_EXPORTER_OTLP_ENDPOINT unset); see test/operations/tracing.test.ts.
+    expect(requests[0]).not.toHaveProperty('trace_id');
     const all = lines.join('\n');
     for (const secret of [h.ownerToken, OWNER_PASSWORD, cookie, 'leaked-value', 'one-time-secret']) expect(all).not.toContain(secret);
     expect(all).toContain('access_token=%5Bredacted%5D');
