@@ -222,4 +222,25 @@ describe('the admin audit log', () => {
     }
     expect(await lockouts('realm_user')).toBe(before + 1);
   });
+
+  it('counts one lockout, and records one locked_out, however many wrong attempts race past the limit', async () => {
+    const realm = await makeRealm(h);
+    const realmBefore = await lockouts('realm_user');
+    const codes = await Promise.all(Array.from({ length: 20 }, () => h.request({
+      method: 'POST', url: `/api/customers/realms/${realm.uid}/verify_otp_code`, token: null, payload: { identifier: 'nobody@example.com', code: '000000' },
+    })));
+    expect(codes.map((r) => r.statusCode).sort()).toEqual([...Array(5).fill(409), ...Array(15).fill(429)]);
+    expect(await lockouts('realm_user')).toBe(realmBefore + 1);
+
+    const member = await createMember(h, [{ key: 'account_user' }]);
+    const adminBefore = await lockouts('admin');
+    const answers = await Promise.all(Array.from({ length: 20 }, () => h.request({
+      method: 'POST', url: '/api/admin/session', token: null, payload: { email: member.email, password: 'wrong wrong wrong' },
+    })));
+    expect(answers.map((r) => r.statusCode).sort()).toEqual([...Array(10).fill(401), ...Array(10).fill(429)]);
+    expect(await lockouts('admin')).toBe(adminBefore + 1);
+    const mine = await logs(`&member_id=${member.id}`);
+    expect(mine.filter((e) => e.operation === 'locked_out')).toHaveLength(1);
+    expect(mine.filter((e) => e.operation === 'sign_in_failed')).toHaveLength(20);
+  });
 });
