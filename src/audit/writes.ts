@@ -27,7 +27,7 @@ const answerKeyOf = (param: string) => (param.endsWith('uuid') ? 'uuid' : param.
 function createdId(answer: unknown, key: string | undefined): string | null {
   if (!answer || typeof answer !== 'object') return null;
   const body = answer as Record<string, unknown>;
-  for (const k of key ? [key, 'uid', 'uuid', 'id'] : ['uid', 'uuid', 'id']) {
+  for (const k of [key ?? 'id', 'id', 'uid', 'uuid']) {
     if (typeof body[k] === 'string' || typeof body[k] === 'number') return String(body[k]);
   }
   return null;
