@@ -1,4 +1,5 @@
 import type { Database } from './db/connect.js';
+import { afterCommit } from './db/request-transaction.js';
 import { TtlCache } from './ttl-cache.js';
 
 /**
@@ -28,10 +29,17 @@ export class Caches {
     return cache as TtlCache<T>;
   }
 
+  /**
+   * Inside a request's transaction the entries are dropped at once and again after the commit, when
+   * other processes are told too: a read meanwhile could have kept what the commit replaces.
+   */
   changed(name: CacheName, ...tags: string[]): void {
     const message = [name, ...(tags.length ? tags : [EVERYTHING])].join(' ');
     this.apply(message);
-    this.database.broadcast(message);
+    void afterCommit(() => {
+      this.apply(message);
+      this.database.broadcast(message);
+    });
   }
 
   /** Starts hearing other processes' changes; called once per server process. */

@@ -33,6 +33,8 @@ import { typeSchemaRoutes } from './content/routes/type-schema.js';
 import { deliveryRoutes, deliveryTokenRoutes } from './content/delivery-routes.js';
 import { entryRoutes } from './content/entry-routes.js';
 import { assetFileRoutes, assetRoutes } from './content/asset-routes.js';
+import { auditWrites } from './audit/writes.js';
+import { auditLogRoutes } from './audit/routes.js';
 
 const bearer = { type: 'http', scheme: 'bearer', description: 'An admin API access token (team settings, API access)' };
 
@@ -68,15 +70,17 @@ export function adminCatalog(ctx: Context): Catalog {
       { name: 'Submissions', description: 'Realm users\' runs through an origination: start, assign, review, extend, cancel' },
       { name: 'Attachments', description: 'Private files realm users uploaded to answer file questions' },
       { name: 'Content', description: 'Content spaces, their content types, entries and assets' },
+      { name: 'Audit log', description: 'What admins did: every write, sign-in, failed sign-in and lockout' },
     ],
     notFoundBody: { errors: ['Not found'] },
     hooks: { onRequest: adminGuard(ctx) },
+    extend: auditWrites(ctx, '/api/admin'),
     routes: [
       sessionRoutes(ctx), accountRoutes(ctx), teamRoutes(ctx, { realm: realmExists, space: spaceExists }), roleRoutes(ctx), apiAccessRoutes(ctx),
       realmRoutes(ctx), realmUserRoutes(ctx), customFieldRoutes(ctx), oauthClientRoutes(ctx), realmEventRoutes(ctx),
       notificationAdminRoutes(ctx), zendeskAdminRoutes(ctx), impersonationRoutes(ctx), identityProviderRoutes(ctx),
       originationRoutes(ctx), submissionAdminRoutes(ctx), attachmentAdminRoutes(ctx), segmentRoutes(ctx), messagingRoutes(ctx),
-      spaceRoutes(ctx), typeRoutes(ctx), entryRoutes(ctx), assetRoutes(ctx),
+      spaceRoutes(ctx), typeRoutes(ctx), entryRoutes(ctx), assetRoutes(ctx), auditLogRoutes(ctx),
     ],
   };
 }

@@ -16,7 +16,7 @@ const grants = sql<Grant[] | string>`coalesce((
 const grantsOf = (value: Grant[] | string): Grant[] => (typeof value === 'string' ? JSON.parse(value) : value);
 
 const byToken = (db: Db) => prepared(db, 'admin_by_token', (d, name) => d
-  .select({ adminId: admins.id, grants })
+  .select({ adminId: admins.id, applicationId: accessTokens.applicationId, grants })
   .from(accessTokens).innerJoin(admins, eq(admins.id, accessTokens.adminId))
   .where(and(eq(accessTokens.tokenHash, sql.placeholder('hash')), eq(admins.active, true)))
   .prepare(name));
@@ -36,7 +36,7 @@ export async function principalFromToken(ctx: Context, token: string): Promise<A
   if (cached) return cached;
   const [row] = await byToken(ctx.db).execute({ hash: tokenHash });
   if (!row) return null;
-  const principal = new AdminPrincipal(row.adminId, grantsOf(row.grants));
+  const principal = new AdminPrincipal(row.adminId, grantsOf(row.grants), null, row.applicationId);
   principals.set(`token:${tokenHash}`, principal, now, [`admin:${row.adminId}`]);
   return principal;
 }

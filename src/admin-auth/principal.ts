@@ -20,6 +20,8 @@ export class AdminPrincipal {
     grants: Grant[],
     /** The admin session row, when the request came with the session cookie. */
     readonly sessionId: number | null = null,
+    /** The API access application of the bearer token the request came with. */
+    readonly applicationId: number | null = null,
   ) {
     this.grants = grants.map((g) => ({ ...g, permissions: g.permissions.filter((p) => permittedIn(g.context, p)) }));
   }

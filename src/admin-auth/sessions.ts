@@ -1,7 +1,10 @@
 import { eq } from 'drizzle-orm';
 import type { Context } from '../context.js';
 import { FieldErrors, tooManyAttempts, unauthorized } from '../http/errors.js';
-import { attemptSucceeded, beginAttempt, type AttemptLimit } from '../attempts/limit.js';
+import { attemptFailed, attemptSucceeded, beginAttempt, type AttemptLimit } from '../attempts/limit.js';
+import { actorOf, NO_ONE, recordAudit } from '../audit/log.js';
+import type { Db } from '../db/connect.js';
+import type { AdminPrincipal } from './principal.js';
 import { redactUrl } from '../http/logging.js';
 import { UNKNOWN_ACCOUNT_HASH, verifyPassword } from '../security/passwords.js';
 import { hashSecret, randomSecret } from '../security/secrets.js';
@@ -10,7 +13,7 @@ import { getTeamMember, normalizeEmail, type TeamMemberBody } from './team.js';
 import { adminSessions, admins } from './tables.js';
 
 /** Ten failed sign-ins lock a member (or an email nobody has) for fifteen minutes. */
-export const SIGN_IN_LIMIT: AttemptLimit = { scope: 'admin_sign_in', max: 10, lockMs: 15 * 60_000 };
+export const SIGN_IN_LIMIT: AttemptLimit = { scope: 'admin_sign_in', max: 10, lockMs: 15 * 60_000, lockout: 'admin' };
 export const SESSION_HOURS = 12;
 
 export interface SignedIn {
@@ -22,11 +25,16 @@ export interface SignedIn {
 
 const refused = () => unauthorized('Invalid email or password');
 
+/** The longest email tried that a failed sign-in's audit record keeps. */
+const MAX_TRIED_EMAIL = 320;
+
 /**
  * Attempts are counted per email, whether or not a member has it, and an unknown email costs the
- * same password hash: the answers and their timing tell nothing of who exists.
+ * same password hash: the answers and their timing tell nothing of who exists. Every outcome is in the
+ * audit log: `sign_in`, `sign_in_failed` (with the email tried, and the member when one has it), and
+ * `locked_out` when a failure starts the lock. `address` is the client's.
  */
-export async function signIn(ctx: Context, email: string | undefined, password: string | undefined): Promise<SignedIn> {
+export async function signIn(ctx: Context, email: string | undefined, password: string | undefined, address: string | null = null): Promise<SignedIn> {
   const errors = new FieldErrors();
   if (!email?.trim()) errors.add('email', "can't be blank");
   if (!password) errors.add('password', "can't be blank");
@@ -34,26 +42,50 @@ export async function signIn(ctx: Context, email: string | undefined, password: 
   const now = ctx.clock.now();
   const subject = normalizeEmail(email!);
   const [admin] = await ctx.db.select().from(admins).where(eq(admins.email, subject));
+  const failed = (operation: 'sign_in_failed' | 'locked_out', statusCode: number) => recordAudit(ctx.db, now, {
+    actor: { ...NO_ONE, adminId: admin?.id ?? null }, email: subject.slice(0, MAX_TRIED_EMAIL), operation, address, statusCode,
+  });
   const attempt = await beginAttempt(ctx, SIGN_IN_LIMIT, subject);
-  if (!attempt.allowed) throw tooManyAttempts(attempt.lockedUntil);
+  if (!attempt.allowed) {
+    await failed('sign_in_failed', 429);
+    throw tooManyAttempts(attempt.lockedUntil);
+  }
   const matches = await verifyPassword(password!, admin?.passwordHash ?? UNKNOWN_ACCOUNT_HASH);
-  if (!admin || !matches || !admin.active) throw refused();
+  if (!admin || !matches || !admin.active) {
+    await failed('sign_in_failed', 401);
+    if (attemptFailed(SIGN_IN_LIMIT, attempt)) await failed('locked_out', 401);
+    throw refused();
+  }
   await attemptSucceeded(ctx, SIGN_IN_LIMIT, subject);
   const sessionId = randomSecret();
   const csrfToken = randomSecret();
   const expiresAt = new Date(now.getTime() + SESSION_HOURS * 3_600_000);
-  await ctx.db.insert(adminSessions).values({
-    adminId: admin.id, sessionHash: hashSecret(sessionId), csrfHash: hashSecret(csrfToken), expiresAt, createdAt: now,
+  await ctx.db.transaction(async (txn) => {
+    const tx = txn as unknown as Db;
+    const [session] = await tx.insert(adminSessions).values({
+      adminId: admin.id, sessionHash: hashSecret(sessionId), csrfHash: hashSecret(csrfToken), expiresAt, createdAt: now,
+    }).returning({ id: adminSessions.id });
+    await recordAudit(tx, now, {
+      actor: { adminId: admin.id, credentialKind: 'session', applicationId: null }, operation: 'sign_in',
+      resourceType: 'sessions', resourceId: String(session.id), address, statusCode: 200,
+    });
   });
   return { admin: await getTeamMember(ctx, admin.id), sessionId, csrfToken, expiresAt };
 }
 
 /**
- * Ends the session, then tells every registered application (spec 5.1): a GET to each logout URL,
- * all at once, each with a short timeout. The sign-out answer never waits for them.
+ * Ends the session (recorded as `sign_out`), then tells every registered application (spec 5.1): a GET
+ * to each logout URL, all at once, each with a short timeout. The sign-out answer never waits for them.
  */
-export async function signOut(ctx: Context, sessionRowId: number): Promise<void> {
-  await ctx.db.delete(adminSessions).where(eq(adminSessions.id, sessionRowId));
+export async function signOut(ctx: Context, principal: AdminPrincipal, address: string | null = null): Promise<void> {
+  const sessionRowId = principal.sessionId!;
+  await ctx.db.transaction(async (txn) => {
+    const tx = txn as unknown as Db;
+    await tx.delete(adminSessions).where(eq(adminSessions.id, sessionRowId));
+    await recordAudit(tx, ctx.clock.now(), {
+      actor: actorOf(principal), operation: 'sign_out', resourceType: 'sessions', resourceId: String(sessionRowId), address, statusCode: 204,
+    });
+  });
   const urls = await logoutUrls(ctx);
   void notifyLogoutUrls(ctx, urls);
 }

@@ -2,6 +2,7 @@ import { and, eq, sql, type Placeholder } from 'drizzle-orm';
 import type { Context } from '../context.js';
 import type { Db } from '../db/connect.js';
 import { prepared } from '../db/prepared.js';
+import { counters } from '../metrics/counters.js';
 import { attemptCounters } from './tables.js';
 
 /** How many wrong secrets a subject may present, and how long it is then locked out. */
@@ -11,10 +12,13 @@ export interface AttemptLimit {
   max: number;
   /** null: locked until the counter is reset (a one-time code stays locked until a new one is sent). */
   lockMs: number | null;
+  /** A sign-in's lock: reaching it adds to the lockouts counter with this `who`. */
+  lockout?: 'admin' | 'realm_user';
 }
 
 export type Attempt =
-  | { allowed: true }
+  /** `last`: if this attempt fails, the subject is locked. */
+  | { allowed: true; last: boolean }
   | { allowed: false; lockedUntil: Date | null };
 
 /**
@@ -30,7 +34,7 @@ export async function beginAttempt(ctx: Pick<Context, 'db' | 'clock'>, limit: At
   const [row] = await takeAttempt(ctx.db).execute({
     scope: limit.scope, subject, max: limit.max, now: now.toISOString(), lockUntil,
   });
-  if (row.failures <= limit.max) return { allowed: true };
+  if (row.failures <= limit.max) return { allowed: true, last: row.failures === limit.max };
   return { allowed: false, lockedUntil: row.lockedUntil };
 }
 
@@ -56,6 +60,16 @@ const takeAttempt = (db: Db) => prepared(db, 'attempt_take', (d, name) => {
     },
   }).returning({ failures: attemptCounters.failures, lockedUntil: attemptCounters.lockedUntil }).prepare(name);
 });
+
+/**
+ * The secret presented was wrong: answers whether that started the subject's lock, and counts the
+ * lockout when it did (`limit.lockout`).
+ */
+export function attemptFailed(limit: AttemptLimit, attempt: Attempt): boolean {
+  const locked = attempt.allowed && attempt.last;
+  if (locked && limit.lockout) counters.lockouts.inc({ who: limit.lockout });
+  return locked;
+}
 
 /** The right secret: the subject's count starts again (a lock it was under has already refused it). */
 export async function attemptSucceeded(ctx: Pick<Context, 'db'>, limit: AttemptLimit, subject: string): Promise<void> {

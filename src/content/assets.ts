@@ -6,7 +6,7 @@ import { orderOf } from '../db/sorting.js';
 import { invalidField, notFound } from '../http/errors.js';
 import { discardFile, type ReceivedFile } from '../uploads/attachments.js';
 import { extensionOf, isImage, missingFile, refuseFile } from '../storage/checks.js';
-import { removeObjects, type StoredObject } from '../storage/storage.js';
+import { removeAfterCommit, type StoredObject } from '../storage/storage.js';
 import type { AssetBody } from './asset-schema.js';
 import type { Space } from './spaces.js';
 import { contentAssets } from './tables.js';
@@ -95,7 +95,7 @@ export async function deleteAsset(ctx: Context, space: Space, uuid: string): Pro
   if (!row) throw notFound('Asset');
   // Content API answers embed assets (include): read them again now.
   ctx.caches.changed('content');
-  await removeObjects(ctx.storage, ctx.log, [row.storageKey]);
+  await removeAfterCommit(ctx.storage, ctx.log, [row.storageKey]);
 }
 
 export interface AssetFile {

@@ -8,7 +8,7 @@ import { totalCount, totalOf, type Page } from '../db/paging.js';
 import { orderOf } from '../db/sorting.js';
 import { uniqueViolation } from '../db/unique.js';
 import { FieldErrors, forbidden, invalidField, notFound } from '../http/errors.js';
-import { removeObjects } from '../storage/storage.js';
+import { removeAfterCommit } from '../storage/storage.js';
 import { checkedName, checkedUid, languageTag } from './checks.js';
 import { LIMITS, type SpaceInputBody, type SpaceModel } from './schema.js';
 import { contentAssets, contentEntries, contentEntryVersions, contentSpaces } from './tables.js';
@@ -155,5 +155,5 @@ export async function deleteSpace(ctx: Context, uid: string): Promise<void> {
   });
   ctx.caches.changed('access');
   ctx.caches.changed('content');
-  await removeObjects(ctx.storage, ctx.log, files);
+  await removeAfterCommit(ctx.storage, ctx.log, files);
 }

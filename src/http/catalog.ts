@@ -26,6 +26,8 @@ export interface Catalog {
   security?: Record<string, string[]>[];
   /** Hooks that apply to every route of the catalog (the admin credential guard, say). */
   hooks?: { onRequest?: (request: FastifyRequest, reply: FastifyReply) => Promise<void> };
+  /** Adds more hooks to the catalog's scope before its routes (the admin audit log of writes). */
+  extend?: (scope: FastifyInstance) => void;
   /** Models every route of the catalog may reference. */
   models?: TSchema[];
   routes: FastifyPluginAsync[];
@@ -82,6 +84,7 @@ export function catalogPlugin(catalog: Catalog): FastifyPluginAsync {
     scope.get('/docs/openapi.json', { schema: { hide: true } }, async () => scope.swagger());
     scope.addHook('onSend', noStoreByDefault);
     if (catalog.hooks?.onRequest) scope.addHook('onRequest', catalog.hooks.onRequest);
+    catalog.extend?.(scope);
     scope.addHook('onRoute', declareCommonFailures);
     scope.setErrorHandler(handleError);
     scope.setNotFoundHandler((_request, reply) => reply.code(404).send(catalog.notFoundBody));

@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { and, eq, gt, sql } from 'drizzle-orm';
-import { attemptSucceeded, beginAttempt, resetAttempts, type AttemptLimit } from '../attempts/limit.js';
+import { attemptFailed, attemptSucceeded, beginAttempt, resetAttempts, type AttemptLimit } from '../attempts/limit.js';
 import type { Context } from '../context.js';
 import type { Locale } from '../i18n/locale.js';
 import { realmLanguage, textsIn, type Texts } from '../realms/pages/messages.js';
@@ -16,7 +16,7 @@ import { otpCodes } from './tables.js';
  * password failures, and one counter per user whichever way the code is checked (the customers API's
  * verify_otp_code or the otp_code page): both guess at the same secret.
  */
-export const OTP_LIMIT: AttemptLimit = { scope: 'otp_code', max: 5, lockMs: null };
+export const OTP_LIMIT: AttemptLimit = { scope: 'otp_code', max: 5, lockMs: null, lockout: 'realm_user' };
 
 export const CODE_FORMAT = /^\d{6}$/;
 
@@ -92,7 +92,10 @@ export async function checkCode(ctx: Context, realm: Realm, identifier: string, 
     eq(otpCodes.codeHash, codeHash(subject, wellFormed ? code : '')),
     gt(otpCodes.expiresAt, ctx.clock.now()),
   )).returning({ subject: otpCodes.subject });
-  if (!used.length || !wellFormed || !found?.active) return { ok: false, reason: 'invalid' };
+  if (!used.length || !wellFormed || !found?.active) {
+    attemptFailed(OTP_LIMIT, attempt);
+    return { ok: false, reason: 'invalid' };
+  }
   await attemptSucceeded(ctx, OTP_LIMIT, subject);
   return { ok: true, user: found };
 }

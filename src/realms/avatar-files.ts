@@ -1,5 +1,5 @@
 import type { Context } from '../context.js';
-import { removeObjects } from '../storage/storage.js';
+import { removeAfterCommit, removeObjects } from '../storage/storage.js';
 import type { AvatarValue } from './tables.js';
 
 /** An avatar is stored under the key avatars/<uuid>.<ext> and served at /uploads/avatars/<uuid>.<ext>. */
@@ -15,7 +15,11 @@ function keyOf(avatar: AvatarValue | null): string | null {
   return AVATAR_FILE.test(name) ? avatarKey(name) : null;
 }
 
-/** Removes the stored images of avatars that nothing refers to any more (call after the commit that dropped them). */
-export async function removeAvatarObjects(ctx: Context, avatars: (AvatarValue | null)[]): Promise<void> {
-  await removeObjects(ctx.storage, ctx.log, avatars.map(keyOf).filter((key): key is string => key !== null));
+/**
+ * Removes the stored images of avatars that nothing refers to any more: after the commit that dropped
+ * them, or `now` (an image stored for a change that failed).
+ */
+export async function removeAvatarObjects(ctx: Context, avatars: (AvatarValue | null)[], when: 'after commit' | 'now' = 'after commit'): Promise<void> {
+  const keys = avatars.map(keyOf).filter((key): key is string => key !== null);
+  await (when === 'now' ? removeObjects : removeAfterCommit)(ctx.storage, ctx.log, keys);
 }

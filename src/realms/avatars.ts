@@ -55,7 +55,7 @@ export async function setAvatar(ctx: Context, realm: Realm, userId: number, uplo
   try {
     replaced = await swapAvatar(ctx, realm, userId, avatar);
   } catch (err) {
-    await removeAvatarObjects(ctx, [avatar]);
+    await removeAvatarObjects(ctx, [avatar], 'now');
     throw err;
   }
   await removeAvatarObjects(ctx, [replaced]);

@@ -1,6 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { isEmail, normalizeEmail } from '../admin-auth/team.js';
 import type { Context } from '../context.js';
+import { afterCommit } from '../db/request-transaction.js';
 import { invalidField, signUpDisabled } from '../http/errors.js';
 import { issueLink } from './links.js';
 import { realmLanguage, textsIn } from './pages/messages.js';
@@ -31,11 +32,13 @@ export async function inviteRealmUser(ctx: Context, realm: Realm, rawEmail: stri
     purpose: 'invitation', userId: null, email, lifetimeMs: INVITATION_DAYS * 24 * 60 * 60_000,
   });
   const url = `${ctx.config.baseUrl}/realms/${encodeURIComponent(realm.uid)}/signup?${new URLSearchParams({ invitation: token })}`;
-  // No page asks for it: the mail is in the realm's default language. Sent after the answer, as every
-  // mail of the realm pages: a slow or failing mail server is logged, not answered.
+  // No page asks for it: the mail is in the realm's default language. Sent once the link is committed, without
+  // waiting, as every mail of the realm pages: a slow or failing mail server is logged, not answered.
   const t = textsIn(realmLanguage(realm));
-  ctx.mail.send({
-    to: email, subject: t.invitationMailSubject(realm.name), text: t.invitationMailText(realm.name, url, t.days(INVITATION_DAYS)),
-  }).catch((err: Error) => ctx.log.error({ realm: realm.uid, reason: err.message }, 'could not send an invitation'));
+  void afterCommit(() => {
+    ctx.mail.send({
+      to: email, subject: t.invitationMailSubject(realm.name), text: t.invitationMailText(realm.name, url, t.days(INVITATION_DAYS)),
+    }).catch((err: Error) => ctx.log.error({ realm: realm.uid, reason: err.message }, 'could not send an invitation'));
+  });
   return { email, expires_at: expiresAt.toISOString() };
 }

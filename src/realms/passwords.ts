@@ -1,5 +1,5 @@
 import { and, eq } from 'drizzle-orm';
-import { attemptSucceeded, beginAttempt, resetAttempts, type AttemptLimit } from '../attempts/limit.js';
+import { attemptFailed, attemptSucceeded, beginAttempt, resetAttempts, type AttemptLimit } from '../attempts/limit.js';
 import type { Context } from '../context.js';
 import { recordEvent } from '../events/events.js';
 import { hashPassword, UNKNOWN_ACCOUNT_HASH, verifyPassword } from '../security/passwords.js';
@@ -85,6 +85,7 @@ export async function changePassword(ctx: Context, customer: Customer, current: 
   const attempt = await beginAttempt(ctx, SIGN_IN_LIMIT, subject);
   if (!attempt.allowed) return { ok: false, reason: 'locked', lockedUntil: attempt.lockedUntil };
   if (!await verifyPassword(current, user.passwordHash ?? UNKNOWN_ACCOUNT_HASH) || !user.passwordHash) {
+    attemptFailed(SIGN_IN_LIMIT, attempt);
     await recordEvent(ctx, { realmId: realm.id, userId: user.id, type: 'user_login_attempt_failed_log', impersonatorId: session.impersonatorId });
     return { ok: false, reason: 'invalid' };
   }

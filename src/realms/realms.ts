@@ -15,7 +15,7 @@ import { isLocale, LOCALES, type Locale } from '../i18n/locale.js';
 import { removeAvatarObjects } from './avatar-files.js';
 import { brandingBody, brandingChanges } from './branding.js';
 import { dropAttachments } from '../uploads/attachments.js';
-import { removeObjects } from '../storage/storage.js';
+import { removeAfterCommit } from '../storage/storage.js';
 import { realmUsers, realms } from './tables.js';
 import { totalCount, totalOf, type Page } from '../db/paging.js';
 
@@ -299,5 +299,5 @@ export async function deleteRealm(ctx: Context, uid: string): Promise<void> {
   ctx.caches.changed('access');
   ctx.caches.changed('customers', `realm:${realm.id}`);
   await removeAvatarObjects(ctx, users.avatars);
-  await removeObjects(ctx.storage, ctx.log, users.attachments);
+  await removeAfterCommit(ctx.storage, ctx.log, users.attachments);
 }

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { lockedUntilSql, type AttemptLimit } from '../attempts/limit.js';
 
 /** Facts page: ten failed password sign-ins lock the user (or a name nobody has) for fifteen minutes. */
-export const SIGN_IN_LIMIT: AttemptLimit = { scope: 'realm_sign_in', max: 10, lockMs: 15 * 60_000 };
+export const SIGN_IN_LIMIT: AttemptLimit = { scope: 'realm_sign_in', max: 10, lockMs: 15 * 60_000, lockout: 'realm_user' };
 
 /** Who the attempts of an identifier count against: the user it names, or the name itself when nobody has it. */
 export const signInSubject = (realmId: number, user: { id: number } | undefined, identifier: string) =>

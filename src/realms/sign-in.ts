@@ -1,5 +1,5 @@
 import { and, eq, sql } from 'drizzle-orm';
-import { beginAttempt, forgetting } from '../attempts/limit.js';
+import { attemptFailed, beginAttempt, forgetting } from '../attempts/limit.js';
 import { attemptCounters } from '../attempts/tables.js';
 import { SIGN_IN_LIMIT, signInSubject } from './sign-in-limit.js';
 import type { Context } from '../context.js';
@@ -52,6 +52,7 @@ export async function signInWithPassword(ctx: Context, realm: Realm, identifier:
   }
   const matches = await verifyPassword(password, user?.passwordHash ?? UNKNOWN_ACCOUNT_HASH);
   if (!user || !matches || !user.active || !user.passwordHash) {
+    attemptFailed(SIGN_IN_LIMIT, attempt);
     await failed();
     return { ok: false, reason: 'invalid' };
   }

@@ -11,7 +11,7 @@ import { isEmail, normalizeEmail } from '../admin-auth/team.js';
 import { hashPassword, passwordWeakness } from '../security/passwords.js';
 import { removeAvatarObjects } from './avatar-files.js';
 import { dropAttachments } from '../uploads/attachments.js';
-import { removeObjects } from '../storage/storage.js';
+import { removeAfterCommit } from '../storage/storage.js';
 import { fieldsOf, type CustomField } from './custom-fields.js';
 import { checkUniqueValues, fieldValueList, lockFieldValues, mergeFieldValues, type FieldValues } from './field-values.js';
 import type { Realm } from './realms.js';
@@ -251,7 +251,7 @@ export async function deleteRealmUser(ctx: Context, realm: Realm, id: number): P
   });
   ctx.caches.changed('customers', `user:${id}`);
   await removeAvatarObjects(ctx, [deleted.avatar]);
-  await removeObjects(ctx.storage, ctx.log, deleted.attachments);
+  await removeAfterCommit(ctx.storage, ctx.log, deleted.attachments);
 }
 
 /** DELETE .../users/{id}/sessions: every session of the user ends, and every access token tied to one. */

@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { FastifyBaseLogger } from 'fastify';
+import { afterCommit } from '../db/request-transaction.js';
 
 /** An object read back: its size in bytes and its content. */
 export interface StoredObject {
@@ -41,4 +42,9 @@ export async function removeObjects(storage: Storage, log: FastifyBaseLogger, ke
   for (const key of keys) {
     await storage.delete(key).catch((err: Error) => log.warn({ key, reason: err.message }, 'could not remove a stored object'));
   }
+}
+
+/** removeObjects once the request's transaction (if any) has committed: a rollback keeps the references, and so the files. */
+export function removeAfterCommit(storage: Storage, log: FastifyBaseLogger, keys: string[]): Promise<void> {
+  return keys.length ? afterCommit(() => removeObjects(storage, log, keys)) : Promise.resolve();
 }

@@ -18,7 +18,7 @@ export function sessionRoutes(ctx: Context): FastifyPluginAsync {
     const secure = ctx.config.baseUrl.startsWith('https:');
 
     app.post('/session', {
-      config: { access: 'public' },
+      config: { access: 'public', audit: 'own' },
       schema: {
         tags, summary: 'Sign in', security: [],
         description: 'Signs a team member in with email and password and sets the admin session cookie (HttpOnly, SameSite=Lax). '
@@ -28,7 +28,7 @@ export function sessionRoutes(ctx: Context): FastifyPluginAsync {
         response: { 200: SessionModel, ...failures(401, 422, 429) },
       },
     }, async (request, reply) => {
-      const session = await signIn(ctx, request.body.email, request.body.password);
+      const session = await signIn(ctx, request.body.email, request.body.password, request.ip);
       reply.setCookie(ADMIN_SESSION_COOKIE, session.sessionId, {
         path: '/', httpOnly: true, sameSite: 'lax', secure, expires: session.expiresAt,
       });
@@ -45,7 +45,7 @@ export function sessionRoutes(ctx: Context): FastifyPluginAsync {
     }, async (request) => ({ admin: await getTeamMember(ctx, adminOf(request).adminId) }));
 
     app.delete('/session', {
-      config: { access: 'signed-in' },
+      config: { access: 'signed-in', audit: 'own' },
       schema: {
         tags, summary: 'Sign out',
         description: 'Ends the admin session and clears its cookie, then sends a GET to the logout URL of every API access '
@@ -54,9 +54,9 @@ export function sessionRoutes(ctx: Context): FastifyPluginAsync {
         response: { 204: NoContent, ...failures(401, 403, 409) },
       },
     }, async (request, reply) => {
-      const { sessionId } = adminOf(request);
-      if (sessionId === null) throw noSessionToEnd();
-      await signOut(ctx, sessionId);
+      const principal = adminOf(request);
+      if (principal.sessionId === null) throw noSessionToEnd();
+      await signOut(ctx, principal, request.ip);
       reply.clearCookie(ADMIN_SESSION_COOKIE, { path: '/', httpOnly: true, sameSite: 'lax', secure });
       return reply.code(204).send(null);
     });

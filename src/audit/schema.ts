@@ -1,0 +1,37 @@
+import { Type, type TSchema } from '@sinclair/typebox';
+import { DateTime, Id, Int32 } from '../http/models.js';
+import { PageQuery } from '../http/pagination.js';
+
+const orNull = <T extends TSchema>(schema: T, description: string) => Type.Union([schema, Type.Null()], { description });
+
+export const AuditLogModel = Type.Object({
+  id: Type.Integer({ minimum: 1 }),
+  at: DateTime,
+  member_id: orNull(Type.Integer(), 'The team member who acted; null for a failed sign-in with an email no member has'),
+  member_email: orNull(Type.String(), 'The member\'s email when it acted (the email tried, for a failed sign-in)'),
+  credential: orNull(Type.Union([Type.Literal('session'), Type.Literal('token')]),
+    'How the member was signed in: the session cookie, or an access token of an API application; null for a sign-in attempt'),
+  application_id: orNull(Type.Integer(), 'The API access application of the token, when the credential was a token'),
+  operation: Type.String({
+    description: 'The route of an admin write, `METHOD /path/{param}` as in this reference; `sign_in`, `sign_in_failed`, '
+      + '`locked_out` or `sign_out`',
+  }),
+  resource_type: orNull(Type.String(), 'The kind of resource written: the collection of the path (`realms`, `users`, `team_members`...)'),
+  resource_id: orNull(Type.String(), 'Its id, uid or uuid: from the path, or from the answer for a creation'),
+  address: orNull(Type.String(), 'The client address of the request'),
+  changed: Type.Array(Type.String(), { description: 'The names of the attributes sent (top-level keys of the body), never their values' }),
+  status_code: orNull(Int32(), 'The answer\'s status code'),
+}, { $id: 'AuditLogEntry', description: 'One admin write, sign-in, failed sign-in, lockout or sign-out' });
+
+const dateTime = (description: string) => Type.Optional(Type.String({
+  format: 'date-time', description: `${description}: an ISO 8601 date-time with an offset, e.g. 2025-01-31T09:00:00Z (422 otherwise)`,
+}));
+
+export const AuditLogQuery = Type.Object({
+  ...PageQuery,
+  member_id: Type.Optional(Id({ description: 'Only what this team member did' })),
+  resource_type: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'Only writes of this kind of resource' })),
+  resource_id: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Only writes of the resource with this id, uid or uuid' })),
+  from: dateTime('Only records at or after this moment'),
+  to: dateTime('Only records before this moment'),
+});
