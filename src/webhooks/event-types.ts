@@ -27,7 +27,7 @@ const isAdminType = (type: string) => Object.hasOwn(ADMIN_EVENT_TYPES, type);
 
 /** Custom business types (of `types` when given) with the realms that have recorded them. */
 async function customTypes(ctx: Context, types?: string[]): Promise<Map<string, string[]>> {
-  const only = types ? sql`and c.type = any(array[${types}]::text[])` : sql``;
+  const only = types ? sql`and c.type in (${sql.join(types.map((t) => sql`${t}`), sql`, `)})` : sql``;
   const rows = rowsOf<{ type: string; uid: string }>(await ctx.db.execute(sql`
     select distinct c.type, r.uid from realms r
     join lateral (select distinct type from business_event_type_counts c where c.realm_id = r.id ${only}) c on true
