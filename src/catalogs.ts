@@ -33,6 +33,7 @@ import { typeSchemaRoutes } from './content/routes/type-schema.js';
 import { deliveryRoutes, deliveryTokenRoutes } from './content/delivery-routes.js';
 import { entryRoutes } from './content/entry-routes.js';
 import { assetFileRoutes, assetRoutes } from './content/asset-routes.js';
+import { webhookRoutes } from './webhooks/routes.js';
 
 const bearer = { type: 'http', scheme: 'bearer', description: 'An admin API access token (team settings, API access)' };
 
@@ -68,6 +69,7 @@ export function adminCatalog(ctx: Context): Catalog {
       { name: 'Submissions', description: 'Realm users\' runs through an origination: start, assign, review, extend, cancel' },
       { name: 'Attachments', description: 'Private files realm users uploaded to answer file questions' },
       { name: 'Content', description: 'Content spaces, their content types, entries and assets' },
+      { name: 'Webhooks', description: 'Endpoints receiving signed POSTs of events (Standard Webhooks), their deliveries and attempts' },
     ],
     notFoundBody: { errors: ['Not found'] },
     hooks: { onRequest: adminGuard(ctx) },
@@ -76,7 +78,7 @@ export function adminCatalog(ctx: Context): Catalog {
       realmRoutes(ctx), realmUserRoutes(ctx), customFieldRoutes(ctx), oauthClientRoutes(ctx), realmEventRoutes(ctx),
       notificationAdminRoutes(ctx), zendeskAdminRoutes(ctx), impersonationRoutes(ctx), identityProviderRoutes(ctx),
       originationRoutes(ctx), submissionAdminRoutes(ctx), attachmentAdminRoutes(ctx), segmentRoutes(ctx), messagingRoutes(ctx),
-      spaceRoutes(ctx), typeRoutes(ctx), entryRoutes(ctx), assetRoutes(ctx),
+      spaceRoutes(ctx), typeRoutes(ctx), entryRoutes(ctx), assetRoutes(ctx), webhookRoutes(ctx),
     ],
   };
 }

@@ -22,6 +22,10 @@ export interface Config {
   sendingLeaseSeconds: number;
   /** Campaign messages a worker takes at once. */
   sendingBatchSize: number;
+  /** Whether webhook endpoints may be in private, loopback and link-local address ranges (WEBHOOKS_ALLOW_PRIVATE=1). */
+  webhooksAllowPrivate: boolean;
+  /** How often an idle webhook sender looks for deliveries due. */
+  webhooksPollMs: number;
 }
 
 /** A configuration value that cannot be used; its message is the one line printed at start. */
@@ -101,6 +105,13 @@ function secretsKey(raw: string | undefined): Buffer | undefined {
   return key;
 }
 
+function flag(env: Env, name: string): boolean {
+  const raw = env[name]?.trim() ?? '';
+  if (raw === '' || raw === '0' || raw === 'false') return false;
+  if (raw === '1' || raw === 'true') return true;
+  throw new ConfigError(`${name} must be 1 or 0, got "${env[name]}"`);
+}
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 export function loadConfig(env: Env = process.env): Config {
@@ -132,6 +143,8 @@ export function loadConfig(env: Env = process.env): Config {
     secretsKey: secretsKey(env.SECRETS_KEY),
     sendingLeaseSeconds: integer(env, 'SENDING_LEASE_SECONDS', 300, 1, 86_400),
     sendingBatchSize: integer(env, 'SENDING_BATCH_SIZE', 100, 1, 1000),
+    webhooksAllowPrivate: flag(env, 'WEBHOOKS_ALLOW_PRIVATE'),
+    webhooksPollMs: integer(env, 'WEBHOOKS_POLL_MS', 1000, 10, 3_600_000),
   };
 }
 
