@@ -29,7 +29,7 @@ const withRealmAndEmail = {
  * Records one business event of a realm user, at the context clock's now, and counts it with the user's;
  * the event goes to the webhook outbox with it, under its own type.
  */
-export async function recordEvent(ctx: Pick<Context, 'db' | 'clock'>, event: EventInput): Promise<BusinessEvent> {
+export async function recordEvent(ctx: Pick<Context, 'db' | 'clock' | 'caches'>, event: EventInput): Promise<BusinessEvent> {
   const impersonatorId = event.impersonatorId ?? null;
   const impersonated = impersonatorId !== null;
   return ctx.db.transaction(async (txn) => {
@@ -48,7 +48,7 @@ export async function recordEvent(ctx: Pick<Context, 'db' | 'clock'>, event: Eve
       await countEvent(tx, event.userId, impersonated ? 1 : 0);
       await countEventOfType(tx, { realmId: event.realmId, userId: event.userId, type: event.type, at: row.createdAt });
     }
-    await emitWebhookEvent(tx, ctx.clock, businessEventWebhook(recorded, email, realmUid));
+    await emitWebhookEvent(tx, ctx.clock, businessEventWebhook(recorded, email, realmUid), ctx.caches);
     return recorded;
   });
 }

@@ -83,7 +83,7 @@ async function storePassword(ctx: Context, realm: Realm, where: SQL, passwordHas
     const [updated] = await tx.update(realmUsers).set({ passwordHash }).where(where).returning(userWithLock(now));
     if (!updated) return undefined;
     const { lockedUntil, ...user } = updated;
-    await emitWebhookEvent(tx, ctx.clock, realmUserEvent('realm_user.updated', realm, realmUserBody(user, fields, lockedUntil), ['password']));
+    await emitWebhookEvent(tx, ctx.clock, realmUserEvent('realm_user.updated', realm, realmUserBody(user, fields, lockedUntil), ['password']), ctx.caches);
     return user;
   });
 }

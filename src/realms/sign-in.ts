@@ -69,7 +69,7 @@ export async function signInWithPassword(ctx: Context, realm: Realm, identifier:
       id: written.eventId, realmId: realm.id, userId: user.id, type: 'user_login_log', impersonated: false, impersonatorId: null,
       properties: {}, createdAt: row.createdAt,
     };
-    await emitWebhookEvent(tx, ctx.clock, businessEventWebhook(event, user.email, realm.uid));
+    await emitWebhookEvent(tx, ctx.clock, businessEventWebhook(event, user.email, realm.uid), ctx.caches);
     return written;
   });
   return { ok: true, user, session: { id: started.id, secret, expiresAt: row.expiresAt } };

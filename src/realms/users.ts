@@ -240,7 +240,7 @@ async function saveRealmUser(
         confirmationPending: options.confirmationPending ?? false, createdAt: now, updatedAt: now,
       }).returning();
       const body = realmUserBody(user, shown, null);
-      await emitWebhookEvent(tx, ctx.clock, realmUserEvent('realm_user.created', realm, body));
+      await emitWebhookEvent(tx, ctx.clock, realmUserEvent('realm_user.created', realm, body), ctx.caches);
       return { user, body };
     }
     const [{ lockedUntil, ...user }] = await tx.update(realmUsers).set({ ...changes, customFields: values, updatedAt: now })
@@ -249,7 +249,7 @@ async function saveRealmUser(
     if (changes.active === false && self.active) await revokeUserSessions({ ...ctx, db: tx }, self.id);
     const body = realmUserBody(user, shown, lockedUntil);
     const changed = changedAttributes(self, user);
-    if (changed.length) await emitWebhookEvent(tx, ctx.clock, realmUserEvent('realm_user.updated', realm, body, changed));
+    if (changed.length) await emitWebhookEvent(tx, ctx.clock, realmUserEvent('realm_user.updated', realm, body, changed), ctx.caches);
     return { user, body };
   }).then((written) => {
     if (self) ctx.caches.changed('customers', `user:${self.id}`);
@@ -286,7 +286,7 @@ export async function activateRealmUser(ctx: Context, realm: Realm, id: number):
     if (!activated) return null;
     const { lockedUntil, ...row } = activated;
     const shown = realmUserBody(row, fields, lockedUntil);
-    await emitWebhookEvent(tx, ctx.clock, realmUserEvent('realm_user.updated', realm, shown, changedAttributes(user, row)));
+    await emitWebhookEvent(tx, ctx.clock, realmUserEvent('realm_user.updated', realm, shown, changedAttributes(user, row)), ctx.caches);
     return shown;
   });
   ctx.caches.changed('customers', `user:${id}`);
@@ -306,7 +306,7 @@ export async function deleteRealmUser(ctx: Context, realm: Realm, id: number): P
     const attachments = await dropAttachments(tx, { userId: id });
     const [user] = await tx.delete(realmUsers).where(mine)
       .returning({ id: realmUsers.id, uuid: realmUsers.uuid, email: realmUsers.email, avatar: realmUsers.avatar });
-    await emitWebhookEvent(tx, ctx.clock, realmUserDeletedEvent(realm, user));
+    await emitWebhookEvent(tx, ctx.clock, realmUserDeletedEvent(realm, user), ctx.caches);
     return { avatar: user.avatar ?? null, attachments };
   });
   ctx.caches.changed('customers', `user:${id}`);
