@@ -35,6 +35,7 @@ import { entryRoutes } from './content/entry-routes.js';
 import { assetFileRoutes, assetRoutes } from './content/asset-routes.js';
 import { auditWrites } from './audit/writes.js';
 import { auditLogRoutes } from './audit/routes.js';
+import { webhookRoutes } from './webhooks/routes.js';
 
 const bearer = { type: 'http', scheme: 'bearer', description: 'An admin API access token (team settings, API access)' };
 
@@ -71,6 +72,7 @@ export function adminCatalog(ctx: Context): Catalog {
       { name: 'Attachments', description: 'Private files realm users uploaded to answer file questions' },
       { name: 'Content', description: 'Content spaces, their content types, entries and assets' },
       { name: 'Audit log', description: 'What admins did: every write, sign-in, failed sign-in and lockout' },
+      { name: 'Webhooks', description: 'Endpoints receiving signed POSTs of events (Standard Webhooks), their deliveries and attempts' },
     ],
     notFoundBody: { errors: ['Not found'] },
     hooks: { onRequest: adminGuard(ctx) },
@@ -80,7 +82,7 @@ export function adminCatalog(ctx: Context): Catalog {
       realmRoutes(ctx), realmUserRoutes(ctx), customFieldRoutes(ctx), oauthClientRoutes(ctx), realmEventRoutes(ctx),
       notificationAdminRoutes(ctx), zendeskAdminRoutes(ctx), impersonationRoutes(ctx), identityProviderRoutes(ctx),
       originationRoutes(ctx), submissionAdminRoutes(ctx), attachmentAdminRoutes(ctx), segmentRoutes(ctx), messagingRoutes(ctx),
-      spaceRoutes(ctx), typeRoutes(ctx), entryRoutes(ctx), assetRoutes(ctx), auditLogRoutes(ctx),
+      spaceRoutes(ctx), typeRoutes(ctx), entryRoutes(ctx), assetRoutes(ctx), auditLogRoutes(ctx), webhookRoutes(ctx),
     ],
   };
 }

@@ -24,6 +24,10 @@ export interface Config {
   sendingBatchSize: number;
   /** `GET /metrics`: off (absent, 404), behind this bearer token, or open to anyone. */
   metrics: { enabled: false } | { enabled: true; token: string | null };
+  /** Whether webhook endpoints may be in private, loopback and link-local address ranges (WEBHOOKS_ALLOW_PRIVATE=1). */
+  webhooksAllowPrivate: boolean;
+  /** How often an idle webhook sender looks for deliveries due. */
+  webhooksPollMs: number;
 }
 
 /** A configuration value that cannot be used; its message is the one line printed at start. */
@@ -106,17 +110,20 @@ function secretsKey(raw: string | undefined): Buffer | undefined {
 /** METRICS_TOKEN puts `/metrics` behind a bearer token, METRICS_PUBLIC=1 opens it; neither: no such route. */
 function metrics(env: Env): Config['metrics'] {
   const token = env.METRICS_TOKEN ?? '';
-  const open = (env.METRICS_PUBLIC ?? '').trim();
-  if (!['', '0', '1', 'false', 'true'].includes(open)) {
-    throw new ConfigError(`METRICS_PUBLIC must be 1 or 0, got "${env.METRICS_PUBLIC}"`);
-  }
-  const isPublic = open === '1' || open === 'true';
+  const isPublic = flag(env, 'METRICS_PUBLIC');
   if (token !== '' && isPublic) throw new ConfigError('set METRICS_TOKEN or METRICS_PUBLIC=1, not both');
   if (token !== '' && (token.length < 16 || !/^[\x21-\x7e]+$/.test(token))) {
     throw new ConfigError('METRICS_TOKEN must be at least 16 printable characters without spaces (openssl rand -hex 32)');
   }
   if (isPublic) return { enabled: true, token: null };
   return token === '' ? { enabled: false } : { enabled: true, token };
+}
+
+function flag(env: Env, name: string): boolean {
+  const raw = env[name]?.trim() ?? '';
+  if (raw === '' || raw === '0' || raw === 'false') return false;
+  if (raw === '1' || raw === 'true') return true;
+  throw new ConfigError(`${name} must be 1 or 0, got "${env[name]}"`);
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -151,6 +158,8 @@ export function loadConfig(env: Env = process.env): Config {
     sendingLeaseSeconds: integer(env, 'SENDING_LEASE_SECONDS', 300, 1, 86_400),
     sendingBatchSize: integer(env, 'SENDING_BATCH_SIZE', 100, 1, 1000),
     metrics: metrics(env),
+    webhooksAllowPrivate: flag(env, 'WEBHOOKS_ALLOW_PRIVATE'),
+    webhooksPollMs: integer(env, 'WEBHOOKS_POLL_MS', 1000, 10, 3_600_000),
   };
 }
 

@@ -17,6 +17,7 @@ import { expiredRowsJob } from './maintenance/expired-rows.js';
 import { segmentCountsJob } from './segments/refresh.js';
 import { contentScheduleJob } from './content/publishing.js';
 import { startSending } from './messaging/worker.js';
+import { startWebhookSenders } from './webhooks/worker.js';
 
 export function createLogger(config: Config): FastifyBaseLogger {
   return pino({ level: config.logLevel }) as unknown as FastifyBaseLogger;
@@ -123,6 +124,7 @@ export async function serve(config: Config, env: Record<string, string | undefin
   out.write(`${lines.join('\n')}\n`);
   const jobs = startJobs(ctx, JOBS, JOBS_POLL_MS);
   const sending = startSending(ctx, SENDING_POLL_MS);
+  const webhooks = startWebhookSenders(ctx, config.webhooksPollMs);
 
   let closing: Promise<void> | null = null;
   const close = () => {
@@ -130,6 +132,7 @@ export async function serve(config: Config, env: Record<string, string | undefin
       await app.close();
       await jobs.stop();
       await sending.stop();
+      await webhooks.stop();
       ctx.mail.close();
       await database.close();
     })();

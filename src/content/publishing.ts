@@ -9,15 +9,28 @@ import { missingRequired, sharedValues } from './entry-fields.js';
 import { checkLocale } from './entry-input.js';
 import type { EntryScope } from './entry-scope.js';
 import type { AdminEntryBody } from './entry-schema.js';
-import { contentEntries, contentEntryVersions, contentTypes, type ContentFieldDefinition } from './tables.js';
+import { contentEntries, contentEntryVersions, contentSpaces, contentTypes, type ContentFieldDefinition } from './tables.js';
+import { emitWebhookEvent, type WebhookEvent } from '../webhooks/outbox.js';
 
 const versions = contentEntryVersions;
+/** What a change needs to put its webhook event in the outbox. */
+type Outbox = Pick<Context, 'clock' | 'caches'>;
 
-/** The entry's row, locked for the rest of the transaction: publishing, unpublishing and saving one entry take turns. */
+/**
+ * The entry's row, locked for the rest of the transaction: publishing, unpublishing and saving one entry
+ * take turns. With its space's and type's uids, for the webhook events.
+ */
 async function lockEntry(tx: Db, entryId: number) {
-  const [entry] = await tx.select().from(contentEntries).where(eq(contentEntries.id, entryId)).for('update');
-  if (!entry) throw notFound('Entry');
-  return entry;
+  const [found] = await tx.select({ entry: contentEntries, spaceUid: contentSpaces.uid, typeUid: contentTypes.uid }).from(contentEntries)
+    .innerJoin(contentSpaces, eq(contentSpaces.id, contentEntries.spaceId)).innerJoin(contentTypes, eq(contentTypes.id, contentEntries.typeId))
+    .where(eq(contentEntries.id, entryId)).for('update', { of: contentEntries });
+  if (!found) throw notFound('Entry');
+  return { ...found.entry, spaceUid: found.spaceUid, typeUid: found.typeUid };
+}
+
+/** `entry.published` or `entry.unpublished`: which entry, and in which locales. Content is of no realm. */
+function entryEvent(type: 'entry.published' | 'entry.unpublished', entry: { uuid: string; spaceUid: string; typeUid: string }, locales: string[]): WebhookEvent {
+  return { type, realmUid: null, data: { space_uid: entry.spaceUid, type_uid: entry.typeUid, uuid: entry.uuid, locales } };
 }
 
 /**
@@ -25,7 +38,8 @@ async function lockEntry(tx: Db, entryId: number) {
  * A draft missing a required field (the type may have changed since it was saved) is refused with 422,
  * as is a slug another entry's published version holds. Answers the locales published.
  */
-export async function publishDrafts(tx: Db, definitions: readonly ContentFieldDefinition[], entryId: number, locale: string | undefined, now: Date): Promise<string[]> {
+export async function publishDrafts(tx: Db, definitions: readonly ContentFieldDefinition[], entryId: number, locale: string | undefined, ctx: Outbox): Promise<string[]> {
+  const now = ctx.clock.now();
   const entry = await lockEntry(tx, entryId);
   const drafts = await tx.select().from(versions)
     .where(and(eq(versions.entryId, entryId), eq(versions.state, 'draft'), locale === undefined ? undefined : eq(versions.locale, locale)));
@@ -52,16 +66,20 @@ export async function publishDrafts(tx: Db, definitions: readonly ContentFieldDe
   await tx.update(versions).set({ publishedAt: now, unpublishedAt: null }).where(inArray(versions.id, drafts.map((d) => d.id)));
   // Publishing every locale is what a scheduled publish would have done.
   if (locale === undefined) await tx.update(contentEntries).set({ publishAt: null }).where(eq(contentEntries.id, entryId));
-  return drafts.map((d) => d.locale);
+  const published = drafts.map((d) => d.locale);
+  await emitWebhookEvent(tx, ctx.clock, entryEvent('entry.published', entry, published), ctx.caches);
+  return published;
 }
 
 /** Removes the published versions (all, or of `locale`), so the content API stops serving them at once. Answers the locales removed. */
-export async function unpublishVersions(tx: Db, entryId: number, locale: string | undefined, now: Date): Promise<string[]> {
-  await lockEntry(tx, entryId);
+export async function unpublishVersions(tx: Db, entryId: number, locale: string | undefined, ctx: Outbox): Promise<string[]> {
+  const now = ctx.clock.now();
+  const entry = await lockEntry(tx, entryId);
   const which = and(eq(versions.entryId, entryId), locale === undefined ? undefined : eq(versions.locale, locale));
   const removed = await tx.delete(versions).where(and(which, eq(versions.state, 'published'))).returning({ locale: versions.locale });
   await tx.update(versions).set({ unpublishedAt: now }).where(and(which, eq(versions.state, 'draft'), inArray(versions.locale, removed.map((r) => r.locale).concat(''))));
   if (locale === undefined) await tx.update(contentEntries).set({ unpublishAt: null }).where(eq(contentEntries.id, entryId));
+  if (removed.length) await emitWebhookEvent(tx, ctx.clock, entryEvent('entry.unpublished', entry, removed.map((r) => r.locale)), ctx.caches);
   return removed.map((r) => r.locale);
 }
 
@@ -77,7 +95,7 @@ function checkedLocale(scope: EntryScope, locale: string | undefined): string | 
 export async function publishEntry(ctx: Context, scope: EntryScope, uuid: string, input: { locale?: string }): Promise<AdminEntryBody> {
   const entry = await requireEntry(ctx, scope, uuid);
   const locale = checkedLocale(scope, input.locale);
-  const published = await ctx.db.transaction((tx) => publishDrafts(tx as unknown as Db, scope.type.fields, entry.id, locale, ctx.clock.now()));
+  const published = await ctx.db.transaction((tx) => publishDrafts(tx as unknown as Db, scope.type.fields, entry.id, locale, ctx));
   // The content API's answers are kept a moment (content/delivery.ts): read them again now.
   ctx.caches.changed('content');
   return showVersion(ctx, scope, { ...entry, publishAt: locale === undefined ? null : entry.publishAt }, locale ?? preferredLocale(scope.space, published), 'published');
@@ -87,7 +105,7 @@ export async function publishEntry(ctx: Context, scope: EntryScope, uuid: string
 export async function unpublishEntry(ctx: Context, scope: EntryScope, uuid: string, input: { locale?: string }): Promise<AdminEntryBody> {
   const entry = await requireEntry(ctx, scope, uuid);
   const locale = checkedLocale(scope, input.locale);
-  const removed = await ctx.db.transaction((tx) => unpublishVersions(tx as unknown as Db, entry.id, locale, ctx.clock.now()));
+  const removed = await ctx.db.transaction((tx) => unpublishVersions(tx as unknown as Db, entry.id, locale, ctx));
   ctx.caches.changed('content');
   if (!removed.length) throw entryNotPublished();
   const after = { ...entry, unpublishAt: locale === undefined ? null : entry.unpublishAt };
@@ -134,8 +152,8 @@ async function runSchedule(ctx: Context, entryId: number, definitions: readonly 
     const tx = txn as unknown as Db;
     const entry = await lockEntry(tx, entryId);
     const due = [
-      { at: entry.publishAt, run: () => publishDrafts(tx, definitions, entryId, undefined, now) },
-      { at: entry.unpublishAt, run: () => unpublishVersions(tx, entryId, undefined, now) },
+      { at: entry.publishAt, run: () => publishDrafts(tx, definitions, entryId, undefined, ctx) },
+      { at: entry.unpublishAt, run: () => unpublishVersions(tx, entryId, undefined, ctx) },
     ].filter((step) => step.at && step.at <= now).sort((a, b) => a.at!.getTime() - b.at!.getTime());
     for (const step of due) await step.run();
   });

@@ -1,7 +1,9 @@
-import { sql, type SQL } from 'drizzle-orm';
+import { getTableColumns, sql, type SQL } from 'drizzle-orm';
 import type { Context } from '../context.js';
 import type { Db } from '../db/connect.js';
 import type { BuiltInEventType } from './catalog.js';
+import { businessEventWebhook } from './log.js';
+import { emitWebhookEvent } from '../webhooks/outbox.js';
 import { businessEventCounts, businessEventTypeCounts, businessEvents } from './tables.js';
 
 export interface EventInput {
@@ -16,8 +18,18 @@ export interface EventInput {
 
 export type BusinessEvent = typeof businessEvents.$inferSelect;
 
-/** Records one business event of a realm user, at the context clock's now, and counts it with the user's. */
-export async function recordEvent(ctx: Pick<Context, 'db' | 'clock'>, event: EventInput): Promise<BusinessEvent> {
+/** An inserted event with what its webhook shows besides: its realm's uid and its user's email (spelled out: RETURNING sees the table by name). */
+const withRealmAndEmail = {
+  ...getTableColumns(businessEvents),
+  realmUid: sql<string>`(select r.uid from realms r where r.id = business_events.realm_id)`,
+  email: sql<string | null>`(select u.email from realm_users u where u.id = business_events.user_id)`,
+};
+
+/**
+ * Records one business event of a realm user, at the context clock's now, and counts it with the user's;
+ * the event goes to the webhook outbox with it, under its own type.
+ */
+export async function recordEvent(ctx: Pick<Context, 'db' | 'clock' | 'caches'>, event: EventInput): Promise<BusinessEvent> {
   const impersonatorId = event.impersonatorId ?? null;
   const impersonated = impersonatorId !== null;
   return ctx.db.transaction(async (txn) => {
@@ -30,12 +42,14 @@ export async function recordEvent(ctx: Pick<Context, 'db' | 'clock'>, event: Eve
       impersonatorId,
       properties: event.properties ?? {},
       createdAt: ctx.clock.now(),
-    }).returning();
+    }).returning(withRealmAndEmail);
+    const { realmUid, email, ...recorded } = row;
     if (event.userId !== null) {
       await countEvent(tx, event.userId, impersonated ? 1 : 0);
       await countEventOfType(tx, { realmId: event.realmId, userId: event.userId, type: event.type, at: row.createdAt });
     }
-    return row;
+    await emitWebhookEvent(tx, ctx.clock, businessEventWebhook(recorded, email, realmUid), ctx.caches);
+    return recorded;
   });
 }
 

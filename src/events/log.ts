@@ -12,6 +12,7 @@ import { realmUsers } from '../realms/tables.js';
 import type { Locale } from '../i18n/locale.js';
 import { eventDescription, eventTitle } from './catalog.js';
 import type { BusinessEvent } from './events.js';
+import type { WebhookEvent } from '../webhooks/outbox.js';
 import type { AdminEventModel, RealmEventQuery, UserEventModel, UserEventQuery } from './schema.js';
 import { businessEventCounts as counts, businessEvents as e } from './tables.js';
 
@@ -87,6 +88,11 @@ export function adminEventBody(event: BusinessEvent, email: string | null): Admi
     properties: event.properties,
     created_at: event.createdAt.toISOString(),
   };
+}
+
+/** The webhook event of a business event (its own type): the event as the admin API shows it, with its realm and user id. */
+export function businessEventWebhook(event: BusinessEvent, email: string | null, realmUid: string): WebhookEvent {
+  return { type: event.type, realmUid, data: { ...adminEventBody(event, email), realm_uid: realmUid, user_id: event.userId } };
 }
 
 /**

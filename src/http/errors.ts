@@ -68,6 +68,9 @@ export const submissionNotFound = define('ATR_SUBMISSION_NOT_FOUND', 404, () => 
 export const contentTypeChanged = define('ATR_CONTENT_TYPE_CHANGED', 409, () => 'The content type changed while the entry was being saved: send it again');
 export const entryNotPublished = define('ATR_ENTRY_NOT_PUBLISHED', 409, () => 'The entry is not published (in this locale): there is nothing to unpublish');
 export const deliveryStarted = define('ATR_DELIVERY_STARTED', 409, () => 'Only a scheduled delivery can be canceled: this one has started or ended');
+// Webhooks: a resend the endpoint's or the delivery's state refuses.
+export const webhookEndpointInactive = define('ATR_WEBHOOK_INACTIVE', 409, () => 'The endpoint is not active: turn it on (PUT active: true) before resending');
+export const webhookDeliveryInFlight = define('ATR_WEBHOOK_IN_FLIGHT', 409, () => 'The delivery is being sent right now: look at its attempts again in a moment');
 
 // Spec 7 and the facts page: the customers API's one-time code checks.
 export const otpCodeInvalid = define('ATR_OTP_CODE_INVALID', 409, () => 'The code is not valid or has expired.');

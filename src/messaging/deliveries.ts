@@ -1,4 +1,4 @@
-import { and, count, desc, eq, sql } from 'drizzle-orm';
+import { and, count, desc, eq, getTableColumns, sql } from 'drizzle-orm';
 import type { Static } from '@sinclair/typebox';
 import type { ActingContext } from '../admin-auth/principal.js';
 import { totalCount, type Page } from '../db/paging.js';
@@ -8,6 +8,7 @@ import { segmentListOf } from './audience.js';
 import { requireCampaign } from './campaigns.js';
 import type { DELIVERY_STATUSES, DeliveryInput, DeliveryModel } from './schema.js';
 import { campaignDeliveries } from './tables.js';
+import type { WebhookEvent } from '../webhooks/outbox.js';
 
 export type Delivery = typeof campaignDeliveries.$inferSelect;
 export type DeliveryBody = Static<typeof DeliveryModel>;
@@ -26,6 +27,22 @@ export function deliveryBody(delivery: Delivery): DeliveryBody {
     status: delivery.status as (typeof DELIVERY_STATUSES)[number],
     rate_per_second: delivery.ratePerSecond,
     segment_list: delivery.segmentList,
+  };
+}
+
+/** A delivery as an UPDATE returns it, with its realm's uid and its campaign's uuid (spelled out: RETURNING sees the table by name). */
+export const withRealmAndCampaign = {
+  ...getTableColumns(campaignDeliveries),
+  realmUid: sql<string>`(select r.uid from realms r where r.id = campaign_deliveries.realm_id)`,
+  campaignUuid: sql<string>`(select c.uuid from campaigns c where c.id = campaign_deliveries.campaign_id)`,
+};
+
+/** `delivery.completed`: the delivery as the admin API shows it (with its counts), its campaign's uuid, its type and realm. */
+export function deliveryCompletedEvent(realmUid: string, campaignUuid: string, delivery: Delivery): WebhookEvent {
+  return {
+    type: 'delivery.completed',
+    realmUid,
+    data: { ...deliveryBody(delivery), campaign_uuid: campaignUuid, type: delivery.type, realm_uid: realmUid },
   };
 }
 

@@ -1,7 +1,11 @@
-import { sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Context } from '../context.js';
+import type { Db } from '../db/connect.js';
 import { rowsOf } from '../db/rows.js';
 import { counters } from '../metrics/counters.js';
+import { emitWebhookEvent } from '../webhooks/outbox.js';
+import { deliveryCompletedEvent, withRealmAndCampaign } from './deliveries.js';
+import { campaignDeliveries } from './tables.js';
 import { createPersonalNotifications } from '../notifications/notifications.js';
 import { recipientCondition } from './audience.js';
 import { bodyKindOf } from './campaigns.js';
@@ -79,15 +83,25 @@ async function markInDoubt(ctx: Context): Promise<number> {
   return lapsed;
 }
 
-/** Deliveries with every recipient written and no message left to send end: completed, or failed when nothing could be sent. */
+/**
+ * Deliveries with every recipient written and no message left to send end: completed, or failed when
+ * nothing could be sent; each completed one puts `delivery.completed` in the webhook outbox with it.
+ */
 async function completeDeliveries(ctx: Context): Promise<number> {
-  const rows = rowsOf(await ctx.db.execute(sql`update campaign_deliveries d
-    set status = case when d.sent_count = 0 and d.in_doubt_count = 0 and d.failed_count > 0 then 'failed' else 'completed' end,
-      ends_at = ${at(ctx.clock.now())}
-    where d.status = 'sending' and d.recipients_done
-      and not exists (select 1 from message_deliveries m where m.delivery_id = d.id and m.status in ('pending', 'sending'))
-    returning d.id`));
-  return rows.length;
+  const d = campaignDeliveries;
+  return ctx.db.transaction(async (txn) => {
+    const tx = txn as unknown as Db;
+    const ended = await tx.update(d).set({
+      status: sql`case when ${d.sentCount} = 0 and ${d.inDoubtCount} = 0 and ${d.failedCount} > 0 then 'failed' else 'completed' end`,
+      endsAt: ctx.clock.now(),
+    }).where(and(eq(d.status, 'sending'), eq(d.recipientsDone, true),
+      sql`not exists (select 1 from message_deliveries m where m.delivery_id = ${d.id} and m.status in ('pending', 'sending'))`))
+      .returning(withRealmAndCampaign);
+    for (const { realmUid, campaignUuid, ...delivery } of ended) {
+      if (delivery.status === 'completed') await emitWebhookEvent(tx, ctx.clock, deliveryCompletedEvent(realmUid, campaignUuid, delivery), ctx.caches);
+    }
+    return ended.length;
+  });
 }
 
 export interface ClaimedDelivery {

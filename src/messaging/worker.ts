@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import type { Context } from '../context.js';
+import { startLoops } from '../jobs/loops.js';
 import type { JobTimer } from '../jobs/runner.js';
 import { sendingRound } from './sender.js';
 
@@ -19,33 +20,6 @@ export async function drainSending(ctx: Context, worker = workerName()): Promise
  * 2: 65%). A stop waits for the rounds under way.
  */
 export function startSending(ctx: Context, pollMs: number, loops = 4): JobTimer {
-  let stopped = false;
-  const sleeping = new Set<() => void>();
-  const loop = async () => {
-    const worker = workerName();
-    while (!stopped) {
-      let work = 0;
-      try {
-        work = await sendingRound(ctx, worker);
-      } catch (err) {
-        ctx.log.error({ err }, 'campaign sending round failed');
-      }
-      if (work === 0 && !stopped) {
-        await new Promise<void>((resolve) => {
-          const wake = () => { clearTimeout(timer); sleeping.delete(wake); resolve(); };
-          const timer = setTimeout(wake, pollMs);
-          timer.unref();
-          sleeping.add(wake);
-        });
-      }
-    }
-  };
-  const running = Array.from({ length: loops }, loop);
-  return {
-    stop: async () => {
-      stopped = true;
-      for (const wake of [...sleeping]) wake();
-      await Promise.all(running);
-    },
-  };
+  const workers = Array.from({ length: loops }, workerName);
+  return startLoops(loops, pollMs, (loop) => sendingRound(ctx, workers[loop]), (err) => ctx.log.error({ err }, 'campaign sending round failed'));
 }

@@ -9,7 +9,8 @@ import { reviewersAmong } from './reviewers.js';
 import { LIMITS } from './schema.js';
 import { assertOpen, bodyOf, lockSubmission } from './submissions.js';
 import { submissions } from './tables.js';
-import type { Submission, SubmissionBody } from './view.js';
+import { submissionStatusEvent, type Submission, type SubmissionBody } from './view.js';
+import { emitWebhookEvent } from '../webhooks/outbox.js';
 
 type Changes = Partial<Pick<Submission, 'assigneeGroupId' | 'assigneeAdminId' | 'extensionDays' | 'status' | 'canceledAt' | 'cancellationReason'>>;
 
@@ -25,6 +26,10 @@ async function changeOpen(ctx: Context, realm: Realm, id: number, decide: (submi
     assertOpen(submission);
     const changes = await decide(submission, tx);
     const [updated] = await tx.update(submissions).set({ ...changes, updatedAt: ctx.clock.now() }).where(eq(submissions.id, id)).returning();
+    if (updated.status !== submission.status) {
+      const origination = await findOrigination(tx, realm, submission.originationId);
+      await emitWebhookEvent(tx, ctx.clock, submissionStatusEvent(realm.uid, updated, origination.uuid, updated.status, submission.status), ctx.caches);
+    }
     return updated;
   });
   return bodyOf(ctx, row);

@@ -11,7 +11,8 @@ import { findRealmUser } from '../realms/users.js';
 import { findOrigination, type Origination } from './definitions.js';
 import { addDays } from './due.js';
 import { submissions } from './tables.js';
-import { submissionBodies, type Submission, type SubmissionBody } from './view.js';
+import { submissionBodies, submissionStatusEvent, type Submission, type SubmissionBody } from './view.js';
+import { emitWebhookEvent } from '../webhooks/outbox.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -35,17 +36,20 @@ export function assertOpen(submission: Submission): void {
 
 /**
  * Starts the submission now: pending, its deadline fixed from the origination's days, and the
- * business event `origination_submission_started_log` recorded with it.
+ * business event `origination_submission_started_log` recorded with it (and `submission.status_changed`).
  */
-export async function begin(tx: Db, ctx: Context, submission: Submission, origination: Origination, impersonatorId: number | null): Promise<void> {
+export async function begin(
+  tx: Db, ctx: Context, realm: Realm, submission: Submission, origination: Origination, impersonatorId: number | null,
+): Promise<void> {
   const now = ctx.clock.now();
   await tx.update(submissions).set({
     status: 'pending', startedAt: now, deadlineAt: origination.deadlineDays === null ? null : addDays(now, origination.deadlineDays), updatedAt: now,
   }).where(eq(submissions.id, submission.id));
-  await recordEvent({ db: tx, clock: ctx.clock }, {
+  await recordEvent({ db: tx, clock: ctx.clock, caches: ctx.caches }, {
     realmId: submission.realmId, userId: submission.userId, type: 'origination_submission_started_log', impersonatorId,
     properties: { submission_uuid: submission.uuid, origination_uuid: origination.uuid, origination_name: origination.name },
   });
+  await emitWebhookEvent(tx, ctx.clock, submissionStatusEvent(realm.uid, submission, origination.uuid, 'pending', submission.status), ctx.caches);
 }
 
 /** Admin: a submission of the origination for a user of the realm; started now unless `start` is false. */
@@ -60,7 +64,8 @@ export async function startSubmission(ctx: Context, realm: Realm, originationId:
     const [created] = await tx.insert(submissions).values({
       realmId: realm.id, userId: user.id, originationId, status: 'not_started', createdAt: now, updatedAt: now,
     }).returning();
-    if (input.start ?? true) await begin(tx, ctx, created, origination, null);
+    await emitWebhookEvent(tx, ctx.clock, submissionStatusEvent(realm.uid, created, origination.uuid, created.status, null), ctx.caches);
+    if (input.start ?? true) await begin(tx, ctx, realm, created, origination, null);
     const [current] = await tx.select().from(submissions).where(eq(submissions.id, created.id));
     return current;
   });

@@ -12,7 +12,8 @@ import { isMember } from './groups.js';
 import { USER_TASKS } from './schema.js';
 import { assertOpen, begin, bodyOf, customerSubmission, isUuid, lockSubmission } from './submissions.js';
 import { submissionTasks, submissions } from './tables.js';
-import { progressOf, type Submission, type SubmissionBody } from './view.js';
+import { progressOf, submissionStatusEvent, type Submission, type SubmissionBody } from './view.js';
+import { emitWebhookEvent } from '../webhooks/outbox.js';
 
 interface Completion {
   /** Who completes it: the realm user (with the impersonating admin, if any), or a reviewer. */
@@ -50,15 +51,16 @@ async function completeTask(ctx: Context, realm: Realm, where: SQL, taskUid: str
     const now = ctx.clock.now();
     await tx.insert(submissionTasks).values({ submissionId: submission.id, taskUid: task.uid, fields, completedAt: now, completedByAdminId: by.adminId });
     const origination = await findOrigination(tx, realm, submission.originationId);
-    if (submission.status === 'not_started') await begin(tx, ctx, submission, origination, by.impersonatorId);
+    if (submission.status === 'not_started') await begin(tx, ctx, realm, submission, origination, by.impersonatorId);
     const last = tasks.every((t) => t === task || done.has(t.uid));
     await tx.update(submissions).set(last ? { status: 'completed', completedAt: now, updatedAt: now } : { updatedAt: now })
       .where(eq(submissions.id, submission.id));
     if (last) {
-      await recordEvent({ db: tx, clock: ctx.clock }, {
+      await recordEvent({ db: tx, clock: ctx.clock, caches: ctx.caches }, {
         realmId: submission.realmId, userId: submission.userId, type: 'origination_submission_completed_log', impersonatorId: by.impersonatorId,
         properties: { submission_uuid: submission.uuid, origination_uuid: origination.uuid, origination_name: origination.name },
       });
+      await emitWebhookEvent(tx, ctx.clock, submissionStatusEvent(realm.uid, submission, origination.uuid, 'completed', 'pending'), ctx.caches);
     }
     const [row] = await tx.select().from(submissions).where(eq(submissions.id, submission.id));
     return row;

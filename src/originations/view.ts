@@ -10,12 +10,27 @@ import { dueOf } from './due.js';
 import { adminName, type Admin } from './reviewers.js';
 import type { AssigneeModel, SubmissionModel, TaskResponseModel } from './schema.js';
 import { originations, reviewerGroups, submissionTasks, submissions } from './tables.js';
+import type { WebhookEvent } from '../webhooks/outbox.js';
 
 export type Submission = typeof submissions.$inferSelect;
 export type Response = typeof submissionTasks.$inferSelect;
 export type SubmissionBody = Static<typeof SubmissionModel>;
 type AssigneeBody = Static<typeof AssigneeModel>;
 type TaskResponseBody = Static<typeof TaskResponseModel>;
+
+/** `submission.status_changed`: a submission reached `status` from `previous` (null when it was just made). */
+export function submissionStatusEvent(
+  realmUid: string, submission: Pick<Submission, 'id' | 'uuid' | 'userId'>, originationUuid: string, status: string, previous: string | null,
+): WebhookEvent {
+  return {
+    type: 'submission.status_changed',
+    realmUid,
+    data: {
+      id: submission.id, uuid: submission.uuid, origination_uuid: originationUuid, user_id: submission.userId,
+      status, previous_status: previous, realm_uid: realmUid,
+    },
+  };
+}
 
 const REVIEW_TASKS: readonly string[] = ['pending_review', 'validation'];
 

@@ -11,6 +11,9 @@ import { safeRedirect } from './redirects.js';
 import { startRealmSession, type SessionOrigin, type StartedSession } from './sessions.js';
 import { findByIdentifier } from './sign-in.js';
 import { realmUsers } from './tables.js';
+import { fieldsOf } from './custom-fields.js';
+import { realmUserBody, realmUserEvent, userWithLock } from './users.js';
+import { emitWebhookEvent } from '../webhooks/outbox.js';
 
 export const ACTIVATION_LINK_HOURS = 24;
 const HOUR_MS = 60 * 60_000;
@@ -112,16 +115,21 @@ class LinkDead extends Error {
  * nothing. The redirect_uri the link carries is checked again now.
  */
 export async function activateWithLink(ctx: Context, realm: Realm, token: string, origin: SessionOrigin = {}): Promise<Activation> {
+  const fields = await fieldsOf(ctx, realm.id);
   try {
     const done = await ctx.db.transaction(async (txn) => {
       const tx = { ...ctx, db: txn as unknown as Db };
       const claimed = await claimLink(tx, realm, 'activation', token);
       if (!claimed.ok) throw new LinkDead(claimed.reason);
       const { userId, redirectUri } = claimed.link;
-      const [user] = await tx.db.update(realmUsers).set({ active: true, confirmationPending: false, updatedAt: ctx.clock.now() })
+      const now = ctx.clock.now();
+      const [activated] = await tx.db.update(realmUsers).set({ active: true, confirmationPending: false, updatedAt: now })
         .where(and(eq(realmUsers.id, userId ?? 0), eq(realmUsers.realmId, realm.id), eq(realmUsers.confirmationPending, true)))
-        .returning({ id: realmUsers.id });
-      if (!user) throw new LinkDead('gone');
+        .returning(userWithLock(now));
+      if (!activated) throw new LinkDead('gone');
+      const { lockedUntil, ...user } = activated;
+      // A pending user is inactive: the link changes both.
+      await emitWebhookEvent(tx.db, ctx.clock, realmUserEvent('realm_user.updated', realm, realmUserBody(user, fields, lockedUntil), ['active', 'confirmation_pending']), ctx.caches);
       const session = await startRealmSession(tx, realm, user.id, origin);
       await recordEvent(tx, { realmId: realm.id, userId: user.id, type: 'user_login_log', properties: { method: 'activation_link' } });
       return { userId: user.id, session, redirectUri };

@@ -8,7 +8,9 @@ import { notFound } from '../http/errors.js';
 import { checkUpload, extensionOf, type IncomingFile } from '../storage/checks.js';
 import type { Realm } from './realms.js';
 import { realmUsers, type AvatarValue } from './tables.js';
-import { findRealmUser, getRealmUser, type RealmUserBody } from './users.js';
+import { changedAttributes, findRealmUser, realmUserBody, realmUserEvent, userWithLock, type RealmUserBody } from './users.js';
+import { fieldsOf } from './custom-fields.js';
+import { emitWebhookEvent } from '../webhooks/outbox.js';
 import { AVATAR_EXTENSIONS, AVATAR_URL_PREFIX, avatarKey, removeAvatarObjects } from './avatar-files.js';
 
 /**
@@ -16,17 +18,22 @@ import { AVATAR_EXTENSIONS, AVATAR_URL_PREFIX, avatarKey, removeAvatarObjects } 
  * is locked while the current avatar is read and swapped, so of concurrent changes each replaces what
  * the previous one set, and each replaced image is removed exactly once.
  */
-async function swapAvatar(ctx: Context, realm: Realm, userId: number, avatar: AvatarValue | null): Promise<AvatarValue | null> {
-  const replaced = await ctx.db.transaction(async (txn) => {
+async function swapAvatar(ctx: Context, realm: Realm, userId: number, avatar: AvatarValue | null): Promise<{ replaced: AvatarValue | null; user: RealmUserBody }> {
+  const fields = await fieldsOf(ctx, realm.id);
+  const now = ctx.clock.now();
+  const swapped = await ctx.db.transaction(async (txn) => {
     const tx = txn as unknown as Db;
-    const [user] = await tx.select({ avatar: realmUsers.avatar }).from(realmUsers)
+    const [before] = await tx.select().from(realmUsers)
       .where(and(eq(realmUsers.id, userId), eq(realmUsers.realmId, realm.id))).for('update');
-    if (!user) throw notFound('User');
-    await tx.update(realmUsers).set({ avatar, updatedAt: ctx.clock.now() }).where(eq(realmUsers.id, userId));
-    return user.avatar ?? null;
+    if (!before) throw notFound('User');
+    const [{ lockedUntil, ...after }] = await tx.update(realmUsers).set({ avatar, updatedAt: now }).where(eq(realmUsers.id, userId))
+      .returning(userWithLock(now));
+    const user = realmUserBody(after, fields, lockedUntil);
+    await emitWebhookEvent(tx, ctx.clock, realmUserEvent('realm_user.updated', realm, user, changedAttributes(before, after)), ctx.caches);
+    return { replaced: before.avatar ?? null, user };
   });
   ctx.caches.changed('customers', `user:${userId}`);
-  return replaced;
+  return swapped;
 }
 
 /**
@@ -51,17 +58,17 @@ export async function setAvatar(ctx: Context, realm: Realm, userId: number, uplo
     small_path: null,
     medium_path: null,
   };
-  let replaced: AvatarValue | null;
+  let swapped: Awaited<ReturnType<typeof swapAvatar>>;
   try {
-    replaced = await swapAvatar(ctx, realm, userId, avatar);
+    swapped = await swapAvatar(ctx, realm, userId, avatar);
   } catch (err) {
     await removeAvatarObjects(ctx, [avatar], 'now');
     throw err;
   }
-  await removeAvatarObjects(ctx, [replaced]);
-  return getRealmUser(ctx, realm, userId);
+  await removeAvatarObjects(ctx, [swapped.replaced]);
+  return swapped.user;
 }
 
 export async function deleteAvatar(ctx: Context, realm: Realm, userId: number): Promise<void> {
-  await removeAvatarObjects(ctx, [await swapAvatar(ctx, realm, userId, null)]);
+  await removeAvatarObjects(ctx, [(await swapAvatar(ctx, realm, userId, null)).replaced]);
 }

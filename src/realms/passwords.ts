@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, type SQL } from 'drizzle-orm';
 import { attemptFailed, attemptSucceeded, beginAttempt, resetAttempts, type AttemptLimit } from '../attempts/limit.js';
 import type { Context } from '../context.js';
 import { recordEvent } from '../events/events.js';
@@ -12,7 +12,10 @@ import { revokeUserSessions } from './sessions.js';
 import { findByIdentifier } from './sign-in.js';
 import { SIGN_IN_LIMIT, signInSubject } from './sign-in-limit.js';
 import { realmUsers } from './tables.js';
-import type { RealmUser } from './users.js';
+import { realmUserBody, realmUserEvent, userWithLock, type RealmUser } from './users.js';
+import type { Db } from '../db/connect.js';
+import { fieldsOf } from './custom-fields.js';
+import { emitWebhookEvent } from '../webhooks/outbox.js';
 
 export const RESET_LINK_MINUTES = 30;
 const RESET_LOCK_MS = 15 * 60_000;
@@ -60,9 +63,8 @@ export async function resetPassword(ctx: Context, realm: Realm, token: string, p
   if (!claimed.ok) return claimed;
   const userId = claimed.link.userId;
   if (userId === null) return { ok: false, reason: 'gone' };
-  const passwordHash = await hashPassword(password);
-  const [user] = await ctx.db.update(realmUsers).set({ passwordHash })
-    .where(and(eq(realmUsers.id, userId), eq(realmUsers.realmId, realm.id), eq(realmUsers.active, true))).returning({ id: realmUsers.id });
+  const user = await storePassword(ctx, realm, and(eq(realmUsers.id, userId), eq(realmUsers.realmId, realm.id), eq(realmUsers.active, true))!,
+    await hashPassword(password));
   if (!user) return { ok: false, reason: 'gone' };
   // Cached credentials carry the user's row: they must not keep the old password's hash.
   ctx.caches.changed('customers', `user:${userId}`);
@@ -70,6 +72,20 @@ export async function resetPassword(ctx: Context, realm: Realm, token: string, p
   await resetAttempts(ctx, SIGN_IN_LIMIT, signInSubject(realm.id, user, ''));
   await recordEvent(ctx, { realmId: realm.id, userId, type: 'user_password_reset_log' });
   return { ok: true };
+}
+
+/** Sets the password of the user `where` names, with `realm_user.updated` in the outbox; the user, or undefined when none matched. */
+async function storePassword(ctx: Context, realm: Realm, where: SQL, passwordHash: string): Promise<RealmUser | undefined> {
+  const fields = await fieldsOf(ctx, realm.id);
+  const now = ctx.clock.now();
+  return ctx.db.transaction(async (txn) => {
+    const tx = txn as unknown as Db;
+    const [updated] = await tx.update(realmUsers).set({ passwordHash }).where(where).returning(userWithLock(now));
+    if (!updated) return undefined;
+    const { lockedUntil, ...user } = updated;
+    await emitWebhookEvent(tx, ctx.clock, realmUserEvent('realm_user.updated', realm, realmUserBody(user, fields, lockedUntil), ['password']), ctx.caches);
+    return user;
+  });
 }
 
 export type ChangeOutcome = { ok: true } | { ok: false; reason: 'invalid' } | { ok: false; reason: 'locked'; lockedUntil: Date | null };
@@ -90,7 +106,7 @@ export async function changePassword(ctx: Context, customer: Customer, current: 
     return { ok: false, reason: 'invalid' };
   }
   await attemptSucceeded(ctx, SIGN_IN_LIMIT, subject);
-  await ctx.db.update(realmUsers).set({ passwordHash: await hashPassword(password) }).where(eq(realmUsers.id, user.id));
+  await storePassword(ctx, realm, eq(realmUsers.id, user.id), await hashPassword(password));
   ctx.caches.changed('customers', `user:${user.id}`);
   await revokeUserSessions(ctx, user.id, session.id);
   await recordEvent(ctx, { realmId: realm.id, userId: user.id, type: 'user_password_changed_log', impersonatorId: session.impersonatorId });

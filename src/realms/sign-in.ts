@@ -7,6 +7,8 @@ import type { Db } from '../db/connect.js';
 import { prepared } from '../db/prepared.js';
 import { countEvent, countEventOfType, recordEvent } from '../events/events.js';
 import { businessEventCounts, businessEventTypeCounts, businessEvents } from '../events/tables.js';
+import { businessEventWebhook } from '../events/log.js';
+import { emitWebhookEvent } from '../webhooks/outbox.js';
 import { UNKNOWN_ACCOUNT_HASH, verifyPassword } from '../security/passwords.js';
 import type { Realm } from './realms.js';
 import { resolveSession } from './credential.js';
@@ -57,17 +59,27 @@ export async function signInWithPassword(ctx: Context, realm: Realm, identifier:
     return { ok: false, reason: 'invalid' };
   }
   const { secret, row } = newSession(ctx, realm, user.id, origin);
-  const [started] = await signedIn(ctx.db).execute({
-    scope: SIGN_IN_LIMIT.scope, subject, realmId: realm.id, userId: user.id, sessionHash: row.sessionHash,
-    expiresAt: row.expiresAt.toISOString(), createdAt: row.createdAt.toISOString(), userAgent: row.userAgent,
+  // A transaction for the webhook outbox: one statement more than the sign-in's own, next to the hash.
+  const started = await ctx.db.transaction(async (txn) => {
+    const tx = txn as unknown as Db;
+    const [written] = await signedIn(tx).execute({
+      scope: SIGN_IN_LIMIT.scope, subject, realmId: realm.id, userId: user.id, sessionHash: row.sessionHash,
+      expiresAt: row.expiresAt.toISOString(), createdAt: row.createdAt.toISOString(), userAgent: row.userAgent,
+    });
+    const event = {
+      id: written.eventId, realmId: realm.id, userId: user.id, type: 'user_login_log', impersonated: false, impersonatorId: null,
+      properties: {}, createdAt: row.createdAt,
+    };
+    await emitWebhookEvent(tx, ctx.clock, businessEventWebhook(event, user.email, realm.uid), ctx.caches);
+    return written;
   });
   return { ok: true, user, session: { id: started.id, secret, expiresAt: row.expiresAt } };
 }
 
 /**
- * What a right password writes, in one statement (so one round trip and one commit, next to the
- * hash that is the sign-in's real cost): the subject's failures are forgotten, `user_login_log` is
- * recorded and counted, and the new session is stored.
+ * What a right password writes, in one statement (one round trip, next to the hash that is the
+ * sign-in's real cost): the subject's failures are forgotten, `user_login_log` is recorded and
+ * counted, and the new session is stored; it answers the session's and the event's ids.
  */
 const signedIn = (db: Db) => prepared(db, 'realm_sign_in_success', (d, name) => {
   const userId = sql`${sql.placeholder('userId')}::integer`;
@@ -84,7 +96,7 @@ const signedIn = (db: Db) => prepared(db, 'realm_sign_in_success', (d, name) => 
     realmId: sql`${sql.placeholder('realmId')}::integer`, userId, sessionHash: sql`${sql.placeholder('sessionHash')}::text`,
     expiresAt: sql`${sql.placeholder('expiresAt')}::timestamptz`, createdAt, lastUsedAt: createdAt,
     userAgent: sql`${sql.placeholder('userAgent')}::text`,
-  }).returning({ id: realmSessions.id }).prepare(name);
+  }).returning({ id: realmSessions.id, eventId: sql<number>`(select id from logged)` }).prepare(name);
 });
 
 /**

@@ -1,4 +1,4 @@
-import { and, desc, eq, ilike, or, sql } from 'drizzle-orm';
+import { and, desc, eq, getTableColumns, ilike, or, sql } from 'drizzle-orm';
 import type { Static } from '@sinclair/typebox';
 import type { AvatarModel, RealmUserInput as RealmUserInputSchema, RealmUserModel } from './schema.js';
 import { orderOf } from '../db/sorting.js';
@@ -19,6 +19,7 @@ import { revokeUserSessions } from './sessions.js';
 import { signInLockedUntil } from './sign-in-limit.js';
 import { realmUsers, type AvatarValue } from './tables.js';
 import { totalCount, totalOf, type Page } from '../db/paging.js';
+import { emitWebhookEvent, type WebhookEvent } from '../webhooks/outbox.js';
 
 export type RealmUser = typeof realmUsers.$inferSelect;
 
@@ -61,6 +62,39 @@ export function realmUserBody(user: RealmUser, fields: CustomField[], lockedUnti
     created_at: user.createdAt.toISOString(),
     updated_at: user.updatedAt.toISOString(),
   };
+}
+
+/** A user row as an UPDATE or INSERT returns it, with the end of its sign-in lock: all the admin view needs. */
+export const userWithLock = (now: Date) => ({ ...getTableColumns(realmUsers), lockedUntil: signInLockedUntil(now) });
+
+/** The webhook event of a user created or changed: the user as the admin API shows it, its realm and (on a change) what changed. */
+export function realmUserEvent(
+  type: 'realm_user.created' | 'realm_user.updated', realm: Realm, user: RealmUserBody, changed?: string[],
+): WebhookEvent {
+  return { type, realmUid: realm.uid, data: { ...user, realm_uid: realm.uid, ...(changed ? { changed } : {}) } };
+}
+
+export function realmUserDeletedEvent(realm: Realm, user: Pick<RealmUser, 'id' | 'uuid' | 'email'>): WebhookEvent {
+  return { type: 'realm_user.deleted', realmUid: realm.uid, data: { id: user.id, uuid: user.uuid, email: user.email, realm_uid: realm.uid } };
+}
+
+const ATTRIBUTE_NAMES = {
+  email: 'email', username: 'username', firstName: 'first_name', lastName: 'last_name', secondLastName: 'second_last_name',
+  externalId: 'external_id', passwordHash: 'password', active: 'active', confirmationPending: 'confirmation_pending', avatar: 'avatar',
+} as const;
+
+/** The attributes (as the admin API names them; a custom field as `custom_fields.<key>`) whose value differs; never the values. */
+export function changedAttributes(before: RealmUser, after: RealmUser): string[] {
+  const changed: string[] = [];
+  for (const [column, name] of Object.entries(ATTRIBUTE_NAMES) as [keyof typeof ATTRIBUTE_NAMES, string][]) {
+    if (JSON.stringify(before[column]) !== JSON.stringify(after[column])) changed.push(name);
+  }
+  const was = (before.customFields ?? {}) as FieldValues;
+  const is = (after.customFields ?? {}) as FieldValues;
+  for (const key of new Set([...Object.keys(was), ...Object.keys(is)])) {
+    if (JSON.stringify(was[key] ?? null) !== JSON.stringify(is[key] ?? null)) changed.push(`custom_fields.${key}`);
+  }
+  return changed;
 }
 
 const SORTABLE = {
@@ -173,9 +207,20 @@ export interface WriteOptions {
  * so one 422 names every problem, and written in one transaction with the unique rule.
  */
 export async function writeRealmUser(ctx: Context, realm: Realm, self: RealmUser | null, input: RealmUserInput, options: WriteOptions = {}): Promise<RealmUser> {
+  return (await saveRealmUser(ctx, realm, self, input, options)).user;
+}
+
+/**
+ * writeRealmUser, answering the user as the admin API shows it too. The change puts
+ * `realm_user.created` or `realm_user.updated` (when something changed) in the webhook outbox.
+ */
+async function saveRealmUser(
+  ctx: Context, realm: Realm, self: RealmUser | null, input: RealmUserInput, options: WriteOptions = {},
+): Promise<{ user: RealmUser; body: RealmUserBody }> {
   const errors = new FieldErrors();
   const changes = await attributeChanges(ctx, realm, input, errors, self);
-  const fields = options.fields ?? await fieldsOf(ctx, realm.id);
+  const shown = await fieldsOf(ctx, realm.id);
+  const fields = options.fields ?? shown;
   const current = (self?.customFields ?? {}) as FieldValues;
   const values = input.custom_fields !== undefined || !self
     ? mergeFieldValues(fields, current, input.custom_fields ?? [], errors, !self)
@@ -190,19 +235,25 @@ export async function writeRealmUser(ctx: Context, realm: Realm, self: RealmUser
       errors.throwIfAny();
     }
     if (!self) {
-      const [row] = await tx.insert(realmUsers).values({
+      const [user] = await tx.insert(realmUsers).values({
         ...changes, email: changes.email!, realmId: realm.id, customFields: values,
         confirmationPending: options.confirmationPending ?? false, createdAt: now, updatedAt: now,
       }).returning();
-      return row;
+      const body = realmUserBody(user, shown, null);
+      await emitWebhookEvent(tx, ctx.clock, realmUserEvent('realm_user.created', realm, body), ctx.caches);
+      return { user, body };
     }
-    const [row] = await tx.update(realmUsers).set({ ...changes, customFields: values, updatedAt: now }).where(eq(realmUsers.id, self.id)).returning();
+    const [{ lockedUntil, ...user }] = await tx.update(realmUsers).set({ ...changes, customFields: values, updatedAt: now })
+      .where(eq(realmUsers.id, self.id)).returning(userWithLock(now));
     // A deactivated user's sessions end at once, and their access tokens with them.
     if (changes.active === false && self.active) await revokeUserSessions({ ...ctx, db: tx }, self.id);
-    return row;
-  }).then((row) => {
+    const body = realmUserBody(user, shown, lockedUntil);
+    const changed = changedAttributes(self, user);
+    if (changed.length) await emitWebhookEvent(tx, ctx.clock, realmUserEvent('realm_user.updated', realm, body, changed), ctx.caches);
+    return { user, body };
+  }).then((written) => {
     if (self) ctx.caches.changed('customers', `user:${self.id}`);
-    return row;
+    return written;
   }, (err) => {
     const index = uniqueViolation(err);
     throw index === null ? err : takenError(index);
@@ -210,15 +261,13 @@ export async function writeRealmUser(ctx: Context, realm: Realm, self: RealmUser
 }
 
 export async function createRealmUser(ctx: Context, realm: Realm, input: RealmUserInput): Promise<RealmUserBody> {
-  const user = await writeRealmUser(ctx, realm, null, input);
-  return getRealmUser(ctx, realm, user.id);
+  return (await saveRealmUser(ctx, realm, null, input)).body;
 }
 
 /** PUT is partial: attributes and custom fields left out keep their value. */
 export async function updateRealmUser(ctx: Context, realm: Realm, id: number, input: RealmUserInput): Promise<RealmUserBody> {
   const self = await findRealmUser(ctx.db, realm, id);
-  await writeRealmUser(ctx, realm, self, input);
-  return getRealmUser(ctx, realm, id);
+  return (await saveRealmUser(ctx, realm, self, input)).body;
 }
 
 /**
@@ -227,12 +276,21 @@ export async function updateRealmUser(ctx: Context, realm: Realm, id: number, in
  */
 export async function activateRealmUser(ctx: Context, realm: Realm, id: number): Promise<RealmUserBody> {
   const user = await findRealmUser(ctx.db, realm, id);
-  if (!user.active) {
-    await ctx.db.update(realmUsers).set({ active: true, confirmationPending: false, updatedAt: ctx.clock.now() })
-      .where(and(eq(realmUsers.id, id), eq(realmUsers.active, false)));
-    ctx.caches.changed('customers', `user:${id}`);
-  }
-  return getRealmUser(ctx, realm, id);
+  if (user.active) return getRealmUser(ctx, realm, id);
+  const fields = await fieldsOf(ctx, realm.id);
+  const now = ctx.clock.now();
+  const body = await ctx.db.transaction(async (txn) => {
+    const tx = txn as unknown as Db;
+    const [activated] = await tx.update(realmUsers).set({ active: true, confirmationPending: false, updatedAt: now })
+      .where(and(eq(realmUsers.id, id), eq(realmUsers.active, false))).returning(userWithLock(now));
+    if (!activated) return null;
+    const { lockedUntil, ...row } = activated;
+    const shown = realmUserBody(row, fields, lockedUntil);
+    await emitWebhookEvent(tx, ctx.clock, realmUserEvent('realm_user.updated', realm, shown, changedAttributes(user, row)), ctx.caches);
+    return shown;
+  });
+  ctx.caches.changed('customers', `user:${id}`);
+  return body ?? getRealmUser(ctx, realm, id);
 }
 
 /**
@@ -246,7 +304,9 @@ export async function deleteRealmUser(ctx: Context, realm: Realm, id: number): P
     const [locked] = await tx.select({ id: realmUsers.id }).from(realmUsers).where(mine).for('update');
     if (!locked) throw notFound('User');
     const attachments = await dropAttachments(tx, { userId: id });
-    const [user] = await tx.delete(realmUsers).where(mine).returning({ avatar: realmUsers.avatar });
+    const [user] = await tx.delete(realmUsers).where(mine)
+      .returning({ id: realmUsers.id, uuid: realmUsers.uuid, email: realmUsers.email, avatar: realmUsers.avatar });
+    await emitWebhookEvent(tx, ctx.clock, realmUserDeletedEvent(realm, user), ctx.caches);
     return { avatar: user.avatar ?? null, attachments };
   });
   ctx.caches.changed('customers', `user:${id}`);

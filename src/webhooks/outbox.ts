@@ -1,6 +1,8 @@
 import { sql } from 'drizzle-orm';
+import type { Caches } from '../caches.js';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/connect.js';
+import { subscribedTypes } from './subscribers.js';
 import { webhookDeliveries, webhookEndpoints } from './tables.js';
 
 export interface WebhookEvent {
@@ -14,9 +16,11 @@ export interface WebhookEvent {
 /**
  * Puts an event in the outbox: one delivery row per active endpoint that subscribes to its type and
  * realm. Call it with the transaction of the change that caused it, so the two commit together or
- * not at all; the senders pick the rows up after the commit.
+ * not at all; the senders pick the rows up after the commit. Given the process's `caches` (ctx.caches),
+ * an event of a type no active endpoint subscribes to costs no query (see subscribers.ts).
  */
-export async function emitWebhookEvent(db: Db, clock: Clock, event: WebhookEvent): Promise<void> {
+export async function emitWebhookEvent(db: Db, clock: Clock, event: WebhookEvent, caches?: Caches): Promise<void> {
+  if (caches && !(await subscribedTypes(db, clock, caches)).has(event.type)) return;
   const now = clock.now();
   const body = JSON.stringify({ type: event.type, timestamp: now.toISOString(), data: event.data });
   const realmMatches = event.realmUid === null

@@ -135,7 +135,7 @@ async function store(users: UserValue[]): Promise<MemoryUser[]> {
       await h.ctx.db.insert(submissions).values({ realmId, userId: row.id, originationId, status });
     }
     for (const event of user.events) {
-      await recordEvent({ db: h.ctx.db, clock: { now: () => event.at } }, { realmId, userId: row.id, type: event.type });
+      await recordEvent({ ...h.ctx, clock: { now: () => event.at } }, { realmId, userId: row.id, type: event.type });
     }
     stored.push({ id: row.id, ...user, email, username });
   }
