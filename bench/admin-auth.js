@@ -45,24 +45,35 @@ async function withAndWithoutMetrics(url) {
   let on;
   let scrapes = 0;
   for (const server of [plain, metered]) await load(`${server.url}/api/admin/roles`, { headers, duration: 1, connections }); // warm-up
-  const measureOff = async () => { off = add(off, await load(`${plain.url}/api/admin/roles`, { headers, duration, connections })); };
+  const pairs = [];
+  let round = {};
+  const measureOff = async () => {
+    round.off = await load(`${plain.url}/api/admin/roles`, { headers, duration, connections });
+    off = add(off, round.off);
+  };
   const measureOn = async () => {
     const scraping = setInterval(() => {
       fetch(`${metered.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })
         .then((res) => { if (res.status === 200) scrapes++; return res.arrayBuffer(); }).catch(() => {});
     }, 1000);
-    on = add(on, await load(`${metered.url}/api/admin/roles`, { headers, duration, connections }));
+    round.on = await load(`${metered.url}/api/admin/roles`, { headers, duration, connections });
+    on = add(on, round.on);
     clearInterval(scraping);
   };
   // Off then on, then on then off: neither side always runs right after the other.
   for (let i = 0; i < rounds; i++) {
+    round = {};
     for (const side of i % 2 ? [measureOn, measureOff] : [measureOff, measureOn]) await side();
+    pairs.push(round.on.rps / round.off.rps);
   }
   await plain.stop();
   await metered.stop();
   row('GET /api/admin/roles, PostgreSQL', off, reference);
   row('  the same with /metrics enabled', on, reference);
-  console.log(`  with metrics: ${Math.round((on.rps / off.rps) * 100)}% of the figure without them (${rounds} alternating rounds of ${duration} s, ${scrapes} scrapes; target ≥ 90%)`);
+  const percent = (r) => `${Math.round(r * 100)}%`;
+  const median = [...pairs].sort((a, b) => a - b)[Math.floor(pairs.length / 2)];
+  console.log(`  with metrics: ${percent(on.rps / off.rps)} of the figure without them over ${rounds} alternating rounds of ${duration} s`
+    + ` (per round ${pairs.map(percent).join(', ')}; median ${percent(median)}), ${scrapes} scrapes; target ≥ 90%`);
 }
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'atrium-bench-'));
