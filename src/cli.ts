@@ -15,7 +15,8 @@ Commands:
   --help             show this text
 
 Configuration comes from the environment: PORT, HOST, BASE_URL, DATABASE_URL, DATABASE_POOL_SIZE, DATA_DIR,
-SMTP_URL, MAIL_FROM, ATRIUM_ADMIN_EMAIL, ATRIUM_ADMIN_PASSWORD, LOG_LEVEL, BODY_LIMIT, TRUST_PROXY, SECRETS_KEY (see the README).
+SMTP_URL, MAIL_FROM, ATRIUM_ADMIN_EMAIL, ATRIUM_ADMIN_PASSWORD, LOG_LEVEL, BODY_LIMIT, TRUST_PROXY, SECRETS_KEY,
+METRICS_TOKEN or METRICS_PUBLIC (GET /metrics), OTEL_EXPORTER_OTLP_ENDPOINT (traces) (see the README).
 TRUST_PROXY (default false) says whose X-Forwarded-Host/-Proto/-For headers are believed: true (any peer), or the
 proxies' addresses and CIDR ranges separated by commas (e.g. 127.0.0.1,10.0.0.0/8); set it only behind a proxy
 that overwrites those headers.
