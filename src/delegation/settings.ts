@@ -40,12 +40,17 @@ function providerBody(ctx: Context, realm: Realm, row: IdentityProvider): Identi
   };
 }
 
-// Prepared: every login page of a realm asks whether it has a provider.
 const providerOfRealm = (db: Db) => prepared(db, 'identity_provider_of_realm', (d, name) => d.select().from(identityProviders)
   .where(eq(identityProviders.realmId, sql.placeholder('realmId'))).prepare(name));
 
+/** Every login page of a realm asks whether it has a provider: the answer is cached with the realm's other customer data. */
 export async function findIdentityProvider(ctx: Context, realmId: number): Promise<IdentityProvider | undefined> {
+  const cache = ctx.caches.of<IdentityProvider | null>('customers');
+  const key = `identity_provider:${realmId}`;
+  const known = cache.get(key, ctx.clock.now());
+  if (known !== undefined) return known ?? undefined;
   const [row] = await providerOfRealm(ctx.db).execute({ realmId });
+  cache.set(key, row ?? null, ctx.clock.now(), [`realm:${realmId}`]);
   return row;
 }
 
@@ -172,4 +177,5 @@ export async function deleteIdentityProvider(ctx: Context, realm: Realm): Promis
     return rows.length;
   });
   if (!removed) throw identityProviderMissing();
+  ctx.caches.changed('customers', `realm:${realm.id}`);
 }
