@@ -1,4 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
+import { counters } from '../../src/metrics/counters.js';
 import { drainWebhooks } from '../../src/webhooks/worker.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { makeRealm } from '../helpers/realms.js';
@@ -231,6 +233,22 @@ describe('webhook deliveries', () => {
     await goneReceiver.close();
   });
 
+  it('takes over a delivery whose sender died holding it, once its lease has run out', async () => {
+    const hook = await endpoint(() => ({ status: 204 }));
+    await emit(h, 'realm_user.updated', realm.uid);
+    // What a sender that claimed the row and then died leaves behind: a lease of 60 s, no report.
+    await h.ctx.db.execute(sql`update webhook_deliveries set lease_until = ${new Date(h.clock.now().getTime() + MINUTE).toISOString()}::timestamptz`);
+    await drainWebhooks(h.ctx);
+    expect(receiver.received).toHaveLength(0);
+    const held = (await deliveries(hook.id))[0];
+    const retry = await h.request({ method: 'POST', url: `/api/admin/webhooks/deliveries/${held.id}/retry` });
+    expect(retry.statusCode, 'a resend while a sender holds it').toBe(409);
+    h.clock.advance(MINUTE);
+    await drainWebhooks(h.ctx);
+    expect(receiver.received).toHaveLength(1);
+    expect((await deliveries(hook.id))[0]).toMatchObject({ status: 'succeeded', attempts_count: 1 });
+  });
+
   it('lists deliveries newest first, a page at a time', async () => {
     const hook = await endpoint(() => ({ status: 204 }));
     for (let i = 0; i < 3; i++) await emit(h, 'realm_user.updated', realm.uid, { n: i });
@@ -256,9 +274,12 @@ describe('webhook targets in private ranges (WEBHOOKS_ALLOW_PRIVATE off)', () =>
     const res = await strict.request({ method: 'POST', url: '/api/admin/webhooks', payload: { url: `http://localhost:${port}/hook`, event_types: ['delivery.completed'] } });
     expect(res.statusCode, res.body).toBe(201);
     expect((await strict.request({ method: 'POST', url: '/api/admin/webhooks', payload: { url: `http://127.0.0.1:${port}/hook`, event_types: ['delivery.completed'] } })).statusCode).toBe(422);
+    const refusedBefore = (await counters.webhookAttempts.get()).values.find((v) => v.labels.outcome === 'refused')?.value ?? 0;
     await emit(strict, 'delivery.completed', null);
     await drainWebhooks(strict.ctx);
     expect(receiver.received).toHaveLength(0);
+    const refusedAfter = (await counters.webhookAttempts.get()).values.find((v) => v.labels.outcome === 'refused')?.value;
+    expect(refusedAfter).toBe(refusedBefore + 1);
     const [delivery] = (await strict.request({ method: 'GET', url: `/api/admin/webhooks/${res.json().id}/deliveries` })).json().deliveries;
     expect(delivery.attempts).toHaveLength(1);
     expect(delivery.attempts[0]).toMatchObject({ outcome: 'refused', status_code: null });
