@@ -6,7 +6,8 @@ import { MAX_URL_LENGTH } from './targets.js';
 
 const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T, description: string) => Type.Union([schema, Type.Null()], { description });
 
-const RealmUids = Type.Union([Type.Array(Type.String({ maxLength: 255 }), { maxItems: 1000 }), Type.Literal('all')], {
+// "all" first: with type coercion, the array branch would turn "all" into ["all"].
+const RealmUids = Type.Union([Type.Literal('all'), Type.Array(Type.String({ maxLength: 255 }), { maxItems: 1000 })], {
   description: 'The realms whose events it receives, or "all" (every realm, and the events of no realm)',
 });
 

@@ -16,6 +16,7 @@ const BATCH = 50;
 const LEASE_MS = 60_000;
 
 const at = (date: Date) => sql`${date.toISOString()}::timestamptz`;
+const idList = (ids: number[]) => sql.join(ids.map((id) => sql`${id}`), sql`, `);
 
 interface Claimed {
   id: number;
@@ -101,20 +102,20 @@ async function record(ctx: Context, reports: Report[], lease: Date, now: Date): 
       select r.id, r.at, r.outcome, r.code, r.duration, r.error, r.response from ${rows}
       where exists (select 1 from webhook_deliveries d where d.id = r.id)`);
     if (succeeded.length) {
-      await tx.execute(sql`update webhook_endpoints set failing_since = null where id = any(array[${succeeded}]::int[]) and failing_since is not null`);
+      await tx.execute(sql`update webhook_endpoints set failing_since = null where id in (${idList(succeeded)}) and failing_since is not null`);
     }
     const off: { id: number }[] = [];
     if (failed.length) {
-      await tx.execute(sql`update webhook_endpoints set failing_since = ${at(now)} where id = any(array[${failed}]::int[]) and failing_since is null`);
+      await tx.execute(sql`update webhook_endpoints set failing_since = ${at(now)} where id in (${idList(failed)}) and failing_since is null`);
       off.push(...rowsOf<{ id: number }>(await tx.execute(sql`update webhook_endpoints
         set active = false, disabled_at = ${at(now)},
           disabled_reason = 'Every attempt failed for five days (since ' || to_char(failing_since at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') || '): turned off by the server'
-        where id = any(array[${failed}]::int[]) and active and failing_since <= ${at(new Date(now.getTime() - FAILING_LIMIT_MS))} returning id`)));
+        where id in (${idList(failed)}) and active and failing_since <= ${at(new Date(now.getTime() - FAILING_LIMIT_MS))} returning id`)));
     }
     if (gone.length) {
       off.push(...rowsOf<{ id: number }>(await tx.execute(sql`update webhook_endpoints
         set active = false, disabled_at = ${at(now)}, disabled_reason = 'The endpoint answered 410 Gone: turned off by the server'
-        where id = any(array[${gone}]::int[]) and active returning id`)));
+        where id in (${idList(gone)}) and active returning id`)));
     }
     return off.length;
   });

@@ -72,6 +72,7 @@ describe('webhook endpoints', () => {
     expect(types.find((t) => t.type === 'points_earned')).toMatchObject({ kind: 'custom', realm_uids: [realm.uid] });
     // A custom type recorded somewhere can be subscribed to; an unknown one is named in the 422.
     expect((await create({ ...valid, event_types: ['points_earned', 'user_login_log'] })).statusCode).toBe(201);
+    expect((await create({ ...valid, event_types: ['points_earned', 'points_spent', 'user_login_log'] })).json().errors[0]).toContain('points_spent');
     const bad = await create({ ...valid, event_types: ['realm_user.updated', 'realm_user.updtaed'] });
     expect(bad.statusCode).toBe(422);
     expect(bad.json().errors[0]).toContain('realm_user.updtaed');

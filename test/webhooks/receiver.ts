@@ -14,7 +14,7 @@ export interface Received {
 }
 
 /** What the receiver answers to the nth request it gets (0-based): a status, and headers such as Location. */
-export type Answer = (n: number) => { status: number; headers?: Record<string, string>; body?: string };
+export type Answer = (n: number) => { status: number; headers?: Record<string, string>; body?: string; delayMs?: number };
 
 export interface Receiver {
   url: string;
@@ -44,8 +44,8 @@ export async function startReceiver(clock: Clock | null, answer: Answer = () => 
         id: headers['webhook-id'], timestamp: Number(headers['webhook-timestamp']), signatures: (headers['webhook-signature'] ?? '').split(' '),
         body, headers: request.headers, verifiedWith,
       });
-      const { status, headers: extra, body: text } = receiver.answer(received.length - 1);
-      response.writeHead(status, extra).end(text ?? '');
+      const { status, headers: extra, body: text, delayMs } = receiver.answer(received.length - 1);
+      setTimeout(() => response.writeHead(status, extra).end(text ?? ''), delayMs ?? 0);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
