@@ -13,6 +13,7 @@ import { CookieJar, inputValue } from '../helpers/cookie-jar.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { makeRealm, makeRealmUser, REALM_USER_PASSWORD, signInAtLoginPage, signOutAtLogoutPage } from '../helpers/realms.js';
 import { listen } from '../helpers/server.js';
+import { mailText, startSmtp, type SmtpListener } from '../helpers/smtp.js';
 import { entryClient } from '../content/entry-helpers.js';
 import { deliver, makeCampaign, showDelivery } from '../messaging/fixtures.js';
 import { LOAN, admin, makeOrigination, startFor } from '../originations/fixtures.js';
@@ -29,16 +30,22 @@ let h: Harness;
 let receiver: Receiver;
 let realm: { uid: string };
 let other: { uid: string };
+let smtp: SmtpListener;
+/** The server on a real port, for the realm pages' browsers. */
+let base: string;
 
 beforeAll(async () => {
-  h = await startHarness({ WEBHOOKS_ALLOW_PRIVATE: '1' });
+  smtp = await startSmtp();
+  h = await startHarness({ WEBHOOKS_ALLOW_PRIVATE: '1', SMTP_URL: smtp.url });
   receiver = await startReceiver(h.clock);
   realm = await makeRealm(h);
   other = await makeRealm(h);
+  base = await listen(h);
 });
 afterAll(async () => {
   await h?.close();
   await receiver?.close();
+  await smtp?.close();
 });
 // Each test subscribes endpoints of its own: none outlives it.
 afterEach(async () => {
@@ -113,7 +120,6 @@ describe('webhook sources', () => {
 
   it('realm_user.* from the customers side: sign-up at the realm page and PUT /me', async () => {
     await subscribe(['realm_user.created', 'realm_user.updated']);
-    const base = await listen(h);
     const jar = new CookieJar(base);
     const page = await (await jar.fetch(`/realms/${realm.uid}/signup`)).text();
     const signedUp = await jar.post(`/realms/${realm.uid}/signup`, {
@@ -134,6 +140,24 @@ describe('webhook sources', () => {
     const after = await h.request({ method: 'GET', url: userUrl(realm.uid, create.data.id) });
     expect(update).toMatchObject({ type: 'realm_user.updated' });
     expect(update.data).toEqual({ ...after.json(), realm_uid: realm.uid, changed: ['username', 'first_name'] });
+  });
+
+  it('realm_user.created from an accepted invitation, with its user_signup_log', async () => {
+    await subscribe(['realm_user.created', 'user_signup_log'], [realm.uid]);
+    const invited = await h.request({ method: 'POST', url: `${userUrl(realm.uid)}/invitations`, payload: { email: 'invited@example.com' } });
+    expect(invited.statusCode, invited.body).toBe(201);
+    const jar = new CookieJar(base);
+    // listen() moved BASE_URL to the real port: the link's path is what matters.
+    const link = /\/realms\/[^/\s]+\/signup\?invitation=[\w-]{43}/.exec(mailText(await smtp.next('invited@example.com')))![0];
+    const page = await (await jar.fetch(link)).text();
+    const accepted = await jar.post(`/realms/${realm.uid}/signup`, {
+      invitation: inputValue(page, 'invitation') ?? '', csrf_token: inputValue(page, 'csrf_token') ?? '', password: REALM_USER_PASSWORD,
+    });
+    expect(accepted.status).toBe(303);
+    const [create, signup] = await delivered();
+    const shown = await h.request({ method: 'GET', url: userUrl(realm.uid, create.data.id) });
+    expect(create).toMatchObject({ type: 'realm_user.created', data: { ...shown.json(), realm_uid: realm.uid } });
+    expect(signup).toMatchObject({ type: 'user_signup_log', data: { user_id: create.data.id, properties: { activation_mode: 'direct', invited: true } } });
   });
 
   it('business events under their own type, built-in (the sign-in) and custom, as the admin events API shows them', async () => {
