@@ -112,6 +112,19 @@ describe('webhook sources', () => {
     expect(deactivation.data.changed).toEqual(['active']);
     expect(activation.data).toEqual({ ...activated.json(), realm_uid: realm.uid, changed: ['active'] });
 
+    const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64');
+    const form = Buffer.concat([
+      Buffer.from('--XyZ\r\nContent-Disposition: form-data; name="file"; filename="me.png"\r\nContent-Type: image/png\r\n\r\n'), png, Buffer.from('\r\n--XyZ--\r\n'),
+    ]);
+    const avatar = await h.request({
+      method: 'PUT', url: `${userUrl(realm.uid, created.id)}/avatar`, headers: { 'content-type': 'multipart/form-data; boundary=XyZ' }, payload: form,
+    });
+    expect(avatar.statusCode, avatar.body).toBe(200);
+    expect((await h.request({ method: 'DELETE', url: `${userUrl(realm.uid, created.id)}/avatar` })).statusCode).toBe(204);
+    const [set, removed] = await delivered();
+    expect(set.data).toEqual({ ...avatar.json(), realm_uid: realm.uid, changed: ['avatar'] });
+    expect(removed.data).toMatchObject({ avatar: null, changed: ['avatar'] });
+
     expect((await h.request({ method: 'DELETE', url: userUrl(realm.uid, created.id) })).statusCode).toBe(204);
     const [deletion] = await delivered();
     expect(deletion).toMatchObject({ type: 'realm_user.deleted', data: { id: created.id, uuid: created.uuid, email: created.email, realm_uid: realm.uid } });
@@ -140,6 +153,15 @@ describe('webhook sources', () => {
     const after = await h.request({ method: 'GET', url: userUrl(realm.uid, create.data.id) });
     expect(update).toMatchObject({ type: 'realm_user.updated' });
     expect(update.data).toEqual({ ...after.json(), realm_uid: realm.uid, changed: ['username', 'first_name'] });
+
+    // The password changed from the profile page (the sign-up left this browser signed in); a wrong current one changes nothing.
+    const profile = await (await jar.fetch(`/realms/${realm.uid}/profile`)).text();
+    const change = (current: string) => jar.post(`/realms/${realm.uid}/profile/password`, {
+      csrf_token: inputValue(profile, 'csrf_token') ?? '', current, password: 'a new long secret 3', confirmation: 'a new long secret 3',
+    });
+    expect((await change('not my password')).status).toBe(401);
+    expect((await change(REALM_USER_PASSWORD)).status).toBe(303);
+    expect((await delivered()).map((p) => [p.type, p.data.id, p.data.changed])).toEqual([['realm_user.updated', create.data.id, ['password']]]);
   });
 
   it('realm_user.created from an accepted invitation, with its user_signup_log', async () => {
@@ -196,7 +218,7 @@ describe('webhook sources', () => {
     expect(got.map((p) => [p.type, p.data.id])).toEqual([['realm_user.created', mine.id]]);
   });
 
-  it('submission.status_changed with each status change: made, started, canceled', async () => {
+  it('submission.status_changed with each status change: made, started, canceled, completed', async () => {
     await subscribe(['submission.status_changed']);
     const user = await makeRealmUser(h, realm.uid);
     const origination = await makeOrigination(h, realm.uid, LOAN);
@@ -208,6 +230,19 @@ describe('webhook sources', () => {
       { type: 'submission.status_changed', data: { ...same, status: 'not_started', previous_status: null } },
       { type: 'submission.status_changed', data: { ...same, status: 'pending', previous_status: 'not_started' } },
       { type: 'submission.status_changed', data: { ...same, status: 'canceled', previous_status: 'pending' } },
+    ]);
+
+    // One review task, the submission made without starting it: completing the task starts and completes it.
+    const review = await makeOrigination(h, realm.uid, { name: 'Check', deadline_days: null, steps: [{ name: 'Review', tasks: [{ name: 'Check', type: 'pending_review' }] }] });
+    const waiting = await startFor(h, realm.uid, review.id, user.id, { start: false });
+    const task = review.steps[0].tasks[0];
+    const done = await admin(h, 'POST', `/customers/${realm.uid}/submissions/${waiting.id}/tasks/${task.uid}/complete`);
+    expect(done.statusCode, done.body).toBe(200);
+    const again = { id: waiting.id, uuid: waiting.uuid, origination_uuid: review.uuid, user_id: user.id, realm_uid: realm.uid };
+    expect((await delivered()).map((p) => p.data)).toEqual([
+      { ...again, status: 'not_started', previous_status: null },
+      { ...again, status: 'pending', previous_status: 'not_started' },
+      { ...again, status: 'completed', previous_status: 'pending' },
     ]);
   });
 
