@@ -12,6 +12,12 @@ describe('configuration from the environment', () => {
     expect(config.dataDir).toMatch(/\/data$/);
   });
 
+  it('refuses private webhook targets and polls every second unless told otherwise', () => {
+    expect(loadConfig({})).toMatchObject({ webhooksAllowPrivate: false, webhooksPollMs: 1000 });
+    expect(loadConfig({ WEBHOOKS_ALLOW_PRIVATE: '1', WEBHOOKS_POLL_MS: '50' })).toMatchObject({ webhooksAllowPrivate: true, webhooksPollMs: 50 });
+    expect(loadConfig({ WEBHOOKS_ALLOW_PRIVATE: '0' }).webhooksAllowPrivate).toBe(false);
+  });
+
   it('trusts no proxy by default, and takes TRUST_PROXY as Fastify\'s trustProxy', () => {
     expect(loadConfig({}).trustProxy).toBe(false);
     expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
@@ -42,6 +48,8 @@ describe('configuration from the environment', () => {
     [{ TRUST_PROXY: '127.0.0.1,,10.0.0.1' }, /^TRUST_PROXY must be/],
     [{ SECRETS_KEY: 'c2hvcnQ=' }, /^SECRETS_KEY must be 32 random bytes in base64/],
     [{ SECRETS_KEY: `${'A'.repeat(43)}=!` }, /^SECRETS_KEY must be 32 random bytes/],
+    [{ WEBHOOKS_ALLOW_PRIVATE: 'yes' }, /^WEBHOOKS_ALLOW_PRIVATE must be 1 or 0, got "yes"$/],
+    [{ WEBHOOKS_POLL_MS: '5' }, /^WEBHOOKS_POLL_MS must be a whole number from 10 to 3600000/],
   ])('refuses %j with one line naming the variable', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);
