@@ -59,7 +59,7 @@ export async function signInWithPassword(ctx: Context, realm: Realm, identifier:
     return { ok: false, reason: 'invalid' };
   }
   const { secret, row } = newSession(ctx, realm, user.id, origin);
-  // A transaction for the webhook outbox: one statement more than the sign-in's own, next to the hash.
+  // In a transaction with its webhook event: BEGIN and COMMIT next to the hash, and an outbox insert only when an endpoint subscribes.
   const started = await ctx.db.transaction(async (txn) => {
     const tx = txn as unknown as Db;
     const [written] = await signedIn(tx).execute({

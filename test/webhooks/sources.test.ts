@@ -13,6 +13,7 @@ import { CookieJar, inputValue } from '../helpers/cookie-jar.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { makeRealm, makeRealmUser, REALM_USER_PASSWORD, signInAtLoginPage, signOutAtLogoutPage } from '../helpers/realms.js';
 import { listen } from '../helpers/server.js';
+import { mailText, startSmtp, type SmtpListener } from '../helpers/smtp.js';
 import { entryClient } from '../content/entry-helpers.js';
 import { deliver, makeCampaign, showDelivery } from '../messaging/fixtures.js';
 import { LOAN, admin, makeOrigination, startFor } from '../originations/fixtures.js';
@@ -29,16 +30,22 @@ let h: Harness;
 let receiver: Receiver;
 let realm: { uid: string };
 let other: { uid: string };
+let smtp: SmtpListener;
+/** The server on a real port, for the realm pages' browsers. */
+let base: string;
 
 beforeAll(async () => {
-  h = await startHarness({ WEBHOOKS_ALLOW_PRIVATE: '1' });
+  smtp = await startSmtp();
+  h = await startHarness({ WEBHOOKS_ALLOW_PRIVATE: '1', SMTP_URL: smtp.url });
   receiver = await startReceiver(h.clock);
   realm = await makeRealm(h);
   other = await makeRealm(h);
+  base = await listen(h);
 });
 afterAll(async () => {
   await h?.close();
   await receiver?.close();
+  await smtp?.close();
 });
 // Each test subscribes endpoints of its own: none outlives it.
 afterEach(async () => {
@@ -105,6 +112,19 @@ describe('webhook sources', () => {
     expect(deactivation.data.changed).toEqual(['active']);
     expect(activation.data).toEqual({ ...activated.json(), realm_uid: realm.uid, changed: ['active'] });
 
+    const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64');
+    const form = Buffer.concat([
+      Buffer.from('--XyZ\r\nContent-Disposition: form-data; name="file"; filename="me.png"\r\nContent-Type: image/png\r\n\r\n'), png, Buffer.from('\r\n--XyZ--\r\n'),
+    ]);
+    const avatar = await h.request({
+      method: 'PUT', url: `${userUrl(realm.uid, created.id)}/avatar`, headers: { 'content-type': 'multipart/form-data; boundary=XyZ' }, payload: form,
+    });
+    expect(avatar.statusCode, avatar.body).toBe(200);
+    expect((await h.request({ method: 'DELETE', url: `${userUrl(realm.uid, created.id)}/avatar` })).statusCode).toBe(204);
+    const [set, removed] = await delivered();
+    expect(set.data).toEqual({ ...avatar.json(), realm_uid: realm.uid, changed: ['avatar'] });
+    expect(removed.data).toMatchObject({ avatar: null, changed: ['avatar'] });
+
     expect((await h.request({ method: 'DELETE', url: userUrl(realm.uid, created.id) })).statusCode).toBe(204);
     const [deletion] = await delivered();
     expect(deletion).toMatchObject({ type: 'realm_user.deleted', data: { id: created.id, uuid: created.uuid, email: created.email, realm_uid: realm.uid } });
@@ -113,7 +133,6 @@ describe('webhook sources', () => {
 
   it('realm_user.* from the customers side: sign-up at the realm page and PUT /me', async () => {
     await subscribe(['realm_user.created', 'realm_user.updated']);
-    const base = await listen(h);
     const jar = new CookieJar(base);
     const page = await (await jar.fetch(`/realms/${realm.uid}/signup`)).text();
     const signedUp = await jar.post(`/realms/${realm.uid}/signup`, {
@@ -134,6 +153,33 @@ describe('webhook sources', () => {
     const after = await h.request({ method: 'GET', url: userUrl(realm.uid, create.data.id) });
     expect(update).toMatchObject({ type: 'realm_user.updated' });
     expect(update.data).toEqual({ ...after.json(), realm_uid: realm.uid, changed: ['username', 'first_name'] });
+
+    // The password changed from the profile page (the sign-up left this browser signed in); a wrong current one changes nothing.
+    const profile = await (await jar.fetch(`/realms/${realm.uid}/profile`)).text();
+    const change = (current: string) => jar.post(`/realms/${realm.uid}/profile/password`, {
+      csrf_token: inputValue(profile, 'csrf_token') ?? '', current, password: 'a new long secret 3', confirmation: 'a new long secret 3',
+    });
+    expect((await change('not my password')).status).toBe(401);
+    expect((await change(REALM_USER_PASSWORD)).status).toBe(303);
+    expect((await delivered()).map((p) => [p.type, p.data.id, p.data.changed])).toEqual([['realm_user.updated', create.data.id, ['password']]]);
+  });
+
+  it('realm_user.created from an accepted invitation, with its user_signup_log', async () => {
+    await subscribe(['realm_user.created', 'user_signup_log'], [realm.uid]);
+    const invited = await h.request({ method: 'POST', url: `${userUrl(realm.uid)}/invitations`, payload: { email: 'invited@example.com' } });
+    expect(invited.statusCode, invited.body).toBe(201);
+    const jar = new CookieJar(base);
+    // listen() moved BASE_URL to the real port: the link's path is what matters.
+    const link = /\/realms\/[^/\s]+\/signup\?invitation=[\w-]{43}/.exec(mailText(await smtp.next('invited@example.com')))![0];
+    const page = await (await jar.fetch(link)).text();
+    const accepted = await jar.post(`/realms/${realm.uid}/signup`, {
+      invitation: inputValue(page, 'invitation') ?? '', csrf_token: inputValue(page, 'csrf_token') ?? '', password: REALM_USER_PASSWORD,
+    });
+    expect(accepted.status).toBe(303);
+    const [create, signup] = await delivered();
+    const shown = await h.request({ method: 'GET', url: userUrl(realm.uid, create.data.id) });
+    expect(create).toMatchObject({ type: 'realm_user.created', data: { ...shown.json(), realm_uid: realm.uid } });
+    expect(signup).toMatchObject({ type: 'user_signup_log', data: { user_id: create.data.id, properties: { activation_mode: 'direct', invited: true } } });
   });
 
   it('business events under their own type, built-in (the sign-in) and custom, as the admin events API shows them', async () => {
@@ -172,7 +218,7 @@ describe('webhook sources', () => {
     expect(got.map((p) => [p.type, p.data.id])).toEqual([['realm_user.created', mine.id]]);
   });
 
-  it('submission.status_changed with each status change: made, started, canceled', async () => {
+  it('submission.status_changed with each status change: made, started, canceled, completed', async () => {
     await subscribe(['submission.status_changed']);
     const user = await makeRealmUser(h, realm.uid);
     const origination = await makeOrigination(h, realm.uid, LOAN);
@@ -184,6 +230,19 @@ describe('webhook sources', () => {
       { type: 'submission.status_changed', data: { ...same, status: 'not_started', previous_status: null } },
       { type: 'submission.status_changed', data: { ...same, status: 'pending', previous_status: 'not_started' } },
       { type: 'submission.status_changed', data: { ...same, status: 'canceled', previous_status: 'pending' } },
+    ]);
+
+    // One review task, the submission made without starting it: completing the task starts and completes it.
+    const review = await makeOrigination(h, realm.uid, { name: 'Check', deadline_days: null, steps: [{ name: 'Review', tasks: [{ name: 'Check', type: 'pending_review' }] }] });
+    const waiting = await startFor(h, realm.uid, review.id, user.id, { start: false });
+    const task = review.steps[0].tasks[0];
+    const done = await admin(h, 'POST', `/customers/${realm.uid}/submissions/${waiting.id}/tasks/${task.uid}/complete`);
+    expect(done.statusCode, done.body).toBe(200);
+    const again = { id: waiting.id, uuid: waiting.uuid, origination_uuid: review.uuid, user_id: user.id, realm_uid: realm.uid };
+    expect((await delivered()).map((p) => p.data)).toEqual([
+      { ...again, status: 'not_started', previous_status: null },
+      { ...again, status: 'pending', previous_status: 'not_started' },
+      { ...again, status: 'completed', previous_status: 'pending' },
     ]);
   });
 
