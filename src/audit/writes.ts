@@ -103,6 +103,8 @@ export function auditWrites(ctx: Context, prefix: string) {
     });
 
     // A reply that never went through onSend (hijacked, or a failure while sending) must not keep its transaction.
+    // Not on onRequestAbort: the handler may still be using the transaction, and its answer (sent to no one) still
+    // goes through onSend; an error's answer too (onError is followed by it).
     scope.addHook('onResponse', async (request) => {
       await open.get(request)?.transaction.finish(false);
     });
