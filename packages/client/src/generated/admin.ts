@@ -11966,6 +11966,985 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/logs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The audit log
+         * @description Every admin write (who: the member, its credential and the token's application; what: the operation, the resource and the names of the attributes sent, never their values; when; from which address; the status), written in the transaction of the write, so a write that failed has no record. Also sign-ins, failed sign-ins (with the email tried), lockouts and sign-outs. Newest first. Filters combine: `member_id`, `resource_type`, `resource_id` and the period [`from`, `to`). A malformed filter answers 422.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /**
+                     * @description Page number, from 1 (default 1)
+                     * @example 1
+                     */
+                    page?: string;
+                    /**
+                     * @description Items per page (default 10, at most 100; larger values are cut)
+                     * @example 10
+                     */
+                    per_page?: string;
+                    /** @description Only what this team member did */
+                    member_id?: number;
+                    /** @description Only writes of this kind of resource */
+                    resource_type?: string;
+                    /** @description Only writes of the resource with this id, uid or uuid */
+                    resource_id?: string;
+                    /** @description Only records at or after this moment: an ISO 8601 date-time with an offset, e.g. 2025-01-31T09:00:00Z (422 otherwise) */
+                    from?: string;
+                    /** @description Only records before this moment: an ISO 8601 date-time with an offset, e.g. 2025-01-31T09:00:00Z (422 otherwise) */
+                    to?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            logs: components["schemas"]["AuditLogEntry"][];
+                            meta: components["schemas"]["Meta"];
+                        };
+                    };
+                };
+                /** @description The request is malformed */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No credential, or a credential that is not valid */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The credential's role does not allow this action, or the CSRF header is missing */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The input is not valid; `details` names each attribute */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/event_types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the event types webhooks can receive
+         * @description The admin-side types (changes made through the APIs), the built-in business event types, and the custom business types each realm has recorded. `event_types` of an endpoint must name types of this list.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            event_types: {
+                                type: string;
+                                /** @description admin (changes made through the APIs), business (built-in business events) or custom (a realm's own business events) */
+                                kind: string;
+                                description: string;
+                                /** @description For a custom type, the realms that have recorded it; null otherwise */
+                                realm_uids: string[] | null;
+                            }[];
+                        };
+                    };
+                };
+                /** @description The request is malformed */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No credential, or a credential that is not valid */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The credential's role does not allow this action, or the CSRF header is missing */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List webhook endpoints
+         * @description Newest first. Secrets are never shown.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /**
+                     * @description Page number, from 1 (default 1)
+                     * @example 1
+                     */
+                    page?: string;
+                    /**
+                     * @description Items per page (default 10, at most 100; larger values are cut)
+                     * @example 10
+                     */
+                    per_page?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            webhooks: components["schemas"]["WebhookEndpoint"][];
+                            meta: components["schemas"]["Meta"];
+                        };
+                    };
+                };
+                /** @description The request is malformed */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No credential, or a credential that is not valid */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The credential's role does not allow this action, or the CSRF header is missing */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Create a webhook endpoint
+         * @description Needs `url` and `event_types`. The answer carries the signing `secret`, shown this once. Every event is POSTed as `{type, timestamp, data}` with the headers webhook-id, webhook-timestamp and webhook-signature (Standard Webhooks).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description Required on creation: an http(s) URL without credentials, at most 2048 characters; an IP address in a private, loopback or link-local range is refused unless WEBHOOKS_ALLOW_PRIVATE=1 */
+                        url?: string;
+                        /** @description At most 1,000 characters */
+                        description?: string;
+                        /** @description Required on creation: at least one type of GET /webhooks/event_types */
+                        event_types?: string[];
+                        /** @description The realms whose events it receives, or "all" (every realm, and the events of no realm) */
+                        realm_uids?: "all" | string[];
+                        /** @description Default true; setting it true again clears disabled_reason and failing_since */
+                        active?: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description An endpoint with its new secret, answered once on creation and on rotation */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["WebhookEndpointWithSecret"];
+                    };
+                };
+                /** @description The request is malformed */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No credential, or a credential that is not valid */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The credential's role does not allow this action, or the CSRF header is missing */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is too large */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is not of a media type this operation takes */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The input is not valid; `details` names each attribute */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Show a webhook endpoint */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The endpoint's id */
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description An endpoint receiving signed POSTs of events (Standard Webhooks). Its secret is never shown again after creation or rotation. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["WebhookEndpoint"];
+                    };
+                };
+                /** @description The request is malformed */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No credential, or a credential that is not valid */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The credential's role does not allow this action, or the CSRF header is missing */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The resource does not exist */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A path parameter is longer than any this server accepts */
+                414: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The input is not valid; `details` names each attribute */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        /**
+         * Change a webhook endpoint
+         * @description Partial: attributes left out keep their value. `active: true` turns on an endpoint the server turned off and clears `disabled_reason` and `failing_since`.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The endpoint's id */
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description Required on creation: an http(s) URL without credentials, at most 2048 characters; an IP address in a private, loopback or link-local range is refused unless WEBHOOKS_ALLOW_PRIVATE=1 */
+                        url?: string;
+                        /** @description At most 1,000 characters */
+                        description?: string;
+                        /** @description Required on creation: at least one type of GET /webhooks/event_types */
+                        event_types?: string[];
+                        /** @description The realms whose events it receives, or "all" (every realm, and the events of no realm) */
+                        realm_uids?: "all" | string[];
+                        /** @description Default true; setting it true again clears disabled_reason and failing_since */
+                        active?: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description An endpoint receiving signed POSTs of events (Standard Webhooks). Its secret is never shown again after creation or rotation. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["WebhookEndpoint"];
+                    };
+                };
+                /** @description The request is malformed */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No credential, or a credential that is not valid */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The credential's role does not allow this action, or the CSRF header is missing */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The resource does not exist */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is too large */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A path parameter is longer than any this server accepts */
+                414: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is not of a media type this operation takes */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The input is not valid; `details` names each attribute */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        /**
+         * Delete a webhook endpoint
+         * @description Its deliveries and their attempts go with it.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The endpoint's id */
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description No content */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description The request is malformed */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No credential, or a credential that is not valid */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The credential's role does not allow this action, or the CSRF header is missing */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The resource does not exist */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A path parameter is longer than any this server accepts */
+                414: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The input is not valid; `details` names each attribute */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{id}/rotate_secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate a webhook endpoint's secret
+         * @description Answers the new secret, shown this once. For 24 hours the previous secret signs too: webhook-signature then holds two space-separated `v1,` signatures.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The endpoint's id */
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description An endpoint with its new secret, answered once on creation and on rotation */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["WebhookEndpointWithSecret"];
+                    };
+                };
+                /** @description The request is malformed */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No credential, or a credential that is not valid */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The credential's role does not allow this action, or the CSRF header is missing */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The resource does not exist */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is too large */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A path parameter is longer than any this server accepts */
+                414: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is not of a media type this operation takes */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The input is not valid; `details` names each attribute */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a webhook endpoint's deliveries
+         * @description Newest first, each with its attempts (outcome, answer code, duration) and its next try.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /**
+                     * @description Page number, from 1 (default 1)
+                     * @example 1
+                     */
+                    page?: string;
+                    /**
+                     * @description Items per page (default 10, at most 100; larger values are cut)
+                     * @example 10
+                     */
+                    per_page?: string;
+                    /** @description Only deliveries with this status: pending, succeeded or failed */
+                    status?: string;
+                };
+                header?: never;
+                path: {
+                    /** @description The endpoint's id */
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            deliveries: components["schemas"]["WebhookDelivery"][];
+                            meta: components["schemas"]["Meta"];
+                        };
+                    };
+                };
+                /** @description The request is malformed */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No credential, or a credential that is not valid */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The credential's role does not allow this action, or the CSRF header is missing */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The resource does not exist */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A path parameter is longer than any this server accepts */
+                414: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The input is not valid; `details` names each attribute */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/deliveries/{id}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resend a webhook delivery
+         * @description Sends it again as soon as a sender is free, with the same webhook-id, whatever its status. A delivery that had failed gets one more attempt; a pending one keeps its schedule. 409 when its endpoint is not active, or while it is being sent.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The delivery's id */
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description One event sent to one endpoint, and its attempts */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["WebhookDelivery"];
+                    };
+                };
+                /** @description The request is malformed */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No credential, or a credential that is not valid */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The credential's role does not allow this action, or the CSRF header is missing */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The resource does not exist */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request conflicts with the current state */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is too large */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A path parameter is longer than any this server accepts */
+                414: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is not of a media type this operation takes */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The input is not valid; `details` names each attribute */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -12786,6 +13765,115 @@ export interface components {
             created_at?: string;
             /** Format: date-time */
             updated_at?: string;
+        };
+        /** @description One admin write, sign-in, failed sign-in, lockout or sign-out */
+        AuditLogEntry: {
+            id: number;
+            /** Format: date-time */
+            at: string;
+            /** @description The team member who acted; null for a failed sign-in with an email no member has */
+            member_id: number | null;
+            /** @description The member's email when it acted (the email tried, for a failed sign-in) */
+            member_email: string | null;
+            /** @description How the member was signed in: the session cookie, or an access token of an API application; null for a sign-in attempt */
+            credential: ("session" | "token") | null;
+            /** @description The API access application of the token, when the credential was a token */
+            application_id: number | null;
+            /** @description The route of an admin write, `METHOD /path/{param}` as in this reference; `sign_in`, `sign_in_failed`, `locked_out` or `sign_out` */
+            operation: string;
+            /** @description The kind of resource written: the collection of the path (`realms`, `users`, `team_members`...) */
+            resource_type: string | null;
+            /** @description Its id, uid or uuid: from the path, or from the answer for a creation */
+            resource_id: string | null;
+            /** @description The client address of the request */
+            address: string | null;
+            /** @description The names of the attributes sent (top-level keys of the body), never their values */
+            changed: string[];
+            /** @description The answer's status code */
+            status_code: number | null;
+        };
+        /** @description An endpoint receiving signed POSTs of events (Standard Webhooks). Its secret is never shown again after creation or rotation. */
+        WebhookEndpoint: {
+            id: number;
+            /** @description Where the signed POSTs go */
+            url: string;
+            description: string;
+            /** @description The types it receives (GET /webhooks/event_types) */
+            event_types: string[];
+            /** @description The realms whose events it receives, or "all" (every realm, and the events of no realm) */
+            realm_uids: "all" | string[];
+            /** @description Whether deliveries are sent; false when an admin or the server turned it off */
+            active: boolean;
+            /** @description Why the server turned it off (a 410 answer, five days of failures); null otherwise */
+            disabled_reason: string | null;
+            /** @description When the server turned it off */
+            disabled_at: string | null;
+            /** @description Since when every attempt has failed; null after a success */
+            failing_since: string | null;
+            /** @description After a rotation, until when the previous secret signs beside the new one */
+            previous_secret_expires_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /** @description An endpoint with its new secret, answered once on creation and on rotation */
+        WebhookEndpointWithSecret: {
+            id: number;
+            /** @description Where the signed POSTs go */
+            url: string;
+            description: string;
+            /** @description The types it receives (GET /webhooks/event_types) */
+            event_types: string[];
+            /** @description The realms whose events it receives, or "all" (every realm, and the events of no realm) */
+            realm_uids: "all" | string[];
+            /** @description Whether deliveries are sent; false when an admin or the server turned it off */
+            active: boolean;
+            /** @description Why the server turned it off (a 410 answer, five days of failures); null otherwise */
+            disabled_reason: string | null;
+            /** @description When the server turned it off */
+            disabled_at: string | null;
+            /** @description Since when every attempt has failed; null after a success */
+            failing_since: string | null;
+            /** @description After a rotation, until when the previous secret signs beside the new one */
+            previous_secret_expires_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            /** @description The signing secret (`whsec_` and base64): shown in this answer only */
+            secret: string;
+        };
+        /** @description One event sent to one endpoint, and its attempts */
+        WebhookDelivery: {
+            id: number;
+            /** @description The webhook-id header: the same on every attempt */
+            webhook_id: string;
+            event_type: string;
+            /** @description pending, succeeded or failed (every attempt of the schedule failed) */
+            status: string;
+            attempts_count: number;
+            /** @description When it is tried next; null once succeeded or failed */
+            next_attempt_at: string | null;
+            /** @description When it was last tried */
+            last_attempt_at: string | null;
+            last_status_code: number | null;
+            /** Format: date-time */
+            created_at: string;
+            /** @description Every attempt, oldest first */
+            attempts: {
+                /** Format: date-time */
+                attempted_at: string;
+                /** @description succeeded, failed (an answer outside 2xx, redirects included), timeout, refused (a private address) or error (no answer) */
+                outcome: string;
+                /** @description The answer's status; null without an answer */
+                status_code: number | null;
+                duration_ms: number;
+                /** @description What went wrong without an answer */
+                error: string | null;
+                /** @description The beginning of the answer's body */
+                response: string | null;
+            }[];
         };
     };
     responses: never;
