@@ -9,6 +9,8 @@ const BATCH = 5_000;
 /**
  * How long a dead row is kept after its end: one-time links are kept a week so that a late click is
  * told "used or expired" (410) rather than "unknown"; codes a day; a delegated sign-in's used state once it could no longer be presented; an ended lock is the same as no row.
+ * The audit log keeps a year, and a webhook delivery that ended (sent or failed) 30 days with its attempts: without
+ * an end, failed sign-ins of made-up names and every event sent would grow them for ever.
  */
 const RETENTION: { table: string; ended: (cutoff: string) => SQL }[] = [
   { table: 'realm_user_links', ended: (cutoff) => sql`expires_at < ${cutoff}::timestamptz - interval '7 days'` },
@@ -19,6 +21,8 @@ const RETENTION: { table: string; ended: (cutoff: string) => SQL }[] = [
   { table: 'attempt_counters', ended: (cutoff) => sql`locked_until <= ${cutoff}::timestamptz` },
   // Temporary segments (apply_filters) are hidden once expired; the rows go at the next run.
   { table: 'segments', ended: (cutoff) => sql`temporary and expires_at <= ${cutoff}::timestamptz` },
+  { table: 'audit_logs', ended: (cutoff) => sql`"at" < ${cutoff}::timestamptz - interval '365 days'` },
+  { table: 'webhook_deliveries', ended: (cutoff) => sql`status <> 'pending' and coalesce(last_attempt_at, created_at) < ${cutoff}::timestamptz - interval '30 days'` },
 ];
 
 /** Deletes the rows past their retention, a batch at a time so that no statement holds many locks for long. */

@@ -1,6 +1,10 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runDueJobs } from '../../src/jobs/runner.js';
+import { expiredRowsJob } from '../../src/maintenance/expired-rows.js';
 import { counters } from '../../src/metrics/counters.js';
+
+const DAY = 86_400_000;
 import { OWNER_EMAIL, OWNER_PASSWORD, startHarness, type Harness } from '../helpers/harness.js';
 import { createMember, signIn } from '../helpers/admin.js';
 import { CookieJar, inputValue } from '../helpers/cookie-jar.js';
@@ -197,6 +201,18 @@ describe('the admin audit log', () => {
     }
     const nul = await h.request({ method: 'GET', url: '/api/admin/logs?resource_id=a%00b' });
     expect(nul.statusCode).toBe(400);
+  });
+
+  it('keeps a record a year', async () => {
+    const realm = await makeRealm(h);
+    const ofRealm = async () => (await logs(`&resource_type=realms&resource_id=${realm.uid}`)).length;
+    expect(await ofRealm()).toBe(1);
+    h.clock.advance(364 * DAY);
+    await runDueJobs(h.ctx, [expiredRowsJob]);
+    expect(await ofRealm()).toBe(1);
+    h.clock.advance(2 * DAY);
+    expect(await runDueJobs(h.ctx, [expiredRowsJob])).toEqual(['expired-rows']);
+    expect(await ofRealm()).toBe(0);
   });
 
   it('records each of 50 parallel writes once, in its own transaction', async () => {

@@ -35,7 +35,8 @@ export function useRig(): void {
     // The browsers' server logs through its own logger, kept here: what it says of a refusal, and that it never holds a token.
     const sink = new Writable({ write(chunk, _encoding, done) { lines.push(...String(chunk).trim().split('\n')); done(); } });
     const logger = pino({ level: 'info' }, sink) as unknown as FastifyBaseLogger;
-    app = await buildApp({ ...h.ctx, log: logger }, { logger });
+    // Its `db` stays a getter of the harness's, which follows the request transaction of an admin write.
+    app = await buildApp({ ...h.ctx, log: logger, get db() { return h.ctx.db; } }, { logger });
     await app.listen({ port: 0, host: '127.0.0.1' });
     base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
     h.ctx.config.baseUrl = base;

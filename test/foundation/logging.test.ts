@@ -16,7 +16,8 @@ describe('request logging', () => {
     const sink = new Writable({ write(chunk, _encoding, done) { lines.push(...String(chunk).trim().split('\n')); done(); } });
     const logger = pino({ level: 'info' }, sink) as unknown as FastifyBaseLogger;
     // The operations log through the context (the sign-out calls), the server through its own logger.
-    app = await buildApp({ ...h.ctx, log: logger }, { logger });
+    // Its `db` stays a getter of the harness's, which follows the request transaction of an admin write.
+    app = await buildApp({ ...h.ctx, log: logger, get db() { return h.ctx.db; } }, { logger });
   });
   afterAll(async () => {
     await app?.close();

@@ -1,6 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { counters } from '../../src/metrics/counters.js';
+import { runDueJobs } from '../../src/jobs/runner.js';
+import { expiredRowsJob } from '../../src/maintenance/expired-rows.js';
 import { drainWebhooks } from '../../src/webhooks/worker.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { makeRealm } from '../helpers/realms.js';
@@ -260,6 +262,23 @@ describe('webhook deliveries', () => {
     const failedOnly = await h.request({ method: 'GET', url: `/api/admin/webhooks/${hook.id}/deliveries?status=failed` });
     expect(failedOnly.json().deliveries).toEqual([]);
     expect((await h.request({ method: 'GET', url: '/api/admin/webhooks/999999/deliveries' })).statusCode).toBe(404);
+  });
+
+  it('keeps an ended delivery 30 days with its attempts, a pending one until it ends', async () => {
+    const hook = await endpoint(() => ({ status: 204 }));
+    await emit(h, 'realm_user.updated', realm.uid, { n: 'sent' });
+    await drainWebhooks(h.ctx);
+    const sent = receiver.received.length;
+    expect(sent).toBe(1);
+    h.clock.advance(29 * DAY);
+    await emit(h, 'realm_user.updated', other.uid, { n: 'waiting' });
+    await h.request({ method: 'PUT', url: `/api/admin/webhooks/${hook.id}`, payload: { active: false } });
+    const listed = async () => (await h.request({ method: 'GET', url: `/api/admin/webhooks/${hook.id}/deliveries` })).json().deliveries.map((d: { status: string }) => d.status);
+    await runDueJobs(h.ctx, [expiredRowsJob]);
+    expect(await listed()).toEqual(['pending', 'succeeded']);
+    h.clock.advance(2 * DAY);
+    expect(await runDueJobs(h.ctx, [expiredRowsJob])).toEqual(['expired-rows']);
+    expect(await listed()).toEqual(['pending']);
   });
 });
 
