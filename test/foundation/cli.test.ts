@@ -83,24 +83,23 @@ describe('atrium command line', () => {
   });
 
   it('stops with one clear line on a bad PORT, a malformed DATABASE_URL, an unreachable database, or a missing or bad SECRETS_KEY', async () => {
-    const badPort = await runCli(['serve'], { ...store, PORT: 'eighty' });
+    // Five processes that each stop at once: started together.
+    const { SECRETS_KEY: _key, ...withoutKey } = store;
+    const [badPort, malformed, unreachable, keyless, shortKey] = await Promise.all([
+      runCli(['serve'], { ...store, PORT: 'eighty' }),
+      runCli(['migrate'], { ...store, DATABASE_URL: 'mysql:/nowhere' }),
+      runCli(['migrate'], { ...store, DATABASE_URL: 'postgres://postgres@127.0.0.1:1/atrium' }),
+      runCli(['serve'], { ...withoutKey, DATABASE_URL: 'postgres://postgres@127.0.0.1:1/atrium' }),
+      runCli(['migrate'], { ...store, SECRETS_KEY: 'c2hvcnQ=' }),
+    ]);
     expect(badPort.code).not.toBe(0);
     expect(badPort.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^atrium: PORT must be a whole number/)]);
-
-    const malformed = await runCli(['migrate'], { ...store, DATABASE_URL: 'mysql:/nowhere' });
     expect(malformed.code).not.toBe(0);
     expect(malformed.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^atrium: DATABASE_URL must look like/)]);
-
-    const unreachable = await runCli(['migrate'], { ...store, DATABASE_URL: 'postgres://postgres@127.0.0.1:1/atrium' });
     expect(unreachable.code).not.toBe(0);
     expect(unreachable.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^atrium: cannot reach the database at 127\.0\.0\.1:1/)]);
-
-    const { SECRETS_KEY: _key, ...withoutKey } = store;
-    const keyless = await runCli(['serve'], { ...withoutKey, DATABASE_URL: 'postgres://postgres@127.0.0.1:1/atrium' });
     expect(keyless.code).not.toBe(0);
     expect(keyless.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^atrium: SECRETS_KEY must be set with DATABASE_URL/)]);
-
-    const shortKey = await runCli(['migrate'], { ...store, SECRETS_KEY: 'c2hvcnQ=' });
     expect(shortKey.code).not.toBe(0);
     expect(shortKey.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^atrium: SECRETS_KEY must be 32 random bytes in base64/)]);
   });
