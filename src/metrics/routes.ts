@@ -1,6 +1,7 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { collectDefaultMetrics, register as processRegistry, Registry } from 'prom-client';
 import type { Context } from '../context.js';
+import { bearerOf } from '../http/bearer.js';
 import { unauthorized } from '../http/errors.js';
 import { hashSecret, safeEqual } from '../security/secrets.js';
 import { databaseGauges } from './gauges.js';
@@ -16,9 +17,8 @@ function startProcessMetrics(): void {
 }
 
 /** Compares hashes, so that neither the token's bytes nor its length show in the time taken. */
-function bearerMatches(header: string | undefined, token: string): boolean {
-  const presented = header?.startsWith('Bearer ') ? header.slice(7).trim() : '';
-  return safeEqual(hashSecret(presented), hashSecret(token));
+function bearerMatches(request: FastifyRequest, token: string): boolean {
+  return safeEqual(hashSecret(bearerOf(request) ?? ''), hashSecret(token));
 }
 
 /**
@@ -35,7 +35,7 @@ export function installMetrics(app: FastifyInstance, ctx: Context): void {
   app.addHook('onResponse', requestDurations(appRegistry));
   databaseGauges(appRegistry, ctx);
   app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
-    if (settings.token !== null && !bearerMatches(request.headers.authorization, settings.token)) {
+    if (settings.token !== null && !bearerMatches(request, settings.token)) {
       const error = unauthorized('A valid metrics token is required (Authorization: Bearer <METRICS_TOKEN>)');
       error.headers = { 'www-authenticate': 'Bearer realm="metrics"' };
       throw error;
