@@ -23,13 +23,14 @@ import { delegatedLoginPages } from './delegation/pages.js';
 import { messagingLinkRoutes } from './messaging/link-routes.js';
 import { installMetrics } from './metrics/routes.js';
 import { telemetry } from './telemetry/hooks.js';
+import { consoleRoutes } from './console/routes.js';
 
 export interface AppOptions {
   /** The server's logger; without one (tests) nothing is logged. */
   logger?: FastifyBaseLogger;
 }
 
-/** The whole HTTP surface: the four catalogs, the realm pages and OAuth server, the health check and the metrics. */
+/** The whole HTTP surface: the four catalogs, the realm pages and OAuth server, the admin console, the health check and the metrics. */
 export async function buildApp(ctx: Context, options: AppOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
     ...(options.logger ? { loggerInstance: options.logger } : { logger: false }),
@@ -75,5 +76,6 @@ export async function buildApp(ctx: Context, options: AppOptions = {}): Promise<
   await app.register(avatarFileRoutes(ctx));
   await app.register(delegatedLoginPages(ctx));
   await app.register(messagingLinkRoutes(ctx));
+  await app.register(consoleRoutes(ctx));
   return app;
 }

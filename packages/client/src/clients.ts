@@ -37,8 +37,8 @@ function make<Paths extends {}>(prefix: string, options: ClientOptions, customer
   return client;
 }
 
-/** The admin API (`/api/admin`), with an admin API access token. */
-export const createAdminClient = (options: ClientOptions & { token: string }): AdminClient => make('/api/admin', options);
+/** The admin API (`/api/admin`), with an admin API access token, or without one in a browser signed in with the session cookie. */
+export const createAdminClient = (options: ClientOptions): AdminClient => make('/api/admin', options);
 
 /** The customers API of one realm (`/api/customers/realms/{realm}`), with a realm user's access token. */
 export const createCustomersClient = (options: ClientOptions & { realm: string }): CustomersClient =>

@@ -1,0 +1,32 @@
+import { AtriumError, type ErrorsBody } from '@atrium/client';
+import type { Translate } from '../i18n/i18n';
+
+const detailOf = (error: AtriumError) => {
+  const errors = (error.body as Partial<ErrorsBody> | null)?.errors;
+  return Array.isArray(errors) ? errors.join(' ') : '';
+};
+
+/** One message per kind of failure, never a bare "network error" for an answer the server gave. */
+export function messageOf(error: unknown, t: Translate): string {
+  if (!(error instanceof AtriumError)) return t('common.errorNetwork');
+  const detail = detailOf(error);
+  switch (error.status) {
+    case 400: return t('common.error400', { detail });
+    case 401: return t('common.error401');
+    case 403: return t('common.error403');
+    case 404: return t('common.error404');
+    case 409: return t('common.error409', { detail });
+    case 422: return t('common.error422', { detail });
+    case 429: return t('common.error429');
+    default: return error.status >= 500 ? t('common.error5xx', { status: error.status }) : detail || t('common.errorNetwork');
+  }
+}
+
+/** The messages of a 422 by field name (`details[].field`), for the form to show on each field. */
+export function fieldErrorsOf(error: unknown): Record<string, string> {
+  if (!(error instanceof AtriumError) || error.status !== 422) return {};
+  const details = (error.body as Partial<ErrorsBody> | null)?.details ?? [];
+  return Object.fromEntries(details.map((detail) => [detail.field, detail.messages.join(' ')]));
+}
+
+export const statusOf = (error: unknown): number | null => (error instanceof AtriumError ? error.status : null);

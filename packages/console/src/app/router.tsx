@@ -1,0 +1,19 @@
+import { createRouter } from '@tanstack/react-router';
+import { contentRoutes } from '../areas/content/routes';
+import { engagementRoutes } from '../areas/engagement/routes';
+import { identityRoutes } from '../areas/identity/routes';
+import { realmsRoutes } from '../areas/realms/routes';
+import { appRoute, homeRoute, rootRoute, signInRoute } from './routes-base';
+
+const routeTree = rootRoute.addChildren([
+  signInRoute,
+  appRoute.addChildren([homeRoute, ...realmsRoutes, ...engagementRoutes, ...contentRoutes, ...identityRoutes]),
+]);
+
+export const router = createRouter({ routeTree, basepath: '/admin', defaultPreload: 'intent' });
+
+declare module '@tanstack/react-router' {
+  interface Register {
+    router: typeof router;
+  }
+}

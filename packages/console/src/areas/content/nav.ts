@@ -1,0 +1,3 @@
+import type { NavItem } from '../area';
+
+export const contentNav: NavItem[] = [];

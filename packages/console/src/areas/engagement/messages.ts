@@ -1,0 +1,6 @@
+import { defineMessages } from '../../i18n/define';
+
+export const engagement = defineMessages({
+  en: { area: 'Engagement' },
+  es: { area: 'Interacción' },
+});

@@ -1,0 +1,14 @@
+import type { MessageKey } from '../i18n/catalogue';
+import type { NavItem } from './area';
+import { identityNav } from './identity/nav';
+import { realmsNav } from './realms/nav';
+import { engagementNav } from './engagement/nav';
+import { contentNav } from './content/nav';
+
+/** The main navigation, one group per area. */
+export const navGroups: { label: MessageKey; items: NavItem[] }[] = [
+  { label: 'realms.area', items: realmsNav },
+  { label: 'engagement.area', items: engagementNav },
+  { label: 'content.area', items: contentNav },
+  { label: 'identity.area', items: identityNav },
+];

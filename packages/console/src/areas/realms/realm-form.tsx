@@ -1,0 +1,47 @@
+import { useState } from 'react';
+import { Button, Checkbox, Group, Stack, TextInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import type { AdminComponents } from '@atrium/client';
+import { FormError, showFieldErrors } from '../../components/form-error';
+import { useI18n } from '../../i18n/i18n';
+
+type Realm = AdminComponents['schemas']['Realm'];
+export interface RealmValues { uid: string; name: string; active: boolean; custom_domain: string }
+
+/** Create (uid editable) or edit a realm's name, state and domain; a 422 lands on its field. */
+export function RealmForm({ realm, onSubmit, onCancel }: {
+  realm?: Realm;
+  onSubmit(values: RealmValues): Promise<unknown>;
+  onCancel?(): void;
+}) {
+  const { t } = useI18n();
+  const form = useForm<RealmValues>({
+    initialValues: { uid: realm?.uid ?? '', name: realm?.name ?? '', active: realm?.active ?? true, custom_domain: realm?.custom_domain ?? '' },
+  });
+  const [error, setError] = useState<unknown>(null);
+  const submit = form.onSubmit(async (values) => {
+    form.clearErrors();
+    setError(null);
+    try {
+      await onSubmit(values);
+    } catch (caught) {
+      showFieldErrors(form, caught);
+      setError(caught);
+    }
+  });
+  return (
+    <form onSubmit={submit}>
+      <Stack>
+        <FormError error={error} />
+        {!realm && <TextInput label={t('realms.uid')} required maxLength={100} {...form.getInputProps('uid')} />}
+        <TextInput label={t('realms.name')} required {...form.getInputProps('name')} />
+        <TextInput label={t('realms.customDomain')} {...form.getInputProps('custom_domain')} />
+        <Checkbox label={t('realms.active')} {...form.getInputProps('active', { type: 'checkbox' })} />
+        <Group justify="flex-end">
+          {onCancel && <Button variant="default" onClick={onCancel}>{t('common.cancel')}</Button>}
+          <Button type="submit" loading={form.submitting}>{t('common.save')}</Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}

@@ -1,0 +1,16 @@
+import { Alert } from '@mantine/core';
+import type { UseFormReturnType } from '@mantine/form';
+import { fieldErrorsOf, messageOf } from '../api/errors';
+import { useI18n } from '../i18n/i18n';
+
+/** The message of a failed write, above the form (a 422's field messages also go on their fields: showFieldErrors). */
+export function FormError({ error }: { error: unknown }) {
+  const { t } = useI18n();
+  if (!error) return null;
+  return <Alert color="red" role="alert">{messageOf(error, t)}</Alert>;
+}
+
+/** Puts each message of a 422 on the form field of the same name. */
+export function showFieldErrors<Values>(form: UseFormReturnType<Values>, error: unknown): void {
+  form.setErrors(fieldErrorsOf(error));
+}

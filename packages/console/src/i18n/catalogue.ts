@@ -1,0 +1,13 @@
+import { common } from './common';
+import { identity } from '../areas/identity/messages';
+import { realms } from '../areas/realms/messages';
+import { engagement } from '../areas/engagement/messages';
+import { content } from '../areas/content/messages';
+
+/** Every area's messages, by namespace: a key is `namespace.key`, e.g. `common.save`. */
+export const catalogue = { common, identity, realms, engagement, content };
+
+type Catalogue = typeof catalogue;
+export type MessageKey = {
+  [Namespace in keyof Catalogue]: `${Namespace & string}.${keyof Catalogue[Namespace]['en'] & string}`
+}[keyof Catalogue];

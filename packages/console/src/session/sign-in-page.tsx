@@ -1,0 +1,50 @@
+import { useState, type FormEvent } from 'react';
+import { Alert, Button, Center, Paper, PasswordInput, Stack, TextInput, Title } from '@mantine/core';
+import { useNavigate, useSearch } from '@tanstack/react-router';
+import { messageOf } from '../api/errors';
+import { useI18n } from '../i18n/i18n';
+import { useSession } from './session';
+
+/** The sign-in form; after signing in, goes back to the URL the member was on (`redirect`, same origin only). */
+export function SignInPage() {
+  const { t } = useI18n();
+  const session = useSession();
+  const navigate = useNavigate();
+  const search = useSearch({ strict: false }) as { redirect?: string; expired?: boolean };
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      await session.signIn(email, password);
+      const target = search.redirect?.startsWith('/admin/') && !search.redirect.startsWith('/admin/sign-in') ? search.redirect : '/admin/';
+      await navigate({ href: target, replace: true });
+    } catch (caught) {
+      setError(messageOf(caught, t));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <Center mih="100vh" component="main" id="main">
+      <Paper withBorder shadow="sm" p="xl" w={380} maw="95vw">
+        <form onSubmit={submit} aria-labelledby="sign-in-title">
+          <Stack>
+            <Title order={1} size="h2" id="sign-in-title">{t('common.signInTitle')}</Title>
+            {search.expired && <Alert color="yellow" role="status">{t('common.sessionExpired')}</Alert>}
+            {error && <Alert color="red" role="alert">{error}</Alert>}
+            <TextInput label={t('common.email')} type="email" autoComplete="username" required value={email} onChange={(e) => setEmail(e.currentTarget.value)} />
+            <PasswordInput label={t('common.password')} autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.currentTarget.value)} />
+            <Button type="submit" loading={busy}>{t('common.signIn')}</Button>
+          </Stack>
+        </form>
+      </Paper>
+    </Center>
+  );
+}
