@@ -2,12 +2,13 @@ import { createRouter } from '@tanstack/react-router';
 import { contentRoutes } from '../areas/content/routes';
 import { engagementRoutes } from '../areas/engagement/routes';
 import { identityRoutes } from '../areas/identity/routes';
+import { originationsRoutes } from '../areas/originations/routes';
 import { realmsRoutes } from '../areas/realms/routes';
 import { appRoute, homeRoute, rootRoute, signInRoute } from './routes-base';
 
 const routeTree = rootRoute.addChildren([
   signInRoute,
-  appRoute.addChildren([homeRoute, ...realmsRoutes, ...engagementRoutes, ...contentRoutes, ...identityRoutes]),
+  appRoute.addChildren([homeRoute, ...realmsRoutes, ...originationsRoutes, ...engagementRoutes, ...contentRoutes, ...identityRoutes]),
 ]);
 
 export const router = createRouter({ routeTree, basepath: '/admin', defaultPreload: 'intent' });

@@ -3,11 +3,13 @@ import type { NavItem } from './area';
 import { identityNav } from './identity/nav';
 import { realmsNav } from './realms/nav';
 import { engagementNav } from './engagement/nav';
+import { originationsNav } from './originations/nav';
 import { contentNav } from './content/nav';
 
 /** The main navigation, one group per area. */
 export const navGroups: { label: MessageKey; items: NavItem[] }[] = [
   { label: 'realms.area', items: realmsNav },
+  { label: 'originations.area', items: originationsNav },
   { label: 'engagement.area', items: engagementNav },
   { label: 'content.area', items: contentNav },
   { label: 'identity.area', items: identityNav },

@@ -2,10 +2,11 @@ import { common } from './common';
 import { identity } from '../areas/identity/messages';
 import { realms } from '../areas/realms/messages';
 import { engagement } from '../areas/engagement/messages';
+import { originations } from '../areas/originations/messages';
 import { content } from '../areas/content/messages';
 
 /** Every area's messages, by namespace: a key is `namespace.key`, e.g. `common.save`. */
-export const catalogue = { common, identity, realms, engagement, content };
+export const catalogue = { common, identity, realms, originations, engagement, content };
 
 type Catalogue = typeof catalogue;
 export type MessageKey = {

@@ -1,0 +1,3 @@
+import type { NavItem } from '../area';
+
+export const originationsNav: NavItem[] = [];
