@@ -82,6 +82,13 @@ export const CampaignParams = Type.Object({ id: Id({ description: 'The campaign\
 export const DeliveryParams = Type.Object({ id: Id({ description: 'The campaign\'s id' }), delivery_id: Id({ description: 'The delivery\'s id' }) });
 
 export const PreviewInput = Type.Object({ user_id: Id({ description: 'A user of the campaign\'s realm' }) }, { additionalProperties: false });
+export const DraftPreviewInput = Type.Object({
+  realm_uid: Type.String({ maxLength: 200, description: 'The realm the draft is for' }),
+  type: campaignInputFields.type,
+  subject: campaignInputFields.subject,
+  body: campaignInputFields.body,
+  user_id: Id({ description: 'A user of that realm' }),
+}, { additionalProperties: false });
 export const PreviewModel = Type.Object({
   subject: Type.String(),
   body: Type.String(),
