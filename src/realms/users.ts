@@ -1,4 +1,4 @@
-import { and, desc, eq, getTableColumns, ilike, or, sql } from 'drizzle-orm';
+import { and, desc, eq, getTableColumns, ilike, or, sql, type SQL } from 'drizzle-orm';
 import type { Static } from '@sinclair/typebox';
 import type { AvatarModel, RealmUserInput as RealmUserInputSchema, RealmUserModel } from './schema.js';
 import { orderOf } from '../db/sorting.js';
@@ -108,12 +108,13 @@ export interface RealmUserListQuery {
   order?: string;
 }
 
-export async function listRealmUsers(ctx: Context, realm: Realm, page: Page, query: RealmUserListQuery) {
+/** A page of the realm's users; `matching` (a segment's condition, say) narrows them further. */
+export async function listRealmUsers(ctx: Context, realm: Realm, page: Page, query: RealmUserListQuery, matching?: SQL) {
   const text = query.query?.trim() ? containing(query.query.trim()) : undefined;
   const fullName = sql`concat_ws(' ', nullif(${realmUsers.firstName}, ''), nullif(${realmUsers.lastName}, ''), nullif(${realmUsers.secondLastName}, ''))`;
   const where = and(eq(realmUsers.realmId, realm.id), text ? or(
     ilike(realmUsers.email, text), ilike(realmUsers.username, text), ilike(fullName, text),
-  ) : undefined);
+  ) : undefined, matching);
   const [rows, fields] = await Promise.all([
     ctx.db.select({ user: realmUsers, lockedUntil: signInLockedUntil(ctx.clock.now()), total: totalCount }).from(realmUsers).where(where)
       .orderBy(orderOf(SORTABLE, query, realmUsers.updatedAt, 'desc'), desc(realmUsers.id)).limit(page.perPage).offset(page.offset),

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import { DateTime, Id, Int32 } from '../http/models.js';
+import { DateTime, Id, Int32, ref } from '../http/models.js';
+import { RealmUserModel } from '../realms/schema.js';
 import { PageQuery } from '../http/pagination.js';
 import { MAX_DEPTH, MAX_NODES } from './filters.js';
 
@@ -47,6 +48,11 @@ export const ApplyFiltersInput = Type.Object({
 }, { additionalProperties: false });
 
 export const MatchesCount = Type.Object({ matches_count: Int32({ description: 'How many users of the realm match the filters now' }) });
+
+export const MatchesPreview = Type.Object({
+  matches_count: MatchesCount.properties.matches_count,
+  users: Type.Array(ref(RealmUserModel), { description: 'The first ten matching users, in the order of the realm\'s user list (most recently changed first)' }),
+}, { $id: 'SegmentMatchesPreview' });
 
 export const SegmentIdParam = Type.Object({ id: Id({ description: 'The segment\'s id' }) });
 
