@@ -38,7 +38,7 @@ export function messagingRoutes(ctx: Context): FastifyPluginAsync {
       config: { access: 'messaging.read' },
       schema: {
         tags, summary: 'List campaigns',
-        description: 'Campaigns of the realms the credential\'s roles reach, most recently changed first. `type` keeps one type, '
+        description: 'Campaigns of the realms the credential\'s roles reach, most recently changed first unless `sort_by` says otherwise. `type` keeps one type, '
           + '`filtered=true` only campaigns with at least one delivery, `only` trims each item to the attributes named. ' + LEGACY,
         querystring: CampaignListQuery, response: { 200: CampaignList, ...failures(401, 403) },
       },

@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { DateTime, Id, ref } from '../http/models.js';
 import { OnlyQuery } from '../http/only.js';
+import { ListQuery } from '../http/list-query.js';
 import { Meta, PageQuery } from '../http/pagination.js';
 import { TEMPLATE_LIMITS } from './templates.js';
 
@@ -64,8 +65,7 @@ export const CampaignInput = Type.Object({
 export const CampaignUpdate = Type.Partial(Type.Object(campaignInputFields), { additionalProperties: false });
 export type CampaignChanges = Static<typeof CampaignUpdate>;
 
-export const CampaignListQuery = Type.Object({
-  ...PageQuery,
+export const CampaignListQuery = ListQuery({ searched: 'the name or subject', sortable: ['name', 'type', 'created_at', 'updated_at'], by: 'updated_at', order: 'desc' }, {
   type: Type.Optional(Type.String({ description: '`mailing` or `notification`; anything else lists none' })),
   filtered: Type.Optional(Type.String({ description: '`true` (or `1`): only campaigns that have at least one delivery' })),
   ...OnlyQuery,

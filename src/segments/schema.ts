@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { DateTime, Id, Int32, ref } from '../http/models.js';
 import { RealmUserModel } from '../realms/schema.js';
-import { PageQuery } from '../http/pagination.js';
+import { ListQuery } from '../http/list-query.js';
 import { MAX_DEPTH, MAX_NODES } from './filters.js';
 
 const filtersDescription = 'A filter tree: {"all": [f, ...]}, {"any": [f, ...]}, {"not": f} or a condition '
@@ -56,10 +56,6 @@ export const MatchesPreview = Type.Object({
 
 export const SegmentIdParam = Type.Object({ id: Id({ description: 'The segment\'s id' }) });
 
-export const SegmentListQuery = Type.Object({
-  ...PageQuery,
-  query: Type.Optional(Type.String({ description: 'Text contained in the name (case ignored)' })),
-  sort_by: Type.Optional(Type.String({ description: 'name, created_at, updated_at (default) or matches_count; anything else is ignored' })),
-  order: Type.Optional(Type.String({ description: 'asc or desc (default)' })),
+export const SegmentListQuery = ListQuery({ searched: 'the name', sortable: ['name', 'created_at', 'updated_at', 'matches_count'], by: 'updated_at', order: 'desc' }, {
   realm_uid: Type.Optional(Type.String({ description: 'Only the segments of this realm' })),
 });

@@ -1,9 +1,9 @@
-import { and, desc, eq, gt, ilike, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, gt, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { Static } from '@sinclair/typebox';
 import type { ActingContext } from '../admin-auth/principal.js';
 import type { Permission } from '../admin-auth/permissions.js';
 import type { Context } from '../context.js';
-import { containing } from '../db/like.js';
+import { textSearch } from '../db/like.js';
 import { totalCount, type Page } from '../db/paging.js';
 import { orderOf } from '../db/sorting.js';
 import { FieldErrors, forbidden, invalidField, notFound } from '../http/errors.js';
@@ -77,7 +77,7 @@ export const segmentsChanged = (ctx: Context) => ctx.caches.changed('segments');
 async function readSegments(ctx: Context, page: Page, query: SegmentListQuery, visible: string[] | null): Promise<SegmentList> {
   const where = and(
     eq(segments.temporary, false),
-    query.query ? ilike(segments.name, containing(query.query)) : undefined,
+    textSearch(query.query, [segments.name]),
     query.realm_uid !== undefined ? eq(realms.uid, query.realm_uid) : undefined,
     visible ? inArray(realms.uid, visible.length ? visible : ['']) : undefined,
   );
