@@ -2,7 +2,9 @@ import { and, asc, desc, eq } from 'drizzle-orm';
 import type { Static } from '@sinclair/typebox';
 import type { AccessTokenModel, ApplicationInput as ApplicationInputSchema, ApplicationModel } from './schema.js';
 import type { Context } from '../context.js';
+import { textSearch } from '../db/like.js';
 import { totalCount, totalOf, type Page } from '../db/paging.js';
+import { orderOf, type ListParams } from '../db/sorting.js';
 import { FieldErrors, notFound } from '../http/errors.js';
 import { hashSecret, randomSecret } from '../security/secrets.js';
 import { findAdmin, findMemberToActOn } from './team.js';
@@ -48,10 +50,15 @@ function checkApplication(input: ApplicationInput, creating: boolean): void {
   errors.throwIfAny();
 }
 
-export async function listApplications(ctx: Context, page: Page) {
-  const rows = await ctx.db.select({ app: apiApplications, total: totalCount }).from(apiApplications)
-    .orderBy(desc(apiApplications.updatedAt), desc(apiApplications.id)).limit(page.perPage).offset(page.offset);
-  const total = await totalOf(rows, page, ctx.db, apiApplications, undefined);
+export const APPLICATION_SORTABLE = {
+  id: apiApplications.id, name: apiApplications.name, created_at: apiApplications.createdAt, updated_at: apiApplications.updatedAt,
+};
+
+export async function listApplications(ctx: Context, page: Page, query: ListParams) {
+  const where = textSearch(query.query, [apiApplications.name, apiApplications.uid]);
+  const rows = await ctx.db.select({ app: apiApplications, total: totalCount }).from(apiApplications).where(where)
+    .orderBy(orderOf(APPLICATION_SORTABLE, query, apiApplications.updatedAt, 'desc'), desc(apiApplications.id)).limit(page.perPage).offset(page.offset);
+  const total = await totalOf(rows, page, ctx.db, apiApplications, where);
   return { items: rows.map((r) => applicationBody(r.app)), total };
 }
 

@@ -10,6 +10,17 @@ export interface Grant {
   permissions: string[];
 }
 
+export interface TargetedPermissions {
+  context: string;
+  target: string;
+  permissions: string[];
+}
+
+export interface EffectivePermissions {
+  everywhere: string[];
+  targets: TargetedPermissions[];
+}
+
 /** The team member behind a request, with the roles it acts with. */
 export class AdminPrincipal {
   /** Each grant with only the permissions its role's context allows (a stored role could carry more). */
@@ -45,6 +56,23 @@ export class AdminPrincipal {
   holds(permission: string, target: string | null): boolean {
     return this.grants.some((grant) => grant.permissions.includes(permission)
       && (grant.context === 'account' || grant.target === null || (target !== null && grant.target === target)));
+  }
+
+  /**
+   * What the member may do, for a client to show only what it can: the permissions held everywhere
+   * (account roles, and roles without a target), then those held on one realm, space or site.
+   */
+  effectivePermissions(): EffectivePermissions {
+    const everywhere = new Set(this.grants.filter((g) => g.context === 'account' || g.target === null).flatMap((g) => g.permissions));
+    const targeted = new Map<string, TargetedPermissions>();
+    for (const grant of this.grants) {
+      if (grant.context === 'account' || grant.target === null) continue;
+      const key = JSON.stringify([grant.context, grant.target]);
+      const entry = targeted.get(key) ?? { context: grant.context, target: grant.target, permissions: [] };
+      entry.permissions = [...new Set([...entry.permissions, ...grant.permissions.filter((p) => !everywhere.has(p))])];
+      targeted.set(key, entry);
+    }
+    return { everywhere: [...everywhere].sort(), targets: [...targeted.values()].filter((t) => t.permissions.length).map((t) => ({ ...t, permissions: t.permissions.sort() })) };
   }
 
   get isOwner(): boolean {

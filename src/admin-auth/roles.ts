@@ -1,10 +1,10 @@
-import { and, asc, desc, eq, ilike, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import type { Static } from '@sinclair/typebox';
 import type { RoleInput as RoleInputSchema, RoleModel } from './schema.js';
 import { sortKeyOf } from '../db/sorting.js';
 import type { Context } from '../context.js';
 import { builtInRoleKept, FieldErrors, invalidField, notBuiltInRole, notFound, roleReadOnly } from '../http/errors.js';
-import { containing } from '../db/like.js';
+import { containing, textSearch } from '../db/like.js';
 import { totalCount, totalOf, type Page } from '../db/paging.js';
 import { prepared } from '../db/prepared.js';
 import type { Db } from '../db/connect.js';
@@ -47,8 +47,8 @@ export async function ensureBuiltInRoles(ctx: Context): Promise<void> {
 // Spelled out: inside select fields Drizzle renders columns unqualified, which the subquery would misread.
 const usersCount = sql<number>`(select count(*)::int from role_assignments ra where ra.role_id = "roles"."id")`;
 
-const SORTABLE = { id: roles.id, key: roles.key, name: roles.name, context: roles.context, created_at: roles.createdAt, updated_at: roles.updatedAt };
-type SortKey = keyof typeof SORTABLE;
+export const ROLE_SORTABLE = { id: roles.id, key: roles.key, name: roles.name, context: roles.context, created_at: roles.createdAt, updated_at: roles.updatedAt };
+type SortKey = keyof typeof ROLE_SORTABLE;
 
 export interface RoleListQuery {
   query?: string;
@@ -62,13 +62,13 @@ const matching = sql`(${pattern}::text is null or ${roles.name} ilike ${pattern}
 // One prepared statement per order: the list is read on every visit of the roles page.
 const rolesPage = (db: Db, sortKey: SortKey, descending: boolean) => prepared(db, `roles_page_${sortKey}_${descending ? 'desc' : 'asc'}`,
   (d, name) => d.select({ role: roles, usersCount, total: totalCount }).from(roles).where(matching)
-    .orderBy((descending ? desc : asc)(SORTABLE[sortKey]), asc(roles.id))
+    .orderBy((descending ? desc : asc)(ROLE_SORTABLE[sortKey]), asc(roles.id))
     .limit(sql.placeholder('limit')).offset(sql.placeholder('offset')).prepare(name));
 
 export async function listRoles(ctx: Context, page: Page, query: RoleListQuery = {}): Promise<{ items: RoleBody[]; total: number }> {
-  const sortKey = sortKeyOf(SORTABLE, query.sort_by, 'id');
+  const sortKey = sortKeyOf(ROLE_SORTABLE, query.sort_by, 'id');
   const descending = query.order?.toLowerCase() === 'desc';
-  const text = query.query ? containing(query.query) : null;
+  const text = query.query?.trim() ? containing(query.query.trim()) : null;
   const now = ctx.clock.now();
   const rolePages = ctx.caches.of<{ items: RoleBody[]; total: number }>('access');
   const cacheKey = `roles:${JSON.stringify([sortKey, descending, text, page.perPage, page.offset])}`;
@@ -76,7 +76,7 @@ export async function listRoles(ctx: Context, page: Page, query: RoleListQuery =
   if (cached) return cached;
   const rows = await rolesPage(ctx.db, sortKey, descending)
     .execute({ pattern: text, limit: page.perPage, offset: page.offset });
-  const total = await totalOf(rows, page, ctx.db, roles, text ? or(ilike(roles.name, text), ilike(roles.key, text)) : undefined);
+  const total = await totalOf(rows, page, ctx.db, roles, textSearch(query.query, [roles.name, roles.key]));
   const result = { items: rows.map((r) => roleBody(r.role, r.usersCount)), total };
   rolePages.set(cacheKey, result, now, ['roles']);
   return result;

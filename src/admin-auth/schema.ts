@@ -85,9 +85,24 @@ export const SessionInput = Type.Object({
   password: Type.String(),
 }, { additionalProperties: false });
 
+export const EffectivePermissionsModel = Type.Object({
+  everywhere: Type.Array(Type.String(), { description: 'Held on every realm and space: from account roles, and from roles without a target' }),
+  targets: Type.Array(Type.Object({
+    context: Type.String({ description: 'realm, space or site' }),
+    target: Type.String({ description: 'The realm or space uid' }),
+    permissions: Type.Array(Type.String()),
+  }), { description: 'Held on one realm, space or site only (beyond `everywhere`)' }),
+}, {
+  $id: 'EffectivePermissions',
+  description: 'What the member may do, for a client to hide what it cannot; the server still checks every request',
+});
+
 export const SessionModel = Type.Object({
   admin: ref(TeamMemberModel),
-  csrf_token: Type.Optional(Type.String({ description: 'Send it as X-CSRF-Token on unsafe requests made with the session cookie; only in the sign-in answer' })),
+  csrf_token: Type.Optional(Type.String({ description: 'Send it as X-CSRF-Token on unsafe requests made with the session cookie; absent for an access token' })),
+  credential: Type.Union([Type.Literal('session'), Type.Literal('access_token')], { description: 'What the request was signed in with' }),
+  expires_at: Type.Union([DateTime, Type.Null()], { description: 'When the session ends (it is not extended); null for an access token, which lasts until revoked' }),
+  permissions: ref(EffectivePermissionsModel),
 }, { $id: 'AdminSession' });
 
 export const IdParam = Type.Object({ id: Id() });

@@ -4,7 +4,8 @@ import { FieldErrors, tooManyAttempts, unauthorized } from '../http/errors.js';
 import { attemptFailed, attemptSucceeded, beginAttempt, type AttemptLimit } from '../attempts/limit.js';
 import { actorOf, NO_ONE, recordAudit } from '../audit/log.js';
 import type { Db } from '../db/connect.js';
-import type { AdminPrincipal } from './principal.js';
+import type { AdminPrincipal, EffectivePermissions } from './principal.js';
+import { principalFromSession } from './credential.js';
 import { redactUrl } from '../http/logging.js';
 import { UNKNOWN_ACCOUNT_HASH, verifyPassword } from '../security/passwords.js';
 import { hashSecret, randomSecret } from '../security/secrets.js';
@@ -18,6 +19,7 @@ export const SESSION_HOURS = 12;
 
 export interface SignedIn {
   admin: TeamMemberBody;
+  permissions: EffectivePermissions;
   sessionId: string;
   csrfToken: string;
   expiresAt: Date;
@@ -58,7 +60,7 @@ export async function signIn(ctx: Context, email: string | undefined, password: 
   }
   await attemptSucceeded(ctx, SIGN_IN_LIMIT, subject);
   const sessionId = randomSecret();
-  const csrfToken = randomSecret();
+  const csrfToken = csrfTokenOf(sessionId);
   const expiresAt = new Date(now.getTime() + SESSION_HOURS * 3_600_000);
   await ctx.db.transaction(async (txn) => {
     const tx = txn as unknown as Db;
@@ -70,7 +72,24 @@ export async function signIn(ctx: Context, email: string | undefined, password: 
       resourceType: 'sessions', resourceId: String(session.id), address, statusCode: 200,
     });
   });
-  return { admin: await getTeamMember(ctx, admin.id), sessionId, csrfToken, expiresAt };
+  const [member, signedIn] = await Promise.all([getTeamMember(ctx, admin.id), principalFromSession(ctx, sessionId)]);
+  return { admin: member, permissions: signedIn!.principal.effectivePermissions(), sessionId, csrfToken, expiresAt };
+}
+
+/**
+ * The CSRF token of a session, derived one way from the session's secret: `GET /session` can give it
+ * back to a reloaded console (which keeps it in memory only) without it being stored anywhere.
+ * Knowing it tells nothing of the cookie; only its hash is kept, like the session's.
+ */
+export function csrfTokenOf(sessionId: string): string {
+  return hashSecret(`csrf:${sessionId}`);
+}
+
+/** The CSRF token and expiry of the session behind `principal`, whose cookie holds `sessionId`. */
+export async function sessionDetails(ctx: Context, principal: AdminPrincipal, sessionId: string): Promise<{ csrfToken: string; expiresAt: Date } | null> {
+  if (principal.sessionId === null) return null;
+  const [row] = await ctx.db.select({ expiresAt: adminSessions.expiresAt }).from(adminSessions).where(eq(adminSessions.id, principal.sessionId));
+  return row ? { csrfToken: csrfTokenOf(sessionId), expiresAt: row.expiresAt } : null;
 }
 
 /**

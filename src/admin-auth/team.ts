@@ -1,10 +1,10 @@
-import { and, asc, count, desc, eq, ilike, inArray, or } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Static } from '@sinclair/typebox';
 import type { TeamMemberCreate, TeamMemberModel } from './schema.js';
 import { orderOf } from '../db/sorting.js';
 import type { Context } from '../context.js';
 import type { Db } from '../db/connect.js';
-import { containing } from '../db/like.js';
+import { textSearch } from '../db/like.js';
 import { totalCount, totalOf, type Page } from '../db/paging.js';
 import { uniqueViolation } from '../db/unique.js';
 import { FieldErrors, invalidField, lastOwner, notFound } from '../http/errors.js';
@@ -63,13 +63,12 @@ export function teamMemberBody(admin: Admin, roleRefs: RoleRef[]): TeamMemberBod
   };
 }
 
-const SORTABLE = { id: admins.id, email: admins.email, first_name: admins.firstName, last_name: admins.lastName, created_at: admins.createdAt, updated_at: admins.updatedAt };
+export const TEAM_SORTABLE = { id: admins.id, email: admins.email, first_name: admins.firstName, last_name: admins.lastName, created_at: admins.createdAt, updated_at: admins.updatedAt };
 
 export async function listTeamMembers(ctx: Context, page: Page, query: { query?: string; sort_by?: string; order?: string } = {}) {
-  const text = query.query ? containing(query.query) : undefined;
-  const where = text ? or(ilike(admins.email, text), ilike(admins.firstName, text), ilike(admins.lastName, text)) : undefined;
+  const where = textSearch(query.query, [admins.email, admins.firstName, admins.lastName, sql`${admins.firstName} || ' ' || ${admins.lastName}`]);
   const rows = await ctx.db.select({ admin: admins, total: totalCount }).from(admins).where(where)
-    .orderBy(orderOf(SORTABLE, query, admins.updatedAt, 'desc'), desc(admins.id)).limit(page.perPage).offset(page.offset);
+    .orderBy(orderOf(TEAM_SORTABLE, query, admins.updatedAt, 'desc'), desc(admins.id)).limit(page.perPage).offset(page.offset);
   const total = await totalOf(rows, page, ctx.db, admins, where);
   const roleMap = await rolesOf(ctx.db, rows.map((r) => r.admin.id));
   return { items: rows.map(({ admin }) => teamMemberBody(admin, roleMap.get(admin.id) ?? [])), total };

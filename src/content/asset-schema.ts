@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { DateTime } from '../http/models.js';
 import { OnlyQuery } from '../http/only.js';
-import { PageQuery } from '../http/pagination.js';
+import { ListQuery } from '../http/list-query.js';
 
 export const AssetModel = Type.Object({
   uuid: Type.String({ format: 'uuid', description: 'What an asset field of an entry holds: {"uuid": "..."}' }),
@@ -29,10 +29,4 @@ export const AssetFileParams = Type.Object({
   file_name: Type.String({ description: 'The asset\'s file name, as its URL has it' }),
 });
 
-export const AssetListQuery = Type.Object({
-  ...PageQuery,
-  ...OnlyQuery,
-  query: Type.Optional(Type.String({ description: 'Text contained in the file name (case ignored)' })),
-  sort_by: Type.Optional(Type.String({ description: 'file_name, size, created_at or updated_at (default); anything else is ignored' })),
-  order: Type.Optional(Type.String({ description: 'asc or desc (default)' })),
-});
+export const AssetListQuery = ListQuery({ searched: 'the file name', sortable: ['file_name', 'size', 'created_at', 'updated_at'], by: 'updated_at', order: 'desc' }, OnlyQuery);

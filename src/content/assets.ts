@@ -1,6 +1,6 @@
-import { and, desc, eq, ilike } from 'drizzle-orm';
+import { and, desc, eq } from 'drizzle-orm';
 import type { Context } from '../context.js';
-import { containing } from '../db/like.js';
+import { textSearch } from '../db/like.js';
 import { totalCount, totalOf, type Page } from '../db/paging.js';
 import { orderOf } from '../db/sorting.js';
 import { invalidField, notFound } from '../http/errors.js';
@@ -65,7 +65,7 @@ export async function createAsset(ctx: Context, space: Space, file: ReceivedFile
 const SORTABLE = { file_name: contentAssets.fileName, size: contentAssets.size, created_at: contentAssets.createdAt, updated_at: contentAssets.updatedAt };
 
 export async function listAssets(ctx: Context, space: Space, page: Page, query: { query?: string; sort_by?: string; order?: string }) {
-  const where = and(eq(contentAssets.spaceId, space.id), query.query ? ilike(contentAssets.fileName, containing(query.query)) : undefined);
+  const where = and(eq(contentAssets.spaceId, space.id), textSearch(query.query, [contentAssets.fileName]));
   const rows = await ctx.db.select({ asset: contentAssets, total: totalCount }).from(contentAssets).where(where)
     .orderBy(orderOf(SORTABLE, query, contentAssets.updatedAt, 'desc'), desc(contentAssets.id)).limit(page.perPage).offset(page.offset);
   return { items: rows.map((row) => assetBody(ctx, space.uid, row.asset)), total: await totalOf(rows, page, ctx.db, contentAssets, where) };

@@ -1,8 +1,8 @@
-import { and, desc, eq, ilike, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, sql, type SQL } from 'drizzle-orm';
 import type { ActingContext } from '../admin-auth/principal.js';
 import type { Context } from '../context.js';
 import type { Db } from '../db/connect.js';
-import { containing } from '../db/like.js';
+import { textSearch } from '../db/like.js';
 import { totalCount, totalOf, type Page } from '../db/paging.js';
 import { orderOf } from '../db/sorting.js';
 import { uniqueViolation } from '../db/unique.js';
@@ -79,7 +79,7 @@ export async function listEntries(ctx: Context, scope: EntryScope, page: Page, q
     eq(versions.typeId, scope.type.id),
     eq(versions.state, query.version ?? 'draft'),
     query.locale !== undefined ? eq(versions.locale, query.locale) : undefined,
-    query.query ? ilike(versions.name, containing(query.query)) : undefined,
+    textSearch(query.query, [versions.name, versions.slug]),
   );
   const rows = await ctx.db.select({ version: versions, entry: contentEntries, locales: availableLocales, total: totalCount })
     .from(versions).innerJoin(contentEntries, eq(contentEntries.id, versions.entryId)).where(where)

@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { DateTime } from '../http/models.js';
 import { OnlyQuery } from '../http/only.js';
-import { PageQuery } from '../http/pagination.js';
+import { ListQuery } from '../http/list-query.js';
 import { EntryMetaModel } from './entry-view.js';
 
 export const EntryParams = Type.Object({
@@ -65,14 +65,12 @@ export const VersionQuery = Type.Object({
   version: Type.Optional(Type.Union([Type.Literal('draft'), Type.Literal('published')], { description: 'draft (default) or published' })),
 });
 
-export const EntryListQuery = Type.Object({
-  ...PageQuery,
+export const EntryListQuery = ListQuery({
+  searched: 'the name or slug', sortable: ['name', 'slug', 'created_at', 'updated_at', 'published_at'], by: 'updated_at', order: 'desc',
+}, {
   ...OnlyQuery,
   ...VersionQuery.properties,
   locale: Type.Optional(Type.String({ description: 'Only the versions in this locale (default: every locale, one item per locale)' })),
-  query: Type.Optional(Type.String({ description: 'Text contained in the name (case ignored)' })),
-  sort_by: Type.Optional(Type.String({ description: 'name, slug, created_at, updated_at (default) or published_at; anything else is ignored' })),
-  order: Type.Optional(Type.String({ description: 'asc or desc (default)' })),
 });
 
 export const LocaleInput = Type.Object({

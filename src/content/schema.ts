@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { DateTime } from '../http/models.js';
 import { OnlyQuery } from '../http/only.js';
-import { PageQuery } from '../http/pagination.js';
+import { ListQuery } from '../http/list-query.js';
 
 export const FIELD_TYPES = ['text', 'rich_text', 'integer', 'decimal', 'boolean', 'date', 'dropdown', 'checkbox', 'location', 'asset', 'entry', 'entries'] as const;
 export type FieldType = typeof FIELD_TYPES[number];
@@ -93,9 +93,4 @@ export type TypeInputBody = Static<typeof TypeUpdate>;
 export type FieldInputBody = Static<typeof FieldInput>;
 
 /** The query of the space and type lists. */
-export const ContentListQuery = Type.Object({
-  ...PageQuery,
-  ...OnlyQuery,
-  sort_by: Type.Optional(Type.String({ description: 'uid, name, created_at or updated_at (default); anything else is ignored' })),
-  order: Type.Optional(Type.String({ description: 'asc or desc (default)' })),
-});
+export const ContentListQuery = ListQuery({ searched: 'the uid or name', sortable: ['uid', 'name', 'created_at', 'updated_at'], by: 'updated_at', order: 'desc' }, OnlyQuery);

@@ -5,6 +5,7 @@ import type { ActingContext } from '../admin-auth/principal.js';
 import { dropTarget, retarget } from '../admin-auth/role-targets.js';
 import type { Db } from '../db/connect.js';
 import { totalCount, totalOf, type Page } from '../db/paging.js';
+import { textSearch } from '../db/like.js';
 import { orderOf } from '../db/sorting.js';
 import { uniqueViolation } from '../db/unique.js';
 import { FieldErrors, forbidden, invalidField, notFound } from '../http/errors.js';
@@ -101,8 +102,11 @@ const uidTaken = (err: unknown) => {
 const SORTABLE = { uid: contentSpaces.uid, name: contentSpaces.name, created_at: contentSpaces.createdAt, updated_at: contentSpaces.updatedAt };
 
 /** `visible`: the space uids the caller may read, or null for all of them. */
-export async function listSpaces(ctx: Context, page: Page, query: { sort_by?: string; order?: string }, visible: string[] | null) {
-  const where = visible ? inArray(contentSpaces.uid, visible.length ? visible : ['']) : undefined;
+export async function listSpaces(ctx: Context, page: Page, query: { query?: string; sort_by?: string; order?: string }, visible: string[] | null) {
+  const where = and(
+    textSearch(query.query, [contentSpaces.uid, contentSpaces.name]),
+    visible ? inArray(contentSpaces.uid, visible.length ? visible : ['']) : undefined,
+  );
   const rows = await ctx.db.select({ space: contentSpaces, total: totalCount }).from(contentSpaces).where(where)
     .orderBy(orderOf(SORTABLE, query, contentSpaces.updatedAt, 'desc'), desc(contentSpaces.id)).limit(page.perPage).offset(page.offset);
   const total = await totalOf(rows, page, ctx.db, contentSpaces, where);

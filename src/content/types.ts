@@ -2,6 +2,7 @@ import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Static } from '@sinclair/typebox';
 import type { Context } from '../context.js';
 import { totalCount, totalOf, type Page } from '../db/paging.js';
+import { textSearch } from '../db/like.js';
 import { orderOf } from '../db/sorting.js';
 import { uniqueViolation } from '../db/unique.js';
 import { FieldErrors, invalidField, notFound } from '../http/errors.js';
@@ -47,8 +48,8 @@ const uidTaken = (err: unknown) => {
 
 const SORTABLE = { uid: contentTypes.uid, name: contentTypes.name, created_at: contentTypes.createdAt, updated_at: contentTypes.updatedAt };
 
-export async function listTypes(ctx: Context, space: Space, page: Page, query: { sort_by?: string; order?: string }) {
-  const where = eq(contentTypes.spaceId, space.id);
+export async function listTypes(ctx: Context, space: Space, page: Page, query: { query?: string; sort_by?: string; order?: string }) {
+  const where = and(eq(contentTypes.spaceId, space.id), textSearch(query.query, [contentTypes.uid, contentTypes.name]));
   const rows = await ctx.db.select({ type: contentTypes, total: totalCount }).from(contentTypes).where(where)
     .orderBy(orderOf(SORTABLE, query, contentTypes.updatedAt, 'desc'), desc(contentTypes.id)).limit(page.perPage).offset(page.offset);
   const total = await totalOf(rows, page, ctx.db, contentTypes, where);

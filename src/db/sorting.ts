@@ -8,9 +8,16 @@ export function sortKeyOf<K extends string>(sortable: Record<K, unknown>, sortBy
   return sortBy !== undefined && Object.hasOwn(sortable, sortBy) ? sortBy as K : fallback;
 }
 
+/** What a searched and sorted list reads from its query string (see ListQuery in http/list-query). */
+export interface ListParams {
+  query?: string;
+  sort_by?: string;
+  order?: string;
+}
+
 /** The ORDER BY term a list's `sort_by` and `order` ask for; `order` may only turn the default direction around. */
 export function orderOf(
-  sortable: Record<string, AnyColumn>, query: { sort_by?: string; order?: string }, fallback: AnyColumn, defaultDirection: 'asc' | 'desc',
+  sortable: Record<string, AnyColumn | SQL>, query: ListParams, fallback: AnyColumn | SQL, defaultDirection: 'asc' | 'desc',
 ): SQL {
   const key = sortKeyOf(sortable, query.sort_by, '');
   const column = key ? sortable[key] : fallback;

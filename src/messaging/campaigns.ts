@@ -3,7 +3,9 @@ import type { Static } from '@sinclair/typebox';
 import type { ActingContext } from '../admin-auth/principal.js';
 import type { Permission } from '../admin-auth/permissions.js';
 import type { Context } from '../context.js';
+import { textSearch } from '../db/like.js';
 import { totalCount, type Page } from '../db/paging.js';
+import { orderOf } from '../db/sorting.js';
 import { FieldErrors, forbidden, invalidField, notFound } from '../http/errors.js';
 import { realms } from '../realms/tables.js';
 import { segmentListOf, segmentRefsOf, segmentsOfRealm, type SegmentRef } from './audience.js';
@@ -74,17 +76,23 @@ export async function requireCampaign(ctx: ActingContext, id: number, permission
 export interface CampaignListQuery {
   type?: string;
   filtered?: string;
+  query?: string;
+  sort_by?: string;
+  order?: string;
 }
+
+const SORTABLE = { name: campaigns.name, type: campaigns.type, created_at: campaigns.createdAt, updated_at: campaigns.updatedAt };
 
 /** A page of the campaigns of the realms `visible` names (null: every realm), most recently changed first. */
 export async function listCampaigns(ctx: Context, page: Page, query: CampaignListQuery, visible: string[] | null) {
   const where = and(
     query.type === undefined ? undefined : eq(campaigns.type, query.type),
     query.filtered === 'true' || query.filtered === '1' ? hasDeliveries : undefined,
+    textSearch(query.query, [campaigns.name, campaigns.subject]),
     visible ? inArray(realms.uid, visible.length ? visible : ['']) : undefined,
   );
   const rows = await ctx.db.select({ ...selection, total: totalCount }).from(campaigns).innerJoin(realms, eq(realms.id, campaigns.realmId))
-    .where(where).orderBy(desc(campaigns.updatedAt), desc(campaigns.id)).limit(page.perPage).offset(page.offset);
+    .where(where).orderBy(orderOf(SORTABLE, query, campaigns.updatedAt, 'desc'), desc(campaigns.id)).limit(page.perPage).offset(page.offset);
   // A page past the end has no row to carry the total.
   const [{ total }] = rows.length || page.offset === 0 ? [{ total: rows[0]?.total ?? 0 }]
     : await ctx.db.select({ total: count() }).from(campaigns).innerJoin(realms, eq(realms.id, campaigns.realmId)).where(where);

@@ -1,25 +1,32 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { ActingContext } from '../admin-auth/principal.js';
 import { rowsOf } from '../db/rows.js';
-import { invalidField, notFound } from '../http/errors.js';
+import { forbidden, invalidField, notFound } from '../http/errors.js';
 import { INT32_MAX } from '../http/models.js';
-import { realmUsers } from '../realms/tables.js';
+import { realms, realmUsers } from '../realms/tables.js';
 import { bodyKindOf, requireCampaign, type Campaign } from './campaigns.js';
 import { textOf } from './mailing.js';
 import { RECIPIENT_COLUMNS, recipientOf, sampleScope, templateScope, type RecipientRow } from './recipients.js';
-import { checkTemplates, renderTemplate, TemplateError } from './templates.js';
+import { checkTemplates, renderTemplate, TemplateError, type TemplateKind } from './templates.js';
+import type { Template } from 'liquidjs';
 
-function render(campaign: Campaign, scope: object) {
+/** What rendering needs of a campaign, saved or not. */
+type Draft = Pick<Campaign, 'subject' | 'body' | 'type'>;
+
+function render(campaign: Draft, scope: object) {
   const templates = checkTemplates(campaign.subject, campaign.body, bodyKindOf(campaign.type));
-  try {
-    return {
-      subject: renderTemplate(templates.subject, 'text', scope).replace(/[\r\n]+/g, ' ').trim(),
-      body: renderTemplate(templates.body, templates.bodyKind, scope),
-    };
-  } catch (err) {
-    if (err instanceof TemplateError) throw invalidField('body', `cannot be rendered for this user: ${err.message}`);
-    throw err;
-  }
+  const rendered = (field: 'subject' | 'body', parsed: Template[], kind: TemplateKind) => {
+    try {
+      return renderTemplate(parsed, kind, scope);
+    } catch (err) {
+      if (err instanceof TemplateError) throw invalidField(field, `cannot be rendered for this user: ${err.message}`);
+      throw err;
+    }
+  };
+  return {
+    subject: rendered('subject', templates.subject, 'text').replace(/[\r\n]+/g, ' ').trim(),
+    body: rendered('body', templates.body, templates.bodyKind),
+  };
 }
 
 async function recipientWhere(ctx: ActingContext, realmId: number, condition: ReturnType<typeof sql>) {
@@ -28,12 +35,28 @@ async function recipientWhere(ctx: ActingContext, realmId: number, condition: Re
   return row ? recipientOf(row) : null;
 }
 
+async function renderFor(ctx: ActingContext, draft: Draft, realmId: number, userId: number) {
+  const recipient = userId > INT32_MAX ? null : await recipientWhere(ctx, realmId, sql`u.id = ${userId}`);
+  if (!recipient) throw notFound('User');
+  return render(draft, templateScope(recipient, `${ctx.config.baseUrl}/messaging/unsubscribe/preview`));
+}
+
 /** The campaign's subject and body rendered for one user of its realm (404 when the realm has no such user). */
 export async function previewCampaign(ctx: ActingContext, campaignId: number, userId: number) {
   const { campaign } = await requireCampaign(ctx, campaignId, 'messaging.read');
-  const recipient = userId > INT32_MAX ? null : await recipientWhere(ctx, campaign.realmId, sql`u.id = ${userId}`);
-  if (!recipient) throw notFound('User');
-  return render(campaign, templateScope(recipient, `${ctx.config.baseUrl}/messaging/unsubscribe/preview`));
+  return renderFor(ctx, campaign, campaign.realmId, userId);
+}
+
+/**
+ * An unsaved campaign's subject and body rendered for one user of the realm, exactly as a saved one's
+ * would be. The permission is checked before the realm is looked up: the answer tells nothing of realms
+ * the member does not reach.
+ */
+export async function previewDraft(ctx: ActingContext, draft: Draft & { realm_uid: string; user_id: number }) {
+  if (!ctx.actor.holds('messaging.read', draft.realm_uid)) throw forbidden();
+  const [realm] = await ctx.db.select({ id: realms.id }).from(realms).where(eq(realms.uid, draft.realm_uid));
+  if (!realm) throw invalidField('realm_uid', 'is not a realm');
+  return renderFor(ctx, draft, realm.id, draft.user_id);
 }
 
 /**

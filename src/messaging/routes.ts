@@ -11,9 +11,9 @@ import { campaignBody, createCampaign, deleteCampaign, listCampaigns, requireCam
 import { cancelDelivery, createDelivery, listDeliveries, resendInDoubt, showDelivery } from './deliveries.js';
 import { listMessageDeliveries } from './message-deliveries.js';
 import { legacyNaming, listed, renamed } from './naming.js';
-import { previewCampaign, sendTest } from './previews.js';
+import { previewCampaign, previewDraft, sendTest } from './previews.js';
 import {
-  CampaignInput, CampaignList, CampaignListItem, CampaignListQuery, CampaignModel, CampaignParams, CampaignUpdate, DeliveryInput,
+  CampaignInput, CampaignList, DraftPreviewInput, CampaignListItem, CampaignListQuery, CampaignModel, CampaignParams, CampaignUpdate, DeliveryInput,
   DeliveryList, DeliveryListItem, DeliveryModel, DeliveryParams, MessageDeliveryList, MessageDeliveryModel, MessageDeliveryQuery,
   PreviewInput, PreviewModel, TestInput, TestSentModel,
 } from './schema.js';
@@ -38,7 +38,7 @@ export function messagingRoutes(ctx: Context): FastifyPluginAsync {
       config: { access: 'messaging.read' },
       schema: {
         tags, summary: 'List campaigns',
-        description: 'Campaigns of the realms the credential\'s roles reach, most recently changed first. `type` keeps one type, '
+        description: 'Campaigns of the realms the credential\'s roles reach, most recently changed first unless `sort_by` says otherwise. `type` keeps one type, '
           + '`filtered=true` only campaigns with at least one delivery, `only` trims each item to the attributes named. ' + LEGACY,
         querystring: CampaignListQuery, response: { 200: CampaignList, ...failures(401, 403) },
       },
@@ -96,6 +96,18 @@ export function messagingRoutes(ctx: Context): FastifyPluginAsync {
         params: CampaignParams, body: PreviewInput, response: { 200: ref(PreviewModel), ...failures(401, 403, 404, 422) },
       },
     }, async (request) => previewCampaign(acting(ctx, request), request.params.id, request.body.user_id));
+
+    app.post('/messaging/campaigns/preview', {
+      config: { access: 'messaging.read' },
+      schema: {
+        tags, summary: 'Render an unsaved campaign for one user',
+        description: 'The draft\'s subject and body rendered for that user of `realm_uid` by the code that renders a saved campaign, '
+          + 'so the answer is what the campaign\'s preview would be once saved. A template that does not parse is a 422 naming the field '
+          + 'and the line (`details: [{"field": "body", "messages": ["is not a valid Liquid template: line 3: ..."]}]`); so is one that '
+          + 'cannot be rendered for this user. 403 without `messaging.read` on the realm; 404 when the realm has no such user.',
+        body: DraftPreviewInput, response: { 200: ref(PreviewModel), ...failures(401, 403, 404, 422) },
+      },
+    }, async (request) => previewDraft(acting(ctx, request), request.body));
 
     app.post('/messaging/campaigns/:id/test', {
       config: { access: 'messaging.send' },

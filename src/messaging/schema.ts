@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { DateTime, Id, ref } from '../http/models.js';
 import { OnlyQuery } from '../http/only.js';
+import { ListQuery } from '../http/list-query.js';
 import { Meta, PageQuery } from '../http/pagination.js';
 import { TEMPLATE_LIMITS } from './templates.js';
 
@@ -64,8 +65,7 @@ export const CampaignInput = Type.Object({
 export const CampaignUpdate = Type.Partial(Type.Object(campaignInputFields), { additionalProperties: false });
 export type CampaignChanges = Static<typeof CampaignUpdate>;
 
-export const CampaignListQuery = Type.Object({
-  ...PageQuery,
+export const CampaignListQuery = ListQuery({ searched: 'the name or subject', sortable: ['name', 'type', 'created_at', 'updated_at'], by: 'updated_at', order: 'desc' }, {
   type: Type.Optional(Type.String({ description: '`mailing` or `notification`; anything else lists none' })),
   filtered: Type.Optional(Type.String({ description: '`true` (or `1`): only campaigns that have at least one delivery' })),
   ...OnlyQuery,
@@ -82,6 +82,13 @@ export const CampaignParams = Type.Object({ id: Id({ description: 'The campaign\
 export const DeliveryParams = Type.Object({ id: Id({ description: 'The campaign\'s id' }), delivery_id: Id({ description: 'The delivery\'s id' }) });
 
 export const PreviewInput = Type.Object({ user_id: Id({ description: 'A user of the campaign\'s realm' }) }, { additionalProperties: false });
+export const DraftPreviewInput = Type.Object({
+  realm_uid: Type.String({ maxLength: 200, description: 'The realm the draft is for' }),
+  type: campaignInputFields.type,
+  subject: campaignInputFields.subject,
+  body: campaignInputFields.body,
+  user_id: Id({ description: 'A user of that realm' }),
+}, { additionalProperties: false });
 export const PreviewModel = Type.Object({
   subject: Type.String(),
   body: Type.String(),

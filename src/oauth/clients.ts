@@ -6,7 +6,9 @@ import { hashSecret, randomSecret } from '../security/secrets.js';
 import { requireRealm } from '../realms/realms.js';
 import { SCOPES, type OAuthClientInput as OAuthClientInputSchema, type OAuthClientModel } from './schema.js';
 import { oauthClients } from './tables.js';
+import { textSearch } from '../db/like.js';
 import { totalCount, totalOf, type Page } from '../db/paging.js';
+import { orderOf, type ListParams } from '../db/sorting.js';
 
 type ClientRow = typeof oauthClients.$inferSelect;
 
@@ -86,11 +88,15 @@ async function findClient(ctx: Context, realmUid: string, id: number): Promise<C
   return row;
 }
 
-export async function listClients(ctx: Context, realmUid: string, page: Page) {
+export const CLIENT_SORTABLE = {
+  id: oauthClients.id, uid: oauthClients.uid, name: oauthClients.name, created_at: oauthClients.createdAt, updated_at: oauthClients.updatedAt,
+};
+
+export async function listClients(ctx: Context, realmUid: string, page: Page, query: ListParams) {
   const realmId = await realmIdOf(ctx, realmUid);
-  const where = eq(oauthClients.realmId, realmId);
+  const where = and(eq(oauthClients.realmId, realmId), textSearch(query.query, [oauthClients.name, oauthClients.uid]));
   const rows = await ctx.db.select({ client: oauthClients, total: totalCount }).from(oauthClients).where(where)
-    .orderBy(asc(oauthClients.id)).limit(page.perPage).offset(page.offset);
+    .orderBy(orderOf(CLIENT_SORTABLE, query, oauthClients.id, 'asc'), asc(oauthClients.id)).limit(page.perPage).offset(page.offset);
   const total = await totalOf(rows, page, ctx.db, oauthClients, where);
   return { items: rows.map((row) => clientBody(row.client)), total };
 }

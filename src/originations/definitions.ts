@@ -4,6 +4,7 @@ import type { Context } from '../context.js';
 import type { Db } from '../db/connect.js';
 import { totalCount, totalOf, type Page } from '../db/paging.js';
 import { orderOf } from '../db/sorting.js';
+import { textSearch } from '../db/like.js';
 import { FieldErrors, invalidField, notFound, originationInUse } from '../http/errors.js';
 import type { Realm } from '../realms/realms.js';
 import type { OriginationChanges, OriginationInput, OriginationModel, StepInput } from './schema.js';
@@ -120,12 +121,12 @@ export async function getOrigination(ctx: Context, realm: Realm, id: number): Pr
   return originationBody(origination, (await tasksOf(ctx.db, [id])).get(id)!);
 }
 
-const SORTABLE = { id: originations.id, name: originations.name, created_at: originations.createdAt, updated_at: originations.updatedAt };
+export const ORIGINATION_SORTABLE = { id: originations.id, name: originations.name, created_at: originations.createdAt, updated_at: originations.updatedAt };
 
-export async function listOriginations(ctx: Context, realm: Realm, page: Page, query: { sort_by?: string; order?: string }) {
-  const where = eq(originations.realmId, realm.id);
+export async function listOriginations(ctx: Context, realm: Realm, page: Page, query: { query?: string; sort_by?: string; order?: string }) {
+  const where = and(eq(originations.realmId, realm.id), textSearch(query.query, [originations.name]));
   const rows = await ctx.db.select({ origination: originations, total: totalCount }).from(originations).where(where)
-    .orderBy(orderOf(SORTABLE, query, originations.updatedAt, 'desc'), desc(originations.id)).limit(page.perPage).offset(page.offset);
+    .orderBy(orderOf(ORIGINATION_SORTABLE, query, originations.updatedAt, 'desc'), desc(originations.id)).limit(page.perPage).offset(page.offset);
   const tasks = await tasksOf(ctx.db, rows.map((r) => r.origination.id));
   const total = await totalOf(rows, page, ctx.db, originations, where);
   return { items: rows.map((r) => originationBody(r.origination, tasks.get(r.origination.id)!)), total };

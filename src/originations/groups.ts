@@ -2,7 +2,9 @@ import { and, asc, desc, eq, inArray } from 'drizzle-orm';
 import type { Static } from '@sinclair/typebox';
 import type { Context } from '../context.js';
 import type { Db } from '../db/connect.js';
+import { textSearch } from '../db/like.js';
 import { totalCount, totalOf, type Page } from '../db/paging.js';
+import { orderOf, type ListParams } from '../db/sorting.js';
 import { uniqueViolation } from '../db/unique.js';
 import { FieldErrors, invalidField, notFound } from '../http/errors.js';
 import type { Realm } from '../realms/realms.js';
@@ -51,10 +53,14 @@ export async function getGroup(ctx: Context, realm: Realm, id: number): Promise<
   return groupBody(group, await membersOf(ctx.db, [id]));
 }
 
-export async function listGroups(ctx: Context, realm: Realm, page: Page) {
-  const where = eq(reviewerGroups.realmId, realm.id);
+export const GROUP_SORTABLE = {
+  id: reviewerGroups.id, name: reviewerGroups.name, created_at: reviewerGroups.createdAt, updated_at: reviewerGroups.updatedAt,
+};
+
+export async function listGroups(ctx: Context, realm: Realm, page: Page, query: ListParams) {
+  const where = and(eq(reviewerGroups.realmId, realm.id), textSearch(query.query, [reviewerGroups.name]));
   const rows = await ctx.db.select({ group: reviewerGroups, total: totalCount }).from(reviewerGroups).where(where)
-    .orderBy(asc(reviewerGroups.name), desc(reviewerGroups.id)).limit(page.perPage).offset(page.offset);
+    .orderBy(orderOf(GROUP_SORTABLE, query, reviewerGroups.name, 'asc'), desc(reviewerGroups.id)).limit(page.perPage).offset(page.offset);
   const members = await membersOf(ctx.db, rows.map((r) => r.group.id));
   return { items: rows.map((r) => groupBody(r.group, members)), total: await totalOf(rows, page, ctx.db, reviewerGroups, where) };
 }

@@ -1,7 +1,9 @@
-import { and, desc, eq, type SQL } from 'drizzle-orm';
+import { and, desc, eq, inArray, type SQL } from 'drizzle-orm';
 import type { Context } from '../context.js';
 import type { Db } from '../db/connect.js';
+import { textSearch } from '../db/like.js';
 import { totalCount, totalOf, type Page } from '../db/paging.js';
+import { orderOf, type ListParams } from '../db/sorting.js';
 import { recordEvent } from '../events/events.js';
 import { invalidField, notFound, submissionClosed, submissionNotFound } from '../http/errors.js';
 import type { Customer } from '../realms/credential.js';
@@ -10,7 +12,7 @@ import { realmUsers } from '../realms/tables.js';
 import { findRealmUser } from '../realms/users.js';
 import { findOrigination, type Origination } from './definitions.js';
 import { addDays } from './due.js';
-import { submissions } from './tables.js';
+import { originations, submissions } from './tables.js';
 import { submissionBodies, submissionStatusEvent, type Submission, type SubmissionBody } from './view.js';
 import { emitWebhookEvent } from '../webhooks/outbox.js';
 
@@ -83,18 +85,27 @@ export async function getSubmission(ctx: Context, realm: Realm, id: number): Pro
   return bodyOf(ctx, await findSubmission(ctx.db, realm, id));
 }
 
-/** A page of one user's submissions, newest first. */
-async function listOf(ctx: Context, userId: number, page: Page) {
-  const where = eq(submissions.userId, userId);
+export const SUBMISSION_SORTABLE = {
+  id: submissions.id, status: submissions.status, started_at: submissions.startedAt, deadline_at: submissions.deadlineAt,
+  created_at: submissions.createdAt, updated_at: submissions.updatedAt,
+};
+
+/** A page of one user's submissions, newest first unless `sort_by` says otherwise; `query` looks in the origination's name. */
+async function listOf(ctx: Context, userId: number, page: Page, query: ListParams = {}) {
+  const named = textSearch(query.query, [originations.name]);
+  const where = and(
+    eq(submissions.userId, userId),
+    named ? inArray(submissions.originationId, ctx.db.select({ id: originations.id }).from(originations).where(named)) : undefined,
+  );
   const rows = await ctx.db.select({ submission: submissions, total: totalCount }).from(submissions).where(where)
-    .orderBy(desc(submissions.createdAt), desc(submissions.id)).limit(page.perPage).offset(page.offset);
+    .orderBy(orderOf(SUBMISSION_SORTABLE, query, submissions.createdAt, 'desc'), desc(submissions.id)).limit(page.perPage).offset(page.offset);
   const items = await submissionBodies(ctx.db, rows.map((r) => r.submission), ctx.clock.now());
   return { items, total: await totalOf(rows, page, ctx.db, submissions, where) };
 }
 
-export async function listUserSubmissions(ctx: Context, realm: Realm, userId: number, page: Page) {
+export async function listUserSubmissions(ctx: Context, realm: Realm, userId: number, page: Page, query: ListParams) {
   await findRealmUser(ctx.db, realm, userId);
-  return listOf(ctx, userId, page);
+  return listOf(ctx, userId, page, query);
 }
 
 /** Customers: the signed-in user's submissions. */

@@ -11,7 +11,9 @@ import { checkFieldValue, lockFieldValues } from './field-values.js';
 import type { Realm } from './realms.js';
 import { CUSTOM_FIELD_TYPES } from './schema.js';
 import { customFields, realmUsers } from './tables.js';
+import { textSearch } from '../db/like.js';
 import { totalCount, totalOf, type Page } from '../db/paging.js';
+import { orderOf, type ListParams } from '../db/sorting.js';
 
 export type CustomField = typeof customFields.$inferSelect;
 
@@ -64,10 +66,14 @@ export async function fieldsOf(ctx: Context, realmId: number): Promise<CustomFie
 const fieldsQuery = (db: Db) => prepared(db, 'realm_custom_fields', (d, name) => d.select().from(customFields)
   .where(eq(customFields.realmId, sql.placeholder('realmId'))).orderBy(asc(customFields.id)).prepare(name));
 
-export async function listCustomFields(ctx: Context, realm: Realm, page: Page) {
-  const where = eq(customFields.realmId, realm.id);
+export const CUSTOM_FIELD_SORTABLE = {
+  id: customFields.id, key: customFields.key, name: customFields.name, type: customFields.type, created_at: customFields.createdAt, updated_at: customFields.updatedAt,
+};
+
+export async function listCustomFields(ctx: Context, realm: Realm, page: Page, query: ListParams) {
+  const where = and(eq(customFields.realmId, realm.id), textSearch(query.query, [customFields.key, customFields.name]));
   const rows = await ctx.db.select({ field: customFields, total: totalCount }).from(customFields).where(where)
-    .orderBy(asc(customFields.id)).limit(page.perPage).offset(page.offset);
+    .orderBy(orderOf(CUSTOM_FIELD_SORTABLE, query, customFields.id, 'asc'), asc(customFields.id)).limit(page.perPage).offset(page.offset);
   const total = await totalOf(rows, page, ctx.db, customFields, where);
   return { items: rows.map((r) => customFieldBody(r.field)), total };
 }

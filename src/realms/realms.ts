@@ -1,10 +1,10 @@
-import { and, desc, eq, ilike, inArray, or, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Static } from '@sinclair/typebox';
 import { ACTIVATION_MODES, type ActivationMode, type RealmInput as RealmInputSchema, type RealmModel } from './schema.js';
 import type { FastifyRequest } from 'fastify';
 import { orderOf } from '../db/sorting.js';
 import type { Context } from '../context.js';
-import { containing } from '../db/like.js';
+import { textSearch } from '../db/like.js';
 import { uniqueViolation } from '../db/unique.js';
 import { FieldErrors, forbidden, invalidField, notFound } from '../http/errors.js';
 import type { ActingContext } from '../admin-auth/principal.js';
@@ -191,7 +191,7 @@ async function assertFree(ctx: Context, checked: CheckedInput, selfId?: number):
   errors.throwIfAny();
 }
 
-const SORTABLE = { uid: realms.uid, name: realms.name, created_at: realms.createdAt, updated_at: realms.updatedAt };
+export const REALM_SORTABLE = { uid: realms.uid, name: realms.name, created_at: realms.createdAt, updated_at: realms.updatedAt };
 
 export interface RealmListQuery {
   query?: string;
@@ -201,13 +201,12 @@ export interface RealmListQuery {
 
 /** `visible`: the uids the caller may read, or null for all of them. */
 export async function listRealms(ctx: Context, page: Page, query: RealmListQuery, visible: string[] | null) {
-  const text = query.query ? containing(query.query) : undefined;
   const where = and(
-    text ? or(ilike(realms.uid, text), ilike(realms.name, text)) : undefined,
+    textSearch(query.query, [realms.uid, realms.name]),
     visible ? inArray(realms.uid, visible.length ? visible : ['']) : undefined,
   );
   const rows = await ctx.db.select({ realm: realms, total: totalCount }).from(realms).where(where)
-    .orderBy(orderOf(SORTABLE, query, realms.updatedAt, 'desc'), desc(realms.id)).limit(page.perPage).offset(page.offset);
+    .orderBy(orderOf(REALM_SORTABLE, query, realms.updatedAt, 'desc'), desc(realms.id)).limit(page.perPage).offset(page.offset);
   const total = await totalOf(rows, page, ctx.db, realms, where);
   return { items: rows.map((r) => realmBody(r.realm)), total };
 }

@@ -1,10 +1,10 @@
-import { and, desc, eq, getTableColumns, ilike, or, sql } from 'drizzle-orm';
+import { and, desc, eq, getTableColumns, sql, type SQL } from 'drizzle-orm';
 import type { Static } from '@sinclair/typebox';
 import type { AvatarModel, RealmUserInput as RealmUserInputSchema, RealmUserModel } from './schema.js';
 import { orderOf } from '../db/sorting.js';
 import type { Context } from '../context.js';
 import type { Db } from '../db/connect.js';
-import { containing } from '../db/like.js';
+import { textSearch } from '../db/like.js';
 import { uniqueViolation } from '../db/unique.js';
 import { FieldErrors, invalidField, notFound } from '../http/errors.js';
 import { isEmail, normalizeEmail } from '../admin-auth/team.js';
@@ -97,7 +97,7 @@ export function changedAttributes(before: RealmUser, after: RealmUser): string[]
   return changed;
 }
 
-const SORTABLE = {
+export const REALM_USER_SORTABLE = {
   id: realmUsers.id, email: realmUsers.email, username: realmUsers.username, first_name: realmUsers.firstName,
   last_name: realmUsers.lastName, created_at: realmUsers.createdAt, updated_at: realmUsers.updatedAt,
 };
@@ -108,15 +108,13 @@ export interface RealmUserListQuery {
   order?: string;
 }
 
-export async function listRealmUsers(ctx: Context, realm: Realm, page: Page, query: RealmUserListQuery) {
-  const text = query.query?.trim() ? containing(query.query.trim()) : undefined;
+/** A page of the realm's users; `matching` (a segment's condition, say) narrows them further. */
+export async function listRealmUsers(ctx: Context, realm: Realm, page: Page, query: RealmUserListQuery, matching?: SQL) {
   const fullName = sql`concat_ws(' ', nullif(${realmUsers.firstName}, ''), nullif(${realmUsers.lastName}, ''), nullif(${realmUsers.secondLastName}, ''))`;
-  const where = and(eq(realmUsers.realmId, realm.id), text ? or(
-    ilike(realmUsers.email, text), ilike(realmUsers.username, text), ilike(fullName, text),
-  ) : undefined);
+  const where = and(eq(realmUsers.realmId, realm.id), textSearch(query.query, [realmUsers.email, realmUsers.username, fullName]), matching);
   const [rows, fields] = await Promise.all([
     ctx.db.select({ user: realmUsers, lockedUntil: signInLockedUntil(ctx.clock.now()), total: totalCount }).from(realmUsers).where(where)
-      .orderBy(orderOf(SORTABLE, query, realmUsers.updatedAt, 'desc'), desc(realmUsers.id)).limit(page.perPage).offset(page.offset),
+      .orderBy(orderOf(REALM_USER_SORTABLE, query, realmUsers.updatedAt, 'desc'), desc(realmUsers.id)).limit(page.perPage).offset(page.offset),
     fieldsOf(ctx, realm.id),
   ]);
   const total = await totalOf(rows, page, ctx.db, realmUsers, where);

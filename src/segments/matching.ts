@@ -1,5 +1,6 @@
 import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Context } from '../context.js';
+import type { Db } from '../db/connect.js';
 import { invalidField } from '../http/errors.js';
 import { fieldsOf } from '../realms/custom-fields.js';
 import { realmUsers } from '../realms/tables.js';
@@ -45,18 +46,25 @@ export async function segmentsOfUser(ctx: Context, realmId: number, userId: numb
 /** How long one count may take; past it the count is refused rather than holding a connection. */
 export const COUNT_TIMEOUT_MS = 15_000;
 
-/** How many users of the realm a condition selects. */
-export async function countMatching(ctx: Context, condition: SQL): Promise<number> {
+/** Runs a read of the users a condition selects within the count's time limit; past it, a 422 on `filters`. */
+export async function withinCountTimeout<T>(ctx: Context, read: (db: Db) => Promise<T>): Promise<T> {
   try {
     return await ctx.db.transaction(async (tx) => {
       await tx.execute(sql.raw(`set local statement_timeout = ${COUNT_TIMEOUT_MS}`));
-      const [{ n }] = await tx.select({ n: sql<number>`count(*)::integer` }).from(realmUsers).where(condition);
-      return n;
+      return read(tx as unknown as Db);
     });
   } catch (err) {
     if (isQueryCanceled(err)) throw invalidField('filters', `take too long to count (over ${COUNT_TIMEOUT_MS / 1000} s): simplify them`);
     throw err;
   }
+}
+
+/** How many users of the realm a condition selects. */
+export function countMatching(ctx: Context, condition: SQL): Promise<number> {
+  return withinCountTimeout(ctx, async (db) => {
+    const [{ n }] = await db.select({ n: sql<number>`count(*)::integer` }).from(realmUsers).where(condition);
+    return n;
+  });
 }
 
 /** SQLSTATE 57014, a statement canceled by its timeout, whether or not the driver's error wraps it. */

@@ -5,16 +5,17 @@ import { acting, adminOf } from '../admin-auth/guard.js';
 import { ref, useModels } from '../http/models.js';
 import { listOf, metaOf, pageOf } from '../http/pagination.js';
 import { failures, NoContent } from '../http/responses.js';
-import { ApplyFiltersInput, FiltersInput, MatchesCount, SegmentIdParam, SegmentInput, SegmentListQuery, SegmentModel } from './schema.js';
+import { AvatarModel, RealmUserModel } from '../realms/schema.js';
+import { ApplyFiltersInput, FiltersInput, MatchesCount, MatchesPreview, SegmentIdParam, SegmentInput, SegmentListQuery, SegmentModel } from './schema.js';
 import {
-  applyFilters, countMatches, createSegment, deleteSegment, listSegments, requireSegment, segmentBody, updateSegment,
+  applyFilters, countMatches, createSegment, deleteSegment, listSegments, previewMatches, PREVIEWED_USERS, requireSegment, segmentBody, updateSegment,
 } from './segments.js';
 
 const tags = ['Segments'];
 
 export function segmentRoutes(ctx: Context): FastifyPluginAsync {
   return async (scope) => {
-    useModels(scope, SegmentModel);
+    useModels(scope, SegmentModel, AvatarModel, RealmUserModel, MatchesPreview);
     const app = scope.withTypeProvider<TypeBoxTypeProvider>();
 
     app.get('/segments', {
@@ -82,5 +83,16 @@ export function segmentRoutes(ctx: Context): FastifyPluginAsync {
         body: FiltersInput, response: { 200: MatchesCount, ...failures(401, 403, 422) },
       },
     }, async (request) => countMatches(acting(ctx, request), request.body));
+
+    app.post('/segments/preview_matches', {
+      config: { access: 'segments.read' },
+      schema: {
+        tags, summary: 'Count and show the users matching filters',
+        description: `The count of count_matches and the first ${PREVIEWED_USERS} matching users (as the realm's user list shows them), `
+          + 'for a segment being edited. Nothing is stored. Needs `realm.users.read` on the realm besides `segments.read`. '
+          + 'A bad tree is a 422 whose `details[].field` is the path of the bad node (`filters.all[1].value`).',
+        body: FiltersInput, response: { 200: ref(MatchesPreview), ...failures(401, 403, 422) },
+      },
+    }, async (request) => previewMatches(acting(ctx, request), request.body));
   };
 }

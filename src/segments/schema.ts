@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
-import { DateTime, Id, Int32 } from '../http/models.js';
-import { PageQuery } from '../http/pagination.js';
+import { DateTime, Id, Int32, ref } from '../http/models.js';
+import { RealmUserModel } from '../realms/schema.js';
+import { ListQuery } from '../http/list-query.js';
 import { MAX_DEPTH, MAX_NODES } from './filters.js';
 
 const filtersDescription = 'A filter tree: {"all": [f, ...]}, {"any": [f, ...]}, {"not": f} or a condition '
@@ -48,12 +49,13 @@ export const ApplyFiltersInput = Type.Object({
 
 export const MatchesCount = Type.Object({ matches_count: Int32({ description: 'How many users of the realm match the filters now' }) });
 
+export const MatchesPreview = Type.Object({
+  matches_count: MatchesCount.properties.matches_count,
+  users: Type.Array(ref(RealmUserModel), { description: 'The first ten matching users, in the order of the realm\'s user list (most recently changed first)' }),
+}, { $id: 'SegmentMatchesPreview' });
+
 export const SegmentIdParam = Type.Object({ id: Id({ description: 'The segment\'s id' }) });
 
-export const SegmentListQuery = Type.Object({
-  ...PageQuery,
-  query: Type.Optional(Type.String({ description: 'Text contained in the name (case ignored)' })),
-  sort_by: Type.Optional(Type.String({ description: 'name, created_at, updated_at (default) or matches_count; anything else is ignored' })),
-  order: Type.Optional(Type.String({ description: 'asc or desc (default)' })),
+export const SegmentListQuery = ListQuery({ searched: 'the name', sortable: ['name', 'created_at', 'updated_at', 'matches_count'], by: 'updated_at', order: 'desc' }, {
   realm_uid: Type.Optional(Type.String({ description: 'Only the segments of this realm' })),
 });

@@ -1,18 +1,19 @@
-import { and, desc, eq, gt, ilike, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, gt, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { Static } from '@sinclair/typebox';
 import type { ActingContext } from '../admin-auth/principal.js';
 import type { Permission } from '../admin-auth/permissions.js';
 import type { Context } from '../context.js';
-import { containing } from '../db/like.js';
+import { textSearch } from '../db/like.js';
 import { totalCount, type Page } from '../db/paging.js';
 import { orderOf } from '../db/sorting.js';
 import { FieldErrors, forbidden, invalidField, notFound } from '../http/errors.js';
 import { fieldsOf } from '../realms/custom-fields.js';
 import { findRealmByUid, type Realm } from '../realms/realms.js';
+import { listRealmUsers } from '../realms/users.js';
 import { realms } from '../realms/tables.js';
 import { segmentCondition } from './compile.js';
 import { parseFilters, type FilterNode } from './filters.js';
-import { countMatching } from './matching.js';
+import { countMatching, withinCountTimeout } from './matching.js';
 import type { ApplyFiltersInput, FiltersInput, SegmentInput, SegmentModel } from './schema.js';
 import { filtersSummary } from './summary.js';
 import { segments } from './tables.js';
@@ -76,7 +77,7 @@ export const segmentsChanged = (ctx: Context) => ctx.caches.changed('segments');
 async function readSegments(ctx: Context, page: Page, query: SegmentListQuery, visible: string[] | null): Promise<SegmentList> {
   const where = and(
     eq(segments.temporary, false),
-    query.query ? ilike(segments.name, containing(query.query)) : undefined,
+    textSearch(query.query, [segments.name]),
     query.realm_uid !== undefined ? eq(realms.uid, query.realm_uid) : undefined,
     visible ? inArray(realms.uid, visible.length ? visible : ['']) : undefined,
   );
@@ -161,6 +162,23 @@ export async function countMatches(ctx: ActingContext, input: Static<typeof Filt
   const realm = await realmFor(ctx, input.realm_uid, 'segments.read');
   const tree = await checkedFilters(ctx, realm, input.filters);
   return { matches_count: await countOf(ctx, realm, tree, ctx.clock.now()) };
+}
+
+/** How many users preview_matches shows. */
+export const PREVIEWED_USERS = 10;
+
+/**
+ * preview_matches: the count of count_matches and the first users matching, in the order of the realm's
+ * user list, both from one query. Showing users needs realm.users.read on the realm besides segments.read.
+ */
+export async function previewMatches(ctx: ActingContext, input: Static<typeof FiltersInput>) {
+  const realm = await realmFor(ctx, input.realm_uid, 'segments.read');
+  if (!ctx.actor.can('realm.users.read', realm.uid)) throw forbidden('Showing the matching users needs realm.users.read on the realm');
+  const tree = await checkedFilters(ctx, realm, input.filters);
+  const condition = segmentCondition(realm.id, tree, ctx.clock.now());
+  const first = { page: 1, perPage: PREVIEWED_USERS, offset: 0 };
+  const { items, total } = await withinCountTimeout(ctx, (db) => listRealmUsers({ ...ctx, db }, realm, first, {}, condition));
+  return { matches_count: total, users: items };
 }
 
 /** PUT is partial; new filters are counted at once. The realm of a segment cannot change. */

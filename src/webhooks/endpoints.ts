@@ -1,7 +1,9 @@
 import { desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Static } from '@sinclair/typebox';
 import type { Context } from '../context.js';
-import { totalCount, type Page } from '../db/paging.js';
+import { textSearch } from '../db/like.js';
+import { totalCount, totalOf, type Page } from '../db/paging.js';
+import { orderOf, type ListParams } from '../db/sorting.js';
 import { FieldErrors, invalidField, notFound } from '../http/errors.js';
 import { realms } from '../realms/tables.js';
 import { checkEventTypes } from './event-types.js';
@@ -37,11 +39,15 @@ export function endpointBody(endpoint: WebhookEndpoint, now: Date): EndpointBody
   };
 }
 
-export async function listEndpoints(ctx: Context, page: Page): Promise<{ items: EndpointBody[]; total: number }> {
-  const rows = await ctx.db.select({ endpoint: webhookEndpoints, total: totalCount }).from(webhookEndpoints)
-    .orderBy(desc(webhookEndpoints.id)).limit(page.perPage).offset(page.offset);
-  const total = rows.length || page.offset === 0 ? (rows[0]?.total ?? 0)
-    : (await ctx.db.select({ n: sql<number>`count(*)::integer` }).from(webhookEndpoints))[0].n;
+export const ENDPOINT_SORTABLE = {
+  id: webhookEndpoints.id, url: webhookEndpoints.url, created_at: webhookEndpoints.createdAt, updated_at: webhookEndpoints.updatedAt,
+};
+
+export async function listEndpoints(ctx: Context, page: Page, query: ListParams): Promise<{ items: EndpointBody[]; total: number }> {
+  const where = textSearch(query.query, [webhookEndpoints.url, webhookEndpoints.description]);
+  const rows = await ctx.db.select({ endpoint: webhookEndpoints, total: totalCount }).from(webhookEndpoints).where(where)
+    .orderBy(orderOf(ENDPOINT_SORTABLE, query, webhookEndpoints.id, 'desc'), desc(webhookEndpoints.id)).limit(page.perPage).offset(page.offset);
+  const total = await totalOf(rows, page, ctx.db, webhookEndpoints, where);
   const now = ctx.clock.now();
   return { items: rows.map((r) => endpointBody(r.endpoint, now)), total };
 }

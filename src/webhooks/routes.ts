@@ -1,12 +1,12 @@
-import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Context } from '../context.js';
 import { ref, useModels } from '../http/models.js';
-import { listOf, metaOf, pageOf, PageQuery } from '../http/pagination.js';
+import { ListQuery } from '../http/list-query.js';
+import { listOf, metaOf, pageOf } from '../http/pagination.js';
 import { failures, NoContent } from '../http/responses.js';
 import { listDeliveries, retryDelivery } from './deliveries.js';
-import { createEndpoint, deleteEndpoint, endpointBody, listEndpoints, requireEndpoint, rotateSecret, updateEndpoint } from './endpoints.js';
+import { createEndpoint, deleteEndpoint, endpointBody, ENDPOINT_SORTABLE, listEndpoints, requireEndpoint, rotateSecret, updateEndpoint } from './endpoints.js';
 import { listEventTypes } from './event-types.js';
 import {
   DeliveryIdParam, DeliveryListQuery, EventTypeList, WebhookDeliveryModel, WebhookEndpointInput, WebhookEndpointModel,
@@ -33,12 +33,12 @@ export function webhookRoutes(ctx: Context): FastifyPluginAsync {
     app.get('/webhooks', {
       config: { access: 'webhooks.read' },
       schema: {
-        tags, summary: 'List webhook endpoints', description: 'Newest first. Secrets are never shown.',
-        querystring: Type.Object(PageQuery), response: { 200: listOf('webhooks', ref(WebhookEndpointModel)), ...failures(401, 403) },
+        tags, summary: 'List webhook endpoints', description: 'Newest first unless `sort_by` says otherwise. Secrets are never shown.',
+        querystring: ListQuery({ searched: 'the URL or description', sortable: ENDPOINT_SORTABLE, by: 'id', order: 'desc' }), response: { 200: listOf('webhooks', ref(WebhookEndpointModel)), ...failures(401, 403) },
       },
     }, async (request) => {
       const page = pageOf(request.query);
-      const { items, total } = await listEndpoints(ctx, page);
+      const { items, total } = await listEndpoints(ctx, page, request.query);
       return { webhooks: items, meta: metaOf(total, page) };
     });
 

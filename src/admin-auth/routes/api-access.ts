@@ -3,12 +3,13 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { Context } from '../../context.js';
 import { Id, ref, useModels } from '../../http/models.js';
+import { ListQuery } from '../../http/list-query.js';
 import { listOf, metaOf, pageOf, PageQuery } from '../../http/pagination.js';
 import { failures, NoContent } from '../../http/responses.js';
 import { acting } from '../guard.js';
 import { AccessTokenInput, AccessTokenModel, ApplicationInput, ApplicationModel, IdParam } from '../schema.js';
 import {
-  createAccessToken, createApplication, deleteAccessToken, deleteApplication, getApplication, listAccessTokens,
+  APPLICATION_SORTABLE, createAccessToken, createApplication, deleteAccessToken, deleteApplication, getApplication, listAccessTokens,
   listApplications, updateApplication,
 } from '../api-access.js';
 
@@ -22,12 +23,13 @@ export function apiAccessRoutes(ctx: Context): FastifyPluginAsync {
     app.get('/api_access/applications', {
       config: { access: 'api_access.manage' },
       schema: {
-        tags, summary: 'List API access applications', querystring: Type.Object(PageQuery),
+        tags, summary: 'List API access applications',
+        querystring: ListQuery({ searched: 'the name or Application ID (uid)', sortable: APPLICATION_SORTABLE, by: 'updated_at', order: 'desc' }),
         response: { 200: listOf('applications', ref(ApplicationModel)), ...failures(401, 403) },
       },
     }, async (request) => {
       const page = pageOf(request.query);
-      const { items, total } = await listApplications(ctx, page);
+      const { items, total } = await listApplications(ctx, page, request.query);
       return { applications: items, meta: metaOf(total, page) };
     });
 

@@ -1,13 +1,13 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { Type } from '@sinclair/typebox';
 import type { Context } from '../../context.js';
 import { useModels, ref } from '../../http/models.js';
-import { listOf, metaOf, pageOf, PageQuery } from '../../http/pagination.js';
+import { ListQuery } from '../../http/list-query.js';
+import { listOf, metaOf, pageOf } from '../../http/pagination.js';
 import { failures, NoContent } from '../../http/responses.js';
 import { acting } from '../guard.js';
 import { IdParam, RoleInput, RoleModel } from '../schema.js';
-import { createRole, deleteRole, getRole, listRoles, restoreRole, updateRole } from '../roles.js';
+import { createRole, deleteRole, getRole, listRoles, restoreRole, ROLE_SORTABLE, updateRole } from '../roles.js';
 
 const tags = ['Roles'];
 
@@ -21,12 +21,7 @@ export function roleRoutes(ctx: Context): FastifyPluginAsync {
       schema: {
         tags, summary: 'List roles',
         description: 'The fifteen built-in roles and the custom ones, in creation order unless `sort_by` says otherwise.',
-        querystring: Type.Object({
-          ...PageQuery,
-          query: Type.Optional(Type.String({ description: 'Text contained in the key or name' })),
-          sort_by: Type.Optional(Type.String({ description: 'id, key, name, context, created_at or updated_at; anything else is ignored' })),
-          order: Type.Optional(Type.String({ description: 'asc (default) or desc' })),
-        }),
+        querystring: ListQuery({ searched: 'the key or name', sortable: ROLE_SORTABLE, by: 'id', order: 'asc' }),
         response: { 200: listOf('roles', ref(RoleModel)), ...failures(401, 403) },
       },
     }, async (request) => {

@@ -5,15 +5,15 @@ import { noSessionToEnd } from '../../http/errors.js';
 import { useModels } from '../../http/models.js';
 import { failures, NoContent } from '../../http/responses.js';
 import { ADMIN_SESSION_COOKIE, adminOf } from '../guard.js';
-import { SessionInput, SessionModel, TeamMemberModel } from '../schema.js';
-import { signIn, signOut } from '../sessions.js';
+import { EffectivePermissionsModel, SessionInput, SessionModel, TeamMemberModel } from '../schema.js';
+import { sessionDetails, signIn, signOut } from '../sessions.js';
 import { getTeamMember } from '../team.js';
 
 const tags = ['Session'];
 
 export function sessionRoutes(ctx: Context): FastifyPluginAsync {
   return async (scope) => {
-    useModels(scope, TeamMemberModel, SessionModel);
+    useModels(scope, TeamMemberModel, EffectivePermissionsModel, SessionModel);
     const app = scope.withTypeProvider<TypeBoxTypeProvider>();
     const secure = ctx.config.baseUrl.startsWith('https:');
 
@@ -32,17 +32,31 @@ export function sessionRoutes(ctx: Context): FastifyPluginAsync {
       reply.setCookie(ADMIN_SESSION_COOKIE, session.sessionId, {
         path: '/', httpOnly: true, sameSite: 'lax', secure, expires: session.expiresAt,
       });
-      return { admin: session.admin, csrf_token: session.csrfToken };
+      return {
+        admin: session.admin, csrf_token: session.csrfToken, credential: 'session' as const,
+        expires_at: session.expiresAt.toISOString(), permissions: session.permissions,
+      };
     });
 
     app.get('/session', {
       config: { access: 'signed-in' },
       schema: {
         tags, summary: 'Current team member',
-        description: 'The team member behind the credential of this request (session cookie or access token).',
+        description: 'The team member behind the credential of this request (session cookie or access token), what it may do '
+          + '(`permissions`), and for a session its `csrf_token` (the same as at sign-in, so a reloaded page gets it back) and `expires_at`.',
         response: { 200: SessionModel, ...failures(401) },
       },
-    }, async (request) => ({ admin: await getTeamMember(ctx, adminOf(request).adminId) }));
+    }, async (request) => {
+      const principal = adminOf(request);
+      const session = await sessionDetails(ctx, principal, request.cookies[ADMIN_SESSION_COOKIE] ?? '');
+      return {
+        admin: await getTeamMember(ctx, principal.adminId),
+        ...(session ? { csrf_token: session.csrfToken } : {}),
+        credential: session ? 'session' as const : 'access_token' as const,
+        expires_at: session ? session.expiresAt.toISOString() : null,
+        permissions: principal.effectivePermissions(),
+      };
+    });
 
     app.delete('/session', {
       config: { access: 'signed-in', audit: 'own' },

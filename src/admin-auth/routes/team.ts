@@ -1,14 +1,14 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { Type } from '@sinclair/typebox';
 import type { Context } from '../../context.js';
 import { ref, useModels } from '../../http/models.js';
-import { listOf, metaOf, pageOf, PageQuery } from '../../http/pagination.js';
+import { ListQuery } from '../../http/list-query.js';
+import { listOf, metaOf, pageOf } from '../../http/pagination.js';
 import { failures, NoContent } from '../../http/responses.js';
 import { acting } from '../guard.js';
 import type { RoleTargets } from '../role-targets.js';
 import { IdParam, TeamMemberCreate, TeamMemberModel, TeamMemberUpdate } from '../schema.js';
-import { createTeamMember, deleteTeamMember, getTeamMember, listTeamMembers, updateTeamMember } from '../team.js';
+import { createTeamMember, deleteTeamMember, getTeamMember, listTeamMembers, TEAM_SORTABLE, updateTeamMember } from '../team.js';
 
 const tags = ['Team'];
 
@@ -22,12 +22,7 @@ export function teamRoutes(ctx: Context, targets: RoleTargets): FastifyPluginAsy
       config: { access: 'team.read' },
       schema: {
         tags, summary: 'List team members',
-        querystring: Type.Object({
-          ...PageQuery,
-          query: Type.Optional(Type.String({ description: 'Text contained in the email or name' })),
-          sort_by: Type.Optional(Type.String({ description: 'id, email, first_name, last_name, created_at or updated_at (default)' })),
-          order: Type.Optional(Type.String({ description: 'asc or desc (default)' })),
-        }),
+        querystring: ListQuery({ searched: 'the email, first name or last name', sortable: TEAM_SORTABLE, by: 'updated_at', order: 'desc' }),
         response: { 200: listOf('team_members', ref(TeamMemberModel)), ...failures(401, 403) },
       },
     }, async (request) => {

@@ -1,11 +1,11 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { Type } from '@sinclair/typebox';
 import type { Context } from '../../context.js';
 import { ref, useModels } from '../../http/models.js';
-import { listOf, metaOf, pageOf, PageQuery } from '../../http/pagination.js';
+import { ListQuery } from '../../http/list-query.js';
+import { listOf, metaOf, pageOf } from '../../http/pagination.js';
 import { failures, NoContent } from '../../http/responses.js';
-import { createClient, deleteClient, getClient, listClients, updateClient } from '../clients.js';
+import { CLIENT_SORTABLE, createClient, deleteClient, getClient, listClients, updateClient } from '../clients.js';
 import { ClientParams, OAuthClientInput, OAuthClientModel, RealmParam } from '../schema.js';
 
 const tags = ['OAuth clients'];
@@ -21,12 +21,13 @@ export function oauthClientRoutes(ctx: Context): FastifyPluginAsync {
     app.get('/customers/:realm_uid/oauth_clients', {
       config: read,
       schema: {
-        tags, summary: 'List the OAuth clients of a realm', params: RealmParam, querystring: Type.Object(PageQuery),
+        tags, summary: 'List the OAuth clients of a realm', params: RealmParam,
+        querystring: ListQuery({ searched: 'the name or client_id (uid)', sortable: CLIENT_SORTABLE, by: 'id', order: 'asc' }),
         response: { 200: listOf('oauth_clients', ref(OAuthClientModel)), ...failures(401, 403, 404) },
       },
     }, async (request) => {
       const page = pageOf(request.query);
-      const { items, total } = await listClients(ctx, request.params.realm_uid, page);
+      const { items, total } = await listClients(ctx, request.params.realm_uid, page, request.query);
       return { oauth_clients: items, meta: metaOf(total, page) };
     });
 

@@ -1,14 +1,14 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { Type } from '@sinclair/typebox';
 import type { Context } from '../../context.js';
 import { ref, useModels } from '../../http/models.js';
-import { listOf, metaOf, pageOf, PageQuery } from '../../http/pagination.js';
+import { ListQuery } from '../../http/list-query.js';
+import { listOf, metaOf, pageOf } from '../../http/pagination.js';
 import { failures, NoContent } from '../../http/responses.js';
 import { requireRealm } from '../../realms/realms.js';
 import { RealmUidParam } from '../../realms/schema.js';
-import { createOrigination, deleteOrigination, getOrigination, listOriginations, updateOrigination } from '../definitions.js';
-import { createGroup, deleteGroup, getGroup, listGroups, updateGroup } from '../groups.js';
+import { createOrigination, deleteOrigination, getOrigination, listOriginations, ORIGINATION_SORTABLE, updateOrigination } from '../definitions.js';
+import { createGroup, deleteGroup, getGroup, GROUP_SORTABLE, listGroups, updateGroup } from '../groups.js';
 import {
   GroupChanges, GroupInput, GroupModel, GroupParams, LIMITS, OriginationChanges, OriginationInput, OriginationModel, OriginationParams, QuestionModel,
 } from '../schema.js';
@@ -30,11 +30,7 @@ export function originationRoutes(ctx: Context): FastifyPluginAsync {
       schema: {
         tags, summary: 'List the originations of a realm',
         params: RealmUidParam,
-        querystring: Type.Object({
-          ...PageQuery,
-          sort_by: Type.Optional(Type.String({ description: 'id, name, created_at or updated_at (default)' })),
-          order: Type.Optional(Type.String({ description: 'asc or desc (default)' })),
-        }),
+        querystring: ListQuery({ searched: 'the name', sortable: ORIGINATION_SORTABLE, by: 'updated_at', order: 'desc' }),
         response: { 200: listOf('originations', ref(OriginationModel)), ...failures(401, 403, 404) },
       },
     }, async (request) => {
@@ -84,12 +80,12 @@ export function originationRoutes(ctx: Context): FastifyPluginAsync {
     app.get('/customers/:realm_uid/groups', {
       config: { access: 'realm.originations.read', target: 'realm_uid' },
       schema: {
-        tags, summary: 'List the reviewer groups of a realm', description: 'By name.',
-        params: RealmUidParam, querystring: Type.Object(PageQuery), response: { 200: listOf('groups', ref(GroupModel)), ...failures(401, 403, 404) },
+        tags, summary: 'List the reviewer groups of a realm', description: 'By name unless `sort_by` says otherwise.',
+        params: RealmUidParam, querystring: ListQuery({ searched: 'the name', sortable: GROUP_SORTABLE, by: 'name', order: 'asc' }), response: { 200: listOf('groups', ref(GroupModel)), ...failures(401, 403, 404) },
       },
     }, async (request) => {
       const page = pageOf(request.query);
-      const { items, total } = await listGroups(ctx, await requireRealm(ctx, request.params.realm_uid), page);
+      const { items, total } = await listGroups(ctx, await requireRealm(ctx, request.params.realm_uid), page, request.query);
       return { groups: items, meta: metaOf(total, page) };
     });
 

@@ -1,10 +1,10 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { Type } from '@sinclair/typebox';
 import type { Context } from '../../context.js';
 import { acting } from '../../admin-auth/guard.js';
 import { ref, useModels } from '../../http/models.js';
-import { listOf, metaOf, pageOf, PageQuery } from '../../http/pagination.js';
+import { ListQuery } from '../../http/list-query.js';
+import { listOf, metaOf, pageOf } from '../../http/pagination.js';
 import { failures } from '../../http/responses.js';
 import { requireRealm } from '../../realms/realms.js';
 import { RealmUserParams } from '../../realms/schema.js';
@@ -13,7 +13,7 @@ import {
   AssigneeModel, AssignInput, CancelInput, ExtendInput, LIMITS, OriginationParams, QuestionModel, StartInput, SubmissionModel, SubmissionParams,
   SubmissionTaskParams, TaskResponseModel,
 } from '../schema.js';
-import { getSubmission, listUserSubmissions, startSubmission } from '../submissions.js';
+import { getSubmission, listUserSubmissions, startSubmission, SUBMISSION_SORTABLE } from '../submissions.js';
 import { completeReviewTask } from '../tasks.js';
 
 const tags = ['Submissions'];
@@ -43,13 +43,14 @@ export function submissionAdminRoutes(ctx: Context): FastifyPluginAsync {
     app.get('/customers/:realm_uid/users/:id/submissions', {
       config: { access: 'realm.originations.read', target: 'realm_uid' },
       schema: {
-        tags, summary: 'List a user\'s submissions', description: 'Newest first.',
-        params: RealmUserParams, querystring: Type.Object(PageQuery),
+        tags, summary: 'List a user\'s submissions', description: 'Newest first unless `sort_by` says otherwise.',
+        params: RealmUserParams,
+        querystring: ListQuery({ searched: 'the origination\'s name', sortable: SUBMISSION_SORTABLE, by: 'created_at', order: 'desc' }),
         response: { 200: listOf('submissions', ref(SubmissionModel)), ...failures(401, 403, 404) },
       },
     }, async (request) => {
       const page = pageOf(request.query);
-      const { items, total } = await listUserSubmissions(ctx, await requireRealm(ctx, request.params.realm_uid), request.params.id, page);
+      const { items, total } = await listUserSubmissions(ctx, await requireRealm(ctx, request.params.realm_uid), request.params.id, page, request.query);
       return { submissions: items, meta: metaOf(total, page) };
     });
 

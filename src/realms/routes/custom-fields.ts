@@ -3,9 +3,10 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { Context } from '../../context.js';
 import { Id, ref, useModels } from '../../http/models.js';
-import { listOf, metaOf, pageOf, PageQuery } from '../../http/pagination.js';
+import { ListQuery } from '../../http/list-query.js';
+import { listOf, metaOf, pageOf } from '../../http/pagination.js';
 import { failures, NoContent } from '../../http/responses.js';
-import { createCustomField, deleteCustomField, listCustomFields, MAX_CUSTOM_FIELDS, updateCustomField } from '../custom-fields.js';
+import { createCustomField, CUSTOM_FIELD_SORTABLE, deleteCustomField, listCustomFields, MAX_CUSTOM_FIELDS, updateCustomField } from '../custom-fields.js';
 import { requireRealm } from '../realms.js';
 import { CustomFieldInput, CustomFieldModel, RealmUidParam } from '../schema.js';
 
@@ -20,14 +21,14 @@ export function customFieldRoutes(ctx: Context): FastifyPluginAsync {
     app.get('/customers/:realm_uid/custom_fields', {
       config: { access: 'realms.read', target: 'realm_uid' },
       schema: {
-        tags, summary: 'List the custom fields of a realm', description: 'In creation order, the order users\' values follow.',
-        params: RealmUidParam, querystring: Type.Object(PageQuery),
+        tags, summary: 'List the custom fields of a realm', description: 'In creation order (the order users\' values follow) unless `sort_by` says otherwise.',
+        params: RealmUidParam, querystring: ListQuery({ searched: 'the key or name', sortable: CUSTOM_FIELD_SORTABLE, by: 'id', order: 'asc' }),
         response: { 200: listOf('custom_fields', ref(CustomFieldModel)), ...failures(401, 403, 404) },
       },
     }, async (request) => {
       const realm = await requireRealm(ctx, request.params.realm_uid);
       const page = pageOf(request.query);
-      const { items, total } = await listCustomFields(ctx, realm, page);
+      const { items, total } = await listCustomFields(ctx, realm, page, request.query);
       return { custom_fields: items, meta: metaOf(total, page) };
     });
 

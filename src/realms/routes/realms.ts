@@ -1,13 +1,13 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { Type } from '@sinclair/typebox';
 import type { Context } from '../../context.js';
 import { acting, adminOf } from '../../admin-auth/guard.js';
 import { ref, useModels } from '../../http/models.js';
-import { listOf, metaOf, pageOf, PageQuery } from '../../http/pagination.js';
+import { ListQuery } from '../../http/list-query.js';
+import { listOf, metaOf, pageOf } from '../../http/pagination.js';
 import { failures, NoContent } from '../../http/responses.js';
 import { RealmBrandingModel, RealmInput, RealmModel, RealmSettingsModel, RealmUidParam } from '../schema.js';
-import { createRealm, deleteRealm, listRealms, realmBody, requireRealm, updateRealm } from '../realms.js';
+import { createRealm, deleteRealm, listRealms, REALM_SORTABLE, realmBody, requireRealm, updateRealm } from '../realms.js';
 
 const tags = ['Realms'];
 
@@ -21,12 +21,7 @@ export function realmRoutes(ctx: Context): FastifyPluginAsync {
       schema: {
         tags, summary: 'List realms',
         description: 'The realms the credential\'s roles reach: all of them for account roles, the targeted ones for realm roles.',
-        querystring: Type.Object({
-          ...PageQuery,
-          query: Type.Optional(Type.String({ description: 'Text contained in the uid or name' })),
-          sort_by: Type.Optional(Type.String({ description: 'uid, name, created_at or updated_at (default)' })),
-          order: Type.Optional(Type.String({ description: 'asc or desc (default)' })),
-        }),
+        querystring: ListQuery({ searched: 'the uid or name', sortable: REALM_SORTABLE, by: 'updated_at', order: 'desc' }),
         response: { 200: listOf('realms', ref(RealmModel)), ...failures(401, 403) },
       },
     }, async (request) => {

@@ -1,9 +1,9 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { Type } from '@sinclair/typebox';
 import type { Context } from '../../context.js';
 import { ref, useModels } from '../../http/models.js';
-import { listOf, metaOf, pageOf, PageQuery } from '../../http/pagination.js';
+import { ListQuery } from '../../http/list-query.js';
+import { listOf, metaOf, pageOf } from '../../http/pagination.js';
 import { failures, NoContent } from '../../http/responses.js';
 import { getAccount } from '../../account/account.js';
 import { FILE_FORM_FAILURES, fileForm, readOneFile } from '../../http/multipart.js';
@@ -12,7 +12,7 @@ import { requireRealm } from '../realms.js';
 import { inviteRealmUser } from '../invitations.js';
 import { AvatarModel, InvitationInput, InvitationModel, RealmUidParam, RealmUserInput, RealmUserModel, RealmUserParams } from '../schema.js';
 import {
-  activateRealmUser, createRealmUser, deleteRealmUser, endRealmUserSessions, getRealmUser, listRealmUsers, updateRealmUser,
+  activateRealmUser, createRealmUser, deleteRealmUser, endRealmUserSessions, getRealmUser, listRealmUsers, REALM_USER_SORTABLE, updateRealmUser,
 } from '../users.js';
 
 const tags = ['Realm users'];
@@ -27,12 +27,7 @@ export function realmUserRoutes(ctx: Context): FastifyPluginAsync {
       schema: {
         tags, summary: 'List the users of a realm',
         params: RealmUidParam,
-        querystring: Type.Object({
-          ...PageQuery,
-          query: Type.Optional(Type.String({ description: 'Text contained in the email, username or name' })),
-          sort_by: Type.Optional(Type.String({ description: 'id, email, username, first_name, last_name, created_at or updated_at (default)' })),
-          order: Type.Optional(Type.String({ description: 'asc or desc (default)' })),
-        }),
+        querystring: ListQuery({ searched: 'the email, username or full name', sortable: REALM_USER_SORTABLE, by: 'updated_at', order: 'desc' }),
         response: { 200: listOf('users', ref(RealmUserModel)), ...failures(401, 403, 404) },
       },
     }, async (request) => {

@@ -10,7 +10,7 @@ export interface paths {
         };
         /**
          * Current team member
-         * @description The team member behind the credential of this request (session cookie or access token).
+         * @description The team member behind the credential of this request (session cookie or access token), what it may do (`permissions`), and for a session its `csrf_token` (the same as at sign-in, so a reloaded page gets it back) and `expires_at`.
          */
         get: {
             parameters: {
@@ -29,8 +29,13 @@ export interface paths {
                     content: {
                         "application/json": {
                             admin: components["schemas"]["TeamMember"];
-                            /** @description Send it as X-CSRF-Token on unsafe requests made with the session cookie; only in the sign-in answer */
+                            /** @description Send it as X-CSRF-Token on unsafe requests made with the session cookie; absent for an access token */
                             csrf_token?: string;
+                            /** @description What the request was signed in with */
+                            credential: "session" | "access_token";
+                            /** @description When the session ends (it is not extended); null for an access token, which lasts until revoked */
+                            expires_at: string | null;
+                            permissions: components["schemas"]["EffectivePermissions"];
                         };
                     };
                 };
@@ -83,8 +88,13 @@ export interface paths {
                     content: {
                         "application/json": {
                             admin: components["schemas"]["TeamMember"];
-                            /** @description Send it as X-CSRF-Token on unsafe requests made with the session cookie; only in the sign-in answer */
+                            /** @description Send it as X-CSRF-Token on unsafe requests made with the session cookie; absent for an access token */
                             csrf_token?: string;
+                            /** @description What the request was signed in with */
+                            credential: "session" | "access_token";
+                            /** @description When the session ends (it is not extended); null for an access token, which lasts until revoked */
+                            expires_at: string | null;
+                            permissions: components["schemas"]["EffectivePermissions"];
                         };
                     };
                 };
@@ -376,11 +386,14 @@ export interface paths {
                      * @example 10
                      */
                     per_page?: string;
-                    /** @description Text contained in the email or name */
+                    /**
+                     * @description Text contained in the email, first name or last name, case ignored; % and _ are taken literally
+                     * @example ana
+                     */
                     query?: string;
-                    /** @description id, email, first_name, last_name, created_at or updated_at (default) */
+                    /** @description id, email, first_name, last_name, created_at, updated_at (default); anything else sorts by updated_at */
                     sort_by?: string;
-                    /** @description asc or desc (default) */
+                    /** @description asc or desc (default desc) */
                     order?: string;
                 };
                 header?: never;
@@ -845,11 +858,14 @@ export interface paths {
                      * @example 10
                      */
                     per_page?: string;
-                    /** @description Text contained in the key or name */
+                    /**
+                     * @description Text contained in the key or name, case ignored; % and _ are taken literally
+                     * @example ana
+                     */
                     query?: string;
-                    /** @description id, key, name, context, created_at or updated_at; anything else is ignored */
+                    /** @description id (default), key, name, context, created_at, updated_at; anything else sorts by id */
                     sort_by?: string;
-                    /** @description asc (default) or desc */
+                    /** @description asc or desc (default asc) */
                     order?: string;
                 };
                 header?: never;
@@ -1403,6 +1419,15 @@ export interface paths {
                      * @example 10
                      */
                     per_page?: string;
+                    /**
+                     * @description Text contained in the name or Application ID (uid), case ignored; % and _ are taken literally
+                     * @example ana
+                     */
+                    query?: string;
+                    /** @description id, name, created_at, updated_at (default); anything else sorts by updated_at */
+                    sort_by?: string;
+                    /** @description asc or desc (default desc) */
+                    order?: string;
                 };
                 header?: never;
                 path?: never;
@@ -2144,11 +2169,14 @@ export interface paths {
                      * @example 10
                      */
                     per_page?: string;
-                    /** @description Text contained in the uid or name */
+                    /**
+                     * @description Text contained in the uid or name, case ignored; % and _ are taken literally
+                     * @example ana
+                     */
                     query?: string;
-                    /** @description uid, name, created_at or updated_at (default) */
+                    /** @description uid, name, created_at, updated_at (default); anything else sorts by updated_at */
                     sort_by?: string;
-                    /** @description asc or desc (default) */
+                    /** @description asc or desc (default desc) */
                     order?: string;
                 };
                 header?: never;
@@ -2633,11 +2661,14 @@ export interface paths {
                      * @example 10
                      */
                     per_page?: string;
-                    /** @description Text contained in the email, username or name */
+                    /**
+                     * @description Text contained in the email, username or full name, case ignored; % and _ are taken literally
+                     * @example ana
+                     */
                     query?: string;
-                    /** @description id, email, username, first_name, last_name, created_at or updated_at (default) */
+                    /** @description id, email, username, first_name, last_name, created_at, updated_at (default); anything else sorts by updated_at */
                     sort_by?: string;
-                    /** @description asc or desc (default) */
+                    /** @description asc or desc (default desc) */
                     order?: string;
                 };
                 header?: never;
@@ -3669,7 +3700,7 @@ export interface paths {
         };
         /**
          * List the custom fields of a realm
-         * @description In creation order, the order users' values follow.
+         * @description In creation order (the order users' values follow) unless `sort_by` says otherwise.
          */
         get: {
             parameters: {
@@ -3684,6 +3715,15 @@ export interface paths {
                      * @example 10
                      */
                     per_page?: string;
+                    /**
+                     * @description Text contained in the key or name, case ignored; % and _ are taken literally
+                     * @example ana
+                     */
+                    query?: string;
+                    /** @description id (default), key, name, type, created_at, updated_at; anything else sorts by id */
+                    sort_by?: string;
+                    /** @description asc or desc (default asc) */
+                    order?: string;
                 };
                 header?: never;
                 path: {
@@ -4110,6 +4150,15 @@ export interface paths {
                      * @example 10
                      */
                     per_page?: string;
+                    /**
+                     * @description Text contained in the name or client_id (uid), case ignored; % and _ are taken literally
+                     * @example ana
+                     */
+                    query?: string;
+                    /** @description id (default), uid, name, created_at, updated_at; anything else sorts by id */
+                    sort_by?: string;
+                    /** @description asc or desc (default asc) */
+                    order?: string;
                 };
                 header?: never;
                 path: {
@@ -5632,9 +5681,14 @@ export interface paths {
                      * @example 10
                      */
                     per_page?: string;
-                    /** @description id, name, created_at or updated_at (default) */
+                    /**
+                     * @description Text contained in the name, case ignored; % and _ are taken literally
+                     * @example ana
+                     */
+                    query?: string;
+                    /** @description id, name, created_at, updated_at (default); anything else sorts by updated_at */
                     sort_by?: string;
-                    /** @description asc or desc (default) */
+                    /** @description asc or desc (default desc) */
                     order?: string;
                 };
                 header?: never;
@@ -6171,7 +6225,7 @@ export interface paths {
         };
         /**
          * List the reviewer groups of a realm
-         * @description By name.
+         * @description By name unless `sort_by` says otherwise.
          */
         get: {
             parameters: {
@@ -6186,6 +6240,15 @@ export interface paths {
                      * @example 10
                      */
                     per_page?: string;
+                    /**
+                     * @description Text contained in the name, case ignored; % and _ are taken literally
+                     * @example ana
+                     */
+                    query?: string;
+                    /** @description id, name (default), created_at, updated_at; anything else sorts by name */
+                    sort_by?: string;
+                    /** @description asc or desc (default asc) */
+                    order?: string;
                 };
                 header?: never;
                 path: {
@@ -6784,7 +6847,7 @@ export interface paths {
         };
         /**
          * List a user's submissions
-         * @description Newest first.
+         * @description Newest first unless `sort_by` says otherwise.
          */
         get: {
             parameters: {
@@ -6799,6 +6862,15 @@ export interface paths {
                      * @example 10
                      */
                     per_page?: string;
+                    /**
+                     * @description Text contained in the origination's name, case ignored; % and _ are taken literally
+                     * @example ana
+                     */
+                    query?: string;
+                    /** @description id, status, started_at, deadline_at, created_at (default), updated_at; anything else sorts by created_at */
+                    sort_by?: string;
+                    /** @description asc or desc (default desc) */
+                    order?: string;
                 };
                 header?: never;
                 path: {
@@ -7613,11 +7685,14 @@ export interface paths {
                      * @example 10
                      */
                     per_page?: string;
-                    /** @description Text contained in the name (case ignored) */
+                    /**
+                     * @description Text contained in the name, case ignored; % and _ are taken literally
+                     * @example ana
+                     */
                     query?: string;
-                    /** @description name, created_at, updated_at (default) or matches_count; anything else is ignored */
+                    /** @description name, created_at, updated_at (default), matches_count; anything else sorts by updated_at */
                     sort_by?: string;
-                    /** @description asc or desc (default) */
+                    /** @description asc or desc (default desc) */
                     order?: string;
                     /** @description Only the segments of this realm */
                     realm_uid?: string;
@@ -8303,6 +8378,121 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/segments/preview_matches": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Count and show the users matching filters
+         * @description The count of count_matches and the first 10 matching users (as the realm's user list shows them), for a segment being edited. Nothing is stored. Needs `realm.users.read` on the realm besides `segments.read`. A bad tree is a 422 whose `details[].field` is the path of the bad node (`filters.all[1].value`).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The realm whose users are matched */
+                        realm_uid: string;
+                        /**
+                         * @description A filter tree: {"all": [f, ...]}, {"any": [f, ...]}, {"not": f} or a condition {"attribute", "operator", "value"} (an event count may add "within_last_days"). Attributes: email, username, first_name, last_name, active, created_at, last_login_at, custom_fields.<key>, events.<type>.count, events.<type>.last_at, random_bucket. Operators — text: eq, neq, contains, starts_with (both ignoring case), in; number and count: eq, lt, gt, lte, gte, between; date: before, after, on, between, within_last_days (dates YYYY-MM-DD, days in UTC); boolean: is; every type: is_set, is_not_set. A user without a value matches no comparison (neq included); not is plain negation. At most 10 levels deep and 200 conditions and groups; anything else is refused with 422 naming the path of the bad node.
+                         * @example {
+                         *       "all": [
+                         *         {
+                         *           "attribute": "first_name",
+                         *           "operator": "contains",
+                         *           "value": "Ana"
+                         *         }
+                         *       ]
+                         *     }
+                         */
+                        filters: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SegmentMatchesPreview"];
+                    };
+                };
+                /** @description The request is malformed */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No credential, or a credential that is not valid */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The credential's role does not allow this action, or the CSRF header is missing */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is too large */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is not of a media type this operation takes */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The input is not valid; `details` names each attribute */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/messaging/campaigns": {
         parameters: {
             query?: never;
@@ -8312,7 +8502,7 @@ export interface paths {
         };
         /**
          * List campaigns
-         * @description Campaigns of the realms the credential's roles reach, most recently changed first. `type` keeps one type, `filtered=true` only campaigns with at least one delivery, `only` trims each item to the attributes named. With `X-Api-Naming: legacy` the segment attributes are named `targets`, `targets_enabled`, `target_list` and the pagination envelope `goal` (spec 9).
+         * @description Campaigns of the realms the credential's roles reach, most recently changed first unless `sort_by` says otherwise. `type` keeps one type, `filtered=true` only campaigns with at least one delivery, `only` trims each item to the attributes named. With `X-Api-Naming: legacy` the segment attributes are named `targets`, `targets_enabled`, `target_list` and the pagination envelope `goal` (spec 9).
          */
         get: {
             parameters: {
@@ -8327,6 +8517,15 @@ export interface paths {
                      * @example 10
                      */
                     per_page?: string;
+                    /**
+                     * @description Text contained in the name or subject, case ignored; % and _ are taken literally
+                     * @example ana
+                     */
+                    query?: string;
+                    /** @description name, type, created_at, updated_at (default); anything else sorts by updated_at */
+                    sort_by?: string;
+                    /** @description asc or desc (default desc) */
+                    order?: string;
                     /** @description `mailing` or `notification`; anything else lists none */
                     type?: string;
                     /** @description `true` (or `1`): only campaigns that have at least one delivery */
@@ -8863,6 +9062,123 @@ export interface paths {
                 };
                 /** @description A path parameter is longer than any this server accepts */
                 414: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is not of a media type this operation takes */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The input is not valid; `details` names each attribute */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/messaging/campaigns/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Render an unsaved campaign for one user
+         * @description The draft's subject and body rendered for that user of `realm_uid` by the code that renders a saved campaign, so the answer is what the campaign's preview would be once saved. A template that does not parse is a 422 naming the field and the line (`details: [{"field": "body", "messages": ["is not a valid Liquid template: line 3: ..."]}]`); so is one that cannot be rendered for this user. 403 without `messaging.read` on the realm; 404 when the realm has no such user.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The realm the draft is for */
+                        realm_uid: string;
+                        /** @description `mailing` (email) or `notification` (the realm user's inbox) */
+                        type: "mailing" | "notification";
+                        /** @description A Liquid template, at most 255 characters */
+                        subject: string;
+                        /** @description A Liquid template, at most 100000 characters */
+                        body: string;
+                        /** @description A user of that realm */
+                        user_id: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description The campaign's subject and body rendered for one user */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["CampaignPreview"];
+                    };
+                };
+                /** @description The request is malformed */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No credential, or a credential that is not valid */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The credential's role does not allow this action, or the CSRF header is missing */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The resource does not exist */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is too large */
+                413: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -9697,14 +10013,19 @@ export interface paths {
                      * @example 10
                      */
                     per_page?: string;
+                    /**
+                     * @description Text contained in the uid or name, case ignored; % and _ are taken literally
+                     * @example ana
+                     */
+                    query?: string;
+                    /** @description uid, name, created_at, updated_at (default); anything else sorts by updated_at */
+                    sort_by?: string;
+                    /** @description asc or desc (default desc) */
+                    order?: string;
                     /** @description Attributes each item keeps: `only=id,name` or `only=id&only=name` */
                     only?: string[];
                     /** @description The same as `only`, Rails style: `only[]=id&only[]=name` */
                     "only[]"?: string[];
-                    /** @description uid, name, created_at or updated_at (default); anything else is ignored */
-                    sort_by?: string;
-                    /** @description asc or desc (default) */
-                    order?: string;
                 };
                 header?: never;
                 path?: never;
@@ -10139,14 +10460,19 @@ export interface paths {
                      * @example 10
                      */
                     per_page?: string;
+                    /**
+                     * @description Text contained in the uid or name, case ignored; % and _ are taken literally
+                     * @example ana
+                     */
+                    query?: string;
+                    /** @description uid, name, created_at, updated_at (default); anything else sorts by updated_at */
+                    sort_by?: string;
+                    /** @description asc or desc (default desc) */
+                    order?: string;
                     /** @description Attributes each item keeps: `only=id,name` or `only=id&only=name` */
                     only?: string[];
                     /** @description The same as `only`, Rails style: `only[]=id&only[]=name` */
                     "only[]"?: string[];
-                    /** @description uid, name, created_at or updated_at (default); anything else is ignored */
-                    sort_by?: string;
-                    /** @description asc or desc (default) */
-                    order?: string;
                 };
                 header?: never;
                 path: {
@@ -10649,6 +10975,15 @@ export interface paths {
                      * @example 10
                      */
                     per_page?: string;
+                    /**
+                     * @description Text contained in the name or slug, case ignored; % and _ are taken literally
+                     * @example ana
+                     */
+                    query?: string;
+                    /** @description name, slug, created_at, updated_at (default), published_at; anything else sorts by updated_at */
+                    sort_by?: string;
+                    /** @description asc or desc (default desc) */
+                    order?: string;
                     /** @description Attributes each item keeps: `only=id,name` or `only=id&only=name` */
                     only?: string[];
                     /** @description The same as `only`, Rails style: `only[]=id&only[]=name` */
@@ -10657,12 +10992,6 @@ export interface paths {
                     locale?: string;
                     /** @description draft (default) or published */
                     version?: "draft" | "published";
-                    /** @description Text contained in the name (case ignored) */
-                    query?: string;
-                    /** @description name, slug, created_at, updated_at (default) or published_at; anything else is ignored */
-                    sort_by?: string;
-                    /** @description asc or desc (default) */
-                    order?: string;
                 };
                 header?: never;
                 path: {
@@ -11617,16 +11946,19 @@ export interface paths {
                      * @example 10
                      */
                     per_page?: string;
+                    /**
+                     * @description Text contained in the file name, case ignored; % and _ are taken literally
+                     * @example ana
+                     */
+                    query?: string;
+                    /** @description file_name, size, created_at, updated_at (default); anything else sorts by updated_at */
+                    sort_by?: string;
+                    /** @description asc or desc (default desc) */
+                    order?: string;
                     /** @description Attributes each item keeps: `only=id,name` or `only=id&only=name` */
                     only?: string[];
                     /** @description The same as `only`, Rails style: `only[]=id&only[]=name` */
                     "only[]"?: string[];
-                    /** @description Text contained in the file name (case ignored) */
-                    query?: string;
-                    /** @description file_name, size, created_at or updated_at (default); anything else is ignored */
-                    sort_by?: string;
-                    /** @description asc or desc (default) */
-                    order?: string;
                 };
                 header?: never;
                 path: {
@@ -12149,7 +12481,7 @@ export interface paths {
         };
         /**
          * List webhook endpoints
-         * @description Newest first. Secrets are never shown.
+         * @description Newest first unless `sort_by` says otherwise. Secrets are never shown.
          */
         get: {
             parameters: {
@@ -12164,6 +12496,15 @@ export interface paths {
                      * @example 10
                      */
                     per_page?: string;
+                    /**
+                     * @description Text contained in the URL or description, case ignored; % and _ are taken literally
+                     * @example ana
+                     */
+                    query?: string;
+                    /** @description id (default), url, created_at, updated_at; anything else sorts by id */
+                    sort_by?: string;
+                    /** @description asc or desc (default desc) */
+                    order?: string;
                 };
                 header?: never;
                 path?: never;
@@ -12986,10 +13327,28 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
+        /** @description What the member may do, for a client to hide what it cannot; the server still checks every request */
+        EffectivePermissions: {
+            /** @description Held on every realm and space: from account roles, and from roles without a target */
+            everywhere: string[];
+            /** @description Held on one realm, space or site only (beyond `everywhere`) */
+            targets: {
+                /** @description realm, space or site */
+                context: string;
+                /** @description The realm or space uid */
+                target: string;
+                permissions: string[];
+            }[];
+        };
         AdminSession: {
             admin: components["schemas"]["TeamMember"];
-            /** @description Send it as X-CSRF-Token on unsafe requests made with the session cookie; only in the sign-in answer */
+            /** @description Send it as X-CSRF-Token on unsafe requests made with the session cookie; absent for an access token */
             csrf_token?: string;
+            /** @description What the request was signed in with */
+            credential: "session" | "access_token";
+            /** @description When the session ends (it is not extended); null for an access token, which lasts until revoked */
+            expires_at: string | null;
+            permissions: components["schemas"]["EffectivePermissions"];
         };
         Account: {
             name: string;
@@ -13451,6 +13810,12 @@ export interface components {
             created_at: string;
             /** Format: date-time */
             updated_at: string;
+        };
+        SegmentMatchesPreview: {
+            /** @description How many users of the realm match the filters now */
+            matches_count: number;
+            /** @description The first ten matching users, in the order of the realm's user list (most recently changed first) */
+            users: components["schemas"]["RealmUser"][];
         };
         /** @description A mailing or notification campaign of a realm (spec 2.3) */
         Campaign: {
