@@ -1,13 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { checkKey, type Storage } from './storage.js';
-
-/** Bytes buffered before a write to the file: fewer, larger writes than the socket's 64 KiB reads. */
-const WRITE_CHUNK = 1024 * 1024;
+import { syncedFileWriter } from './synced-file.js';
 
 async function syncFolder(folder: string): Promise<void> {
   const handle = await fs.open(folder, 'r');
@@ -33,9 +30,9 @@ export function localDiskStorage(root: string): Storage {
       await fs.mkdir(path.dirname(file), { recursive: true });
       const temporary = path.join(path.dirname(file), `.${path.basename(file)}.${randomUUID()}.part`);
       try {
-        // `flush` syncs the file before it is closed, and the folder is synced after the rename: an object
-        // reported stored survives a crash of the machine, as the database row naming it does.
-        await pipeline(Buffer.isBuffer(content) ? Readable.from([content]) : content, createWriteStream(temporary, { flags: 'wx', flush: true, highWaterMark: WRITE_CHUNK }));
+        // The file is synced before it is closed, and the folder after the rename: an object reported
+        // stored survives a crash of the machine, as the database row naming it does.
+        await pipeline(Buffer.isBuffer(content) ? Readable.from([content]) : content, syncedFileWriter(temporary));
         await fs.rename(temporary, file);
         await syncFolder(path.dirname(file));
       } catch (err) {

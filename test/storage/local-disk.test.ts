@@ -1,3 +1,4 @@
+import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -27,6 +28,18 @@ describe('local-disk storage', () => {
     expect(await storage.get('avatars/a.png')).toBeNull();
     expect(await storage.get('avatars')).toBeNull();
     expect(await storage.get('avatars/a.png/deeper')).toBeNull();
+  });
+
+  it('stores a stream of many writes whole, across the syncs started while it arrives', async () => {
+    const chunks = Array.from({ length: 300 }, () => randomBytes(64 * 1024 + 7));
+    const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
+    await storage.put('assets/large.bin', Readable.from(chunks));
+    const stored = await storage.get('assets/large.bin');
+    expect(stored?.size).toBe(300 * (64 * 1024 + 7));
+    const read: Buffer[] = [];
+    for await (const chunk of stored!.content) read.push(chunk as Buffer);
+    expect(sha256(Buffer.concat(read))).toBe(sha256(Buffer.concat(chunks)));
+    expect(fs.readdirSync(path.join(root, 'assets')).filter((name) => name.startsWith('.'))).toEqual([]);
   });
 
   it('leaves no temporary file when the content fails midway', async () => {
