@@ -22,10 +22,10 @@ admin.use({
     if (csrfToken && UNSAFE.has(request.method)) request.headers.set('X-CSRF-Token', csrfToken);
     return request;
   },
-  onError({ error }) {
-    const status = (error as { status?: number }).status;
-    if (status === 401) for (const listener of sessionEndListeners) listener();
-    return error instanceof Error ? error : new Error(String(error));
+  // Runs before the client's own middleware turns the answer into an AtriumError (response middlewares run last-added first).
+  onResponse({ response }) {
+    if (response.status === 401) for (const listener of sessionEndListeners) listener();
+    return undefined;
   },
 });
 

@@ -3,24 +3,27 @@ import type { AdminComponents } from '@atrium/client';
 import { admin, onSessionEnd, setCsrfToken } from '../api/client';
 import { statusOf } from '../api/errors';
 
-export type TeamMember = AdminComponents['schemas']['TeamMember'] & { permissions?: string[] };
+export type TeamMember = AdminComponents['schemas']['TeamMember'];
+type SessionAnswer = AdminComponents['schemas']['AdminSession'];
+type Permissions = SessionAnswer['permissions'];
 
 type State =
   | { status: 'loading' }
   | { status: 'signed-out'; expired: boolean }
-  | { status: 'signed-in'; member: TeamMember };
+  | { status: 'signed-in'; member: TeamMember; permissions: Permissions };
 
 interface Session {
   state: State;
   signIn(email: string, password: string): Promise<void>;
   signOut(): Promise<void>;
-  /** Whether the member holds this permission; the server stays the authority, this only hides actions. */
-  can(permission: string): boolean;
+  /**
+   * Whether the member holds this permission, on that realm or space uid when given, else anywhere.
+   * The server stays the authority: this only hides actions.
+   */
+  can(permission: string, target?: string): boolean;
 }
 
 const SessionContext = createContext<Session | null>(null);
-
-type SessionAnswer = { admin: TeamMember; csrf_token?: string };
 
 export function SessionProvider({ children }: { children: ReactNode }) {
   const [state, setState] = useState<State>({ status: 'loading' });
@@ -30,7 +33,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     admin.GET('/session').then(({ data }) => {
       const answer = data as SessionAnswer;
       setCsrfToken(answer.csrf_token ?? null);
-      if (live) setState({ status: 'signed-in', member: answer.admin });
+      if (live) setState({ status: 'signed-in', member: answer.admin, permissions: answer.permissions });
     }, (error: unknown) => {
       if (live) setState({ status: 'signed-out', expired: false });
       if (statusOf(error) !== 401) console.warn(error);
@@ -46,7 +49,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     const { data } = await admin.POST('/session', { body: { email, password } });
     const answer = data as SessionAnswer;
     setCsrfToken(answer.csrf_token ?? null);
-    setState({ status: 'signed-in', member: answer.admin });
+    setState({ status: 'signed-in', member: answer.admin, permissions: answer.permissions });
   }, []);
 
   const signOut = useCallback(async () => {
@@ -60,10 +63,11 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 
   const value = useMemo<Session>(() => ({
     state, signIn, signOut,
-    can: (permission) => {
+    can: (permission, target) => {
       if (state.status !== 'signed-in') return false;
-      const { permissions } = state.member;
-      return permissions === undefined || permissions.includes(permission);
+      const { everywhere, targets } = state.permissions;
+      return everywhere.includes(permission)
+        || targets.some((held) => (target === undefined || held.target === target) && held.permissions.includes(permission));
     },
   }), [state, signIn, signOut]);
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
