@@ -1,0 +1,12 @@
+import { api } from '../api/client';
+import { ServerSelect, type Option } from './server-select';
+
+function useRealmOptions(search: string): { options: Option[]; loading: boolean } {
+  const realms = api.useQuery('get', '/realms', { params: { query: { per_page: '20', sort_by: 'name', order: 'asc', ...(search ? { query: search } : {}) } } });
+  return { options: (realms.data?.realms ?? []).map((realm) => ({ value: realm.uid, label: `${realm.name} (${realm.uid})` })), loading: realms.isLoading };
+}
+
+/** Picks a realm by uid, searching the server by uid or name. */
+export function RealmSelect(props: { label: string; value: string | null; onChange(uid: string | null): void; required?: boolean; w?: number | string }) {
+  return <ServerSelect {...props} useOptions={useRealmOptions} />;
+}
