@@ -28,9 +28,9 @@ function setConsoleHeaders(reply: FastifyReply, filePath: string): void {
  * (the console's own routes), so a reload or a shared link opens the right screen. Without the build the
  * server still starts, says so in its log, and answers /admin with 503 and how to build it.
  */
-export function consoleRoutes(ctx: Context): FastifyPluginAsync {
+export function consoleRoutes(ctx: Pick<Context, 'log'>, dir = CONSOLE_DIR): FastifyPluginAsync {
   return async (app) => {
-    if (!existsSync(`${CONSOLE_DIR}index.html`)) {
+    if (!existsSync(`${dir}index.html`)) {
       ctx.log.warn('the admin console is not built (run `npm run build`): /admin answers 503 until then');
       app.get('/admin*', { schema: { hide: true } }, (_request, reply) => reply.code(503).type('text/plain; charset=utf-8')
         .header('cache-control', 'no-store').send('The admin console is not built. Run `npm run build` and restart the server.\n'));
@@ -38,7 +38,7 @@ export function consoleRoutes(ctx: Context): FastifyPluginAsync {
     }
     await app.register(async (scope) => {
       await scope.register(fastifyStatic, {
-        root: CONSOLE_DIR, prefix: '/', wildcard: false, index: ['index.html'], preCompressed: true,
+        root: dir, prefix: '/', wildcard: false, index: ['index.html'], preCompressed: true,
         cacheControl: false, dotfiles: 'deny', setHeaders: setConsoleHeaders,
       });
       scope.setNotFoundHandler((request, reply) => {

@@ -1,5 +1,7 @@
+import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SESSION_HOURS } from '../../src/admin-auth/sessions.js';
+import { consoleRoutes } from '../../src/console/routes.js';
 import { axeViolations, startConsole, VARIANTS, type ConsoleHarness } from '../helpers/console.js';
 
 // The console runs against a server on the embedded database (issue 15); the PostgreSQL run skips it.
@@ -31,6 +33,18 @@ describe.skipIf(!!process.env.DATABASE_URL)('admin console: serving, sign-in, se
     expect(deep.body).toContain('<div id="root">');
     expect((await c.h.app.inject({ method: 'POST', url: '/admin/realms' })).statusCode).toBe(404);
     expect((await c.h.app.inject({ url: '/admin/assets/missing-abc123.js' })).statusCode).toBe(404);
+  });
+
+  it('starts without the build, says so in its log, and answers /admin with 503 and how to build it', async () => {
+    const lines: string[] = [];
+    const app = Fastify();
+    await app.register(consoleRoutes({ log: { warn: (line: string) => lines.push(line) } as never }, '/nonexistent/admin/'));
+    const answer = await app.inject({ url: '/admin/realms' });
+    expect(answer.statusCode).toBe(503);
+    expect(answer.body).toContain('npm run build');
+    expect((await app.inject({ url: '/admin' })).statusCode).toBe(503);
+    expect(lines).toEqual([expect.stringContaining('not built')]);
+    await app.close();
   });
 
   for (const { locale, scheme } of VARIANTS) {
