@@ -2,6 +2,7 @@ import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SESSION_HOURS } from '../../src/admin-auth/sessions.js';
 import { consoleRoutes } from '../../src/console/routes.js';
+import { realms } from '../../src/realms/tables.js';
 import { axeViolations, startConsole, VARIANTS, type ConsoleHarness } from '../helpers/console.js';
 
 // The console runs against a server on the embedded database (issue 15); the PostgreSQL run skips it.
@@ -123,6 +124,82 @@ describe.skipIf(!!process.env.DATABASE_URL)('admin console: serving, sign-in, se
       await signIn();
       expect(page.url()).toMatch(/\/admin\/realms\?q=after$/);
       await page.getByRole('link', { name: 'after-reload' }).waitFor();
+    } finally {
+      await close();
+    }
+  }, 60_000);
+
+  it('works by keyboard: ? lists the shortcuts, Esc closes, Ctrl+K goes to a screen, / focuses the search', async () => {
+    const { page, problems, signIn, close } = await c.open();
+    try {
+      await signIn();
+      await page.keyboard.press('Tab');
+      expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Skip to content');
+      await page.keyboard.press('Shift+?');
+      const help = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+      await help.waitFor();
+      expect(await axeViolations(page)).toEqual([]);
+      await page.keyboard.press('Escape');
+      await help.waitFor({ state: 'detached' });
+
+      await page.keyboard.press('Control+k');
+      const spotlightSearch = page.getByPlaceholder('Go to…');
+      await spotlightSearch.waitFor();
+      await expect.poll(() => spotlightSearch.evaluate((input) => input === document.activeElement)).toBe(true);
+      await page.keyboard.type('Realms');
+      await page.locator('.mantine-Spotlight-action', { hasText: 'Realms' }).first().waitFor();
+      await page.keyboard.press('ArrowDown');
+      await page.locator('.mantine-Spotlight-action[data-selected]').waitFor();
+      await page.keyboard.press('Enter');
+      await page.waitForURL(/\/admin\/realms$/);
+
+      await page.locator('[data-list-search]').waitFor();
+      await page.keyboard.press('/');
+      expect(await page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.dataset.listSearch)).toBe('true');
+      expect(problems).toEqual([]);
+    } finally {
+      await close();
+    }
+  }, 60_000);
+
+  it('remembers dark mode and Spanish over a reload, with the scheme set before the app runs', async () => {
+    const { page, signIn, go, close } = await c.open({ locale: 'en', scheme: 'light' });
+    try {
+      await signIn();
+      await page.locator('header label', { hasText: 'Dark' }).click();
+      await page.getByRole('combobox', { name: 'Language' }).click();
+      await page.getByRole('option', { name: 'Español' }).click();
+      await page.locator('html[lang=es]').waitFor({ state: 'attached' });
+      await go('/realms');
+      await page.waitForLoadState('domcontentloaded');
+      expect(await page.locator('html').getAttribute('data-mantine-color-scheme')).toBe('dark');
+      await page.getByRole('heading', { level: 1, name: 'Reinos' }).waitFor();
+      expect(await page.locator('html').getAttribute('lang')).toBe('es');
+    } finally {
+      await close();
+    }
+  }, 60_000);
+
+  it('keeps the realm list paginated with 1,000 realms, its page and search in the URL', async () => {
+    const now = new Date();
+    await c.h.ctx.db.insert(realms).values(Array.from({ length: 1000 }, (_, i) => ({ uid: `bulk-${String(i).padStart(4, '0')}`, name: `Bulk realm ${i}`, createdAt: now, updatedAt: now })));
+    const { page, signIn, close } = await c.open();
+    const perPage: string[] = [];
+    page.on('request', (request) => { if (request.url().includes('/api/admin/realms?')) perPage.push(new URL(request.url()).searchParams.get('per_page') ?? ''); });
+    try {
+      await signIn();
+      await page.getByRole('navigation').getByRole('link', { name: 'Realms' }).click();
+      await page.locator('main table tbody tr').nth(19).waitFor();
+      expect(await page.locator('main table tbody tr').count()).toBe(20);
+      await page.getByText(/1,00\d in all/).waitFor();
+      await page.getByRole('button', { name: /^Page 2 of 5\d$/ }).click();
+      await page.waitForURL(/page=2/);
+      await page.getByLabel('Search').fill('bulk-0999');
+      await page.locator('main table tbody tr').filter({ hasText: 'bulk-0999' }).waitFor();
+      await page.waitForURL(/q=bulk-0999/);
+      expect(await page.locator('main table tbody tr').count()).toBe(1);
+      expect(perPage.length).toBeGreaterThan(0);
+      expect(perPage.every((value) => Number(value) <= 20)).toBe(true);
     } finally {
       await close();
     }
