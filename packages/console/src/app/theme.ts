@@ -3,7 +3,7 @@ import type { Translate } from '../i18n/i18n';
 
 /**
  * Mantine's default primary (blue 6) gives white text 3.55:1; shade 8 passes WCAG AA (4.5:1) in both schemes.
- * Dimmed text is darkened (light) and lightened (dark) for the same reason.
+ * Dimmed text and field errors are darkened (light) and lightened (dark) for the same reason.
  */
 export const themeFor = (t: Translate) => createTheme({
   primaryColor: 'blue',
@@ -26,10 +26,12 @@ export const cssVariablesResolver: CSSVariablesResolver = (current) => ({
     '--mantine-color-dimmed': current.colors.gray[7]!,
     '--mantine-color-anchor': current.colors.blue[8]!,
     '--mantine-color-placeholder': current.colors.gray[7]!,
+    '--mantine-color-error': current.colors.red[9]!,
   },
   dark: {
     '--mantine-color-dimmed': current.colors.dark[1]!,
     '--mantine-color-anchor': current.colors.blue[3]!,
     '--mantine-color-placeholder': current.colors.dark[1]!,
+    '--mantine-color-error': current.colors.red[4]!,
   },
 });
