@@ -30,6 +30,7 @@ describe.skipIf(!!process.env.DATABASE_URL)('admin console: a realm and its user
       const uid = `bank-${locale}`;
       expect((await api('POST', '/realms', { uid, name: 'Banca مرحبا 🌍' })).statusCode).toBe(201);
       expect((await api('POST', `/customers/${uid}/custom_fields`, { key: 'note', name: 'Note', type: 'text' })).statusCode).toBe(201);
+      expect((await api('POST', `/customers/${uid}/custom_fields`, { key: 'plan', name: 'Plan', type: 'dropdown', options: ['silver', 'gold'] })).statusCode).toBe(201);
       const { page, context, problems, signIn, go, close } = await c.open({ locale, scheme });
       const tab = (name: string) => page.getByRole('navigation', { name: L('Realm sections', 'Secciones del reino') }).getByRole('link', { name, exact: true }).click();
       const dialog = page.getByRole('dialog');
@@ -65,10 +66,10 @@ describe.skipIf(!!process.env.DATABASE_URL)('admin console: a realm and its user
         await dialog.getByLabel(L('Name', 'Nombre')).fill('Tier level');
         await submit(dialog);
         const fields = async () => (await api('GET', `/customers/${uid}/custom_fields`)).json().custom_fields.map((field: { name: string }) => field.name);
-        await poll(fields).toEqual(['Note', 'Tier level']);
+        await poll(fields).toEqual(['Note', 'Plan', 'Tier level']);
         await tierRow.getByRole('button', { name: L('Delete', 'Eliminar') }).click();
         await confirmDeleteDialog();
-        await poll(fields).toEqual(['Note']);
+        await poll(fields).toEqual(['Note', 'Plan']);
 
         // OAuth clients: the secret is shown once, in the answer that created the client.
         await tab(L('OAuth clients', 'Clientes OAuth'));
@@ -109,6 +110,22 @@ describe.skipIf(!!process.env.DATABASE_URL)('admin console: a realm and its user
         await confirmDeleteDialog();
         await poll(async () => (await provider()).statusCode).toBe(404);
 
+        // Integrations: Zendesk single sign-on (the shared secret is never shown back).
+        await tab(L('Integrations', 'Integraciones'));
+        await page.getByLabel(L('Subdomain', 'Subdominio')).fill('bank');
+        await page.getByLabel(L('Key ID', 'ID de clave')).fill('key-1');
+        await page.getByLabel(L('Shared secret', 'Secreto compartido')).fill('a shared secret of the help desk');
+        expect(await axeViolations(page)).toEqual([]);
+        await submit(page, 'main form');
+        const zendesk = () => api('GET', `/customers/${uid}/integrations/zendesk`);
+        await poll(async () => (await zendesk()).statusCode).toBe(200);
+        await page.getByLabel(L('Subdomain', 'Subdominio')).fill('bank-help');
+        await submit(page, 'main form');
+        await poll(async () => (await zendesk()).json().subdomain).toBe('bank-help');
+        await page.getByRole('button', { name: L('Delete', 'Eliminar') }).nth(1).click();
+        await confirmDeleteDialog();
+        await poll(async () => (await zendesk()).statusCode).toBe(404);
+
         // Users: create with a custom field value, edit, impersonate, events, delete.
         await tab(L('Users', 'Usuarios'));
         await page.getByRole('button', { name: L('New user', 'Nuevo usuario') }).click();
@@ -119,6 +136,8 @@ describe.skipIf(!!process.env.DATABASE_URL)('admin console: a realm and its user
         await dialog.getByLabel(L('First name', 'Nombre'), { exact: true }).fill(XSS_NAME);
         await dialog.getByLabel(L('Password', 'Contraseña'), { exact: true }).fill('a long secret 1');
         await dialog.getByLabel('Note').fill(XSS_FIELD);
+        await dialog.getByLabel('Plan').click();
+        await page.getByRole('option', { name: 'gold' }).click();
         await submit(dialog);
         await page.waitForURL(/\/users\/\d+$/);
         const userId = Number(/\/users\/(\d+)$/.exec(page.url())![1]);
@@ -132,6 +151,11 @@ describe.skipIf(!!process.env.DATABASE_URL)('admin console: a realm and its user
         await submit(page, 'main form');
         const user = () => api('GET', `/customers/${uid}/users/${userId}`);
         await poll(async () => (await user()).json().last_name).toBe('Lovelace');
+        expect((await user()).json().custom_fields).toEqual([{ key: 'note', value: XSS_FIELD }, { key: 'plan', value: 'gold' }]);
+
+        await page.getByLabel(L('Subject', 'Asunto')).fill('Welcome');
+        await submit(page, `main form[aria-label="${L('Send a notification', 'Enviar una notificación')}"]`);
+        await page.getByText(L('Sent', 'Enviada'), { exact: true }).waitFor();
 
         await page.getByRole('button', { name: L('Revoke all sessions', 'Revocar todas las sesiones') }).click();
         await page.getByText(L('Every session of this user was revoked', 'Se revocaron todas las sesiones de este usuario')).waitFor();
@@ -171,7 +195,7 @@ describe.skipIf(!!process.env.DATABASE_URL)('admin console: a realm and its user
     }, 60_000);
   }
 
-  it('keeps the layout with a 10 KB name, and Ctrl+K finds users of the realm in the URL', async () => {
+  it('keeps the layout with a 10 KB name, pages, sorts and searches users on the server, and Ctrl+K finds users of the realm in the URL', async () => {
     const uid = 'long-names';
     const long = `${'مرحبا بالعالم 🌍 '.repeat(400)}${'x'.repeat(3_000)}`;
     expect((await api('POST', '/realms', { uid, name: long.slice(0, 10_000) })).statusCode).toBe(201);
@@ -179,6 +203,7 @@ describe.skipIf(!!process.env.DATABASE_URL)('admin console: a realm and its user
     const name255 = 'مرحبا🌍'.repeat(40).slice(0, 255);
     const created = await api('POST', `/customers/${uid}/users`, { email: 'grace@example.com', first_name: 'Grace', last_name: name255, second_last_name: name255, password: 'a long secret 1' });
     expect(created.statusCode, created.body).toBe(201);
+    for (let n = 0; n < 24; n += 1) expect((await api('POST', `/customers/${uid}/users`, { email: `user-${n}@example.com`, first_name: `User ${n}` })).statusCode).toBe(201);
     const { page, problems, signIn, go, close } = await c.open();
     try {
       await signIn();
@@ -188,8 +213,19 @@ describe.skipIf(!!process.env.DATABASE_URL)('admin console: a realm and its user
         await page.locator('main table, main form').first().waitFor();
         expect(await overflowOfMain(page), path).toBeLessThanOrEqual(0);
       }
+      // The users list is one server page at a time, sorted and searched on the server, its state in the URL.
+      const usersQueries: string[] = [];
+      page.on('request', (request) => { if (request.url().includes(`/customers/${uid}/users?`)) usersQueries.push(request.url()); });
       await go(`/realms/${uid}/users`);
-      await page.locator('main table').waitFor();
+      await expect.poll(() => page.locator('main tbody tr').count()).toBe(20);
+      expect(usersQueries.every((url) => new URL(url).searchParams.get('per_page') === '20')).toBe(true);
+      await page.getByRole('button', { name: 'Email' }).click();
+      await page.waitForURL(/sort_by=email&sort_order=asc/);
+      await expect.poll(() => page.locator('main tbody tr').first().textContent()).toContain('grace@example.com');
+      await page.getByLabel('Search').fill('grace');
+      await page.waitForURL(/q=grace/);
+      await expect.poll(() => page.locator('main tbody tr').count()).toBe(1);
+      await page.locator('main h1').first().click();
       await page.keyboard.press('Control+K');
       await page.getByRole('dialog').getByLabel('Go to…').fill('grace');
       await page.getByRole('button', { name: /grace@example\.com/ }).click();

@@ -55,7 +55,7 @@ export function RealmLayout() {
         <Group gap="xs">
           {TABS.filter((tab) => can(tab.permission, realmUid)).map((tab) => (
             <ButtonLink key={tab.to} to={tab.to} params={{ realmUid }} size="xs" variant="default"
-              activeOptions={{ exact: tab.to === '/realms/$realmUid' }} activeProps={{ variant: 'filled' } as never}>
+              activeOptions={{ exact: tab.to === '/realms/$realmUid' }} activeProps={{ variant: 'filled' }}>
               {t(tab.label)}
             </ButtonLink>
           ))}
