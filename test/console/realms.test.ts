@@ -103,6 +103,7 @@ describe.skipIf(!!process.env.DATABASE_URL)('admin console: a realm and its user
         await submit(page, 'main form');
         const provider = () => api('GET', `/customers/${uid}/identity_provider`);
         await poll(async () => (await provider()).statusCode).toBe(200);
+        await page.getByLabel(L('Client secret (leave empty to keep the stored one)', 'Secreto de cliente (vacío para conservar el guardado)')).waitFor();
         await page.getByLabel(L('Button label', 'Texto del botón')).fill('Example ID');
         await submit(page, 'main form');
         await poll(async () => (await provider()).json().button_label).toBe('Example ID');
@@ -119,6 +120,8 @@ describe.skipIf(!!process.env.DATABASE_URL)('admin console: a realm and its user
         await submit(page, 'main form');
         const zendesk = () => api('GET', `/customers/${uid}/integrations/zendesk`);
         await poll(async () => (await zendesk()).statusCode).toBe(200);
+        // The form comes back for the stored integration: the secret may now be left empty.
+        await page.getByLabel(L('Shared secret (leave empty to keep the stored one)', 'Secreto compartido (vacío para conservar el guardado)')).waitFor();
         await page.getByLabel(L('Subdomain', 'Subdominio')).fill('bank-help');
         await submit(page, 'main form');
         await poll(async () => (await zendesk()).json().subdomain).toBe('bank-help');
@@ -183,11 +186,21 @@ describe.skipIf(!!process.env.DATABASE_URL)('admin console: a realm and its user
         await page.getByRole('row').filter({ hasText: L('Impersonated', 'Suplantado') }).waitFor();
         expect(await axeViolations(page)).toEqual([]);
 
+        // Filters come from the URL too; event properties render as text.
+        expect((await api('POST', `/customers/${uid}/users/${userId}/events`, { type: 'support_call', properties: { note: '<script>window.__xss=3</script>' } })).statusCode).toBe(201);
+        await go(`/realms/${uid}/events?user_id=${userId}`);
+        await page.getByRole('row').filter({ hasText: 'support_call' }).getByText('<script>window.__xss=3</script>', { exact: false }).waitFor();
+        expect(await page.getByRole('row').filter({ hasText: 'user_login_log' }).count()).toBe(1);
+        expect(await page.evaluate(() => (window as { __xss?: number }).__xss)).toBeUndefined();
+
         await go(`/realms/${uid}/users/${userId}`);
         await page.getByRole('button', { name: L('Delete', 'Eliminar') }).nth(1).click();
         await confirmDeleteDialog();
         await page.waitForURL(/\/users$/);
         await poll(async () => (await user()).statusCode).toBe(404);
+        // A stale link to the deleted user shows the not-found page.
+        await go(`/realms/${uid}/users/${userId}`);
+        await page.getByRole('heading', { level: 1, name: L('Not found', 'No encontrado') }).waitFor();
         expect(problems).toEqual([]);
       } finally {
         await close();
@@ -235,4 +248,28 @@ describe.skipIf(!!process.env.DATABASE_URL)('admin console: a realm and its user
       await close();
     }
   }, 40_000);
+
+  it('hides the writes a realm viewer lacks: no create, edit, delete or impersonation', async () => {
+    const uid = 'viewed';
+    expect((await api('POST', '/realms', { uid, name: 'Viewed realm' })).statusCode).toBe(201);
+    expect((await api('POST', `/customers/${uid}/users`, { email: 'lin@example.com', first_name: 'Lin' })).statusCode).toBe(201);
+    const member = await api('POST', '/team_members', { email: 'viewer@example.com', password: 'viewer password 1', roles: [{ key: 'realm_viewer', target: uid }] });
+    expect(member.statusCode, member.body).toBe(201);
+    const { page, problems, signIn, go, close } = await c.open();
+    try {
+      await signIn('viewer@example.com', 'viewer password 1');
+      await go(`/realms/${uid}/users`);
+      await page.getByRole('link', { name: 'lin@example.com' }).click();
+      await page.getByRole('heading', { level: 2, name: 'Lin' }).waitFor();
+      const sections = page.getByRole('navigation', { name: 'Realm sections' });
+      expect(await sections.getByRole('link').allTextContents()).toEqual(['Overview', 'Sign-in settings', 'Custom fields', 'OAuth clients', 'Users', 'Events']);
+      for (const name of ['Delete', 'Impersonate', 'Revoke all sessions', 'Save']) expect(await page.getByRole('button', { name }).count(), name).toBe(0);
+      await go(`/realms/${uid}/users`);
+      await page.getByRole('link', { name: 'lin@example.com' }).waitFor();
+      expect(await page.getByRole('button', { name: 'New user' }).count()).toBe(0);
+      expect(problems).toEqual([]);
+    } finally {
+      await close();
+    }
+  }, 30_000);
 });

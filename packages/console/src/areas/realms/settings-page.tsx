@@ -29,7 +29,8 @@ export function SettingsPage() {
   const { realmUid } = route.useParams();
   const realm = api.useQuery('get', '/realms/{realm_uid}', { params: { path: { realm_uid: realmUid } } });
   if (!realm.data) return null;
-  return <SettingsForm key={realm.data.updated_at} realmUid={realmUid} settings={realm.data.settings} />;
+  // Keyed by realm, not by version: a save must not reset what the member types next.
+  return <SettingsForm key={realmUid} realmUid={realmUid} settings={realm.data.settings} />;
 }
 
 function SettingsForm({ realmUid, settings }: { realmUid: string; settings: Settings }) {
