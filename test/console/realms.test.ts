@@ -198,7 +198,7 @@ describe.skipIf(!!process.env.DATABASE_URL)('admin console: a realm and its user
         expect(await page.evaluate(() => (window as { __xss?: number }).__xss)).toBeUndefined();
 
         await go(`/realms/${uid}/users/${userId}`);
-        await page.getByRole('button', { name: L('Delete', 'Eliminar') }).nth(1).click();
+        await page.getByRole('button', { name: L('Delete user', 'Eliminar usuario') }).click();
         await confirmDeleteDialog();
         await page.waitForURL(/\/users$/);
         await poll(async () => (await user()).statusCode).toBe(404);

@@ -1,4 +1,4 @@
-import { Checkbox, Fieldset, NumberInput, Paper, Select, SimpleGrid, Stack, TextInput } from '@mantine/core';
+import { Checkbox, Fieldset, NumberInput, Paper, Select, SimpleGrid, Stack, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
@@ -51,6 +51,7 @@ function SettingsForm({ realmUid, settings }: { realmUid: string; settings: Sett
 
   return (
     <Paper withBorder p="md" maw={720}>
+      <Title order={2} size="h3" mb="sm">{t('realms.settings')}</Title>
       <form onSubmit={submit}>
         <fieldset disabled={!can('realms.manage', realmUid)} style={{ border: 0, padding: 0, margin: 0 }}>
           <Stack>

@@ -46,7 +46,7 @@ export function UserPage() {
               notifications.show({ message: t('common.deleted') });
               await queryClient.invalidateQueries({ queryKey: ['get', '/customers/{realm_uid}/users'] });
               await navigate({ to: '/realms/$realmUid/users', params: { realmUid } });
-            })}>{t('common.delete')}</Button>
+            })}>{t('realms.deleteUser')}</Button>
           )}
         </Group>
       </Group>
@@ -76,7 +76,7 @@ export function UserPage() {
             <Title order={3}>{t('realms.events')}</Title>
             <AnchorLink to="/realms/$realmUid/events" params={{ realmUid }} search={{ user_id: id }}>{t('realms.events')} →</AnchorLink>
           </Group>
-          <EventsTable events={events.data.events} withUser={false} />
+          {events.data.events.length ? <EventsTable events={events.data.events} withUser={false} /> : <Text>{t('common.noResults')}</Text>}
         </Paper>
       )}
       {can('realm.activity.write', realmUid) && (
