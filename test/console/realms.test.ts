@@ -19,8 +19,8 @@ describe.skipIf(!!process.env.DATABASE_URL)('admin console: a realm and its user
   afterAll(async () => { await idp?.close(); await c?.close(); });
 
   const api = (method: 'GET' | 'POST', url: string, payload?: unknown) => c.h.request({ method, url: `/api/admin${url}`, ...(payload ? { payload } : {}) });
-  // Submitted by keyboard: a notification of the previous save may lie over the button.
-  const submit = (scope: Page | Locator, form = 'form') => scope.locator(`${form} button[type=submit]`).first().press('Enter');
+  // Submitted by keyboard (a notification of the previous save may lie over the button), once the previous save is over.
+  const submit = (scope: Page | Locator, form = 'form') => scope.locator(`${form} button[type=submit]:not([data-loading])`).first().press('Enter');
   const poll = (read: () => Promise<unknown>) => expect.poll(read, { timeout: 5_000 });
 
   for (const { locale, scheme } of VARIANTS) {
