@@ -32,7 +32,7 @@ export function IdentityProviderPage() {
       exists={!!provider.data}
       onDelete={async () => { await admin.DELETE(PATH, { params }); queryClient.removeQueries({ queryKey: ['get', PATH] }); await refresh(); }}
     >
-      <ProviderForm key={provider.data?.updated_at ?? 'new'} provider={provider.data} onSubmit={async (body) => {
+      <ProviderForm key={provider.data ? 'stored' : 'new'} provider={provider.data} onSubmit={async (body) => {
         await admin.PUT(PATH, { params, body });
         notifications.show({ message: t('common.saved') });
         await refresh();
@@ -51,9 +51,10 @@ function ProviderForm({ provider, onSubmit }: { provider?: IdentityProvider; onS
       button_label: provider?.button_label ?? '', show_delegation_information: provider?.show_delegation_information ?? false,
     },
   });
-  const { submit, error } = useFormSubmit(form, ({ client_secret, scopes, ...values }) => onSubmit({
-    ...values, scopes: scopes.split(/\s+/).filter(Boolean), ...(client_secret ? { client_secret } : {}),
-  }));
+  const { submit, error } = useFormSubmit(form, async ({ client_secret, scopes, ...values }) => {
+    await onSubmit({ ...values, scopes: scopes.split(/\s+/).filter(Boolean), ...(client_secret ? { client_secret } : {}) });
+    form.setFieldValue('client_secret', '');
+  });
   return (
     <form onSubmit={submit}>
       <Stack>

@@ -32,7 +32,7 @@ export function IntegrationsPage() {
       exists={!!zendesk.data}
       onDelete={async () => { await admin.DELETE(PATH, { params }); queryClient.removeQueries({ queryKey: ['get', PATH] }); await refresh(); }}
     >
-      <ZendeskForm key={zendesk.data?.updated_at ?? 'new'} zendesk={zendesk.data} onSubmit={async (body) => {
+      <ZendeskForm key={zendesk.data ? 'stored' : 'new'} zendesk={zendesk.data} onSubmit={async (body) => {
         await admin.PUT(PATH, { params, body });
         notifications.show({ message: t('common.saved') });
         await refresh();
@@ -44,7 +44,10 @@ export function IntegrationsPage() {
 function ZendeskForm({ zendesk, onSubmit }: { zendesk?: Zendesk; onSubmit(body: { subdomain: string; key_id: string; shared_secret?: string }): Promise<unknown> }) {
   const { t } = useI18n();
   const form = useForm({ initialValues: { subdomain: zendesk?.subdomain ?? '', key_id: zendesk?.key_id ?? '', shared_secret: '' } });
-  const { submit, error } = useFormSubmit(form, ({ shared_secret, ...values }) => onSubmit({ ...values, ...(shared_secret ? { shared_secret } : {}) }));
+  const { submit, error } = useFormSubmit(form, async ({ shared_secret, ...values }) => {
+    await onSubmit({ ...values, ...(shared_secret ? { shared_secret } : {}) });
+    form.setFieldValue('shared_secret', '');
+  });
   return (
     <form onSubmit={submit}>
       <Stack>
