@@ -1,9 +1,10 @@
-import { useState } from 'react';
-import { Button, Checkbox, Group, Stack, TextInput } from '@mantine/core';
+import { Checkbox, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import type { AdminComponents } from '@atrium/client';
-import { FormError, showFieldErrors } from '../../components/form-error';
+import { FormError } from '../../components/form-error';
 import { useI18n } from '../../i18n/i18n';
+import { FormActions } from './form-actions';
+import { useFormSubmit } from './use-form-submit';
 
 type Realm = AdminComponents['schemas']['Realm'];
 export interface RealmValues { uid: string; name: string; active: boolean; custom_domain: string }
@@ -18,17 +19,7 @@ export function RealmForm({ realm, onSubmit, onCancel }: {
   const form = useForm<RealmValues>({
     initialValues: { uid: realm?.uid ?? '', name: realm?.name ?? '', active: realm?.active ?? true, custom_domain: realm?.custom_domain ?? '' },
   });
-  const [error, setError] = useState<unknown>(null);
-  const submit = form.onSubmit(async (values) => {
-    form.clearErrors();
-    setError(null);
-    try {
-      await onSubmit(values);
-    } catch (caught) {
-      showFieldErrors(form, caught);
-      setError(caught);
-    }
-  });
+  const { submit, error } = useFormSubmit(form, onSubmit);
   return (
     <form onSubmit={submit}>
       <Stack>
@@ -37,10 +28,7 @@ export function RealmForm({ realm, onSubmit, onCancel }: {
         <TextInput label={t('realms.name')} required {...form.getInputProps('name')} />
         <TextInput label={t('realms.customDomain')} {...form.getInputProps('custom_domain')} />
         <Checkbox label={t('realms.active')} {...form.getInputProps('active', { type: 'checkbox' })} />
-        <Group justify="flex-end">
-          {onCancel && <Button variant="default" onClick={onCancel}>{t('common.cancel')}</Button>}
-          <Button type="submit" loading={form.submitting}>{t('common.save')}</Button>
-        </Group>
+        <FormActions submitting={form.submitting} onCancel={onCancel} />
       </Stack>
     </form>
   );

@@ -1,0 +1,44 @@
+import { Checkbox, Group, Select, Stack, Textarea, TextInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import type { AdminComponents } from '@atrium/client';
+import { FormError } from '../../components/form-error';
+import { useI18n } from '../../i18n/i18n';
+import { FormActions } from './form-actions';
+import { useFormSubmit } from './use-form-submit';
+
+type CustomField = AdminComponents['schemas']['CustomField'];
+export type CustomFieldBody = Pick<CustomField, 'key' | 'name' | 'type' | 'options' | 'required' | 'unique' | 'visible' | 'editable'>;
+export const FIELD_TYPES: CustomField['type'][] = ['text', 'paragraph', 'number', 'date', 'checkbox', 'dropdown', 'choice'];
+
+/** Create or edit a custom field; the options of a dropdown or choice field are typed one per line. */
+export function CustomFieldForm({ field, onSubmit, onCancel }: { field?: CustomField; onSubmit(body: CustomFieldBody): Promise<unknown>; onCancel(): void }) {
+  const { t } = useI18n();
+  const form = useForm({
+    initialValues: {
+      key: field?.key ?? '', name: field?.name ?? '', type: field?.type ?? 'text', options: (field?.options ?? []).join('\n'),
+      required: field?.required ?? false, unique: field?.unique ?? false, visible: field?.visible ?? true, editable: field?.editable ?? false,
+    },
+  });
+  const { submit, error } = useFormSubmit(form, (values) => onSubmit({
+    ...values, options: values.options.split('\n').map((option) => option.trim()).filter(Boolean),
+  }));
+  const withOptions = form.values.type === 'dropdown' || form.values.type === 'choice';
+  return (
+    <form onSubmit={submit}>
+      <Stack>
+        <FormError error={error} />
+        <TextInput label={t('realms.key')} required {...form.getInputProps('key')} />
+        <TextInput label={t('realms.name')} required {...form.getInputProps('name')} />
+        <Select label={t('realms.type')} allowDeselect={false} data={FIELD_TYPES} {...form.getInputProps('type')} />
+        {withOptions && <Textarea label={t('realms.options')} autosize minRows={3} {...form.getInputProps('options')} />}
+        <Group>
+          <Checkbox label={t('realms.required')} {...form.getInputProps('required', { type: 'checkbox' })} />
+          <Checkbox label={t('realms.unique')} {...form.getInputProps('unique', { type: 'checkbox' })} />
+          <Checkbox label={t('realms.visible')} {...form.getInputProps('visible', { type: 'checkbox' })} />
+          <Checkbox label={t('realms.editable')} {...form.getInputProps('editable', { type: 'checkbox' })} />
+        </Group>
+        <FormActions submitting={form.submitting} onCancel={onCancel} />
+      </Stack>
+    </form>
+  );
+}

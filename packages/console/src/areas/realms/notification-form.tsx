@@ -1,0 +1,30 @@
+import { Stack, Textarea, TextInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { notifications } from '@mantine/notifications';
+import { admin } from '../../api/client';
+import { FormError } from '../../components/form-error';
+import { useI18n } from '../../i18n/i18n';
+import { FormActions } from './form-actions';
+import { useFormSubmit } from './use-form-submit';
+
+/** Sends a notification to a user's inbox. */
+export function NotificationForm({ realmUid, userId }: { realmUid: string; userId: number }) {
+  const { t } = useI18n();
+  const form = useForm({ initialValues: { subject: '', body: '', url: '' } });
+  const { submit, error } = useFormSubmit(form, async ({ url, ...values }) => {
+    await admin.POST('/customers/{realm_uid}/users/{id}/notifications', { params: { path: { realm_uid: realmUid, id: userId } }, body: { ...values, url: url || null } });
+    notifications.show({ message: t('realms.sent') });
+    form.reset();
+  });
+  return (
+    <form onSubmit={submit} aria-label={t('realms.sendNotification')}>
+      <Stack>
+        <FormError error={error} />
+        <TextInput label={t('realms.subject')} required {...form.getInputProps('subject')} />
+        <Textarea label={t('realms.body')} autosize minRows={2} {...form.getInputProps('body')} />
+        <TextInput label={t('realms.url')} {...form.getInputProps('url')} />
+        <FormActions submitting={form.submitting} />
+      </Stack>
+    </form>
+  );
+}

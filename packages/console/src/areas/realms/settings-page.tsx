@@ -1,0 +1,80 @@
+import { Checkbox, Fieldset, NumberInput, Paper, Select, SimpleGrid, Stack, TextInput, Title } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { notifications } from '@mantine/notifications';
+import { useQueryClient } from '@tanstack/react-query';
+import { getRouteApi } from '@tanstack/react-router';
+import type { AdminComponents } from '@atrium/client';
+import { admin, api } from '../../api/client';
+import { FormError } from '../../components/form-error';
+import type { MessageKey } from '../../i18n/catalogue';
+import { useI18n } from '../../i18n/i18n';
+import { useSession } from '../../session/session';
+import { FormActions } from './form-actions';
+import { useFormSubmit } from './use-form-submit';
+
+type Settings = AdminComponents['schemas']['RealmSettings'];
+const route = getRouteApi('/app/realms/$realmUid/settings');
+
+const MODES: { value: Settings['activation_mode']; label: MessageKey }[] = [
+  { value: 'direct', label: 'realms.modeDirect' },
+  { value: 'otp', label: 'realms.modeOtp' },
+  { value: 'activation_email', label: 'realms.modeActivationEmail' },
+  { value: 'moderated', label: 'realms.modeModerated' },
+  { value: 'invitation_only', label: 'realms.modeInvitationOnly' },
+  { value: 'disabled', label: 'realms.modeDisabled' },
+];
+
+/** The realm's sign-in settings: sessions, one-time codes, PKCE, sign-up mode, language and branding. */
+export function SettingsPage() {
+  const { realmUid } = route.useParams();
+  const realm = api.useQuery('get', '/realms/{realm_uid}', { params: { path: { realm_uid: realmUid } } });
+  if (!realm.data) return null;
+  // Keyed by realm, not by version: a save must not reset what the member types next.
+  return <SettingsForm key={realmUid} realmUid={realmUid} settings={realm.data.settings} />;
+}
+
+function SettingsForm({ realmUid, settings }: { realmUid: string; settings: Settings }) {
+  const { t } = useI18n();
+  const { can } = useSession();
+  const queryClient = useQueryClient();
+  const form = useForm<{ settings: Settings }>({ initialValues: { settings } });
+  const { submit, error } = useFormSubmit(form, async ({ settings: next }) => {
+    const branding = { logo_url: next.branding.logo_url || null, primary_color: next.branding.primary_color || null, page_title: next.branding.page_title || null };
+    await admin.PUT('/realms/{realm_uid}', { params: { path: { realm_uid: realmUid } }, body: { settings: { ...next, branding } } });
+    notifications.show({ message: t('common.saved') });
+    await queryClient.invalidateQueries({ queryKey: ['get', '/realms/{realm_uid}'] });
+  });
+  const text = (path: `settings.branding.${keyof Settings['branding']}`) => {
+    const props = form.getInputProps(path);
+    return { ...props, value: props.value ?? '' };
+  };
+
+  return (
+    <Paper withBorder p="md" maw={720}>
+      <Title order={2} size="h3" mb="sm">{t('realms.settings')}</Title>
+      <form onSubmit={submit}>
+        <fieldset disabled={!can('realms.manage', realmUid)} style={{ border: 0, padding: 0, margin: 0 }}>
+          <Stack>
+            <FormError error={error} />
+            <SimpleGrid cols={{ base: 1, sm: 2 }}>
+              <NumberInput label={t('realms.sessionLifetime')} min={1} max={525600} allowDecimal={false} {...form.getInputProps('settings.session_lifetime_minutes')} />
+              <NumberInput label={t('realms.otpValidity')} min={1} max={30} allowDecimal={false} {...form.getInputProps('settings.otp_code_validity_minutes')} />
+              <NumberInput label={t('realms.otpResend')} min={0} max={3600} allowDecimal={false} {...form.getInputProps('settings.otp_resend_wait_seconds')} />
+              <Select label={t('realms.activationMode')} allowDeselect={false} data={MODES.map((mode) => ({ value: mode.value, label: t(mode.label) }))} {...form.getInputProps('settings.activation_mode')} />
+              <Select label={t('realms.defaultLanguage')} allowDeselect={false} data={[{ value: 'en', label: 'English' }, { value: 'es', label: 'Español' }]} {...form.getInputProps('settings.default_language')} />
+            </SimpleGrid>
+            <Checkbox label={t('realms.pkcePlain')} {...form.getInputProps('settings.pkce_plain_allowed', { type: 'checkbox' })} />
+            <Fieldset legend={t('realms.branding')}>
+              <Stack>
+                <TextInput label={t('realms.logoUrl')} {...text('settings.branding.logo_url')} />
+                <TextInput label={t('realms.primaryColor')} {...text('settings.branding.primary_color')} />
+                <TextInput label={t('realms.pageTitle')} {...text('settings.branding.page_title')} />
+              </Stack>
+            </Fieldset>
+            <FormActions submitting={form.submitting} />
+          </Stack>
+        </fieldset>
+      </form>
+    </Paper>
+  );
+}
