@@ -34,23 +34,27 @@ export function RealmLayout() {
   const realm = api.useQuery('get', '/realms/{realm_uid}', { params: { path: { realm_uid: realmUid } } });
 
   if (realm.error) return <ErrorView error={realm.error} />;
-  if (!realm.data) return <Text role="status">{t('common.loading')}</Text>;
   const current = realm.data;
 
+  // The section below renders at once, so its own calls start with the realm's rather than after it (no waterfall).
   return (
     <Stack>
-      <Group justify="space-between" wrap="nowrap" align="flex-start">
-        <Title order={1} style={{ minWidth: 0 }}>{current.name}</Title>
-        {can('realms.manage', realmUid) && (
-          <Button color="red" variant="outline" onClick={() => confirmDelete(t, current.name, async () => {
-            await admin.DELETE('/realms/{realm_uid}', { params: { path: { realm_uid: realmUid } } });
-            notifications.show({ message: t('common.deleted') });
-            await queryClient.invalidateQueries({ queryKey: ['get', '/realms'] });
-            await navigate({ to: '/realms' });
-          })}>{t('common.delete')}</Button>
-        )}
-      </Group>
-      <Text size="sm" c="dimmed">{current.uid} · {t('realms.created')} {formatDate(current.created_at)}</Text>
+      {current ? (
+        <>
+          <Group justify="space-between" wrap="nowrap" align="flex-start">
+            <Title order={1} style={{ minWidth: 0 }}>{current.name}</Title>
+            {can('realms.manage', realmUid) && (
+              <Button color="red" variant="outline" onClick={() => confirmDelete(t, current.name, async () => {
+                await admin.DELETE('/realms/{realm_uid}', { params: { path: { realm_uid: realmUid } } });
+                notifications.show({ message: t('common.deleted') });
+                await queryClient.invalidateQueries({ queryKey: ['get', '/realms'] });
+                await navigate({ to: '/realms' });
+              })}>{t('common.delete')}</Button>
+            )}
+          </Group>
+          <Text size="sm" c="dimmed">{current.uid} · {t('realms.created')} {formatDate(current.created_at)}</Text>
+        </>
+      ) : <Text role="status">{t('common.loading')}</Text>}
       <nav aria-label={t('realms.realmSections')}>
         <Group gap="xs">
           {TABS.filter((tab) => can(tab.permission, realmUid)).map((tab) => (
