@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { load, row, scratchPostgres, startServer } from './lib.js';
+import { load, row, scratchPostgres, startServer, verdict } from './lib.js';
 import { Registry } from 'prom-client';
 import { requestDurations } from '../dist/metrics/http.js';
 
@@ -76,6 +76,7 @@ async function withAndWithoutMetrics(url) {
   const median = [...pairs].sort((a, b) => a - b)[Math.floor(pairs.length / 2)];
   console.log(`  with metrics: ${percent(on.rps / off.rps)} of the figure without them over ${rounds} alternating rounds of ${duration} s`
     + ` (per round ${pairs.map(percent).join(', ')}; median ${percent(median)}), ${scrapes} scrapes; target ≥ 90%`);
+  verdict('admin requests with metrics on', { figure: `${Math.round(on.rps)} req/s`, comparison: `${percent(on.rps / off.rps)} of ${Math.round(off.rps)} req/s without metrics`, target: '≥ 90%', met: on.rps / off.rps >= 0.9 });
 }
 
 /** What /metrics adds to a request, measured alone in this process: the onResponse hook's one observe. */

@@ -10,7 +10,7 @@ import { loadConfig } from '../dist/config.js';
 import { composeMail } from '../dist/mail/mime.js';
 import { composeMailing } from '../dist/messaging/mailing.js';
 import { checkTemplates } from '../dist/messaging/templates.js';
-import { scratchPostgres, START_FLAGS, startServer } from './lib.js';
+import { scratchPostgres, START_FLAGS, startServer, verdict } from './lib.js';
 
 const SIZES = (process.env.BENCH_SIZES ?? '10000,100000').split(',').map(Number);
 const BASELINE = Math.max(...SIZES);
@@ -110,6 +110,10 @@ try {
   // which grows lazily far past what the server keeps alive: the garbage of sent messages is collected late.
   for (const [size, flags] of SIZES.flatMap((n) => [[n, START_FLAGS], [n, []]])) {
     const run = await campaign(size, flags);
+    if (flags.length) {
+      verdict(`campaign of ${size.toLocaleString('en')} recipients (as npm start runs it)`, { figure: `${Math.round(run.rate)} msgs/s`, comparison: `${Math.round((run.rate / alone.rate) * 100)}% of nodemailer alone (${Math.round(alone.rate)} msgs/s)`, target: '≥ 70%', met: run.rate / alone.rate >= 0.7 });
+      verdict(`server peak RSS during that campaign`, { figure: `${Math.round(run.peak)} MB`, comparison: `${Math.round(run.idle)} MB once started`, target: '< 200 MB', met: run.peak < 200 });
+    }
     console.log(`atrium campaign (${flags.length ? `as npm start: ${flags.join(' ')}` : 'V8 default heap'}), ${size.toLocaleString('en')} recipients: ${Math.round(run.rate)} msgs/s (${run.seconds.toFixed(1)} s, `
       + `${Math.round((run.rate / alone.rate) * 100)}% of nodemailer alone; target ≥ 70%; ${Math.round((run.rate / ceiling.rate) * 100)}% of the MIME ceiling), server peak RSS ${Math.round(run.peak)} MB (target < 200 MB; ${Math.round(run.idle)} MB once started)`);
   }

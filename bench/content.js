@@ -6,7 +6,7 @@
 // every request, so that every answer is read from the database (the list query and its count).
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { adminApi, load, row, scratchPostgres, startServer } from './lib.js';
+import { adminApi, load, row, scratchPostgres, startServer, verdict } from './lib.js';
 
 const duration = Number(process.env.BENCH_SECONDS ?? 5);
 const ENTRIES = Number(process.env.BENCH_ENTRIES ?? 100_000);
@@ -62,6 +62,9 @@ try {
   row('bare Fastify route GET / (mean of two runs)', bareFigures);
   row('the filtered, sorted list, the same query', cached, bareFigures);
   row('the same with a new price each request', uncached, bareFigures);
+  for (const [what, figures] of [['content delivery list (cached)', cached], ['content delivery list (a new query each request)', uncached]]) {
+    verdict(`${what} at 50 connections`, { figure: `p99 ${figures.p99} ms, ${Math.round(figures.rps)} req/s`, comparison: `${Math.round((figures.rps / bareFigures.rps) * 100)}% of the bare route's ${Math.round(bareFigures.rps)} req/s`, target: 'p99 < 25 ms and ≥ 25% of the bare route', met: figures.p99 < 25 && figures.rps / bareFigures.rps >= 0.25 });
+  }
 } finally {
   await db.end().catch(() => {});
   await atrium.stop();

@@ -5,7 +5,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { fork } from 'node:child_process';
 import pg from 'pg';
-import { load, row, scratchPostgres, startServer, Tally, timed } from './lib.js';
+import { load, row, scratchPostgres, startServer, Tally, timed, verdict } from './lib.js';
 
 const duration = Number(process.env.BENCH_SECONDS ?? 5);
 const codes = Number(process.env.BENCH_CODES ?? 2000);
@@ -134,6 +134,7 @@ try {
   exchangeRow('Atrium POST /realms/{uid}/oauth/token', a);
   exchangeRow('oidc-provider POST /token', b);
   console.log(`Atrium / oidc-provider: ${(a.rate / b.rate).toFixed(2)}x (target >= 1)`);
+  verdict('authorization_code exchanges with PKCE', { figure: `${Math.round(a.rate)}/s`, comparison: `oidc-provider ${Math.round(b.rate)}/s: ${(a.rate / b.rate).toFixed(2)}x`, target: '≥ 1x', met: a.rate >= b.rate });
 } finally {
   await ours.stop();
   await theirs.stop();

@@ -4,7 +4,7 @@
 // the last page of that user (default per_page 10: page 500; and per_page 100: page 50).
 import { createHash, randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { load, row, scratchPostgres, startServer } from './lib.js';
+import { load, row, scratchPostgres, startServer, verdict } from './lib.js';
 
 const duration = Number(process.env.BENCH_SECONDS ?? 5);
 const USERS = 10_000;
@@ -80,6 +80,9 @@ try {
   console.log(`\n50 connections, ${duration} s each, the user with ${HEAVY.toLocaleString('en')} events, session cookie (target p99 < 15 ms):`);
   row('bare Fastify route GET / (mean of two runs)', bareFigures);
   for (const [label, result] of figures) row(label, result, bareFigures);
+  for (const [label, result] of figures) {
+    verdict(`${label} at 50 connections`, { figure: `p99 ${result.p99} ms, ${Math.round(result.rps)} req/s`, comparison: `bare Fastify route p99 ${bareFigures.p99} ms, ${Math.round(bareFigures.rps)} req/s`, target: 'p99 < 15 ms', met: result.p99 < 15 });
+  }
 } finally {
   await atrium.stop();
   await bare.stop();

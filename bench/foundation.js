@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { load, row, startServer } from './lib.js';
+import { load, row, startServer, verdict } from './lib.js';
 
 const duration = Number(process.env.BENCH_SECONDS ?? 5);
 
@@ -53,3 +53,5 @@ fs.rmSync(dataDir, { recursive: true, force: true });
 const cold = await coldStart();
 console.log(`cold start of npm start on an empty data folder: ${(cold.elapsed / 1000).toFixed(2)} s (target < 3 s)`);
 console.log(`empty data folder of the embedded database: ${(cold.size / 1e6).toFixed(1)} MB (target < 60 MB)`);
+verdict('cold start of npm start on an empty data folder', { figure: `${(cold.elapsed / 1000).toFixed(2)} s`, comparison: 'no peer measured: an absolute target', target: '< 3 s', met: cold.elapsed < 3000 });
+verdict('empty data folder of the embedded database', { figure: `${(cold.size / 1e6).toFixed(1)} MB`, comparison: 'no peer measured: an absolute target', target: '< 60 MB', met: cold.size < 60e6 });

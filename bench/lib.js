@@ -102,3 +102,12 @@ export async function timed(from, to, width, task, tally = new Tally()) {
   tally.seconds += (performance.now() - started) / 1000;
   return tally;
 }
+
+/**
+ * One target of a benchmark: prints the figure, what it was compared with in the same run, the target and whether
+ * it was met; under `npm run bench` (no argument) also records it for bench/REPORT.md.
+ */
+export function verdict(what, { figure, comparison, target, met }) {
+  console.log(`→ ${what}: ${figure}; ${comparison} (target ${target}: ${met ? 'met' : 'NOT MET'})`);
+  if (process.env.BENCH_REPORT) fs.appendFileSync(process.env.BENCH_REPORT, `${JSON.stringify({ what, figure, comparison, target, met })}\n`);
+}

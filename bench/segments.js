@@ -8,7 +8,7 @@ import { PgDialect } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
 import { segmentCondition } from '../dist/segments/compile.js';
 import { parseFilters } from '../dist/segments/filters.js';
-import { adminApi, load, row, scratchPostgres, startServer } from './lib.js';
+import { adminApi, load, row, scratchPostgres, startServer, verdict } from './lib.js';
 
 const duration = Number(process.env.BENCH_SECONDS ?? 5);
 const USERS = Number(process.env.BENCH_USERS ?? 1_000_000);
@@ -79,6 +79,8 @@ try {
   console.log(`\ncount_matches of ${JSON.stringify(FILTERS)} over ${USERS.toLocaleString('en')} users (${direct[0].n.toLocaleString('en')} match), ${ROUNDS} rounds, one at a time (target median < 250 ms):`);
   console.log(`${'POST /segments/count_matches'.padEnd(44)} median ${median(served.map((s) => s.ms)).toFixed(1)} ms  max ${Math.max(...served.map((s) => s.ms)).toFixed(1)} ms`);
   console.log(`${'the same query raw through pg'.padEnd(44)} median ${median(direct.map((s) => s.ms)).toFixed(1)} ms  max ${Math.max(...direct.map((s) => s.ms)).toFixed(1)} ms`);
+  const servedMedian = median(served.map((s) => s.ms));
+  verdict(`count_matches over ${USERS.toLocaleString('en')} users`, { figure: `median ${servedMedian.toFixed(1)} ms`, comparison: `the same query raw through pg: median ${median(direct.map((s) => s.ms)).toFixed(1)} ms`, target: 'median < 250 ms', met: servedMedian < 250 });
 
   const createdStarted = performance.now();
   for (let i = 0; i < 10; i++) {
@@ -97,6 +99,7 @@ try {
   console.log(`\n50 connections, ${duration} s each, bearer token (target p99 < 50 ms):`);
   row('bare Fastify route GET / (mean of two runs)', bareFigures);
   row('GET /api/admin/segments (10 segments)', segments, bareFigures);
+  verdict('GET /api/admin/segments at 50 connections', { figure: `p99 ${segments.p99} ms, ${Math.round(segments.rps)} req/s`, comparison: `bare Fastify route p99 ${bareFigures.p99} ms, ${Math.round(bareFigures.rps)} req/s`, target: 'p99 < 50 ms', met: segments.p99 < 50 });
 } finally {
   await db.end().catch(() => {});
   await atrium.stop();

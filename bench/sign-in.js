@@ -7,7 +7,7 @@
 // Each pair runs in alternating rounds so that both sides meet the same load on a shared machine.
 import { createHash, randomBytes, scrypt } from 'node:crypto';
 import pg from 'pg';
-import { scratchPostgres, startServer, Tally, timed } from './lib.js';
+import { scratchPostgres, startServer, Tally, timed, verdict } from './lib.js';
 
 const signIns = Number(process.env.BENCH_SIGN_INS ?? 240);
 const codes = Number(process.env.BENCH_CODES ?? 2000);
@@ -46,6 +46,7 @@ async function compare(title, count, sides, target) {
   rateRow(sides[0].label, sides[0].unit, a);
   rateRow(sides[1].label, sides[1].unit, b);
   console.log(`${sides[0].unit} / ${sides[1].unit}: ${(a.rate / b.rate).toFixed(2)} (target >= ${target})`);
+  verdict(title, { figure: `${a.rate.toFixed(0)} ${sides[0].unit}/s`, comparison: `${sides[1].label} ${b.rate.toFixed(0)} ${sides[1].unit}/s: ${(a.rate / b.rate).toFixed(2)}x`, target: `≥ ${target}x`, met: a.rate / b.rate >= target });
 }
 
 const scratch = await scratchPostgres();

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import pg from 'pg';
-import { adminApi, scratchPostgres, startServer } from './lib.js';
+import { adminApi, scratchPostgres, startServer, verdict } from './lib.js';
 
 const MB = 1024 * 1024;
 const SIZE = Number(process.env.BENCH_UPLOAD_MB ?? 50) * MB;
@@ -133,6 +133,7 @@ try {
         + `${Math.round((disk.wall / ours.wall) * 100)}% (target >= 50%); the same without the sync (to the page cache only) ${rate(cached.wall)}: `
         + `${Math.round((cached.wall / ours.wall) * 100)}%; bare Fastify route streaming the request to a file `
         + `${rate(plain.wall)} (server CPU ${ms(plain.cpu)}): ${Math.round((plain.wall / ours.wall) * 100)}%`);
+      verdict(`upload of one ${SIZE / MB} MB ${kind} file`, { figure: rate(ours.wall), comparison: `${Math.round((disk.wall / ours.wall) * 100)}% of Node streams writing it to disk, synced (${rate(disk.wall)})`, target: '≥ 50%', met: disk.wall / ours.wall >= 0.5 });
     }
   } finally {
     await bare.stop();
@@ -151,6 +152,7 @@ try {
   for (const answer of answers) if (answer.status === 200) await remove(JSON.parse(answer.body).uuid);
   console.log(`  ${CONCURRENT} concurrent uploads of ${SIZE / MB} MB: ${(CONCURRENT * SIZE / MB / seconds).toFixed(0)} MB/s in all; server RSS `
     + `${(idle / MB).toFixed(0)} MB idle, peak ${(peak / MB).toFixed(0)} MB (target < 200 MB), high-water mark since start ${(memoryOf(atrium.pid, 'VmHWM') / MB).toFixed(0)} MB${failed ? `, ${failed} failed` : ''}`);
+  verdict(`server peak RSS during ${CONCURRENT} concurrent ${SIZE / MB} MB uploads`, { figure: `${(peak / MB).toFixed(0)} MB`, comparison: `${(idle / MB).toFixed(0)} MB idle before them`, target: '< 200 MB', met: peak < 200 * MB });
   const left = fs.readdirSync(path.join(dataDir, 'uploads'), { recursive: true }).filter((name) => !fs.statSync(path.join(dataDir, 'uploads', name)).isDirectory());
   if (left.length) console.log(`  files left in the store: ${left.length}`);
 } finally {

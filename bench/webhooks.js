@@ -8,7 +8,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { adminApi, scratchPostgres, startServer } from './lib.js';
+import { adminApi, scratchPostgres, startServer, verdict } from './lib.js';
 
 const BACKLOG = Number(process.env.BENCH_BACKLOG ?? 5000);
 const duration = Number(process.env.BENCH_SECONDS ?? 5);
@@ -115,6 +115,7 @@ try {
     best.atrium = Math.max(best.atrium, sent.rate);
   }
   console.log(`deliveries: ${Math.round(best.atrium)}/s against ${Math.round(best.fetch)} raw fetch POSTs/s (best rounds): ${Math.round((best.atrium / best.fetch) * 100)}% (target ≥ 50%)`);
+  verdict('webhook deliveries', { figure: `${Math.round(best.atrium)}/s`, comparison: `${Math.round((best.atrium / best.fetch) * 100)}% of ${Math.round(best.fetch)} raw fetch POSTs/s`, target: '≥ 50%', met: best.atrium / best.fetch >= 0.5 });
   await atrium.stop();
 
   // (ii) senders asleep: only the write and its outbox row are measured.
@@ -141,6 +142,7 @@ try {
   const mean = (values) => values.reduce((a, b) => a + b, 0) / values.length;
   console.log(`realm-user PUT: ${Math.round(mean(tally.without))} req/s without, ${Math.round(mean(tally.with))} req/s with one endpoint subscribed: `
     + `${Math.round((1 - mean(tally.with) / mean(tally.without)) * 100)}% slower (target ≤ 15%)`);
+  verdict('realm-user PUT with one webhook endpoint subscribed', { figure: `${Math.round(mean(tally.with))} req/s`, comparison: `${Math.round((1 - mean(tally.with) / mean(tally.without)) * 100)}% slower than ${Math.round(mean(tally.without))} req/s without`, target: '≤ 15% slower', met: 1 - mean(tally.with) / mean(tally.without) <= 0.15 });
 } finally {
   await atrium?.stop();
   await db.end().catch(() => {});
