@@ -19,9 +19,9 @@ describe('the admin reference page in Chromium', () => {
     await page.goto(`${base}/api/admin/docs`);
     await page.getByRole('heading', { name: /Atrium admin API/ }).waitFor();
     for (const section of ['Session', 'Team', 'Roles', 'API access']) {
-      await expect(page.locator('.opblock-tag', { hasText: section }).first().isVisible()).resolves.toBe(true);
+      await page.locator('.opblock-tag', { hasText: section }).first().waitFor();
     }
-    await expect(page.locator('section.models, .models').first().isVisible()).resolves.toBe(true);
+    await page.locator('section.models, .models').first().waitFor();
 
     await page.getByRole('button', { name: /Authorize/ }).first().click();
     const dialog = page.locator('.modal-ux');
