@@ -15,7 +15,8 @@ describe('the admin reference page in Chromium', () => {
   afterAll(async () => { await env?.close(); });
 
   it('lists sections and models, takes a token and executes an operation', async () => {
-    const page = await browser.newPage();
+    // Swagger UI renders sections as they come into view: a tall window shows the first several at once.
+    const page = await browser.newPage({ viewport: { width: 1280, height: 4000 } });
     await page.goto(`${base}/api/admin/docs`);
     await page.getByRole('heading', { name: /Atrium admin API/ }).waitFor();
     for (const section of ['Session', 'Team', 'Roles', 'API access']) {
