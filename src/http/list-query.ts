@@ -14,7 +14,8 @@ export interface ListQueryShape {
 /** The text search of a list (see `textSearch` in db/like). */
 export const SearchQuery = (searched: string) => ({
   query: Type.Optional(Type.String({
-    description: `Text contained in ${searched}, case ignored; % and _ are taken literally`, examples: ['ana'],
+    // No example: the reference page's "Try it out" would fill it in and search for it.
+    description: `Text contained in ${searched}, case ignored; % and _ are taken literally`,
   })),
 });
 

@@ -386,10 +386,7 @@ export interface paths {
                      * @example 10
                      */
                     per_page?: string;
-                    /**
-                     * @description Text contained in the email, first name or last name, case ignored; % and _ are taken literally
-                     * @example ana
-                     */
+                    /** @description Text contained in the email, first name or last name, case ignored; % and _ are taken literally */
                     query?: string;
                     /** @description id, email, first_name, last_name, created_at, updated_at (default); anything else sorts by updated_at */
                     sort_by?: string;
@@ -858,10 +855,7 @@ export interface paths {
                      * @example 10
                      */
                     per_page?: string;
-                    /**
-                     * @description Text contained in the key or name, case ignored; % and _ are taken literally
-                     * @example ana
-                     */
+                    /** @description Text contained in the key or name, case ignored; % and _ are taken literally */
                     query?: string;
                     /** @description id (default), key, name, context, created_at, updated_at; anything else sorts by id */
                     sort_by?: string;
@@ -1419,10 +1413,7 @@ export interface paths {
                      * @example 10
                      */
                     per_page?: string;
-                    /**
-                     * @description Text contained in the name or Application ID (uid), case ignored; % and _ are taken literally
-                     * @example ana
-                     */
+                    /** @description Text contained in the name or Application ID (uid), case ignored; % and _ are taken literally */
                     query?: string;
                     /** @description id, name, created_at, updated_at (default); anything else sorts by updated_at */
                     sort_by?: string;
@@ -2169,10 +2160,7 @@ export interface paths {
                      * @example 10
                      */
                     per_page?: string;
-                    /**
-                     * @description Text contained in the uid or name, case ignored; % and _ are taken literally
-                     * @example ana
-                     */
+                    /** @description Text contained in the uid or name, case ignored; % and _ are taken literally */
                     query?: string;
                     /** @description uid, name, created_at, updated_at (default); anything else sorts by updated_at */
                     sort_by?: string;
@@ -2661,10 +2649,7 @@ export interface paths {
                      * @example 10
                      */
                     per_page?: string;
-                    /**
-                     * @description Text contained in the email, username or full name, case ignored; % and _ are taken literally
-                     * @example ana
-                     */
+                    /** @description Text contained in the email, username or full name, case ignored; % and _ are taken literally */
                     query?: string;
                     /** @description id, email, username, first_name, last_name, created_at, updated_at (default); anything else sorts by updated_at */
                     sort_by?: string;
@@ -3715,10 +3700,7 @@ export interface paths {
                      * @example 10
                      */
                     per_page?: string;
-                    /**
-                     * @description Text contained in the key or name, case ignored; % and _ are taken literally
-                     * @example ana
-                     */
+                    /** @description Text contained in the key or name, case ignored; % and _ are taken literally */
                     query?: string;
                     /** @description id (default), key, name, type, created_at, updated_at; anything else sorts by id */
                     sort_by?: string;
@@ -4150,10 +4132,7 @@ export interface paths {
                      * @example 10
                      */
                     per_page?: string;
-                    /**
-                     * @description Text contained in the name or client_id (uid), case ignored; % and _ are taken literally
-                     * @example ana
-                     */
+                    /** @description Text contained in the name or client_id (uid), case ignored; % and _ are taken literally */
                     query?: string;
                     /** @description id (default), uid, name, created_at, updated_at; anything else sorts by id */
                     sort_by?: string;
@@ -5681,10 +5660,7 @@ export interface paths {
                      * @example 10
                      */
                     per_page?: string;
-                    /**
-                     * @description Text contained in the name, case ignored; % and _ are taken literally
-                     * @example ana
-                     */
+                    /** @description Text contained in the name, case ignored; % and _ are taken literally */
                     query?: string;
                     /** @description id, name, created_at, updated_at (default); anything else sorts by updated_at */
                     sort_by?: string;
@@ -6240,10 +6216,7 @@ export interface paths {
                      * @example 10
                      */
                     per_page?: string;
-                    /**
-                     * @description Text contained in the name, case ignored; % and _ are taken literally
-                     * @example ana
-                     */
+                    /** @description Text contained in the name, case ignored; % and _ are taken literally */
                     query?: string;
                     /** @description id, name (default), created_at, updated_at; anything else sorts by name */
                     sort_by?: string;
@@ -6862,10 +6835,7 @@ export interface paths {
                      * @example 10
                      */
                     per_page?: string;
-                    /**
-                     * @description Text contained in the origination's name, case ignored; % and _ are taken literally
-                     * @example ana
-                     */
+                    /** @description Text contained in the origination's name, case ignored; % and _ are taken literally */
                     query?: string;
                     /** @description id, status, started_at, deadline_at, created_at (default), updated_at; anything else sorts by created_at */
                     sort_by?: string;
@@ -7685,10 +7655,7 @@ export interface paths {
                      * @example 10
                      */
                     per_page?: string;
-                    /**
-                     * @description Text contained in the name, case ignored; % and _ are taken literally
-                     * @example ana
-                     */
+                    /** @description Text contained in the name, case ignored; % and _ are taken literally */
                     query?: string;
                     /** @description name, created_at, updated_at (default), matches_count; anything else sorts by updated_at */
                     sort_by?: string;
@@ -8517,10 +8484,7 @@ export interface paths {
                      * @example 10
                      */
                     per_page?: string;
-                    /**
-                     * @description Text contained in the name or subject, case ignored; % and _ are taken literally
-                     * @example ana
-                     */
+                    /** @description Text contained in the name or subject, case ignored; % and _ are taken literally */
                     query?: string;
                     /** @description name, type, created_at, updated_at (default); anything else sorts by updated_at */
                     sort_by?: string;
@@ -10013,10 +9977,7 @@ export interface paths {
                      * @example 10
                      */
                     per_page?: string;
-                    /**
-                     * @description Text contained in the uid or name, case ignored; % and _ are taken literally
-                     * @example ana
-                     */
+                    /** @description Text contained in the uid or name, case ignored; % and _ are taken literally */
                     query?: string;
                     /** @description uid, name, created_at, updated_at (default); anything else sorts by updated_at */
                     sort_by?: string;
@@ -10460,10 +10421,7 @@ export interface paths {
                      * @example 10
                      */
                     per_page?: string;
-                    /**
-                     * @description Text contained in the uid or name, case ignored; % and _ are taken literally
-                     * @example ana
-                     */
+                    /** @description Text contained in the uid or name, case ignored; % and _ are taken literally */
                     query?: string;
                     /** @description uid, name, created_at, updated_at (default); anything else sorts by updated_at */
                     sort_by?: string;
@@ -10975,10 +10933,7 @@ export interface paths {
                      * @example 10
                      */
                     per_page?: string;
-                    /**
-                     * @description Text contained in the name or slug, case ignored; % and _ are taken literally
-                     * @example ana
-                     */
+                    /** @description Text contained in the name or slug, case ignored; % and _ are taken literally */
                     query?: string;
                     /** @description name, slug, created_at, updated_at (default), published_at; anything else sorts by updated_at */
                     sort_by?: string;
@@ -11946,10 +11901,7 @@ export interface paths {
                      * @example 10
                      */
                     per_page?: string;
-                    /**
-                     * @description Text contained in the file name, case ignored; % and _ are taken literally
-                     * @example ana
-                     */
+                    /** @description Text contained in the file name, case ignored; % and _ are taken literally */
                     query?: string;
                     /** @description file_name, size, created_at, updated_at (default); anything else sorts by updated_at */
                     sort_by?: string;
@@ -12496,10 +12448,7 @@ export interface paths {
                      * @example 10
                      */
                     per_page?: string;
-                    /**
-                     * @description Text contained in the URL or description, case ignored; % and _ are taken literally
-                     * @example ana
-                     */
+                    /** @description Text contained in the URL or description, case ignored; % and _ are taken literally */
                     query?: string;
                     /** @description id (default), url, created_at, updated_at; anything else sorts by id */
                     sort_by?: string;
