@@ -1,3 +1,6 @@
 import type { NavItem } from '../area';
 
-export const identityNav: NavItem[] = [];
+export const identityNav: NavItem[] = [
+  { to: '/account', label: 'identity.account', permission: 'account.read' },
+  { to: '/members', label: 'identity.members', permission: 'team.read' },
+];
