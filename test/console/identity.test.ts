@@ -5,7 +5,7 @@ import { axeViolations, startConsole, VARIANTS, type ConsoleHarness } from '../h
 const say = (locale: 'en' | 'es', en: string, es: string) => (locale === 'en' ? en : es);
 
 // The console's Administration area (issue 15) against a server on the embedded database; the PostgreSQL run skips it.
-describe.skipIf(!!process.env.DATABASE_URL)('admin console: account and team members', () => {
+describe.skipIf(!!process.env.DATABASE_URL)('admin console: account, team members, audit log', () => {
   let c: ConsoleHarness;
   beforeAll(async () => { c = await startConsole(); }, 90_000);
   afterAll(async () => { await c?.close(); });
@@ -72,6 +72,24 @@ describe.skipIf(!!process.env.DATABASE_URL)('admin console: account and team mem
         await page.getByRole('dialog').getByRole('button', { name: say(locale, 'Delete', 'Eliminar') }).click();
         await page.waitForURL(/\/admin\/members$/);
         expect((await c.h.request({ url: `/api/admin/team_members/${id}` })).statusCode).toBe(404);
+
+        // The audit log, filtered in its URL, shows the three writes; the newest (the delete) first, the edit's attribute names in its drawer.
+        await go(`/audit?resource_type=team_members&resource_id=${id}`);
+        await page.getByRole('cell', { name: `DELETE /team_members/{id}` }).waitFor();
+        expect(await page.getByRole('row').count()).toBe(4);
+        expect(await page.getByLabel(say(locale, 'Resource id', 'Id del recurso')).inputValue()).toBe(id);
+        expect(await axeViolations(page)).toEqual([]);
+        await page.getByRole('row').nth(2).getByRole('button').click();
+        const drawer = page.getByRole('dialog');
+        await drawer.getByRole('listitem').filter({ hasText: /^active$/ }).waitFor();
+        expect(await drawer.getByRole('listitem').allTextContents()).toEqual(expect.arrayContaining(['name', 'active', 'roles']));
+        expect(await axeViolations(page)).toEqual([]);
+        await page.keyboard.press('Escape');
+        await drawer.waitFor({ state: 'hidden' });
+        await page.getByLabel(say(locale, 'Resource type', 'Tipo de recurso')).fill('realms');
+        await page.getByLabel(say(locale, 'Resource type', 'Tipo de recurso')).blur();
+        await page.waitForURL(/resource_type=realms/);
+        await page.getByRole('status').filter({ hasText: say(locale, 'Nothing found', 'No se encontró nada') }).waitFor();
         expect(problems).toEqual([]);
       } finally {
         await close();

@@ -1,6 +1,7 @@
 import { createRoute, lazyRouteComponent } from '@tanstack/react-router';
 import { appRoute } from '../../app/routes-base';
 import { validateListSearch } from '../../components/list-search';
+import { validateAuditSearch } from './audit-search';
 
 export const accountRoute = createRoute({
   getParentRoute: () => appRoute,
@@ -21,5 +22,12 @@ export const memberRoute = createRoute({
   component: lazyRouteComponent(() => import('./member-page'), 'MemberPage'),
 });
 
+export const auditLogRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: 'audit',
+  validateSearch: validateAuditSearch,
+  component: lazyRouteComponent(() => import('./audit-log-page'), 'AuditLogPage'),
+});
+
 /** This area's routes, children of appRoute; a tuple (as const) keeps links to them typed. */
-export const identityRoutes = [accountRoute, membersListRoute, memberRoute] as const;
+export const identityRoutes = [accountRoute, membersListRoute, memberRoute, auditLogRoute] as const;
