@@ -14,6 +14,7 @@ describe.skipIf(!!process.env.DATABASE_URL)('admin console: account, team member
     it(`edits the account, creates, edits and deletes a team member (${locale}, ${scheme})`, async () => {
       const { page, problems, signIn, go, close } = await c.open({ locale, scheme });
       try {
+        await c.h.request({ method: 'POST', url: '/api/admin/api_access/applications', payload: { name: `Robot ${locale}` } });
         await go('/sign-in');
         await signIn();
 
@@ -54,6 +55,26 @@ describe.skipIf(!!process.env.DATABASE_URL)('admin console: account, team member
         expect(await axeViolations(page)).toEqual([]);
         const id = /members\/(\d+)$/.exec(page.url())![1];
         expect((await c.h.request({ url: `/api/admin/team_members/${id}` })).json().roles).toEqual([{ key: 'account_user', target: null }]);
+
+        // An access token: its secret shown once, in a dialog with a warning and a copy button; then revoked.
+        await page.getByRole('button', { name: say(locale, 'New access token', 'Nuevo token de acceso') }).click();
+        await page.getByRole('dialog').getByRole('combobox', { name: say(locale, 'API application', 'Aplicación de API') }).click();
+        await page.getByRole('option', { name: `Robot ${locale}` }).click();
+        expect(await axeViolations(page)).toEqual([]);
+        await page.getByRole('dialog').getByRole('button', { name: say(locale, 'Create', 'Crear') }).click();
+        const shown = page.getByRole('dialog', { name: say(locale, 'Access token created', 'Token de acceso creado') });
+        await shown.getByRole('button', { name: say(locale, 'Copy', 'Copiar') }).waitFor();
+        const secret = (await shown.locator('[data-secret]').textContent())!;
+        expect((await c.h.request({ url: '/api/admin/session', token: secret })).statusCode).not.toBe(401);
+        expect(await axeViolations(page)).toEqual([]);
+        await shown.getByRole('button', { name: say(locale, 'Close', 'Cerrar') }).last().click();
+        await shown.waitFor({ state: 'hidden' });
+        await page.getByRole('cell', { name: `Robot ${locale}` }).waitFor();
+        expect(await page.content()).not.toContain(secret);
+        await page.getByRole('button', { name: say(locale, 'Revoke', 'Revocar') }).click();
+        await page.getByRole('dialog').getByRole('button', { name: say(locale, 'Delete', 'Eliminar') }).click();
+        await page.getByRole('cell', { name: `Robot ${locale}` }).waitFor({ state: 'hidden' });
+        expect((await c.h.request({ url: `/api/admin/team_members/${id}/access_tokens` })).json().access_tokens).toEqual([]);
 
         await page.getByLabel(say(locale, 'Name', 'Nombre'), { exact: true }).fill('Renamed member');
         await page.getByLabel(say(locale, 'Active', 'Activo')).uncheck();
@@ -111,6 +132,7 @@ describe.skipIf(!!process.env.DATABASE_URL)('admin console: account, team member
       await page.getByRole('heading', { level: 1 }).waitFor();
       expect(await page.getByRole('button', { name: 'Delete' }).count()).toBe(0);
       expect(await page.locator('main form').count()).toBe(0);
+      expect(await page.getByRole('button', { name: 'New access token' }).count()).toBe(0);
       await go('/members');
       await page.getByRole('link', { name: reader.email }).waitFor();
       expect(await page.getByRole('button', { name: 'New member' }).count()).toBe(0);

@@ -8,6 +8,7 @@ import { ErrorView } from '../../components/error-view';
 import { useI18n } from '../../i18n/i18n';
 import { useSession } from '../../session/session';
 import { MemberForm } from './member-form';
+import { MemberTokens } from './member-tokens';
 
 const route = getRouteApi('/app/members/$memberId');
 
@@ -58,6 +59,9 @@ export function MemberPage() {
           />
         </Paper>
       )}
+      <Paper withBorder p="md" maw={720}>
+        <MemberTokens memberId={current.id} manage={can('team.manage')} />
+      </Paper>
     </Stack>
   );
 }
