@@ -5,7 +5,7 @@ import { axeViolations, startConsole, VARIANTS, type ConsoleHarness } from '../h
 const say = (locale: 'en' | 'es', en: string, es: string) => (locale === 'en' ? en : es);
 
 // The console's Administration area (issue 15) against a server on the embedded database; the PostgreSQL run skips it.
-describe.skipIf(!!process.env.DATABASE_URL)('admin console: account, team members, audit log', () => {
+describe.skipIf(!!process.env.DATABASE_URL)('admin console: account, team members, roles, audit log', () => {
   let c: ConsoleHarness;
   beforeAll(async () => { c = await startConsole(); }, 90_000);
   afterAll(async () => { await c?.close(); });
@@ -118,6 +118,50 @@ describe.skipIf(!!process.env.DATABASE_URL)('admin console: account, team member
     }, 60_000);
   }
 
+  for (const { locale, scheme } of VARIANTS) {
+    it(`creates, edits and deletes a role; the owner role is read-only (${locale}, ${scheme})`, async () => {
+      const { page, problems, signIn, go, close } = await c.open({ locale, scheme });
+      try {
+        await go('/sign-in');
+        await signIn();
+        await go('/roles?sort_by=key&sort_order=asc');
+        await page.getByRole('link', { name: 'account_owner' }).click();
+        await page.getByRole('heading', { level: 1 }).waitFor();
+        expect(await page.getByRole('button', { name: say(locale, 'Delete', 'Eliminar') }).count()).toBe(0);
+        expect(await page.locator('main form').count()).toBe(0);
+
+        await page.getByRole('navigation').getByRole('link', { name: 'Roles' }).click();
+        await page.getByRole('button', { name: say(locale, 'New role', 'Nuevo rol') }).click();
+        const dialog = page.getByRole('dialog');
+        await dialog.getByRole('textbox', { name: say(locale, 'Name', 'Nombre') }).fill(`Auditor ${locale}`);
+        await dialog.getByRole('combobox', { name: say(locale, 'Permissions', 'Permisos') }).click();
+        await page.getByRole('option', { name: 'audit.read', exact: true }).click();
+        await page.keyboard.press('Escape');
+        expect(await axeViolations(page)).toEqual([]);
+        await dialog.locator('button[type=submit]').click();
+        await page.waitForURL(/\/admin\/roles\/\d+$/);
+        await page.getByRole('heading', { level: 1, name: `Auditor ${locale}` }).waitFor();
+        expect(await axeViolations(page)).toEqual([]);
+        const id = /roles\/(\d+)$/.exec(page.url())![1];
+        expect((await c.h.request({ url: `/api/admin/roles/${id}` })).json().permissions).toEqual(['audit.read']);
+
+        await page.locator('main form').getByRole('textbox', { name: say(locale, 'Name', 'Nombre') }).fill('Renamed role');
+        await page.locator('main form button[type=submit]').click();
+        await page.getByRole('heading', { level: 1, name: 'Renamed role' }).waitFor();
+
+        await page.getByRole('button', { name: say(locale, 'Delete', 'Eliminar') }).first().click();
+        await page.getByRole('dialog').getByRole('button', { name: say(locale, 'Delete', 'Eliminar') }).click();
+        await page.waitForURL(/\/admin\/roles$/);
+        await page.getByRole('link', { name: 'account_owner' }).waitFor();
+        expect(await axeViolations(page)).toEqual([]);
+        expect((await c.h.request({ url: `/api/admin/roles/${id}` })).statusCode).toBe(404);
+        expect(problems).toEqual([]);
+      } finally {
+        await close();
+      }
+    }, 60_000);
+  }
+
   it('hides create, edit and delete from a member with a read-only role', async () => {
     const reader = await createMember(c.h, [{ key: 'account_user' }]);
     const { page, problems, signIn, go, close } = await c.open();
@@ -136,6 +180,9 @@ describe.skipIf(!!process.env.DATABASE_URL)('admin console: account, team member
       await go('/members');
       await page.getByRole('link', { name: reader.email }).waitFor();
       expect(await page.getByRole('button', { name: 'New member' }).count()).toBe(0);
+      await go('/roles');
+      await page.getByRole('link', { name: 'account_owner' }).waitFor();
+      expect(await page.getByRole('button', { name: 'New role' }).count()).toBe(0);
       expect(problems).toEqual([]);
     } finally {
       await close();

@@ -1,20 +1,17 @@
-import { Button, Checkbox, Group, MultiSelect, PasswordInput, Stack, TextInput } from '@mantine/core';
+import { Checkbox, MultiSelect, PasswordInput, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import type { AdminComponents } from '@atrium/client';
 import { api } from '../../api/client';
 import { FormError } from '../../components/form-error';
 import { useI18n } from '../../i18n/i18n';
+import { FormActions, type EditFormProps } from './form-actions';
 import { useFormSubmit } from './use-form-submit';
 
 type Member = AdminComponents['schemas']['TeamMember'];
 export interface MemberValues { email: string; name: string; password: string; active: boolean; roles: string[] }
 
 /** Create or edit a team member: email, name, password (required only to create), state and account-wide roles. */
-export function MemberForm({ member, onSubmit, onCancel }: {
-  member?: Member;
-  onSubmit(values: MemberValues): Promise<unknown>;
-  onCancel?(): void;
-}) {
+export function MemberForm({ item: member, onSubmit, onCancel }: EditFormProps<Member, MemberValues>) {
   const { t } = useI18n();
   const roles = api.useQuery('get', '/roles', { params: { query: { per_page: '100' } } });
   const accountRoles = (roles.data?.roles ?? []).filter((role) => role.context === 'account');
@@ -39,10 +36,7 @@ export function MemberForm({ member, onSubmit, onCancel }: {
           {...form.getInputProps('roles')}
         />
         <Checkbox label={t('identity.active')} {...form.getInputProps('active', { type: 'checkbox' })} />
-        <Group justify="flex-end">
-          {onCancel && <Button variant="default" onClick={onCancel}>{t('common.cancel')}</Button>}
-          <Button type="submit" loading={form.submitting}>{t('common.save')}</Button>
-        </Group>
+        <FormActions onCancel={onCancel} submitting={form.submitting} />
       </Stack>
     </form>
   );

@@ -45,7 +45,7 @@ export function MemberPage() {
           <Title order={2} size="h3" mb="sm">{t('identity.editMember')}</Title>
           <MemberForm
             key={current.updated_at}
-            member={current}
+            item={current}
             onSubmit={async (values) => {
               const targeted = current.roles.filter((role) => role.target !== null);
               await admin.PUT('/team_members/{id}', { params: { path }, body: {

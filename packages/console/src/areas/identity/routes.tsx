@@ -22,6 +22,19 @@ export const memberRoute = createRoute({
   component: lazyRouteComponent(() => import('./member-page'), 'MemberPage'),
 });
 
+export const rolesListRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: 'roles',
+  validateSearch: validateListSearch,
+  component: lazyRouteComponent(() => import('./roles-page'), 'RolesPage'),
+});
+
+export const roleRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: 'roles/$roleId',
+  component: lazyRouteComponent(() => import('./role-page'), 'RolePage'),
+});
+
 export const auditLogRoute = createRoute({
   getParentRoute: () => appRoute,
   path: 'audit',
@@ -30,4 +43,4 @@ export const auditLogRoute = createRoute({
 });
 
 /** This area's routes, children of appRoute; a tuple (as const) keeps links to them typed. */
-export const identityRoutes = [accountRoute, membersListRoute, memberRoute, auditLogRoute] as const;
+export const identityRoutes = [accountRoute, membersListRoute, memberRoute, rolesListRoute, roleRoute, auditLogRoute] as const;
