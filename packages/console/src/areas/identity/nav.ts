@@ -1,3 +1,8 @@
 import type { NavItem } from '../area';
 
-export const identityNav: NavItem[] = [];
+export const identityNav: NavItem[] = [
+  { to: '/account', label: 'identity.account', permission: 'account.read' },
+  { to: '/members', label: 'identity.members', permission: 'team.read' },
+  { to: '/roles', label: 'identity.roles', permission: 'roles.read' },
+  { to: '/audit', label: 'identity.auditLog', permission: 'audit.read' },
+];

@@ -1,2 +1,46 @@
+import { createRoute, lazyRouteComponent } from '@tanstack/react-router';
+import { appRoute } from '../../app/routes-base';
+import { validateListSearch } from '../../components/list-search';
+import { validateAuditSearch } from './audit-search';
+
+export const accountRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: 'account',
+  component: lazyRouteComponent(() => import('./account-page'), 'AccountPage'),
+});
+
+export const membersListRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: 'members',
+  validateSearch: validateListSearch,
+  component: lazyRouteComponent(() => import('./members-page'), 'MembersPage'),
+});
+
+export const memberRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: 'members/$memberId',
+  component: lazyRouteComponent(() => import('./member-page'), 'MemberPage'),
+});
+
+export const rolesListRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: 'roles',
+  validateSearch: validateListSearch,
+  component: lazyRouteComponent(() => import('./roles-page'), 'RolesPage'),
+});
+
+export const roleRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: 'roles/$roleId',
+  component: lazyRouteComponent(() => import('./role-page'), 'RolePage'),
+});
+
+export const auditLogRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: 'audit',
+  validateSearch: validateAuditSearch,
+  component: lazyRouteComponent(() => import('./audit-log-page'), 'AuditLogPage'),
+});
+
 /** This area's routes, children of appRoute; a tuple (as const) keeps links to them typed. */
-export const identityRoutes = [] as const;
+export const identityRoutes = [accountRoute, membersListRoute, memberRoute, rolesListRoute, roleRoute, auditLogRoute] as const;

@@ -1,0 +1,60 @@
+import { Button, Group, NumberInput, Paper, Stack, TagsInput, Text, TextInput, Title } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { notifications } from '@mantine/notifications';
+import { useQueryClient } from '@tanstack/react-query';
+import type { AdminComponents } from '@atrium/client';
+import { admin, api } from '../../api/client';
+import { ErrorView } from '../../components/error-view';
+import { FormError } from '../../components/form-error';
+import { useI18n } from '../../i18n/i18n';
+import { useSession } from '../../session/session';
+import { useFormSubmit } from './use-form-submit';
+
+type Account = AdminComponents['schemas']['Account'];
+interface AccountValues { name: string; upload_max_bytes: number; allowed_extensions: string[] }
+
+/** The account's settings (GET/PUT /account): name, upload limit, allowed extensions. */
+export function AccountPage() {
+  const { t } = useI18n();
+  const account = api.useQuery('get', '/account');
+  if (account.error) return <ErrorView error={account.error} />;
+  if (!account.data) return <Text role="status">{t('common.loading')}</Text>;
+  return (
+    <Stack>
+      <Title order={1}>{t('identity.account')}</Title>
+      <Paper withBorder p="md" maw={560}>
+        <AccountForm key={account.data.updated_at} account={account.data} />
+      </Paper>
+    </Stack>
+  );
+}
+
+function AccountForm({ account }: { account: Account }) {
+  const { t } = useI18n();
+  const { can } = useSession();
+  const queryClient = useQueryClient();
+  const form = useForm<AccountValues>({
+    initialValues: { name: account.name, upload_max_bytes: account.upload_max_bytes, allowed_extensions: account.allowed_extensions },
+  });
+  const readOnly = !can('account.manage');
+  const { submit, error } = useFormSubmit(form, async (values) => {
+    await admin.PUT('/account', { body: values });
+    notifications.show({ message: t('common.saved') });
+    await queryClient.invalidateQueries({ queryKey: ['get', '/account'] });
+  });
+  return (
+    <form onSubmit={submit}>
+      <Stack>
+        <FormError error={error} />
+        <TextInput label={t('identity.accountName')} required readOnly={readOnly} {...form.getInputProps('name')} />
+        <NumberInput label={t('identity.uploadLimit')} allowDecimal={false} readOnly={readOnly} {...form.getInputProps('upload_max_bytes')} />
+        <TagsInput label={t('identity.allowedExtensions')} description={t('identity.allowedExtensionsHint')} readOnly={readOnly} {...form.getInputProps('allowed_extensions')} />
+        {!readOnly && (
+          <Group justify="flex-end">
+            <Button type="submit" loading={form.submitting}>{t('common.save')}</Button>
+          </Group>
+        )}
+      </Stack>
+    </form>
+  );
+}

@@ -1,0 +1,20 @@
+import { Button, Group } from '@mantine/core';
+import { useI18n } from '../../i18n/i18n';
+
+/** The props of a create-or-edit form: the item when editing, what saving does, and a cancel when in a dialog. */
+export interface EditFormProps<Item, Values> {
+  item?: Item;
+  onSubmit(values: Values): Promise<unknown>;
+  onCancel?(): void;
+}
+
+/** A form's Cancel (in a dialog) and Save buttons. */
+export function FormActions({ onCancel, submitting }: { onCancel?(): void; submitting: boolean }) {
+  const { t } = useI18n();
+  return (
+    <Group justify="flex-end">
+      {onCancel && <Button variant="default" onClick={onCancel}>{t('common.cancel')}</Button>}
+      <Button type="submit" loading={submitting}>{t('common.save')}</Button>
+    </Group>
+  );
+}

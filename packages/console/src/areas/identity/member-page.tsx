@@ -1,0 +1,67 @@
+import { Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useQueryClient } from '@tanstack/react-query';
+import { getRouteApi, useNavigate } from '@tanstack/react-router';
+import { admin, api } from '../../api/client';
+import { confirmDelete } from '../../components/confirm-delete';
+import { ErrorView } from '../../components/error-view';
+import { useI18n } from '../../i18n/i18n';
+import { useSession } from '../../session/session';
+import { MemberForm } from './member-form';
+import { MemberTokens } from './member-tokens';
+
+const route = getRouteApi('/app/members/$memberId');
+
+export function MemberPage() {
+  const { t, formatDate } = useI18n();
+  const { can } = useSession();
+  const { memberId } = route.useParams();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const path = { id: Number(memberId) };
+  const member = api.useQuery('get', '/team_members/{id}', { params: { path } });
+
+  if (member.error) return <ErrorView error={member.error} />;
+  if (!member.data) return <Text role="status">{t('common.loading')}</Text>;
+  const current = member.data;
+  const label = current.name || current.email;
+
+  return (
+    <Stack>
+      <Group justify="space-between">
+        <Title order={1}>{label}</Title>
+        {can('team.manage') && (
+          <Button color="red" variant="outline" onClick={() => confirmDelete(t, label, async () => {
+            await admin.DELETE('/team_members/{id}', { params: { path } });
+            notifications.show({ message: t('common.deleted') });
+            await queryClient.invalidateQueries({ queryKey: ['get', '/team_members'] });
+            await navigate({ to: '/members' });
+          })}>{t('common.delete')}</Button>
+        )}
+      </Group>
+      <Text size="sm" c="dimmed">{current.email} · {t('identity.created')} {formatDate(current.created_at)}</Text>
+      {can('team.manage') && (
+        <Paper withBorder p="md" maw={560}>
+          <Title order={2} size="h3" mb="sm">{t('identity.editMember')}</Title>
+          <MemberForm
+            key={current.updated_at}
+            item={current}
+            onSubmit={async (values) => {
+              const targeted = current.roles.filter((role) => role.target !== null);
+              await admin.PUT('/team_members/{id}', { params: { path }, body: {
+                email: values.email, name: values.name, active: values.active,
+                ...(values.password ? { password: values.password } : {}),
+                roles: [...targeted, ...values.roles.map((key) => ({ key }))],
+              } });
+              notifications.show({ message: t('common.saved') });
+              await queryClient.invalidateQueries({ queryKey: ['get', '/team_members/{id}'] });
+            }}
+          />
+        </Paper>
+      )}
+      <Paper withBorder p="md" maw={720}>
+        <MemberTokens memberId={current.id} manage={can('team.manage')} />
+      </Paper>
+    </Stack>
+  );
+}

@@ -1,0 +1,58 @@
+import { Button, Modal } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { getRouteApi, useNavigate } from '@tanstack/react-router';
+import type { AdminComponents } from '@atrium/client';
+import { admin, api } from '../../api/client';
+import { AnchorLink } from '../../components/links';
+import { ListPage, type Column } from '../../components/list-page';
+import { listQuery } from '../../components/list-search';
+import { useI18n } from '../../i18n/i18n';
+import { useSession } from '../../session/session';
+import { MemberForm } from './member-form';
+
+type Member = AdminComponents['schemas']['TeamMember'];
+const route = getRouteApi('/app/members');
+
+export function MembersPage() {
+  const { t, formatDate } = useI18n();
+  const { can } = useSession();
+  const search = route.useSearch();
+  const navigate = useNavigate({ from: '/members' });
+  const list = api.useQuery('get', '/team_members', { params: { query: listQuery(search) } });
+  const [creating, { open, close }] = useDisclosure(false);
+
+  const columns: Column<Member>[] = [
+    { key: 'email', label: t('identity.email'), sortable: true, render: (member) => <AnchorLink to="/members/$memberId" params={{ memberId: String(member.id) }}>{member.email}</AnchorLink> },
+    { key: 'name', label: t('identity.name'), sortable: true, render: (member) => member.name },
+    { key: 'roles', label: t('identity.roles'), render: (member) => member.roles.map((role) => role.target ? `${role.key} (${role.target})` : role.key).join(', ') },
+    { key: 'active', label: t('identity.active'), render: (member) => (member.active ? t('common.yes') : t('common.no')) },
+    { key: 'created_at', label: t('identity.created'), sortable: true, render: (member) => formatDate(member.created_at) },
+  ];
+
+  return (
+    <>
+      <ListPage
+        title={t('identity.members')}
+        columns={columns}
+        rowKey={(member) => member.id}
+        items={list.data?.team_members}
+        meta={list.data?.meta}
+        loading={list.isLoading}
+        error={list.error}
+        search={search}
+        onSearch={(next) => void navigate({ search: next })}
+        actions={can('team.manage') && <Button onClick={open}>{t('identity.newMember')}</Button>}
+      />
+      <Modal opened={creating} onClose={close} title={t('identity.newMember')}>
+        <MemberForm
+          onCancel={close}
+          onSubmit={async (values) => {
+            const { data } = await admin.POST('/team_members', { body: { ...values, roles: values.roles.map((key) => ({ key })) } });
+            close();
+            await navigate({ to: '/members/$memberId', params: { memberId: String(data!.id) } });
+          }}
+        />
+      </Modal>
+    </>
+  );
+}
