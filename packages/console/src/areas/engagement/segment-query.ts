@@ -64,3 +64,9 @@ export function toTree(query: RuleGroup): SegmentTree {
   const group: SegmentTree = query.combinator === 'or' ? { any: children } : { all: children };
   return query.not ? { not: group } : group;
 }
+
+/** The builder path ([1, 0]) of the node a 422 names (`filters.all[1].any[0].value`). */
+export function pathOfField(field: string): number[] | null {
+  if (!field.startsWith('filters')) return null;
+  return [...field.matchAll(/\[(\d+)\]/g)].map((match) => Number(match[1]));
+}
