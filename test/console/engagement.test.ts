@@ -7,7 +7,7 @@ const LABELS = {
 };
 
 // The console runs against a server on the embedded database (issue 15); the PostgreSQL run skips it.
-describe.skipIf(!!process.env.DATABASE_URL)('admin console: engagement (segments)', () => {
+describe.skipIf(!!process.env.DATABASE_URL)('admin console: engagement (segments, campaigns)', () => {
   let c: ConsoleHarness;
   beforeAll(async () => { c = await startConsole(); }, 90_000);
   afterAll(async () => { await c?.close(); });
@@ -82,6 +82,61 @@ describe.skipIf(!!process.env.DATABASE_URL)('admin console: engagement (segments
       } finally {
         await close();
       }
-    }, 45_000);
+    }, 30_000);
+  }
+
+  for (const { locale, scheme } of VARIANTS) {
+    it(`creates a campaign, previews it for a user as the server renders it, shows a Liquid error's line, edits and deletes it (${locale}, ${scheme})`, async () => {
+      const realm = `camp-${locale}`;
+      expect((await c.h.request({ method: 'POST', url: '/api/admin/realms', payload: { uid: realm, name: realm } })).statusCode).toBe(201);
+      const user = await c.h.request({ method: 'POST', url: `/api/admin/customers/${realm}/users`, payload: { email: 'ana@example.com', password: 'a realm user secret 9', first_name: 'Ana <b>' } });
+      const L = locale === 'en'
+        ? { campaigns: 'Campaigns', create: 'New campaign', realm: 'Realm', name: 'Campaign name', subject: 'Subject (Liquid)', body: 'Body (Liquid)', userId: 'User id for the preview', preview: 'Preview', save: 'Save', del: 'Delete' }
+        : { campaigns: 'Campañas', create: 'Nueva campaña', realm: 'Reino', name: 'Nombre de la campaña', subject: 'Asunto (Liquid)', body: 'Cuerpo (Liquid)', userId: 'Id de usuario para la vista previa', preview: 'Vista previa', save: 'Guardar', del: 'Eliminar' };
+      const { page, problems, signIn, go, close } = await c.open({ locale, scheme });
+      try {
+        await signIn();
+        await go('/campaigns');
+        await page.getByRole('heading', { level: 1, name: L.campaigns }).waitFor();
+        expect(await axeViolations(page)).toEqual([]);
+        await page.getByRole('button', { name: L.create }).click();
+        const dialog = page.getByRole('dialog');
+        await dialog.waitFor();
+        await dialog.getByLabel(L.realm).fill(realm);
+        await page.getByRole('option', { name: new RegExp(realm) }).click();
+        await dialog.getByRole('textbox', { name: L.name }).fill('Welcome');
+        await dialog.getByRole('textbox', { name: L.subject }).fill('Hi {{ user.first_name }}');
+        await dialog.getByRole('textbox', { name: L.body }).fill('<p>Hello {{ user.first_name }}</p>');
+        expect(await axeViolations(page)).toEqual([]);
+        await dialog.locator('button[type=submit]').click();
+        await page.waitForURL(/\/admin\/campaigns\/\d+$/);
+        const id = page.url().split('/').pop();
+        await page.getByRole('heading', { level: 1, name: 'Welcome' }).waitFor();
+
+        await page.getByRole('textbox', { name: L.userId }).fill(String(user.json().id));
+        await page.getByRole('button', { name: L.preview }).click();
+        const expected = (await c.h.request({ method: 'POST', url: `/api/admin/messaging/campaigns/${id}/preview`, payload: { user_id: user.json().id } })).json();
+        await page.locator('[data-preview]').getByText(expected.body, { exact: true }).waitFor();
+        await page.locator('[data-preview]').getByText(expected.subject, { exact: true }).waitFor();
+        expect(await axeViolations(page)).toEqual([]);
+
+        await page.getByRole('textbox', { name: L.body }).fill('<p>Hello</p>\n{% if user.first_name %}\n{{ user.first_name');
+        await page.getByRole('button', { name: L.preview }).click();
+        await page.locator('[data-preview-error]').getByText(/line 3/).waitFor();
+        await page.getByRole('textbox', { name: L.body }).fill('<p>Bye {{ user.first_name }}</p>');
+        await page.getByRole('button', { name: L.save }).click();
+        await expect.poll(async () => (await c.h.request({ url: `/api/admin/messaging/campaigns/${id}` })).json().body).toBe('<p>Bye {{ user.first_name }}</p>');
+
+        await page.getByRole('button', { name: L.del }).first().click();
+        await page.getByRole('dialog').waitFor();
+        expect(await axeViolations(page)).toEqual([]);
+        await page.getByRole('dialog').getByRole('button', { name: L.del }).click();
+        await page.waitForURL(/\/admin\/campaigns$/);
+        expect((await c.h.request({ url: `/api/admin/messaging/campaigns/${id}` })).statusCode).toBe(404);
+        expect(problems).toEqual([]);
+      } finally {
+        await close();
+      }
+    }, 30_000);
   }
 });

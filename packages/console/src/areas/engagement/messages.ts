@@ -10,6 +10,9 @@ export const engagement = defineMessages({
     addCondition: 'Add condition', addGroup: 'Add group', removeCondition: 'Remove condition', removeGroup: 'Remove group',
     moveUp: 'Move up', moveDown: 'Move down', matches: '{count} matching users', stale: 'updating…',
     firstMatches: 'First matching users',
+    campaigns: 'Campaigns', newCampaign: 'New campaign', campaignName: 'Campaign name', type: 'Type', mailing: 'Mailing',
+    notification: 'Notification', subject: 'Subject (Liquid)', body: 'Body (Liquid)', sentCount: 'Sent',
+    previewUserId: 'User id for the preview', preview: 'Preview',
   },
   es: {
     area: 'Interacción', segments: 'Segmentos', newSegment: 'Nuevo segmento', segmentName: 'Nombre', realm: 'Reino',
@@ -20,5 +23,8 @@ export const engagement = defineMessages({
     addCondition: 'Añadir condición', addGroup: 'Añadir grupo', removeCondition: 'Quitar condición', removeGroup: 'Quitar grupo',
     moveUp: 'Subir', moveDown: 'Bajar', matches: '{count} usuarios coinciden', stale: 'actualizando…',
     firstMatches: 'Primeros usuarios que coinciden',
+    campaigns: 'Campañas', newCampaign: 'Nueva campaña', campaignName: 'Nombre de la campaña', type: 'Tipo', mailing: 'Correo masivo',
+    notification: 'Notificación', subject: 'Asunto (Liquid)', body: 'Cuerpo (Liquid)', sentCount: 'Enviados',
+    previewUserId: 'Id de usuario para la vista previa', preview: 'Vista previa',
   },
 });

@@ -28,5 +28,18 @@ export const segmentRoute = createRoute({
   component: lazyRouteComponent(() => import('./segment-page'), 'SegmentPage'),
 });
 
+export const campaignsListRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: 'campaigns',
+  validateSearch: validateListSearch,
+  component: lazyRouteComponent(() => import('./campaigns-page'), 'CampaignsPage'),
+});
+
+export const campaignRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: 'campaigns/$campaignId',
+  component: lazyRouteComponent(() => import('./campaign-page'), 'CampaignPage'),
+});
+
 /** This area's routes, children of appRoute; a tuple (as const) keeps links to them typed. */
-export const engagementRoutes = [segmentsListRoute, segmentNewRoute, segmentRoute] as const;
+export const engagementRoutes = [segmentsListRoute, segmentNewRoute, segmentRoute, campaignsListRoute, campaignRoute] as const;
