@@ -1,12 +1,12 @@
-import { Button, Group, Stack, Text, Title } from '@mantine/core';
+import { Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
 import { getRouteApi, useNavigate } from '@tanstack/react-router';
 import { admin, api } from '../../api/client';
-import { confirmDelete } from '../../components/confirm-delete';
 import { ErrorView, NotFound } from '../../components/error-view';
 import { useI18n } from '../../i18n/i18n';
 import { useSession } from '../../session/session';
+import { DetailHeader } from './detail-header';
 import { CampaignForm } from './campaign-form';
 
 const route = getRouteApi('/app/campaigns/$campaignId');
@@ -29,17 +29,11 @@ export function CampaignPage() {
 
   return (
     <Stack>
-      <Group justify="space-between">
-        <Title order={1}>{current.name}</Title>
-        {manage && (
-          <Button color="red" variant="outline" onClick={() => confirmDelete(t, current.name, async () => {
-            await admin.DELETE('/messaging/campaigns/{id}', { params: { path: { id } } });
-            notifications.show({ message: t('common.deleted') });
-            await queryClient.invalidateQueries({ queryKey: ['get', '/messaging/campaigns'] });
-            await navigate({ to: '/campaigns' });
-          })}>{t('common.delete')}</Button>
-        )}
-      </Group>
+      <DetailHeader title={current.name} canDelete={manage} remove={async () => {
+        await admin.DELETE('/messaging/campaigns/{id}', { params: { path: { id } } });
+        await queryClient.invalidateQueries({ queryKey: ['get', '/messaging/campaigns'] });
+        await navigate({ to: '/campaigns' });
+      }} />
       <Text size="sm" c="dimmed">{current.realm_uid} · {current.segment_list} · {t('engagement.updated')} {formatDate(current.updated_at)}</Text>
       <CampaignForm
         key={current.updated_at}
