@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { toQuery, toTree, type SegmentTree } from '../../packages/console/src/areas/engagement/segment-query';
+import { toQuery, toTree, type SegmentTree } from '../../packages/console/src/areas/engagement/segment-query.js';
 
 describe('segment tree ↔ query builder mapping', () => {
   const nested: SegmentTree = {
