@@ -1,0 +1,49 @@
+import { Stack, Text } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useQueryClient } from '@tanstack/react-query';
+import { getRouteApi, useNavigate } from '@tanstack/react-router';
+import { admin, api } from '../../api/client';
+import { ErrorView, NotFound } from '../../components/error-view';
+import { useI18n } from '../../i18n/i18n';
+import { useSession } from '../../session/session';
+import { DetailHeader } from './detail-header';
+import { CampaignForm } from './campaign-form';
+
+const route = getRouteApi('/app/campaigns/$campaignId');
+
+export function CampaignPage() {
+  const { t, formatDate } = useI18n();
+  const { can } = useSession();
+  const { campaignId } = route.useParams();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const valid = /^[1-9][0-9]{0,15}$/.test(campaignId);
+  const id = Number(campaignId);
+  const campaign = api.useQuery('get', '/messaging/campaigns/{id}', { params: { path: { id } } }, { enabled: valid });
+
+  if (!valid) return <NotFound />;
+  if (campaign.error) return <ErrorView error={campaign.error} />;
+  if (!campaign.data) return <Text role="status">{t('common.loading')}</Text>;
+  const current = campaign.data;
+  const manage = can('messaging.send', current.realm_uid);
+
+  return (
+    <Stack>
+      <DetailHeader title={current.name} canDelete={manage} remove={async () => {
+        await admin.DELETE('/messaging/campaigns/{id}', { params: { path: { id } } });
+        await queryClient.invalidateQueries({ queryKey: ['get', '/messaging/campaigns'] });
+        await navigate({ to: '/campaigns' });
+      }} />
+      <Text size="sm" c="dimmed">{current.realm_uid} · {current.segment_list} · {t('engagement.updated')} {formatDate(current.updated_at)}</Text>
+      <CampaignForm
+        key={current.updated_at}
+        campaign={current}
+        onSubmit={async (values) => {
+          await admin.PUT('/messaging/campaigns/{id}', { params: { path: { id } }, body: { name: values.name, type: values.type, subject: values.subject, body: values.body } });
+          notifications.show({ message: t('common.saved') });
+          await queryClient.invalidateQueries({ queryKey: ['get', '/messaging/campaigns/{id}'] });
+        }}
+      />
+    </Stack>
+  );
+}
