@@ -10,6 +10,7 @@ import { applyMigrations } from './db/migrate.js';
 import { ensureOwner, issueOwnerToken } from './bootstrap.js';
 import { Caches } from './caches.js';
 import { localDiskStorage } from './storage/local-disk.js';
+import { s3Storage } from './storage/s3.js';
 import { createMailer } from './mail/mail.js';
 import { requireSecretsKey } from './security/secrets-key.js';
 import { startJobs, type Job } from './jobs/runner.js';
@@ -57,7 +58,7 @@ export function startingContext(config: Config, log: FastifyBaseLogger, clock: C
   };
   const ctx: Context = {
     config, log, clock,
-    storage: localDiskStorage(path.join(config.dataDir, 'uploads')),
+    storage: config.storage ? s3Storage(config.storage) : localDiskStorage(path.join(config.dataDir, 'uploads')),
     mail: createMailer(config, log),
     // Inside an admin write, the request's transaction (db/request-transaction.ts).
     get db() { return requestTransaction() ?? opened().database.db; },
