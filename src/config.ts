@@ -1,4 +1,5 @@
 import { isIP } from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import type { S3Location } from './storage/s3.js';
 
@@ -8,6 +9,8 @@ export interface Config {
   baseUrl: string;
   databaseUrl: string | undefined;
   databasePoolSize: number;
+  /** Server processes `atrium serve` runs, sharing the port (WORKERS; node:cluster above 1). */
+  workers: number;
   dataDir: string;
   /** Where uploaded files are kept: an S3-compatible bucket (STORAGE_URL), or null for DATA_DIR/uploads. */
   storage: S3Location | null;
@@ -72,6 +75,18 @@ function databaseUrl(raw: string | undefined): string | undefined {
     throw new ConfigError('DATABASE_URL must look like postgres://user@host:5432/database');
   }
   return raw;
+}
+
+/**
+ * WORKERS: a whole number, or `auto` for the cores Node may use. Above 1 needs PostgreSQL: the embedded
+ * database lives in one process per DATA_DIR.
+ */
+function workers(env: Env, databaseUrl: string | undefined): number {
+  const count = env.WORKERS?.trim() === 'auto' ? os.availableParallelism() : integer(env, 'WORKERS', 1, 1, 256);
+  if (count > 1 && !databaseUrl) {
+    throw new ConfigError(`WORKERS=${env.WORKERS} needs PostgreSQL (DATABASE_URL): the embedded database is served by one process per DATA_DIR`);
+  }
+  return count;
 }
 
 const STORAGE_URL_SHAPE = 'STORAGE_URL must look like s3://bucket/optional/prefix?endpoint=http://host:port&region=...&force_path_style=1';
@@ -177,12 +192,14 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError(`SMTP_URL must look like smtp://host:port, got "${smtpUrl}"`);
   }
   const hostForUrl = host.includes(':') ? `[${host}]` : host;
+  const database = databaseUrl(env.DATABASE_URL);
   return {
     port,
     host,
     baseUrl: httpUrl('BASE_URL', env.BASE_URL || `http://${hostForUrl}:${port}`),
-    databaseUrl: databaseUrl(env.DATABASE_URL),
+    databaseUrl: database,
     databasePoolSize: integer(env, 'DATABASE_POOL_SIZE', 10, 1, 1000),
+    workers: workers(env, database),
     dataDir: path.resolve(env.DATA_DIR || './data'),
     storage: storageLocation(env.STORAGE_URL),
     smtpUrl,

@@ -82,6 +82,22 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+/**
+ * Makes sure the account and its owner exist; on the first start, the lines showing the owner's
+ * credentials once (none afterwards).
+ */
+export async function createOwner(ctx: Context): Promise<string[]> {
+  const owner = await ensureOwner(ctx);
+  if (!owner.created) return [];
+  const credentials = await issueOwnerToken(ctx, owner);
+  return [
+    'First start: the account and its owner were created. These are shown once:',
+    `  owner email:     ${credentials.admin.email}`,
+    `  owner password:  ${credentials.password ?? '(ATRIUM_ADMIN_PASSWORD)'}`,
+    `  admin API token: ${credentials.token.token}`,
+  ];
+}
+
 /** `atrium serve`: migrate, make sure an owner exists, then listen until SIGTERM or SIGINT. */
 export async function serve(config: Config, env: Record<string, string | undefined>, out: NodeJS.WritableStream = process.stdout): Promise<RunningServer> {
   requireSecretsKey(config);
@@ -101,8 +117,7 @@ export async function serve(config: Config, env: Record<string, string | undefin
   });
   starting.attach(database);
   await ctx.caches.follow();
-  const owner = await ensureOwner(ctx);
-  const credentials = owner.created ? await issueOwnerToken(ctx, owner) : null;
+  const firstStart = await createOwner(ctx);
   try {
     await app.listen({ port: config.port, host: config.host });
   } catch (err) {
@@ -113,14 +128,7 @@ export async function serve(config: Config, env: Record<string, string | undefin
   const listening = withListenAddress(config, env, { port: typeof address === 'object' && address ? address.port : config.port });
   ctx = Object.assign(ctx, { config: listening });
   const lines = [`Atrium is serving on ${listening.baseUrl} (${database.kind === 'pglite' ? `embedded database in ${config.dataDir}` : 'PostgreSQL'})`];
-  if (credentials) {
-    lines.push(
-      'First start: the account and its owner were created. These are shown once:',
-      `  owner email:     ${credentials.admin.email}`,
-      `  owner password:  ${credentials.password ?? '(ATRIUM_ADMIN_PASSWORD)'}`,
-      `  admin API token: ${credentials.token.token}`,
-    );
-  }
+  lines.push(...firstStart);
   lines.push('Reference pages:', ...CATALOG_PAGES.map((page) => `  ${listening.baseUrl}${page}`));
   out.write(`${lines.join('\n')}\n`);
   const jobs = startJobs(ctx, JOBS, JOBS_POLL_MS);
