@@ -1,4 +1,6 @@
+import cluster from 'node:cluster';
 import { parseArgs } from 'node:util';
+import { serveWorkers } from './cluster.js';
 import { ConfigError, loadConfig } from './config.js';
 import { DatabaseUnavailable } from './db/errors.js';
 import { createContext, createLogger, openMigrated, serve } from './server.js';
@@ -16,7 +18,9 @@ Commands:
 
 Configuration comes from the environment: PORT, HOST, BASE_URL, DATABASE_URL, DATABASE_POOL_SIZE, DATA_DIR,
 SMTP_URL, MAIL_FROM, ATRIUM_ADMIN_EMAIL, ATRIUM_ADMIN_PASSWORD, LOG_LEVEL, BODY_LIMIT, TRUST_PROXY, SECRETS_KEY,
-METRICS_TOKEN or METRICS_PUBLIC (GET /metrics), OTEL_EXPORTER_OTLP_ENDPOINT (traces) (see the README).
+METRICS_TOKEN or METRICS_PUBLIC (GET /metrics), OTEL_EXPORTER_OTLP_ENDPOINT (traces), STORAGE_URL (uploads in an
+S3-compatible bucket: s3://bucket?endpoint=...), WORKERS (server processes sharing the port: a number or auto; above 1
+needs DATABASE_URL) (see the README).
 TRUST_PROXY (default false) says whose X-Forwarded-Host/-Proto/-For headers are believed: true (any peer), or the
 proxies' addresses and CIDR ranges separated by commas (e.g. 127.0.0.1,10.0.0.0/8); set it only behind a proxy
 that overwrites those headers.
@@ -40,6 +44,7 @@ export async function main(args: string[], env = process.env): Promise<number | 
     const config = loadConfig(env);
     switch (command) {
       case 'serve': {
+        if (config.workers > 1 && cluster.isPrimary) return await serveWorkers(config);
         const server = await serve(config, env);
         for (const signal of ['SIGTERM', 'SIGINT'] as const) {
           process.once(signal, () => {

@@ -1,5 +1,7 @@
 import { isIP } from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
+import type { S3Location } from './storage/s3.js';
 
 export interface Config {
   port: number;
@@ -7,7 +9,11 @@ export interface Config {
   baseUrl: string;
   databaseUrl: string | undefined;
   databasePoolSize: number;
+  /** Server processes `atrium serve` runs, sharing the port (WORKERS; node:cluster above 1). */
+  workers: number;
   dataDir: string;
+  /** Where uploaded files are kept: an S3-compatible bucket (STORAGE_URL), or null for DATA_DIR/uploads. */
+  storage: S3Location | null;
   smtpUrl: string | undefined;
   mailFrom: string;
   adminEmail: string | undefined;
@@ -69,6 +75,52 @@ function databaseUrl(raw: string | undefined): string | undefined {
     throw new ConfigError('DATABASE_URL must look like postgres://user@host:5432/database');
   }
   return raw;
+}
+
+/**
+ * WORKERS: a whole number, or `auto` for the cores Node may use. Above 1 needs PostgreSQL: the embedded
+ * database lives in one process per DATA_DIR.
+ */
+function workers(env: Env, databaseUrl: string | undefined): number {
+  const count = env.WORKERS?.trim() === 'auto' ? os.availableParallelism() : integer(env, 'WORKERS', 1, 1, 256);
+  if (count > 1 && !databaseUrl) {
+    throw new ConfigError(`WORKERS=${env.WORKERS} needs PostgreSQL (DATABASE_URL): the embedded database is served by one process per DATA_DIR`);
+  }
+  return count;
+}
+
+const STORAGE_URL_SHAPE = 'STORAGE_URL must look like s3://bucket/optional/prefix?endpoint=http://host:port&region=...&force_path_style=1';
+const STORAGE_OPTIONS = ['endpoint', 'region', 'force_path_style'];
+
+/** `s3://bucket[/prefix]?endpoint=...&region=...&force_path_style=1`; unset: the local disk. */
+function storageLocation(raw: string | undefined): S3Location | null {
+  if (raw === undefined || raw === '') return null;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`${STORAGE_URL_SHAPE}, got "${raw}"`);
+  }
+  // Bucket names: 3 to 63 lowercase letters, digits, dots and hyphens.
+  if (url.protocol !== 's3:' || !/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(url.hostname) || url.username || url.password || url.port) {
+    throw new ConfigError(`${STORAGE_URL_SHAPE}, got "${raw}"`);
+  }
+  const unknown = [...url.searchParams.keys()].find((name) => !STORAGE_OPTIONS.includes(name));
+  if (unknown) throw new ConfigError(`STORAGE_URL: unknown option "${unknown}" (known: ${STORAGE_OPTIONS.join(', ')})`);
+  const endpoint = url.searchParams.get('endpoint') ?? undefined;
+  const pathStyle = url.searchParams.get('force_path_style') ?? '0';
+  if (!['0', '1'].includes(pathStyle)) throw new ConfigError(`STORAGE_URL: force_path_style must be 1 or 0, got "${pathStyle}"`);
+  const prefix = decodeURIComponent(url.pathname).replace(/^\/+|\/+$/g, '');
+  if (prefix !== '' && !/^[A-Za-z0-9][A-Za-z0-9._\/-]*$/.test(prefix)) {
+    throw new ConfigError(`STORAGE_URL: the key prefix "${prefix}" may hold only letters, digits, '.', '_', '-' and '/'`);
+  }
+  return {
+    bucket: url.hostname,
+    prefix: prefix && `${prefix}/`,
+    endpoint: endpoint === undefined ? undefined : httpUrl('STORAGE_URL endpoint', endpoint),
+    region: url.searchParams.get('region') || undefined,
+    forcePathStyle: pathStyle === '1',
+  };
 }
 
 const PROXY_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
@@ -140,13 +192,16 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError(`SMTP_URL must look like smtp://host:port, got "${smtpUrl}"`);
   }
   const hostForUrl = host.includes(':') ? `[${host}]` : host;
+  const database = databaseUrl(env.DATABASE_URL);
   return {
     port,
     host,
     baseUrl: httpUrl('BASE_URL', env.BASE_URL || `http://${hostForUrl}:${port}`),
-    databaseUrl: databaseUrl(env.DATABASE_URL),
+    databaseUrl: database,
     databasePoolSize: integer(env, 'DATABASE_POOL_SIZE', 10, 1, 1000),
+    workers: workers(env, database),
     dataDir: path.resolve(env.DATA_DIR || './data'),
+    storage: storageLocation(env.STORAGE_URL),
     smtpUrl,
     mailFrom: env.MAIL_FROM || 'Atrium <no-reply@localhost>',
     adminEmail: env.ATRIUM_ADMIN_EMAIL || undefined,

@@ -10,6 +10,7 @@ import { applyMigrations } from './db/migrate.js';
 import { ensureOwner, issueOwnerToken } from './bootstrap.js';
 import { Caches } from './caches.js';
 import { localDiskStorage } from './storage/local-disk.js';
+import { s3Storage } from './storage/s3.js';
 import { createMailer } from './mail/mail.js';
 import { requireSecretsKey } from './security/secrets-key.js';
 import { startJobs, type Job } from './jobs/runner.js';
@@ -57,7 +58,7 @@ export function startingContext(config: Config, log: FastifyBaseLogger, clock: C
   };
   const ctx: Context = {
     config, log, clock,
-    storage: localDiskStorage(path.join(config.dataDir, 'uploads')),
+    storage: config.storage ? s3Storage(config.storage) : localDiskStorage(path.join(config.dataDir, 'uploads')),
     mail: createMailer(config, log),
     // Inside an admin write, the request's transaction (db/request-transaction.ts).
     get db() { return requestTransaction() ?? opened().database.db; },
@@ -81,6 +82,22 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+/**
+ * Makes sure the account and its owner exist; on the first start, the lines showing the owner's
+ * credentials once (none afterwards).
+ */
+export async function createOwner(ctx: Context): Promise<string[]> {
+  const owner = await ensureOwner(ctx);
+  if (!owner.created) return [];
+  const credentials = await issueOwnerToken(ctx, owner);
+  return [
+    'First start: the account and its owner were created. These are shown once:',
+    `  owner email:     ${credentials.admin.email}`,
+    `  owner password:  ${credentials.password ?? '(ATRIUM_ADMIN_PASSWORD)'}`,
+    `  admin API token: ${credentials.token.token}`,
+  ];
+}
+
 /** `atrium serve`: migrate, make sure an owner exists, then listen until SIGTERM or SIGINT. */
 export async function serve(config: Config, env: Record<string, string | undefined>, out: NodeJS.WritableStream = process.stdout): Promise<RunningServer> {
   requireSecretsKey(config);
@@ -100,8 +117,7 @@ export async function serve(config: Config, env: Record<string, string | undefin
   });
   starting.attach(database);
   await ctx.caches.follow();
-  const owner = await ensureOwner(ctx);
-  const credentials = owner.created ? await issueOwnerToken(ctx, owner) : null;
+  const firstStart = await createOwner(ctx);
   try {
     await app.listen({ port: config.port, host: config.host });
   } catch (err) {
@@ -112,14 +128,7 @@ export async function serve(config: Config, env: Record<string, string | undefin
   const listening = withListenAddress(config, env, { port: typeof address === 'object' && address ? address.port : config.port });
   ctx = Object.assign(ctx, { config: listening });
   const lines = [`Atrium is serving on ${listening.baseUrl} (${database.kind === 'pglite' ? `embedded database in ${config.dataDir}` : 'PostgreSQL'})`];
-  if (credentials) {
-    lines.push(
-      'First start: the account and its owner were created. These are shown once:',
-      `  owner email:     ${credentials.admin.email}`,
-      `  owner password:  ${credentials.password ?? '(ATRIUM_ADMIN_PASSWORD)'}`,
-      `  admin API token: ${credentials.token.token}`,
-    );
-  }
+  lines.push(...firstStart);
   lines.push('Reference pages:', ...CATALOG_PAGES.map((page) => `  ${listening.baseUrl}${page}`));
   out.write(`${lines.join('\n')}\n`);
   const jobs = startJobs(ctx, JOBS, JOBS_POLL_MS);

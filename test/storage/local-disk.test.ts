@@ -3,9 +3,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import { text } from 'node:stream/consumers';
 import { afterAll, describe, expect, it } from 'vitest';
 import { localDiskStorage } from '../../src/storage/local-disk.js';
+import { expectPutGetDelete } from '../helpers/storage.js';
 
 describe('local-disk storage', () => {
   const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'atrium-storage-'));
@@ -14,18 +14,7 @@ describe('local-disk storage', () => {
   afterAll(() => fs.rmSync(folder, { recursive: true, force: true }));
 
   it('puts a buffer or a stream under a key, reads it back with its size, and deletes it', async () => {
-    await storage.put('avatars/a.png', Buffer.from('first'));
-    await storage.put('assets/space-1/b.txt', Readable.from(['stre', 'amed']));
-    const first = await storage.get('avatars/a.png');
-    expect(first?.size).toBe(5);
-    expect(await text(first!.content)).toBe('first');
-    expect(await text((await storage.get('assets/space-1/b.txt'))!.content)).toBe('streamed');
-
-    await storage.put('avatars/a.png', Buffer.from('replaced'));
-    expect(await text((await storage.get('avatars/a.png'))!.content)).toBe('replaced');
-    await storage.delete('avatars/a.png');
-    await storage.delete('avatars/a.png');
-    expect(await storage.get('avatars/a.png')).toBeNull();
+    await expectPutGetDelete(storage);
     expect(await storage.get('avatars')).toBeNull();
     expect(await storage.get('avatars/a.png/deeper')).toBeNull();
   });
