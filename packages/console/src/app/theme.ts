@@ -1,4 +1,4 @@
-import { createTheme, Drawer, Modal, Notification, type CSSVariablesResolver } from '@mantine/core';
+import { createTheme, Drawer, Modal, NavLink, Notification, type CSSVariablesResolver } from '@mantine/core';
 import type { Translate } from '../i18n/i18n';
 
 /**
@@ -16,6 +16,8 @@ export const themeFor = (t: Translate) => createTheme({
     // Close buttons are icons: they need a name in the member's language.
     Modal: Modal.extend({ defaultProps: { closeButtonProps: { 'aria-label': t('common.close') } } }),
     Drawer: Drawer.extend({ defaultProps: { closeButtonProps: { 'aria-label': t('common.close') } } }),
+    // The light active link under the mouse gives 4.01:1; filled keeps white on shade 8.
+    NavLink: NavLink.extend({ defaultProps: { variant: 'filled' } }),
     Notification: Notification.extend({ defaultProps: { closeButtonProps: { 'aria-label': t('common.close') } } }),
   },
 });

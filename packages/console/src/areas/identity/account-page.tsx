@@ -8,7 +8,7 @@ import { ErrorView } from '../../components/error-view';
 import { FormError } from '../../components/form-error';
 import { useI18n } from '../../i18n/i18n';
 import { useSession } from '../../session/session';
-import { useFormSubmit } from './use-form-submit';
+import { useFormSubmit } from '../../components/use-form-submit';
 
 type Account = AdminComponents['schemas']['Account'];
 interface AccountValues { name: string; upload_max_bytes: number; allowed_extensions: string[] }

@@ -4,8 +4,8 @@ import type { AdminComponents } from '@atrium/client';
 import { api } from '../../api/client';
 import { FormError } from '../../components/form-error';
 import { useI18n } from '../../i18n/i18n';
-import { FormActions, type EditFormProps } from './form-actions';
-import { useFormSubmit } from './use-form-submit';
+import { FormActions, type EditFormProps } from '../../components/form-actions';
+import { useFormSubmit } from '../../components/use-form-submit';
 
 type Role = AdminComponents['schemas']['Role'];
 export interface RoleValues { name: string; context: string; permissions: string[] }

@@ -7,9 +7,9 @@ import type { AdminComponents } from '@atrium/client';
 import { admin, api } from '../../api/client';
 import { FormError } from '../../components/form-error';
 import { useI18n } from '../../i18n/i18n';
-import { FormActions } from './form-actions';
+import { FormActions } from '../../components/form-actions';
 import { SingletonPanel } from './singleton-panel';
-import { useFormSubmit } from './use-form-submit';
+import { useFormSubmit } from '../../components/use-form-submit';
 
 type IdentityProvider = AdminComponents['schemas']['IdentityProvider'];
 const route = getRouteApi('/app/realms/$realmUid/identity-provider');

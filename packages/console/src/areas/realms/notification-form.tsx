@@ -4,8 +4,8 @@ import { notifications } from '@mantine/notifications';
 import { admin } from '../../api/client';
 import { FormError } from '../../components/form-error';
 import { useI18n } from '../../i18n/i18n';
-import { FormActions } from './form-actions';
-import { useFormSubmit } from './use-form-submit';
+import { FormActions } from '../../components/form-actions';
+import { useFormSubmit } from '../../components/use-form-submit';
 
 /** Sends a notification to a user's inbox. */
 export function NotificationForm({ realmUid, userId }: { realmUid: string; userId: number }) {

@@ -3,8 +3,8 @@ import { useForm } from '@mantine/form';
 import type { AdminComponents } from '@atrium/client';
 import { FormError } from '../../components/form-error';
 import { useI18n } from '../../i18n/i18n';
-import { FormActions } from './form-actions';
-import { useFormSubmit } from './use-form-submit';
+import { FormActions } from '../../components/form-actions';
+import { useFormSubmit } from '../../components/use-form-submit';
 
 type Realm = AdminComponents['schemas']['Realm'];
 export interface RealmValues { uid: string; name: string; active: boolean; custom_domain: string }

@@ -9,8 +9,8 @@ import { FormError } from '../../components/form-error';
 import type { MessageKey } from '../../i18n/catalogue';
 import { useI18n } from '../../i18n/i18n';
 import { useSession } from '../../session/session';
-import { FormActions } from './form-actions';
-import { useFormSubmit } from './use-form-submit';
+import { FormActions } from '../../components/form-actions';
+import { useFormSubmit } from '../../components/use-form-submit';
 
 type Settings = AdminComponents['schemas']['RealmSettings'];
 const route = getRouteApi('/app/realms/$realmUid/settings');

@@ -5,8 +5,8 @@ import { api } from '../../api/client';
 import { FormError } from '../../components/form-error';
 import { useI18n } from '../../i18n/i18n';
 import { CustomFieldInput, type FieldValue } from './custom-field-input';
-import { FormActions } from './form-actions';
-import { useFormSubmit } from './use-form-submit';
+import { FormActions } from '../../components/form-actions';
+import { useFormSubmit } from '../../components/use-form-submit';
 
 type RealmUser = AdminComponents['schemas']['RealmUser'];
 export interface UserBody {

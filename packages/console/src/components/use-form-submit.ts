@@ -1,15 +1,15 @@
 import { useState } from 'react';
 import type { UseFormReturnType } from '@mantine/form';
-import { showFieldErrors } from '../../components/form-error';
+import { showFieldErrors } from './form-error';
 
-/** A form's submit handler that clears past errors, then puts a failure's messages on their fields; `error` feeds FormError. */
-export function useFormSubmit<Values>(form: UseFormReturnType<Values>, save: (values: Values) => Promise<unknown>) {
+/** A form's submit handler: clears old errors, puts a 422's messages on their fields and keeps the error for FormError. */
+export function useFormSubmit<Values>(form: UseFormReturnType<Values>, onSubmit: (values: Values) => Promise<unknown>) {
   const [error, setError] = useState<unknown>(null);
   const submit = form.onSubmit(async (values) => {
     form.clearErrors();
     setError(null);
     try {
-      await save(values);
+      await onSubmit(values);
     } catch (caught) {
       showFieldErrors(form, caught);
       setError(caught);

@@ -1,5 +1,5 @@
 import { Button, Group } from '@mantine/core';
-import { useI18n } from '../../i18n/i18n';
+import { useI18n } from '../i18n/i18n';
 
 /** The props of a create-or-edit form: the item when editing, what saving does, and a cancel when in a dialog. */
 export interface EditFormProps<Item, Values> {
