@@ -59,6 +59,8 @@ export const common = defineMessages({
     no: 'No',
     home: 'Home',
     welcome: 'Welcome, {name}',
+    copy: 'Copy',
+    copied: 'Copied',
   },
   es: {
     appName: 'Atrium',
@@ -118,5 +120,7 @@ export const common = defineMessages({
     no: 'No',
     home: 'Inicio',
     welcome: 'Hola, {name}',
+    copy: 'Copiar',
+    copied: 'Copiado',
   },
 });

@@ -1,6 +1,6 @@
 import { createRoute, lazyRouteComponent } from '@tanstack/react-router';
 import { appRoute } from '../../app/routes-base';
-import { validateListSearch } from '../../components/list-search';
+import { validateListSearch, type ListSearch } from '../../components/list-search';
 import { validateAuditSearch } from './audit-search';
 
 export const accountRoute = createRoute({
@@ -42,5 +42,22 @@ export const auditLogRoute = createRoute({
   component: lazyRouteComponent(() => import('./audit-log-page'), 'AuditLogPage'),
 });
 
+export const webhooksListRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: 'webhooks',
+  validateSearch: validateListSearch,
+  component: lazyRouteComponent(() => import('./webhooks-page'), 'WebhooksPage'),
+});
+
+export const webhookRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: 'webhooks/$webhookId',
+  validateSearch: (raw: Record<string, unknown>): ListSearch & { status?: string } => ({
+    ...validateListSearch(raw),
+    status: typeof raw.status === 'string' && /^[a-z_]{1,20}$/.test(raw.status) ? raw.status : undefined,
+  }),
+  component: lazyRouteComponent(() => import('./webhook-page'), 'WebhookPage'),
+});
+
 /** This area's routes, children of appRoute; a tuple (as const) keeps links to them typed. */
-export const identityRoutes = [accountRoute, membersListRoute, memberRoute, rolesListRoute, roleRoute, auditLogRoute] as const;
+export const identityRoutes = [accountRoute, membersListRoute, memberRoute, rolesListRoute, roleRoute, auditLogRoute, webhooksListRoute, webhookRoute] as const;

@@ -10,7 +10,7 @@ import { useI18n } from '../../i18n/i18n';
 import { useSession } from '../../session/session';
 import { OAuthClientForm } from './oauth-client-form';
 import { RowActions } from './row-actions';
-import { SecretOnce } from './secret-once';
+import { SecretOnce } from '../../components/secret-once';
 
 type OAuthClient = AdminComponents['schemas']['OAuthClient'];
 const route = getRouteApi('/app/realms/$realmUid/clients');
@@ -56,7 +56,7 @@ export function OAuthClientsPage() {
         actions={manage && <Button onClick={() => setEditing('new')}>{t('realms.newClient')}</Button>}
       />
       <Modal opened={editing !== null} onClose={close} title={t(editing === 'new' ? 'realms.newClient' : 'realms.editClient')}>
-        {secret !== null ? <SecretOnce secret={secret} onClose={close} /> : editing !== null && (
+        {secret !== null ? <SecretOnce secret={secret} label={t('realms.secret')} warning={t('realms.secretOnce')} onClose={close} /> : editing !== null && (
           <OAuthClientForm
             client={editing === 'new' ? undefined : editing}
             onCancel={close}

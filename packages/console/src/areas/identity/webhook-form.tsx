@@ -1,0 +1,45 @@
+import { Checkbox, MultiSelect, Stack, TagsInput, TextInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import type { AdminComponents } from '@atrium/client';
+import { api } from '../../api/client';
+import { FormActions, type EditFormProps } from '../../components/form-actions';
+import { FormError } from '../../components/form-error';
+import { useFormSubmit } from '../../components/use-form-submit';
+import { useI18n } from '../../i18n/i18n';
+
+type Webhook = AdminComponents['schemas']['WebhookEndpoint'];
+export interface WebhookValues { url: string; description: string; event_types: string[]; all_realms: boolean; realm_uids: string[]; active: boolean }
+
+/** The body the admin API takes for the form's values. */
+export const webhookBody = (values: WebhookValues) => ({
+  url: values.url, description: values.description, event_types: values.event_types, active: values.active,
+  realm_uids: values.all_realms ? ('all' as const) : values.realm_uids,
+});
+
+/** Create or edit a webhook endpoint: its address, the event types it takes (from the server's list) and its realms. */
+export function WebhookForm({ item, onSubmit, onCancel }: EditFormProps<Webhook, WebhookValues>) {
+  const { t } = useI18n();
+  const types = api.useQuery('get', '/webhooks/event_types');
+  const form = useForm<WebhookValues>({
+    initialValues: {
+      url: item?.url ?? '', description: item?.description ?? '', event_types: item?.event_types ?? [],
+      all_realms: item ? item.realm_uids === 'all' : true, realm_uids: item && item.realm_uids !== 'all' ? item.realm_uids : [], active: item?.active ?? true,
+    },
+  });
+  const { submit, error } = useFormSubmit(form, onSubmit);
+  const typeNames = types.data?.event_types.map((entry) => entry.type) ?? [];
+  return (
+    <form onSubmit={submit}>
+      <Stack>
+        <FormError error={error} />
+        <TextInput label={t('identity.webhookUrl')} required type="url" {...form.getInputProps('url')} />
+        <TextInput label={t('identity.description')} {...form.getInputProps('description')} />
+        <MultiSelect label={t('identity.eventTypes')} required searchable data={[...new Set([...typeNames, ...form.values.event_types])]} {...form.getInputProps('event_types')} />
+        <Checkbox label={t('identity.allRealms')} {...form.getInputProps('all_realms', { type: 'checkbox' })} />
+        {!form.values.all_realms && <TagsInput label={t('identity.realmUids')} {...form.getInputProps('realm_uids')} />}
+        <Checkbox label={t('identity.active')} {...form.getInputProps('active', { type: 'checkbox' })} />
+        <FormActions submitting={form.submitting} onCancel={onCancel} />
+      </Stack>
+    </form>
+  );
+}
