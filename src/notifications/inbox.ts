@@ -20,9 +20,9 @@ export interface Inbox {
   unread: number;
 }
 
-/** A page of the user's notifications, with their total and unread counts taken in the same query. */
-export async function listInbox(ctx: Context, customer: Customer, page: Page): Promise<Inbox> {
-  const mine = eq(notifications.userId, customer.user.id);
+/** A page of a realm user's notifications, with their total and unread counts taken in the same query. */
+export async function listInbox(ctx: Context, userId: number, page: Page): Promise<Inbox> {
+  const mine = eq(notifications.userId, userId);
   const rows = await ctx.db.select({ notification: notifications, total: totalCount, unread: sql<number>`${unreadCount} over ()`.mapWith(Number) })
     .from(notifications).where(mine).orderBy(...INBOX_ORDER).limit(page.perPage).offset(page.offset);
   // A page past the end has no row to carry the counts.

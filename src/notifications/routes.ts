@@ -9,6 +9,7 @@ import { metaOf, pageOf, PageQuery } from '../http/pagination.js';
 import { failures } from '../http/responses.js';
 import { requireRealm } from '../realms/realms.js';
 import { RealmUserParams } from '../realms/schema.js';
+import { findRealmUser } from '../realms/users.js';
 import { listInbox, openAllNotifications, openNotification } from './inbox.js';
 import { sendNotification } from './notifications.js';
 import { InboxModel, LIMITS, NotificationInput, NotificationModel, NotificationParams, OpenedAllModel } from './schema.js';
@@ -18,7 +19,7 @@ const tags = ['Notifications'];
 /** Admin catalog: sending a notification to one user of a realm. */
 export function notificationAdminRoutes(ctx: Context): FastifyPluginAsync {
   return async (scope) => {
-    useModels(scope, NotificationModel);
+    useModels(scope, NotificationModel, InboxModel);
     const app = scope.withTypeProvider<TypeBoxTypeProvider>();
 
     app.post('/customers/:realm_uid/users/:id/notifications', {
@@ -33,6 +34,20 @@ export function notificationAdminRoutes(ctx: Context): FastifyPluginAsync {
     }, async (request, reply) => {
       const realm = await requireRealm(ctx, request.params.realm_uid);
       return reply.code(201).send(await sendNotification(ctx, realm, request.params.id, request.body));
+    });
+
+    app.get('/customers/:realm_uid/users/:id/notifications', {
+      config: { access: 'realm.activity.read', target: 'realm_uid' },
+      schema: {
+        tags, summary: 'A user\'s notifications',
+        description: 'The user\'s inbox as the customers API\'s GET /notifications answers it: unread first, then newest first, with `unread_count`.',
+        params: RealmUserParams, querystring: Type.Object(PageQuery), response: { 200: ref(InboxModel), ...failures(401, 403, 404) },
+      },
+    }, async (request) => {
+      const user = await findRealmUser(ctx.db, await requireRealm(ctx, request.params.realm_uid), request.params.id);
+      const page = pageOf(request.query);
+      const { items, total, unread } = await listInbox(ctx, user.id, page);
+      return { notifications: items, meta: metaOf(total, page), unread_count: unread };
     });
   };
 }
@@ -53,7 +68,7 @@ export function notificationCustomerRoutes(ctx: Context): FastifyPluginAsync {
       },
     }, async (request) => {
       const page = pageOf(request.query);
-      const { items, total, unread } = await listInbox(ctx, customerOf(request), page);
+      const { items, total, unread } = await listInbox(ctx, customerOf(request).user.id, page);
       return { notifications: items, meta: metaOf(total, page), unread_count: unread };
     });
 

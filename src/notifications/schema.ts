@@ -27,7 +27,7 @@ export const InboxModel = Type.Object({
   notifications: Type.Array(ref(NotificationModel), { description: 'Unread first, then newest first' }),
   meta: ref(Meta),
   unread_count: Type.Integer({ minimum: 0, description: 'How many of the user\'s notifications are unread, on every page' }),
-}, { $id: 'Inbox', description: 'A page of the signed-in user\'s notifications' });
+}, { $id: 'Inbox', description: 'A page of a realm user\'s notifications' });
 
 export const OpenedAllModel = Type.Object({
   opened: Type.Integer({ minimum: 0, description: 'How many unread notifications this request marked read (0 when none were left)' }),

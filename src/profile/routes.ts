@@ -10,7 +10,7 @@ import { getMe, updateMe } from '../customers/me.js';
 import { credentialFailures, DelegatedTokenModel, MeInput, MeModel } from '../customers/schema.js';
 import { AvatarModel } from '../realms/schema.js';
 import { RealmQuery, SessionListModel, SessionModel, SessionNotFound, SessionParams, SessionsQuery } from './schema.js';
-import { endOwnSession, listOwnSessions } from './sessions.js';
+import { endUserSession, listUserSessions } from './sessions.js';
 
 const tags = ['Profile'];
 const Query = Type.Object(RealmQuery);
@@ -51,7 +51,7 @@ export function profileRoutes(ctx: Context): FastifyPluginAsync {
       },
     }, async (request) => {
       const page = pageOf(request.query);
-      const { items, total } = await listOwnSessions(ctx, customerOf(request), page, request.cookieSessionId);
+      const { items, total } = await listUserSessions(ctx, customerOf(request).user.id, page, request.cookieSessionId);
       return { sessions: items, meta: metaOf(total, page) };
     });
 
@@ -66,7 +66,7 @@ export function profileRoutes(ctx: Context): FastifyPluginAsync {
         response: { 204: NoContent, ...credentialFailures(), ...SessionNotFound, ...failures(422) },
       },
     }, async (request, reply) => {
-      await endOwnSession(ctx, customerOf(request), request.params.id);
+      await endUserSession(ctx, customerOf(request).user.id, request.params.id);
       return reply.code(204).send(null);
     });
   };

@@ -21,17 +21,17 @@ export const SessionModel = Type.Object({
   created_at: DateTime,
   last_used_at: DateTime,
   user_agent: Type.Union([Type.String(), Type.Null()], { description: 'The browser that signed in (its User-Agent, at most 500 characters); null when it sent none' }),
-  current: Type.Boolean({ description: 'Whether this is the session making the request (only with the session cookie as credential)' }),
+  current: Type.Boolean({ description: 'Whether this is the session making the request (only with the session cookie as credential; always false in the admin API)' }),
 }, {
   $id: 'ProfileSession',
-  description: 'One of the signed-in user\'s active realm sessions (a browser sign-in). `last_used_at` is kept to the minute; '
+  description: 'One of a realm user\'s active sessions (a browser sign-in). `last_used_at` is kept to the minute; '
     + 'a use of an OAuth access token counts as a use of the session it came from.',
 });
 
 export const SessionListModel = Type.Object({
   sessions: Type.Array(ref(SessionModel), { description: 'Most recently used first' }),
   meta: ref(Meta),
-}, { $id: 'ProfileSessions', description: 'A page of the signed-in user\'s active sessions' });
+}, { $id: 'ProfileSessions', description: 'A page of a realm user\'s active sessions' });
 
 /** 404 of a session operation: the customers API's `{}` for the realm, the shared error shape for the session. */
 export const SessionNotFound = {

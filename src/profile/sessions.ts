@@ -4,7 +4,6 @@ import type { Context } from '../context.js';
 import { totalCount, totalOf, type Page } from '../db/paging.js';
 import { notFound } from '../http/errors.js';
 import { INT32_MAX } from '../http/models.js';
-import type { Customer } from '../realms/credential.js';
 import { endRealmSession } from '../realms/sessions.js';
 import { realmSessions } from '../realms/tables.js';
 import type { SessionModel } from './schema.js';
@@ -15,11 +14,11 @@ export type SessionBody = Static<typeof SessionModel>;
 const lastUse = sql<Date>`coalesce(${realmSessions.lastUsedAt}, ${realmSessions.createdAt})`;
 
 /**
- * A page of the user's active sessions (neither revoked nor expired), most recently used first;
+ * A page of a realm user's active sessions (neither revoked nor expired), most recently used first;
  * `currentId` is the session making the request, when its cookie is the credential.
  */
-export async function listOwnSessions(ctx: Context, customer: Customer, page: Page, currentId: number | null): Promise<{ items: SessionBody[]; total: number }> {
-  const live = and(eq(realmSessions.userId, customer.user.id), isNull(realmSessions.revokedAt), gt(realmSessions.expiresAt, ctx.clock.now()));
+export async function listUserSessions(ctx: Context, userId: number, page: Page, currentId: number | null): Promise<{ items: SessionBody[]; total: number }> {
+  const live = and(eq(realmSessions.userId, userId), isNull(realmSessions.revokedAt), gt(realmSessions.expiresAt, ctx.clock.now()));
   const rows = await ctx.db.select({
     id: realmSessions.id, createdAt: realmSessions.createdAt, lastUsedAt: realmSessions.lastUsedAt, userAgent: realmSessions.userAgent, total: totalCount,
   }).from(realmSessions).where(live).orderBy(desc(lastUse), desc(realmSessions.id)).limit(page.perPage).offset(page.offset);
@@ -36,11 +35,11 @@ export async function listOwnSessions(ctx: Context, customer: Customer, page: Pa
 }
 
 /**
- * Ends one of the user's own active sessions (with the access tokens tied to it). Another user's
+ * Ends one of a realm user's active sessions (with the access tokens tied to it). Another user's
  * session, an unknown id, or one already ended or expired answers 404: of simultaneous calls for the
  * same session, one ends it and the others find it gone.
  */
-export async function endOwnSession(ctx: Context, customer: Customer, id: number): Promise<void> {
+export async function endUserSession(ctx: Context, userId: number, id: number): Promise<void> {
   // The id column is 32-bit: past that no session has the id, and the database would refuse the comparison.
-  if (id > INT32_MAX || !await endRealmSession(ctx, id, customer.user.id)) throw notFound('Session');
+  if (id > INT32_MAX || !await endRealmSession(ctx, id, userId)) throw notFound('Session');
 }

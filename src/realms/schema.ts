@@ -152,6 +152,11 @@ export const RealmUserInput = Type.Partial(Type.Object({
 }), { additionalProperties: false });
 
 export const RealmUserParams = Type.Object({ realm_uid: Type.String(), id: Id() });
+export const RealmUserSessionParams = Type.Object({
+  ...RealmUserParams.properties,
+  // Any positive integer: one that names no live session of the user, past 2^31 too, answers 404 like any unknown id.
+  session_id: Type.Integer({ minimum: 1, finite: true, description: 'The session\'s id, from GET .../sessions' }),
+});
 
 export const InvitationInput = Type.Object({
   email: Type.String({ maxLength: 320, description: 'The address invited; no user of the realm may have it yet' }),

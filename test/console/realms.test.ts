@@ -163,7 +163,11 @@ describe.skipIf(!!process.env.DATABASE_URL)('admin console: a realm and its user
         await page.getByLabel(L('Subject', 'Asunto')).fill('Welcome');
         await submit(page, `main form[aria-label="${L('Send a notification', 'Enviar una notificación')}"]`);
         await page.getByText(L('Sent', 'Enviada'), { exact: true }).waitFor();
+        // The user's inbox, as the user sees it, below: the new notification, unread.
+        await page.getByRole('row').filter({ hasText: 'Welcome' }).getByText(L('Unread', 'Sin leer')).waitFor();
+        await page.getByText(L('1 unread', '1 sin leer')).waitFor();
 
+        await page.getByText(L('No active session', 'Ninguna sesión activa')).waitFor();
         await page.getByRole('button', { name: L('Revoke all sessions', 'Revocar todas las sesiones') }).click();
         await page.getByText(L('Every session of this user was revoked', 'Se revocaron todas las sesiones de este usuario')).waitFor();
 
@@ -183,6 +187,16 @@ describe.skipIf(!!process.env.DATABASE_URL)('admin console: a realm and its user
         expect(opened).toEqual([url]);
         await tabPage.getByText(`ada-${locale}@example.com`).first().waitFor();
         await tabPage.close();
+
+        // The impersonation's session is listed with its browser, and ending it signs that browser out.
+        await page.reload();
+        const sessionRow = page.getByRole('row').filter({ hasText: 'Chrome' });
+        await sessionRow.waitFor();
+        expect(await axeViolations(page)).toEqual([]);
+        expect((await api('GET', `/customers/${uid}/users/${userId}/sessions`)).json().sessions).toHaveLength(1);
+        await sessionRow.getByRole('button', { name: L('End', 'Cerrar') }).click();
+        await page.getByText(L('The session was ended', 'Se cerró la sesión')).waitFor();
+        await poll(async () => (await api('GET', `/customers/${uid}/users/${userId}/sessions`)).json().sessions).toEqual([]);
 
         await tab(L('Events', 'Eventos'));
         await page.getByLabel(L('Event type', 'Tipo de evento')).fill('user_login_log');

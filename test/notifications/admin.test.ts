@@ -95,3 +95,52 @@ describe('admin API: sending a notification to a realm user', () => {
     expect(doc.components.schemas.Notification.required).toEqual(['id', 'subject', 'body', 'url', 'opened', 'sent_at']);
   });
 });
+
+describe('admin API: reading a realm user\'s notifications', () => {
+  let h: Harness;
+  let realm: { uid: string };
+
+  beforeAll(async () => {
+    h = await startHarness();
+    realm = await makeRealm(h);
+  });
+  afterAll(async () => { await h?.close(); });
+
+  const list = (realmUid: string, userId: number | string, query = '', token?: string | null) =>
+    h.request({ method: 'GET', url: `/api/admin/customers/${realmUid}/users/${userId}/notifications${query}`, token });
+
+  it('answers the user\'s inbox as the user sees it: unread first, newest first, with the unread count, paginated', async () => {
+    const reader = await signedInUser(h, realm.uid);
+    const first = await send(h, realm.uid, reader.id, { subject: 'First' });
+    h.clock.advanceMinutes(1);
+    const second = await send(h, realm.uid, reader.id, { subject: 'Second' });
+    h.clock.advanceMinutes(1);
+    const third = await send(h, realm.uid, reader.id, { subject: 'Third' });
+    expect((await asCustomer(h, reader, 'POST', realm.uid, `/notifications/${third.id}/open`)).statusCode).toBe(200);
+    const res = await list(realm.uid, reader.id);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toEqual({
+      notifications: [second, first, { ...third, opened: true }],
+      meta: { total_entries: 3, per_page: 10, current_page: 1, total_pages: 1 },
+      unread_count: 2,
+    });
+    expect(res.json()).toEqual((await asCustomer(h, reader, 'GET', realm.uid, '/notifications')).json());
+    const paged = (await list(realm.uid, reader.id, '?per_page=1&page=3')).json();
+    expect(paged).toMatchObject({ notifications: [{ id: third.id }], unread_count: 2, meta: { total_pages: 3 } });
+  });
+
+  it('answers 404 for a user of another realm or an unknown one, 422 past the 32-bit id, 403 without realm.activity.read there', async () => {
+    const other = await makeRealm(h);
+    const stranger = await makeRealmUser(h, other.uid);
+    expect((await list(realm.uid, stranger.id)).statusCode).toBe(404);
+    expect((await list(realm.uid, 999_999)).statusCode).toBe(404);
+    expect((await list('no-such-realm', stranger.id)).statusCode).toBe(404);
+    expect((await list(realm.uid, 2 ** 40)).statusCode).toBe(422);
+    const user = await makeRealmUser(h, realm.uid);
+    const elsewhere = await memberToken(h, [{ key: 'realm_viewer', target: other.uid }]);
+    expect((await list(realm.uid, user.id, '', elsewhere)).statusCode).toBe(403);
+    const viewer = await memberToken(h, [{ key: 'realm_viewer', target: realm.uid }]);
+    expect((await list(realm.uid, user.id, '', viewer)).statusCode).toBe(200);
+    expect((await list(realm.uid, user.id, '', null)).statusCode).toBe(401);
+  });
+});

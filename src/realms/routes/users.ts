@@ -1,25 +1,29 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
 import type { Context } from '../../context.js';
 import { ref, useModels } from '../../http/models.js';
 import { ListQuery } from '../../http/list-query.js';
-import { listOf, metaOf, pageOf } from '../../http/pagination.js';
+import { listOf, metaOf, pageOf, PageQuery } from '../../http/pagination.js';
 import { failures, NoContent } from '../../http/responses.js';
 import { getAccount } from '../../account/account.js';
 import { FILE_FORM_FAILURES, fileForm, readOneFile } from '../../http/multipart.js';
 import { deleteAvatar, setAvatar } from '../avatars.js';
 import { requireRealm } from '../realms.js';
 import { inviteRealmUser } from '../invitations.js';
-import { AvatarModel, InvitationInput, InvitationModel, RealmUidParam, RealmUserInput, RealmUserModel, RealmUserParams } from '../schema.js';
+import { AvatarModel, InvitationInput, InvitationModel, RealmUidParam, RealmUserInput, RealmUserModel, RealmUserParams, RealmUserSessionParams } from '../schema.js';
+import { SessionListModel, SessionModel } from '../../profile/schema.js';
+import { endUserSession, listUserSessions } from '../../profile/sessions.js';
+
 import {
-  activateRealmUser, createRealmUser, deleteRealmUser, endRealmUserSessions, getRealmUser, listRealmUsers, REALM_USER_SORTABLE, updateRealmUser,
+  activateRealmUser, createRealmUser, deleteRealmUser, endRealmUserSessions, findRealmUser, getRealmUser, listRealmUsers, REALM_USER_SORTABLE, updateRealmUser,
 } from '../users.js';
 
 const tags = ['Realm users'];
 
 export function realmUserRoutes(ctx: Context): FastifyPluginAsync {
   return async (scope) => {
-    useModels(scope, AvatarModel, RealmUserModel, InvitationModel);
+    useModels(scope, AvatarModel, RealmUserModel, InvitationModel, SessionModel, SessionListModel);
     const app = scope.withTypeProvider<TypeBoxTypeProvider>();
 
     app.get('/customers/:realm_uid/users', {
@@ -135,6 +139,35 @@ export function realmUserRoutes(ctx: Context): FastifyPluginAsync {
       },
     }, async (request, reply) => {
       await endRealmUserSessions(ctx, await requireRealm(ctx, request.params.realm_uid), request.params.id);
+      return reply.code(204).send(null);
+    });
+
+    app.get('/customers/:realm_uid/users/:id/sessions', {
+      config: { access: 'realm.users.read', target: 'realm_uid' },
+      schema: {
+        tags, summary: 'List a user\'s active sessions',
+        description: 'The same list the user sees in the profile API\'s GET /sessions: every realm session neither ended nor expired, '
+          + 'most recently used first, with its user agent; `current` is always false here.',
+        params: RealmUserParams, querystring: Type.Object(PageQuery), response: { 200: ref(SessionListModel), ...failures(401, 403, 404) },
+      },
+    }, async (request) => {
+      const user = await findRealmUser(ctx.db, await requireRealm(ctx, request.params.realm_uid), request.params.id);
+      const page = pageOf(request.query);
+      const { items, total } = await listUserSessions(ctx, user.id, page, null);
+      return { sessions: items, meta: metaOf(total, page) };
+    });
+
+    app.delete('/customers/:realm_uid/users/:id/sessions/:session_id', {
+      config: { access: 'realm.users.write', target: 'realm_uid' },
+      schema: {
+        tags, summary: 'End one session of a user',
+        description: 'That browser is signed out and the OAuth access tokens it authorized stop working (401 grant_expired). '
+          + 'Another user\'s session, an unknown id, or one already ended or expired answers 404.',
+        params: RealmUserSessionParams, response: { 204: NoContent, ...failures(401, 403, 404) },
+      },
+    }, async (request, reply) => {
+      const user = await findRealmUser(ctx.db, await requireRealm(ctx, request.params.realm_uid), request.params.id);
+      await endUserSession(ctx, user.id, request.params.session_id);
       return reply.code(204).send(null);
     });
   };

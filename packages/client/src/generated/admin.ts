@@ -3589,7 +3589,98 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * List a user's active sessions
+         * @description The same list the user sees in the profile API's GET /sessions: every realm session neither ended nor expired, most recently used first, with its user agent; `current` is always false here.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /**
+                     * @description Page number, from 1 (default 1)
+                     * @example 1
+                     */
+                    page?: string;
+                    /**
+                     * @description Items per page (default 10, at most 100; larger values are cut)
+                     * @example 10
+                     */
+                    per_page?: string;
+                };
+                header?: never;
+                path: {
+                    realm_uid: string;
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description A page of a realm user's active sessions */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ProfileSessions"];
+                    };
+                };
+                /** @description The request is malformed */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No credential, or a credential that is not valid */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The credential's role does not allow this action, or the CSRF header is missing */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The resource does not exist */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A path parameter is longer than any this server accepts */
+                414: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The input is not valid; `details` names each attribute */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
         put?: never;
         post?: never;
         /**
@@ -3603,6 +3694,102 @@ export interface paths {
                 path: {
                     realm_uid: string;
                     id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description No content */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description The request is malformed */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No credential, or a credential that is not valid */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The credential's role does not allow this action, or the CSRF header is missing */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The resource does not exist */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A path parameter is longer than any this server accepts */
+                414: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The input is not valid; `details` names each attribute */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/customers/{realm_uid}/users/{id}/sessions/{session_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * End one session of a user
+         * @description That browser is signed out and the OAuth access tokens it authorized stop working (401 grant_expired). Another user's session, an unknown id, or one already ended or expired answers 404.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    realm_uid: string;
+                    id: number;
+                    /** @description The session's id, from GET .../sessions */
+                    session_id: number;
                 };
                 cookie?: never;
             };
@@ -4856,7 +5043,98 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * A user's notifications
+         * @description The user's inbox as the customers API's GET /notifications answers it: unread first, then newest first, with `unread_count`.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /**
+                     * @description Page number, from 1 (default 1)
+                     * @example 1
+                     */
+                    page?: string;
+                    /**
+                     * @description Items per page (default 10, at most 100; larger values are cut)
+                     * @example 10
+                     */
+                    per_page?: string;
+                };
+                header?: never;
+                path: {
+                    realm_uid: string;
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description A page of a realm user's notifications */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Inbox"];
+                    };
+                };
+                /** @description The request is malformed */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No credential, or a credential that is not valid */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The credential's role does not allow this action, or the CSRF header is missing */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The resource does not exist */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A path parameter is longer than any this server accepts */
+                414: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The input is not valid; `details` names each attribute */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
         put?: never;
         /**
          * Send a notification to a user of a realm
@@ -13450,6 +13728,24 @@ export interface components {
              */
             expires_at: string;
         };
+        /** @description One of a realm user's active sessions (a browser sign-in). `last_used_at` is kept to the minute; a use of an OAuth access token counts as a use of the session it came from. */
+        ProfileSession: {
+            id: number;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            last_used_at: string;
+            /** @description The browser that signed in (its User-Agent, at most 500 characters); null when it sent none */
+            user_agent: string | null;
+            /** @description Whether this is the session making the request (only with the session cookie as credential; always false in the admin API) */
+            current: boolean;
+        };
+        /** @description A page of a realm user's active sessions */
+        ProfileSessions: {
+            /** @description Most recently used first */
+            sessions: components["schemas"]["ProfileSession"][];
+            meta: components["schemas"]["Meta"];
+        };
         /** @description A field every user of the realm may carry; at most 20 per realm */
         CustomField: {
             id: number;
@@ -13524,6 +13820,14 @@ export interface components {
             opened: boolean;
             /** Format: date-time */
             sent_at: string;
+        };
+        /** @description A page of a realm user's notifications */
+        Inbox: {
+            /** @description Unread first, then newest first */
+            notifications: components["schemas"]["Notification"][];
+            meta: components["schemas"]["Meta"];
+            /** @description How many of the user's notifications are unread, on every page */
+            unread_count: number;
         };
         /** @description A realm's Zendesk single sign-on settings, without the shared secret */
         ZendeskIntegration: {

@@ -341,7 +341,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description A page of the signed-in user's notifications */
+                /** @description A page of a realm user's notifications */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -1542,7 +1542,7 @@ export interface components {
             /** Format: date-time */
             sent_at: string;
         };
-        /** @description A page of the signed-in user's notifications */
+        /** @description A page of a realm user's notifications */
         Inbox: {
             /** @description Unread first, then newest first */
             notifications: components["schemas"]["Notification"][];

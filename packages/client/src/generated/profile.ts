@@ -211,7 +211,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description A page of the signed-in user's active sessions */
+                /** @description A page of a realm user's active sessions */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -423,7 +423,7 @@ export interface components {
             /** @description Null unless the realm's show_delegation_information is on and the session (or the session behind the OAuth token) came from a sign-in with the realm's identity provider whose access token is still valid or could be refreshed */
             delegated_token: components["schemas"]["DelegatedToken"] | null;
         };
-        /** @description One of the signed-in user's active realm sessions (a browser sign-in). `last_used_at` is kept to the minute; a use of an OAuth access token counts as a use of the session it came from. */
+        /** @description One of a realm user's active sessions (a browser sign-in). `last_used_at` is kept to the minute; a use of an OAuth access token counts as a use of the session it came from. */
         ProfileSession: {
             id: number;
             /** Format: date-time */
@@ -432,10 +432,10 @@ export interface components {
             last_used_at: string;
             /** @description The browser that signed in (its User-Agent, at most 500 characters); null when it sent none */
             user_agent: string | null;
-            /** @description Whether this is the session making the request (only with the session cookie as credential) */
+            /** @description Whether this is the session making the request (only with the session cookie as credential; always false in the admin API) */
             current: boolean;
         };
-        /** @description A page of the signed-in user's active sessions */
+        /** @description A page of a realm user's active sessions */
         ProfileSessions: {
             /** @description Most recently used first */
             sessions: components["schemas"]["ProfileSession"][];

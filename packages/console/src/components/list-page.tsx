@@ -1,9 +1,10 @@
 import { useEffect, useState, type ReactNode } from 'react';
-import { Group, Pagination, Stack, Table, Text, TextInput, Title, UnstyledButton, VisuallyHidden } from '@mantine/core';
+import { Group, Stack, Table, Text, TextInput, Title, UnstyledButton, VisuallyHidden } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import type { Meta } from '@atrium/client';
 import { useI18n } from '../i18n/i18n';
 import { ErrorView } from './error-view';
+import { Pager } from './pager';
 import type { ListSearch } from './list-search';
 
 export interface Column<Item> {
@@ -35,7 +36,7 @@ interface ListPageProps<Item> {
 
 /** A server-paginated, sorted and searched table whose state lives in the URL. */
 export function ListPage<Item>(props: ListPageProps<Item>) {
-  const { t, formatNumber } = useI18n();
+  const { t } = useI18n();
   const { search, onSearch } = props;
   const [text, setText] = useState(search.q ?? '');
   const [debounced] = useDebouncedValue(text, 300);
@@ -102,18 +103,7 @@ export function ListPage<Item>(props: ListPageProps<Item>) {
       )}
       {props.loading && <Text role="status">{t('common.loading')}</Text>}
       {!props.loading && !props.error && props.items?.length === 0 && <Text role="status">{t('common.noResults')}</Text>}
-      {props.meta && props.meta.total_pages > 0 && (
-        <Group justify="space-between">
-          <Text size="sm" c="dimmed">{t('common.totalEntries', { count: formatNumber(props.meta.total_entries) })}</Text>
-          <Pagination
-            total={props.meta.total_pages}
-            value={props.meta.current_page}
-            onChange={(page) => onSearch({ ...search, page: page > 1 ? page : undefined })}
-            getControlProps={(control) => ({ 'aria-label': control === 'previous' ? t('common.previous') : control === 'next' ? t('common.next') : control })}
-            getItemProps={(page) => ({ 'aria-label': t('common.pageOf', { page, pages: props.meta!.total_pages }) })}
-          />
-        </Group>
-      )}
+      <Pager meta={props.meta} onPage={(page) => onSearch({ ...search, page: page > 1 ? page : undefined })} />
     </Stack>
   );
 }

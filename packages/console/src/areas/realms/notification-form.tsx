@@ -1,6 +1,7 @@
 import { Stack, Textarea, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
+import { useQueryClient } from '@tanstack/react-query';
 import { admin } from '../../api/client';
 import { FormError } from '../../components/form-error';
 import { useI18n } from '../../i18n/i18n';
@@ -10,11 +11,13 @@ import { useFormSubmit } from '../../components/use-form-submit';
 /** Sends a notification to a user's inbox. */
 export function NotificationForm({ realmUid, userId }: { realmUid: string; userId: number }) {
   const { t } = useI18n();
+  const queryClient = useQueryClient();
   const form = useForm({ initialValues: { subject: '', body: '', url: '' } });
   const { submit, error } = useFormSubmit(form, async ({ url, ...values }) => {
     await admin.POST('/customers/{realm_uid}/users/{id}/notifications', { params: { path: { realm_uid: realmUid, id: userId } }, body: { ...values, url: url || null } });
     notifications.show({ message: t('realms.sent') });
     form.reset();
+    await queryClient.invalidateQueries({ queryKey: ['get', '/customers/{realm_uid}/users/{id}/notifications'] });
   });
   return (
     <form onSubmit={submit} aria-label={t('realms.sendNotification')}>

@@ -12,10 +12,12 @@ import { EventsTable } from './events-table';
 import { ImpersonateButton } from './impersonate-button';
 import { NotificationForm } from './notification-form';
 import { UserForm } from './user-form';
+import { UserNotifications } from './user-notifications';
+import { UserSessions } from './user-sessions';
 
 const route = getRouteApi('/app/realms/$realmUid/users/$userId');
 
-/** A realm user: edit, delete, revoke sessions, impersonate, recent events and a notification to send. */
+/** A realm user: edit, delete, impersonate; sessions, recent events and notifications, and a notification to send. */
 export function UserPage() {
   const { t } = useI18n();
   const { can } = useSession();
@@ -61,15 +63,10 @@ export function UserPage() {
           }} />
         ) : current.custom_fields.map((field) => <Text key={field.key}>{field.key}: {String(field.value ?? '')}</Text>)}
       </Paper>
-      {write && (
-        <Paper withBorder p="md" maw={720}>
-          <Title order={3} mb="sm">{t('realms.sessions')}</Title>
-          <Button variant="outline" onClick={async () => {
-            await admin.DELETE('/customers/{realm_uid}/users/{id}/sessions', { params: { path } });
-            notifications.show({ message: t('realms.sessionsRevoked') });
-          }}>{t('realms.revokeSessions')}</Button>
-        </Paper>
-      )}
+      <Paper withBorder p="md">
+        <Title order={3} mb="sm">{t('realms.sessions')}</Title>
+        <Stack gap="sm"><UserSessions realmUid={realmUid} userId={id} write={write} /></Stack>
+      </Paper>
       {events.data && (
         <Paper withBorder p="md">
           <Group justify="space-between" mb="sm">
@@ -77,6 +74,12 @@ export function UserPage() {
             <AnchorLink to="/realms/$realmUid/events" params={{ realmUid }} search={{ user_id: id }}>{t('realms.events')} →</AnchorLink>
           </Group>
           {events.data.events.length ? <EventsTable events={events.data.events} withUser={false} /> : <Text>{t('common.noResults')}</Text>}
+        </Paper>
+      )}
+      {can('realm.activity.read', realmUid) && (
+        <Paper withBorder p="md">
+          <Title order={3} mb="sm">{t('realms.notifications')}</Title>
+          <Stack gap="sm"><UserNotifications realmUid={realmUid} userId={id} /></Stack>
         </Paper>
       )}
       {can('realm.activity.write', realmUid) && (
