@@ -44,6 +44,13 @@ export const RoleModel = Type.Object({
   updated_at: DateTime,
 }, { $id: 'Role' });
 
+export const RolePermissionsModel = Type.Object({
+  contexts: Type.Array(Type.Object({
+    context: Type.String({ description: 'account, site, space or realm' }),
+    permissions: Type.Array(Type.Object({ key: Type.String(), description: Type.String() }), { description: 'What a role of this context may carry' }),
+  })),
+}, { $id: 'RolePermissions', description: 'Every permission a role may carry, by role context' });
+
 export const RoleInput = Type.Partial(Type.Object({
   key: Type.String({ description: 'Lowercase letters, digits and underscores; derived from the name when left out' }),
   name: Type.String(),

@@ -67,6 +67,27 @@ describe('roles', () => {
     ]);
   });
 
+  it('lists what a role of each context may carry; a role of a context takes exactly those, and roles.read is needed', async () => {
+    const res = await h.request({ method: 'GET', url: '/api/admin/roles/permissions' });
+    expect(res.statusCode, res.body).toBe(200);
+    const contexts: { context: string; permissions: { key: string; description: string }[] }[] = res.json().contexts;
+    expect(contexts.map((c) => c.context)).toEqual(['account', 'site', 'space', 'realm']);
+    const keys = (context: string) => contexts.find((c) => c.context === context)!.permissions.map((p) => p.key);
+    expect(keys('account')).toContain('audit.read');
+    expect(keys('space')).toEqual(['content.read', 'content.write', 'content.publish', 'content.manage']);
+    expect(contexts.every((c) => c.permissions.every((p) => p.description.length > 0))).toBe(true);
+    // What the list offers is what the server takes: every realm permission, and not one account-only permission.
+    const realmRole = await h.request({ method: 'POST', url: '/api/admin/roles', payload: { name: 'Realm all', context: 'realm', permissions: keys('realm') } });
+    expect(realmRole.statusCode, realmRole.body).toBe(201);
+    const refused = await h.request({ method: 'POST', url: '/api/admin/roles', payload: { name: 'Realm team', context: 'realm', permissions: ['team.read'] } });
+    expect(refused.statusCode).toBe(422);
+    expect(keys('realm')).not.toContain('team.read');
+    expect((await h.request({ method: 'POST', url: '/api/admin/realms', payload: { uid: 'perm-realm', name: 'Perm realm' } })).statusCode).toBe(201);
+    const outsider = await createMember(h, [{ key: 'realm_admin', target: 'perm-realm' }]);
+    expect((await h.request({ method: 'GET', url: '/api/admin/roles/permissions', token: outsider.token })).statusCode).toBe(403);
+    expect((await h.request({ method: 'GET', url: '/api/admin/roles/permissions', token: null })).statusCode).toBe(401);
+  });
+
   it('never edits the owner role, deletes no built-in role, and restores an edited built-in role', async () => {
     const owner = await roleByKey('account_owner');
     expect((await h.request({ method: 'PUT', url: `/api/admin/roles/${owner.id}`, payload: { name: 'King' } })).statusCode).toBe(422);

@@ -6,14 +6,15 @@ import { ListQuery } from '../../http/list-query.js';
 import { listOf, metaOf, pageOf } from '../../http/pagination.js';
 import { failures, NoContent } from '../../http/responses.js';
 import { acting } from '../guard.js';
-import { IdParam, RoleInput, RoleModel } from '../schema.js';
+import { IdParam, RoleInput, RoleModel, RolePermissionsModel } from '../schema.js';
+import { CONTEXT_PERMISSIONS, PERMISSIONS, ROLE_CONTEXTS } from '../permissions.js';
 import { createRole, deleteRole, getRole, listRoles, restoreRole, ROLE_SORTABLE, updateRole } from '../roles.js';
 
 const tags = ['Roles'];
 
 export function roleRoutes(ctx: Context): FastifyPluginAsync {
   return async (scope) => {
-    useModels(scope, RoleModel);
+    useModels(scope, RoleModel, RolePermissionsModel);
     const app = scope.withTypeProvider<TypeBoxTypeProvider>();
 
     app.get('/roles', {
@@ -29,6 +30,20 @@ export function roleRoutes(ctx: Context): FastifyPluginAsync {
       const { items, total } = await listRoles(ctx, page, request.query);
       return { roles: items, meta: metaOf(total, page) };
     });
+
+    app.get('/roles/permissions', {
+      config: { access: 'roles.read' },
+      schema: {
+        tags, summary: 'The permissions a role may carry, by context',
+        description: 'An account role may carry every permission; a realm, space or site role reaches one target and carries only '
+          + 'those that make sense there. POST and PUT /roles answer 422 for any other.',
+        response: { 200: ref(RolePermissionsModel), ...failures(401, 403) },
+      },
+    }, async () => ({
+      contexts: ROLE_CONTEXTS.map((context) => ({
+        context, permissions: CONTEXT_PERMISSIONS[context].map((key) => ({ key, description: PERMISSIONS[key] })),
+      })),
+    }));
 
     app.get('/roles/:id', {
       config: { access: 'roles.read' },

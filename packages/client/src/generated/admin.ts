@@ -1002,6 +1002,72 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/roles/permissions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The permissions a role may carry, by context
+         * @description An account role may carry every permission; a realm, space or site role reaches one target and carries only those that make sense there. POST and PUT /roles answer 422 for any other.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Every permission a role may carry, by role context */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RolePermissions"];
+                    };
+                };
+                /** @description The request is malformed */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No credential, or a credential that is not valid */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The credential's role does not allow this action, or the CSRF header is missing */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/roles/{id}": {
         parameters: {
             query?: never;
@@ -13605,6 +13671,18 @@ export interface components {
             created_at: string;
             /** Format: date-time */
             updated_at: string;
+        };
+        /** @description Every permission a role may carry, by role context */
+        RolePermissions: {
+            contexts: {
+                /** @description account, site, space or realm */
+                context: string;
+                /** @description What a role of this context may carry */
+                permissions: {
+                    key: string;
+                    description: string;
+                }[];
+            }[];
         };
         /** @description An API access application (spec 2.14) */
         ApiApplication: {

@@ -12,23 +12,25 @@ export interface RoleValues { name: string; context: string; permissions: string
 const CONTEXTS = ['account', 'site', 'space', 'realm'];
 
 /**
- * Create (context chosen) or edit a role's name and permissions. The permissions offered are those the server's
- * roles of the same context hold (the account's owner role holds every one); the server checks each.
+ * Create (context chosen) or edit a role's name and permissions. The permissions offered, with what each allows, are
+ * those the server says a role of that context may carry (GET /roles/permissions); the server checks each.
  */
 export function RoleForm({ item: role, onSubmit, onCancel }: EditFormProps<Role, RoleValues>) {
   const { t } = useI18n();
-  const roles = api.useQuery('get', '/roles', { params: { query: { per_page: '100' } } });
+  const catalogue = api.useQuery('get', '/roles/permissions');
   const form = useForm<RoleValues>({
     initialValues: { name: role?.name ?? '', context: role?.context ?? 'account', permissions: role?.permissions ?? [] },
   });
   const { submit, error } = useFormSubmit(form, onSubmit);
-  const offered = [...new Set((roles.data?.roles ?? []).filter((other) => other.context === form.values.context).flatMap((other) => other.permissions))].sort();
+  const offered = (catalogue.data?.contexts.find((c) => c.context === form.values.context)?.permissions ?? [])
+    .map((permission) => ({ value: permission.key, label: `${permission.key} — ${permission.description}` }));
   return (
     <form onSubmit={submit}>
       <Stack>
         <FormError error={error} />
         <TextInput label={t('identity.name')} required {...form.getInputProps('name')} />
-        <Select label={t('identity.context')} data={CONTEXTS} disabled={!!role} allowDeselect={false} {...form.getInputProps('context')} />
+        <Select label={t('identity.context')} data={CONTEXTS} disabled={!!role} allowDeselect={false} {...form.getInputProps('context')}
+          onChange={(context) => form.setValues({ context: context ?? 'account', permissions: [] })} />
         <MultiSelect label={t('identity.permissions')} data={offered} searchable {...form.getInputProps('permissions')} />
         <FormActions onCancel={onCancel} submitting={form.submitting} />
       </Stack>
