@@ -11,7 +11,8 @@ import { RealmUidParam, RealmUserParams } from '../realms/schema.js';
 import { recordCustomEvent } from './custom.js';
 import { preferredLocale } from '../i18n/locale.js';
 import { listRealmEvents, listUserEvents } from './log.js';
-import { AdminEventModel, CustomEventInput, RealmEventQuery, UserEventModel, UserEventQuery } from './schema.js';
+import { AdminEventModel, CustomEventInput, EventTypeList, EventTypeModel, RealmEventQuery, UserEventModel, UserEventQuery } from './schema.js';
+import { CUSTOM_TYPES_MAX, eventTypesOf } from './types.js';
 
 /** GET /events of the customers API (spec 4.3 rules 2-3, 2.8). */
 export function userEventRoutes(ctx: Context): FastifyPluginAsync {
@@ -40,7 +41,7 @@ export function userEventRoutes(ctx: Context): FastifyPluginAsync {
 /** The realm's log for the administration, and custom events recorded through it. */
 export function realmEventRoutes(ctx: Context): FastifyPluginAsync {
   return async (scope) => {
-    useModels(scope, AdminEventModel);
+    useModels(scope, AdminEventModel, EventTypeModel);
     const app = scope.withTypeProvider<TypeBoxTypeProvider>();
     const tags = ['Realm activity'];
 
@@ -59,6 +60,16 @@ export function realmEventRoutes(ctx: Context): FastifyPluginAsync {
       const { items, total } = await listRealmEvents(ctx, realm, page, request.query);
       return { events: items, meta: metaOf(total, page) };
     });
+
+    app.get('/customers/:realm_uid/event_types', {
+      config: { access: 'segments.read', target: 'realm_uid' },
+      schema: {
+        tags, summary: 'The event types of a realm',
+        description: 'What a segment condition on `events.<type>` can name: every built-in type, then the custom types the realm\'s '
+          + `users have events of, by name (at most ${CUSTOM_TYPES_MAX}). Not paginated: a vocabulary, not a log.`,
+        params: RealmUidParam, response: { 200: EventTypeList, ...failures(401, 403, 404) },
+      },
+    }, async (request) => ({ event_types: await eventTypesOf(ctx, await requireRealm(ctx, request.params.realm_uid)) }));
 
     app.post('/customers/:realm_uid/users/:id/events', {
       config: { access: 'realm.activity.write', target: 'realm_uid' },

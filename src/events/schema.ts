@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { DateTime, Id } from '../http/models.js';
+import { DateTime, Id, ref } from '../http/models.js';
 import { PageQuery } from '../http/pagination.js';
 
 /** `<category>_<action>`: a lowercase letter, then 2 to 63 lowercase letters, digits or `_`. */
@@ -63,3 +63,11 @@ export const CustomEventInput = Type.Object({
       + `arrays nested at most ${MAX_PROPERTIES_DEPTH} deep (the object itself is the first level), text in well-formed Unicode. 422 otherwise.`,
   })),
 }, { additionalProperties: false });
+
+export const EventTypeModel = Type.Object({
+  type: Type.String({ description: 'The `<category>_<action>` name events of this type carry' }),
+  title: Type.String({ description: 'The English title of a built-in type; empty for a custom type' }),
+  built_in: Type.Boolean({ description: 'Whether the platform records it; custom types are those recorded through the admin API' }),
+}, { $id: 'EventType', additionalProperties: false, description: 'A type of business event a segment can count' });
+
+export const EventTypeList = Type.Object({ event_types: Type.Array(ref(EventTypeModel)) }, { description: 'The event types of a realm' });

@@ -1,5 +1,6 @@
 import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Context } from '../context.js';
+import { rowsOf } from '../db/rows.js';
 import { invalidField } from '../http/errors.js';
 import { segmentsCondition } from '../segments/matching.js';
 import { segments } from '../segments/tables.js';
@@ -50,4 +51,14 @@ export async function recipientCondition(ctx: Context, realmId: number, segmentI
   const audience = sql`realm_users.realm_id = ${realmId} and realm_users.active
     and not exists (select 1 from messaging_unsubscribes x where x.user_id = realm_users.id)`;
   return segmentIds === null ? audience : sql`${audience} and ${await segmentsCondition(ctx, realmId, segmentIds)}`;
+}
+
+/**
+ * How many users a delivery of the campaign made now would go to: what its `reach` would be if
+ * nobody joined, left or unsubscribed before it starts.
+ */
+export async function countRecipients(ctx: Context, realmId: number, segmentIds: number[] | null): Promise<number> {
+  const [row] = rowsOf<{ n: number }>(await ctx.db.execute(sql`select count(*)::int as n from realm_users
+    where ${await recipientCondition(ctx, realmId, segmentIds)}`));
+  return row.n;
 }

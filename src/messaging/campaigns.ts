@@ -8,7 +8,7 @@ import { totalCount, type Page } from '../db/paging.js';
 import { orderOf } from '../db/sorting.js';
 import { FieldErrors, forbidden, invalidField, notFound } from '../http/errors.js';
 import { realms } from '../realms/tables.js';
-import { segmentListOf, segmentRefsOf, segmentsOfRealm, type SegmentRef } from './audience.js';
+import { countRecipients, segmentListOf, segmentRefsOf, segmentsOfRealm, type SegmentRef } from './audience.js';
 import { sampleScope } from './recipients.js';
 import { CAMPAIGN_TYPES, NAME_MAX, type CampaignChanges, type CampaignInput, type CampaignModel } from './schema.js';
 import { campaignSegments, campaigns } from './tables.js';
@@ -191,4 +191,11 @@ export async function updateCampaign(ctx: ActingContext, id: number, input: Camp
 export async function deleteCampaign(ctx: ActingContext, id: number): Promise<void> {
   await requireCampaign(ctx, id, 'messaging.send');
   await ctx.db.delete(campaigns).where(eq(campaigns.id, id));
+}
+
+/** The campaign's audience counted now (`messaging.read` on its realm). */
+export async function campaignRecipientCount(ctx: ActingContext, id: number): Promise<{ recipients: number }> {
+  const { campaign, segments } = await requireCampaign(ctx, id, 'messaging.read');
+  if (campaign.segmentsEnabled && !segments.length) return { recipients: 0 };
+  return { recipients: await countRecipients(ctx, campaign.realmId, campaign.segmentsEnabled ? segments.map((s) => s.id) : null) };
 }

@@ -7,7 +7,7 @@ import { ref, useModels } from '../http/models.js';
 import { onlyOf, trimmed } from '../http/only.js';
 import { metaOf, pageOf, PageQuery } from '../http/pagination.js';
 import { failures, NoContent } from '../http/responses.js';
-import { campaignBody, createCampaign, deleteCampaign, listCampaigns, requireCampaign, updateCampaign } from './campaigns.js';
+import { campaignBody, campaignRecipientCount, createCampaign, deleteCampaign, listCampaigns, requireCampaign, updateCampaign } from './campaigns.js';
 import { cancelDelivery, createDelivery, listDeliveries, resendInDoubt, showDelivery } from './deliveries.js';
 import { listMessageDeliveries } from './message-deliveries.js';
 import { legacyNaming, listed, renamed } from './naming.js';
@@ -15,7 +15,7 @@ import { previewCampaign, previewDraft, sendTest } from './previews.js';
 import {
   CampaignInput, CampaignList, DraftPreviewInput, CampaignListItem, CampaignListQuery, CampaignModel, CampaignParams, CampaignUpdate, DeliveryInput,
   DeliveryList, DeliveryListItem, DeliveryModel, DeliveryParams, MessageDeliveryList, MessageDeliveryModel, MessageDeliveryQuery,
-  PreviewInput, PreviewModel, TestInput, TestSentModel,
+  PreviewInput, PreviewModel, RecipientCountModel, TestInput, TestSentModel,
 } from './schema.js';
 import { TEMPLATE_LIMITS } from './templates.js';
 
@@ -31,7 +31,7 @@ const TEMPLATES = `\`subject\` and \`body\` are Liquid templates (liquidjs) with
 /** Admin catalog: campaigns, their deliveries and messages (spec 2.3–2.5, 4.2). */
 export function messagingRoutes(ctx: Context): FastifyPluginAsync {
   return async (scope) => {
-    useModels(scope, CampaignModel, CampaignListItem, DeliveryModel, DeliveryListItem, MessageDeliveryModel, PreviewModel, TestSentModel);
+    useModels(scope, CampaignModel, CampaignListItem, DeliveryModel, DeliveryListItem, MessageDeliveryModel, PreviewModel, TestSentModel, RecipientCountModel);
     const app = scope.withTypeProvider<TypeBoxTypeProvider>();
 
     app.get('/messaging/campaigns', {
@@ -118,6 +118,16 @@ export function messagingRoutes(ctx: Context): FastifyPluginAsync {
         params: CampaignParams, body: TestInput, response: { 200: ref(TestSentModel), ...failures(401, 403, 404, 422) },
       },
     }, async (request) => sendTest(acting(ctx, request), request.params.id, request.body.email));
+
+    app.get('/messaging/campaigns/:id/recipient_count', {
+      config: { access: 'messaging.read' },
+      schema: {
+        tags, summary: 'Count a campaign\'s recipients',
+        description: 'How many users a delivery asked for now would go to: the active users of the realm (or of the campaign\'s segments, '
+          + 'when `segments_enabled`) who have not unsubscribed. A delivery counts its audience again when it starts (`reach`).',
+        params: CampaignParams, response: { 200: ref(RecipientCountModel), ...failures(401, 403, 404) },
+      },
+    }, async (request) => campaignRecipientCount(acting(ctx, request), request.params.id));
 
     app.get('/messaging/campaigns/:id/deliveries', {
       config: { access: 'messaging.read' },

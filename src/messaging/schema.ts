@@ -99,6 +99,10 @@ export const TestInput = Type.Object({
 }, { additionalProperties: false });
 export const TestSentModel = Type.Object({ sent_to: Type.String() }, { $id: 'CampaignTestSent', description: 'The address the test message went to' });
 
+export const RecipientCountModel = Type.Object({
+  recipients: Type.Integer({ minimum: 0, description: 'Active users of the audience who have not unsubscribed, as of now' }),
+}, { $id: 'CampaignRecipientCount', description: 'How many users a delivery made now would go to' });
+
 const deliveryFields = {
   id: Id(),
   uuid: Type.String({ format: 'uuid' }),

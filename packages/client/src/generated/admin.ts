@@ -4977,6 +4977,95 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/customers/{realm_uid}/event_types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The event types of a realm
+         * @description What a segment condition on `events.<type>` can name: every built-in type, then the custom types the realm's users have events of, by name (at most 500). Not paginated: a vocabulary, not a log.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The realm's uid */
+                    realm_uid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The event types of a realm */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            event_types: components["schemas"]["EventType"][];
+                        };
+                    };
+                };
+                /** @description The request is malformed */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No credential, or a credential that is not valid */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The credential's role does not allow this action, or the CSRF header is missing */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The resource does not exist */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A path parameter is longer than any this server accepts */
+                414: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/customers/{realm_uid}/users/{id}/events": {
         parameters: {
             query?: never;
@@ -9644,6 +9733,102 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/messaging/campaigns/{id}/recipient_count": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Count a campaign's recipients
+         * @description How many users a delivery asked for now would go to: the active users of the realm (or of the campaign's segments, when `segments_enabled`) who have not unsubscribed. A delivery counts its audience again when it starts (`reach`).
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The campaign's id */
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description How many users a delivery made now would go to */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["CampaignRecipientCount"];
+                    };
+                };
+                /** @description The request is malformed */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No credential, or a credential that is not valid */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The credential's role does not allow this action, or the CSRF header is missing */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The resource does not exist */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A path parameter is longer than any this server accepts */
+                414: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The input is not valid; `details` names each attribute */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/messaging/campaigns/{id}/deliveries": {
         parameters: {
             query?: never;
@@ -13886,6 +14071,15 @@ export interface components {
             /** Format: date-time */
             created_at: string;
         };
+        /** @description A type of business event a segment can count */
+        EventType: {
+            /** @description The `<category>_<action>` name events of this type carry */
+            type: string;
+            /** @description The English title of a built-in type; empty for a custom type */
+            title: string;
+            /** @description Whether the platform records it; custom types are those recorded through the admin API */
+            built_in: boolean;
+        };
         /** @description A message in a realm user's inbox */
         Notification: {
             id: number;
@@ -14286,6 +14480,11 @@ export interface components {
         /** @description The address the test message went to */
         CampaignTestSent: {
             sent_to: string;
+        };
+        /** @description How many users a delivery made now would go to */
+        CampaignRecipientCount: {
+            /** @description Active users of the audience who have not unsubscribed, as of now */
+            recipients: number;
         };
         /** @description A content space: content types and their entries, in the locales it offers */
         ContentSpace: {

@@ -27,11 +27,12 @@ export function SegmentEditor({ realmUid, initial, summary, onSubmit }: {
   const [error, setError] = useState<unknown>(null);
   const [saving, setSaving] = useState(false);
   const customFields = api.useQuery('get', '/customers/{realm_uid}/custom_fields', { params: { path: { realm_uid: realmUid }, query: { per_page: '100' } } });
+  const eventTypes = api.useQuery('get', '/customers/{realm_uid}/event_types', { params: { path: { realm_uid: realmUid } } });
   const fields = useMemo(() => segmentFields({
     email: t('engagement.attrEmail'), username: t('engagement.attrUsername'), first_name: t('engagement.attrFirstName'),
     last_name: t('engagement.attrLastName'), active: t('engagement.attrActive'), created_at: t('engagement.attrCreatedAt'),
     last_login_at: t('engagement.attrLastLoginAt'), count: t('engagement.attrCount'), last_at: t('engagement.attrLastAt'),
-  }, customFields.data?.custom_fields ?? [], []), [t, customFields.data]);
+  }, customFields.data?.custom_fields ?? [], eventTypes.data?.event_types.map((type) => type.type) ?? []), [t, customFields.data, eventTypes.data]);
 
   const tree = useMemo(() => {
     const typed = (group: RuleGroup): RuleGroup => ({ ...group, rules: group.rules.map((node) => ('rules' in node ? typed(node) : { ...node, value: typedValue(fields.find((field) => field.name === node.field), node.operator, node.value) })) });
