@@ -3,17 +3,12 @@ import { Group, Stack, Table, Text, TextInput, Title, UnstyledButton, VisuallyHi
 import { useDebouncedValue } from '@mantine/hooks';
 import type { Meta } from '@atrium/client';
 import { useI18n } from '../i18n/i18n';
+import { DataTable, type Column } from './data-table';
 import { ErrorView } from './error-view';
 import { Pager } from './pager';
 import type { ListSearch } from './list-search';
 
-export interface Column<Item> {
-  key: string;
-  label: string;
-  /** Sent as `sort_by` when the header is clicked. */
-  sortable?: boolean;
-  render(item: Item): ReactNode;
-}
+export type { Column } from './data-table';
 
 interface ListPageProps<Item> {
   title: string;
@@ -32,6 +27,8 @@ interface ListPageProps<Item> {
   filters?: ReactNode;
   /** Set false on lists the server cannot search. */
   searchable?: boolean;
+  /** 2 for a list that is a section of a detail screen (default 1: the screen's own title). */
+  headingLevel?: 1 | 2;
 }
 
 /** A server-paginated, sorted and searched table whose state lives in the URL. */
@@ -53,7 +50,7 @@ export function ListPage<Item>(props: ListPageProps<Item>) {
   return (
     <Stack>
       <Group justify="space-between" wrap="wrap">
-        <Title order={1}>{props.title}</Title>
+        <Title order={props.headingLevel ?? 1}>{props.title}</Title>
         <Group>{props.actions}</Group>
       </Group>
       <Group align="flex-end" wrap="wrap">
@@ -72,34 +69,22 @@ export function ListPage<Item>(props: ListPageProps<Item>) {
         {props.filters}
       </Group>
       {props.error ? <ErrorView error={props.error} /> : (
-        <Table.ScrollContainer minWidth={600}>
-          <Table striped highlightOnHover aria-busy={props.loading}>
-            <Table.Thead>
-              <Table.Tr>
-                {props.columns.map((column) => {
-                  const sorted = search.sort_by === column.key ? (search.sort_order === 'desc' ? 'descending' : 'ascending') : undefined;
-                  return (
-                    <Table.Th key={column.key} aria-sort={sorted ?? (column.sortable ? 'none' : undefined)} scope="col">
-                      {column.sortable ? (
-                        <UnstyledButton onClick={() => sortBy(column.key)} fw={700}>
-                          {column.label}{sorted ? (sorted === 'ascending' ? ' ▲' : ' ▼') : ''}
-                          {sorted && <VisuallyHidden>{t(sorted === 'ascending' ? 'common.sortAscending' : 'common.sortDescending')}</VisuallyHidden>}
-                        </UnstyledButton>
-                      ) : column.label}
-                    </Table.Th>
-                  );
-                })}
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {props.items?.map((item) => (
-                <Table.Tr key={props.rowKey(item)}>
-                  {props.columns.map((column) => <Table.Td key={column.key} style={{ overflowWrap: 'anywhere' }}>{column.render(item)}</Table.Td>)}
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+        <DataTable
+          columns={props.columns} items={props.items ?? []} rowKey={props.rowKey} busy={props.loading} minWidth={600}
+          header={(column) => {
+            const sorted = search.sort_by === column.key ? (search.sort_order === 'desc' ? 'descending' : 'ascending') : undefined;
+            return (
+              <Table.Th aria-sort={sorted ?? (column.sortable ? 'none' : undefined)} scope="col">
+                {column.sortable ? (
+                  <UnstyledButton onClick={() => sortBy(column.key)} fw={700}>
+                    {column.label}{sorted ? (sorted === 'ascending' ? ' ▲' : ' ▼') : ''}
+                    {sorted && <VisuallyHidden>{t(sorted === 'ascending' ? 'common.sortAscending' : 'common.sortDescending')}</VisuallyHidden>}
+                  </UnstyledButton>
+                ) : column.label}
+              </Table.Th>
+            );
+          }}
+        />
       )}
       {props.loading && <Text role="status">{t('common.loading')}</Text>}
       {!props.loading && !props.error && props.items?.length === 0 && <Text role="status">{t('common.noResults')}</Text>}

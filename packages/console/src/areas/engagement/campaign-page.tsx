@@ -6,13 +6,16 @@ import { admin, api } from '../../api/client';
 import { ErrorView, NotFound } from '../../components/error-view';
 import { useI18n } from '../../i18n/i18n';
 import { useSession } from '../../session/session';
-import { DetailHeader } from './detail-header';
+import { CampaignDeliveries } from './campaign-deliveries';
 import { CampaignForm } from './campaign-form';
+import { CampaignTestSend } from './campaign-test-send';
+import { DeliverySchedule } from './delivery-schedule';
+import { DetailHeader } from './detail-header';
 
 const route = getRouteApi('/app/campaigns/$campaignId');
 
 export function CampaignPage() {
-  const { t, formatDate } = useI18n();
+  const { t, formatDate, formatNumber } = useI18n();
   const { can } = useSession();
   const { campaignId } = route.useParams();
   const navigate = useNavigate();
@@ -20,6 +23,7 @@ export function CampaignPage() {
   const valid = /^[1-9][0-9]{0,15}$/.test(campaignId);
   const id = Number(campaignId);
   const campaign = api.useQuery('get', '/messaging/campaigns/{id}', { params: { path: { id } } }, { enabled: valid });
+  const recipients = api.useQuery('get', '/messaging/campaigns/{id}/recipient_count', { params: { path: { id } } }, { enabled: valid });
 
   if (!valid) return <NotFound />;
   if (campaign.error) return <ErrorView error={campaign.error} />;
@@ -35,6 +39,7 @@ export function CampaignPage() {
         await navigate({ to: '/campaigns' });
       }} />
       <Text size="sm" c="dimmed">{current.realm_uid} · {current.segment_list} · {t('engagement.updated')} {formatDate(current.updated_at)}</Text>
+      <Text data-recipient-count>{t('engagement.recipients', { count: recipients.data ? formatNumber(recipients.data.recipients) : '…' })}</Text>
       <CampaignForm
         key={current.updated_at}
         campaign={current}
@@ -44,6 +49,9 @@ export function CampaignPage() {
           await queryClient.invalidateQueries({ queryKey: ['get', '/messaging/campaigns/{id}'] });
         }}
       />
+      {manage && <CampaignTestSend campaignId={id} />}
+      {manage && <DeliverySchedule campaignId={id} onScheduled={() => queryClient.invalidateQueries({ queryKey: ['get', '/messaging/campaigns/{id}/deliveries'] })} />}
+      <CampaignDeliveries campaignId={id} manage={manage} />
     </Stack>
   );
 }

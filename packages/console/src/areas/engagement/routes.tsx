@@ -38,6 +38,7 @@ export const campaignsListRoute = createRoute({
 export const campaignRoute = createRoute({
   getParentRoute: () => appRoute,
   path: 'campaigns/$campaignId',
+  validateSearch: validateListSearch,
   component: lazyRouteComponent(() => import('./campaign-page'), 'CampaignPage'),
 });
 

@@ -1,10 +1,14 @@
 import { useState } from 'react';
-import { Button, Group, Table, Text } from '@mantine/core';
+import type { AdminComponents } from '@atrium/client';
+import { Button, Group, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
 import { admin, api } from '../../api/client';
+import { DataTable, type Column } from '../../components/data-table';
 import { Pager } from '../../components/pager';
 import { useI18n } from '../../i18n/i18n';
+
+type Session = AdminComponents['schemas']['ProfileSession'];
 
 const SESSIONS = '/customers/{realm_uid}/users/{id}/sessions';
 
@@ -16,40 +20,25 @@ export function UserSessions({ realmUid, userId, write }: { realmUid: string; us
   const path = { realm_uid: realmUid, id: userId };
   const sessions = api.useQuery('get', SESSIONS, { params: { path, query: { page: String(page) } } });
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['get', SESSIONS] });
+  const columns: Column<Session>[] = [
+    { key: 'created_at', label: t('realms.sessionStarted'), render: (session) => formatDate(session.created_at) },
+    { key: 'last_used_at', label: t('realms.sessionLastUsed'), render: (session) => formatDate(session.last_used_at) },
+    { key: 'user_agent', label: t('realms.sessionBrowser'), render: (session) => session.user_agent ?? '—' },
+    ...(write ? [{
+      key: 'actions', label: t('common.actions'), render: (session: Session) => (
+        <Button size="xs" variant="default" aria-label={t('realms.endSessionOf', { started: formatDate(session.created_at) })} onClick={async () => {
+          await admin.DELETE('/customers/{realm_uid}/users/{id}/sessions/{session_id}', { params: { path: { ...path, session_id: session.id } } });
+          notifications.show({ message: t('realms.sessionEnded') });
+          await refresh();
+        }}>{t('realms.endSession')}</Button>
+      ),
+    }] : []),
+  ];
 
   return (
     <>
       {sessions.data && sessions.data.sessions.length > 0 && (
-        <Table.ScrollContainer minWidth={560}>
-          <Table striped>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th scope="col">{t('realms.sessionStarted')}</Table.Th>
-                <Table.Th scope="col">{t('realms.sessionLastUsed')}</Table.Th>
-                <Table.Th scope="col">{t('realms.sessionBrowser')}</Table.Th>
-                {write && <Table.Th scope="col">{t('common.actions')}</Table.Th>}
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {sessions.data.sessions.map((session) => (
-                <Table.Tr key={session.id}>
-                  <Table.Td>{formatDate(session.created_at)}</Table.Td>
-                  <Table.Td>{formatDate(session.last_used_at)}</Table.Td>
-                  <Table.Td style={{ overflowWrap: 'anywhere' }}>{session.user_agent ?? '—'}</Table.Td>
-                  {write && (
-                    <Table.Td>
-                      <Button size="xs" variant="default" aria-label={t('realms.endSessionOf', { started: formatDate(session.created_at) })} onClick={async () => {
-                        await admin.DELETE('/customers/{realm_uid}/users/{id}/sessions/{session_id}', { params: { path: { ...path, session_id: session.id } } });
-                        notifications.show({ message: t('realms.sessionEnded') });
-                        await refresh();
-                      }}>{t('realms.endSession')}</Button>
-                    </Table.Td>
-                  )}
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+        <DataTable columns={columns} items={sessions.data.sessions} rowKey={(session) => session.id} />
       )}
       {sessions.data?.sessions.length === 0 && <Text role="status">{t('realms.noSessions')}</Text>}
       <Pager meta={sessions.data?.meta} onPage={setPage} />

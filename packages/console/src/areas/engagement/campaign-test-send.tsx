@@ -1,0 +1,26 @@
+import { Button, Group, TextInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { notifications } from '@mantine/notifications';
+import { admin } from '../../api/client';
+import { FormError } from '../../components/form-error';
+import { useFormSubmit } from '../../components/use-form-submit';
+import { useI18n } from '../../i18n/i18n';
+
+/** Sends the saved campaign once to an address, as the server renders it ("[Test]" before the subject). */
+export function CampaignTestSend({ campaignId }: { campaignId: number }) {
+  const { t } = useI18n();
+  const form = useForm({ initialValues: { email: '' } });
+  const { submit, error } = useFormSubmit(form, async ({ email }) => {
+    const { data } = await admin.POST('/messaging/campaigns/{id}/test', { params: { path: { id: campaignId } }, body: { email } });
+    notifications.show({ message: t('engagement.testSent', { email: data!.sent_to }) });
+  });
+  return (
+    <form onSubmit={submit}>
+      <FormError error={error} />
+      <Group align="flex-end">
+        <TextInput label={t('engagement.testEmail')} type="email" required w={320} maw="100%" {...form.getInputProps('email')} />
+        <Button type="submit" variant="default" loading={form.submitting}>{t('engagement.sendTest')}</Button>
+      </Group>
+    </form>
+  );
+}
