@@ -10,7 +10,7 @@ import { CampaignDeliveries } from './campaign-deliveries';
 import { CampaignForm } from './campaign-form';
 import { CampaignTestSend } from './campaign-test-send';
 import { DeliverySchedule } from './delivery-schedule';
-import { DetailHeader } from './detail-header';
+import { DetailHeader } from '../../components/detail-header';
 
 const route = getRouteApi('/app/campaigns/$campaignId');
 

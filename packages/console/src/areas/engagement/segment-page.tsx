@@ -6,7 +6,7 @@ import { admin, api } from '../../api/client';
 import { ErrorView, NotFound } from '../../components/error-view';
 import { useI18n } from '../../i18n/i18n';
 import { useSession } from '../../session/session';
-import { DetailHeader } from './detail-header';
+import { DetailHeader } from '../../components/detail-header';
 import { SegmentEditor } from './segment-editor';
 import type { SegmentTree } from './segment-query';
 

@@ -4,6 +4,7 @@ export const identityNav: NavItem[] = [
   { to: '/account', label: 'identity.account', permission: 'account.read' },
   { to: '/members', label: 'identity.members', permission: 'team.read' },
   { to: '/roles', label: 'identity.roles', permission: 'roles.read' },
+  { to: '/applications', label: 'identity.applications', permission: 'api_access.manage' },
   { to: '/webhooks', label: 'identity.webhooks', permission: 'webhooks.read' },
   { to: '/audit', label: 'identity.auditLog', permission: 'audit.read' },
 ];

@@ -42,6 +42,19 @@ export const auditLogRoute = createRoute({
   component: lazyRouteComponent(() => import('./audit-log-page'), 'AuditLogPage'),
 });
 
+export const applicationsListRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: 'applications',
+  validateSearch: validateListSearch,
+  component: lazyRouteComponent(() => import('./applications-page'), 'ApplicationsPage'),
+});
+
+export const applicationRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: 'applications/$applicationId',
+  component: lazyRouteComponent(() => import('./application-page'), 'ApplicationPage'),
+});
+
 export const webhooksListRoute = createRoute({
   getParentRoute: () => appRoute,
   path: 'webhooks',
@@ -60,4 +73,4 @@ export const webhookRoute = createRoute({
 });
 
 /** This area's routes, children of appRoute; a tuple (as const) keeps links to them typed. */
-export const identityRoutes = [accountRoute, membersListRoute, memberRoute, rolesListRoute, roleRoute, auditLogRoute, webhooksListRoute, webhookRoute] as const;
+export const identityRoutes = [accountRoute, membersListRoute, memberRoute, rolesListRoute, roleRoute, auditLogRoute, applicationsListRoute, applicationRoute, webhooksListRoute, webhookRoute] as const;

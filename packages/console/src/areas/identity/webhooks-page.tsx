@@ -1,14 +1,13 @@
-import { Button, Modal } from '@mantine/core';
+import { Button } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useQueryClient } from '@tanstack/react-query';
 import { getRouteApi, useNavigate } from '@tanstack/react-router';
-import { useState } from 'react';
 import type { AdminComponents } from '@atrium/client';
 import { admin, api } from '../../api/client';
 import { AnchorLink } from '../../components/links';
 import { ListPage, type Column } from '../../components/list-page';
 import { listQuery } from '../../components/list-search';
-import { SecretOnce } from '../../components/secret-once';
+import { CreateWithSecret } from '../../components/create-with-secret';
 import { useI18n } from '../../i18n/i18n';
 import { useSession } from '../../session/session';
 import { webhookBody, WebhookForm } from './webhook-form';
@@ -24,7 +23,6 @@ export function WebhooksPage() {
   const queryClient = useQueryClient();
   const list = api.useQuery('get', '/webhooks', { params: { query: listQuery(search) } });
   const [creating, { open, close }] = useDisclosure(false);
-  const [created, setCreated] = useState<{ id: number; secret: string } | null>(null);
 
   const columns: Column<Webhook>[] = [
     { key: 'url', label: t('identity.webhookUrl'), sortable: true, render: (hook) => <AnchorLink to="/webhooks/$webhookId" params={{ webhookId: String(hook.id) }}>{hook.url}</AnchorLink> },
@@ -32,12 +30,6 @@ export function WebhooksPage() {
     { key: 'active', label: t('identity.active'), render: (hook) => (hook.active ? t('common.yes') : t('common.no')) },
     { key: 'updated_at', label: t('identity.updated'), sortable: true, render: (hook) => formatDate(hook.updated_at) },
   ];
-  const finish = () => {
-    const id = created?.id;
-    setCreated(null);
-    close();
-    if (id !== undefined) void navigate({ to: '/webhooks/$webhookId', params: { webhookId: String(id) } });
-  };
 
   return (
     <>
@@ -47,17 +39,18 @@ export function WebhooksPage() {
         search={search} onSearch={(next) => void navigate({ search: next })}
         actions={can('webhooks.manage') && <Button onClick={open}>{t('identity.newWebhook')}</Button>}
       />
-      <Modal opened={creating} onClose={finish} title={t('identity.newWebhook')}>
-        {created ? (
-          <SecretOnce secret={created.secret} label={t('identity.webhookSecret')} warning={t('identity.webhookSecretOnce')} onClose={finish} />
-        ) : (
+      <CreateWithSecret
+        opened={creating} close={close} title={t('identity.newWebhook')} secretLabel={t('identity.webhookSecret')} secretWarning={t('identity.webhookSecretOnce')}
+        onDone={(id) => void navigate({ to: '/webhooks/$webhookId', params: { webhookId: String(id) } })}
+      >
+        {(created) => (
           <WebhookForm onCancel={close} onSubmit={async (values) => {
             const { data } = await admin.POST('/webhooks', { body: webhookBody(values) });
             await queryClient.invalidateQueries({ queryKey: ['get', '/webhooks'] });
-            setCreated({ id: data!.id, secret: data!.secret });
+            created({ id: data!.id, secret: data!.secret! });
           }} />
         )}
-      </Modal>
+      </CreateWithSecret>
     </>
   );
 }

@@ -1,7 +1,7 @@
 import { Button, Group, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { confirmDelete } from '../../components/confirm-delete';
-import { useI18n } from '../../i18n/i18n';
+import { confirmDelete } from './confirm-delete';
+import { useI18n } from '../i18n/i18n';
 
 /** A detail screen's heading with its Delete button (confirmed, then `remove` runs) for members who may delete. */
 export function DetailHeader({ title, canDelete, remove }: { title: string; canDelete: boolean; remove(): Promise<unknown> }) {
