@@ -5,8 +5,8 @@ import { mailText, startSmtp, type SmtpListener } from '../helpers/smtp.js';
 import { unfolded } from '../messaging/fixtures.js';
 
 const TEXT = {
-  en: { userId: 'User id for the preview', preview: 'Preview', testTo: 'Send a test to', sendTest: 'Send test', startsAt: 'Start at (empty: now)', send: 'Send', cancel: 'Cancel', recipients: 'Recipients now: 2', scheduled: 'scheduled', canceled: 'canceled', completed: 'completed', sent: 'sent' },
-  es: { userId: 'Id de usuario para la vista previa', preview: 'Vista previa', testTo: 'Enviar una prueba a', sendTest: 'Enviar prueba', startsAt: 'Empezar a las (vacío: ahora)', send: 'Enviar', cancel: 'Cancelar', recipients: 'Destinatarios ahora: 2', scheduled: 'programado', canceled: 'cancelado', completed: 'completado', sent: 'enviado' },
+  en: { user: 'Preview for the user', preview: 'Preview', testTo: 'Send a test to', sendTest: 'Send test', startsAt: 'Start at (empty: now)', send: 'Send', cancel: 'Cancel', recipients: 'Recipients now: 2', scheduled: 'scheduled', canceled: 'canceled', completed: 'completed', sent: 'sent' },
+  es: { user: 'Vista previa para el usuario', preview: 'Vista previa', testTo: 'Enviar una prueba a', sendTest: 'Enviar prueba', startsAt: 'Empezar a las (vacío: ahora)', send: 'Enviar', cancel: 'Cancelar', recipients: 'Destinatarios ahora: 2', scheduled: 'programado', canceled: 'cancelado', completed: 'completado', sent: 'enviado' },
 };
 
 // The console runs against a server on the embedded database (issue 15); the PostgreSQL run skips it.
@@ -43,7 +43,8 @@ describe.skipIf(!!process.env.DATABASE_URL)('admin console: a campaign\'s test s
         await page.locator('[data-recipient-count]').getByText(text.recipients).waitFor();
 
         // The preview the server renders for Ana, then a test to Ana's address: the same subject (after "[Test]") and body.
-        await page.getByRole('textbox', { name: text.userId }).fill(String(users[0].id));
+        await page.getByRole('combobox', { name: text.user }).fill(users[0].email.slice(0, 6));
+        await page.getByRole('option', { name: users[0].email }).click();
         await page.getByRole('button', { name: text.preview }).click();
         const shown = page.locator('[data-preview]');
         await shown.waitFor();

@@ -91,8 +91,8 @@ describe.skipIf(!!process.env.DATABASE_URL)('admin console: engagement (segments
       expect((await c.h.request({ method: 'POST', url: '/api/admin/realms', payload: { uid: realm, name: realm } })).statusCode).toBe(201);
       const user = await c.h.request({ method: 'POST', url: `/api/admin/customers/${realm}/users`, payload: { email: 'ana@example.com', password: 'a realm user secret 9', first_name: 'Ana <b>' } });
       const L = locale === 'en'
-        ? { campaigns: 'Campaigns', create: 'New campaign', realm: 'Realm', name: 'Campaign name', subject: 'Subject (Liquid)', body: 'Body (Liquid)', userId: 'User id for the preview', preview: 'Preview', save: 'Save', del: 'Delete' }
-        : { campaigns: 'Campañas', create: 'Nueva campaña', realm: 'Reino', name: 'Nombre de la campaña', subject: 'Asunto (Liquid)', body: 'Cuerpo (Liquid)', userId: 'Id de usuario para la vista previa', preview: 'Vista previa', save: 'Guardar', del: 'Eliminar' };
+        ? { campaigns: 'Campaigns', create: 'New campaign', realm: 'Realm', name: 'Campaign name', subject: 'Subject (Liquid)', body: 'Body (Liquid)', user: 'Preview for the user', preview: 'Preview', save: 'Save', del: 'Delete' }
+        : { campaigns: 'Campañas', create: 'Nueva campaña', realm: 'Reino', name: 'Nombre de la campaña', subject: 'Asunto (Liquid)', body: 'Cuerpo (Liquid)', user: 'Vista previa para el usuario', preview: 'Vista previa', save: 'Guardar', del: 'Eliminar' };
       const { page, problems, signIn, go, close } = await c.open({ locale, scheme });
       try {
         await signIn();
@@ -113,7 +113,8 @@ describe.skipIf(!!process.env.DATABASE_URL)('admin console: engagement (segments
         const id = page.url().split('/').pop();
         await page.getByRole('heading', { level: 1, name: 'Welcome' }).waitFor();
 
-        await page.getByRole('textbox', { name: L.userId }).fill(String(user.json().id));
+        await page.getByRole('combobox', { name: L.user }).fill('ana@');
+        await page.getByRole('option', { name: 'ana@example.com' }).click();
         await page.getByRole('button', { name: L.preview }).click();
         const expected = (await c.h.request({ method: 'POST', url: `/api/admin/messaging/campaigns/${id}/preview`, payload: { user_id: user.json().id } })).json();
         await page.locator('[data-preview]').getByText(expected.body, { exact: true }).waitFor();

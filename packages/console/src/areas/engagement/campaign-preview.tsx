@@ -1,14 +1,15 @@
 import { useState } from 'react';
-import { Alert, Button, Code, Group, Paper, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Code, Group, Paper, Stack, Text } from '@mantine/core';
 import { admin } from '../../api/client';
 import { messageOf } from '../../api/errors';
+import { UserSelect } from '../../components/user-select';
 import { useI18n } from '../../i18n/i18n';
 import type { CampaignValues } from './campaign-form';
 
 /** The draft rendered by the server for one user of the realm (no template engine here); shown as text, never as HTML. */
 export function CampaignPreview({ draft }: { draft: CampaignValues }) {
   const { t } = useI18n();
-  const [userId, setUserId] = useState('');
+  const [userId, setUserId] = useState<string | null>(null);
   const [preview, setPreview] = useState<{ subject: string; body: string } | null>(null);
   const [error, setError] = useState<unknown>(null);
   const run = async () => {
@@ -23,7 +24,7 @@ export function CampaignPreview({ draft }: { draft: CampaignValues }) {
     <Paper withBorder p="sm">
       <Stack gap="xs">
         <Group align="flex-end">
-          <TextInput label={t('engagement.previewUserId')} inputMode="numeric" value={userId} onChange={(event) => setUserId(event.currentTarget.value.replace(/\D/g, '').slice(0, 15))} w={200} />
+          <UserSelect realmUid={draft.realm_uid} label={t('engagement.previewUser')} value={userId} onChange={setUserId} w={320} />
           <Button variant="default" onClick={run} disabled={!userId}>{t('engagement.preview')}</Button>
         </Group>
         <div aria-live="polite">
