@@ -1,4 +1,4 @@
-import { asc, eq } from 'drizzle-orm';
+import { asc, eq, sql } from 'drizzle-orm';
 import type { Context } from './context.js';
 import { ensureAccount } from './account/account.js';
 import { createAccessToken, createApplication, type AccessTokenBody, type ApplicationBody } from './admin-auth/api-access.js';
@@ -16,24 +16,34 @@ export interface Owner {
   created: boolean;
 }
 
-/** Makes sure the account, the built-in roles and an owner exist. Safe to run on every start. */
+/** Held while the owner is looked for and made: servers starting together on an empty database take turns. */
+const OWNER_LOCK = 727_002;
+
+/**
+ * Makes sure the account, the built-in roles and an owner exist. Safe to run on every start, and from
+ * several processes at once: the first creates the owner, the others find it.
+ */
 export async function ensureOwner(ctx: Context): Promise<Owner> {
-  await ensureAccount(ctx);
-  await ensureBuiltInRoles(ctx);
-  const [existing] = await ctx.db.select({ id: admins.id, email: admins.email }).from(admins)
-    .innerJoin(roleAssignments, eq(roleAssignments.adminId, admins.id))
-    .innerJoin(roles, eq(roles.id, roleAssignments.roleId))
-    .where(eq(roles.key, OWNER_ROLE)).orderBy(asc(admins.id)).limit(1);
-  if (existing) return { admin: existing, created: false };
-  const generated = ctx.config.adminPassword ? undefined : generatePassword();
-  const member = await createTeamMember(actingAs(ctx, AdminPrincipal.system()), {
-    email: ctx.config.adminEmail ?? 'owner@example.com',
-    first_name: 'Account',
-    last_name: 'Owner',
-    password: ctx.config.adminPassword ?? generated,
-    roles: [{ key: OWNER_ROLE }],
+  return ctx.db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(${OWNER_LOCK})`);
+    const scoped = { ...ctx, db: tx };
+    await ensureAccount(scoped);
+    await ensureBuiltInRoles(scoped);
+    const [existing] = await tx.select({ id: admins.id, email: admins.email }).from(admins)
+      .innerJoin(roleAssignments, eq(roleAssignments.adminId, admins.id))
+      .innerJoin(roles, eq(roles.id, roleAssignments.roleId))
+      .where(eq(roles.key, OWNER_ROLE)).orderBy(asc(admins.id)).limit(1);
+    if (existing) return { admin: existing, created: false };
+    const generated = ctx.config.adminPassword ? undefined : generatePassword();
+    const member = await createTeamMember(actingAs(scoped, AdminPrincipal.system()), {
+      email: ctx.config.adminEmail ?? 'owner@example.com',
+      first_name: 'Account',
+      last_name: 'Owner',
+      password: ctx.config.adminPassword ?? generated,
+      roles: [{ key: OWNER_ROLE }],
+    });
+    return { admin: { id: member.id, email: member.email }, password: generated, created: true };
   });
-  return { admin: { id: member.id, email: member.email }, password: generated, created: true };
 }
 
 export interface OwnerCredentials extends Owner {

@@ -1,0 +1,67 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface Proxy {
+  url: string;
+  /** How many answers each upstream gave, by its name. */
+  served: Map<string, number>;
+  close(): Promise<void>;
+}
+
+export interface Upstream {
+  name: string;
+  port: number;
+}
+
+/** How long an upstream that refused a connection is passed over. */
+const DEAD_FOR_MS = 1000;
+
+/**
+ * A small round-robin reverse proxy, the load balancer of the scale test: each request goes to the next
+ * upstream, streamed both ways, its answer marked `x-atrium-upstream`. An upstream that refuses the
+ * connection (killed) is passed over for a second; a request without a body is then sent to the next one,
+ * one with a body (already on its way) answers 502, as nginx does for non-idempotent requests.
+ */
+export async function startProxy(upstreams: Upstream[]): Promise<Proxy> {
+  const served = new Map<string, number>();
+  const deadUntil = new Map<string, number>();
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
+  let next = 0;
+  const pick = (): Upstream => {
+    for (let i = 0; i < upstreams.length; i++) {
+      const upstream = upstreams[next++ % upstreams.length];
+      if ((deadUntil.get(upstream.name) ?? 0) <= Date.now()) return upstream;
+    }
+    return upstreams[next++ % upstreams.length];
+  };
+
+  const server = http.createServer((request, response) => {
+    const hasBody = !['GET', 'HEAD', 'OPTIONS', 'DELETE'].includes(request.method ?? 'GET');
+    const send = (upstream: Upstream, triesLeft: number) => {
+      const outgoing = http.request({
+        host: '127.0.0.1', port: upstream.port, method: request.method, path: request.url, agent,
+        headers: { ...request.headers, 'x-forwarded-for': request.socket.remoteAddress ?? '127.0.0.1' },
+      }, (answer) => {
+        served.set(upstream.name, (served.get(upstream.name) ?? 0) + 1);
+        response.writeHead(answer.statusCode ?? 502, { ...answer.headers, 'x-atrium-upstream': upstream.name });
+        answer.pipe(response);
+        answer.on('error', () => response.destroy());
+      });
+      outgoing.on('error', (error: NodeJS.ErrnoException) => {
+        if (error.code === 'ECONNREFUSED') deadUntil.set(upstream.name, Date.now() + DEAD_FOR_MS);
+        if (error.code === 'ECONNREFUSED' && !hasBody && triesLeft > 0) return send(pick(), triesLeft - 1);
+        if (!response.headersSent) response.writeHead(502, { 'content-type': 'text/plain', 'x-atrium-upstream': upstream.name }).end(`upstream ${upstream.name}: ${error.code ?? error.message}`);
+        else response.destroy();
+      });
+      if (hasBody) request.pipe(outgoing);
+      else outgoing.end();
+    };
+    send(pick(), upstreams.length - 1);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    served,
+    close: () => new Promise((resolve) => { agent.destroy(); server.closeAllConnections(); server.close(() => resolve()); }),
+  };
+}
