@@ -1,10 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runCli } from '../test/helpers/cli.js';
+import { freePort } from '../test/helpers/server.js';
 import { freshDatabaseUrl } from '../test/helpers/database.js';
 import { TEST_SECRETS_KEY } from '../test/helpers/harness.js';
 import { startS3, type S3Server } from '../test/helpers/s3.js';
@@ -42,13 +42,6 @@ export interface Cluster {
   close(): Promise<void>;
 }
 
-export async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 function instance(name: string, port: number, env: NodeJS.ProcessEnv): Instance {
   let child: ChildProcess | null = null;

@@ -50,18 +50,25 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
 }
 
 async function openPostgres(url: string, poolSize: number): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: 5000 });
-  // An idle client that loses its server must not take the process down with it.
-  pool.on('error', () => {});
+  const database = postgresDatabase(url, poolSize);
   try {
-    await pool.query('select 1');
+    await database.ping();
   } catch (err) {
-    await pool.end().catch(() => {});
+    await database.close().catch(() => {});
     const where = safeLocation(url);
     throw new DatabaseUnavailable(`cannot reach the database at ${where}: ${(err as Error).message}`);
   }
+  return database;
+}
+
+/** A PostgreSQL pool as the server uses it, connecting on first use (openDatabase checks the server is there first). */
+export function postgresDatabase(url: string, poolSize: number): Database {
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: 5000 });
+  // An idle client that loses its server must not take the process down with it.
+  pool.on('error', () => {});
   const db = drizzlePg(pool, { schema }) as unknown as Db;
-  const listeners: pg.Client[] = [];
+  const listeners = new Set<pg.Client>();
+  let closed = false;
   return {
     db,
     kind: 'postgres',
@@ -69,12 +76,30 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
       pool.query('select pg_notify($1, $2)', [BROADCAST_CHANNEL, message]).catch(() => {});
     },
     subscribe: async (listener) => {
-      const client = new pg.Client({ connectionString: url });
-      client.on('error', () => {});
-      client.on('notification', (n) => { if (n.channel === BROADCAST_CHANNEL) listener(n.payload ?? ''); });
-      await client.connect();
-      await client.query(`listen ${BROADCAST_CHANNEL}`);
-      listeners.push(client);
+      // A listening connection lost with its server (a restart) is made again, every second until it
+      // takes, so that this process keeps hearing the others; entries' short lives cover the gap.
+      const relisten = () => {
+        if (!closed) setTimeout(() => void listen().catch(relisten), RELISTEN_MS).unref();
+      };
+      const listen = async (): Promise<void> => {
+        const client = new pg.Client({ connectionString: url });
+        client.on('error', () => {});
+        client.on('notification', (n) => { if (n.channel === BROADCAST_CHANNEL) listener(n.payload ?? ''); });
+        listeners.add(client);
+        try {
+          await client.connect();
+          await client.query(`listen ${BROADCAST_CHANNEL}`);
+        } catch (err) {
+          listeners.delete(client);
+          await client.end().catch(() => {});
+          throw err;
+        }
+        client.once('end', () => {
+          listeners.delete(client);
+          relisten();
+        });
+      };
+      await listen();
     },
     ping: async () => { await pool.query('select 1'); },
     pool: () => ({ max: poolSize, total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
@@ -89,13 +114,15 @@ async function openPostgres(url: string, poolSize: number): Promise<Database> {
       }
     },
     close: async () => {
-      await Promise.all(listeners.map((client) => client.end().catch(() => {})));
+      closed = true;
+      await Promise.all([...listeners].map((client) => client.end().catch(() => {})));
       await pool.end();
     },
   };
 }
 
 const BROADCAST_CHANNEL = 'atrium_broadcast';
+const RELISTEN_MS = 1000;
 
 async function openEmbedded(dataDir: string | null): Promise<Database> {
   let release = () => {};

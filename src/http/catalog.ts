@@ -40,13 +40,13 @@ const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
  * route: a URL with a broken escape or a NUL character (400); a path parameter past the router's
  * length limit (414); an integer path parameter that is not one, or out of range (422); and where a
  * body is read, malformed JSON or a NUL in it (400), a body past the size limit (413), a media type
- * no parser takes (415).
+ * no parser takes (415); and a database that cannot be reached for a moment (503).
  */
 function declareCommonFailures(route: RouteOptions): void {
   const schema = route.schema as { response?: Record<string, unknown>; params?: { properties?: Record<string, { type?: string }> } } | undefined;
   if (!schema?.response) return;
   const params = Object.values(schema.params?.properties ?? {});
-  const statuses = [400];
+  const statuses = [400, 503];
   if (params.length) statuses.push(414);
   if (params.some((p) => p.type === 'integer')) statuses.push(422);
   if ([route.method].flat().some((m) => BODY_METHODS.has(m))) statuses.push(413, 415);

@@ -35,6 +35,8 @@ function define<A extends unknown[]>(code: string, status: number, message: (...
   return (...args: A) => new AppError(status, [message(...args)], undefined, body, code);
 }
 
+export const databaseUnreachable = define('ATR_DATABASE_UNREACHABLE', 503, () => 'The database cannot be reached right now: try again in a few seconds');
+
 export const badRequest = define('ATR_BAD_REQUEST', 400, (message: string) => message);
 export const unauthorized = define('ATR_UNAUTHENTICATED', 401, (message: string = 'Not authenticated') => message);
 export const forbidden = define('ATR_FORBIDDEN', 403, (message: string = 'Your role does not allow this action') => message);
@@ -146,6 +148,11 @@ function validationDetails(error: FastifyError): FieldError[] {
 /** Turns anything thrown while answering into the documented body; never lets a client crash the process. */
 export function toAppError(error: unknown): AppError | null {
   if (error instanceof AppError) return error;
+  if (isDatabaseUnreachable(error)) {
+    const unreachable = databaseUnreachable();
+    unreachable.headers = { 'retry-after': String(RETRY_AFTER_SECONDS) };
+    return unreachable;
+  }
   const fastifyError = error as FastifyError;
   if (fastifyError.validation) return invalid(validationDetails(fastifyError));
   switch (fastifyError.code) {
@@ -165,6 +172,24 @@ export function toAppError(error: unknown): AppError | null {
 export function errorBody(error: AppError): Record<string, unknown> {
   if (error.body) return error.body;
   return error.details ? { errors: error.messages, details: error.details } : { errors: error.messages };
+}
+
+/** What a 503 tells a client to wait: PostgreSQL restarting takes a few seconds, and the pool reconnects on the next query. */
+const RETRY_AFTER_SECONDS = 5;
+/** SQLSTATEs of a server shutting down or starting (class 57P) and of a broken connection (class 08). */
+const UNREACHABLE_STATES = /^(57P0[123]|08...)$/;
+const UNREACHABLE_ERRNOS = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH']);
+
+/**
+ * A database that cannot be reached (down, restarting, the connection cut), rather than a query that
+ * failed: the request may well succeed again shortly, so it is a 503, not a 500.
+ */
+function isDatabaseUnreachable(error: unknown): boolean {
+  const cause = error instanceof DrizzleQueryError ? error.cause : error;
+  const e = cause as { code?: unknown; message?: unknown } | null;
+  const code = typeof e?.code === 'string' ? e.code : '';
+  if (UNREACHABLE_STATES.test(code) || UNREACHABLE_ERRNOS.has(code)) return true;
+  return typeof e?.message === 'string' && /^(Connection terminated|timeout exceeded when trying to connect)/.test(e.message);
 }
 
 /** A database error (pg's or PGlite's): a SQLSTATE code and a severity. */

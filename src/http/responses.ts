@@ -13,6 +13,7 @@ const MEANING: Record<number, string> = {
   415: 'The request body is not of a media type this operation takes',
   422: 'The input is not valid; `details` names each attribute',
   429: 'Too many attempts',
+  503: 'The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again',
 };
 
 /** The documented failure responses of an operation, all in the shared error shape. */
