@@ -45,7 +45,7 @@ export function SubmissionPage() {
     <Stack>
       <Title order={1} style={{ overflowWrap: 'anywhere' }}>{current.origination_name}</Title>
       <Text size="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
-        <AnchorLink to="/realms/$realmUid/users/$userId" params={{ realmUid, userId: String(current.user.id) }}>{current.user.name || current.user.uuid}</AnchorLink>
+        <AnchorLink to="/realms/$realmUid/users/$userId" params={{ realmUid, userId: String(current.user.id) }} underline="always">{current.user.name || current.user.uuid}</AnchorLink>
         {' · '}{realmUid} · {current.uuid}
       </Text>
       {current.cancellation_reason && <Alert color="red" title={t('originations.canceledBecause')}>{current.cancellation_reason}</Alert>}

@@ -31,7 +31,7 @@ export function TaskEditor({ form, step, index }: { form: UseFormReturnType<Orig
             <Button size="xs" variant="default" onClick={() => form.removeListItem(`${path}.questions`, q)}>{t('originations.removeQuestion')}</Button>
           </Group>
         ))}
-        {questionsError && <Text c="red.8" size="sm" role="alert">{questionsError}</Text>}
+        {questionsError && <Text c="var(--mantine-color-error)" size="sm" role="alert">{questionsError}</Text>}
         <Group justify="space-between">
           {task.type === 'input'
             ? <Button size="xs" variant="default" onClick={() => form.insertListItem(`${path}.questions`, newQuestion())}>{t('originations.addQuestion')}</Button>

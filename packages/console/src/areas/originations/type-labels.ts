@@ -19,4 +19,4 @@ export function useTypeLabels() {
 }
 
 /** A status badge's colour (dark enough for the contrast of its white text). */
-export const STATUS_COLORS: Record<string, string> = { not_started: 'gray.7', pending: 'blue.8', completed: 'green.9', canceled: 'red.9' };
+export const STATUS_COLORS: Record<string, string> = { not_started: 'gray.7', pending: 'blue.8', completed: 'teal.9', canceled: 'red.9' };
