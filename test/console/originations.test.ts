@@ -15,7 +15,7 @@ const TEXT = {
     taskType: 'Task type', question: 'Question', answerType: 'Answer type', file: 'File', addTask: 'Add task', pendingReview: 'Pending review',
     content: 'Text shown while the review is pending', removeQuestion: 'Remove question', addQuestion: 'Add question', delete: 'Delete',
     newGroup: 'New reviewer group', groupName: 'Group name', members: 'Members', edit: 'Edit', download: /Download file/, save: 'Save',
-    assign: 'Assign', reviewer: 'Reviewer', extend: 'Extend deadline', days: 'Days to add', complete: 'Complete', cancel: 'Cancel submission',
+    assign: 'Assign', reviewer: 'Reviewer', extend: 'Extend deadline', days: 'Days to add', complete: 'Complete', cancel: 'Cancel submission', userSubmissions: 'Submissions →',
   },
   es: {
     originations: 'Originaciones', groups: 'Grupos revisores', submissions: 'Envíos', realm: 'Reino', user: 'Usuario',
@@ -23,7 +23,7 @@ const TEXT = {
     taskType: 'Tipo de tarea', question: 'Pregunta', answerType: 'Tipo de respuesta', file: 'Archivo', addTask: 'Añadir tarea', pendingReview: 'Revisión pendiente',
     content: 'Texto mostrado mientras la revisión está pendiente', removeQuestion: 'Quitar pregunta', addQuestion: 'Añadir pregunta', delete: 'Eliminar',
     newGroup: 'Nuevo grupo revisor', groupName: 'Nombre del grupo', members: 'Miembros', edit: 'Editar', download: /Descargar archivo/, save: 'Guardar',
-    assign: 'Asignar', reviewer: 'Revisor', extend: 'Prorrogar plazo', days: 'Días que añadir', complete: 'Completar', cancel: 'Cancelar envío',
+    assign: 'Asignar', reviewer: 'Revisor', extend: 'Prorrogar plazo', days: 'Días que añadir', complete: 'Completar', cancel: 'Cancelar envío', userSubmissions: 'Envíos →',
   },
 };
 
@@ -202,6 +202,12 @@ describe.skipIf(!!process.env.DATABASE_URL)('admin console: originations, review
         expect(await axeViolations(page)).toEqual([]);
         await page.keyboard.press('Escape');
         await dialog.waitFor({ state: 'detached' });
+
+        // The user's page links to their submissions.
+        await page.getByRole('link', { name: 'Ada Lovelace' }).click();
+        await page.getByRole('link', { name: text.userSubmissions }).click();
+        await page.waitForURL(new RegExp(`/admin/submissions\\?realm=${realm.uid}&user=${user.id}$`));
+        await page.getByRole('link', { name: 'Personal loan' }).waitFor();
         expect(problems).toEqual([]);
       } finally {
         await close();
