@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answerAttachments } from '../../src/originations/tables.js';
+import { createMember } from '../helpers/admin.js';
 import { axeViolations, startConsole, VARIANTS, type ConsoleHarness, type Locale } from '../helpers/console.js';
 import { OWNER_EMAIL } from '../helpers/harness.js';
 import { makeRealm } from '../helpers/realms.js';
@@ -214,4 +215,40 @@ describe.skipIf(!!process.env.DATABASE_URL)('admin console: originations, review
       }
     }, 120_000);
   }
+
+  it('hides what a member who may only read cannot do: no create, edit, delete, start, assign, extend, cancel or complete', async () => {
+    const { realm, submission } = await submissionWithFile('en');
+    const origination = (await api(`/customers/${realm.uid}/originations`)).json().originations[0];
+    const reader = await createMember(c.h, [{ key: 'account_user' }]);
+    const { page, problems, signIn, go, close } = await c.open();
+    try {
+      await signIn(reader.email, reader.password);
+      await go(`/originations?realm=${realm.uid}`);
+      await page.getByRole('link', { name: 'Personal loan' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Personal loan' }).waitFor();
+      expect(await page.getByRole('button', { name: 'Delete' }).count()).toBe(0);
+      expect(await page.getByText('Start a submission for a user').count()).toBe(0);
+      expect(await page.getByRole('button', { name: 'Save' }).isDisabled()).toBe(true);
+      expect(await page.getByRole('button', { name: 'Add step' }).isDisabled()).toBe(true);
+      expect(page.url()).toContain(`/originations/${realm.uid}/${origination.id}`);
+      await go(`/originations?realm=${realm.uid}`);
+      await page.getByRole('link', { name: 'Personal loan' }).waitFor();
+      expect(await page.getByRole('link', { name: 'New origination' }).count()).toBe(0);
+
+      await go(`/reviewer-groups?realm=${realm.uid}`);
+      await page.getByRole('heading', { level: 1, name: 'Reviewer groups' }).waitFor();
+      await page.getByRole('status').filter({ hasText: 'Nothing found' }).waitFor();
+      expect(await page.getByRole('button', { name: 'New reviewer group' }).count()).toBe(0);
+
+      await go(`/submissions/${realm.uid}/${submission.id}`);
+      await page.getByRole('link', { name: /Download file/ }).waitFor();
+      for (const name of ['Assign', 'Extend deadline', 'Cancel submission', 'Complete']) {
+        expect(await page.getByRole('button', { name }).count()).toBe(0);
+      }
+      expect(await axeViolations(page)).toEqual([]);
+      expect(problems).toEqual([]);
+    } finally {
+      await close();
+    }
+  }, 60_000);
 });
