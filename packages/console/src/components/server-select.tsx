@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { MultiSelect, Select, type MultiSelectProps, type SelectProps } from '@mantine/core';
+import { MultiSelect, Select, type MultiSelectProps, type OptionsFilter, type SelectProps } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useI18n } from '../i18n/i18n';
 
@@ -7,14 +7,17 @@ export interface Option { value: string; label: string }
 /** The options matching what was typed (debounced 300 ms), fetched from the server: one page, never the whole list. */
 export type UseOptions = (search: string) => { options: Option[]; loading: boolean };
 
-/** What the member types, and the server's options for it; `filter` keeps them all (the server already searched). */
+/** The server already searched: every option it answered is shown. */
+const keepAll: OptionsFilter = ({ options }) => options;
+
+/** What the member types, and the server's options for it. */
 function useServerSearch(useOptions: UseOptions) {
   const { t } = useI18n();
   const [search, setSearch] = useState('');
   const [debounced] = useDebouncedValue(search.trim(), 300);
   const { options, loading } = useOptions(debounced);
   const props = {
-    searchable: true, filter: ({ options: all }: { options: unknown[] }) => all as never,
+    searchable: true, filter: keepAll,
     nothingFoundMessage: loading ? t('common.loading') : t('common.noResults'), searchValue: search, onSearchChange: setSearch,
   };
   return { options, props };
