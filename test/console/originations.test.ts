@@ -16,7 +16,7 @@ const TEXT = {
     taskType: 'Task type', question: 'Question', answerType: 'Answer type', file: 'File', addTask: 'Add task', pendingReview: 'Pending review',
     content: 'Text shown while the review is pending', removeQuestion: 'Remove question', addQuestion: 'Add question', delete: 'Delete',
     newGroup: 'New reviewer group', groupName: 'Group name', members: 'Members', edit: 'Edit', download: /Download file/, save: 'Save',
-    assign: 'Assign', reviewer: 'Reviewer', extend: 'Extend deadline', days: 'Days to add', complete: 'Complete', cancel: 'Cancel submission', userSubmissions: 'Submissions →',
+    assign: 'Assign', reviewer: 'Reviewer', extend: 'Extend deadline', days: 'Days to add', complete: 'Complete', cancel: 'Cancel submission', userSubmissions: 'Submissions →', conflict: /conflicts with the current state/,
   },
   es: {
     originations: 'Originaciones', groups: 'Grupos revisores', submissions: 'Envíos', realm: 'Reino', user: 'Usuario',
@@ -24,7 +24,7 @@ const TEXT = {
     taskType: 'Tipo de tarea', question: 'Pregunta', answerType: 'Tipo de respuesta', file: 'Archivo', addTask: 'Añadir tarea', pendingReview: 'Revisión pendiente',
     content: 'Texto mostrado mientras la revisión está pendiente', removeQuestion: 'Quitar pregunta', addQuestion: 'Añadir pregunta', delete: 'Eliminar',
     newGroup: 'Nuevo grupo revisor', groupName: 'Nombre del grupo', members: 'Miembros', edit: 'Editar', download: /Descargar archivo/, save: 'Guardar',
-    assign: 'Asignar', reviewer: 'Revisor', extend: 'Prorrogar plazo', days: 'Días que añadir', complete: 'Completar', cancel: 'Cancelar envío', userSubmissions: 'Envíos →',
+    assign: 'Asignar', reviewer: 'Revisor', extend: 'Prorrogar plazo', days: 'Días que añadir', complete: 'Completar', cancel: 'Cancelar envío', userSubmissions: 'Envíos →', conflict: /choca con el estado actual/,
   },
 };
 
@@ -129,6 +129,12 @@ describe.skipIf(!!process.env.DATABASE_URL)('admin console: originations, review
         await page.getByRole('dialog').getByRole('button', { name: text.delete }).click();
         await page.waitForURL(new RegExp(`/admin/originations\\?realm=${realm.uid}$`));
         expect((await api(`/customers/${realm.uid}/originations/${id}`)).statusCode).toBe(404);
+        // One with submissions is refused (409), with the server's reason.
+        await page.getByRole('link', { name: 'Personal loan' }).click();
+        await page.getByRole('button', { name: text.delete }).first().click();
+        await page.getByRole('dialog').getByRole('button', { name: text.delete }).click();
+        await page.getByText(text.conflict).waitFor();
+        expect((await api(`/customers/${realm.uid}/originations`)).json().meta.total_entries).toBe(1);
 
         // Reviewer groups: create with a member picked from the server, a duplicate name refused on its field, rename, delete.
         await nav.getByRole('link', { name: text.groups }).click();
