@@ -89,11 +89,15 @@ async function fileQuestionOf(ctx: Context, customer: Customer, questionId: stri
   return id;
 }
 
-/** The attachment with this uuid among those `owner` selects (a user's, or a realm's). */
+/**
+ * The attachment with this uuid among those `owner` selects (a user's, or a realm's). A realm's (the
+ * reviewers' read) is also found by its integer id, the value of a file answer in a submission.
+ */
 async function findAttachment(ctx: Context, uuid: string, owner: { realmId: number; userId?: number }): Promise<AnswerAttachment | null> {
-  if (!UUID.test(uuid)) return null;
+  const byId = owner.userId === undefined && /^[1-9][0-9]{0,9}$/.test(uuid) && Number(uuid) <= INT32_MAX;
+  if (!byId && !UUID.test(uuid)) return null;
   const [row] = await ctx.db.select().from(answerAttachments).where(and(
-    eq(answerAttachments.uuid, uuid), eq(answerAttachments.realmId, owner.realmId),
+    byId ? eq(answerAttachments.id, Number(uuid)) : eq(answerAttachments.uuid, uuid), eq(answerAttachments.realmId, owner.realmId),
     owner.userId === undefined ? undefined : eq(answerAttachments.userId, owner.userId),
   ));
   return row ?? null;

@@ -10,7 +10,7 @@ import { failures, NoContent } from '../http/responses.js';
 import { sendStoredObject } from '../http/stored-object.js';
 import { requireRealm } from '../realms/realms.js';
 import { createAttachment, deleteAttachment, discardFile, readAttachment, receiveFile, uploadLimits, type AttachmentFile } from './attachments.js';
-import { AttachmentModel, AttachmentParams, FileContent, RealmParams } from './schema.js';
+import { AdminAttachmentParams, AttachmentModel, AttachmentParams, FileContent, RealmParams } from './schema.js';
 
 const tags = ['Attachments'];
 
@@ -98,8 +98,8 @@ export function attachmentAdminRoutes(ctx: Context): FastifyPluginAsync {
       config: { access: 'realm.originations.read', target: 'realm_uid' },
       schema: {
         tags, summary: 'Read a file a user of the realm uploaded',
-        description: `Any attachment of the realm's users, by its uuid (the value of a file answer is its id; submissions show it). ${SERVED}`,
-        params: AttachmentParams, response: { 200: FileContent, ...failures(401, 403, 404) },
+        description: `Any attachment of the realm's users, by its uuid or by its integer id (the value of a file answer, as submissions show it). ${SERVED}`,
+        params: AdminAttachmentParams, response: { 200: FileContent, ...failures(401, 403, 404) },
       },
     }, async (request, reply) => {
       const realm = await requireRealm(ctx, request.params.realm_uid);

@@ -18,6 +18,11 @@ export const AttachmentParams = Type.Object({
   uuid: Type.String({ description: 'The attachment\'s uuid' }),
 });
 
+export const AdminAttachmentParams = Type.Object({
+  ...RealmParams.properties,
+  uuid: Type.String({ description: 'The attachment\'s uuid, or its integer id (the value of a file answer)' }),
+});
+
 /** A stored file's bytes, of the type its content was checked to be. */
 export const FileContent = {
   description: 'The file, of the media type its content was checked to be at upload',

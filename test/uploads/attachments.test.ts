@@ -273,18 +273,25 @@ describe('private attachments', () => {
 
   it('serves a file to an admin with the realm\'s originations permission', async () => {
     const image = png();
-    const { uuid } = await (await upload(alice.cookie, 'passport.png', image)).json();
-    const adminUrl = (uid: string, id = uuid) => `/api/admin/customers/${uid}/attachments/${id}`;
+    const { uuid, id } = await (await upload(alice.cookie, 'passport.png', image)).json();
+    const adminUrl = (uid: string, key: string | number = uuid) => `/api/admin/customers/${uid}/attachments/${key}`;
     const served = await read(adminUrl(realm.uid), { authorization: `Bearer ${h.ownerToken}` });
     expect(served.status).toBe(200);
     expect(served.headers.get('content-type')).toBe('image/png');
     expect(served.headers.get('content-security-policy')).toBe("default-src 'none'; sandbox");
     expect(Buffer.from(await served.arrayBuffer())).toEqual(image);
+    // By the integer id a file answer carries, too (the console's link from a submission); the owner's own route takes only the uuid.
+    const byId = await read(adminUrl(realm.uid, id), { authorization: `Bearer ${h.ownerToken}` });
+    expect(byId.status).toBe(200);
+    expect(Buffer.from(await byId.arrayBuffer())).toEqual(image);
+    expect((await read(adminUrl(realm.uid, 2 ** 31), { authorization: `Bearer ${h.ownerToken}` })).status).toBe(404);
+    expect((await read(`/api/customers/realms/${realm.uid}/private_upload/answer/${id}`, { cookie: alice.cookie })).status).toBe(404);
 
     const other = await makeRealm(h);
     const foreignAdmin = await memberToken(h, [{ key: 'realm_admin', target: other.uid }]);
     expect((await read(adminUrl(realm.uid), { authorization: `Bearer ${foreignAdmin}` })).status).toBe(403);
     expect((await read(adminUrl(other.uid), { authorization: `Bearer ${foreignAdmin}` })).status).toBe(404);
+    expect((await read(adminUrl(other.uid, id), { authorization: `Bearer ${foreignAdmin}` })).status).toBe(404);
     expect((await read(adminUrl(realm.uid), {})).status).toBe(401);
     const unknown = await read(adminUrl(realm.uid, '00000000-0000-0000-0000-000000000000'), { authorization: `Bearer ${h.ownerToken}` });
     expect(unknown.status).toBe(404);

@@ -8704,7 +8704,7 @@ export interface paths {
         };
         /**
          * Read a file a user of the realm uploaded
-         * @description Any attachment of the realm's users, by its uuid (the value of a file answer is its id; submissions show it). Served with `Content-Disposition: attachment` (`inline` for images), `X-Content-Type-Options: nosniff` and a sandboxing Content-Security-Policy, as the media type its content was checked to be.
+         * @description Any attachment of the realm's users, by its uuid or by its integer id (the value of a file answer, as submissions show it). Served with `Content-Disposition: attachment` (`inline` for images), `X-Content-Type-Options: nosniff` and a sandboxing Content-Security-Policy, as the media type its content was checked to be.
          */
         get: {
             parameters: {
@@ -8713,7 +8713,7 @@ export interface paths {
                 path: {
                     /** @description The realm's uid */
                     realm_uid: string;
-                    /** @description The attachment's uuid */
+                    /** @description The attachment's uuid, or its integer id (the value of a file answer) */
                     uuid: string;
                 };
                 cookie?: never;

@@ -19,6 +19,14 @@ export function validateListSearch(raw: Record<string, unknown>): ListSearch {
   };
 }
 
+/** A realm-scoped list's state: the realm picked (a uid) beside page, search and sort. */
+export interface RealmListSearch extends ListSearch { realm?: string }
+
+export const validateRealmSearch = (raw: Record<string, unknown>): RealmListSearch => ({
+  ...validateListSearch(raw),
+  realm: typeof raw.realm === 'string' && raw.realm !== '' ? raw.realm.slice(0, 100) : undefined,
+});
+
 /** The query string a list route of the admin API takes for that state (`query`, `sort_by`, `order`, as realms and users take them). */
 export function listQuery(search: ListSearch): { page: string; per_page: string; query?: string; sort_by?: string; order?: string } {
   return {

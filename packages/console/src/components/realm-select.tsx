@@ -7,6 +7,6 @@ function useRealmOptions(search: string): { options: Option[]; loading: boolean 
 }
 
 /** Picks a realm by uid, searching the server by uid or name. */
-export function RealmSelect(props: { label: string; value: string | null; onChange(uid: string | null): void; required?: boolean; w?: number | string }) {
+export function RealmSelect(props: { label: string; value: string | null; onChange(uid: string | null): void; required?: boolean; w?: number | string; selectedLabel?: string }) {
   return <ServerSelect {...props} useOptions={useRealmOptions} />;
 }

@@ -1,12 +1,6 @@
 import { createRoute, lazyRouteComponent } from '@tanstack/react-router';
 import { appRoute } from '../../app/routes-base';
-import { validateListSearch, type ListSearch } from '../../components/list-search';
-
-export interface RealmListSearch extends ListSearch { realm?: string }
-const validateRealmSearch = (raw: Record<string, unknown>): RealmListSearch => ({
-  ...validateListSearch(raw),
-  realm: typeof raw.realm === 'string' && raw.realm !== '' ? raw.realm.slice(0, 100) : undefined,
-});
+import { validateListSearch, validateRealmSearch } from '../../components/list-search';
 
 export const segmentsListRoute = createRoute({
   getParentRoute: () => appRoute,

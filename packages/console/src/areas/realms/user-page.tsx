@@ -53,6 +53,9 @@ export function UserPage() {
         </Group>
       </Group>
       <Text size="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }}>{current.email} · {current.uuid}</Text>
+      {can('realm.originations.read', realmUid) && (
+        <AnchorLink to="/submissions" search={{ realm: realmUid, user: id }} style={{ alignSelf: 'flex-start' }}>{t('realms.userSubmissions')} →</AnchorLink>
+      )}
       <Paper withBorder p="md" maw={720}>
         <Title order={3} mb="sm">{t('realms.editUser')}</Title>
         {write ? (
