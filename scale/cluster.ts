@@ -58,9 +58,11 @@ function instance(name: string, port: number, env: NodeJS.ProcessEnv): Instance 
       const current = child;
       exited = new Promise((resolve) => current.once('exit', () => resolve()));
       return new Promise((resolve, reject) => {
+        // With WORKERS=N each worker says it serves: started when all have.
+        const workers = Number(env.WORKERS ?? 1);
         const look = (chunk: Buffer) => {
           out += chunk;
-          if (out.slice(started).includes('/api/customers/docs')) resolve();
+          if ((out.slice(started).match(/serving on/g) ?? []).length >= workers) resolve();
         };
         current.stdout!.on('data', look);
         current.stderr!.on('data', (chunk: Buffer) => { out += chunk; });
@@ -77,6 +79,7 @@ function instance(name: string, port: number, env: NodeJS.ProcessEnv): Instance 
 /**
  * `count` PostgreSQL-backed Atrium processes on one fresh database, started together, behind a round-robin
  * proxy whose address is their BASE_URL; mail to a real SMTP listener, files to an S3-compatible bucket.
+ * `extra` adds to their environment (WORKERS=2 makes each a node:cluster primary with two workers).
  */
 export async function startCluster(count = 2, extra: Record<string, string> = {}): Promise<Cluster> {
   if (!process.env.DATABASE_URL) process.env.DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
