@@ -120,20 +120,22 @@ export type AccessTokenBody = Static<typeof AccessTokenModel>;
 
 type AccessToken = typeof accessTokens.$inferSelect;
 
-const tokenBody = (row: AccessToken, token?: string): AccessTokenBody => ({
+const tokenBody = (row: AccessToken, applicationName: string, token?: string): AccessTokenBody => ({
   id: row.id,
   ...(token === undefined ? {} : { token }),
   application_id: row.applicationId,
+  application_name: applicationName,
   created_at: row.createdAt.toISOString(),
 });
 
 export async function listAccessTokens(ctx: Context, adminId: number, page: Page) {
   await findAdmin(ctx, adminId);
   const where = eq(accessTokens.adminId, adminId);
-  const rows = await ctx.db.select({ token: accessTokens, total: totalCount }).from(accessTokens).where(where)
+  const rows = await ctx.db.select({ token: accessTokens, applicationName: apiApplications.name, total: totalCount }).from(accessTokens)
+    .innerJoin(apiApplications, eq(apiApplications.id, accessTokens.applicationId)).where(where)
     .orderBy(asc(accessTokens.id)).limit(page.perPage).offset(page.offset);
   const total = await totalOf(rows, page, ctx.db, accessTokens, where);
-  return { items: rows.map((r) => tokenBody(r.token)), total };
+  return { items: rows.map((r) => tokenBody(r.token, r.applicationName)), total };
 }
 
 /** A token acts with its member's roles; its value is shown once and stored only as a hash. */
@@ -147,7 +149,7 @@ export async function createAccessToken(ctx: ActingContext, adminId: number, app
   const [row] = await ctx.db.insert(accessTokens).values({
     adminId, applicationId: app.id, tokenHash: hashSecret(token), createdAt: ctx.clock.now(),
   }).returning();
-  return tokenBody(row, token);
+  return tokenBody(row, app.name, token);
 }
 
 export async function deleteAccessToken(ctx: ActingContext, adminId: number, tokenId: number): Promise<void> {

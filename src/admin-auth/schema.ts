@@ -82,6 +82,7 @@ export const AccessTokenModel = Type.Object({
   id: Id(),
   token: Type.Optional(Type.String({ description: 'Only in the answer that created the token' })),
   application_id: Id(),
+  application_name: Type.String({ description: 'The name of the application it was made for' }),
   created_at: DateTime,
 }, { $id: 'AccessToken' });
 

@@ -39,12 +39,13 @@ describe('API access applications and access tokens', () => {
     const app = (await h.request({ method: 'POST', url: '/api/admin/api_access/applications', payload: { name: 'Reports' } })).json();
     const issued = await h.request({ method: 'POST', url: `/api/admin/team_members/${member.id}/access_tokens`, payload: { application_id: app.id } });
     expect(issued.statusCode).toBe(201);
-    expect(issued.json()).toEqual({ id: expect.any(Number), token: expect.stringMatching(/^[\w-]{43}$/), application_id: app.id, created_at: expect.any(String) });
+    expect(issued.json()).toEqual({ id: expect.any(Number), token: expect.stringMatching(/^[\w-]{43}$/), application_id: app.id, application_name: 'Reports', created_at: expect.any(String) });
     const token = issued.json().token;
     expect((await h.request({ method: 'GET', url: '/api/admin/roles', token })).statusCode).toBe(200);
     expect((await h.request({ method: 'POST', url: '/api/admin/roles', token, payload: { name: 'x', context: 'account' } })).statusCode).toBe(403);
     const listed = await h.request({ method: 'GET', url: `/api/admin/team_members/${member.id}/access_tokens` });
     expect(listed.json().access_tokens).toHaveLength(2);
+    expect(listed.json().access_tokens[1]).toEqual({ id: issued.json().id, application_id: app.id, application_name: 'Reports', created_at: issued.json().created_at });
     expect(listed.body).not.toContain(token);
 
     expect((await h.request({ method: 'DELETE', url: `/api/admin/team_members/${member.id}/access_tokens/${issued.json().id}` })).statusCode).toBe(204);

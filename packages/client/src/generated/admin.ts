@@ -15117,6 +15117,8 @@ export interface components {
             /** @description Only in the answer that created the token */
             token?: string;
             application_id: number;
+            /** @description The name of the application it was made for */
+            application_name: string;
             /** Format: date-time */
             created_at: string;
         };

@@ -20,13 +20,15 @@ interface DataTableProps<Item> {
   /** Marks the table aria-busy while its items load. */
   busy?: boolean;
   minWidth?: number;
+  /** Off where rows hold red (destructive) buttons, whose text loses its contrast on a striped row. */
+  striped?: boolean;
 }
 
 /** A striped table of items, one column per `Column`, scrolling sideways on narrow screens; long text wraps anywhere. */
-export function DataTable<Item>({ columns, items, rowKey, rowProps, header, busy, minWidth = 560 }: DataTableProps<Item>) {
+export function DataTable<Item>({ columns, items, rowKey, rowProps, header, busy, minWidth = 560, striped = true }: DataTableProps<Item>) {
   return (
     <Table.ScrollContainer minWidth={minWidth}>
-      <Table striped highlightOnHover aria-busy={busy}>
+      <Table striped={striped} highlightOnHover={striped} aria-busy={busy}>
         <Table.Thead>
           <Table.Tr>
             {columns.map((column) => header ? <Fragment key={column.key}>{header(column)}</Fragment> : <Table.Th key={column.key} scope="col">{column.label}</Table.Th>)}
