@@ -11,7 +11,7 @@ export const SORTABLE_FIELD_TYPES: readonly FieldType[] = ['text', 'integer', 'd
 /** Field types whose values are chosen among `options`. */
 export const CHOICE_FIELD_TYPES: readonly FieldType[] = ['dropdown', 'checkbox'];
 
-export const LIMITS = { name: 255, uid: 100, locales: 20, fields: 50, fieldName: 64, options: 100, option: 100 } as const;
+export const LIMITS = { name: 255, uid: 100, locales: 20, fields: 100, fieldName: 64, options: 100, option: 100 } as const;
 
 export const SpaceUidParam = Type.Object({ space_uid: Type.String({ description: 'The space\'s uid' }) });
 export const TypeParams = Type.Object({

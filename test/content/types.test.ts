@@ -87,12 +87,12 @@ describe('content types admin API', () => {
     ]);
   });
 
-  it('refuses more than 50 fields, bad uids, names and shapes', async () => {
-    const many = Array.from({ length: 51 }, (_, i) => ({ name: `f${i}`, type: 'text' }));
+  it('refuses more than 100 fields, bad uids, names and shapes', async () => {
+    const many = Array.from({ length: 101 }, (_, i) => ({ name: `f${i}`, type: 'text' }));
     const res = await h.request({ method: 'POST', url: typesOf(space.uid), payload: { uid: uniqueUid('t'), name: 'Many', fields: many } });
     expect(res.statusCode).toBe(422);
-    expect(res.json().details).toEqual([{ field: 'fields', messages: ['are too many (maximum is 50)'] }]);
-    const fifty = await h.request({ method: 'POST', url: typesOf(space.uid), payload: { uid: uniqueUid('t'), name: 'Fifty', fields: many.slice(0, 50) } });
+    expect(res.json().details).toEqual([{ field: 'fields', messages: ['are too many (maximum is 100)'] }]);
+    const fifty = await h.request({ method: 'POST', url: typesOf(space.uid), payload: { uid: uniqueUid('t'), name: 'Hundred', fields: many.slice(0, 100) } });
     expect(fifty.statusCode).toBe(201);
 
     const bad = await h.request({ method: 'POST', url: typesOf(space.uid), payload: { uid: 'Not OK', name: '' } });
