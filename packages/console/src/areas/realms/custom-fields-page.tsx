@@ -9,7 +9,7 @@ import { listQuery } from '../../components/list-search';
 import { useI18n } from '../../i18n/i18n';
 import { useSession } from '../../session/session';
 import { CustomFieldForm } from './custom-field-form';
-import { RowActions } from './row-actions';
+import { RowActions } from '../../components/row-actions';
 
 type CustomField = AdminComponents['schemas']['CustomField'];
 const route = getRouteApi('/app/realms/$realmUid/fields');

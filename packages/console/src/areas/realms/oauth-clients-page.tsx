@@ -9,7 +9,7 @@ import { listQuery } from '../../components/list-search';
 import { useI18n } from '../../i18n/i18n';
 import { useSession } from '../../session/session';
 import { OAuthClientForm } from './oauth-client-form';
-import { RowActions } from './row-actions';
+import { RowActions } from '../../components/row-actions';
 import { SecretOnce } from '../../components/secret-once';
 
 type OAuthClient = AdminComponents['schemas']['OAuthClient'];

@@ -1,8 +1,8 @@
 import { Button, Group } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
-import { confirmDelete } from '../../components/confirm-delete';
-import { useI18n } from '../../i18n/i18n';
+import { confirmDelete } from './confirm-delete';
+import { useI18n } from '../i18n/i18n';
 
 /** Edit and delete buttons of a table row; delete asks first, then refreshes the list it names. */
 export function RowActions({ name, listPath, onEdit, onDelete }: {
