@@ -21,7 +21,7 @@ export function AssetInput({ spaceUid, upload, ...props }: AssetInputProps) {
   return (
     <div>
       <Group align="flex-end" wrap="nowrap">
-        <ServerSelect {...props} style={{ flex: 1 }} placeholder={t('content.chooseAsset')} useOptions={useOptions} selectedLabel={current.data?.file_name} />
+        <ServerSelect {...props} style={{ flex: 1 }} placeholder={t('content.chooseAsset')} clearButtonProps={{ 'aria-label': t('content.clear', { name: props.label }) }} useOptions={useOptions} selectedLabel={current.data?.file_name} />
         {upload && (
           <FileButton onChange={async (file) => {
             if (!file) return;

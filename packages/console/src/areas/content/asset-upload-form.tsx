@@ -16,7 +16,7 @@ export function AssetUploadForm({ onSubmit, onCancel }: { onSubmit(values: Uploa
     <form onSubmit={submit}>
       <Stack>
         <FormError error={error} />
-        <FileInput label={t('content.file')} required clearable {...form.getInputProps('file')} />
+        <FileInput label={t('content.file')} required clearable clearButtonProps={{ 'aria-label': t('content.clear', { name: t('content.file') }) }} {...form.getInputProps('file')} />
         <TextInput label={t('content.title')} {...form.getInputProps('title')} />
         <FormActions submitting={form.submitting} onCancel={onCancel} />
       </Stack>

@@ -54,7 +54,7 @@ export function EntriesPage() {
       )}
       filters={(
         <>
-          <Select label={t('content.locale')} clearable placeholder={t('content.anyLocale')} data={space.data?.locales ?? []} value={locale ?? null}
+          <Select label={t('content.locale')} clearable clearButtonProps={{ 'aria-label': t('content.clear', { name: t('content.locale') }) }} placeholder={t('content.anyLocale')} data={space.data?.locales ?? []} value={locale ?? null}
             onChange={(next) => void navigate({ search: { ...search, page: undefined, locale: next ?? undefined } })} w={180} />
           <Select label={t('content.version')} allowDeselect={false} value={version ?? 'draft'}
             data={[{ value: 'draft', label: t('content.draft') }, { value: 'published', label: t('content.published') }]}

@@ -57,8 +57,8 @@ export function EntryActions({ path, draft, saveFirst, onDone }: EntryActionsPro
       <Modal opened={scheduling} onClose={() => setScheduling(false)} title={t('content.schedule')}>
         <Stack>
           <FormError error={error} />
-          <DateTimePicker label={t('content.publishAt')} clearable value={times.publish} onChange={(publish) => setTimes({ ...times, publish })} />
-          <DateTimePicker label={t('content.unpublishAt')} clearable value={times.unpublish} onChange={(unpublish) => setTimes({ ...times, unpublish })} />
+          <DateTimePicker label={t('content.publishAt')} clearable clearButtonProps={{ 'aria-label': t('content.clear', { name: t('content.publishAt') }) }} value={times.publish} onChange={(publish) => setTimes({ ...times, publish })} />
+          <DateTimePicker label={t('content.unpublishAt')} clearable clearButtonProps={{ 'aria-label': t('content.clear', { name: t('content.unpublishAt') }) }} value={times.unpublish} onChange={(unpublish) => setTimes({ ...times, unpublish })} />
           <Group justify="flex-end">
             <Button variant="default" onClick={() => setScheduling(false)}>{t('common.cancel')}</Button>
             <Button onClick={async () => {

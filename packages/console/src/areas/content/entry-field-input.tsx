@@ -14,6 +14,7 @@ export interface FieldContext { spaceUid: string; typeUid: string; locale: strin
 export function EntryFieldInput({ field, value, error, onChange, context }: { field: Field; value: FormValue; error?: string; onChange(value: FormValue): void; context: FieldContext }) {
   const { t } = useI18n();
   const common = { label: field.name, withAsterisk: field.required, error };
+  const clear = { clearable: true, clearButtonProps: { 'aria-label': t('content.clear', { name: field.name }) } };
   switch (field.type) {
     case 'rich_text':
       return <MarkdownEditor {...common} value={String(value ?? '')} onChange={onChange} />;
@@ -23,9 +24,9 @@ export function EntryFieldInput({ field, value, error, onChange, context }: { fi
     case 'boolean':
       return <Checkbox label={field.name} error={error} checked={value === true} onChange={(event) => onChange(event.currentTarget.checked)} />;
     case 'date':
-      return <DateInput {...common} clearable valueFormat="YYYY-MM-DD" value={typeof value === 'string' ? value : null} onChange={(next) => onChange(next)} />;
+      return <DateInput {...common} {...clear} valueFormat="YYYY-MM-DD" value={typeof value === 'string' ? value : null} onChange={(next) => onChange(next)} />;
     case 'dropdown':
-      return <Select {...common} clearable data={field.options} value={typeof value === 'string' ? value : null} onChange={(next) => onChange(next)} />;
+      return <Select {...common} {...clear} data={field.options} value={typeof value === 'string' ? value : null} onChange={(next) => onChange(next)} />;
     case 'checkbox':
       return (
         <Checkbox.Group {...common} value={value as string[]} onChange={(next) => onChange(next)}>

@@ -47,11 +47,12 @@ export function EntryRefInput({ spaceUid, typeUid, locale, label, value, onChang
 
 /** The server select that also tells which option was picked (for its label). */
 function RefSelect({ useOptions, onPick, ...props }: { label: string; value: string | null; selectedLabel?: string; error?: string; useOptions(search: string): { options: Option[]; loading: boolean }; onPick(uuid: string | null, options: Option[]): void }) {
+  const { t } = useI18n();
   let seen: Option[] = [];
   const remember = (search: string) => {
     const found = useOptions(search);
     seen = found.options;
     return found;
   };
-  return <ServerSelect {...props} style={{ flex: 1, minWidth: 220 }} useOptions={remember} onChange={(uuid) => onPick(uuid, seen)} />;
+  return <ServerSelect {...props} clearButtonProps={{ 'aria-label': t('content.clear', { name: props.label }) }} style={{ flex: 1, minWidth: 220 }} useOptions={remember} onChange={(uuid) => onPick(uuid, seen)} />;
 }

@@ -94,6 +94,7 @@ export const content = defineMessages({
     openType: 'Edit type',
     typeSettings: 'Type',
     editor: 'Editor for {name}',
+    clear: 'Clear {name}',
   },
   es: {
     area: 'Contenido',
@@ -188,5 +189,6 @@ export const content = defineMessages({
     openType: 'Editar tipo',
     typeSettings: 'Tipo',
     editor: 'Editor de {name}',
+    clear: 'Vaciar {name}',
   },
 });

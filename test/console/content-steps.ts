@@ -1,0 +1,71 @@
+import { expect } from 'vitest';
+import type { Page } from 'playwright-core';
+import { axeViolations } from '../helpers/console.js';
+
+/** The console's words the content journey clicks and reads, in each language. */
+export const TEXT = {
+  en: {
+    spaces: 'Content spaces', newSpace: 'New space', uid: 'Identifier', name: 'Name', defaultLocale: 'Default locale', locales: 'Locales',
+    newType: 'New content type', addField: 'Add field', field: 'Field', fieldName: 'Field name', fieldType: 'Field type', options: 'Choices',
+    required: 'Required', localized: 'Localized', entries: 'Entries', newEntry: 'New entry', slug: 'Slug', saveDraft: 'Save draft',
+    publish: 'Publish', sourceView: 'Markdown source', assets: 'Assets', upload: 'Upload', file: 'File', title: 'Title', edit: 'Edit',
+    delete: 'Delete', save: 'Save', moveUp: 'Move field', stay: 'Stay', leave: 'Leave', latitude: 'Latitude', longitude: 'Longitude',
+    addTo: 'Add to', schedule: 'Schedule', cancel: 'Cancel', types: 'Content types', published: 'Published',
+  },
+  es: {
+    spaces: 'Espacios de contenido', newSpace: 'Nuevo espacio', uid: 'Identificador', name: 'Nombre', defaultLocale: 'Idioma predeterminado', locales: 'Idiomas',
+    newType: 'Nuevo tipo de contenido', addField: 'Añadir campo', field: 'Campo', fieldName: 'Nombre del campo', fieldType: 'Tipo de campo', options: 'Opciones',
+    required: 'Obligatorio', localized: 'Por idioma', entries: 'Entradas', newEntry: 'Nueva entrada', slug: 'Slug', saveDraft: 'Guardar borrador',
+    publish: 'Publicar', sourceView: 'Código Markdown', assets: 'Archivos', upload: 'Subir', file: 'Archivo', title: 'Título', edit: 'Editar',
+    delete: 'Eliminar', save: 'Guardar', moveUp: 'Subir el campo', stay: 'Quedarse', leave: 'Salir', latitude: 'Latitud', longitude: 'Longitud',
+    addTo: 'Añadir a', schedule: 'Programar', cancel: 'Cancelar', types: 'Tipos de contenido', published: 'Publicada',
+  },
+};
+export type Text = typeof TEXT.en;
+
+/** A content type with a field of every type the API knows; `title` is localized and required. */
+export const FIELDS: { name: string; type: string; options?: string[]; localized?: boolean; required?: boolean }[] = [
+  { name: 'title', type: 'text', localized: true, required: true },
+  { name: 'body', type: 'rich_text' },
+  { name: 'count', type: 'integer' },
+  { name: 'price', type: 'decimal' },
+  { name: 'featured', type: 'boolean' },
+  { name: 'launch', type: 'date' },
+  { name: 'colour', type: 'dropdown', options: ['red', 'green'] },
+  { name: 'sizes', type: 'checkbox', options: ['s', 'm', 'l'] },
+  { name: 'place', type: 'location' },
+  { name: 'cover', type: 'asset' },
+  { name: 'related', type: 'entry' },
+  { name: 'parts', type: 'entries' },
+];
+
+export const MARKDOWN = '# Heading\n\nSome *emphasis* and a [link](https://example.com).\n\n- one\n  - nested\n\n> quoted\n';
+
+/** A label exactly so, with or without the asterisk of a required field. */
+export const exactly = (label: string) => new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*\\*?$`);
+
+/** Fails with the violations when axe finds any on the page as it is. */
+export async function expectAccessible(page: Page): Promise<void> {
+  expect(await axeViolations(page)).toEqual([]);
+}
+
+/** Picks an option of a Mantine select (or combobox) labelled so, within `scope`. */
+export async function choose(page: Page, scope: ReturnType<Page['locator']> | Page, label: string, option: string, typed?: string): Promise<void> {
+  const input = scope.getByLabel(exactly(label)).first();
+  await input.click();
+  if (typed) await input.fill(typed);
+  await page.getByRole('option', { name: option, exact: true }).click();
+}
+
+/** Adds the fields of FIELDS in the type form (in a dialog or on the type screen). */
+export async function addFields(page: Page, scope: ReturnType<Page['locator']>, text: Text): Promise<void> {
+  for (const [i, field] of FIELDS.entries()) {
+    await scope.getByRole('button', { name: text.addField }).click();
+    const row = scope.getByRole('group', { name: `${text.field} ${i + 1}`, exact: true });
+    await row.getByLabel(text.fieldName).fill(field.name);
+    if (field.type !== 'text') await choose(page, row, text.fieldType, field.type);
+    if (field.options) await row.getByLabel(text.options).fill(field.options.join('\n'));
+    if (field.localized) await row.getByLabel(text.localized).check();
+    if (field.required) await row.getByLabel(text.required).check();
+  }
+}
