@@ -4,6 +4,7 @@ import { Input, SegmentedControl, Stack, Textarea } from '@mantine/core';
 import { RichTextEditor } from '@mantine/tiptap';
 import { useEditor } from '@tiptap/react';
 import { useI18n } from '../../i18n/i18n';
+import classes from './markdown-editor.module.css';
 import { markdownExtensions } from './markdown-extensions';
 
 interface MarkdownEditorProps { label: string; value: string; onChange(value: string): void; withAsterisk?: boolean; error?: string }
@@ -40,7 +41,7 @@ export function MarkdownEditor({ label, value, onChange, withAsterisk, error }: 
           <Textarea aria-label={`${label}: ${t('content.sourceView')}`} data-markdown-source autosize minRows={6} value={value}
             onChange={(event) => onChange(event.currentTarget.value)} styles={{ input: { fontFamily: 'monospace' } }} />
         ) : (
-          <RichTextEditor editor={editor} labels={labels}>
+          <RichTextEditor editor={editor} labels={labels} classNames={{ content: classes.content }}>
             <RichTextEditor.Toolbar>
               <RichTextEditor.ControlsGroup>
                 <RichTextEditor.Bold /><RichTextEditor.Italic /><RichTextEditor.Strikethrough /><RichTextEditor.Code />
