@@ -20,8 +20,13 @@ describe.skipIf(!!process.env.DATABASE_URL)('admin console: content spaces, type
         await page.getByRole('navigation').getByRole('link', { name: text.spaces }).click();
         await page.getByRole('button', { name: text.newSpace }).click();
         let dialog = page.getByRole('dialog');
-        await dialog.getByLabel(text.uid).fill(space);
+        await dialog.getByLabel(text.uid).fill('Not a uid!');
         await dialog.getByLabel(text.name).fill('Shop <script>window.bad=1</script>');
+        await dialog.getByLabel(text.defaultLocale).fill('en');
+        await dialog.locator('button[type=submit]').click();
+        await expect.poll(() => dialog.getByLabel(text.uid).getAttribute('aria-invalid')).toBe('true');
+        await expectAccessible(page);
+        await dialog.getByLabel(text.uid).fill(space);
         await dialog.getByLabel(text.defaultLocale).fill('en');
         await dialog.getByLabel(text.locales).fill('es');
         await dialog.getByLabel(text.locales).press('Enter');
@@ -51,6 +56,9 @@ describe.skipIf(!!process.env.DATABASE_URL)('admin console: content spaces, type
         expect(created.fields.map((f: { name: string; type: string }) => `${f.name}:${f.type}`)).toEqual(FIELDS.map((f) => `${f.name}:${f.type}`));
         expect(created.fields[0]).toMatchObject({ localized: true, required: true });
         expect(created.fields[7].options).toEqual(['s', 'm', 'l']);
+        await page.getByRole('button', { name: text.addField }).click();
+        await page.getByRole('group', { name: `${text.field} ${FIELDS.length + 1}`, exact: true }).getByLabel(text.fieldName).fill('extra');
+        await page.getByRole('button', { name: `${text.removeField} extra` }).click();
         await page.getByRole('button', { name: `${text.moveUp} body` }).first().click();
         await page.getByLabel(exactly(text.name)).fill('News article');
         await expectAccessible(page);
@@ -74,7 +82,7 @@ describe.skipIf(!!process.env.DATABASE_URL)('admin console: content spaces, type
         await page.getByLabel(exactly('price')).fill('9.5');
         await page.getByLabel(exactly('featured')).check();
         await page.getByLabel(exactly('launch')).fill('2026-03-15');
-        await page.getByLabel(exactly('launch')).press('Enter');
+        await page.getByLabel(exactly('launch')).press('Tab');
         await choose(page, page, 'colour', 'green');
         await page.getByLabel(exactly('m')).check();
         await page.getByLabel(exactly('l')).check();
@@ -84,10 +92,12 @@ describe.skipIf(!!process.env.DATABASE_URL)('admin console: content spaces, type
         await expect.poll(() => page.getByLabel(exactly('cover')).first().inputValue()).toBe('cover.png');
         await choose(page, page, 'related', 'Target entry', 'Targ');
         await choose(page, page, `${text.addTo} parts`, 'Target entry', 'Targ');
+        expect(await page.locator('[data-markdown-source]').count()).toBe(1);
         await expectAccessible(page);
         await page.getByRole('tab', { name: 'es' }).click();
         await page.getByLabel(exactly(text.name)).fill('Hola');
         await page.getByLabel(exactly('title')).fill('Hola mundo');
+        expect(page.url()).toMatch(/\/entries\/new$/);
         await page.getByRole('button', { name: text.saveDraft }).click();
         await page.waitForURL(/\/entries\/[0-9a-f-]{36}$/);
         const uuid = /entries\/([0-9a-f-]{36})$/.exec(page.url())![1]!;
