@@ -2,9 +2,9 @@ import { Stack, TagsInput, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import type { AdminComponents } from '@atrium/client';
 import { FormActions, type EditFormProps } from '../../components/form-actions';
-import { FormError } from '../../components/form-error';
 import { useFormSubmit } from '../../components/use-form-submit';
 import { useI18n } from '../../i18n/i18n';
+import { UidNameInputs } from './uid-name-inputs';
 
 type Space = AdminComponents['schemas']['ContentSpaceListItem'];
 export interface SpaceValues { uid: string; name: string; default_locale: string; locales: string[] }
@@ -19,9 +19,7 @@ export function SpaceForm({ item, onSubmit, onCancel }: EditFormProps<Space, Spa
   return (
     <form onSubmit={submit}>
       <Stack>
-        <FormError error={error} />
-        <TextInput label={t('content.uid')} required {...form.getInputProps('uid')} />
-        <TextInput label={t('content.name')} required {...form.getInputProps('name')} />
+        <UidNameInputs error={error} inputProps={form.getInputProps} />
         <TextInput label={t('content.defaultLocale')} required {...form.getInputProps('default_locale')} />
         <TagsInput label={t('content.locales')} {...form.getInputProps('locales')} />
         <FormActions submitting={form.submitting} onCancel={onCancel} />
