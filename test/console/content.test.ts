@@ -76,6 +76,9 @@ describe.skipIf(!!process.env.DATABASE_URL)('admin console: content spaces, type
         await page.getByRole('link', { name: text.newEntry }).click();
         await page.getByLabel(exactly(text.name)).fill('Hello');
         await page.getByLabel(exactly('title')).fill('Hello world');
+        await page.getByLabel(text.category).fill('news/world');
+        await page.getByRole('combobox', { name: text.tags }).fill('first');
+        await page.getByRole('combobox', { name: text.tags }).press('Enter');
         await page.locator('label').filter({ hasText: text.sourceView }).click();
         await page.locator('[data-markdown-source]').fill(MARKDOWN);
         await page.getByLabel(exactly('count')).fill('42');
@@ -126,7 +129,16 @@ describe.skipIf(!!process.env.DATABASE_URL)('admin console: content spaces, type
           place: { lat: 40.4, lon: -3.7 }, cover: { uuid: asset.uuid }, related: { uuid: targetUuid }, parts: [{ uuid: targetUuid }],
         });
         const spanish = await c.h.request({ method: 'GET', url: `/api/content/spaces/${space}/types/article/entries/${uuid}?locale=es`, token: null });
+        expect(delivered.json().meta).toMatchObject({ name: 'Hello', slug: 'hello', tags: ['first'], category: 'news/world', available_locales: ['en', 'es'] });
         expect(spanish.json()).toMatchObject({ meta: { name: 'Hola' }, fields: { title: 'Hola mundo', count: 42 } });
+
+        // The entry referred to is deleted from its screen.
+        await page.getByRole('link', { name: text.entries }).first().click();
+        await page.getByRole('link', { name: 'Target entry' }).first().click();
+        await page.getByRole('button', { name: text.deleteEntry }).click();
+        await page.getByRole('dialog').getByRole('button', { name: text.delete }).click();
+        await page.waitForURL(/\/entries$/);
+        expect((await adminApi(`/types/article/entries/${targetUuid}`)).statusCode).toBe(404);
 
         // Assets: the uploaded one is listed; upload another and delete it.
         await page.getByRole('link', { name: text.assets }).click();

@@ -1,5 +1,5 @@
 import { useRef, useState } from 'react';
-import { Alert, Button, Fieldset, Group, Stack, Tabs, TextInput } from '@mantine/core';
+import { Alert, Button, Fieldset, Group, Stack, Tabs, TagsInput, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import type { AdminComponents } from '@atrium/client';
 import { fieldErrorsOf } from '../../api/errors';
@@ -39,7 +39,9 @@ export function EntryEditor({ fields, locales, drafts, context, tab, onTab, save
 
   const save = async (): Promise<boolean> => {
     const changed = locales.filter((locale) => form.isDirty(`locales.${locale}`));
-    const order = [tab, ...changed.filter((locale) => locale !== tab)];
+    // A new entry is created in the default locale first: the other locales' drafts start from it.
+    const lead = Object.keys(drafts).length ? tab : locales[0]!;
+    const order = [lead, ...changed.filter((locale) => locale !== lead)];
     if (!form.isDirty()) return true;
     form.clearErrors();
     setError(null);
@@ -85,7 +87,11 @@ export function EntryEditor({ fields, locales, drafts, context, tab, onTab, save
               <Stack>
                 {!drafts[locale] && Object.keys(drafts).length > 0 && <Alert color="blue">{t('content.noDraft')}</Alert>}
                 <TextInput label={t('content.name')} withAsterisk {...form.getInputProps(`locales.${locale}.name`)} />
-                <TextInput label={t('content.slug')} {...form.getInputProps(`locales.${locale}.slug`)} />
+                <Group grow align="flex-start">
+                  <TextInput label={t('content.slug')} {...form.getInputProps(`locales.${locale}.slug`)} />
+                  <TextInput label={t('content.category')} {...form.getInputProps(`locales.${locale}.category`)} />
+                </Group>
+                <TagsInput label={t('content.tags')} {...form.getInputProps(`locales.${locale}.tags`)} />
                 {localized.map((field) => input(`locales.${locale}.fields.${field.name}`, field, locale))}
               </Stack>
             </Tabs.Panel>

@@ -1,7 +1,7 @@
 import '@mantine/dates/styles.css';
 import 'dayjs/locale/es';
 import { useState } from 'react';
-import { Stack, Text, Title } from '@mantine/core';
+import { Stack, Text } from '@mantine/core';
 import { DatesProvider } from '@mantine/dates';
 import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
@@ -12,8 +12,8 @@ import { useI18n } from '../../i18n/i18n';
 import { useSession } from '../../session/session';
 import { EntryActions } from './entry-actions';
 import { EntryEditor, type SaveLocale } from './entry-editor';
+import { EntryHeader } from './entry-header';
 import { useSpace } from './space-layout';
-import { EntrySummary } from './entry-summary';
 import { DRAFTS_KEY, useEntryDrafts } from './use-entry-drafts';
 
 const route = getRouteApi('/app/content/$spaceUid/types/$typeUid/entries/$entryUuid');
@@ -61,8 +61,7 @@ export function EntryPage() {
   return (
     <DatesProvider settings={{ locale: uiLocale }}>
       <Stack>
-        <Title order={2}>{first ? first.meta.name : t('content.newEntry')}</Title>
-        {first && <EntrySummary draft={first} />}
+        <EntryHeader spaceUid={spaceUid} typeUid={typeUid} entry={first} />
         <EntryEditor
           key={isNew ? 'new' : drafts.dataUpdatedAt} fields={type.data.fields} locales={locales} drafts={drafts.data ?? {}}
           context={{ spaceUid, typeUid, upload: can('content.write', spaceUid) }} canWrite={can('content.write', spaceUid)}

@@ -5,7 +5,7 @@ type Entry = AdminComponents['schemas']['ContentAdminEntry'];
 
 /** A field's value as its control holds it: '' for an empty number, uuids for references, lat/lon for a place. */
 export type FormValue = string | number | boolean | string[] | { lat: number | ''; lon: number | '' } | null;
-export interface LocaleValues { name: string; slug: string; fields: Record<string, FormValue> }
+export interface LocaleValues { name: string; slug: string; tags: string[]; category: string; fields: Record<string, FormValue> }
 /** The editor's values: the fields shared by every locale, and each locale's own name, slug and localized fields. */
 export interface EntryValues { shared: Record<string, FormValue>; locales: Record<string, LocaleValues> }
 
@@ -53,7 +53,8 @@ export function entryValues(fields: Field[], locales: string[], drafts: Record<s
     shared: valuesOf(base, false),
     locales: Object.fromEntries(locales.map((locale) => {
       const entry = drafts[locale] ?? base;
-      return [locale, { name: entry?.meta.name ?? '', slug: entry?.meta.slug ?? '', fields: valuesOf(entry, true) }];
+      const meta = entry?.meta;
+      return [locale, { name: meta?.name ?? '', slug: meta?.slug ?? '', tags: meta?.tags ?? [], category: meta?.category ?? '', fields: valuesOf(entry, true) }];
     })),
   };
 }
@@ -63,7 +64,7 @@ export function entryBody(fields: Field[], values: EntryValues, locale: string) 
   const own = values.locales[locale]!;
   const body: Record<string, unknown> = {};
   for (const field of fields) body[field.name] = apiValue(field, field.localized ? own.fields[field.name] ?? null : values.shared[field.name] ?? null);
-  return { locale, name: own.name, ...(own.slug ? { slug: own.slug } : {}), fields: body };
+  return { locale, name: own.name, ...(own.slug ? { slug: own.slug } : {}), tags: own.tags, category: own.category || null, fields: body };
 }
 
 /** Where a 422's field (`name`, `fields.price`) shows in the editor of that locale. */

@@ -95,6 +95,9 @@ export const content = defineMessages({
     typeSettings: 'Type',
     editor: 'Editor for {name}',
     clear: 'Clear {name}',
+    tags: 'Tags',
+    category: 'Category (a path: news/sports)',
+    deleteEntry: 'Delete entry',
   },
   es: {
     area: 'Contenido',
@@ -190,5 +193,8 @@ export const content = defineMessages({
     typeSettings: 'Tipo',
     editor: 'Editor de {name}',
     clear: 'Vaciar {name}',
+    tags: 'Etiquetas',
+    category: 'Categoría (una ruta: noticias/deportes)',
+    deleteEntry: 'Eliminar entrada',
   },
 });
