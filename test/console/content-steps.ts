@@ -10,7 +10,7 @@ export const TEXT = {
     required: 'Required', localized: 'Localized', entries: 'Entries', newEntry: 'New entry', slug: 'Slug', saveDraft: 'Save draft',
     publish: 'Publish', sourceView: 'Markdown source', assets: 'Assets', upload: 'Upload', file: 'File', title: 'Title', edit: 'Edit',
     delete: 'Delete', save: 'Save', moveUp: 'Move field', removeField: 'Remove field', stay: 'Stay', leave: 'Leave', latitude: 'Latitude', longitude: 'Longitude',
-    addTo: 'Add to', schedule: 'Schedule', cancel: 'Cancel', types: 'Content types', published: 'Published', tags: 'Tags', category: 'Category', deleteEntry: 'Delete entry',
+    addTo: 'Add to', schedule: 'Schedule', cancel: 'Cancel', types: 'Content types', published: 'Published', tags: 'Tags', category: 'Category', deleteEntry: 'Delete entry', private: 'Private', addSegment: 'Add a segment that may read it',
   },
   es: {
     spaces: 'Espacios de contenido', newSpace: 'Nuevo espacio', uid: 'Identificador', name: 'Nombre', defaultLocale: 'Idioma predeterminado', locales: 'Idiomas',
@@ -18,7 +18,7 @@ export const TEXT = {
     required: 'Obligatorio', localized: 'Por idioma', entries: 'Entradas', newEntry: 'Nueva entrada', slug: 'Slug', saveDraft: 'Guardar borrador',
     publish: 'Publicar', sourceView: 'Código Markdown', assets: 'Archivos', upload: 'Subir', file: 'Archivo', title: 'Título', edit: 'Editar',
     delete: 'Eliminar', save: 'Guardar', moveUp: 'Subir el campo', removeField: 'Quitar el campo', stay: 'Quedarse', leave: 'Salir', latitude: 'Latitud', longitude: 'Longitud',
-    addTo: 'Añadir a', schedule: 'Programar', cancel: 'Cancelar', types: 'Tipos de contenido', published: 'Publicada', tags: 'Etiquetas', category: 'Categoría', deleteEntry: 'Eliminar entrada',
+    addTo: 'Añadir a', schedule: 'Programar', cancel: 'Cancelar', types: 'Tipos de contenido', published: 'Publicada', tags: 'Etiquetas', category: 'Categoría', deleteEntry: 'Eliminar entrada', private: 'Privada', addSegment: 'Añadir un segmento que puede leerla',
   },
 };
 export type Text = typeof TEXT.en;

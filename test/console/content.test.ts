@@ -1,11 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startConsole, VARIANTS, type ConsoleHarness } from '../helpers/console.js';
+import { makeRealm } from '../helpers/realms.js';
 import { png } from '../uploads/files.js';
 import { addFields, choose, exactly, expectAccessible, FIELDS, MARKDOWN, TEXT } from './content-steps.js';
 
 describe.skipIf(!!process.env.DATABASE_URL)('admin console: content spaces, types, entries and assets', () => {
   let c: ConsoleHarness;
-  beforeAll(async () => { c = await startConsole(); }, 90_000);
+  let segment: { uuid: string; realm_uid: string };
+  beforeAll(async () => {
+    c = await startConsole();
+    const realm = await makeRealm(c.h);
+    const res = await c.h.request({ method: 'POST', url: '/api/admin/segments', payload: { name: 'Readers', realm_uid: realm.uid, filters: { attribute: 'first_name', operator: 'is_set' } } });
+    expect(res.statusCode, res.body).toBe(201);
+    segment = res.json();
+  }, 90_000);
   afterAll(async () => { await c?.close(); });
 
   for (const { locale, scheme } of VARIANTS) {
@@ -118,10 +126,10 @@ describe.skipIf(!!process.env.DATABASE_URL)('admin console: content spaces, type
         await expectAccessible(page);
         await page.getByRole('dialog').getByRole('button', { name: text.cancel }).click();
         await page.getByRole('button', { name: text.publish, exact: true }).click();
-        await page.getByRole('status').filter({ hasText: text.published }).first().waitFor();
-
-        const delivered = await c.h.request({ method: 'GET', url: `/api/content/spaces/${space}/types/article/entries/${uuid}`, token: null });
-        expect(delivered.statusCode, delivered.body).toBe(200);
+        await page.getByRole('status').filter({ hasText: new RegExp(`^${text.published} `) }).first().waitFor();
+        const deliveryUrl = `/api/content/spaces/${space}/types/article/entries/${uuid}`;
+        await expect.poll(async () => (await c.h.request({ method: 'GET', url: deliveryUrl, token: null })).statusCode).toBe(200);
+        const delivered = await c.h.request({ method: 'GET', url: deliveryUrl, token: null });
         const { fields } = delivered.json();
         const asset = (await adminApi('/assets')).json().assets.find((a: { file_name: string }) => a.file_name === 'cover.png');
         expect(fields).toEqual({
@@ -131,6 +139,13 @@ describe.skipIf(!!process.env.DATABASE_URL)('admin console: content spaces, type
         const spanish = await c.h.request({ method: 'GET', url: `/api/content/spaces/${space}/types/article/entries/${uuid}?locale=es`, token: null });
         expect(delivered.json().meta).toMatchObject({ name: 'Hello', slug: 'hello', tags: ['first'], category: 'news/world', available_locales: ['en', 'es'] });
         expect(spanish.json()).toMatchObject({ meta: { name: 'Hola' }, fields: { title: 'Hola mundo', count: 42 } });
+
+        // Made private to a segment: the content API no longer shows it to anyone without a token of that segment.
+        await page.getByLabel(text.private).check();
+        await choose(page, page, text.addSegment, `Readers (${segment.realm_uid})`, 'Read');
+        await page.getByRole('button', { name: text.publish, exact: true }).click();
+        await expect.poll(async () => (await c.h.request({ method: 'GET', url: deliveryUrl, token: null })).statusCode).toBe(404);
+        expect((await adminApi(`/types/article/entries/${uuid}`)).json()).toMatchObject({ meta: { private: true }, segment_uuids: [segment.uuid] });
 
         // The entry referred to is deleted from its screen.
         await page.getByRole('link', { name: text.entries }).first().click();

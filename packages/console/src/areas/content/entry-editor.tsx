@@ -1,5 +1,5 @@
 import { useRef, useState } from 'react';
-import { Alert, Button, Fieldset, Group, Stack, Tabs, TagsInput, TextInput } from '@mantine/core';
+import { Alert, Button, Checkbox, Fieldset, Group, Stack, Tabs, TagsInput, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import type { AdminComponents } from '@atrium/client';
 import { fieldErrorsOf } from '../../api/errors';
@@ -8,6 +8,7 @@ import { useI18n } from '../../i18n/i18n';
 import { EntryFieldInput, type FieldContext } from './entry-field-input';
 import { entryBody, entryValues, errorPath, type EntryValues, type FormValue } from './entry-values';
 import { LeaveGuard } from './leave-guard';
+import { SegmentsInput } from './segments-input';
 
 type Entry = AdminComponents['schemas']['ContentAdminEntry'];
 type Field = AdminComponents['schemas']['ContentField'];
@@ -97,11 +98,16 @@ export function EntryEditor({ fields, locales, drafts, context, tab, onTab, save
             </Tabs.Panel>
           ))}
         </Tabs>
-        {shared.length > 0 && (
-          <Fieldset legend={t('content.sharedFields')}>
-            <Stack>{shared.map((field) => input(`shared.${field.name}`, field, tab))}</Stack>
-          </Fieldset>
-        )}
+        <Fieldset legend={t('content.sharedFields')}>
+          <Stack>
+            {shared.map((field) => input(`shared.${field.name}`, field, tab))}
+            <Checkbox label={t('content.private')} {...form.getInputProps('private', { type: 'checkbox' })} />
+            {form.values.private && (
+              <SegmentsInput value={form.values.segment_uuids} error={form.errors.segment_uuids as string | undefined}
+                onChange={(uuids) => form.setFieldValue('segment_uuids', uuids)} />
+            )}
+          </Stack>
+        </Fieldset>
         <Group>
           {canWrite && <Button type="submit" loading={saving}>{t('content.saveDraft')}</Button>}
           {actions?.(save)}

@@ -1,8 +1,9 @@
 import { useState } from 'react';
-import { ActionIcon, Fieldset, Group, Select, Stack, Text } from '@mantine/core';
+import { Fieldset, Group, Select, Stack, Text } from '@mantine/core';
 import { api } from '../../api/client';
-import { ServerSelect, type Option } from '../../components/server-select';
+import type { Option } from '../../components/server-select';
 import { useI18n } from '../../i18n/i18n';
+import { PickedList, PickSelect, usePickLabels } from './pick';
 
 interface EntryRefProps { spaceUid: string; typeUid: string; locale: string; label: string; value: string[]; onChange(uuids: string[]): void; many: boolean; withAsterisk?: boolean; error?: string }
 
@@ -10,7 +11,7 @@ interface EntryRefProps { spaceUid: string; typeUid: string; locale: string; lab
 export function EntryRefInput({ spaceUid, typeUid, locale, label, value, onChange, many, withAsterisk, error }: EntryRefProps) {
   const { t } = useI18n();
   const [typeOf, setTypeOf] = useState(typeUid);
-  const [labels, setLabels] = useState<Record<string, string>>({});
+  const { labels, remember } = usePickLabels();
   const types = api.useQuery('get', '/content/spaces/{space_uid}/types', { params: { path: { space_uid: spaceUid }, query: { per_page: '100', sort_by: 'name', order: 'asc' } } });
   const useOptions = (search: string): { options: Option[]; loading: boolean } => {
     const list = api.useQuery('get', '/content/spaces/{space_uid}/types/{type_uid}/entries', {
@@ -18,41 +19,22 @@ export function EntryRefInput({ spaceUid, typeUid, locale, label, value, onChang
     });
     return { options: (list.data?.entries ?? []).map((entry) => ({ value: entry.meta?.uuid ?? '', label: entry.meta?.name ?? '' })), loading: list.isLoading };
   };
-  const pick = (uuid: string | null, options?: Option[]) => {
-    const found = options?.find((option) => option.value === uuid);
-    if (uuid && found) setLabels((known) => ({ ...known, [uuid]: found.label }));
+  const pick = (uuid: string | null, options: Option[]) => {
+    remember(uuid, options);
     if (!many) onChange(uuid ? [uuid] : []);
     else if (uuid && !value.includes(uuid)) onChange([...value, uuid]);
   };
   return (
     <Fieldset legend={<Text span fw={500}>{label}{withAsterisk ? ' *' : ''}</Text>} variant="unstyled">
       <Stack gap="xs">
-        {many && value.map((uuid) => (
-          <Group key={uuid} gap="xs" wrap="nowrap">
-            <Text size="sm">{labels[uuid] ?? uuid}</Text>
-            <ActionIcon variant="default" size="sm" aria-label={t('content.removeEntry', { name: labels[uuid] ?? uuid })}
-              onClick={() => onChange(value.filter((other) => other !== uuid))}>×</ActionIcon>
-          </Group>
-        ))}
+        {many && <PickedList value={value} labels={labels} onChange={onChange} />}
         <Group align="flex-end" wrap="wrap">
           <Select label={t('content.entryType', { name: label })} allowDeselect={false} value={typeOf} onChange={(next) => setTypeOf(next ?? typeUid)} w={200}
             data={(types.data?.types ?? []).map((type) => ({ value: type.uid ?? '', label: type.name ?? '' }))} />
-          <RefSelect label={many ? t('content.addEntry', { name: label }) : label} value={many ? null : value[0] ?? null}
+          <PickSelect label={many ? t('content.addEntry', { name: label }) : label} value={many ? null : value[0] ?? null}
             selectedLabel={value[0] ? labels[value[0]] : undefined} useOptions={useOptions} onPick={pick} error={error} />
         </Group>
       </Stack>
     </Fieldset>
   );
-}
-
-/** The server select that also tells which option was picked (for its label). */
-function RefSelect({ useOptions, onPick, ...props }: { label: string; value: string | null; selectedLabel?: string; error?: string; useOptions(search: string): { options: Option[]; loading: boolean }; onPick(uuid: string | null, options: Option[]): void }) {
-  const { t } = useI18n();
-  let seen: Option[] = [];
-  const remember = (search: string) => {
-    const found = useOptions(search);
-    seen = found.options;
-    return found;
-  };
-  return <ServerSelect {...props} clearButtonProps={{ 'aria-label': t('content.clear', { name: props.label }) }} style={{ flex: 1, minWidth: 220 }} useOptions={remember} onChange={(uuid) => onPick(uuid, seen)} />;
 }

@@ -7,7 +7,7 @@ type Entry = AdminComponents['schemas']['ContentAdminEntry'];
 export type FormValue = string | number | boolean | string[] | { lat: number | ''; lon: number | '' } | null;
 export interface LocaleValues { name: string; slug: string; tags: string[]; category: string; fields: Record<string, FormValue> }
 /** The editor's values: the fields shared by every locale, and each locale's own name, slug and localized fields. */
-export interface EntryValues { shared: Record<string, FormValue>; locales: Record<string, LocaleValues> }
+export interface EntryValues { shared: Record<string, FormValue>; private: boolean; segment_uuids: string[]; locales: Record<string, LocaleValues> }
 
 const uuidOf = (value: unknown) => (value && typeof value === 'object' && 'uuid' in value ? String((value as { uuid: unknown }).uuid) : null);
 
@@ -51,6 +51,8 @@ export function entryValues(fields: Field[], locales: string[], drafts: Record<s
     .map((field) => [field.name, formValue(field, entry?.fields[field.name] ?? null)]));
   return {
     shared: valuesOf(base, false),
+    private: base?.meta.private ?? false,
+    segment_uuids: base?.segment_uuids ?? [],
     locales: Object.fromEntries(locales.map((locale) => {
       const entry = drafts[locale] ?? base;
       const meta = entry?.meta;
@@ -64,12 +66,13 @@ export function entryBody(fields: Field[], values: EntryValues, locale: string) 
   const own = values.locales[locale]!;
   const body: Record<string, unknown> = {};
   for (const field of fields) body[field.name] = apiValue(field, field.localized ? own.fields[field.name] ?? null : values.shared[field.name] ?? null);
-  return { locale, name: own.name, ...(own.slug ? { slug: own.slug } : {}), tags: own.tags, category: own.category || null, fields: body };
+  return { locale, name: own.name, ...(own.slug ? { slug: own.slug } : {}), tags: own.tags, category: own.category || null,
+    private: values.private, segment_uuids: values.segment_uuids, fields: body };
 }
 
 /** Where a 422's field (`name`, `fields.price`) shows in the editor of that locale. */
 export function errorPath(fields: Field[], locale: string, field: string): string {
   const name = field.startsWith('fields.') ? field.slice('fields.'.length) : null;
-  if (name === null) return `locales.${locale}.${field}`;
+  if (name === null) return field === 'private' || field === 'segment_uuids' ? field : `locales.${locale}.${field}`;
   return fields.find((f) => f.name === name)?.localized ? `locales.${locale}.fields.${name}` : `shared.${name}`;
 }
