@@ -25,13 +25,12 @@ interface EntryEditorProps {
   saveLocale: SaveLocale;
   /** Called once every changed locale is saved. */
   onSaved(): Promise<unknown>;
-  canWrite: boolean;
   /** The publishing buttons, given the editor's save (publishing saves what is not saved first). */
   actions?(saveFirst: () => Promise<boolean>): React.ReactNode;
 }
 
 /** The entry editor generated from the content type: shared fields, then one tab per locale with its name, slug and localized fields. */
-export function EntryEditor({ fields, locales, drafts, context, tab, onTab, saveLocale, onSaved, canWrite, actions }: EntryEditorProps) {
+export function EntryEditor({ fields, locales, drafts, context, tab, onTab, saveLocale, onSaved, actions }: EntryEditorProps) {
   const { t } = useI18n();
   const form = useForm<EntryValues>({ initialValues: entryValues(fields, locales, drafts) });
   const [error, setError] = useState<unknown>(null);
@@ -85,20 +84,22 @@ export function EntryEditor({ fields, locales, drafts, context, tab, onTab, save
           </Tabs.List>
           {locales.map((locale) => (
             <Tabs.Panel key={locale} value={locale} pt="md">
-              <Stack>
-                {!drafts[locale] && Object.keys(drafts).length > 0 && <Alert color="blue">{t('content.noDraft')}</Alert>}
-                <TextInput label={t('content.name')} withAsterisk {...form.getInputProps(`locales.${locale}.name`)} />
-                <Group grow align="flex-start">
-                  <TextInput label={t('content.slug')} {...form.getInputProps(`locales.${locale}.slug`)} />
-                  <TextInput label={t('content.category')} {...form.getInputProps(`locales.${locale}.category`)} />
-                </Group>
-                <TagsInput label={t('content.tags')} {...form.getInputProps(`locales.${locale}.tags`)} />
-                {localized.map((field) => input(`locales.${locale}.fields.${field.name}`, field, locale))}
-              </Stack>
+              <Fieldset variant="unstyled" disabled={!context.writable} p={0}>
+                <Stack>
+                  {!drafts[locale] && Object.keys(drafts).length > 0 && <Alert color="blue">{t('content.noDraft')}</Alert>}
+                  <TextInput label={t('content.name')} withAsterisk {...form.getInputProps(`locales.${locale}.name`)} />
+                  <Group grow align="flex-start">
+                    <TextInput label={t('content.slug')} {...form.getInputProps(`locales.${locale}.slug`)} />
+                    <TextInput label={t('content.category')} {...form.getInputProps(`locales.${locale}.category`)} />
+                  </Group>
+                  <TagsInput label={t('content.tags')} {...form.getInputProps(`locales.${locale}.tags`)} />
+                  {localized.map((field) => input(`locales.${locale}.fields.${field.name}`, field, locale))}
+                </Stack>
+              </Fieldset>
             </Tabs.Panel>
           ))}
         </Tabs>
-        <Fieldset legend={t('content.sharedFields')}>
+        <Fieldset legend={t('content.sharedFields')} disabled={!context.writable}>
           <Stack>
             {shared.map((field) => input(`shared.${field.name}`, field, tab))}
             <Checkbox label={t('content.private')} {...form.getInputProps('private', { type: 'checkbox' })} />
@@ -109,7 +110,7 @@ export function EntryEditor({ fields, locales, drafts, context, tab, onTab, save
           </Stack>
         </Fieldset>
         <Group>
-          {canWrite && <Button type="submit" loading={saving}>{t('content.saveDraft')}</Button>}
+          {context.writable && <Button type="submit" loading={saving}>{t('content.saveDraft')}</Button>}
           {actions?.(save)}
         </Group>
       </Stack>

@@ -8,7 +8,8 @@ import type { FormValue } from './entry-values';
 import { MarkdownEditor } from './markdown-editor';
 
 type Field = AdminComponents['schemas']['ContentField'];
-export interface FieldContext { spaceUid: string; typeUid: string; locale: string; upload: boolean }
+/** Where a field is edited; `writable` false (a member who may only read) shows the values without changing them. */
+export interface FieldContext { spaceUid: string; typeUid: string; locale: string; writable: boolean }
 
 /** The control of an entry's field by the field's type; a required field is marked (drafts may still lack it: publishing checks). */
 export function EntryFieldInput({ field, value, error, onChange, context }: { field: Field; value: FormValue; error?: string; onChange(value: FormValue): void; context: FieldContext }) {
@@ -17,7 +18,7 @@ export function EntryFieldInput({ field, value, error, onChange, context }: { fi
   const clear = { clearable: true, clearButtonProps: { 'aria-label': t('content.clear', { name: field.name }) } };
   switch (field.type) {
     case 'rich_text':
-      return <MarkdownEditor {...common} value={String(value ?? '')} onChange={onChange} />;
+      return <MarkdownEditor {...common} editable={context.writable} value={String(value ?? '')} onChange={onChange} />;
     case 'integer':
     case 'decimal':
       return <NumberInput {...common} allowDecimal={field.type === 'decimal'} value={typeof value === 'number' ? value : ''} onChange={(next) => onChange(typeof next === 'number' ? next : '')} />;
@@ -46,7 +47,7 @@ export function EntryFieldInput({ field, value, error, onChange, context }: { fi
       );
     }
     case 'asset':
-      return <AssetInput {...common} spaceUid={context.spaceUid} upload={context.upload} value={typeof value === 'string' ? value : null} onChange={onChange} />;
+      return <AssetInput {...common} spaceUid={context.spaceUid} upload={context.writable} value={typeof value === 'string' ? value : null} onChange={onChange} />;
     case 'entry':
     case 'entries':
       return (

@@ -64,7 +64,7 @@ export function EntryPage() {
         <EntryHeader spaceUid={spaceUid} typeUid={typeUid} entry={first} />
         <EntryEditor
           key={isNew ? 'new' : drafts.dataUpdatedAt} fields={type.data.fields} locales={locales} drafts={drafts.data ?? {}}
-          context={{ spaceUid, typeUid, upload: can('content.write', spaceUid) }} canWrite={can('content.write', spaceUid)}
+          context={{ spaceUid, typeUid, writable: can('content.write', spaceUid) }}
           tab={tab ?? locales[0]!} onTab={setTab} saveLocale={saveLocale} onSaved={onSaved}
           actions={first && can('content.publish', spaceUid)
             ? (saveFirst) => <EntryActions path={{ ...path, uuid: first.meta.uuid }} draft={first} saveFirst={saveFirst} onDone={refresh} />

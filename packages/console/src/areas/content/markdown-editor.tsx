@@ -7,10 +7,10 @@ import { useI18n } from '../../i18n/i18n';
 import classes from './markdown-editor.module.css';
 import { markdownExtensions } from './markdown-extensions';
 
-interface MarkdownEditorProps { label: string; value: string; onChange(value: string): void; withAsterisk?: boolean; error?: string }
+interface MarkdownEditorProps { label: string; value: string; onChange(value: string): void; withAsterisk?: boolean; error?: string; editable: boolean }
 
 /** A Markdown field in Tiptap, with a toggle to its Markdown source; what is saved is always Markdown. */
-export function MarkdownEditor({ label, value, onChange, withAsterisk, error }: MarkdownEditorProps) {
+export function MarkdownEditor({ label, value, onChange, withAsterisk, error, editable }: MarkdownEditorProps) {
   const { t } = useI18n();
   const id = useId();
   const [source, setSource] = useState(false);
@@ -18,6 +18,7 @@ export function MarkdownEditor({ label, value, onChange, withAsterisk, error }: 
     extensions: markdownExtensions(),
     content: value,
     contentType: 'markdown',
+    editable,
     editorProps: { attributes: { 'aria-label': label, role: 'textbox', 'aria-multiline': 'true' } },
     onUpdate: ({ editor: current }) => onChange(current.getMarkdown()),
   });
@@ -38,11 +39,11 @@ export function MarkdownEditor({ label, value, onChange, withAsterisk, error }: 
         <SegmentedControl size="xs" w="fit-content" value={source ? 'source' : 'rich'} onChange={toggle} aria-label={t('content.editor', { name: label })}
           data={[{ value: 'rich', label: t('content.richView') }, { value: 'source', label: t('content.sourceView') }]} />
         {source ? (
-          <Textarea aria-label={`${label}: ${t('content.sourceView')}`} data-markdown-source autosize minRows={6} value={value}
+          <Textarea readOnly={!editable} aria-label={`${label}: ${t('content.sourceView')}`} data-markdown-source autosize minRows={6} value={value}
             onChange={(event) => onChange(event.currentTarget.value)} styles={{ input: { fontFamily: 'monospace' } }} />
         ) : (
           <RichTextEditor editor={editor} labels={labels} classNames={{ content: classes.content }}>
-            <RichTextEditor.Toolbar>
+            {editable && <RichTextEditor.Toolbar>
               <RichTextEditor.ControlsGroup>
                 <RichTextEditor.Bold /><RichTextEditor.Italic /><RichTextEditor.Strikethrough /><RichTextEditor.Code />
               </RichTextEditor.ControlsGroup>
@@ -53,7 +54,7 @@ export function MarkdownEditor({ label, value, onChange, withAsterisk, error }: 
               <RichTextEditor.ControlsGroup>
                 <RichTextEditor.Undo /><RichTextEditor.Redo />
               </RichTextEditor.ControlsGroup>
-            </RichTextEditor.Toolbar>
+            </RichTextEditor.Toolbar>}
             <RichTextEditor.Content />
           </RichTextEditor>
         )}
