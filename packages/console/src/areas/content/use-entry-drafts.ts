@@ -18,11 +18,14 @@ export function useEntryDrafts(spaceUid: string, typeUid: string, uuid: string, 
           const { data } = await admin.GET('/content/spaces/{space_uid}/types/{type_uid}/entries/{uuid}', { params: { path, query: { locale } } });
           return [locale, data!] as const;
         } catch (error) {
-          if (statusOf(error) === 404 && locale !== locales?.[0]) return [locale, null] as const;
+          if (statusOf(error) === 404) return [locale, null, error] as const;
           throw error;
         }
       }));
-      return Object.fromEntries(drafts) as Record<string, Entry | null>;
+      // An entry may have no draft in the default locale (written through the API in another): 404 only when it has none at all.
+      const missing = drafts.find(([, entry]) => entry === null);
+      if (drafts.every(([, entry]) => entry === null) && missing) throw missing[2];
+      return Object.fromEntries(drafts.map(([locale, entry]) => [locale, entry])) as Record<string, Entry | null>;
     },
   });
 }
