@@ -155,6 +155,11 @@ describe.skipIf(!!process.env.DATABASE_URL)('admin console: content spaces, type
         await page.getByRole('dialog').getByRole('button', { name: text.delete }).click();
         await page.waitForURL(/\/entries$/);
         expect((await adminApi(`/types/article/entries/${targetUuid}`)).statusCode).toBe(404);
+        await choose(page, page, text.locale, 'es');
+        await page.waitForURL(/[?&]locale=es/);
+        await page.getByRole('link', { name: 'Hola' }).click();
+        await expect.poll(() => page.getByLabel(exactly(text.name)).inputValue()).toBe('Hola');
+        await page.getByRole('link', { name: text.entries }).first().click();
 
         // Assets: the uploaded one is listed; upload another and delete it.
         await page.getByRole('link', { name: text.assets }).click();

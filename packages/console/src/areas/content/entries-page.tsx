@@ -26,7 +26,8 @@ export function EntriesPage() {
     params: { path: { space_uid: spaceUid, type_uid: typeUid }, query: { ...listQuery(search), ...(locale ? { locale } : {}), ...(version ? { version } : {}) } },
   });
   const link = (entry: Entry) => (
-    <AnchorLink to="/content/$spaceUid/types/$typeUid/entries/$entryUuid" params={{ spaceUid, typeUid, entryUuid: entry.meta?.uuid ?? '' }}>
+    <AnchorLink to="/content/$spaceUid/types/$typeUid/entries/$entryUuid" params={{ spaceUid, typeUid, entryUuid: entry.meta?.uuid ?? '' }}
+      search={{ locale: entry.meta?.locale }}>
       {entry.meta?.name}
     </AnchorLink>
   );

@@ -6,10 +6,15 @@ export interface EntriesSearch extends ListSearch {
   version?: 'draft' | 'published';
 }
 
+const localeOf = (raw: unknown) => (typeof raw === 'string' && /^[A-Za-z0-9-]{2,35}$/.test(raw) ? raw : undefined);
+
 export function validateEntriesSearch(raw: Record<string, unknown>): EntriesSearch {
   return {
     ...validateListSearch(raw),
-    locale: typeof raw.locale === 'string' && /^[A-Za-z0-9-]{2,35}$/.test(raw.locale) ? raw.locale : undefined,
+    locale: localeOf(raw.locale),
     version: raw.version === 'published' || raw.version === 'draft' ? raw.version : undefined,
   };
 }
+
+/** The entry editor's URL state: the locale tab open. */
+export const validateEntrySearch = (raw: Record<string, unknown>): { locale?: string } => ({ locale: localeOf(raw.locale) });

@@ -29,7 +29,8 @@ export function EntryPage() {
   const space = useSpace(spaceUid);
   const type = api.useQuery('get', '/content/spaces/{space_uid}/types/{type_uid}', { params: { path: { space_uid: spaceUid, type_uid: typeUid } } });
   const drafts = useEntryDrafts(spaceUid, typeUid, entryUuid, space.data?.locales);
-  const [tab, setTab] = useState<string | null>(null);
+  const search = route.useSearch();
+  const [tab, setTab] = useState<string | null>(search.locale ?? null);
   const isNew = entryUuid === 'new';
 
   const failed = space.error ?? type.error ?? drafts.error;
@@ -65,7 +66,7 @@ export function EntryPage() {
         <EntryEditor
           key={isNew ? 'new' : drafts.dataUpdatedAt} fields={type.data.fields} locales={locales} drafts={drafts.data ?? {}}
           context={{ spaceUid, typeUid, writable: can('content.write', spaceUid) }}
-          tab={tab ?? locales[0]!} onTab={setTab} saveLocale={saveLocale} onSaved={onSaved}
+          tab={tab && locales.includes(tab) ? tab : locales[0]!} onTab={setTab} saveLocale={saveLocale} onSaved={onSaved}
           actions={first && can('content.publish', spaceUid)
             ? (saveFirst) => <EntryActions path={{ ...path, uuid: first.meta.uuid }} draft={first} saveFirst={saveFirst} onDone={refresh} />
             : undefined}

@@ -132,7 +132,7 @@ export const content = defineMessages({
     entries: 'Entradas',
     newEntry: 'Nueva entrada',
     slug: 'Slug',
-    locale: 'Idioma',
+    locale: 'Idioma de la entrada',
     anyLocale: 'Todos los idiomas',
     version: 'Versión',
     draft: 'Borrador',

@@ -1,7 +1,7 @@
 import { createRoute, lazyRouteComponent } from '@tanstack/react-router';
 import { appRoute } from '../../app/routes-base';
 import { validateListSearch } from '../../components/list-search';
-import { validateEntriesSearch } from './entries-search';
+import { validateEntriesSearch, validateEntrySearch } from './entries-search';
 
 export const spacesListRoute = createRoute({
   getParentRoute: () => appRoute,
@@ -25,7 +25,7 @@ const spaceTabs = [
   createRoute({ ...child('types/$typeUid'), component: lazyRouteComponent(() => import('./type-page'), 'TypePage') }),
   createRoute({ ...child('types/$typeUid/entries'), validateSearch: validateEntriesSearch, component: lazyRouteComponent(() => import('./entries-page'), 'EntriesPage') }),
   // `new` for a new entry; the editor (and Tiptap with it) is its own chunk.
-  createRoute({ ...child('types/$typeUid/entries/$entryUuid'), component: lazyRouteComponent(() => import('./entry-page'), 'EntryPage') }),
+  createRoute({ ...child('types/$typeUid/entries/$entryUuid'), validateSearch: validateEntrySearch, component: lazyRouteComponent(() => import('./entry-page'), 'EntryPage') }),
 ] as const;
 
 /** This area's routes, children of appRoute; a tuple (as const) keeps links to them typed. */
