@@ -17,6 +17,10 @@ type Asset = AdminComponents['schemas']['ContentAssetListItem'];
 const route = getRouteApi('/app/content/$spaceUid/assets');
 const LIST = '/content/spaces/{space_uid}/assets';
 
+/** A size in bytes as people read it: 71 B, 12.5 KB, 3.2 MB. */
+const sizeOf = (bytes: number, formatNumber: (value: number) => string) => (bytes < 1024 ? `${formatNumber(bytes)} B`
+  : bytes < 1024 * 1024 ? `${formatNumber(Math.round(bytes / 102.4) / 10)} KB` : `${formatNumber(Math.round(bytes / 104857.6) / 10)} MB`);
+
 /** The images and files of a space: list (searched by file name), upload and delete. */
 export function AssetsPage() {
   const { t, formatDate, formatNumber } = useI18n();
@@ -37,7 +41,7 @@ export function AssetsPage() {
     ) },
     { key: 'title', label: t('content.title'), render: (asset) => asset.title },
     { key: 'content_type', label: t('content.mediaType'), render: (asset) => asset.content_type },
-    { key: 'size', label: t('content.size'), sortable: true, render: (asset) => formatNumber(asset.size ?? 0) },
+    { key: 'size', label: t('content.size'), sortable: true, render: (asset) => sizeOf(asset.size ?? 0, formatNumber) },
     { key: 'updated_at', label: t('content.updated'), sortable: true, render: (asset) => formatDate(asset.updated_at) },
     ...(write ? [{ key: 'actions', label: t('common.actions'), render: (asset: Asset) => (
       <Button size="xs" variant="default" onClick={() => confirmDelete(t, asset.file_name ?? '', async () => {

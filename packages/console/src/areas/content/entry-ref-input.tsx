@@ -19,6 +19,11 @@ export function EntryRefInput({ spaceUid, typeUid, locale, label, value, onChang
     });
     return { options: (list.data?.entries ?? []).map((entry) => ({ value: entry.meta?.uuid ?? '', label: entry.meta?.name ?? '' })), loading: list.isLoading };
   };
+  // The names of the entries already referred to: the first page of the chosen type's (most references stay within a type).
+  const known = api.useQuery('get', '/content/spaces/{space_uid}/types/{type_uid}/entries', {
+    params: { path: { space_uid: spaceUid, type_uid: typeOf }, query: { per_page: '100', locale, only: ['meta'] } },
+  }, { enabled: value.length > 0 });
+  const names = { ...Object.fromEntries((known.data?.entries ?? []).map((entry) => [entry.meta?.uuid ?? '', entry.meta?.name ?? ''])), ...labels };
   const pick = (uuid: string | null, options: Option[]) => {
     remember(uuid, options);
     if (!many) onChange(uuid ? [uuid] : []);
@@ -27,12 +32,12 @@ export function EntryRefInput({ spaceUid, typeUid, locale, label, value, onChang
   return (
     <Fieldset legend={<Text span fw={500}>{label}{withAsterisk ? ' *' : ''}</Text>} variant="unstyled">
       <Stack gap="xs">
-        {many && <PickedList value={value} labels={labels} onChange={onChange} />}
+        {many && <PickedList value={value} labels={names} onChange={onChange} />}
         <Group align="flex-end" wrap="wrap">
           <Select label={t('content.entryType', { name: label })} allowDeselect={false} value={typeOf} onChange={(next) => setTypeOf(next ?? typeUid)} w={200}
             data={(types.data?.types ?? []).map((type) => ({ value: type.uid ?? '', label: type.name ?? '' }))} />
           <PickSelect label={many ? t('content.addEntry', { name: label }) : label} value={many ? null : value[0] ?? null}
-            selectedLabel={value[0] ? labels[value[0]] : undefined} useOptions={useOptions} onPick={pick} error={error} />
+            selectedLabel={value[0] ? names[value[0]] : undefined} useOptions={useOptions} onPick={pick} error={error} />
         </Group>
       </Stack>
     </Fieldset>
