@@ -9,7 +9,7 @@ export const TEXT = {
     newType: 'New content type', addField: 'Add field', field: 'Field', fieldName: 'Field name', fieldType: 'Field type', options: 'Choices',
     required: 'Required', localized: 'Localized', entries: 'Entries', newEntry: 'New entry', slug: 'Slug', locale: 'Locale', saveDraft: 'Save draft',
     publish: 'Publish', sourceView: 'Markdown source', assets: 'Assets', upload: 'Upload', file: 'File', title: 'Title', edit: 'Edit',
-    delete: 'Delete', save: 'Save', moveUp: 'Move field', removeField: 'Remove field', stay: 'Stay', leave: 'Leave', latitude: 'Latitude', longitude: 'Longitude',
+    delete: 'Delete', save: 'Save', moveUp: 'Move field', removeField: 'Remove field', remove: 'Remove', stay: 'Stay', leave: 'Leave', latitude: 'Latitude', longitude: 'Longitude',
     addTo: 'Add to', schedule: 'Schedule', cancel: 'Cancel', types: 'Content types', published: 'Published', tags: 'Tags', category: 'Category', deleteEntry: 'Delete entry', private: 'Private', addSegment: 'Add a segment that may read it',
   },
   es: {
@@ -17,7 +17,7 @@ export const TEXT = {
     newType: 'Nuevo tipo de contenido', addField: 'Añadir campo', field: 'Campo', fieldName: 'Nombre del campo', fieldType: 'Tipo de campo', options: 'Opciones',
     required: 'Obligatorio', localized: 'Por idioma', entries: 'Entradas', newEntry: 'Nueva entrada', slug: 'Slug', locale: 'Idioma de la entrada', saveDraft: 'Guardar borrador',
     publish: 'Publicar', sourceView: 'Código Markdown', assets: 'Archivos', upload: 'Subir', file: 'Archivo', title: 'Título', edit: 'Editar',
-    delete: 'Eliminar', save: 'Guardar', moveUp: 'Subir el campo', removeField: 'Quitar el campo', stay: 'Quedarse', leave: 'Salir', latitude: 'Latitud', longitude: 'Longitud',
+    delete: 'Eliminar', save: 'Guardar', moveUp: 'Subir el campo', removeField: 'Quitar el campo', remove: 'Quitar', stay: 'Quedarse', leave: 'Salir', latitude: 'Latitud', longitude: 'Longitud',
     addTo: 'Añadir a', schedule: 'Programar', cancel: 'Cancelar', types: 'Tipos de contenido', published: 'Publicada', tags: 'Etiquetas', category: 'Categoría', deleteEntry: 'Eliminar entrada', private: 'Privada', addSegment: 'Añadir un segmento que puede leerla',
   },
 };

@@ -113,6 +113,9 @@ describe.skipIf(!!process.env.DATABASE_URL)('admin console: content spaces, type
         await page.getByRole('button', { name: text.saveDraft }).click();
         await page.waitForURL(/\/entries\/[0-9a-f-]{36}$/);
         const uuid = /entries\/([0-9a-f-]{36})$/.exec(page.url())![1]!;
+        // Loaded again: the Markdown in the formatted view, the entries referred to by their names.
+        await page.getByRole('textbox', { name: 'body' }).getByRole('heading', { name: 'Heading' }).waitFor();
+        await page.getByRole('button', { name: `${text.remove} Target entry` }).waitFor();
         await expectAccessible(page);
 
         // The guard on unsaved changes, then publish.
