@@ -85,6 +85,7 @@ describe.skipIf(!!process.env.DATABASE_URL)('admin console: content spaces, type
         await page.getByRole('link', { name: text.newEntry }).click();
         await page.getByLabel(exactly(text.name)).fill('Hello');
         await page.getByLabel(exactly('title')).fill('Hello world');
+        await page.getByLabel(exactly(text.slug)).fill('Not a slug!');
         await page.getByLabel(text.category).fill('news/world');
         await page.getByRole('combobox', { name: text.tags }).fill('first');
         await page.getByRole('combobox', { name: text.tags }).press('Enter');
@@ -109,6 +110,12 @@ describe.skipIf(!!process.env.DATABASE_URL)('admin console: content spaces, type
         await page.getByRole('tab', { name: 'es' }).click();
         await page.getByLabel(exactly(text.name)).fill('Hola');
         await page.getByLabel(exactly('title')).fill('Hola mundo');
+        // A 422 shows on its field, in the tab of its locale.
+        await page.getByRole('button', { name: text.saveDraft }).click();
+        await expect.poll(() => page.getByLabel(exactly(text.slug)).getAttribute('aria-invalid')).toBe('true');
+        expect(await page.getByLabel(exactly(text.name)).inputValue()).toBe('Hello');
+        await expectAccessible(page);
+        await page.getByLabel(exactly(text.slug)).fill('hello');
         expect(page.url()).toMatch(/\/entries\/new$/);
         await page.getByRole('button', { name: text.saveDraft }).click();
         await page.waitForURL(/\/entries\/[0-9a-f-]{36}$/);
