@@ -1,6 +1,7 @@
 import { expect } from 'vitest';
 import type { Page } from 'playwright-core';
 import { axeViolations } from '../helpers/console.js';
+import { png } from '../uploads/files.js';
 
 /** The console's words the content journey clicks and reads, in each language. */
 export const TEXT = {
@@ -68,4 +69,35 @@ export async function addFields(page: Page, scope: ReturnType<Page['locator']>, 
     if (field.localized) await row.getByLabel(text.localized).check();
     if (field.required) await row.getByLabel(text.required).check();
   }
+}
+
+/** Fills every field of a new entry in the editor (English, then the Spanish tab), uploading the asset from its field. */
+export async function fillEntry(page: Page, text: Text): Promise<void> {
+  await page.getByLabel(exactly(text.name)).fill('Hello');
+  await page.getByLabel(exactly('title')).fill('Hello world');
+  await page.getByLabel(exactly(text.slug)).fill('Not a slug!');
+  await page.getByLabel(text.category).fill('news/world');
+  await page.getByRole('combobox', { name: text.tags }).fill('first');
+  await page.getByRole('combobox', { name: text.tags }).press('Enter');
+  await page.locator('label').filter({ hasText: text.sourceView }).click();
+  await page.locator('[data-markdown-source]').fill(MARKDOWN);
+  await page.getByLabel(exactly('count')).fill('42');
+  await page.getByLabel(exactly('price')).fill('9.5');
+  await page.getByLabel(exactly('featured')).check();
+  await page.getByLabel(exactly('launch')).fill('2026-03-15');
+  await page.getByLabel(exactly('launch')).press('Tab');
+  await choose(page, page, 'colour', 'green');
+  await page.getByLabel(exactly('m')).check();
+  await page.getByLabel(exactly('l')).check();
+  await page.getByLabel(`place: ${text.latitude}`).fill('40.4');
+  await page.getByLabel(`place: ${text.longitude}`).fill('-3.7');
+  await page.locator('input[type=file]').first().setInputFiles({ name: 'cover.png', mimeType: 'image/png', buffer: png() });
+  await expect.poll(() => page.getByLabel(exactly('cover')).first().inputValue()).toBe('cover.png');
+  await choose(page, page, 'related', 'Target entry', 'Targ');
+  await choose(page, page, `${text.addTo} parts`, 'Target entry', 'Targ');
+  expect(await page.locator('[data-markdown-source]').count()).toBe(1);
+  await expectAccessible(page);
+  await page.getByRole('tab', { name: 'es' }).click();
+  await page.getByLabel(exactly(text.name)).fill('Hola');
+  await page.getByLabel(exactly('title')).fill('Hola mundo');
 }
