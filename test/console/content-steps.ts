@@ -11,7 +11,7 @@ export const TEXT = {
     required: 'Required', localized: 'Localized', entries: 'Entries', newEntry: 'New entry', slug: 'Slug', locale: 'Locale', saveDraft: 'Save draft',
     publish: 'Publish', sourceView: 'Markdown source', assets: 'Assets', upload: 'Upload', file: 'File', title: 'Title', edit: 'Edit',
     delete: 'Delete', save: 'Save', moveUp: 'Move field', removeField: 'Remove field', remove: 'Remove', stay: 'Stay', leave: 'Leave', latitude: 'Latitude', longitude: 'Longitude',
-    addTo: 'Add to', schedule: 'Schedule', cancel: 'Cancel', types: 'Content types', published: 'Published', tags: 'Tags', category: 'Category', deleteEntry: 'Delete entry', private: 'Private', addSegment: 'Add a segment that may read it',
+    addTo: 'Add to', schedule: 'Schedule', unpublishAt: 'Unpublish at', nextMonth: 'Next month', confirmDate: 'Confirm the date and time', cancel: 'Cancel', types: 'Content types', published: 'Published', tags: 'Tags', category: 'Category', deleteEntry: 'Delete entry', private: 'Private', addSegment: 'Add a segment that may read it',
   },
   es: {
     spaces: 'Espacios de contenido', newSpace: 'Nuevo espacio', uid: 'Identificador', name: 'Nombre', defaultLocale: 'Idioma predeterminado', locales: 'Idiomas',
@@ -19,7 +19,7 @@ export const TEXT = {
     required: 'Obligatorio', localized: 'Por idioma', entries: 'Entradas', newEntry: 'Nueva entrada', slug: 'Slug', locale: 'Idioma de la entrada', saveDraft: 'Guardar borrador',
     publish: 'Publicar', sourceView: 'Código Markdown', assets: 'Archivos', upload: 'Subir', file: 'Archivo', title: 'Título', edit: 'Editar',
     delete: 'Eliminar', save: 'Guardar', moveUp: 'Subir el campo', removeField: 'Quitar el campo', remove: 'Quitar', stay: 'Quedarse', leave: 'Salir', latitude: 'Latitud', longitude: 'Longitud',
-    addTo: 'Añadir a', schedule: 'Programar', cancel: 'Cancelar', types: 'Tipos de contenido', published: 'Publicada', tags: 'Etiquetas', category: 'Categoría', deleteEntry: 'Eliminar entrada', private: 'Privada', addSegment: 'Añadir un segmento que puede leerla',
+    addTo: 'Añadir a', schedule: 'Programar', unpublishAt: 'Retirar el', nextMonth: 'Mes siguiente', confirmDate: 'Confirmar la fecha y la hora', cancel: 'Cancelar', types: 'Tipos de contenido', published: 'Publicada', tags: 'Etiquetas', category: 'Categoría', deleteEntry: 'Eliminar entrada', private: 'Privada', addSegment: 'Añadir un segmento que puede leerla',
   },
 };
 export type Text = typeof TEXT.en;
@@ -84,6 +84,9 @@ export async function fillEntry(page: Page, text: Text): Promise<void> {
   await page.getByLabel(exactly('count')).fill('42');
   await page.getByLabel(exactly('price')).fill('9.5');
   await page.getByLabel(exactly('featured')).check();
+  await page.getByLabel(exactly('launch')).click();
+  await page.getByRole('button', { name: text.nextMonth }).waitFor();
+  await expectAccessible(page);
   await page.getByLabel(exactly('launch')).fill('2026-03-15');
   await page.getByLabel(exactly('launch')).press('Tab');
   await choose(page, page, 'colour', 'green');
@@ -100,4 +103,18 @@ export async function fillEntry(page: Page, text: Text): Promise<void> {
   await page.getByRole('tab', { name: 'es' }).click();
   await page.getByLabel(exactly(text.name)).fill('Hola');
   await page.getByLabel(exactly('title')).fill('Hola mundo');
+}
+
+/** Schedules the entry's unpublishing on the 15th of next month through the schedule dialog and its calendar. */
+export async function scheduleUnpublish(page: Page, text: Text): Promise<void> {
+  await page.getByRole('button', { name: text.schedule }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByLabel(text.unpublishAt).click();
+  await page.getByRole('button', { name: text.nextMonth }).click();
+  await expectAccessible(page);
+  await page.locator('button[class*=DateTimePicker-day]').filter({ hasText: /^15$/ }).click();
+  await page.getByRole('button', { name: text.confirmDate }).click();
+  await expectAccessible(page);
+  await dialog.getByRole('button', { name: text.save }).click();
+  await dialog.waitFor({ state: 'detached' });
 }

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startConsole, VARIANTS, type ConsoleHarness } from '../helpers/console.js';
 import { makeRealm } from '../helpers/realms.js';
 import { png } from '../uploads/files.js';
-import { addFields, choose, exactly, expectAccessible, FIELDS, fillEntry, MARKDOWN, TEXT } from './content-steps.js';
+import { addFields, choose, exactly, expectAccessible, FIELDS, fillEntry, MARKDOWN, scheduleUnpublish, TEXT } from './content-steps.js';
 
 describe.skipIf(!!process.env.DATABASE_URL)('admin console: content spaces, types, entries and assets', () => {
   let c: ConsoleHarness;
@@ -105,10 +105,8 @@ describe.skipIf(!!process.env.DATABASE_URL)('admin console: content spaces, type
         await expectAccessible(page);
         await page.getByRole('dialog').getByRole('button', { name: text.stay }).click();
         await page.getByLabel(exactly('count')).fill('42');
-        await page.getByRole('button', { name: text.schedule }).click();
-        await page.getByRole('dialog').waitFor();
-        await expectAccessible(page);
-        await page.getByRole('dialog').getByRole('button', { name: text.cancel }).click();
+        await scheduleUnpublish(page, text);
+        await expect.poll(async () => (await adminApi(`/types/article/entries/${uuid}`)).json().unpublish_at).toMatch(/^\d{4}-/);
         await page.getByRole('button', { name: text.publish, exact: true }).click();
         await page.getByRole('status').filter({ hasText: new RegExp(`^${text.published} `) }).first().waitFor();
         const deliveryUrl = `/api/content/spaces/${space}/types/article/entries/${uuid}`;

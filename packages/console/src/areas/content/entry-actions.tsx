@@ -7,6 +7,7 @@ import type { AdminComponents } from '@atrium/client';
 import { admin } from '../../api/client';
 import { FormError } from '../../components/form-error';
 import { useI18n } from '../../i18n/i18n';
+import { useCalendarProps } from './calendar-labels';
 import { isPublished } from './entry-summary';
 
 type Entry = AdminComponents['schemas']['ContentAdminEntry'];
@@ -24,6 +25,7 @@ const toLocal = (value: string | null) => (value ? dayjs(value).format('YYYY-MM-
 /** Publish, unpublish and schedule an entry, every locale at once (shown to members who may publish). */
 export function EntryActions({ path, draft, saveFirst, onDone }: EntryActionsProps) {
   const { t } = useI18n();
+  const calendar = { ...useCalendarProps(), submitButtonProps: { 'aria-label': t('content.confirmDate') } };
   const [error, setError] = useState<unknown>(null);
   const [scheduling, setScheduling] = useState(false);
   const [times, setTimes] = useState({ publish: toLocal(draft.publish_at), unpublish: toLocal(draft.unpublish_at) });
@@ -57,8 +59,8 @@ export function EntryActions({ path, draft, saveFirst, onDone }: EntryActionsPro
       <Modal opened={scheduling} onClose={() => setScheduling(false)} title={t('content.schedule')}>
         <Stack>
           <FormError error={error} />
-          <DateTimePicker label={t('content.publishAt')} clearable clearButtonProps={{ 'aria-label': t('content.clear', { name: t('content.publishAt') }) }} value={times.publish} onChange={(publish) => setTimes({ ...times, publish })} />
-          <DateTimePicker label={t('content.unpublishAt')} clearable clearButtonProps={{ 'aria-label': t('content.clear', { name: t('content.unpublishAt') }) }} value={times.unpublish} onChange={(unpublish) => setTimes({ ...times, unpublish })} />
+          <DateTimePicker {...calendar} label={t('content.publishAt')} clearable clearButtonProps={{ 'aria-label': t('content.clear', { name: t('content.publishAt') }) }} value={times.publish} onChange={(publish) => setTimes({ ...times, publish })} />
+          <DateTimePicker {...calendar} label={t('content.unpublishAt')} clearable clearButtonProps={{ 'aria-label': t('content.clear', { name: t('content.unpublishAt') }) }} value={times.unpublish} onChange={(unpublish) => setTimes({ ...times, unpublish })} />
           <Group justify="flex-end">
             <Button variant="default" onClick={() => setScheduling(false)}>{t('common.cancel')}</Button>
             <Button onClick={async () => {

@@ -3,6 +3,7 @@ import { DateInput } from '@mantine/dates';
 import type { AdminComponents } from '@atrium/client';
 import { useI18n } from '../../i18n/i18n';
 import { AssetInput } from './asset-input';
+import { useCalendarProps } from './calendar-labels';
 import { EntryRefInput } from './entry-ref-input';
 import type { FormValue } from './entry-values';
 import { MarkdownEditor } from './markdown-editor';
@@ -14,6 +15,7 @@ export interface FieldContext { spaceUid: string; typeUid: string; locale: strin
 /** The control of an entry's field by the field's type; a required field is marked (drafts may still lack it: publishing checks). */
 export function EntryFieldInput({ field, value, error, onChange, context }: { field: Field; value: FormValue; error?: string; onChange(value: FormValue): void; context: FieldContext }) {
   const { t } = useI18n();
+  const calendar = useCalendarProps();
   const common = { label: field.name, withAsterisk: field.required, error };
   const clear = { clearable: true, clearButtonProps: { 'aria-label': t('content.clear', { name: field.name }) } };
   switch (field.type) {
@@ -25,7 +27,7 @@ export function EntryFieldInput({ field, value, error, onChange, context }: { fi
     case 'boolean':
       return <Checkbox label={field.name} error={error} checked={value === true} onChange={(event) => onChange(event.currentTarget.checked)} />;
     case 'date':
-      return <DateInput {...common} {...clear} valueFormat="YYYY-MM-DD" value={typeof value === 'string' ? value : null} onChange={(next) => onChange(next)} />;
+      return <DateInput {...common} {...clear} {...calendar} valueFormat="YYYY-MM-DD" value={typeof value === 'string' ? value : null} onChange={(next) => onChange(next)} />;
     case 'dropdown':
       return <Select {...common} {...clear} data={field.options} value={typeof value === 'string' ? value : null} onChange={(next) => onChange(next)} />;
     case 'checkbox':
