@@ -45,6 +45,7 @@ describe.skipIf(!!process.env.DATABASE_URL)('admin console: content spaces, type
         await row.getByRole('button', { name: text.edit }).click();
         dialog = page.getByRole('dialog');
         await dialog.getByLabel(text.name).fill('Shop');
+        await expectAccessible(page);
         await dialog.locator('button[type=submit]').click();
         await dialog.waitFor({ state: 'detached' });
         await expect.poll(async () => (await adminApi('')).json()).toMatchObject({ name: 'Shop', default_locale: 'en', locales: ['en', 'es'] });
@@ -81,6 +82,8 @@ describe.skipIf(!!process.env.DATABASE_URL)('admin console: content spaces, type
 
         // The entry editor: every field, the Spanish tab, upload of an asset from the field.
         await page.getByRole('link', { name: text.entries }).first().click();
+        await page.getByRole('link', { name: text.newEntry }).waitFor();
+        await expectAccessible(page);
         await page.getByRole('link', { name: text.newEntry }).click();
         await fillEntry(page, text);
         // A 422 shows on its field, in the tab of its locale.
@@ -133,6 +136,8 @@ describe.skipIf(!!process.env.DATABASE_URL)('admin console: content spaces, type
         await page.getByRole('link', { name: text.entries }).first().click();
         await page.getByRole('link', { name: 'Target entry' }).first().click();
         await page.getByRole('button', { name: text.deleteEntry }).click();
+        await page.getByRole('dialog').getByRole('button', { name: text.delete }).waitFor();
+        await expectAccessible(page);
         await page.getByRole('dialog').getByRole('button', { name: text.delete }).click();
         await page.waitForURL(/\/entries$/);
         expect((await adminApi(`/types/article/entries/${targetUuid}`)).statusCode).toBe(404);
@@ -164,10 +169,14 @@ describe.skipIf(!!process.env.DATABASE_URL)('admin console: content spaces, type
         await page.getByRole('link', { name: 'article' }).last().click();
         await page.getByRole('link', { name: text.edit }).or(page.getByRole('link', { name: locale === 'en' ? 'Edit type' : 'Editar tipo' })).first().click();
         await page.getByRole('button', { name: text.delete }).first().click();
+        await page.getByRole('dialog').getByRole('button', { name: text.delete }).waitFor();
+        await expectAccessible(page);
         await page.getByRole('dialog').getByRole('button', { name: text.delete }).click();
         await expect.poll(async () => (await adminApi('/types/article')).statusCode).toBe(404);
         await page.getByRole('navigation').getByRole('link', { name: text.spaces }).click();
         await page.locator('main table tbody tr').filter({ hasText: space }).getByRole('button', { name: text.delete }).click();
+        await page.getByRole('dialog').getByRole('button', { name: text.delete }).waitFor();
+        await expectAccessible(page);
         await page.getByRole('dialog').getByRole('button', { name: text.delete }).click();
         await expect.poll(async () => (await adminApi('')).statusCode).toBe(404);
         expect(await page.evaluate(() => (window as unknown as { bad?: number }).bad)).toBeUndefined();
