@@ -131,6 +131,9 @@ describe.skipIf(!!process.env.DATABASE_URL)('admin console: content spaces, type
         await page.getByRole('button', { name: text.publish, exact: true }).click();
         await expect.poll(async () => (await c.h.request({ method: 'GET', url: deliveryUrl, token: null })).statusCode).toBe(404);
         expect((await adminApi(`/types/article/entries/${uuid}`)).json()).toMatchObject({ meta: { private: true }, segment_uuids: [segment.uuid] });
+        await page.getByRole('button', { name: text.unpublish }).click();
+        await expect.poll(async () => (await adminApi(`/types/article/entries/${uuid}?version=published`)).statusCode).toBe(404);
+        await page.getByRole('status').filter({ hasText: text.notPublished }).first().waitFor();
 
         // The entry referred to is deleted from its screen.
         await page.getByRole('link', { name: text.entries }).first().click();

@@ -7,6 +7,7 @@ import { ListPage, type Column } from '../../components/list-page';
 import { listQuery } from '../../components/list-search';
 import { useI18n } from '../../i18n/i18n';
 import { useSession } from '../../session/session';
+import { isPublished } from './entry-summary';
 import { useSpace } from './space-layout';
 
 type Entry = AdminComponents['schemas']['ContentAdminEntryListItem'];
@@ -36,8 +37,8 @@ export function EntriesPage() {
     { key: 'name', label: t('content.name'), sortable: true, render: link },
     { key: 'slug', label: t('content.slug'), sortable: true, render: (entry) => entry.meta?.slug },
     { key: 'locale', label: t('content.locale'), render: (entry) => entry.meta?.locale },
-    { key: 'published_at', label: t('content.status'), sortable: true, render: (entry) => (entry.meta?.published_at
-      ? t('content.publishedAt', { date: formatDate(entry.meta.published_at) }) : t('content.notPublished')) },
+    { key: 'published_at', label: t('content.status'), sortable: true, render: (entry) => (isPublished(entry.meta)
+      ? t('content.publishedAt', { date: formatDate(entry.meta?.published_at) }) : t('content.notPublished')) },
     { key: 'updated_at', label: t('content.updated'), sortable: true, render: (entry) => formatDate(entry.meta?.updated_at) },
   ];
 

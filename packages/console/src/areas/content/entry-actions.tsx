@@ -48,7 +48,7 @@ export function EntryActions({ path, draft, saveFirst, onDone }: EntryActionsPro
         <Button onClick={async () => {
           if (await saveFirst()) await run(() => admin.POST(`${ENTRY}/publish`, { params: { path }, body: {} }), t('content.publishedDone'));
         }}>{t('content.publish')}</Button>
-        {isPublished(draft) && (
+        {isPublished(draft.meta) && (
           <Button variant="default" onClick={() => run(() => admin.POST(`${ENTRY}/unpublish`, { params: { path }, body: {} }), t('content.unpublishedDone'))}>
             {t('content.unpublish')}
           </Button>

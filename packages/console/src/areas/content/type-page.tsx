@@ -8,6 +8,7 @@ import { ErrorView } from '../../components/error-view';
 import { ButtonLink } from '../../components/links';
 import { useI18n } from '../../i18n/i18n';
 import { useSession } from '../../session/session';
+import { FieldsTable } from './fields-table';
 import { TypeForm } from './type-form';
 
 const route = getRouteApi('/app/content/$spaceUid/types/$typeUid');
@@ -42,6 +43,7 @@ export function TypePage() {
           )}
         </Group>
       </Group>
+      {!manage && <FieldsTable fields={current.fields} />}
       {manage && (
         <Paper withBorder p="md">
           <TypeForm key={current.updated_at} item={current} onSubmit={async (body) => {

@@ -37,9 +37,9 @@ export function TypesPage() {
     { key: 'actions', label: t('common.actions'), render: (type) => (
       <Group gap="xs" wrap="nowrap">
         <AnchorLink to="/content/$spaceUid/types/$typeUid/entries" params={{ spaceUid, typeUid: type.uid ?? '' }}>{t('content.entries')}</AnchorLink>
-        {can('content.manage', spaceUid) && (
-          <AnchorLink to="/content/$spaceUid/types/$typeUid" params={{ spaceUid, typeUid: type.uid ?? '' }}>{t('content.openType')}</AnchorLink>
-        )}
+        <AnchorLink to="/content/$spaceUid/types/$typeUid" params={{ spaceUid, typeUid: type.uid ?? '' }}>
+          {t(can('content.manage', spaceUid) ? 'content.openType' : 'content.fields')}
+        </AnchorLink>
       </Group>
     ) },
   ];
