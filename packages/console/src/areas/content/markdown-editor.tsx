@@ -24,7 +24,7 @@ export function MarkdownEditor({ label, value, onChange, withAsterisk, error, ed
   });
   const toggle = (next: string) => {
     const showSource = next === 'source';
-    if (!showSource) editor?.commands.setContent(value, { contentType: 'markdown' });
+    if (!showSource) editor?.commands.setContent(value, { contentType: 'markdown', emitUpdate: false });
     setSource(showSource);
   };
   const labels = {
