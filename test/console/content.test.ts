@@ -175,7 +175,8 @@ describe.skipIf(!!process.env.DATABASE_URL)('admin console: content spaces, type
         await page.getByRole('dialog').getByRole('button', { name: text.delete }).waitFor();
         await expectAccessible(page);
         await page.getByRole('dialog').getByRole('button', { name: text.delete }).click();
-        await expect.poll(async () => (await adminApi('/types/article')).statusCode).toBe(404);
+        await page.waitForURL(new RegExp(`/admin/content/${space}$`));
+        expect((await adminApi('/types/article')).statusCode).toBe(404);
         await page.getByRole('navigation').getByRole('link', { name: text.spaces }).click();
         await page.locator('main table tbody tr').filter({ hasText: space }).getByRole('button', { name: text.delete }).click();
         await page.getByRole('dialog').getByRole('button', { name: text.delete }).waitFor();

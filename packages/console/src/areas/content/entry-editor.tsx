@@ -39,8 +39,10 @@ export function EntryEditor({ fields, locales, drafts, context, tab, onTab, save
 
   const save = async (): Promise<boolean> => {
     const changed = locales.filter((locale) => form.isDirty(`locales.${locale}`));
-    // A new entry is created in the default locale first: the other locales' drafts start from it.
-    const lead = Object.keys(drafts).length ? tab : locales[0]!;
+    // A new entry is created in the default locale first: the other locales' drafts start from it. Shared fields alone
+    // are saved through a locale that has a draft, so that no locale version is started by the way.
+    const lead = !Object.keys(drafts).length ? locales[0]! : changed.includes(tab) ? tab
+      : changed[0] ?? (drafts[tab] ? tab : locales.find((locale) => drafts[locale]) ?? tab);
     const order = [lead, ...changed.filter((locale) => locale !== lead)];
     if (!form.isDirty()) return true;
     form.clearErrors();

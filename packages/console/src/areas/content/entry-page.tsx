@@ -1,6 +1,6 @@
 import '@mantine/dates/styles.css';
 import 'dayjs/locale/es';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { Stack, Text } from '@mantine/core';
 import { DatesProvider } from '@mantine/dates';
 import { notifications } from '@mantine/notifications';
@@ -32,6 +32,8 @@ export function EntryPage() {
   const search = route.useSearch();
   const [tab, setTab] = useState<string | null>(search.locale ?? null);
   const isNew = entryUuid === 'new';
+  // The uuid of the entry created by a save that failed in a later locale: saving again changes it, never creates another.
+  const created = useRef<string | null>(null);
 
   const failed = space.error ?? type.error ?? drafts.error;
   if (failed) return <ErrorView error={failed} />;
@@ -39,12 +41,12 @@ export function EntryPage() {
   const locales = space.data.locales;
   const first = isNew ? null : drafts.data![locales[0]!] ?? Object.values(drafts.data!).find(Boolean)!;
   const path = { space_uid: spaceUid, type_uid: typeUid };
-  let uuid = isNew ? null : entryUuid;
 
   const saveLocale: SaveLocale = async (body) => {
+    const uuid = isNew ? created.current : entryUuid;
     if (uuid === null) {
       const { data } = await admin.POST(ENTRIES, { params: { path }, body });
-      uuid = data!.meta.uuid;
+      created.current = data!.meta.uuid;
     } else {
       await admin.PUT(`${ENTRIES}/{uuid}`, { params: { path: { ...path, uuid } }, body });
     }
@@ -56,7 +58,7 @@ export function EntryPage() {
   const onSaved = async () => {
     notifications.show({ message: t('content.draftSaved') });
     await refresh();
-    if (isNew) await navigate({ to: '/content/$spaceUid/types/$typeUid/entries/$entryUuid', params: { spaceUid, typeUid, entryUuid: uuid! }, replace: true });
+    if (isNew) await navigate({ to: '/content/$spaceUid/types/$typeUid/entries/$entryUuid', params: { spaceUid, typeUid, entryUuid: created.current! }, replace: true });
   };
 
   return (
