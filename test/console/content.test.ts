@@ -185,9 +185,6 @@ describe.skipIf(!!process.env.DATABASE_URL)('admin console: content spaces, type
         await expect.poll(async () => (await adminApi('')).statusCode).toBe(404);
         expect(await page.evaluate(() => (window as unknown as { bad?: number }).bad)).toBeUndefined();
         expect(problems).toEqual([]);
-      } catch (error) {
-        await page.screenshot({ path: `/tmp/content-${locale}.png`, fullPage: true });
-        throw error;
       } finally {
         await close();
       }
