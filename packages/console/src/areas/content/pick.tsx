@@ -31,13 +31,13 @@ export function PickedList({ value, labels, onChange }: { value: string[]; label
 export function PickSelect({ useOptions, onPick, ...props }: { label: string; value: string | null; selectedLabel?: string; error?: string; useOptions: UseOptions; onPick(value: string | null, options: Option[]): void }) {
   const { t } = useI18n();
   let seen: Option[] = [];
-  const remember = (search: string) => {
+  const useSeenOptions = (search: string) => {
     const found = useOptions(search);
     seen = found.options;
     return found;
   };
   return (
     <ServerSelect {...props} clearButtonProps={{ 'aria-label': t('content.clear', { name: props.label }) }} style={{ flex: 1, minWidth: 220 }}
-      useOptions={remember} onChange={(value) => onPick(value, seen)} />
+      useOptions={useSeenOptions} onChange={(value) => onPick(value, seen)} />
   );
 }
