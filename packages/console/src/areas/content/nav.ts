@@ -1,3 +1,5 @@
 import type { NavItem } from '../area';
 
-export const contentNav: NavItem[] = [];
+export const contentNav: NavItem[] = [
+  { to: '/content', label: 'content.spaces', permission: 'content.read' },
+];

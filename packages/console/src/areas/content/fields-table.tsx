@@ -1,0 +1,36 @@
+import { Table } from '@mantine/core';
+import type { AdminComponents } from '@atrium/client';
+import { useI18n } from '../../i18n/i18n';
+
+type Field = AdminComponents['schemas']['ContentField'];
+
+/** A content type's fields, read only (for a member who may not change the type). */
+export function FieldsTable({ fields }: { fields: Field[] }) {
+  const { t } = useI18n();
+  const yes = (value: boolean) => (value ? t('common.yes') : t('common.no'));
+  return (
+    <Table.ScrollContainer minWidth={500}>
+      <Table striped>
+        <Table.Thead>
+          <Table.Tr>
+            {(['fieldName', 'fieldType', 'required', 'localized', 'sortable', 'fieldOptions'] as const).map((key) => (
+              <Table.Th key={key} scope="col">{t(`content.${key}`)}</Table.Th>
+            ))}
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {fields.map((field) => (
+            <Table.Tr key={field.name}>
+              <Table.Td>{field.name}</Table.Td>
+              <Table.Td>{field.type}</Table.Td>
+              <Table.Td>{yes(field.required)}</Table.Td>
+              <Table.Td>{yes(field.localized)}</Table.Td>
+              <Table.Td>{yes(field.sortable)}</Table.Td>
+              <Table.Td>{field.options.join(', ')}</Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}

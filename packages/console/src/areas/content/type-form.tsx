@@ -1,0 +1,27 @@
+import { Stack } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import type { AdminComponents } from '@atrium/client';
+import { FormActions, type EditFormProps } from '../../components/form-actions';
+import { useFormSubmit } from '../../components/use-form-submit';
+import { UidNameInputs } from './uid-name-inputs';
+import { fieldBody, FieldEditor, fieldValues, type TypeValues } from './field-editor';
+
+type ContentType = AdminComponents['schemas']['ContentType'];
+export type TypeBody = { uid: string; name: string; fields: ReturnType<typeof fieldBody>[] };
+
+/** Create or edit a content type: its uid, name and fields (a 422 shows on the field it names, `fields.2.options`). */
+export function TypeForm({ item, onSubmit, onCancel }: EditFormProps<ContentType, TypeBody>) {
+  const form = useForm<TypeValues>({
+    initialValues: { uid: item?.uid ?? '', name: item?.name ?? '', fields: (item?.fields ?? []).map(fieldValues) },
+  });
+  const { submit, error } = useFormSubmit(form, (values) => onSubmit({ ...values, fields: values.fields.map(fieldBody) }));
+  return (
+    <form onSubmit={submit}>
+      <Stack>
+        <UidNameInputs error={error} inputProps={form.getInputProps} />
+        <FieldEditor form={form} />
+        <FormActions submitting={form.submitting} onCancel={onCancel} />
+      </Stack>
+    </form>
+  );
+}

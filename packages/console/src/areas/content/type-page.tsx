@@ -1,0 +1,60 @@
+import { Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useQueryClient } from '@tanstack/react-query';
+import { getRouteApi, useNavigate } from '@tanstack/react-router';
+import { admin, api } from '../../api/client';
+import { confirmDelete } from '../../components/confirm-delete';
+import { ErrorView } from '../../components/error-view';
+import { ButtonLink } from '../../components/links';
+import { useI18n } from '../../i18n/i18n';
+import { useSession } from '../../session/session';
+import { FieldsTable } from './fields-table';
+import { TypeForm } from './type-form';
+
+const route = getRouteApi('/app/content/$spaceUid/types/$typeUid');
+
+/** A content type: its fields in the field editor, and delete (with all its entries). */
+export function TypePage() {
+  const { t } = useI18n();
+  const { can } = useSession();
+  const { spaceUid, typeUid } = route.useParams();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const path = { space_uid: spaceUid, type_uid: typeUid };
+  const type = api.useQuery('get', '/content/spaces/{space_uid}/types/{type_uid}', { params: { path } });
+  if (type.error) return <ErrorView error={type.error} />;
+  if (!type.data) return <Text role="status">{t('common.loading')}</Text>;
+  const current = type.data;
+  const manage = can('content.manage', spaceUid);
+
+  return (
+    <Stack>
+      <Group justify="space-between" wrap="nowrap" align="flex-start">
+        <Title order={2} style={{ minWidth: 0 }}>{current.name}</Title>
+        <Group wrap="nowrap">
+          <ButtonLink to="/content/$spaceUid/types/$typeUid/entries" params={{ spaceUid, typeUid }} variant="default">{t('content.entries')}</ButtonLink>
+          {manage && (
+            <Button color="red" variant="outline" onClick={() => confirmDelete(t, current.name, async () => {
+              await admin.DELETE('/content/spaces/{space_uid}/types/{type_uid}', { params: { path } });
+              notifications.show({ message: t('common.deleted') });
+              await queryClient.invalidateQueries({ queryKey: ['get', '/content/spaces/{space_uid}/types'] });
+              await navigate({ to: '/content/$spaceUid', params: { spaceUid } });
+            })}>{t('common.delete')}</Button>
+          )}
+        </Group>
+      </Group>
+      {!manage && <FieldsTable fields={current.fields} />}
+      {manage && (
+        <Paper withBorder p="md">
+          <TypeForm key={current.updated_at} item={current} onSubmit={async (body) => {
+            const { data } = await admin.PUT('/content/spaces/{space_uid}/types/{type_uid}', { params: { path }, body });
+            notifications.show({ message: t('common.saved') });
+            await queryClient.invalidateQueries({ queryKey: ['get', '/content/spaces/{space_uid}/types'] });
+            if (data!.uid !== typeUid) await navigate({ to: '/content/$spaceUid/types/$typeUid', params: { spaceUid, typeUid: data!.uid } });
+            else await queryClient.invalidateQueries({ queryKey: ['get', '/content/spaces/{space_uid}/types/{type_uid}'] });
+          }} />
+        </Paper>
+      )}
+    </Stack>
+  );
+}
