@@ -169,8 +169,8 @@ describe('customers API credential and /me', () => {
       Me: expect.any(Object),
     });
     const op = doc.paths['/realms/{realm_uid}/me'].get;
-    // 400 (a broken escape or NUL in the URL) and 414 (a realm_uid past the router's limit) are declared for every operation.
-    expect(Object.keys(op.responses)).toEqual(['200', '400', '401', '404', '414']);
+    // 400 (a broken escape or NUL in the URL), 414 (a realm_uid past the router's limit) and 503 (the database unreachable) are declared for every operation.
+    expect(Object.keys(op.responses)).toEqual(['200', '400', '401', '404', '414', '503']);
   });
 });
 
