@@ -12022,7 +12022,7 @@ export interface paths {
         put?: never;
         /**
          * Create a content type
-         * @description Needs `uid` (unique in the space) and `name`. `fields`: at most 50, with distinct identifier names (`price`, `cover_image`), each of type text, rich_text (Markdown), integer, decimal, boolean, date, dropdown, checkbox, location, asset, entry or entries; `required`, `localized` and `sortable` default to false; only text, integer, decimal, boolean, date and dropdown fields can be sortable; `options` (1 to 100 distinct choices) only for dropdown and checkbox fields.
+         * @description Needs `uid` (unique in the space) and `name`. `fields`: at most 100, with distinct identifier names (`price`, `cover_image`), each of type text, rich_text (Markdown), integer, decimal, boolean, date, dropdown, checkbox, location, asset, entry or entries; `required`, `localized` and `sortable` default to false; only text, integer, decimal, boolean, date and dropdown fields can be sortable; `options` (1 to 100 distinct choices) only for dropdown and checkbox fields.
          */
         post: {
             parameters: {
@@ -12041,7 +12041,7 @@ export interface paths {
                         uid: string;
                         /** @description At most 255 characters */
                         name: string;
-                        /** @description At most 50 fields with distinct names */
+                        /** @description At most 100 fields with distinct names */
                         fields?: {
                             name: string;
                             /** @description text, rich_text, integer, decimal, boolean, date, dropdown, checkbox, location, asset, entry, entries */
@@ -12246,7 +12246,7 @@ export interface paths {
         };
         /**
          * Change a content type
-         * @description Partial: attributes left out keep their value; `fields` replaces the list (fields are matched by name). `fields`: at most 50, with distinct identifier names (`price`, `cover_image`), each of type text, rich_text (Markdown), integer, decimal, boolean, date, dropdown, checkbox, location, asset, entry or entries; `required`, `localized` and `sortable` default to false; only text, integer, decimal, boolean, date and dropdown fields can be sortable; `options` (1 to 100 distinct choices) only for dropdown and checkbox fields. While the type has entries: a removed field's values are dropped from every entry; a new field cannot be required; a field cannot change its type or `localized`, become required, or lose a choice (422).
+         * @description Partial: attributes left out keep their value; `fields` replaces the list (fields are matched by name). `fields`: at most 100, with distinct identifier names (`price`, `cover_image`), each of type text, rich_text (Markdown), integer, decimal, boolean, date, dropdown, checkbox, location, asset, entry or entries; `required`, `localized` and `sortable` default to false; only text, integer, decimal, boolean, date and dropdown fields can be sortable; `options` (1 to 100 distinct choices) only for dropdown and checkbox fields. While the type has entries: a removed field's values are dropped from every entry; a new field cannot be required; a field cannot change its type or `localized`, become required, or lose a choice (422).
          */
         put: {
             parameters: {
@@ -12267,7 +12267,7 @@ export interface paths {
                         uid?: string;
                         /** @description At most 255 characters */
                         name?: string;
-                        /** @description At most 50 fields with distinct names */
+                        /** @description At most 100 fields with distinct names */
                         fields?: {
                             name: string;
                             /** @description text, rich_text, integer, decimal, boolean, date, dropdown, checkbox, location, asset, entry, entries */
