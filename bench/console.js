@@ -131,7 +131,7 @@ async function typingInp(browser, base, entryPath) {
   await page.locator('form button[type=submit]').click();
   await page.waitForURL((url) => !url.pathname.startsWith('/admin/sign-in'));
   await page.goto(`/admin${entryPath}`);
-  const field = page.locator('main input[type=text], main textarea').nth(30);
+  const field = page.getByRole('textbox', { name: 'field_31', exact: true });
   await field.waitFor({ timeout: 30_000 });
   const cdp = await context.newCDPSession(page);
   await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
@@ -200,8 +200,8 @@ try {
     await admin('POST', '/content/spaces', { uid: 'bench', name: 'Bench', default_locale: 'en', locales: ['en'] });
     const fields = Array.from({ length: 60 }, (_, i) => ({ name: `field_${i + 1}`, type: 'text', required: false, localized: false }));
     await admin('POST', '/content/spaces/bench/types', { uid: 'long', name: 'Long', fields });
-    const entry = await admin('POST', '/content/spaces/bench/types/long/entries', { fields: Object.fromEntries(fields.map((f) => [f.name, { en: 'text' }])) });
-    const entryPath = (process.env.BENCH_ENTRY_PATH ?? '/content/bench/long/$id').replace('$id', String(entry.id ?? entry.uuid));
+    const entry = await admin('POST', '/content/spaces/bench/types/long/entries', { name: 'A long entry', fields: Object.fromEntries(fields.map((f) => [f.name, 'text'])) });
+    const entryPath = (process.env.BENCH_ENTRY_PATH ?? '/content/bench/types/long/entries/$uuid').replace('$uuid', String(entry.meta.uuid));
     const inp = await typingInp(browser, atrium.url, entryPath);
     verdict('console: typing in an entry of 60 fields at CPU 4x', { figure: `slowest interaction ${inp.toFixed(0)} ms`, comparison: '20 keystrokes, Event Timing API', target: 'INP < 100 ms', met: inp < 100 });
   }
