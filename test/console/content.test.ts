@@ -100,6 +100,11 @@ describe.skipIf(!!process.env.DATABASE_URL)('admin console: content spaces, type
         await page.getByRole('textbox', { name: 'body' }).getByRole('heading', { name: 'Heading' }).waitFor();
         await page.getByRole('button', { name: `${text.remove} Target entry` }).waitFor();
         await expectAccessible(page);
+        // The toolbar's link editor is labelled in the console's language.
+        await page.getByRole('button', { name: text.link, exact: true }).click();
+        await page.getByRole('textbox', { name: text.linkAddress }).waitFor();
+        await expectAccessible(page);
+        await page.keyboard.press('Escape');
 
         // The guard on unsaved changes, then publish.
         await page.getByLabel(exactly('count')).fill('43');

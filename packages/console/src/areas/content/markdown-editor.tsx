@@ -6,6 +6,7 @@ import { useEditor } from '@tiptap/react';
 import { useI18n } from '../../i18n/i18n';
 import classes from './markdown-editor.module.css';
 import { markdownExtensions } from './markdown-extensions';
+import { MarkdownLinkControl } from './markdown-link-control';
 
 interface MarkdownEditorProps { label: string; value: string; onChange(value: string): void; withAsterisk?: boolean; error?: string; editable: boolean }
 
@@ -32,6 +33,7 @@ export function MarkdownEditor({ label, value, onChange, withAsterisk, error, ed
     codeControlLabel: t('content.code'), h2ControlLabel: t('content.heading', { level: 2 }), h3ControlLabel: t('content.heading', { level: 3 }),
     bulletListControlLabel: t('content.bulletList'), orderedListControlLabel: t('content.orderedList'), blockquoteControlLabel: t('content.blockquote'),
     codeBlockControlLabel: t('content.codeBlock'), undoControlLabel: t('content.undo'), redoControlLabel: t('content.redo'),
+    unlinkControlLabel: t('content.unlink'),
   };
   return (
     <Input.Wrapper label={label} labelProps={{ id: `${id}-label` }} withAsterisk={withAsterisk} error={error}>
@@ -50,6 +52,9 @@ export function MarkdownEditor({ label, value, onChange, withAsterisk, error, ed
               <RichTextEditor.ControlsGroup>
                 <RichTextEditor.H2 /><RichTextEditor.H3 /><RichTextEditor.BulletList /><RichTextEditor.OrderedList />
                 <RichTextEditor.Blockquote /><RichTextEditor.CodeBlock />
+              </RichTextEditor.ControlsGroup>
+              <RichTextEditor.ControlsGroup>
+                <MarkdownLinkControl editor={editor} /><RichTextEditor.Unlink />
               </RichTextEditor.ControlsGroup>
               <RichTextEditor.ControlsGroup>
                 <RichTextEditor.Undo /><RichTextEditor.Redo />
