@@ -303,7 +303,7 @@ export async function fuzzCatalogs(target: FuzzTarget, options: FuzzOptions): Pr
         let problem: string | null;
         try {
           res = await target.request({ method: request.method, url: request.url, headers: headersFor(request), payload: request.payload });
-          problem = problemWith(operation, request, res.statusCode, res.body);
+          problem = target.transportStatuses?.includes(res.statusCode) && res.body === '' ? null : problemWith(operation, request, res.statusCode, res.body);
         } catch (error) {
           problem = `no answer: ${(error as Error).message}`;
         }
@@ -314,7 +314,7 @@ export async function fuzzCatalogs(target: FuzzTarget, options: FuzzOptions): Pr
           const key = `${operation.method} ${operation.prefix}${operation.path} ${problem.replace(/:.*/s, '')}`;
           const found = problems.get(key) ?? { count: 0, example: '' };
           found.count++;
-          found.example ||= `${problem.slice(0, 400)}\n  ${request.method} ${request.url.slice(0, 200)} (${request.credential}, seed ${seedOf(options.seed, round, index)})`
+          found.example ||= `${problem.slice(0, 400)}\n  ${request.method} ${request.url.slice(0, 200)} (${request.credential}, FUZZ_SEED=${seedOf(options.seed, round, 0)})`
             + `\n  payload: ${typeof request.payload === 'string' ? request.payload.slice(0, 300) : request.payload ? '<multipart>' : '-'}`
             + `\n  answer: ${res?.body.slice(0, 300) ?? '-'}`;
           problems.set(key, found);

@@ -29,6 +29,8 @@ export interface FuzzTarget {
   ownerToken: string;
   /** A new owner access token, the owner made again if need be (a fuzzed request may revoke the one in use). */
   freshOwnerToken(): Promise<string>;
+  /** Statuses the transport answers by itself, without a body, before any route sees the request; counted, not judged. */
+  transportStatuses?: number[];
 }
 
 /** The in-process harness as a target: `app.inject`, no socket. */
