@@ -1,3 +1,5 @@
+import os from 'node:os';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCluster, type Cluster } from './cluster.js';
 import { LoadRecorder } from './load-recorder.js';
@@ -32,6 +34,9 @@ describe(`${CONNECTIONS} concurrent clients for ${SECONDS} s against two instanc
 
   it('sign-ins, token exchanges, /me, /events, content listings and uploads: no 5xx, every request answered within 10 s', async () => {
     const load = new LoadRecorder();
+    // The generator's own lag (it shares its event loop with the proxy) is part of every figure: it is printed with them.
+    const lag = monitorEventLoopDelay({ resolution: 10 });
+    lag.enable();
     const started = Date.now();
     const deadline = started + SECONDS * 1000;
     await Promise.all(Array.from({ length: CONNECTIONS }, async (_, i) => {
@@ -40,8 +45,13 @@ describe(`${CONNECTIONS} concurrent clients for ${SECONDS} s against two instanc
       while (Date.now() < deadline) await draw(random).run(load, world, account, random);
     }));
     const elapsed = (Date.now() - started) / 1000;
+    lag.disable();
+    // The histogram holds the time between ticks of its 10 ms timer: how late a tick came is the rest.
+    const late = (p: number) => Math.max(0, lag.percentile(p) / 1e6 - 10).toFixed(0);
     const figures = load.figures();
-    console.log(`${CONNECTIONS} clients, ${elapsed.toFixed(1)} s through the proxy (served ${JSON.stringify(Object.fromEntries(c.proxy.served))}):\n${load.table(elapsed)}`);
+    console.log(`${CONNECTIONS} clients, ${elapsed.toFixed(1)} s through the proxy (served ${JSON.stringify(Object.fromEntries(c.proxy.served))}), `
+      + `${os.cpus().length} cores, load average ${os.loadavg()[0].toFixed(1)}, generator and proxy event loop delay `
+      + `p50 ${late(50)} ms p99 ${late(99)} ms:\n${load.table(elapsed)}`);
     if (load.lostExamples.length) console.log(`lost:\n${load.lostExamples.join('\n')}`);
 
     expect(load.inFlight).toBe(0);
