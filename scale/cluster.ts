@@ -37,6 +37,10 @@ export interface Cluster {
   s3: S3Server;
   /** The owner's admin API token (from `atrium bootstrap --json`). */
   token: string;
+  /** The owner's team member id. */
+  ownerId: number;
+  /** Another owner token from `atrium bootstrap --json` (which makes the owner again if it is gone). */
+  freshOwnerToken(): Promise<string>;
   /** A request through the proxy (or to `base`), JSON in and out, with the owner's token unless told otherwise. */
   api(method: string, url: string, body?: unknown, options?: { base?: string; token?: string | null; headers?: Record<string, string> }): Promise<{ status: number; json: any; headers: Headers }>;
   close(): Promise<void>;
@@ -76,6 +80,13 @@ function instance(name: string, port: number, env: NodeJS.ProcessEnv): Instance 
   };
 }
 
+/** `atrium bootstrap --json` on the cluster's database: the owner (made if missing) and a new access token of it. */
+async function bootstrap(env: NodeJS.ProcessEnv): Promise<{ admin: { id: number }; access_token: string }> {
+  const result = await runCli(['bootstrap', '--json'], { ...env, PORT: undefined } as Record<string, string | undefined>);
+  if (result.code !== 0) throw new Error(`bootstrap failed: ${result.stderr}`);
+  return JSON.parse(result.stdout);
+}
+
 /**
  * `count` PostgreSQL-backed Atrium processes on one fresh database, started together, behind a round-robin
  * proxy whose address is their BASE_URL; mail to a real SMTP listener, files to an S3-compatible bucket.
@@ -105,9 +116,8 @@ export async function startCluster(count = 2, extra: Record<string, string> = {}
   };
   try {
     await Promise.all(instances.map((one) => one.start()));
-    const bootstrap = await runCli(['bootstrap', '--json'], { ...env, PORT: undefined } as Record<string, string | undefined>);
-    if (bootstrap.code !== 0) throw new Error(`bootstrap failed: ${bootstrap.stderr}`);
-    const token = JSON.parse(bootstrap.stdout).access_token as string;
+    const owner = await bootstrap(env);
+    const token = owner.access_token;
     const api: Cluster['api'] = async (method, url, body, options = {}) => {
       const bearer = options.token === undefined ? token : options.token;
       const res = await fetch(`${options.base ?? proxy.url}${url}`, {
@@ -120,7 +130,8 @@ export async function startCluster(count = 2, extra: Record<string, string> = {}
       try { json = text ? JSON.parse(text) : null; } catch { /* not JSON: kept as text */ }
       return { status: res.status, json, headers: res.headers };
     };
-    return { databaseUrl: database.url!, instances, proxy, smtp, s3, token, api, close };
+    const freshOwnerToken = async () => (await bootstrap(env)).access_token;
+    return { databaseUrl: database.url!, instances, proxy, smtp, s3, token, ownerId: owner.admin.id, freshOwnerToken, api, close };
   } catch (error) {
     await close();
     throw error;

@@ -38,6 +38,7 @@ export async function startProxy(upstreams: Upstream[]): Promise<Proxy> {
   const server = http.createServer((request, response) => {
     const hasBody = !['GET', 'HEAD', 'OPTIONS', 'DELETE'].includes(request.method ?? 'GET');
     const send = (upstream: Upstream, triesLeft: number) => {
+      let dropped = false;
       const outgoing = http.request({
         host: '127.0.0.1', port: upstream.port, method: request.method, path: request.url, agent,
         headers: { ...request.headers, 'x-forwarded-for': request.socket.remoteAddress ?? '127.0.0.1' },
@@ -46,8 +47,18 @@ export async function startProxy(upstreams: Upstream[]): Promise<Proxy> {
         response.writeHead(answer.statusCode ?? 502, { ...answer.headers, 'x-atrium-upstream': upstream.name });
         answer.pipe(response);
         answer.on('error', () => response.destroy());
+        // An answer before the whole body (a 401 or 413 up front): the upstream has no use for the rest; as nginx, the
+        // proxy reads and drops it rather than leave the client stalled behind a connection no one reads.
+        answer.on('end', () => {
+          if (request.complete) return;
+          dropped = true;
+          request.unpipe(outgoing);
+          request.resume();
+          outgoing.destroy();
+        });
       });
       outgoing.on('error', (error: NodeJS.ErrnoException) => {
+        if (dropped) return;
         if (error.code === 'ECONNREFUSED') deadUntil.set(upstream.name, Date.now() + DEAD_FOR_MS);
         if (error.code === 'ECONNREFUSED' && !hasBody && triesLeft > 0) return send(pick(), triesLeft - 1);
         if (!response.headersSent) response.writeHead(502, { 'content-type': 'text/plain', 'x-atrium-upstream': upstream.name }).end(`upstream ${upstream.name}: ${error.code ?? error.message}`);

@@ -23,6 +23,7 @@ import { delegatedLoginPages } from './delegation/pages.js';
 import { messagingLinkRoutes } from './messaging/link-routes.js';
 import { installMetrics } from './metrics/routes.js';
 import { telemetry } from './telemetry/hooks.js';
+import { lingerOnRefusedBody } from './http/linger.js';
 import { consoleRoutes } from './console/routes.js';
 
 export interface AppOptions {
@@ -57,6 +58,7 @@ export async function buildApp(ctx: Context, options: AppOptions = {}): Promise<
   app.addHook('onRequest', refuseNulInUrl);
   app.addHook('preValidation', refuseNulInBody);
   app.addHook('onSend', encodeLocation);
+  app.addHook('onSend', lingerOnRefusedBody);
   app.setNotFoundHandler((_request, reply) => reply.code(404).send({ errors: ['Not found'] }));
   await app.register(cookie);
   await app.register(formbody);
