@@ -4,6 +4,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { getRouteApi, useNavigate } from '@tanstack/react-router';
 import { admin, api } from '../../api/client';
 import { ErrorView, NotFound } from '../../components/error-view';
+import { isRecordId } from '../../components/record-id';
 import { useI18n } from '../../i18n/i18n';
 import { useSession } from '../../session/session';
 import { CampaignDeliveries } from './campaign-deliveries';
@@ -20,7 +21,7 @@ export function CampaignPage() {
   const { campaignId } = route.useParams();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const valid = /^[1-9][0-9]{0,15}$/.test(campaignId);
+  const valid = isRecordId(campaignId);
   const id = Number(campaignId);
   const campaign = api.useQuery('get', '/messaging/campaigns/{id}', { params: { path: { id } } }, { enabled: valid });
   const recipients = api.useQuery('get', '/messaging/campaigns/{id}/recipient_count', { params: { path: { id } } }, { enabled: valid });

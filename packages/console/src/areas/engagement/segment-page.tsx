@@ -4,6 +4,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { getRouteApi, useNavigate } from '@tanstack/react-router';
 import { admin, api } from '../../api/client';
 import { ErrorView, NotFound } from '../../components/error-view';
+import { isRecordId } from '../../components/record-id';
 import { useI18n } from '../../i18n/i18n';
 import { useSession } from '../../session/session';
 import { DetailHeader } from '../../components/detail-header';
@@ -18,7 +19,7 @@ export function SegmentPage() {
   const { segmentId } = route.useParams();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const valid = /^[1-9][0-9]{0,15}$/.test(segmentId);
+  const valid = isRecordId(segmentId);
   const segment = api.useQuery('get', '/segments/{id}', { params: { path: { id: Number(segmentId) } } }, { enabled: valid });
 
   if (!valid) return <NotFound />;

@@ -4,6 +4,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { getRouteApi, useNavigate } from '@tanstack/react-router';
 import { admin, api } from '../../api/client';
 import { ErrorView, NotFound } from '../../components/error-view';
+import { isRecordId } from '../../components/record-id';
 import { useI18n } from '../../i18n/i18n';
 import { DetailHeader } from '../../components/detail-header';
 import { ApplicationForm } from './application-form';
@@ -16,7 +17,7 @@ export function ApplicationPage() {
   const { applicationId } = route.useParams();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const valid = /^[1-9][0-9]{0,15}$/.test(applicationId);
+  const valid = isRecordId(applicationId);
   const path = { path: { id: Number(applicationId) } };
   const application = api.useQuery('get', '/api_access/applications/{id}', { params: path }, { enabled: valid });
 

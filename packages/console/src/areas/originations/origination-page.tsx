@@ -5,6 +5,7 @@ import { getRouteApi, useNavigate } from '@tanstack/react-router';
 import { admin, api } from '../../api/client';
 import { DetailHeader } from '../../components/detail-header';
 import { ErrorView, NotFound } from '../../components/error-view';
+import { isRecordId } from '../../components/record-id';
 import { useI18n } from '../../i18n/i18n';
 import { useSession } from '../../session/session';
 import { OriginationForm } from './origination-form';
@@ -20,7 +21,7 @@ export function OriginationPage() {
   const { realmUid, originationId } = route.useParams();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const valid = /^[1-9][0-9]{0,9}$/.test(originationId);
+  const valid = isRecordId(originationId);
   const path = { realm_uid: realmUid, id: Number(originationId) };
   const origination = api.useQuery('get', '/customers/{realm_uid}/originations/{id}', { params: { path } }, { enabled: valid });
 

@@ -5,6 +5,7 @@ import { getRouteApi } from '@tanstack/react-router';
 import { admin, api } from '../../api/client';
 import { messageOf } from '../../api/errors';
 import { ErrorView, NotFound } from '../../components/error-view';
+import { isRecordId } from '../../components/record-id';
 import { AnchorLink } from '../../components/links';
 import { useI18n } from '../../i18n/i18n';
 import { useSession } from '../../session/session';
@@ -21,7 +22,7 @@ export function SubmissionPage() {
   const { status } = useTypeLabels();
   const { realmUid, submissionId } = route.useParams();
   const queryClient = useQueryClient();
-  const valid = /^[1-9][0-9]{0,9}$/.test(submissionId);
+  const valid = isRecordId(submissionId);
   const path = { realm_uid: realmUid, id: Number(submissionId) };
   const submission = api.useQuery('get', '/customers/{realm_uid}/submissions/{id}', { params: { path } }, { enabled: valid });
 

@@ -5,6 +5,7 @@ import { getRouteApi, useNavigate } from '@tanstack/react-router';
 import { admin, api } from '../../api/client';
 import { confirmDelete } from '../../components/confirm-delete';
 import { ErrorView, NotFound } from '../../components/error-view';
+import { isRecordId } from '../../components/record-id';
 import { AnchorLink } from '../../components/links';
 import { useI18n } from '../../i18n/i18n';
 import { useSession } from '../../session/session';
@@ -26,7 +27,7 @@ export function UserPage() {
   const queryClient = useQueryClient();
   const id = Number(userId);
   const path = { realm_uid: realmUid, id };
-  const valid = Number.isSafeInteger(id) && id > 0;
+  const valid = isRecordId(userId);
   const user = api.useQuery('get', '/customers/{realm_uid}/users/{id}', { params: { path } }, { enabled: valid });
   const events = api.useQuery('get', '/customers/{realm_uid}/events', { params: { path: { realm_uid: realmUid }, query: { user_id: id, per_page: '10' } } }, { enabled: valid && can('realm.activity.read', realmUid) });
 
