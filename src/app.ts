@@ -6,6 +6,7 @@ import type { Context } from './context.js';
 import { catalogPlugin } from './http/catalog.js';
 import { handleError } from './http/errors.js';
 import { noSniff } from './http/headers.js';
+import { storableMoments } from './http/moments.js';
 import { finiteNumbers } from './http/finite.js';
 import { healthRoutes } from './http/health.js';
 import { encodeLocation } from './http/location.js';
@@ -46,6 +47,7 @@ export async function buildApp(ctx: Context, options: AppOptions = {}): Promise<
     ajv: {
       customOptions: { allErrors: true, coerceTypes: 'array', removeAdditional: false, allowUnionTypes: true, strictTypes: false },
       plugins: [finiteNumbers],
+      onCreate: storableMoments,
     },
   });
   // Before any route or hook, so that every one is traced (only when tracing is on).

@@ -2,12 +2,14 @@ import { and, asc, desc, eq } from 'drizzle-orm';
 import type { Static } from '@sinclair/typebox';
 import type { AccessTokenModel, ApplicationInput as ApplicationInputSchema, ApplicationModel } from './schema.js';
 import type { Context } from '../context.js';
+import type { Db } from '../db/connect.js';
 import { textSearch } from '../db/like.js';
 import { totalCount, totalOf, type Page } from '../db/paging.js';
 import { orderOf, type ListParams } from '../db/sorting.js';
 import { FieldErrors, notFound } from '../http/errors.js';
 import { hashSecret, randomSecret } from '../security/secrets.js';
-import { findAdmin, findMemberToActOn } from './team.js';
+import { findAdmin, findMemberToActOn, grantsOf } from './team.js';
+import { assertMayActOn } from './privileges.js';
 import type { ActingContext } from './principal.js';
 import { accessTokens, apiApplications } from './tables.js';
 
@@ -103,10 +105,20 @@ export async function updateApplication(ctx: Context, id: number, input: Applica
   return applicationBody(updated);
 }
 
-/** Deleting an application revokes every token issued for it (the foreign key cascades). */
-export async function deleteApplication(ctx: Context, id: number): Promise<void> {
-  await findApplication(ctx, id);
-  await ctx.db.delete(apiApplications).where(eq(apiApplications.id, id));
+/**
+ * Deleting an application revokes every token issued for it (the foreign key cascades), so the actor must
+ * be allowed to revoke each holder's tokens (403 otherwise): an owner's token is not taken away by a member
+ * who could not revoke it directly. The application's row is locked first, which holds back a token being
+ * minted for it meanwhile (its insert checks the row), so the holders read are all there are.
+ */
+export async function deleteApplication(ctx: ActingContext, id: number): Promise<void> {
+  await ctx.db.transaction(async (tx) => {
+    const [app] = await tx.select({ id: apiApplications.id }).from(apiApplications).where(eq(apiApplications.id, id)).for('update');
+    if (!app) throw notFound('Application');
+    const holders = await tx.selectDistinct({ adminId: accessTokens.adminId }).from(accessTokens).where(eq(accessTokens.applicationId, id));
+    for (const { adminId } of holders) assertMayActOn(ctx.actor, await grantsOf(tx as unknown as Db, adminId));
+    await tx.delete(apiApplications).where(eq(apiApplications.id, id));
+  });
   // Its tokens, of any member, went with it.
   ctx.caches.changed('access');
 }

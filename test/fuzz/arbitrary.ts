@@ -49,11 +49,18 @@ const plainText = fc.oneof(
   fc.stringMatching(/^[A-Za-z][A-Za-z0-9 -]{0,15}$/),
 );
 
+/** Date-times at and past the edges of what PostgreSQL stores: year 0, year 1 with an offset, five-digit years, a leap second. */
+const dateEdges = fc.constantFrom(
+  '0000-01-01T00:00:00Z', '0001-01-01T00:00:00Z', '0001-01-01T00:30:00+01:00', '9999-12-31T23:59:59.999Z', '9999-12-31T23:59:59-01:00',
+  '10000-01-01T00:00:00Z', '+275760-09-13T00:00:00.000Z', '-000001-01-01T00:00:00.000Z', '2026-02-30T00:00:00Z', '2026-12-31T23:59:60Z',
+  '1970-01-01T00:00:00', '2026-01-01',
+);
+
 function stringOf(schema: Schema): fc.Arbitrary<string> {
   switch (schema.format) {
     case 'email': return fc.emailAddress();
     case 'uuid': return fc.uuid();
-    case 'date-time': return fc.date({ noInvalidDate: true }).map((d) => d.toISOString());
+    case 'date-time': return fc.oneof({ weight: 3, arbitrary: fc.date({ noInvalidDate: true }).map((d) => d.toISOString()) }, { weight: 1, arbitrary: dateEdges });
     case 'uri': return fc.webUrl();
     default: {
       const { minLength = 0, maxLength } = schema;

@@ -41,6 +41,26 @@ describe('no privilege escalation', () => {
     expect((await act({ method: 'PUT', url: `/api/admin/team_members/${peer.json().id}`, payload: { name: 'Peer Member' } })).statusCode).toBe(200);
   });
 
+  it('keeps an account admin from revoking the owner\'s token by deleting its application', async () => {
+    const tokens = await h.request({ method: 'GET', url: `/api/admin/team_members/${h.ownerId}/access_tokens` });
+    const applicationId = tokens.json().access_tokens[0].application_id;
+    const removal = await as(admin)({ method: 'DELETE', url: `/api/admin/api_access/applications/${applicationId}` });
+    expect(removal.statusCode).toBe(403);
+    expect((await h.request({ method: 'GET', url: '/api/admin/session' })).statusCode).toBe(200);
+    expect((await h.request({ method: 'GET', url: `/api/admin/api_access/applications/${applicationId}` })).statusCode).toBe(200);
+    // An application carrying only tokens the admin may revoke (its own) is deleted, and those tokens with it.
+    const own = await as(admin)({ method: 'POST', url: '/api/admin/api_access/applications', payload: { name: 'Own' } });
+    const minted = await as(admin)({ method: 'POST', url: `/api/admin/team_members/${admin.id}/access_tokens`, payload: { application_id: own.json().id } });
+    expect(minted.statusCode).toBe(201);
+    expect((await as(admin)({ method: 'DELETE', url: `/api/admin/api_access/applications/${own.json().id}` })).statusCode).toBe(204);
+    expect((await h.request({ method: 'GET', url: '/api/admin/session', token: minted.json().token })).statusCode).toBe(401);
+    // The owner may delete it.
+    const mine = await h.request({ method: 'POST', url: '/api/admin/api_access/applications', payload: { name: 'Owner only' } });
+    await h.request({ method: 'POST', url: `/api/admin/team_members/${h.ownerId}/access_tokens`, payload: { application_id: mine.json().id } });
+    expect((await as(admin)({ method: 'DELETE', url: `/api/admin/api_access/applications/${mine.json().id}` })).statusCode).toBe(403);
+    expect((await h.request({ method: 'DELETE', url: `/api/admin/api_access/applications/${mine.json().id}` })).statusCode).toBe(204);
+  });
+
   it('keeps a member from acting on one who holds permissions it lacks', async () => {
     const role = await h.request({
       method: 'POST', url: '/api/admin/roles', payload: { key: 'team_keeper', name: 'Team keeper', context: 'account', permissions: ['team.read', 'team.manage'] },

@@ -58,11 +58,13 @@ export function apiAccessRoutes(ctx: Context): FastifyPluginAsync {
     app.delete('/api_access/applications/:id', {
       config: { access: 'api_access.manage' },
       schema: {
-        tags, summary: 'Delete an application', description: 'Revokes every access token issued for it.',
+        tags, summary: 'Delete an application',
+        description: 'Revokes every access token issued for it: 403 when one of them belongs to a member whose tokens you may not '
+          + 'revoke (one holding permissions you lack, or an owner when you are not one).',
         params: IdParam, response: { 204: NoContent, ...failures(401, 403, 404) },
       },
     }, async (request, reply) => {
-      await deleteApplication(ctx, request.params.id);
+      await deleteApplication(acting(ctx, request), request.params.id);
       return reply.code(204).send(null);
     });
 

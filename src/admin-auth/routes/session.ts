@@ -1,7 +1,7 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Context } from '../../context.js';
-import { noSessionToEnd } from '../../http/errors.js';
+import { forbidden, noSessionToEnd, unsupportedMediaType } from '../../http/errors.js';
 import { useModels } from '../../http/models.js';
 import { failures, NoContent } from '../../http/responses.js';
 import { ADMIN_SESSION_COOKIE, adminOf } from '../guard.js';
@@ -10,6 +10,18 @@ import { sessionDetails, signIn, signOut } from '../sessions.js';
 import { getTeamMember } from '../team.js';
 
 const tags = ['Session'];
+
+/**
+ * Login CSRF: a page of another site must not sign the visitor's browser in to an account of the attacker's
+ * (whatever the console then saved would be theirs). A form post needs no preflight, so only JSON is taken;
+ * a browser's fetch from another site says so in Sec-Fetch-Site. Clients that send no such header (curl, SDKs) pass.
+ */
+async function refuseCrossSiteSignIn(request: FastifyRequest): Promise<void> {
+  const site = request.headers['sec-fetch-site'];
+  if (site === 'cross-site' || site === 'same-site') throw forbidden('Sign-in is accepted only from this site');
+  const type = request.headers['content-type']?.split(';')[0].trim().toLowerCase();
+  if (type !== 'application/json') throw unsupportedMediaType('Sign in with a JSON body (Content-Type: application/json)');
+}
 
 export function sessionRoutes(ctx: Context): FastifyPluginAsync {
   return async (scope) => {
@@ -23,10 +35,12 @@ export function sessionRoutes(ctx: Context): FastifyPluginAsync {
         tags, summary: 'Sign in', security: [],
         description: 'Signs a team member in with email and password and sets the admin session cookie (HttpOnly, SameSite=Lax). '
           + 'Unsafe requests made with the cookie must carry the returned `csrf_token` in the X-CSRF-Token header. '
-          + 'Ten failed sign-ins lock the member for 15 minutes.',
+          + 'Ten failed sign-ins lock the member for 15 minutes. JSON only (415 for a form post), and 403 when the browser says '
+          + 'the request comes from another site (`Sec-Fetch-Site`), so that no other site can sign a browser in to its own account.',
         body: SessionInput,
-        response: { 200: SessionModel, ...failures(401, 422, 429) },
+        response: { 200: SessionModel, ...failures(401, 403, 415, 422, 429) },
       },
+      preValidation: refuseCrossSiteSignIn,
     }, async (request, reply) => {
       const session = await signIn(ctx, request.body.email, request.body.password, request.ip);
       reply.setCookie(ADMIN_SESSION_COOKIE, session.sessionId, {
