@@ -18,7 +18,8 @@ import { issueDeliveryToken, readerOf } from './delivery-token.js';
 const tags = ['Entries'];
 const NotModified = Type.Null({ description: 'Not modified: the entity matching If-None-Match is still current (ETag header, no body)' });
 
-const CACHING = 'Answers carry a strong ETag (a hash of the body) and `Cache-Control: public, no-cache`; a request whose '
+const CACHING = 'Answers carry a strong ETag (a hash of the body) and `Cache-Control: public, no-cache` (`private, no-cache` when a '
+  + 'delivery token was sent: what it shows is the token holder\'s, never kept by a shared cache); a request whose '
   + '`If-None-Match` holds it gets 304 without a body. Private entries are shown only with a delivery token (header '
   + '`Delivery-Token` or query `delivery_token`, from the customers API) whose segments include one of the entry\'s.';
 
@@ -49,7 +50,8 @@ function matches(ifNoneMatch: string | undefined, etag: string): boolean {
 }
 
 function send(request: FastifyRequest, reply: FastifyReply, answer: Delivered): FastifyReply {
-  reply.header('etag', answer.etag).header('cache-control', 'public, no-cache').header('vary', 'Delivery-Token');
+  const cacheControl = tokenOf(request) ? 'private, no-cache' : 'public, no-cache';
+  reply.header('etag', answer.etag).header('cache-control', cacheControl).header('vary', 'Delivery-Token');
   if (matches(request.headers['if-none-match'], answer.etag)) return reply.code(304).send();
   return reply.type('application/json; charset=utf-8').send(answer.body);
 }

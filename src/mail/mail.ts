@@ -48,11 +48,12 @@ export function createMailer(config: Pick<Config, 'smtpUrl' | 'mailFrom' | 'data
   return {
     async send(mail) {
       const { raw } = composeMail(config.mailFrom, mail, new Date());
-      await fs.mkdir(outbox, { recursive: true });
+      await fs.mkdir(outbox, { recursive: true, mode: 0o700 });
       const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomUUID()}.eml`;
       // Written beside its place and renamed, so a reader of the folder never sees half a mail.
       const temporary = path.join(outbox, `.${name}.part`);
-      await fs.writeFile(temporary, raw, { flag: 'wx' });
+      // 0600: a mail holds one-time codes and links, for the addressee alone.
+      await fs.writeFile(temporary, raw, { flag: 'wx', mode: 0o600 });
       await fs.rename(temporary, path.join(outbox, name));
       log.info({ file: path.join(outbox, name) }, 'SMTP_URL is not set: mail written to the outbox folder');
     },

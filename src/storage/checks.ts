@@ -78,6 +78,8 @@ const SAMPLE_BYTES = 64 * 1024;
  */
 const ACTIVE_MARKUP = /<(?:!doctype\s+html|html|head|body|script|svg|iframe|object|embed|meta|style|link|form|img)[\s/>]/i;
 
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
+
 /**
  * Follows a file's bytes as they arrive, keeping no more than its first SAMPLE_BYTES, and tells every
  * reason to refuse it, each starting with its name: an extension this kind of file or the account does
@@ -134,6 +136,8 @@ export class FileInspection {
   /** Every reason the whole file (cut at the limit when `truncated`) is refused; empty when it is fine. */
   async reasons(truncated: boolean): Promise<string[]> {
     const reasons: string[] = [];
+    // A name is written into headers (Content-Disposition) and logs: a line break there would start a new one.
+    if (CONTROL_CHARACTER.test(this.name)) reasons.push('the file name must not contain line breaks or other control characters');
     if (truncated) reasons.push(`${this.name}: is larger than the maximum of ${this.rules.maxBytes} bytes`);
     if (!this.allowed) {
       const kind = this.rules.kind ? ` (${this.rules.kind} is one of ${this.allowedExtensions().join(', ')})` : '';

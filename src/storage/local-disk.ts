@@ -27,7 +27,7 @@ export function localDiskStorage(root: string): Storage {
   return {
     async put(key, content) {
       const file = fileOf(key);
-      await fs.mkdir(path.dirname(file), { recursive: true });
+      await fs.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
       const temporary = path.join(path.dirname(file), `.${path.basename(file)}.${randomUUID()}.part`);
       try {
         // The file is synced before it is closed, and the folder after the rename: an object reported

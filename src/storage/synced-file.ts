@@ -1,6 +1,9 @@
 import fs, { type FileHandle } from 'node:fs/promises';
 import { Writable } from 'node:stream';
 
+/** Stored files are read by this server alone: not by other users of the machine. */
+const FILE_MODE = 0o600;
+
 /** Bytes buffered while a write is under way, then written at once: fewer, larger writes than the socket's 64 KiB reads. */
 const WRITE_CHUNK = 1024 * 1024;
 /** Bytes written between two syncs started while the rest of the file is still arriving. */
@@ -49,7 +52,7 @@ export function syncedFileWriter(file: string): Writable {
   return new Writable({
     highWaterMark: WRITE_CHUNK,
     construct(callback) {
-      fs.open(file, 'wx').then((opened) => { handle = opened; callback(); }, callback);
+      fs.open(file, 'wx', FILE_MODE).then((opened) => { handle = opened; callback(); }, callback);
     },
     write(chunk: Buffer, _encoding, callback) {
       write([chunk]).then(() => callback(), callback);

@@ -233,7 +233,12 @@ describe('content delivery: private entries and the delivery token', () => {
     expect(names(await get(b5, { 'delivery-token': bobToken.token }))).toEqual(['Public']);
     expect((await get(`${b5}/${secret}`)).statusCode).toBe(404);
     expect((await get(`${b5}/${secret}`, { 'delivery-token': bobToken.token })).statusCode).toBe(404);
-    expect((await get(`${b5}/${secret}`, { 'delivery-token': anaToken.token })).json().meta).toMatchObject({ name: 'For Anas', private: true });
+    const shownToAna = await get(`${b5}/${secret}`, { 'delivery-token': anaToken.token });
+    expect(shownToAna.json().meta).toMatchObject({ name: 'For Anas', private: true });
+    // What a token shows is its holder's: no shared cache may keep it for the next visitor.
+    expect(shownToAna.headers['cache-control']).toBe('private, no-cache');
+    expect((await get(b5, { 'delivery-token': anaToken.token })).headers['cache-control']).toBe('private, no-cache');
+    expect((await get(b5)).headers['cache-control']).toBe('public, no-cache');
 
     // Embedded references follow the same rule.
     const linker = await makeEntry(h, s5, 'product', { name: 'Linker', fields: { related: { uuid: secret } } });

@@ -81,6 +81,9 @@ describe('outgoing mail', () => {
     await Promise.all([mailer.send(MAIL), mailer.send({ ...MAIL, to: 'grace@example.com' })]);
     const outbox = path.join(dataDir, 'outbox');
     const files = fs.readdirSync(outbox);
+    // A mail holds codes and links for its addressee alone.
+    expect(fs.statSync(outbox).mode & 0o777).toBe(0o700);
+    for (const file of files) expect(fs.statSync(path.join(outbox, file)).mode & 0o777).toBe(0o600);
     expect(files).toHaveLength(2);
     expect(files.every((f) => /^[^.].*\.eml$/.test(f))).toBe(true);
     const contents = files.map((f) => fs.readFileSync(path.join(outbox, f), 'utf8'));

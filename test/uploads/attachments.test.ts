@@ -314,6 +314,36 @@ describe('private attachments', () => {
     expect(attachmentFiles()).toEqual(before);
   });
 
+  it('keeps a stored file readable by the server\'s user alone (0600)', async () => {
+    const res = await upload(alice.cookie, 'mode.png', png());
+    expect(res.status).toBe(200);
+    const { uuid } = await res.json();
+    expect(fs.statSync(path.join(h.config.dataDir, 'uploads', 'attachments', uuid)).mode & 0o777).toBe(0o600);
+    expect((await remove(uuid, alice.cookie)).status).toBe(200);
+  });
+
+  it('refuses a file name carrying control characters (a terminal escape, a tab) with 422 and keeps nothing', async () => {
+    const before = attachmentFiles();
+    const boundary = 'XyZ';
+    const part = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename*=UTF-8''evil%1B%5B2J%09.png\r\n`
+      + 'Content-Type: image/png\r\n\r\n';
+    const res = await h.request({
+      method: 'POST', url: `/api/customers/realms/${realm.uid}/private_upload/answer`, token: null,
+      headers: { cookie: alice.cookie, 'content-type': `multipart/form-data; boundary=${boundary}` },
+      payload: Buffer.concat([Buffer.from(part), png(), Buffer.from(`\r\n--${boundary}--\r\n`)]),
+    });
+    expect(res.statusCode, res.body).toBe(422);
+    expect(res.json().errors).toContain('the file name must not contain line breaks or other control characters');
+    // A line break never reaches the checks: the multipart parser drops such a part, and the file is missing.
+    const broken = await h.request({
+      method: 'POST', url: `/api/customers/realms/${realm.uid}/private_upload/answer`, token: null,
+      headers: { cookie: alice.cookie, 'content-type': `multipart/form-data; boundary=${boundary}` },
+      payload: Buffer.concat([Buffer.from(part.replace('%1B%5B2J%09', '%0D%0AX-Injected%3A%201')), png(), Buffer.from(`\r\n--${boundary}--\r\n`)]),
+    });
+    expect(broken.statusCode).toBe(422);
+    expect(attachmentFiles()).toEqual(before);
+  });
+
   it('answers a multipart body cut short with 400 and keeps nothing, temporary files included', async () => {
     const before = attachmentFiles();
     const boundary = 'XyZ';
