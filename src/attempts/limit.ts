@@ -51,25 +51,25 @@ const takeAttempt = (db: Db) => prepared(db, 'attempt_take', (d, name) => {
   const lockUntil = sql`${sql.placeholder('lockUntil')}::timestamptz`;
   const window = sql`(${sql.placeholder('windowMs')}::double precision * interval '1 millisecond')`;
   const lockOver = sql`(${attemptCounters.lockedUntil} is not null and ${attemptCounters.lockedUntil} <= ${now})`;
-  // Null without a window: a windowless count never ends by itself.
-  const windowOver = sql`coalesce(${attemptCounters.windowStartedAt} + ${window} <= ${now}, false)`;
+  const windowOver = sql`coalesce(${attemptCounters.windowEndsAt} <= ${now}, false)`;
   const restart = sql`(${lockOver} or ${windowOver})`;
   const next = sql`case when ${restart} then 1 else least(${attemptCounters.failures} + 1, ${max} + 1) end`;
-  const started = sql`case when ${restart} then ${now} else coalesce(${attemptCounters.windowStartedAt}, ${now}) end`;
+  // Null without a window: a windowless count never ends by itself.
+  const ends = sql`case when ${restart} then ${now} + ${window} else ${attemptCounters.windowEndsAt} end`;
   return d.insert(attemptCounters).values({
     scope: sql`${sql.placeholder('scope')}`,
     subject: sql`${sql.placeholder('subject')}`,
     failures: 1,
     lockedUntil: sql`case when 1 >= ${max} then coalesce(${lockUntil}, ${now} + ${window}) end`,
-    windowStartedAt: now,
+    windowEndsAt: sql`${now} + ${window}`,
     updatedAt: now,
   }).onConflictDoUpdate({
     target: [attemptCounters.scope, attemptCounters.subject],
     set: {
       failures: next,
-      lockedUntil: sql`case when ${next} = ${max} then coalesce(${lockUntil}, ${started} + ${window})
+      lockedUntil: sql`case when ${next} = ${max} then coalesce(${lockUntil}, ${ends})
         when ${next} > ${max} then ${attemptCounters.lockedUntil} end`,
-      windowStartedAt: started,
+      windowEndsAt: ends,
       updatedAt: now,
     },
   }).returning({ failures: attemptCounters.failures, lockedUntil: attemptCounters.lockedUntil }).prepare(name);

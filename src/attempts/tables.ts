@@ -10,7 +10,7 @@ export const attemptCounters = pgTable('attempt_counters', {
   subject: text('subject').notNull(),
   failures: integer('failures').notNull(),
   lockedUntil: moment('locked_until'),
-  /** When the count started: a limit with a window (`windowMs`) starts it again that long after. */
-  windowStartedAt: moment('window_started_at'),
+  /** A limit with a window (`windowMs`): when the count starts again. Null without a window. */
+  windowEndsAt: moment('window_ends_at'),
   updatedAt: moment('updated_at').notNull(),
 }, (t) => [primaryKey({ columns: [t.scope, t.subject] })]);
