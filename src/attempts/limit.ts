@@ -5,16 +5,22 @@ import { prepared } from '../db/prepared.js';
 import { counters } from '../metrics/counters.js';
 import { attemptCounters } from './tables.js';
 
-/** How many wrong secrets a subject may present, and how long it is then locked out. */
-export interface AttemptLimit {
+/** How many wrong secrets (or requests) a subject may present, and how long it is then locked out. */
+export type AttemptLimit = {
   /** Names the counter; one per kind of secret (admin password, realm password, one-time code...). */
   scope: string;
   max: number;
-  /** null: locked until the counter is reset (a one-time code stays locked until a new one is sent). */
-  lockMs: number | null;
   /** A sign-in's lock: reaching it adds to the lockouts counter with this `who`. */
   lockout?: 'admin' | 'realm_user';
-}
+} & (
+  /** A lock of `lockMs` from the attempt that reaches max; null: until the counter is reset (a one-time code stays locked until a new one is sent). */
+  | { lockMs: number | null; windowMs?: undefined }
+  /**
+   * "max per window": the count restarts `windowMs` after the first attempt it holds, and a subject at
+   * max is locked until then (or until the counter is reset).
+   */
+  | { windowMs: number; lockMs?: undefined }
+);
 
 export type Attempt =
   /** `last`: if this attempt fails, the subject is locked. */
@@ -26,13 +32,13 @@ export type Attempt =
  * `attemptSucceeded` says otherwise. The count and the lock are decided by one statement, so under N
  * parallel attempts at most `max` are allowed and the rest are told of the lock; a locked subject's
  * secret is never checked. The attempt that reaches `max` is still allowed (it is an ordinary
- * failure); it starts the lock. When a lock ends the count starts again.
+ * failure); it starts the lock. When a lock (or the limit's window) ends the count starts again.
  */
 export async function beginAttempt(ctx: Pick<Context, 'db' | 'clock'>, limit: AttemptLimit, subject: string): Promise<Attempt> {
   const now = ctx.clock.now();
-  const lockUntil = limit.lockMs === null ? null : new Date(now.getTime() + limit.lockMs).toISOString();
+  const lockUntil = limit.lockMs == null ? null : new Date(now.getTime() + limit.lockMs).toISOString();
   const [row] = await takeAttempt(ctx.db).execute({
-    scope: limit.scope, subject, max: limit.max, now: now.toISOString(), lockUntil,
+    scope: limit.scope, subject, max: limit.max, now: now.toISOString(), lockUntil, windowMs: limit.windowMs ?? null,
   });
   if (row.failures <= limit.max) return { allowed: true, last: row.failures === limit.max };
   return { allowed: false, lockedUntil: row.lockedUntil };
@@ -43,19 +49,27 @@ const takeAttempt = (db: Db) => prepared(db, 'attempt_take', (d, name) => {
   const max = sql`${sql.placeholder('max')}::integer`;
   const now = sql`${sql.placeholder('now')}::timestamptz`;
   const lockUntil = sql`${sql.placeholder('lockUntil')}::timestamptz`;
+  const window = sql`(${sql.placeholder('windowMs')}::double precision * interval '1 millisecond')`;
   const lockOver = sql`(${attemptCounters.lockedUntil} is not null and ${attemptCounters.lockedUntil} <= ${now})`;
-  const next = sql`case when ${lockOver} then 1 else least(${attemptCounters.failures} + 1, ${max} + 1) end`;
+  const windowOver = sql`coalesce(${attemptCounters.windowEndsAt} <= ${now}, false)`;
+  const restart = sql`(${lockOver} or ${windowOver})`;
+  const next = sql`case when ${restart} then 1 else least(${attemptCounters.failures} + 1, ${max} + 1) end`;
+  // Null without a window: a windowless count never ends by itself.
+  const ends = sql`case when ${restart} then ${now} + ${window} else ${attemptCounters.windowEndsAt} end`;
   return d.insert(attemptCounters).values({
     scope: sql`${sql.placeholder('scope')}`,
     subject: sql`${sql.placeholder('subject')}`,
     failures: 1,
-    lockedUntil: sql`case when 1 >= ${max} then ${lockUntil} end`,
+    lockedUntil: sql`case when 1 >= ${max} then coalesce(${lockUntil}, ${now} + ${window}) end`,
+    windowEndsAt: sql`${now} + ${window}`,
     updatedAt: now,
   }).onConflictDoUpdate({
     target: [attemptCounters.scope, attemptCounters.subject],
     set: {
       failures: next,
-      lockedUntil: sql`case when ${next} = ${max} then ${lockUntil} when ${next} > ${max} then ${attemptCounters.lockedUntil} end`,
+      lockedUntil: sql`case when ${next} = ${max} then coalesce(${lockUntil}, ${ends})
+        when ${next} > ${max} then ${attemptCounters.lockedUntil} end`,
+      windowEndsAt: ends,
       updatedAt: now,
     },
   }).returning({ failures: attemptCounters.failures, lockedUntil: attemptCounters.lockedUntil }).prepare(name);
@@ -71,10 +85,30 @@ export function attemptFailed(limit: AttemptLimit, attempt: Attempt): boolean {
   return locked;
 }
 
-/** The right secret: the subject's count starts again (a lock it was under has already refused it). */
+/**
+ * The right secret: the subject's count starts again (a lock it was under has already refused it).
+ * Under a window, only this attempt is taken back: the failures counted in the window stay.
+ */
 export async function attemptSucceeded(ctx: Pick<Context, 'db'>, limit: AttemptLimit, subject: string): Promise<void> {
-  await resetAttempts(ctx, limit, subject);
+  await (limit.windowMs === undefined ? resetAttempts(ctx, limit, subject) : attemptNotCounted(ctx, limit, subject));
 }
+
+/**
+ * Takes back one allowed attempt that turned out not to count (the right secret under a window, a
+ * request refused for another reason). A count that reached max + 1 under parallel attempts stays a
+ * little higher than the attempts that count: never lower, so the limit still holds.
+ */
+export async function attemptNotCounted(ctx: Pick<Context, 'db'>, limit: AttemptLimit, subject: string): Promise<void> {
+  await takeBack(ctx.db).execute({ scope: limit.scope, subject, max: limit.max });
+}
+
+const takeBack = (db: Db) => prepared(db, 'attempt_take_back', (d, name) => {
+  const max = sql`${sql.placeholder('max')}::integer`;
+  return d.update(attemptCounters).set({
+    failures: sql`greatest(${attemptCounters.failures} - 1, 0)`,
+    lockedUntil: sql`case when ${attemptCounters.failures} - 1 >= ${max} then ${attemptCounters.lockedUntil} end`,
+  }).where(and(eq(attemptCounters.scope, sql.placeholder('scope')), eq(attemptCounters.subject, sql.placeholder('subject')))).prepare(name);
+});
 
 /** Forgets a subject's failures and lock (a one-time code replaced by a new one, say). */
 export async function resetAttempts(ctx: Pick<Context, 'db'>, limit: AttemptLimit, subject: string): Promise<void> {

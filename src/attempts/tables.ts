@@ -10,5 +10,7 @@ export const attemptCounters = pgTable('attempt_counters', {
   subject: text('subject').notNull(),
   failures: integer('failures').notNull(),
   lockedUntil: moment('locked_until'),
+  /** A limit with a window (`windowMs`): when the count starts again. Null without a window. */
+  windowEndsAt: moment('window_ends_at'),
   updatedAt: moment('updated_at').notNull(),
 }, (t) => [primaryKey({ columns: [t.scope, t.subject] })]);

@@ -8,7 +8,7 @@ const BATCH = 5_000;
 
 /**
  * How long a dead row is kept after its end: one-time links are kept a week so that a late click is
- * told "used or expired" (410) rather than "unknown"; codes a day; a delegated sign-in's used state once it could no longer be presented; an ended lock is the same as no row.
+ * told "used or expired" (410) rather than "unknown"; codes a day; a delegated sign-in's used state once it could no longer be presented; an ended lock or attempt window is the same as no row.
  * The audit log keeps a year, and a webhook delivery that ended (sent or failed) 30 days with its attempts: without
  * an end, failed sign-ins of made-up names and every event sent would grow them for ever.
  */
@@ -18,7 +18,7 @@ const RETENTION: { table: string; ended: (cutoff: string) => SQL }[] = [
   { table: 'authorization_codes', ended: (cutoff) => sql`expires_at < ${cutoff}::timestamptz - interval '1 day'` },
   { table: 'used_delegation_states', ended: (cutoff) => sql`expires_at < ${cutoff}::timestamptz` },
   { table: 'otp_codes', ended: (cutoff) => sql`expires_at < ${cutoff}::timestamptz - interval '1 day'` },
-  { table: 'attempt_counters', ended: (cutoff) => sql`locked_until <= ${cutoff}::timestamptz` },
+  { table: 'attempt_counters', ended: (cutoff) => sql`(locked_until <= ${cutoff}::timestamptz or window_ends_at <= ${cutoff}::timestamptz)` },
   // Temporary segments (apply_filters) are hidden once expired; the rows go at the next run.
   { table: 'segments', ended: (cutoff) => sql`temporary and expires_at <= ${cutoff}::timestamptz` },
   { table: 'audit_logs', ended: (cutoff) => sql`"at" < ${cutoff}::timestamptz - interval '365 days'` },

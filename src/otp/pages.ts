@@ -7,10 +7,10 @@ import { html, pageErrorHandler, pageNotFound, sendPage, type Markup } from '../
 import { findActiveRealm, type Realm } from '../realms/realms.js';
 import { safeRedirect } from '../realms/redirects.js';
 import { realmCookieName } from '../realms/sessions.js';
-import { CODE_FORMAT, requestCode } from './codes.js';
+import { CODE_FORMAT, requestCode, secondsUntil } from './codes.js';
 import { IDENTIFIER_MAX } from './schema.js';
 import { signInWithCode } from './sign-in.js';
-import { pageTexts } from '../realms/pages/messages.js';
+import { pageTexts, type Texts } from '../realms/pages/messages.js';
 import { pagePath, withRedirect } from '../realms/pages/paths.js';
 import { secureCookies } from '../realms/pages/session-cookie.js';
 
@@ -39,6 +39,9 @@ export function rememberIdentifier(reply: FastifyReply, realm: Realm, identifier
 }
 
 const hide = { hide: true };
+
+/** A wait of up to a day as a reader counts it: minutes within the hour, hours beyond. */
+const duration = (t: Texts, seconds: number) => (seconds > 3600 ? t.hours(Math.ceil(seconds / 3600)) : t.minutes(Math.ceil(seconds / 60)));
 
 interface View {
   redirectUri?: string;
@@ -125,10 +128,11 @@ ${view.notice ?? ''}
       }
       const identifier = form.identifier?.trim();
       if (!identifier) return requestPage(request, reply, realm, 422, { ...view, fieldInvalid: true, error: t.enterIdentifier });
-      const result = await requestCode(ctx, realm, identifier, t.locale);
+      const result = await requestCode(ctx, realm, identifier, request.ip, t.locale);
       if (!result.sent) {
         const seconds = result.retryAfterSeconds;
-        return requestPage(request, reply.header('retry-after', String(seconds)), realm, 429, { ...view, error: t.codeWait(t.seconds(seconds)) });
+        const error = result.reason === 'wait' ? t.codeWait(t.seconds(seconds)) : t.codeTooMany(duration(t, seconds));
+        return requestPage(request, reply.header('retry-after', String(seconds)), realm, 429, { ...view, error });
       }
       rememberIdentifier(reply, realm, identifier, result.validMinutes, secure());
       return reply.header('cache-control', 'no-store').redirect(withRedirect(pagePath(realm, 'otp_code'), view.redirectUri), 303);
@@ -162,7 +166,9 @@ ${view.notice ?? ''}
       const result = await signInWithCode(ctx, realm, identifier, code, { userAgent: request.headers['user-agent'] });
       if (!result.ok) {
         if (result.reason === 'locked') {
-          return codePage(request, reply, realm, 429, { ...view, error: t.codeLocked });
+          if (!result.retryAt) return codePage(request, reply, realm, 429, { ...view, error: t.codeLocked });
+          const seconds = secondsUntil(ctx.clock.now(), result.retryAt);
+          return codePage(request, reply.header('retry-after', String(seconds)), realm, 429, { ...view, error: t.codeLockedDay(duration(t, seconds)) });
         }
         return CODE_FORMAT.test(code)
           ? codePage(request, reply, realm, 401, { ...view, fieldInvalid: true, error: t.codeWrong })

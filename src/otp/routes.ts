@@ -7,7 +7,7 @@ import { RealmNotFound } from '../customers/schema.js';
 import { otpAttemptsExceeded, otpCodeInvalid } from '../http/errors.js';
 import { ref } from '../http/models.js';
 import { failures } from '../http/responses.js';
-import { checkCode } from './codes.js';
+import { checkCode, secondsUntil } from './codes.js';
 import { VerifyInput } from './schema.js';
 
 const tags = ['One-time codes'];
@@ -24,8 +24,10 @@ export function otpRoutes(ctx: Context): FastifyPluginAsync {
         description: 'Needs no credential. Checks the code last sent to the user the identifier (email or username) names, by '
           + 'the realm page otp_login; the right unexpired code answers 200 `{}` and is used up. A wrong or expired code, a code '
           + 'that is not 6 digits and an identifier naming no active user all answer 409 alike. After five failures every check '
-          + 'answers 429, even with the right code, until a new code is requested. The failures are counted per user together '
-          + 'with those of the otp_code page (the same code), apart from password failures.',
+          + 'answers 429, even with the right code, until a new code is requested. After twenty failures within 24 hours of the '
+          + 'first, every check answers 429 with `Retry-After`, whatever the code, until those 24 hours have passed or the user\'s '
+          + 'password is reset. The failures are counted per user together with those of the otp_code page (the same code), '
+          + 'apart from password failures.',
         params: Params, body: VerifyInput,
         response: {
           200: Type.Object({}, { additionalProperties: false, description: 'The code was right; it is used up' }),
@@ -35,8 +37,11 @@ export function otpRoutes(ctx: Context): FastifyPluginAsync {
       },
     }, async (request) => {
       const result = await checkCode(ctx, customerRealmOf(request), request.body.identifier, request.body.code);
-      if (!result.ok) throw result.reason === 'locked' ? otpAttemptsExceeded() : otpCodeInvalid();
-      return {};
+      if (result.ok) return {};
+      if (result.reason === 'invalid') throw otpCodeInvalid();
+      const exceeded = otpAttemptsExceeded();
+      if (result.retryAt) exceeded.headers = { 'retry-after': String(secondsUntil(ctx.clock.now(), result.retryAt)) };
+      throw exceeded;
     });
   };
 }

@@ -2,9 +2,9 @@ import type { Context } from '../context.js';
 import { recordEvent } from '../events/events.js';
 import type { Realm } from '../realms/realms.js';
 import { startRealmSession, type SessionOrigin, type StartedSession } from '../realms/sessions.js';
-import { checkCode } from './codes.js';
+import { checkCode, type CodeCheck } from './codes.js';
 
-export type CodeSignIn = { ok: true; session: StartedSession } | { ok: false; reason: 'invalid' | 'locked' };
+export type CodeSignIn = { ok: true; session: StartedSession } | Exclude<CodeCheck, { ok: true }>;
 
 /** Signs a realm user in with a one-time code: a fresh session, and `user_otp_login_log` recorded. */
 export async function signInWithCode(ctx: Context, realm: Realm, identifier: string, code: string, origin: SessionOrigin = {}): Promise<CodeSignIn> {

@@ -10,7 +10,7 @@ import { realmLanguage, textsIn, type Texts } from './pages/messages.js';
 import type { Realm } from './realms.js';
 import { revokeUserSessions } from './sessions.js';
 import { findByIdentifier } from './sign-in.js';
-import { SIGN_IN_LIMIT, signInSubject } from './sign-in-limit.js';
+import { CODE_FAILURES_PER_DAY, SIGN_IN_LIMIT, signInSubject } from './sign-in-limit.js';
 import { realmUsers } from './tables.js';
 import { realmUserBody, realmUserEvent, userWithLock, type RealmUser } from './users.js';
 import type { Db } from '../db/connect.js';
@@ -56,7 +56,8 @@ export type ResetOutcome = { ok: true } | { ok: false; reason: 'unknown' | 'gone
 
 /**
  * Uses a reset link up and sets the user's new password (already checked for strength). Every session
- * of the user ends, and its sign-in lock is lifted: whoever reset the password may sign in.
+ * of the user ends, and its sign-in lock and its day's count of wrong one-time codes are lifted:
+ * whoever reset the password may sign in.
  */
 export async function resetPassword(ctx: Context, realm: Realm, token: string, password: string): Promise<ResetOutcome> {
   const claimed = await claimLink(ctx, realm, 'password_reset', token);
@@ -69,7 +70,7 @@ export async function resetPassword(ctx: Context, realm: Realm, token: string, p
   // Cached credentials carry the user's row: they must not keep the old password's hash.
   ctx.caches.changed('customers', `user:${userId}`);
   await revokeUserSessions(ctx, userId);
-  await resetAttempts(ctx, SIGN_IN_LIMIT, signInSubject(realm.id, user, ''));
+  for (const limit of [SIGN_IN_LIMIT, CODE_FAILURES_PER_DAY]) await resetAttempts(ctx, limit, signInSubject(realm.id, user, ''));
   await recordEvent(ctx, { realmId: realm.id, userId, type: 'user_password_reset_log' });
   return { ok: true };
 }

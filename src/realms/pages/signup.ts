@@ -222,7 +222,8 @@ ${custom}
       switch (realm.activationMode) {
         case 'otp': {
           // Signing in with the code sent to the address is the confirmation; an address already taken gets a code for its own account.
-          await requestCode(ctx, realm, email, t.locale);
+          // Whether a code went out (the hourly limits may keep it back) is not told: otp_code links to otp_login, which says.
+          await requestCode(ctx, realm, email, request.ip, t.locale);
           rememberIdentifier(reply, realm, email, realm.otpCodeValidityMinutes, secureCookies(ctx));
           return reply.header('cache-control', 'no-store').redirect(withRedirect(pagePath(realm, 'otp_code'), view.redirectUri), 303);
         }

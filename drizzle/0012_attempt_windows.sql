@@ -1,0 +1,1 @@
+ALTER TABLE "attempt_counters" ADD COLUMN "window_ends_at" timestamp with time zone;
