@@ -7,7 +7,7 @@ import { realmLanguage, textsIn, type Texts } from '../realms/pages/messages.js'
 import type { Realm } from '../realms/realms.js';
 import { findByIdentifier } from '../realms/sign-in.js';
 import { signInSubject } from '../realms/sign-in-limit.js';
-import type { RealmUser } from '../realms/users.js';
+import { proveAddress, type RealmUser } from '../realms/users.js';
 import { hashSecret } from '../security/secrets.js';
 import { otpCodes } from './tables.js';
 
@@ -76,7 +76,7 @@ export type CodeCheck =
 
 /**
  * Checks a code against the live code of the user an identifier names, and uses it up when it is
- * right and unexpired. Every check is an attempt taken before the code is looked at (see OTP_LIMIT);
+ * right and unexpired (which proves the user's address). Every check is an attempt taken before the code is looked at (see OTP_LIMIT);
  * a malformed code, an unknown identifier and an inactive user are wrong codes like any other, with
  * the same queries.
  */
@@ -97,5 +97,7 @@ export async function checkCode(ctx: Context, realm: Realm, identifier: string, 
     return { ok: false, reason: 'invalid' };
   }
   await attemptSucceeded(ctx, OTP_LIMIT, subject);
+  // The code was read at the address: it is proven now (otp mode's password sign-in waits for this).
+  if (found.emailVerifiedAt === null) await proveAddress(ctx, found.id);
   return { ok: true, user: found };
 }
