@@ -68,8 +68,8 @@ async function lockPendingUser(db: Db, realm: Realm, email: string): Promise<Rea
  * is used up in the transaction that creates the user, so it makes one account however often it is
  * posted at once. In `activation_email`, an address whose account still waits for its link is signed
  * up anew: the pending account takes this sign-up's password and its earlier links die, so a link
- * opens only the password its own sign-up chose. Every field is checked by the one user writer; an email already taken is told
- * apart from the other problems so that the page can keep it secret.
+ * opens only the password its own sign-up chose. Every field is checked by the one user writer; an
+ * email already taken is told apart from the other problems so that the page can keep it secret.
  */
 export async function signUp(ctx: Context, realm: Realm, input: SignUpInput, fields: CustomField[], invitation?: string): Promise<SignUpResult> {
   const invited = invitation !== undefined;

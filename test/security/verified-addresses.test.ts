@@ -1,7 +1,9 @@
+import fs from 'node:fs';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarnessWithSmtp, type Harness } from '../helpers/harness.js';
 import { makeRealm, makeRealmUser, REALM_USER_PASSWORD, signInAtLoginPage } from '../helpers/realms.js';
-import { activationLinkIn, codeIn, mailText, type SmtpListener } from '../helpers/smtp.js';
+import { activationLinkIn, codeIn, invitationLinkIn, mailText, resetLinkIn, type SmtpListener } from '../helpers/smtp.js';
 import { submitForm, verify } from '../otp/flow.js';
 import { browser, h as rig, idp, REALMS, sessionCookie, toCallback, useRig, written } from '../delegation/rig.js';
 
@@ -104,6 +106,40 @@ describe('sign-up and email changes wait for the address\'s proof (mails through
     expect((await verify(h, realm.uid, 'coder@corp.test', code)).statusCode).toBe(200);
     expect((await adminUser(h, realm.uid, 'coder@corp.test'))?.email_verified_at).not.toBeNull();
     await expect(signInAtLoginPage(h, realm.uid, 'coder@corp.test', VICTIM_PASSWORD)).resolves.toMatch(/^atrium_realm_/);
+  });
+
+  it('which way verifies what, and the migration\'s data update finds the same users in their events', async () => {
+    const direct = await makeRealm(h);
+    const otp = await makeRealm(h, { settings: { activation_mode: 'otp', otp_resend_wait_seconds: 0 } });
+    const verified = async (realm: string, email: string) => Boolean((await adminUser(h, realm, email))?.email_verified_at);
+    expect((await signUpAtPage(h, direct.uid, 'direct@corp.test', VICTIM_PASSWORD)).statusCode).toBe(303);
+    await makeRealmUser(h, direct.uid, { email: 'by-admin@corp.test' });
+    const invited = await h.request({ method: 'POST', url: `/api/admin/customers/${direct.uid}/users/invitations`, payload: { email: 'invited@corp.test' } });
+    expect(invited.statusCode, invited.body).toBe(201);
+    expect((await signUpAtPage(h, direct.uid, 'reset@corp.test', VICTIM_PASSWORD)).statusCode).toBe(303);
+    expect((await submitForm(h, `/realms/${direct.uid}/password`, { identifier: 'reset@corp.test' })).statusCode).toBe(200);
+    const reset = await submitForm(h, resetLinkIn(await smtp.next('reset@corp.test')), { password: ATTACKER_PASSWORD, confirmation: ATTACKER_PASSWORD });
+    expect(reset.statusCode, reset.body).toBe(303);
+    const signedUp = await signUpAtPage(h, otp.uid, 'by-code@corp.test', VICTIM_PASSWORD);
+    const code = await submitForm(h, `/realms/${otp.uid}/otp_code`, { code: codeIn(await smtp.next('by-code@corp.test')) }, signedUp.jar);
+    expect(code.statusCode, code.body).toBe(303);
+    expect((await signUpAtPage(h, otp.uid, 'no-code@corp.test', VICTIM_PASSWORD)).statusCode).toBe(303);
+    const link = invitationLinkIn(await smtp.next('invited@corp.test'));
+    const invitation = await submitForm(h, link, { invitation: new URL(link, 'http://x').searchParams.get('invitation')!, password: VICTIM_PASSWORD });
+    expect(invitation.statusCode, invitation.body).toBe(303);
+
+    const expected = [
+      [direct.uid, 'direct@corp.test', false], [direct.uid, 'by-admin@corp.test', true], [direct.uid, 'invited@corp.test', true],
+      [direct.uid, 'reset@corp.test', true], [otp.uid, 'by-code@corp.test', true], [otp.uid, 'no-code@corp.test', false],
+    ] as const;
+    const now = async () => Promise.all(expected.map(async ([realm, email]) => [realm, email, await verified(realm, email)]));
+    expect(await now()).toEqual(expected);
+    // Users from before the column: the hand-written block of the migration reads their proofs from their events.
+    const migration = fs.readFileSync(new URL('../../drizzle/0012_verified_addresses.sql', import.meta.url), 'utf8');
+    const update = migration.slice(migration.indexOf('UPDATE "realm_users"'));
+    await h.ctx.db.execute(sql`update realm_users set email_verified_at = null`);
+    await h.ctx.db.execute(sql.raw(update));
+    expect(await now()).toEqual(expected);
   });
 
   describe('PUT /me with a new email', () => {
