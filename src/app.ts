@@ -18,6 +18,7 @@ import { realmPages } from './realms/pages/routes.js';
 import { otpPages } from './otp/pages.js';
 import { signUpPage } from './realms/pages/signup.js';
 import { activationPages } from './realms/pages/activation.js';
+import { emailChangePages } from './realms/pages/email-change.js';
 import { passwordPages } from './realms/pages/password.js';
 import { avatarFileRoutes } from './realms/routes/avatar-files.js';
 import { delegatedLoginPages } from './delegation/pages.js';
@@ -76,6 +77,7 @@ export async function buildApp(ctx: Context, options: AppOptions = {}): Promise<
   await app.register(otpPages(ctx));
   await app.register(signUpPage(ctx));
   await app.register(activationPages(ctx));
+  await app.register(emailChangePages(ctx));
   await app.register(passwordPages(ctx));
   await app.register(avatarFileRoutes(ctx));
   await app.register(delegatedLoginPages(ctx));

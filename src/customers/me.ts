@@ -1,7 +1,9 @@
 import type { Static } from '@sinclair/typebox';
 import type { Context } from '../context.js';
 import type { MeModel } from './schema.js';
+import { normalizeEmail } from '../admin-auth/team.js';
 import { recordEvent } from '../events/events.js';
+import { requestEmailChange } from '../realms/email-change.js';
 import { fieldsOf, type CustomField } from '../realms/custom-fields.js';
 import { fieldValueList, type FieldValues } from '../realms/field-values.js';
 import { avatarBody, userName, writeRealmUser, type RealmUser, type RealmUserInput } from '../realms/users.js';
@@ -35,12 +37,13 @@ export async function getMe(ctx: Context, customer: Customer): Promise<MeBody> {
   return meBody(customer.user, fields, delegatedToken);
 }
 
-const PROFILE_COLUMNS = ['email', 'username', 'firstName', 'lastName', 'secondLastName', 'customFields'] as const;
+const PROFILE_COLUMNS = ['username', 'firstName', 'lastName', 'secondLastName', 'customFields'] as const;
 
 /**
  * Spec 4.3 rule 1: custom fields that are not both visible and editable by users (and unknown keys)
  * are dropped silently and keep their value; everything else is checked like an admin's change, and
- * one 422 names each invalid attribute. A change records `user_updated_log`.
+ * one 422 names each invalid attribute. A change records `user_updated_log`. A new email address is
+ * not written: it waits for the link mailed to it (email-change.ts), so the answer shows the old one.
  */
 export async function updateMe(ctx: Context, customer: Customer, input: MeInput): Promise<MeBody> {
   const { realm, user, session } = customer;
@@ -54,7 +57,9 @@ export async function updateMe(ctx: Context, customer: Customer, input: MeInput)
     username: input.username,
     email: input.email,
     custom_fields: input.custom_fields?.filter((i) => keys.has(i.key)),
-  }, { fields: editable });
+  }, { fields: editable, emailPending: true });
+  const email = input.email === undefined ? null : normalizeEmail(input.email);
+  if (email && email !== user.email.toLowerCase()) await requestEmailChange(ctx, realm, updated, email);
   if (PROFILE_COLUMNS.some((c) => JSON.stringify(updated[c]) !== JSON.stringify(user[c]))) {
     await recordEvent(ctx, { realmId: realm.id, userId: user.id, type: 'user_updated_log', impersonatorId: session.impersonatorId });
   }

@@ -56,7 +56,7 @@ export const MeInput = Type.Object({
   last_name: Type.Optional(Type.String()),
   second_last_name: Type.Optional(Type.String()),
   username: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: 'Unique in the realm regardless of case' })),
-  email: Type.Optional(Type.String({ description: 'Unique in the realm regardless of case' })),
+  email: Type.Optional(Type.String({ description: 'Unique in the realm regardless of case; a change is pending until the link mailed to the new address is used' })),
   custom_fields: Type.Optional(Type.Array(CustomFieldValue, {
     description: 'Values by key. Fields not both visible and editable by users, and unknown keys, are dropped silently and keep their value.',
   })),

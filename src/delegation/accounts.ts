@@ -17,7 +17,8 @@ import { tokenColumns } from './tokens.js';
 
 /**
  * Who a verified provider account is in the realm: the user linked to its `sub`, else the user with
- * its verified email (then linked), else a new user when the realm's activation mode lets visitors
+ * its verified email (then linked) when that user's address is proven too (DESIGN.md "Verified
+ * addresses": whoever signed up with an address they never proved must not receive its owner), else a new user when the realm's activation mode lets visitors
  * sign up. Everything is written in one transaction with the flow's single use, or nothing is.
  */
 
@@ -29,7 +30,7 @@ export type DelegatedOutcome =
 
 class Refusal extends Error {
   constructor(
-    readonly reason: 'replayed' | 'inactive' | 'sign_up_closed' | 'no_verified_email' | 'linked_elsewhere' | 'invalid',
+    readonly reason: 'replayed' | 'inactive' | 'sign_up_closed' | 'no_verified_email' | 'linked_elsewhere' | 'unverified_account' | 'invalid',
     readonly status: number,
     readonly details?: FieldError[],
   ) {
@@ -69,10 +70,10 @@ function mappedInput(fields: CustomField[], provider: IdentityProvider, claims: 
   return input;
 }
 
-/** A taken username is not the visitor's fault: the account is made without one. */
+/** A taken username is not the visitor's fault: the account is made without one. The provider vouched for the address. */
 async function createUser(ctx: Context, realm: Realm, input: RealmUserInput, fields: CustomField[]): Promise<RealmUser> {
   try {
-    return await writeRealmUser(ctx, realm, null, input, { fields });
+    return await writeRealmUser(ctx, realm, null, input, { fields, emailVerified: true });
   } catch (err) {
     if (!(err instanceof AppError) || err.status !== 422) throw err;
     if (input.username && err.details?.some((d) => d.field === 'username')) return createUser(ctx, realm, { ...input, username: undefined }, fields);
@@ -105,6 +106,7 @@ async function accountOf(
     const [known] = await tx.select().from(realmUsers).where(and(eq(realmUsers.realmId, realm.id), sql`lower(${realmUsers.email}) = ${email}`));
     if (known) {
       if (!known.active) throw new Refusal('inactive', 403);
+      if (known.emailVerifiedAt === null) throw new Refusal('unverified_account', 409);
       await link(tx, realm, provider, known, claims.sub, now);
       return { user: known, created: false };
     }

@@ -7,7 +7,7 @@ import { realmLanguage, textsIn, type Texts } from '../realms/pages/messages.js'
 import type { Realm } from '../realms/realms.js';
 import { findByIdentifier } from '../realms/sign-in.js';
 import { CODE_FAILURES_PER_DAY, signInSubject } from '../realms/sign-in-limit.js';
-import type { RealmUser } from '../realms/users.js';
+import { proveAddress, type RealmUser } from '../realms/users.js';
 import { hashSecret } from '../security/secrets.js';
 import { otpCodes } from './tables.js';
 
@@ -104,9 +104,9 @@ export type CodeCheck =
 
 /**
  * Checks a code against the live code of the user an identifier names, and uses it up when it is
- * right and unexpired. Every check is an attempt of both CODE_FAILURES_PER_DAY and OTP_LIMIT, taken
- * before the code is looked at; a malformed code, an unknown identifier and an inactive user are
- * wrong codes like any other, with the same queries.
+ * right and unexpired (which proves the user's address). Every check is an attempt of both
+ * CODE_FAILURES_PER_DAY and OTP_LIMIT, taken before the code is looked at; a malformed code, an unknown
+ * identifier and an inactive user are wrong codes like any other, with the same queries.
  */
 export async function checkCode(ctx: Context, realm: Realm, identifier: string, code: string): Promise<CodeCheck> {
   const found = await findByIdentifier(ctx, realm, identifier);
@@ -133,5 +133,7 @@ export async function checkCode(ctx: Context, realm: Realm, identifier: string, 
   }
   await attemptSucceeded(ctx, OTP_LIMIT, subject);
   await attemptSucceeded(ctx, CODE_FAILURES_PER_DAY, subject);
+  // The code was read at the address: it is proven now (otp mode's password sign-in waits for this).
+  if (found.emailVerifiedAt === null) await proveAddress(ctx, found.id);
   return { ok: true, user: found };
 }

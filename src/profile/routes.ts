@@ -35,7 +35,8 @@ export function profileRoutes(ctx: Context): FastifyPluginAsync {
         tags, summary: 'Change the signed-in user\'s profile',
         description: 'The same operation as the customers API\'s PUT /realms/{realm_uid}/me (spec 4.3 rule 1): names, username, email '
           + 'and custom field values; custom fields not both visible and editable by users are dropped silently; invalid values of the '
-          + `other attributes answer 422 naming each; read-only attributes of GET /me may be sent back and are ignored. ${CREDENTIAL}`,
+          + 'other attributes answer 422 naming each; read-only attributes of GET /me may be sent back and are ignored. The email change is '
+          + `pending until the link mailed to the new address is used (see the customers API's PUT /me). ${CREDENTIAL}`,
         querystring: Query, body: MeInput, response: { 200: ref(MeModel), ...credentialFailures(), ...failures(422) },
       },
     }, async (request) => updateMe(ctx, customerOf(request), request.body));

@@ -109,7 +109,7 @@ class LinkDead extends Error {
 }
 
 /**
- * Uses an activation link up: the user becomes active (no longer pending), a fresh session starts
+ * Uses an activation link up: the user becomes active (no longer pending) with its address proven, a fresh session starts
  * and `user_login_log` is recorded, all in one transaction: of simultaneous uses exactly one
  * activates, and a link whose user is no longer pending (an administrator decided meanwhile) writes
  * nothing. The redirect_uri the link carries is checked again now.
@@ -123,7 +123,7 @@ export async function activateWithLink(ctx: Context, realm: Realm, token: string
       if (!claimed.ok) throw new LinkDead(claimed.reason);
       const { userId, redirectUri } = claimed.link;
       const now = ctx.clock.now();
-      const [activated] = await tx.db.update(realmUsers).set({ active: true, confirmationPending: false, updatedAt: now })
+      const [activated] = await tx.db.update(realmUsers).set({ active: true, confirmationPending: false, emailVerifiedAt: now, updatedAt: now })
         .where(and(eq(realmUsers.id, userId ?? 0), eq(realmUsers.realmId, realm.id), eq(realmUsers.confirmationPending, true)))
         .returning(userWithLock(now));
       if (!activated) throw new LinkDead('gone');

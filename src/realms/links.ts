@@ -1,11 +1,15 @@
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Context } from '../context.js';
+import type { Db } from '../db/connect.js';
 import { hashSecret, randomSecret } from '../security/secrets.js';
 import type { Realm } from './realms.js';
 import { realmUserLinks } from './tables.js';
 
-/** What a link lets its holder do; one live link per purpose and user (or email, for an invitation). */
-export type LinkPurpose = 'password_reset' | 'activation' | 'invitation';
+/**
+ * What a link lets its holder do; one live link per purpose and user (or email, for an invitation).
+ * An `email_change` link's email is the new address it proves (email-change.ts).
+ */
+export type LinkPurpose = 'password_reset' | 'activation' | 'invitation' | 'email_change';
 
 export interface LinkRequest {
   purpose: LinkPurpose;
@@ -43,14 +47,20 @@ export async function issueLink(ctx: Context, realm: Realm, request: LinkRequest
   const holder = `${realm.id}:${request.purpose}:${request.userId ?? request.email.toLowerCase()}`;
   await ctx.db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${LINKS_LOCK}, hashtext(${holder}))`);
-    await tx.update(realmUserLinks).set({ expiresAt: now })
-      .where(and(sameHolder(realm, request), isNull(realmUserLinks.usedAt), gt(realmUserLinks.expiresAt, now)));
+    await expireLinks({ db: tx as unknown as Db, clock: ctx.clock }, realm, request);
     await tx.insert(realmUserLinks).values({
       realmId: realm.id, userId: request.userId, purpose: request.purpose, email: request.email,
       tokenHash: hashSecret(token), redirectUri: request.redirectUri ?? null, expiresAt, createdAt: now,
     });
   });
   return { token, expiresAt };
+}
+
+/** The holder's live links of the purpose stop working: they are marked expired now. */
+export async function expireLinks(ctx: Pick<Context, 'db' | 'clock'>, realm: Realm, holder: Pick<LinkRequest, 'purpose' | 'userId' | 'email'>): Promise<void> {
+  const now = ctx.clock.now();
+  await ctx.db.update(realmUserLinks).set({ expiresAt: now })
+    .where(and(sameHolder(realm, holder), isNull(realmUserLinks.usedAt), gt(realmUserLinks.expiresAt, now)));
 }
 
 const byToken = (realm: Realm, purpose: LinkPurpose, token: string) => and(

@@ -5,14 +5,14 @@ import { recordEvent } from '../events/events.js';
 import { hashPassword, UNKNOWN_ACCOUNT_HASH, verifyPassword } from '../security/passwords.js';
 import type { Customer } from './credential.js';
 import type { Locale } from '../i18n/locale.js';
-import { claimLink, issueLink } from './links.js';
+import { claimLink, expireLinks, issueLink } from './links.js';
 import { realmLanguage, textsIn, type Texts } from './pages/messages.js';
 import type { Realm } from './realms.js';
 import { revokeUserSessions } from './sessions.js';
 import { findByIdentifier } from './sign-in.js';
 import { CODE_FAILURES_PER_DAY, SIGN_IN_LIMIT, signInSubject } from './sign-in-limit.js';
 import { realmUsers } from './tables.js';
-import { realmUserBody, realmUserEvent, userWithLock, type RealmUser } from './users.js';
+import { proveAddress, realmUserBody, realmUserEvent, userWithLock, type RealmUser } from './users.js';
 import type { Db } from '../db/connect.js';
 import { fieldsOf } from './custom-fields.js';
 import { emitWebhookEvent } from '../webhooks/outbox.js';
@@ -56,8 +56,8 @@ export type ResetOutcome = { ok: true } | { ok: false; reason: 'unknown' | 'gone
 
 /**
  * Uses a reset link up and sets the user's new password (already checked for strength). Every session
- * of the user ends, and its sign-in lock and its day's count of wrong one-time codes are lifted:
- * whoever reset the password may sign in.
+ * of the user ends, its address is proven, and its sign-in lock and its day's count of wrong one-time codes
+ * are lifted: whoever reset the password may sign in.
  */
 export async function resetPassword(ctx: Context, realm: Realm, token: string, password: string): Promise<ResetOutcome> {
   const claimed = await claimLink(ctx, realm, 'password_reset', token);
@@ -67,9 +67,11 @@ export async function resetPassword(ctx: Context, realm: Realm, token: string, p
   const user = await storePassword(ctx, realm, and(eq(realmUsers.id, userId), eq(realmUsers.realmId, realm.id), eq(realmUsers.active, true))!,
     await hashPassword(password));
   if (!user) return { ok: false, reason: 'gone' };
-  // Cached credentials carry the user's row: they must not keep the old password's hash.
-  ctx.caches.changed('customers', `user:${userId}`);
+  // The link was read at the address. proveAddress also drops cached credentials, which must not keep the old password's hash.
+  await proveAddress(ctx, userId);
   await revokeUserSessions(ctx, userId);
+  // Whoever asked for a change of the address with the old password loses it with the password.
+  await expireLinks(ctx, realm, { purpose: 'email_change', userId, email: user.email });
   for (const limit of [SIGN_IN_LIMIT, CODE_FAILURES_PER_DAY]) await resetAttempts(ctx, limit, signInSubject(realm.id, user, ''));
   await recordEvent(ctx, { realmId: realm.id, userId, type: 'user_password_reset_log' });
   return { ok: true };

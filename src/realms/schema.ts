@@ -132,6 +132,12 @@ export const RealmUserModel = Type.Object({
     description: 'Signed up in an activation_email realm and not yet confirmed by the mailed link (the user is inactive until then); '
       + 'an administrator\'s activation, or any change of `active`, clears it',
   }),
+  email_verified_at: Type.Union([DateTime, Type.Null()], {
+    description: 'When the address was proven the user\'s: an activation link, a one-time code, a password reset link or an email '
+      + 'change link sent to it was used, the address was invited, an administrator created the user or set the address, or the '
+      + 'identity provider asserted email_verified; null while unproven (a direct sign-up, or an otp sign-up before its first code). '
+      + 'An identity provider\'s account is linked to an existing user only when it is set',
+  }),
   locked_until: Type.Union([DateTime, Type.Null()], { description: 'Set while ten failed sign-ins keep the user out (15 minutes)' }),
   avatar: Type.Union([ref(AvatarModel), Type.Null()]),
   custom_fields: Type.Array(CustomFieldValue, { description: 'Every custom field of the realm, in creation order; null when unset' }),

@@ -38,8 +38,15 @@ const userByEmail = userBy(realmUsers.email, 'realm_user_by_email');
 const userByUsername = userBy(realmUsers.username, 'realm_user_by_username');
 
 /**
+ * In `otp` mode the code mailed to the address is what confirms a sign-up: until one was used
+ * (`email_verified_at`), the account's password opens nothing, as for an account still pending.
+ */
+const awaitsFirstCode = (realm: Realm, user: RealmUser) => realm.activationMode === 'otp' && user.emailVerifiedAt === null;
+
+/**
  * Signs a realm user in with email or username and password. Every refusal looks the same from
- * outside (unknown names are counted, and cost the same scrypt work) except a lock, which the user is
+ * outside (unknown names are counted, and cost the same scrypt work; an inactive user, or one awaiting
+ * its first code, is a wrong password) except a lock, which the user is
  * told of. A success starts a fresh session and records `user_login_log`; a failure of a known user
  * records `user_login_attempt_failed_log`.
  */
@@ -53,7 +60,7 @@ export async function signInWithPassword(ctx: Context, realm: Realm, identifier:
     return { ok: false, reason: 'locked', lockedUntil: attempt.lockedUntil };
   }
   const matches = await verifyPassword(password, user?.passwordHash ?? UNKNOWN_ACCOUNT_HASH);
-  if (!user || !matches || !user.active || !user.passwordHash) {
+  if (!user || !matches || !user.active || !user.passwordHash || awaitsFirstCode(realm, user)) {
     attemptFailed(SIGN_IN_LIMIT, attempt);
     await failed();
     return { ok: false, reason: 'invalid' };

@@ -1,13 +1,16 @@
+import { and, eq, sql } from 'drizzle-orm';
 import type { AttemptLimit } from '../attempts/limit.js';
+import { normalizeEmail } from '../admin-auth/team.js';
 import type { Context } from '../context.js';
 import type { Db } from '../db/connect.js';
 import { recordEvent } from '../events/events.js';
 import { AppError, type FieldError } from '../http/errors.js';
 import { fieldsOf, type CustomField } from './custom-fields.js';
 import type { FieldValue } from './field-values.js';
-import { claimLink } from './links.js';
+import { claimLink, expireLinks } from './links.js';
 import type { Realm } from './realms.js';
 import type { ActivationMode } from './schema.js';
+import { realmUsers } from './tables.js';
 import { writeRealmUser, type RealmUser } from './users.js';
 
 /** The modes whose signup page offers its form to anyone; `invitation_only` offers it to an invitation's holder. */
@@ -48,14 +51,25 @@ class InvitationDead extends Error {
   }
 }
 
+/** The user of the address still waiting for its activation link, locked against the link's use meanwhile. */
+async function lockPendingUser(db: Db, realm: Realm, email: string): Promise<RealmUser | undefined> {
+  const [user] = await db.select().from(realmUsers).where(and(
+    eq(realmUsers.realmId, realm.id), sql`lower(${realmUsers.email}) = ${normalizeEmail(email)}`,
+    eq(realmUsers.confirmationPending, true), eq(realmUsers.active, false),
+  )).for('update');
+  return user;
+}
+
 /**
  * Creates the user a visitor signs up as and records `user_signup_log`. By the realm's mode: inactive
  * when moderated; inactive and pending confirmation in `activation_email` (activation.ts mails the
  * link). With an invitation token the email is the invited address and the user is active whatever
  * the mode (an administrator invited it, and holding the link proves the address); the invitation
  * is used up in the transaction that creates the user, so it makes one account however often it is
- * posted at once. Every field is checked by the one user writer; an email already taken is told
- * apart from the other problems so that the page can keep it secret.
+ * posted at once. In `activation_email`, an address whose account still waits for its link is signed
+ * up anew: the pending account takes this sign-up's password and its earlier links die, so a link
+ * opens only the password its own sign-up chose. Every field is checked by the one user writer; an
+ * email already taken is told apart from the other problems so that the page can keep it secret.
  */
 export async function signUp(ctx: Context, realm: Realm, input: SignUpInput, fields: CustomField[], invitation?: string): Promise<SignUpResult> {
   const invited = invitation !== undefined;
@@ -64,18 +78,35 @@ export async function signUp(ctx: Context, realm: Realm, input: SignUpInput, fie
     const user = await writeRealmUser(writer, realm, null, {
       email, username: input.username, password: input.password || undefined,
       active: invited || (mode !== 'moderated' && mode !== 'activation_email'), custom_fields: input.customFields,
-    }, { fields, confirmationPending: !invited && mode === 'activation_email' });
+    }, { fields, confirmationPending: !invited && mode === 'activation_email', emailVerified: invited });
     await recordEvent(writer, {
       realmId: realm.id, userId: user.id, type: 'user_signup_log', properties: { activation_mode: mode, ...(invited ? { invited: true } : {}) },
     });
     return user;
   };
+  // The pending user's password (and username, field values) become this sign-up's; its earlier links stop working.
+  const replace = async (writer: Context, pending: RealmUser) => {
+    await expireLinks(writer, realm, { purpose: 'activation', userId: pending.id, email: pending.email });
+    const user = await writeRealmUser(writer, realm, pending, {
+      username: input.username, password: input.password || undefined, custom_fields: input.customFields,
+    }, { fields });
+    await recordEvent(writer, { realmId: realm.id, userId: user.id, type: 'user_signup_log', properties: { activation_mode: mode, replaced_pending: true } });
+    return user;
+  };
+  const inTransaction = (work: (tx: Context) => Promise<RealmUser>) => ctx.db.transaction((txn) => work({ ...ctx, db: txn as unknown as Db }));
   try {
-    const user = invitation === undefined ? await create(ctx, input.email) : await ctx.db.transaction(async (txn) => {
-      const tx = { ...ctx, db: txn as unknown as Db };
-      const claimed = await claimLink(tx, realm, 'invitation', invitation);
-      if (!claimed.ok) throw new InvitationDead(claimed.reason);
-      return create(tx, claimed.link.email);
+    if (invitation !== undefined) {
+      const user = await inTransaction(async (tx) => {
+        const claimed = await claimLink(tx, realm, 'invitation', invitation);
+        if (!claimed.ok) throw new InvitationDead(claimed.reason);
+        return create(tx, claimed.link.email);
+      });
+      return { outcome: 'created', user };
+    }
+    if (mode !== 'activation_email') return { outcome: 'created', user: await create(ctx, input.email) };
+    const user = await inTransaction(async (tx) => {
+      const pending = await lockPendingUser(tx.db, realm, input.email);
+      return pending ? replace(tx, pending) : create(tx, input.email);
     });
     return { outcome: 'created', user };
   } catch (err) {

@@ -52,6 +52,12 @@ export const realmUsers = pgTable('realm_users', {
    * inactive meanwhile. Cleared by the link, or by an administrator's decision on `active`.
    */
   confirmationPending: boolean('confirmation_pending').notNull().default(false),
+  /**
+   * When the address was proven the user's: a link or code mailed to it was used, an administrator
+   * created the user or invited the address, or an identity provider asserted `email_verified`
+   * (DESIGN.md "Verified addresses"). Null: nothing links or merges an account on this address.
+   */
+  emailVerifiedAt: moment('email_verified_at'),
   avatar: jsonb('avatar').$type<AvatarValue | null>(),
   customFields: jsonb('custom_fields').$type<Record<string, unknown>>().notNull().default({}),
   ...timestamps,

@@ -1,4 +1,4 @@
-import { and, desc, eq, getTableColumns, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, getTableColumns, isNull, sql, type SQL } from 'drizzle-orm';
 import type { Static } from '@sinclair/typebox';
 import type { AvatarModel, RealmUserInput as RealmUserInputSchema, RealmUserModel } from './schema.js';
 import { orderOf } from '../db/sorting.js';
@@ -56,6 +56,7 @@ export function realmUserBody(user: RealmUser, fields: CustomField[], lockedUnti
     external_id: user.externalId,
     active: user.active,
     confirmation_pending: user.confirmationPending,
+    email_verified_at: user.emailVerifiedAt?.toISOString() ?? null,
     locked_until: lockedUntil?.toISOString() ?? null,
     avatar: avatarBody(user.avatar ?? null),
     custom_fields: fieldValueList(fields, user.customFields as FieldValues),
@@ -198,6 +199,13 @@ export interface WriteOptions {
   fields?: CustomField[];
   /** A new user who must confirm the address by the mailed activation link (activation.ts); inactive until then. */
   confirmationPending?: boolean;
+  /**
+   * The address written is proven (an administrator set it, an invitation or an identity provider vouched for it):
+   * `email_verified_at` is stamped. Without it a new user, or a user given a new address, is unverified.
+   */
+  emailVerified?: boolean;
+  /** The email given is checked with the rest but not written: the change waits for its link (email-change.ts). */
+  emailPending?: boolean;
 }
 
 /**
@@ -224,6 +232,7 @@ async function saveRealmUser(
     ? mergeFieldValues(fields, current, input.custom_fields ?? [], errors, !self)
     : undefined;
   errors.throwIfAny();
+  if (options.emailPending) delete changes.email;
   const now = ctx.clock.now();
   return ctx.db.transaction(async (txn) => {
     const tx = txn as unknown as Db;
@@ -235,13 +244,15 @@ async function saveRealmUser(
     if (!self) {
       const [user] = await tx.insert(realmUsers).values({
         ...changes, email: changes.email!, realmId: realm.id, customFields: values,
-        confirmationPending: options.confirmationPending ?? false, createdAt: now, updatedAt: now,
+        confirmationPending: options.confirmationPending ?? false, emailVerifiedAt: options.emailVerified ? now : null, createdAt: now, updatedAt: now,
       }).returning();
       const body = realmUserBody(user, shown, null);
       await emitWebhookEvent(tx, ctx.clock, realmUserEvent('realm_user.created', realm, body), ctx.caches);
       return { user, body };
     }
-    const [{ lockedUntil, ...user }] = await tx.update(realmUsers).set({ ...changes, customFields: values, updatedAt: now })
+    const newAddress = changes.email !== undefined && changes.email !== self.email.toLowerCase();
+    const verified = newAddress ? { emailVerifiedAt: options.emailVerified ? now : null } : {};
+    const [{ lockedUntil, ...user }] = await tx.update(realmUsers).set({ ...changes, ...verified, customFields: values, updatedAt: now })
       .where(eq(realmUsers.id, self.id)).returning(userWithLock(now));
     // A deactivated user's sessions end at once, and their access tokens with them.
     if (changes.active === false && self.active) await revokeUserSessions({ ...ctx, db: tx }, self.id);
@@ -258,14 +269,22 @@ async function saveRealmUser(
   });
 }
 
+/** An administrator vouches for the addresses it writes. */
 export async function createRealmUser(ctx: Context, realm: Realm, input: RealmUserInput): Promise<RealmUserBody> {
-  return (await saveRealmUser(ctx, realm, null, input)).body;
+  return (await saveRealmUser(ctx, realm, null, input, { emailVerified: true })).body;
 }
 
 /** PUT is partial: attributes and custom fields left out keep their value. */
 export async function updateRealmUser(ctx: Context, realm: Realm, id: number, input: RealmUserInput): Promise<RealmUserBody> {
   const self = await findRealmUser(ctx.db, realm, id);
-  return (await saveRealmUser(ctx, realm, self, input)).body;
+  return (await saveRealmUser(ctx, realm, self, input, { emailVerified: true })).body;
+}
+
+/** The user's address is proven now (a code or link sent to it was used), unless it already was. */
+export async function proveAddress(ctx: Context, userId: number): Promise<void> {
+  await ctx.db.update(realmUsers).set({ emailVerifiedAt: ctx.clock.now() })
+    .where(and(eq(realmUsers.id, userId), isNull(realmUsers.emailVerifiedAt)));
+  ctx.caches.changed('customers', `user:${userId}`);
 }
 
 /**

@@ -182,7 +182,7 @@ describe('activation_email: sign-up confirmed by a mailed one-time link', () => 
     expect(away.headers.location).toBe(`/realms/${realm.uid}/profile`);
   });
 
-  it('answers a taken email exactly as a new one: the active owner is told by mail, a pending owner gets a new link; nothing is created', async () => {
+  it('answers a taken email exactly as a new one: the active owner is told by mail, a pending owner gets a new link and the new password; nothing is created', async () => {
     const realm = await emailRealm();
     const owner = await makeRealmUser(h, realm.uid, { email: 'owner@example.com' });
     const fresh = await signUp(realm.uid, { email: 'fresh@example.com', password: PASSWORD });
@@ -205,8 +205,9 @@ describe('activation_email: sign-up confirmed by a mailed one-time link', () => 
     expect((await follow(second)).statusCode).toBe(303);
     const users = await h.request({ method: 'GET', url: `/api/admin/customers/${realm.uid}/users` });
     expect(users.json().users.map((u: { email: string }) => u.email).sort()).toEqual(['fresh@example.com', 'owner@example.com']);
-    // The first password stays: the second sign-up changed nothing of the account.
-    await expect(signInAtLoginPage(h, realm.uid, 'fresh@example.com', PASSWORD)).resolves.toMatch(/^atrium_realm_/);
+    // The link opens the password its own sign-up chose: the second sign-up replaced the pending account's.
+    await expect(signInAtLoginPage(h, realm.uid, 'fresh@example.com', 'a different secret 3')).resolves.toMatch(/^atrium_realm_/);
+    await expect(signInAtLoginPage(h, realm.uid, 'fresh@example.com', PASSWORD)).rejects.toThrow(/answered 401/);
   });
 
   it('sends the link again on request, the same answer for anybody, at most 5 mails an hour per email and 20 requests per client address', async () => {

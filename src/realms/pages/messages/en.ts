@@ -153,6 +153,13 @@ Open it to activate your account: it is valid for ${hours} and works once.`,
   activationTooMany: (minutes: string) => `Too many requests for new links. Try again in ${minutes}.`,
   activationResent: (email: string, hours: string): Markup => html`If an account waiting for confirmation uses <strong>${email}</strong>, we sent it a new link.
 It is valid for ${hours} and works once; earlier links no longer work.`,
+  emailChangeTitle: 'Confirm your new email address',
+  emailChangeConfirm: (email: string): Markup => html`Confirm that <strong>${email}</strong> is your email address: your account will use it from now on.`,
+  emailChangeButton: 'Use this address',
+  emailChanged: (email: string): Markup => html`Your account's email address is now <strong>${email}</strong>.`,
+  emailChangeLinkGone: 'This link was already used, was replaced by a newer one, or has expired. Your email address was not changed.',
+  emailChangeLinkUnknown: 'There is no email change link at this address. Check the link you followed. Nothing was changed.',
+  emailChangeTaken: 'Another account uses this email address now, so yours was not changed.',
   /** Sign-in delegated to the realm's identity provider; `provider` is the button label its admin chose. */
   signInWith: (provider: string) => `Sign in with ${provider}`,
   delegationFailedTitle: 'Sign-in not completed',
@@ -172,6 +179,10 @@ It is valid for ${hours} and works once; earlier links no longer work.`,
     sign_up_closed: (provider: string) => `No account of this realm is linked to your ${provider} account, and this realm does not take new accounts here.`,
     no_verified_email: (provider: string) => `Your ${provider} account did not give a verified email address, which this realm needs to find or create your account.`,
     linked_elsewhere: (provider: string) => `The account with this email address is already linked to another ${provider} account.`,
+    unverified_account: (provider: string) => `An account here already uses your email address, but that address was never confirmed, so it was not `
+      + `linked to your ${provider} account. Sign in first with that account's password or with a code sent to your address; if you do `
+      + `not know the password, choose a new one with "Forgot your password?", which also signs out anyone else. A code or a password `
+      + `reset link confirms the address: then sign in with ${provider} again and it is linked.`,
     invalid: (_provider: string) => 'Your account could not be created:',
   },
   firstName: 'First name',
@@ -205,6 +216,13 @@ It is valid for ${hours} and works once; earlier links no longer work.`,
   accountExistsMailText: (realm: string, loginUrl: string, passwordUrl: string) => `Someone asked to create a ${realm} account with this address, which already has one.\n\n`
     + `If it was you, sign in: ${loginUrl}\nIf you forgot your password, choose a new one: ${passwordUrl}\n\n`
     + 'If it was not you, you can ignore this mail: nothing was changed.\n',
+  emailChangeMailSubject: (realm: string) => `Confirm your new ${realm} email address`,
+  emailChangeMailText: (realm: string, url: string, hours: string) => `To make this the email address of your ${realm} account, open this link:\n\n${url}\n\n`
+    + `It is valid for ${hours} and works once. If you did not ask for it, you can ignore this mail: nothing changes.\n`,
+  emailChangeNoticeSubject: (realm: string) => `A change of your ${realm} email address was requested`,
+  emailChangeNoticeText: (realm: string, email: string, hours: string) => `Someone signed in to your ${realm} account asked to change its email address to ${email}.\n\n`
+    + `Nothing changes unless the link we sent to that address is opened within ${hours}. If it was not you, choose a new password `
+    + 'from the sign-in page ("Forgot your password?"): that signs everyone else out and cancels the change if its link was not used yet.\n',
   invitationMailSubject: (realm: string) => `You are invited to ${realm}`,
   invitationMailText: (realm: string, url: string, days: string) => `You are invited to create a ${realm} account with this address. To create it, open this link:\n\n${url}\n\n`
     + `It is valid for ${days} and works once. If you do not want an account, you can ignore this mail.\n`,

@@ -144,6 +144,13 @@ Es válido durante ${minutes}.`,
   activationTooMany: (minutes) => `Demasiadas solicitudes de enlaces nuevos. Inténtalo de nuevo en ${minutes}.`,
   activationResent: (email, hours) => html`Si una cuenta pendiente de confirmación usa <strong>${email}</strong>, le enviamos un enlace nuevo.
 Es válido durante ${hours} y funciona una sola vez; los enlaces anteriores ya no funcionan.`,
+  emailChangeTitle: 'Confirma tu nueva dirección de correo electrónico',
+  emailChangeConfirm: (email) => html`Confirma que <strong>${email}</strong> es tu dirección de correo electrónico: tu cuenta la usará a partir de ahora.`,
+  emailChangeButton: 'Usar esta dirección',
+  emailChanged: (email) => html`La dirección de correo electrónico de tu cuenta ahora es <strong>${email}</strong>.`,
+  emailChangeLinkGone: 'Este enlace ya se usó, fue reemplazado por uno más reciente o ha caducado. Tu dirección de correo electrónico no cambió.',
+  emailChangeLinkUnknown: 'No hay ningún enlace de cambio de dirección en esta dirección. Revisa el enlace que seguiste. No se cambió nada.',
+  emailChangeTaken: 'Otra cuenta usa ahora esta dirección de correo electrónico, así que la tuya no cambió.',
   signInWith: (provider) => `Iniciar sesión con ${provider}`,
   delegationFailedTitle: 'Inicio de sesión no completado',
   delegationUnavailable: (provider) => `${provider} no responde en este momento. Inténtalo de nuevo más tarde o inicia sesión con tu contraseña.`,
@@ -161,6 +168,10 @@ Es válido durante ${hours} y funciona una sola vez; los enlaces anteriores ya n
     sign_up_closed: (provider) => `Ninguna cuenta de este servicio está vinculada a tu cuenta de ${provider}, y aquí no se pueden crear cuentas nuevas.`,
     no_verified_email: (provider) => `Tu cuenta de ${provider} no dio una dirección de correo electrónico verificada, que este servicio necesita para encontrar o crear tu cuenta.`,
     linked_elsewhere: (provider) => `La cuenta con esta dirección de correo electrónico ya está vinculada a otra cuenta de ${provider}.`,
+    unverified_account: (provider) => `Ya hay aquí una cuenta con tu dirección de correo electrónico, pero esa dirección nunca se confirmó, así que `
+      + `no se vinculó a tu cuenta de ${provider}. Inicia sesión primero con la contraseña de esa cuenta o con un código enviado a tu dirección; `
+      + `si no conoces la contraseña, elige una nueva con "¿Olvidaste tu contraseña?", que además cierra la sesión de cualquier otra persona. `
+      + `Un código o un enlace para restablecer la contraseña confirma la dirección: después vuelve a iniciar sesión con ${provider} y quedará vinculada.`,
     invalid: () => 'No se pudo crear tu cuenta:',
   },
   firstName: 'Nombre',
@@ -194,6 +205,13 @@ Es válido durante ${hours} y funciona una sola vez; los enlaces anteriores ya n
   accountExistsMailText: (realm, loginUrl, passwordUrl) => `Alguien pidió crear una cuenta de ${realm} con esta dirección, que ya tiene una.\n\n`
     + `Si fuiste tú, inicia sesión: ${loginUrl}\nSi olvidaste tu contraseña, elige una nueva: ${passwordUrl}\n\n`
     + 'Si no fuiste tú, puedes ignorar este correo: no se cambió nada.\n',
+  emailChangeMailSubject: (realm) => `Confirma tu nueva dirección de correo electrónico de ${realm}`,
+  emailChangeMailText: (realm, url, hours) => `Para que esta sea la dirección de correo electrónico de tu cuenta de ${realm}, abre este enlace:\n\n${url}\n\n`
+    + `Es válido durante ${hours} y funciona una sola vez. Si no lo pediste, puedes ignorar este correo: no cambia nada.\n`,
+  emailChangeNoticeSubject: (realm) => `Se pidió cambiar tu dirección de correo electrónico de ${realm}`,
+  emailChangeNoticeText: (realm, email, hours) => `Alguien con la sesión iniciada en tu cuenta de ${realm} pidió cambiar su dirección de correo electrónico a ${email}.\n\n`
+    + `No cambia nada salvo que se abra en ${hours} el enlace que enviamos a esa dirección. Si no fuiste tú, elige una contraseña nueva `
+    + 'desde la página de inicio de sesión ("¿Olvidaste tu contraseña?"): eso cierra las demás sesiones y anula el cambio si su enlace aún no se usó.\n',
   invitationMailSubject: (realm) => `Invitación a ${realm}`,
   invitationMailText: (realm, url, days) => `Te invitaron a crear una cuenta de ${realm} con esta dirección. Para crearla, abre este enlace:\n\n${url}\n\n`
     + `Es válido durante ${days} y funciona una sola vez. Si no quieres una cuenta, puedes ignorar este correo.\n`,

@@ -1,0 +1,89 @@
+import { and, eq, ne, sql } from 'drizzle-orm';
+import type { Context } from '../context.js';
+import type { Db } from '../db/connect.js';
+import { afterCommit } from '../db/request-transaction.js';
+import { uniqueViolation } from '../db/unique.js';
+import { recordEvent } from '../events/events.js';
+import { emitWebhookEvent } from '../webhooks/outbox.js';
+import { fieldsOf } from './custom-fields.js';
+import { claimLink, findLink, issueLink, type LinkLookup } from './links.js';
+import { realmLanguage, textsIn } from './pages/messages.js';
+import type { Realm } from './realms.js';
+import { realmUsers } from './tables.js';
+import { changedAttributes, realmUserBody, realmUserEvent, userWithLock, type RealmUser } from './users.js';
+
+/**
+ * A user's change of their own email address (PUT /me) waits for proof: a one-time link mailed to the
+ * new address (a realm user link of purpose `email_change`, holding the new address) sets it when
+ * used, and the old address is told of the request. A newer request replaces the earlier link.
+ */
+
+export const EMAIL_CHANGE_LINK_HOURS = 24;
+
+/** Mails the link to the new address and the notice to the old one, once the request's writes are committed. */
+export async function requestEmailChange(ctx: Context, realm: Realm, user: RealmUser, email: string): Promise<void> {
+  const { token } = await issueLink(ctx, realm, {
+    purpose: 'email_change', userId: user.id, email, lifetimeMs: EMAIL_CHANGE_LINK_HOURS * 60 * 60_000,
+  });
+  const url = `${ctx.config.baseUrl}/realms/${encodeURIComponent(realm.uid)}/email_change/${token}`;
+  // No page asks for it: the mails are in the realm's default language, as an invitation's.
+  const t = textsIn(realmLanguage(realm));
+  const failed = (err: Error) => ctx.log.error({ realm: realm.uid, reason: err.message }, 'could not send an email change mail');
+  void afterCommit(() => {
+    ctx.mail.send({
+      to: email, subject: t.emailChangeMailSubject(realm.name), text: t.emailChangeMailText(realm.name, url, t.hours(EMAIL_CHANGE_LINK_HOURS)),
+    }).catch(failed);
+    ctx.mail.send({
+      to: user.email, subject: t.emailChangeNoticeSubject(realm.name), text: t.emailChangeNoticeText(realm.name, email, t.hours(EMAIL_CHANGE_LINK_HOURS)),
+    }).catch(failed);
+  });
+}
+
+/** Whether an email change link would work now (the confirmation page), and the address it sets. */
+export const findEmailChangeLink = (ctx: Context, realm: Realm, token: string): Promise<LinkLookup> => findLink(ctx, realm, 'email_change', token);
+
+export type EmailChange =
+  | { ok: true; email: string }
+  /** `taken`: another user of the realm has the address now; nothing was changed and the link still works. */
+  | { ok: false; reason: 'unknown' | 'gone' | 'taken' };
+
+class Refused extends Error {
+  constructor(readonly reason: 'unknown' | 'gone' | 'taken') {
+    super(reason);
+  }
+}
+
+/**
+ * Uses an email change link up: the user's address becomes the link's, proven now, with
+ * `user_updated_log` and `realm_user.updated`, all in one transaction; an address taken meanwhile
+ * (unique per realm regardless of case) changes nothing.
+ */
+export async function confirmEmailChange(ctx: Context, realm: Realm, token: string): Promise<EmailChange> {
+  const fields = await fieldsOf(ctx, realm.id);
+  try {
+    const done = await ctx.db.transaction(async (txn) => {
+      const tx = { ...ctx, db: txn as unknown as Db };
+      const claimed = await claimLink(tx, realm, 'email_change', token);
+      if (!claimed.ok) throw new Refused(claimed.reason);
+      const { userId, email } = claimed.link;
+      const mine = and(eq(realmUsers.id, userId ?? 0), eq(realmUsers.realmId, realm.id));
+      const [before] = await tx.db.select().from(realmUsers).where(mine).for('update');
+      if (!before) throw new Refused('gone');
+      const [other] = await tx.db.select({ id: realmUsers.id }).from(realmUsers)
+        .where(and(eq(realmUsers.realmId, realm.id), sql`lower(${realmUsers.email}) = ${email.toLowerCase()}`, ne(realmUsers.id, before.id)));
+      if (other) throw new Refused('taken');
+      const now = ctx.clock.now();
+      const [{ lockedUntil, ...user }] = await tx.db.update(realmUsers).set({ email, emailVerifiedAt: now, updatedAt: now })
+        .where(mine).returning(userWithLock(now));
+      await emitWebhookEvent(tx.db, ctx.clock, realmUserEvent('realm_user.updated', realm, realmUserBody(user, fields, lockedUntil), changedAttributes(before, user)), ctx.caches);
+      await recordEvent(tx, { realmId: realm.id, userId: user.id, type: 'user_updated_log' });
+      return user;
+    });
+    ctx.caches.changed('customers', `user:${done.id}`);
+    return { ok: true, email: done.email };
+  } catch (err) {
+    if (err instanceof Refused) return { ok: false, reason: err.reason };
+    if (uniqueViolation(err) === 'realm_users_email_key') return { ok: false, reason: 'taken' };
+    throw err;
+  }
+}
