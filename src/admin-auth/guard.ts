@@ -4,6 +4,7 @@ import { bearerOf } from '../http/bearer.js';
 import { forbidden, unauthorized } from '../http/errors.js';
 import { principalFromSession, principalFromToken } from './credential.js';
 import type { Permission } from './permissions.js';
+import { assertMaySeePersonalData } from './personal-data.js';
 import { actingAs, type ActingContext, type AdminPrincipal } from './principal.js';
 
 export const ADMIN_SESSION_COOKIE = 'atrium_admin';
@@ -18,6 +19,8 @@ declare module 'fastify' {
     access?: Permission | 'signed-in' | 'public';
     /** The path parameter naming the realm or space a targeted role must match. */
     target?: string;
+    /** The answer shows a realm user's data: the member needs realm.users.read on the target too (personal-data.ts). */
+    personal?: boolean;
   }
   interface FastifyRequest {
     admin: AdminPrincipal | null;
@@ -53,7 +56,7 @@ export async function authenticate(ctx: Context, request: FastifyRequest): Promi
 
 export function adminGuard(ctx: Context) {
   return async function guard(this: FastifyInstance, request: FastifyRequest): Promise<void> {
-    const { access, target } = request.routeOptions.config;
+    const { access, target, personal } = request.routeOptions.config;
     request.admin = null;
     if (request.is404 || access === 'public' || request.routeOptions.schema?.hide) return;
     const principal = await authenticate(ctx, request);
@@ -61,6 +64,7 @@ export function adminGuard(ctx: Context) {
     if (access === 'signed-in') return;
     const targetValue = target ? (request.params as Record<string, string>)[target] : undefined;
     if (!access || !principal.can(access, targetValue)) throw forbidden();
+    if (personal) assertMaySeePersonalData(principal, targetValue ?? null);
   };
 }
 

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Context } from '../context.js';
+import { PERSONAL_ROUTE_NOTE } from '../admin-auth/personal-data.js';
 import { customerOf } from '../customers/credential.js';
 import { credentialFailures } from '../customers/schema.js';
 import { ref, useModels } from '../http/models.js';
@@ -46,11 +47,11 @@ export function realmEventRoutes(ctx: Context): FastifyPluginAsync {
     const tags = ['Realm activity'];
 
     app.get('/customers/:realm_uid/events', {
-      config: { access: 'realm.activity.read', target: 'realm_uid' },
+      config: { access: 'realm.activity.read', target: 'realm_uid', personal: true },
       schema: {
         tags, summary: 'The business events of a realm',
         description: 'Newest first, with the user (id and email), whether an admin was impersonating the user (and who) and the '
-          + 'properties. Filters combine: `type`, `user_id`, and the period [`from`, `to`). A malformed filter answers 422.',
+          + 'properties. Filters combine: `type`, `user_id`, and the period [`from`, `to`). A malformed filter answers 422.' + PERSONAL_ROUTE_NOTE,
         params: RealmUidParam, querystring: RealmEventQuery,
         response: { 200: listOf('events', ref(AdminEventModel)), ...failures(401, 403, 404, 422) },
       },
@@ -72,11 +73,11 @@ export function realmEventRoutes(ctx: Context): FastifyPluginAsync {
     }, async (request) => ({ event_types: await eventTypesOf(ctx, await requireRealm(ctx, request.params.realm_uid)) }));
 
     app.post('/customers/:realm_uid/users/:id/events', {
-      config: { access: 'realm.activity.write', target: 'realm_uid' },
+      config: { access: 'realm.activity.write', target: 'realm_uid', personal: true },
       schema: {
         tags, summary: 'Record a custom business event of a user',
         description: 'Appends an event of a custom type to the realm\'s log, at the server\'s now. The user sees it in GET /events '
-          + 'of the customers API with an empty title. The names of the built-in types are refused (422).',
+          + 'of the customers API with an empty title. The names of the built-in types are refused (422).' + PERSONAL_ROUTE_NOTE,
         params: RealmUserParams, body: CustomEventInput,
         response: { 201: ref(AdminEventModel), ...failures(401, 403, 404, 422) },
       },

@@ -1,4 +1,5 @@
 import { and, eq, sql } from 'drizzle-orm';
+import { assertMaySeePersonalData } from '../admin-auth/personal-data.js';
 import type { ActingContext } from '../admin-auth/principal.js';
 import { rowsOf } from '../db/rows.js';
 import { forbidden, invalidField, notFound } from '../http/errors.js';
@@ -41,19 +42,24 @@ async function renderFor(ctx: ActingContext, draft: Draft, realmId: number, user
   return render(draft, templateScope(recipient, `${ctx.config.baseUrl}/messaging/unsubscribe/preview`));
 }
 
-/** The campaign's subject and body rendered for one user of its realm (404 when the realm has no such user). */
+/**
+ * The campaign's subject and body rendered for one user of its realm (404 when the realm has no such user).
+ * It shows that user's data: realm.users.read on the realm too.
+ */
 export async function previewCampaign(ctx: ActingContext, campaignId: number, userId: number) {
-  const { campaign } = await requireCampaign(ctx, campaignId, 'messaging.read');
+  const { campaign, realmUid } = await requireCampaign(ctx, campaignId, 'messaging.read');
+  assertMaySeePersonalData(ctx.actor, realmUid);
   return renderFor(ctx, campaign, campaign.realmId, userId);
 }
 
 /**
  * An unsaved campaign's subject and body rendered for one user of the realm, exactly as a saved one's
- * would be. The permission is checked before the realm is looked up: the answer tells nothing of realms
- * the member does not reach.
+ * would be (realm.users.read too, like it). The permissions are checked before the realm is looked up: the
+ * answer tells nothing of realms the member does not reach.
  */
 export async function previewDraft(ctx: ActingContext, draft: Draft & { realm_uid: string; user_id: number }) {
   if (!ctx.actor.holds('messaging.read', draft.realm_uid)) throw forbidden();
+  assertMaySeePersonalData(ctx.actor, draft.realm_uid);
   const [realm] = await ctx.db.select({ id: realms.id }).from(realms).where(eq(realms.uid, draft.realm_uid));
   if (!realm) throw invalidField('realm_uid', 'is not a realm');
   return renderFor(ctx, draft, realm.id, draft.user_id);

@@ -3,6 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { Context } from '../context.js';
 import { acting, adminOf } from '../admin-auth/guard.js';
+import { personalDataReach } from '../admin-auth/personal-data.js';
 import { ref, useModels } from '../http/models.js';
 import { onlyOf, trimmed } from '../http/only.js';
 import { metaOf, pageOf, PageQuery } from '../http/pagination.js';
@@ -92,7 +93,7 @@ export function messagingRoutes(ctx: Context): FastifyPluginAsync {
       schema: {
         tags, summary: 'Render a campaign for one user',
         description: 'The subject and body as that user of the campaign\'s realm would get them (without the tracking pixel). '
-          + '404 when the realm has no such user; 422 when the template cannot be rendered for this user (past a limit).',
+          + 'It shows the user\'s data: 403 without `realm.users.read` on the realm besides `messaging.read`. 404 when the realm has no such user; 422 when the template cannot be rendered for this user (past a limit).',
         params: CampaignParams, body: PreviewInput, response: { 200: ref(PreviewModel), ...failures(401, 403, 404, 422) },
       },
     }, async (request) => previewCampaign(acting(ctx, request), request.params.id, request.body.user_id));
@@ -104,7 +105,7 @@ export function messagingRoutes(ctx: Context): FastifyPluginAsync {
         description: 'The draft\'s subject and body rendered for that user of `realm_uid` by the code that renders a saved campaign, '
           + 'so the answer is what the campaign\'s preview would be once saved. A template that does not parse is a 422 naming the field '
           + 'and the line (`details: [{"field": "body", "messages": ["is not a valid Liquid template: line 3: ..."]}]`); so is one that '
-          + 'cannot be rendered for this user. 403 without `messaging.read` on the realm; 404 when the realm has no such user.',
+          + 'cannot be rendered for this user. 403 without `messaging.read` and `realm.users.read` on the realm; 404 when the realm has no such user.',
         body: DraftPreviewInput, response: { 200: ref(PreviewModel), ...failures(401, 403, 404, 422) },
       },
     }, async (request) => previewDraft(acting(ctx, request), request.body));
@@ -186,12 +187,13 @@ export function messagingRoutes(ctx: Context): FastifyPluginAsync {
         description: 'One message of a delivery to one user each, oldest first, of the realms the credential\'s roles reach; `campaign_id` and '
           + '`delivery_id` narrow the list. `type` is `admin.messaging.mail` or `admin.messaging.notification`. A mail\'s `opened` is set '
           + 'when its tracking pixel is fetched: mail clients and privacy proxies that fetch images ahead make it an upper bound. '
-          + 'The pagination envelope is `goal` with `X-Api-Naming: legacy`.',
+          + 'Each names its user (`user_email`): only realms where the credential also holds `realm.users.read` are listed, and a '
+          + 'credential holding it on none of them is refused (403). The pagination envelope is `goal` with `X-Api-Naming: legacy`.',
         querystring: MessageDeliveryQuery, response: { 200: MessageDeliveryList, ...failures(401, 403, 422) },
       },
     }, async (request) => {
       const page = pageOf(request.query);
-      const { items, total } = await listMessageDeliveries(ctx, page, request.query, adminOf(request).targetsOf('messaging.read'));
+      const { items, total } = await listMessageDeliveries(ctx, page, request.query, personalDataReach(adminOf(request), 'messaging.read'));
       return listed('message_deliveries', items, metaOf(total, page), legacyNaming(request));
     });
   };

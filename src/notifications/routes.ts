@@ -2,6 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { Context } from '../context.js';
+import { PERSONAL_ROUTE_NOTE } from '../admin-auth/personal-data.js';
 import { customerOf } from '../customers/credential.js';
 import { credentialFailures, RealmNotFound } from '../customers/schema.js';
 import { ref, useModels } from '../http/models.js';
@@ -37,10 +38,11 @@ export function notificationAdminRoutes(ctx: Context): FastifyPluginAsync {
     });
 
     app.get('/customers/:realm_uid/users/:id/notifications', {
-      config: { access: 'realm.activity.read', target: 'realm_uid' },
+      config: { access: 'realm.activity.read', target: 'realm_uid', personal: true },
       schema: {
         tags, summary: 'A user\'s notifications',
-        description: 'The user\'s inbox as the customers API\'s GET /notifications answers it: unread first, then newest first, with `unread_count`.',
+        description: 'The user\'s inbox as the customers API\'s GET /notifications answers it: unread first, then newest first, with `unread_count`.'
+          + PERSONAL_ROUTE_NOTE,
         params: RealmUserParams, querystring: Type.Object(PageQuery), response: { 200: ref(InboxModel), ...failures(401, 403, 404) },
       },
     }, async (request) => {

@@ -15,7 +15,7 @@ import type { ValueKind } from '../db/filters.js';
 export type Attribute =
   | { source: 'user'; column: UserColumn; kind: ValueKind }
   | { source: 'last_login'; kind: 'timestamp' }
-  | { source: 'custom_field'; key: string; kind: ValueKind }
+  | { source: 'custom_field'; key: string; kind: ValueKind; freeText: boolean }
   | { source: 'event_count'; type: string; kind: 'number' }
   | { source: 'event_last_at'; type: string; kind: 'timestamp' }
   | { source: 'submission_status'; kind: 'text' }
@@ -44,6 +44,24 @@ const FIELD_KINDS: Record<string, ValueKind> = {
   checkbox: 'boolean',
 };
 
+/**
+ * What a user writes freely: such a field may hold anything personal (an address, a phone number). The
+ * values of the other types are options the realm defines, or numbers, dates and checkboxes.
+ */
+const FREE_TEXT_FIELDS = new Set(['text', 'paragraph']);
+
+/** The columns that say who a user is. */
+const PERSONAL_COLUMNS = new Set<UserColumn>(['email', 'username', 'first_name', 'last_name']);
+
+/**
+ * Whether a condition on this attribute reads personal data: counting matches of `email starts_with "a"`
+ * one letter at a time rebuilds the addresses (DESIGN.md "Personal data").
+ */
+export function isPersonal(attribute: Attribute): boolean {
+  if (attribute.source === 'user') return PERSONAL_COLUMNS.has(attribute.column);
+  return attribute.source === 'custom_field' && attribute.freeText;
+}
+
 /** The login event types whose latest is `last_login_at`. */
 export const LOGIN_EVENT_TYPES = ['user_login_log', 'user_otp_login_log'];
 
@@ -66,7 +84,8 @@ export function resolveAttribute(name: string, fields: readonly FieldType[]): At
   if (name.startsWith('custom_fields.')) {
     const key = name.slice('custom_fields.'.length);
     const field = fields.find((f) => f.key === key);
-    return field && Object.hasOwn(FIELD_KINDS, field.type) ? { source: 'custom_field', key, kind: FIELD_KINDS[field.type] } : null;
+    if (!field || !Object.hasOwn(FIELD_KINDS, field.type)) return null;
+    return { source: 'custom_field', key, kind: FIELD_KINDS[field.type], freeText: FREE_TEXT_FIELDS.has(field.type) };
   }
   const event = /^events\.([^.]+)\.(count|last_at)$/.exec(name);
   if (event && EVENT_TYPE.test(event[1])) {

@@ -1,6 +1,6 @@
 import { checkComparison, MAX_DAYS, OPERATORS, type Comparison } from '../db/filters.js';
 import { FieldErrors, invalidField } from '../http/errors.js';
-import { resolveAttribute, SUBMISSION_STATUSES, type Attribute, type FieldType } from './attributes.js';
+import { isPersonal, resolveAttribute, SUBMISSION_STATUSES, type Attribute, type FieldType } from './attributes.js';
 
 /**
  * A segment's filter tree, checked: `{all: [...]}`, `{any: [...]}`, `{not: f}` or a condition
@@ -88,6 +88,17 @@ export function parseFilters(raw: unknown, fields: readonly FieldType[], reading
   }
   errors.throwIfAny();
   return result!;
+}
+
+/** Whether some condition of a checked tree reads a personal attribute (see `isPersonal`). */
+export function namesPersonalData(tree: FilterNode): boolean {
+  const pending = [tree];
+  for (let node = pending.pop(); node; node = pending.pop()) {
+    if (node.op === 'condition' && isPersonal(node.attribute)) return true;
+    if (node.op === 'not') pending.push(node.child);
+    else if (node.op !== 'condition') pending.push(...node.children);
+  }
+  return false;
 }
 
 /** An exact comparison of submission statuses names only statuses that exist: a typo would silently match nobody. */

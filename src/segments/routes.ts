@@ -12,6 +12,8 @@ import {
 } from './segments.js';
 
 const tags = ['Segments'];
+const PERSONAL = ' Filters naming a personal attribute (email, username, first_name, last_name, a custom field of type text or paragraph) '
+  + 'need `realm.users.read` on the realm too (403 without): counting over them would tell the values.';
 
 export function segmentRoutes(ctx: Context): FastifyPluginAsync {
   return async (scope) => {
@@ -44,7 +46,7 @@ export function segmentRoutes(ctx: Context): FastifyPluginAsync {
       config: { access: 'segments.manage' },
       schema: {
         tags, summary: 'Create a segment',
-        description: 'Needs `name`, `realm_uid` and `filters`; answers the segment with its users counted now.',
+        description: 'Needs `name`, `realm_uid` and `filters`; answers the segment with its users counted now.' + PERSONAL,
         body: SegmentInput, response: { 201: ref(SegmentModel), ...failures(401, 403, 422) },
       },
     }, async (request, reply) => reply.code(201).send(await createSegment(acting(ctx, request), request.body)));
@@ -53,7 +55,7 @@ export function segmentRoutes(ctx: Context): FastifyPluginAsync {
       config: { access: 'segments.manage' },
       schema: {
         tags, summary: 'Change a segment',
-        description: 'Partial: attributes left out keep their value. New filters are counted at once. `realm_uid` cannot change.',
+        description: 'Partial: attributes left out keep their value. New filters are counted at once. `realm_uid` cannot change.' + PERSONAL,
         params: SegmentIdParam, body: SegmentInput, response: { 200: ref(SegmentModel), ...failures(401, 403, 404, 422) },
       },
     }, async (request) => updateSegment(acting(ctx, request), request.params.id, request.body));
@@ -70,7 +72,8 @@ export function segmentRoutes(ctx: Context): FastifyPluginAsync {
       config: { access: 'segments.manage' },
       schema: {
         tags, summary: 'Create a temporary segment',
-        description: 'A segment flagged `temporary`: left out of lists and gone an hour after its creation. Answers it with its users counted now.',
+        description: 'A segment flagged `temporary`: left out of lists and gone an hour after its creation. Answers it with its users counted now.'
+          + PERSONAL,
         body: ApplyFiltersInput, response: { 201: ref(SegmentModel), ...failures(401, 403, 422) },
       },
     }, async (request, reply) => reply.code(201).send(await applyFilters(acting(ctx, request), request.body)));
@@ -79,7 +82,7 @@ export function segmentRoutes(ctx: Context): FastifyPluginAsync {
       config: { access: 'segments.read' },
       schema: {
         tags, summary: 'Count the users matching filters',
-        description: 'How many users of the realm match the filters now. Nothing is stored.',
+        description: 'How many users of the realm match the filters now. Nothing is stored.' + PERSONAL,
         body: FiltersInput, response: { 200: MatchesCount, ...failures(401, 403, 422) },
       },
     }, async (request) => countMatches(acting(ctx, request), request.body));

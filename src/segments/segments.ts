@@ -1,5 +1,6 @@
 import { and, desc, eq, gt, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { Static } from '@sinclair/typebox';
+import { assertMaySeePersonalData } from '../admin-auth/personal-data.js';
 import type { ActingContext } from '../admin-auth/principal.js';
 import type { Permission } from '../admin-auth/permissions.js';
 import type { Context } from '../context.js';
@@ -12,7 +13,7 @@ import { findRealmByUid, type Realm } from '../realms/realms.js';
 import { listRealmUsers } from '../realms/users.js';
 import { realms } from '../realms/tables.js';
 import { segmentCondition } from './compile.js';
-import { parseFilters, type FilterNode } from './filters.js';
+import { namesPersonalData, parseFilters, type FilterNode } from './filters.js';
 import { countMatching, withinCountTimeout } from './matching.js';
 import type { ApplyFiltersInput, FiltersInput, SegmentInput, SegmentModel } from './schema.js';
 import { filtersSummary } from './summary.js';
@@ -119,10 +120,15 @@ function checkName(name: string | undefined, required: boolean): string | undefi
   return text;
 }
 
-/** The filters checked against the realm's custom fields as they are now. */
-async function checkedFilters(ctx: Context, realm: Realm, raw: unknown): Promise<FilterNode> {
+/**
+ * The filters checked against the realm's custom fields as they are now. Every answer counts what they
+ * select, so filters on personal attributes need realm.users.read on the realm.
+ */
+async function checkedFilters(ctx: ActingContext, realm: Realm, raw: unknown): Promise<FilterNode> {
   if (raw === undefined) throw invalidField('filters', "can't be blank");
-  return parseFilters(raw, await fieldsOf(ctx, realm.id));
+  const tree = parseFilters(raw, await fieldsOf(ctx, realm.id));
+  if (namesPersonalData(tree)) assertMaySeePersonalData(ctx.actor, realm.uid);
+  return tree;
 }
 
 /** How many users of the realm the tree selects now. */
@@ -173,7 +179,7 @@ export const PREVIEWED_USERS = 10;
  */
 export async function previewMatches(ctx: ActingContext, input: Static<typeof FiltersInput>) {
   const realm = await realmFor(ctx, input.realm_uid, 'segments.read');
-  if (!ctx.actor.can('realm.users.read', realm.uid)) throw forbidden('Showing the matching users needs realm.users.read on the realm');
+  assertMaySeePersonalData(ctx.actor, realm.uid);
   const tree = await checkedFilters(ctx, realm, input.filters);
   const condition = segmentCondition(realm.id, tree, ctx.clock.now());
   const first = { page: 1, perPage: PREVIEWED_USERS, offset: 0 };

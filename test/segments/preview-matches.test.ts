@@ -54,8 +54,9 @@ describe('preview of the users matching an unsaved segment', () => {
   it('needs segments.read and realm.users.read on the realm: a member who may count may not see the users', async () => {
     const body = { realm_uid: realm.uid, filters: anaFilter };
     const counter = await memberToken(h, [{ key: 'account_user' }]);
-    expect((await ask(COUNT, body, counter)).statusCode).toBe(200);
-    const refused = await ask(PREVIEW, body, counter);
+    // Counting over a name needs realm.users.read too (test/security/personal-data.test.ts); over other attributes it does not.
+    expect((await ask(COUNT, { realm_uid: realm.uid, filters: { attribute: 'active', operator: 'is', value: true } }, counter)).statusCode).toBe(200);
+    const refused = await ask(PREVIEW, { realm_uid: realm.uid, filters: { attribute: 'active', operator: 'is', value: true } }, counter);
     expect(refused.statusCode).toBe(403);
     expect(refused.json().errors[0]).toMatch(/realm\.users\.read/);
     const elsewhere = await memberToken(h, [{ key: 'realm_viewer', target: (await makeRealm(h)).uid }]);

@@ -2,6 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { Context } from '../../context.js';
+import { PERSONAL_ROUTE_NOTE } from '../../admin-auth/personal-data.js';
 import { ref, useModels } from '../../http/models.js';
 import { ListQuery } from '../../http/list-query.js';
 import { listOf, metaOf, pageOf, PageQuery } from '../../http/pagination.js';
@@ -75,21 +76,21 @@ export function realmUserRoutes(ctx: Context): FastifyPluginAsync {
     });
 
     app.put('/customers/:realm_uid/users/:id', {
-      config: { access: 'realm.users.write', target: 'realm_uid' },
+      config: { access: 'realm.users.write', target: 'realm_uid', personal: true },
       schema: {
         tags, summary: 'Change a user of a realm',
         description: 'Partial: attributes and custom fields left out keep their value; a custom field set to null is cleared. '
-          + 'Setting `active` to false ends the user\'s sessions.',
+          + 'Setting `active` to false ends the user\'s sessions.' + PERSONAL_ROUTE_NOTE,
         params: RealmUserParams, body: RealmUserInput, response: { 200: ref(RealmUserModel), ...failures(401, 403, 404, 422) },
       },
     }, async (request) => updateRealmUser(ctx, await requireRealm(ctx, request.params.realm_uid), request.params.id, request.body));
 
     app.post('/customers/:realm_uid/users/:id/activate', {
-      config: { access: 'realm.users.write', target: 'realm_uid' },
+      config: { access: 'realm.users.write', target: 'realm_uid', personal: true },
       schema: {
         tags, summary: 'Activate a user of a realm',
         description: 'Lets an inactive user sign in, such as one who signed up in a realm whose activation mode is `moderated`. '
-          + 'A user already active is answered unchanged.',
+          + 'A user already active is answered unchanged.' + PERSONAL_ROUTE_NOTE,
         params: RealmUserParams, response: { 200: ref(RealmUserModel), ...failures(401, 403, 404) },
       },
     }, async (request) => activateRealmUser(ctx, await requireRealm(ctx, request.params.realm_uid), request.params.id));
@@ -103,13 +104,14 @@ export function realmUserRoutes(ctx: Context): FastifyPluginAsync {
     });
 
     app.put('/customers/:realm_uid/users/:id/avatar', {
-      config: { access: 'realm.users.write', target: 'realm_uid' },
+      config: { access: 'realm.users.write', target: 'realm_uid', personal: true },
       schema: {
         tags, summary: 'Set a user\'s avatar',
         description: 'multipart/form-data with one part `file`: a jpg, png, gif or webp image among the account\'s allowed '
           + 'extensions, whose content matches its extension, within the account\'s upload size limit (422 otherwise, each reason '
           + 'starting with the file name). The original is served for the small and medium renditions too. A form without a '
-          + 'boundary or cut short answers 400, one with more than one file or too many parts 413. The image replaced is removed.',
+          + 'boundary or cut short answers 400, one with more than one file or too many parts 413. The image replaced is removed.'
+          + PERSONAL_ROUTE_NOTE,
         consumes: ['multipart/form-data'],
         params: RealmUserParams,
         body: fileForm('file'),

@@ -3303,7 +3303,7 @@ export interface paths {
         };
         /**
          * Change a user of a realm
-         * @description Partial: attributes and custom fields left out keep their value; a custom field set to null is cleared. Setting `active` to false ends the user's sessions.
+         * @description Partial: attributes and custom fields left out keep their value; a custom field set to null is cleared. Setting `active` to false ends the user's sessions. Needs `realm.users.read` on the realm too (403 without): the answer shows the user's data.
          */
         put: {
             parameters: {
@@ -3673,7 +3673,7 @@ export interface paths {
         put?: never;
         /**
          * Activate a user of a realm
-         * @description Lets an inactive user sign in, such as one who signed up in a realm whose activation mode is `moderated`. A user already active is answered unchanged.
+         * @description Lets an inactive user sign in, such as one who signed up in a realm whose activation mode is `moderated`. A user already active is answered unchanged. Needs `realm.users.read` on the realm too (403 without): the answer shows the user's data.
          */
         post: {
             parameters: {
@@ -3795,7 +3795,7 @@ export interface paths {
         get?: never;
         /**
          * Set a user's avatar
-         * @description multipart/form-data with one part `file`: a jpg, png, gif or webp image among the account's allowed extensions, whose content matches its extension, within the account's upload size limit (422 otherwise, each reason starting with the file name). The original is served for the small and medium renditions too. A form without a boundary or cut short answers 400, one with more than one file or too many parts 413. The image replaced is removed.
+         * @description multipart/form-data with one part `file`: a jpg, png, gif or webp image among the account's allowed extensions, whose content matches its extension, within the account's upload size limit (422 otherwise, each reason starting with the file name). The original is served for the small and medium renditions too. A form without a boundary or cut short answers 400, one with more than one file or too many parts 413. The image replaced is removed. Needs `realm.users.read` on the realm too (403 without): the answer shows the user's data.
          */
         put: {
             parameters: {
@@ -5327,7 +5327,7 @@ export interface paths {
         };
         /**
          * The business events of a realm
-         * @description Newest first, with the user (id and email), whether an admin was impersonating the user (and who) and the properties. Filters combine: `type`, `user_id`, and the period [`from`, `to`). A malformed filter answers 422.
+         * @description Newest first, with the user (id and email), whether an admin was impersonating the user (and who) and the properties. Filters combine: `type`, `user_id`, and the period [`from`, `to`). A malformed filter answers 422. Needs `realm.users.read` on the realm too (403 without): the answer shows the user's data.
          */
         get: {
             parameters: {
@@ -5554,7 +5554,7 @@ export interface paths {
         put?: never;
         /**
          * Record a custom business event of a user
-         * @description Appends an event of a custom type to the realm's log, at the server's now. The user sees it in GET /events of the customers API with an empty title. The names of the built-in types are refused (422).
+         * @description Appends an event of a custom type to the realm's log, at the server's now. The user sees it in GET /events of the customers API with an empty title. The names of the built-in types are refused (422). Needs `realm.users.read` on the realm too (403 without): the answer shows the user's data.
          */
         post: {
             parameters: {
@@ -5686,7 +5686,7 @@ export interface paths {
         };
         /**
          * A user's notifications
-         * @description The user's inbox as the customers API's GET /notifications answers it: unread first, then newest first, with `unread_count`.
+         * @description The user's inbox as the customers API's GET /notifications answers it: unread first, then newest first, with `unread_count`. Needs `realm.users.read` on the realm too (403 without): the answer shows the user's data.
          */
         get: {
             parameters: {
@@ -6214,7 +6214,7 @@ export interface paths {
         put?: never;
         /**
          * Make a one-time link that signs in as a user
-         * @description Answers a link valid two minutes and usable once: opened in a browser, it starts a realm session as the user, flagged as impersonated by the calling admin (every event recorded in it carries the admin), and goes to the realm's profile page, which shows who is impersonating. An inactive user or realm answers 422.
+         * @description Answers a link valid two minutes and usable once: opened in a browser, it starts a realm session as the user, flagged as impersonated by the calling admin (every event recorded in it carries the admin), and goes to the realm's profile page, which shows who is impersonating. An inactive user or realm answers 422. Needs `realm.users.read` on the realm too (403 without): the answer shows the user's data.
          */
         post: {
             parameters: {
@@ -8885,7 +8885,7 @@ export interface paths {
         put?: never;
         /**
          * Create a segment
-         * @description Needs `name`, `realm_uid` and `filters`; answers the segment with its users counted now.
+         * @description Needs `name`, `realm_uid` and `filters`; answers the segment with its users counted now. Filters naming a personal attribute (email, username, first_name, last_name, a custom field of type text or paragraph) need `realm.users.read` on the realm too (403 without): counting over them would tell the values.
          */
         post: {
             parameters: {
@@ -9096,7 +9096,7 @@ export interface paths {
         };
         /**
          * Change a segment
-         * @description Partial: attributes left out keep their value. New filters are counted at once. `realm_uid` cannot change.
+         * @description Partial: attributes left out keep their value. New filters are counted at once. `realm_uid` cannot change. Filters naming a personal attribute (email, username, first_name, last_name, a custom field of type text or paragraph) need `realm.users.read` on the realm too (403 without): counting over them would tell the values.
          */
         put: {
             parameters: {
@@ -9328,7 +9328,7 @@ export interface paths {
         put?: never;
         /**
          * Create a temporary segment
-         * @description A segment flagged `temporary`: left out of lists and gone an hour after its creation. Answers it with its users counted now.
+         * @description A segment flagged `temporary`: left out of lists and gone an hour after its creation. Answers it with its users counted now. Filters naming a personal attribute (email, username, first_name, last_name, a custom field of type text or paragraph) need `realm.users.read` on the realm too (403 without): counting over them would tell the values.
          */
         post: {
             parameters: {
@@ -9454,7 +9454,7 @@ export interface paths {
         put?: never;
         /**
          * Count the users matching filters
-         * @description How many users of the realm match the filters now. Nothing is stored.
+         * @description How many users of the realm match the filters now. Nothing is stored. Filters naming a personal attribute (email, username, first_name, last_name, a custom field of type text or paragraph) need `realm.users.read` on the realm too (403 without): counting over them would tell the values.
          */
         post: {
             parameters: {
@@ -10228,7 +10228,7 @@ export interface paths {
         put?: never;
         /**
          * Render a campaign for one user
-         * @description The subject and body as that user of the campaign's realm would get them (without the tracking pixel). 404 when the realm has no such user; 422 when the template cannot be rendered for this user (past a limit).
+         * @description The subject and body as that user of the campaign's realm would get them (without the tracking pixel). It shows the user's data: 403 without `realm.users.read` on the realm besides `messaging.read`. 404 when the realm has no such user; 422 when the template cannot be rendered for this user (past a limit).
          */
         post: {
             parameters: {
@@ -10358,7 +10358,7 @@ export interface paths {
         put?: never;
         /**
          * Render an unsaved campaign for one user
-         * @description The draft's subject and body rendered for that user of `realm_uid` by the code that renders a saved campaign, so the answer is what the campaign's preview would be once saved. A template that does not parse is a 422 naming the field and the line (`details: [{"field": "body", "messages": ["is not a valid Liquid template: line 3: ..."]}]`); so is one that cannot be rendered for this user. 403 without `messaging.read` on the realm; 404 when the realm has no such user.
+         * @description The draft's subject and body rendered for that user of `realm_uid` by the code that renders a saved campaign, so the answer is what the campaign's preview would be once saved. A template that does not parse is a 422 naming the field and the line (`details: [{"field": "body", "messages": ["is not a valid Liquid template: line 3: ..."]}]`); so is one that cannot be rendered for this user. 403 without `messaging.read` and `realm.users.read` on the realm; 404 when the realm has no such user.
          */
         post: {
             parameters: {
@@ -11324,7 +11324,7 @@ export interface paths {
         };
         /**
          * List messages of campaigns
-         * @description One message of a delivery to one user each, oldest first, of the realms the credential's roles reach; `campaign_id` and `delivery_id` narrow the list. `type` is `admin.messaging.mail` or `admin.messaging.notification`. A mail's `opened` is set when its tracking pixel is fetched: mail clients and privacy proxies that fetch images ahead make it an upper bound. The pagination envelope is `goal` with `X-Api-Naming: legacy`.
+         * @description One message of a delivery to one user each, oldest first, of the realms the credential's roles reach; `campaign_id` and `delivery_id` narrow the list. `type` is `admin.messaging.mail` or `admin.messaging.notification`. A mail's `opened` is set when its tracking pixel is fetched: mail clients and privacy proxies that fetch images ahead make it an upper bound. Each names its user (`user_email`): only realms where the credential also holds `realm.users.read` are listed, and a credential holding it on none of them is refused (403). The pagination envelope is `goal` with `X-Api-Naming: legacy`.
          */
         get: {
             parameters: {
