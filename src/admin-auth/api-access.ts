@@ -8,7 +8,7 @@ import { totalCount, totalOf, type Page } from '../db/paging.js';
 import { orderOf, type ListParams } from '../db/sorting.js';
 import { FieldErrors, notFound } from '../http/errors.js';
 import { hashSecret, randomSecret } from '../security/secrets.js';
-import { findAdmin, findMemberToActOn, grantsOf } from './team.js';
+import { findAdmin, findMemberToActOn, grantsOf, lockMemberToActOn } from './team.js';
 import { assertMayActOn } from './privileges.js';
 import type { ActingContext } from './principal.js';
 import { accessTokens, apiApplications } from './tables.js';
@@ -92,16 +92,18 @@ export async function createApplication(ctx: Context, input: ApplicationInput): 
   return applicationBody(app, secret);
 }
 
+/** PUT is partial: only the attributes sent are written, so a concurrent change of another one stays. */
 export async function updateApplication(ctx: Context, id: number, input: ApplicationInput): Promise<ApplicationBody> {
-  const app = await findApplication(ctx, id);
+  await findApplication(ctx, id);
   checkApplication(input, false);
   const [updated] = await ctx.db.update(apiApplications).set({
-    name: input.name?.trim() ?? app.name,
-    description: input.description ?? app.description,
-    redirectUri: input.redirect_uri ?? app.redirectUri,
-    logoutUrl: input.logout_url ?? app.logoutUrl,
+    name: input.name?.trim(),
+    description: input.description,
+    redirectUri: input.redirect_uri,
+    logoutUrl: input.logout_url,
     updatedAt: ctx.clock.now(),
   }).where(eq(apiApplications.id, id)).returning();
+  if (!updated) throw notFound('Application');
   return applicationBody(updated);
 }
 
@@ -150,7 +152,10 @@ export async function listAccessTokens(ctx: Context, adminId: number, page: Page
   return { items: rows.map((r) => tokenBody(r.token, r.applicationName)), total };
 }
 
-/** A token acts with its member's roles; its value is shown once and stored only as a hash. */
+/**
+ * A token acts with its member's roles; its value is shown once and stored only as a hash. The member's
+ * row is locked while the token is written, so a deactivation at the same time ends this token too.
+ */
 export async function createAccessToken(ctx: ActingContext, adminId: number, applicationId: number | undefined): Promise<AccessTokenBody> {
   await findMemberToActOn(ctx, adminId);
   const errors = new FieldErrors();
@@ -158,16 +163,25 @@ export async function createAccessToken(ctx: ActingContext, adminId: number, app
   if (!app) errors.add('application_id', applicationId === undefined ? "can't be blank" : 'is not a known application');
   errors.throwIfAny();
   const token = randomSecret();
-  const [row] = await ctx.db.insert(accessTokens).values({
-    adminId, applicationId: app.id, tokenHash: hashSecret(token), createdAt: ctx.clock.now(),
-  }).returning();
+  const row = await ctx.db.transaction(async (txn) => {
+    const tx = txn as unknown as Db;
+    await lockMemberToActOn(ctx, tx, adminId);
+    const [inserted] = await tx.insert(accessTokens).values({
+      adminId, applicationId: app.id, tokenHash: hashSecret(token), createdAt: ctx.clock.now(),
+    }).returning();
+    return inserted;
+  });
   return tokenBody(row, app.name, token);
 }
 
 export async function deleteAccessToken(ctx: ActingContext, adminId: number, tokenId: number): Promise<void> {
   await findMemberToActOn(ctx, adminId);
-  const deleted = await ctx.db.delete(accessTokens)
-    .where(and(eq(accessTokens.id, tokenId), eq(accessTokens.adminId, adminId))).returning({ id: accessTokens.id });
+  const deleted = await ctx.db.transaction(async (txn) => {
+    const tx = txn as unknown as Db;
+    await lockMemberToActOn(ctx, tx, adminId);
+    return tx.delete(accessTokens)
+      .where(and(eq(accessTokens.id, tokenId), eq(accessTokens.adminId, adminId))).returning({ id: accessTokens.id });
+  });
   if (!deleted.length) throw notFound('Access token');
   ctx.caches.changed('access', `admin:${adminId}`);
 }

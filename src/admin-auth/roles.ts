@@ -127,50 +127,64 @@ export async function createRole(ctx: ActingContext, input: RoleInput): Promise<
   return roleBody(role, 0);
 }
 
-/** A role the actor may change: not the owner role, and carrying nothing the actor lacks. */
-async function editableRole(ctx: ActingContext, id: number): Promise<Role> {
-  const [role] = await ctx.db.select().from(roles).where(eq(roles.id, id));
+/**
+ * A role the actor may change: not the owner role, and carrying nothing the actor lacks. Read in the
+ * transaction `db` that writes it, locked FOR UPDATE to its end: the decision and the write see the
+ * role as it is then.
+ */
+async function editableRole(ctx: ActingContext, db: Db, id: number): Promise<Role> {
+  const [role] = await db.select().from(roles).where(eq(roles.id, id)).for('update');
   if (!role) throw notFound('Role');
   if (isReadOnly(role)) throw roleReadOnly(role.key);
   assertMayDefineRole(ctx.actor, role.permissions);
   return role;
 }
 
-/** Name and permissions can change; a role's key and context are fixed, since assignments depend on them. */
+/**
+ * Name and permissions can change; a role's key and context are fixed, since assignments depend on them.
+ * Only what was sent is written, so a concurrent rename never brings back permissions just removed.
+ */
 export async function updateRole(ctx: ActingContext, id: number, input: RoleInput): Promise<RoleBody> {
-  const role = await editableRole(ctx, id);
-  const errors = new FieldErrors();
-  if (input.name !== undefined && !input.name.trim()) errors.add('name', "can't be blank");
-  if (input.key !== undefined && input.key !== role.key) errors.add('key', 'cannot be changed');
-  if (input.context !== undefined && input.context !== role.context) errors.add('context', 'cannot be changed');
-  checkPermissions(errors, role.context, input.permissions);
-  errors.throwIfAny();
-  assertMayDefineRole(ctx.actor, input.permissions ?? []);
-  await ctx.db.update(roles).set({
-    name: input.name?.trim() ?? role.name,
-    permissions: input.permissions ? [...new Set(input.permissions)] : role.permissions,
-    updatedAt: ctx.clock.now(),
-  }).where(eq(roles.id, id));
+  await ctx.db.transaction(async (txn) => {
+    const tx = txn as unknown as Db;
+    const role = await editableRole(ctx, tx, id);
+    const errors = new FieldErrors();
+    if (input.name !== undefined && !input.name.trim()) errors.add('name', "can't be blank");
+    if (input.key !== undefined && input.key !== role.key) errors.add('key', 'cannot be changed');
+    if (input.context !== undefined && input.context !== role.context) errors.add('context', 'cannot be changed');
+    checkPermissions(errors, role.context, input.permissions);
+    errors.throwIfAny();
+    assertMayDefineRole(ctx.actor, input.permissions ?? []);
+    await tx.update(roles).set({
+      name: input.name?.trim(),
+      permissions: input.permissions && [...new Set(input.permissions)],
+      updatedAt: ctx.clock.now(),
+    }).where(eq(roles.id, id));
+  });
   // A role's permissions are in every principal that holds it.
   ctx.caches.changed('access');
   return getRole(ctx, id);
 }
 
 export async function deleteRole(ctx: ActingContext, id: number): Promise<void> {
-  const role = await editableRole(ctx, id);
-  if (role.builtIn) throw builtInRoleKept(role.key);
-  await ctx.db.delete(roles).where(and(eq(roles.id, id), eq(roles.builtIn, false)));
+  await ctx.db.transaction(async (txn) => {
+    const role = await editableRole(ctx, txn as unknown as Db, id);
+    if (role.builtIn) throw builtInRoleKept(role.key);
+    await txn.delete(roles).where(and(eq(roles.id, id), eq(roles.builtIn, false)));
+  });
   // A role's permissions are in every principal that holds it.
   ctx.caches.changed('access');
 }
 
 export async function restoreRole(ctx: ActingContext, id: number): Promise<RoleBody> {
-  const role = await editableRole(ctx, id);
-  const defaults = builtInRole(role.key);
-  if (!role.builtIn || !defaults) throw notBuiltInRole(role.key);
-  assertMayDefineRole(ctx.actor, defaults.permissions);
-  await ctx.db.update(roles).set({ name: defaults.name, permissions: defaults.permissions, updatedAt: ctx.clock.now() })
-    .where(eq(roles.id, id));
+  await ctx.db.transaction(async (txn) => {
+    const role = await editableRole(ctx, txn as unknown as Db, id);
+    const defaults = builtInRole(role.key);
+    if (!role.builtIn || !defaults) throw notBuiltInRole(role.key);
+    assertMayDefineRole(ctx.actor, defaults.permissions);
+    await txn.update(roles).set({ name: defaults.name, permissions: defaults.permissions, updatedAt: ctx.clock.now() })
+      .where(eq(roles.id, id));
+  });
   // A role's permissions are in every principal that holds it.
   ctx.caches.changed('access');
   return getRole(ctx, id);

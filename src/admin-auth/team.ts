@@ -125,6 +125,18 @@ export async function findMemberToActOn(ctx: ActingContext, id: number): Promise
   return admin;
 }
 
+/**
+ * findMemberToActOn inside the transaction `tx` that writes the member, after its other locks: the row
+ * stays locked FOR UPDATE until it ends, so the decision and the write see the member as it is then
+ * (its roles change only under the same lock), and a member deleted meanwhile is a 404.
+ */
+export async function lockMemberToActOn(ctx: ActingContext, tx: Db, id: number): Promise<Admin> {
+  const [admin] = await tx.select().from(admins).where(eq(admins.id, id)).for('update');
+  if (!admin) throw notFound('Team member');
+  assertMayActOn(ctx.actor, await grantsOf(tx, id));
+  return admin;
+}
+
 async function checkIdentity(ctx: Context, input: TeamMemberInput, errors: FieldErrors, selfId?: number): Promise<string | undefined> {
   if (input.email === undefined) return undefined;
   const email = normalizeEmail(input.email);
@@ -173,9 +185,13 @@ export async function createTeamMember(ctx: ActingContext, input: TeamMemberInpu
   return getTeamMember(ctx, id);
 }
 
-/** PUT is partial: attributes left out keep their value; `roles`, when given, replaces the assignments. */
+/**
+ * PUT is partial: attributes left out keep their value; `roles`, when given, replaces the assignments.
+ * Only the columns sent are written, to the row locked after the owners' lock: a concurrent PUT never
+ * writes back a stale `active` or password.
+ */
 export async function updateTeamMember(ctx: ActingContext, id: number, input: TeamMemberInput, targets: RoleTargets = {}): Promise<TeamMemberBody> {
-  const admin = await findMemberToActOn(ctx, id);
+  await findMemberToActOn(ctx, id);
   const errors = new FieldErrors();
   if (input.email !== undefined && !input.email.trim()) errors.add('email', "can't be blank");
   const email = await checkIdentity(ctx, input, errors, id);
@@ -186,15 +202,12 @@ export async function updateTeamMember(ctx: ActingContext, id: number, input: Te
   const { first, last } = nameParts(input);
   const passwordHash = input.password ? await hashPassword(input.password) : undefined;
   const now = ctx.clock.now();
-  await ctx.db.transaction(async (tx) => {
-    await lockOwners(tx as unknown as Db);
+  await ctx.db.transaction(async (txn) => {
+    const tx = txn as unknown as Db;
+    await lockOwners(tx);
+    await lockMemberToActOn(ctx, tx, id);
     const [updated] = await tx.update(admins).set({
-      email: email ?? admin.email,
-      firstName: first ?? admin.firstName,
-      lastName: last ?? admin.lastName,
-      passwordHash: passwordHash ?? admin.passwordHash,
-      active: input.active ?? admin.active,
-      updatedAt: now,
+      email, firstName: first, lastName: last, passwordHash, active: input.active, updatedAt: now,
     }).where(eq(admins.id, id)).returning({ active: admins.active }).catch((err) => {
       throw uniqueViolation(err) !== null ? emailTaken() : err;
     });
@@ -204,9 +217,9 @@ export async function updateTeamMember(ctx: ActingContext, id: number, input: Te
         await tx.insert(roleAssignments).values(assignments.map((a) => ({ roleId: a.roleId, target: a.target, adminId: id, createdAt: now })));
       }
     }
-    await assertOwnerRemains(tx as unknown as Db);
+    await assertOwnerRemains(tx);
     // Deactivating a member ends their sessions and their tokens at once.
-    if (!updated.active) await endAccess(tx as unknown as Db, id);
+    if (!updated.active) await endAccess(tx, id);
   });
   ctx.caches.changed('access', `admin:${id}`, 'roles');
   return getTeamMember(ctx, id);
@@ -214,10 +227,12 @@ export async function updateTeamMember(ctx: ActingContext, id: number, input: Te
 
 export async function deleteTeamMember(ctx: ActingContext, id: number): Promise<void> {
   await findMemberToActOn(ctx, id);
-  await ctx.db.transaction(async (tx) => {
-    await lockOwners(tx as unknown as Db);
+  await ctx.db.transaction(async (txn) => {
+    const tx = txn as unknown as Db;
+    await lockOwners(tx);
+    await lockMemberToActOn(ctx, tx, id);
     await tx.delete(admins).where(eq(admins.id, id));
-    await assertOwnerRemains(tx as unknown as Db);
+    await assertOwnerRemains(tx);
   });
   ctx.caches.changed('access', `admin:${id}`, 'roles');
 }

@@ -3,7 +3,7 @@ import type { Static } from '@sinclair/typebox';
 import type { Context } from '../context.js';
 import type { Db } from '../db/connect.js';
 import { prepared } from '../db/prepared.js';
-import { FieldErrors, identityProviderMissing, invalidField } from '../http/errors.js';
+import { FieldErrors, identityProviderMissing, invalidField, notFound } from '../http/errors.js';
 import { fieldsOf } from '../realms/custom-fields.js';
 import type { Realm } from '../realms/realms.js';
 import { realms } from '../realms/tables.js';
@@ -133,11 +133,14 @@ export async function putIdentityProvider(ctx: Context, realm: Realm, input: Inp
 
   const now = ctx.clock.now();
   const sealedClientSecret = wanted.secret === undefined ? undefined : sealClientSecret(ctx, realm.id, wanted.secret);
+  // Only what was sent is written: an issuer or client left out keeps the value a concurrent change gave it.
   const changes = {
-    issuer: discoveredIssuer, clientId: wanted.clientId, sealedClientSecret, scopes, buttonLabel, claimMapping: mapping, updatedAt: now,
+    issuer: issuer === undefined ? undefined : discoveredIssuer, clientId, sealedClientSecret, scopes, buttonLabel, claimMapping: mapping, updatedAt: now,
   };
   const { row, realmRow } = await ctx.db.transaction(async (txn) => {
     const tx = txn as unknown as Db;
+    const [locked] = await tx.select({ id: realms.id }).from(realms).where(eq(realms.id, realm.id)).for('no key update');
+    if (!locked) throw notFound('Realm');
     const [row] = stored
       ? await tx.update(identityProviders).set(changes).where(eq(identityProviders.realmId, realm.id)).returning()
       : await tx.insert(identityProviders).values({
@@ -146,7 +149,7 @@ export async function putIdentityProvider(ctx: Context, realm: Realm, input: Inp
       }).onConflictDoUpdate({ target: identityProviders.realmId, set: changes }).returning();
     if (!row) throw identityProviderMissing();
     // What belonged to another issuer goes with it: its tokens could not be refreshed, its accounts are not this provider's.
-    await forgetOtherIssuers(tx, realm.id, discoveredIssuer);
+    await forgetOtherIssuers(tx, realm.id, row.issuer);
     const [realmRow] = input.show_delegation_information === undefined
       ? [realm]
       : await tx.update(realms).set({ showDelegationInformation: input.show_delegation_information, updatedAt: now })

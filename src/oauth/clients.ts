@@ -127,19 +127,20 @@ export async function createClient(ctx: Context, realmUid: string, input: OAuthC
   return clientBody(row, secret);
 }
 
-/** Partial: attributes left out keep their value. The secret never changes here. */
+/** Partial: attributes left out keep their value (only those sent are written). The secret never changes here. */
 export async function updateClient(ctx: Context, realmUid: string, id: number, input: OAuthClientInput): Promise<OAuthClientBody> {
   const row = await findClient(ctx, realmUid, id);
   const errors = new FieldErrors();
   const checked = checkInput(input, false, errors);
   errors.throwIfAny();
   const [updated] = await ctx.db.update(oauthClients).set({
-    name: checked.name ?? row.name,
-    redirectUris: checked.redirectUris ?? row.redirectUris,
-    scopes: checked.scopes ?? row.scopes,
-    confidential: input.confidential ?? row.confidential,
+    name: checked.name,
+    redirectUris: checked.redirectUris,
+    scopes: checked.scopes,
+    confidential: input.confidential,
     updatedAt: ctx.clock.now(),
-  }).where(eq(oauthClients.id, id)).returning();
+  }).where(and(eq(oauthClients.id, id), eq(oauthClients.realmId, row.realmId))).returning();
+  if (!updated) throw notFound('OAuth client');
   ctx.caches.changed('customers', `client:${id}`);
   return clientBody(updated);
 }

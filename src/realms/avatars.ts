@@ -1,10 +1,9 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import path from 'node:path';
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { Context } from '../context.js';
 import type { Db } from '../db/connect.js';
 import { getAccount } from '../account/account.js';
-import { notFound } from '../http/errors.js';
 import { checkUpload, extensionOf, type IncomingFile } from '../storage/checks.js';
 import type { Realm } from './realms.js';
 import { realmUsers, type AvatarValue } from './tables.js';
@@ -23,9 +22,7 @@ async function swapAvatar(ctx: Context, realm: Realm, userId: number, avatar: Av
   const now = ctx.clock.now();
   const swapped = await ctx.db.transaction(async (txn) => {
     const tx = txn as unknown as Db;
-    const [before] = await tx.select().from(realmUsers)
-      .where(and(eq(realmUsers.id, userId), eq(realmUsers.realmId, realm.id))).for('update');
-    if (!before) throw notFound('User');
+    const before = await findRealmUser(tx, realm, userId, true);
     const [{ lockedUntil, ...after }] = await tx.update(realmUsers).set({ avatar, updatedAt: now }).where(eq(realmUsers.id, userId))
       .returning(userWithLock(now));
     const user = realmUserBody(after, fields, lockedUntil);

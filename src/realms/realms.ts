@@ -241,14 +241,20 @@ export async function createRealm(ctx: ActingContext, input: RealmInput): Promis
   return realmBody(realm);
 }
 
-/** PUT is partial: attributes and settings left out keep their value. A new uid follows into role assignments. */
+/**
+ * PUT is partial: attributes and settings left out keep their value (only those sent are written). A new
+ * uid follows into role assignments. The custom domain rule is decided on the realm's row as locked for the write.
+ */
 export async function updateRealm(ctx: ActingContext, uid: string, input: RealmInput): Promise<RealmBody> {
-  const realm = await requireRealm(ctx, uid);
+  const found = await requireRealm(ctx, uid);
   const checked = checkInput(ctx, input, false);
-  assertMaySetDomain(ctx, checked.customDomain, realm.customDomain);
-  await assertFree(ctx, checked, realm.id);
+  assertMaySetDomain(ctx, checked.customDomain, found.customDomain);
+  await assertFree(ctx, checked, found.id);
   const settings = input.settings ?? {};
-  const updated = await ctx.db.transaction(async (tx) => {
+  const { realm, updated } = await ctx.db.transaction(async (tx) => {
+    const [realm] = await tx.select().from(realms).where(eq(realms.id, found.id)).for('no key update');
+    if (!realm) throw notFound('Realm');
+    assertMaySetDomain(ctx, checked.customDomain, realm.customDomain);
     const [row] = await tx.update(realms).set({
       uid: checked.uid,
       name: checked.name,
@@ -266,7 +272,7 @@ export async function updateRealm(ctx: ActingContext, uid: string, input: RealmI
       updatedAt: ctx.clock.now(),
     }).where(eq(realms.id, realm.id)).returning();
     if (checked.uid && checked.uid !== realm.uid) await retarget(tx as unknown as Db, 'realm', realm.uid, checked.uid);
-    return row;
+    return { realm, updated: row };
   }).catch((err) => {
     const index = uniqueViolation(err);
     throw index === null ? err : takenError(index);

@@ -122,8 +122,10 @@ export async function listRealmUsers(ctx: Context, realm: Realm, page: Page, que
   return { items: rows.map((r) => realmUserBody(r.user, fields, r.lockedUntil)), total };
 }
 
-export async function findRealmUser(db: Db, realm: Realm, id: number): Promise<RealmUser> {
-  const [user] = await db.select().from(realmUsers).where(and(eq(realmUsers.id, id), eq(realmUsers.realmId, realm.id)));
+/** The realm's user, or a 404; with `lock`, its row stays locked FOR UPDATE until the transaction `db` ends. */
+export async function findRealmUser(db: Db, realm: Realm, id: number, lock = false): Promise<RealmUser> {
+  const query = db.select().from(realmUsers).where(and(eq(realmUsers.id, id), eq(realmUsers.realmId, realm.id)));
+  const [user] = await (lock ? query.for('update') : query);
   if (!user) throw notFound('User');
   return user;
 }
@@ -219,6 +221,9 @@ export async function writeRealmUser(ctx: Context, realm: Realm, self: RealmUser
 /**
  * writeRealmUser, answering the user as the admin API shows it too. The change puts
  * `realm_user.created` or `realm_user.updated` (when something changed) in the webhook outbox.
+ * A change writes only the columns sent, to the user's row read again FOR UPDATE in the transaction
+ * (after the field values' lock): what it merges, revokes and reports is the user as it is then, and a
+ * user deleted meanwhile is a 404.
  */
 async function saveRealmUser(
   ctx: Context, realm: Realm, self: RealmUser | null, input: RealmUserInput, options: WriteOptions = {},
@@ -227,21 +232,26 @@ async function saveRealmUser(
   const changes = await attributeChanges(ctx, realm, input, errors, self);
   const shown = await fieldsOf(ctx, realm.id);
   const fields = options.fields ?? shown;
-  const current = (self?.customFields ?? {}) as FieldValues;
-  const values = input.custom_fields !== undefined || !self
-    ? mergeFieldValues(fields, current, input.custom_fields ?? [], errors, !self)
-    : undefined;
+  const withValues = input.custom_fields !== undefined || !self;
+  // The problems found depend on the input only, so checking against `self` now names them all in one 422.
+  const mergedInto = (current: RealmUser | null) => (withValues
+    ? mergeFieldValues(fields, (current?.customFields ?? {}) as FieldValues, input.custom_fields ?? [], errors, !current)
+    : undefined);
+  mergedInto(self);
   errors.throwIfAny();
   if (options.emailPending) delete changes.email;
   const now = ctx.clock.now();
   return ctx.db.transaction(async (txn) => {
     const tx = txn as unknown as Db;
-    if (values && fields.some((f) => f.unique)) {
-      await lockFieldValues(tx, realm.id);
-      await checkUniqueValues(tx, realm.id, self?.id ?? null, fields, values, errors);
+    const unique = withValues && fields.some((f) => f.unique);
+    if (unique) await lockFieldValues(tx, realm.id);
+    const before = self && await findRealmUser(tx, realm, self.id, true);
+    const values = mergedInto(before);
+    if (values && unique) {
+      await checkUniqueValues(tx, realm.id, before?.id ?? null, fields, values, errors);
       errors.throwIfAny();
     }
-    if (!self) {
+    if (!before) {
       const [user] = await tx.insert(realmUsers).values({
         ...changes, email: changes.email!, realmId: realm.id, customFields: values,
         confirmationPending: options.confirmationPending ?? false, emailVerifiedAt: options.emailVerified ? now : null, createdAt: now, updatedAt: now,
@@ -250,14 +260,14 @@ async function saveRealmUser(
       await emitWebhookEvent(tx, ctx.clock, realmUserEvent('realm_user.created', realm, body), ctx.caches);
       return { user, body };
     }
-    const newAddress = changes.email !== undefined && changes.email !== self.email.toLowerCase();
+    const newAddress = changes.email !== undefined && changes.email !== before.email.toLowerCase();
     const verified = newAddress ? { emailVerifiedAt: options.emailVerified ? now : null } : {};
     const [{ lockedUntil, ...user }] = await tx.update(realmUsers).set({ ...changes, ...verified, customFields: values, updatedAt: now })
-      .where(eq(realmUsers.id, self.id)).returning(userWithLock(now));
+      .where(eq(realmUsers.id, before.id)).returning(userWithLock(now));
     // A deactivated user's sessions end at once, and their access tokens with them.
-    if (changes.active === false && self.active) await revokeUserSessions({ ...ctx, db: tx }, self.id);
+    if (changes.active === false && before.active) await revokeUserSessions({ ...ctx, db: tx }, before.id);
     const body = realmUserBody(user, shown, lockedUntil);
-    const changed = changedAttributes(self, user);
+    const changed = changedAttributes(before, user);
     if (changed.length) await emitWebhookEvent(tx, ctx.clock, realmUserEvent('realm_user.updated', realm, body, changed), ctx.caches);
     return { user, body };
   }).then((written) => {
@@ -318,8 +328,7 @@ export async function deleteRealmUser(ctx: Context, realm: Realm, id: number): P
   const deleted = await ctx.db.transaction(async (txn) => {
     const tx = txn as unknown as Db;
     const mine = and(eq(realmUsers.id, id), eq(realmUsers.realmId, realm.id));
-    const [locked] = await tx.select({ id: realmUsers.id }).from(realmUsers).where(mine).for('update');
-    if (!locked) throw notFound('User');
+    await findRealmUser(tx, realm, id, true);
     const attachments = await dropAttachments(tx, { userId: id });
     const [user] = await tx.delete(realmUsers).where(mine)
       .returning({ id: realmUsers.id, uuid: realmUsers.uuid, email: realmUsers.email, avatar: realmUsers.avatar });
