@@ -6,6 +6,7 @@ import { textSearch } from '../db/like.js';
 import { totalCount, totalOf, type Page } from '../db/paging.js';
 import { orderOf, type ListParams } from '../db/sorting.js';
 import { FieldErrors, notFound } from '../http/errors.js';
+import { targetProblem } from '../net/outbound.js';
 import { hashSecret, randomSecret } from '../security/secrets.js';
 import { findAdmin, findMemberToActOn } from './team.js';
 import type { ActingContext } from './principal.js';
@@ -42,11 +43,13 @@ function checkUrl(errors: FieldErrors, field: string, value: string | undefined)
   }
 }
 
-function checkApplication(input: ApplicationInput, creating: boolean): void {
+function checkApplication(ctx: Context, input: ApplicationInput, creating: boolean): void {
   const errors = new FieldErrors();
   if ((creating || input.name !== undefined) && !input.name?.trim()) errors.add('name', "can't be blank");
   checkUrl(errors, 'redirect_uri', input.redirect_uri);
-  checkUrl(errors, 'logout_url', input.logout_url);
+  // The server itself requests the logout URL: the outbound rules apply (a name is checked again at each call).
+  const logoutProblem = input.logout_url ? targetProblem(input.logout_url, ctx.config.outboundAllowPrivate) : null;
+  if (logoutProblem) errors.add('logout_url', logoutProblem);
   errors.throwIfAny();
 }
 
@@ -74,7 +77,7 @@ export async function getApplication(ctx: Context, id: number): Promise<Applicat
 
 /** The Application ID and Secret are generated; the secret is shown in this answer only. */
 export async function createApplication(ctx: Context, input: ApplicationInput): Promise<ApplicationBody> {
-  checkApplication(input, true);
+  checkApplication(ctx, input, true);
   const secret = randomSecret();
   const now = ctx.clock.now();
   const [app] = await ctx.db.insert(apiApplications).values({
@@ -92,7 +95,7 @@ export async function createApplication(ctx: Context, input: ApplicationInput): 
 
 export async function updateApplication(ctx: Context, id: number, input: ApplicationInput): Promise<ApplicationBody> {
   const app = await findApplication(ctx, id);
-  checkApplication(input, false);
+  checkApplication(ctx, input, false);
   const [updated] = await ctx.db.update(apiApplications).set({
     name: input.name?.trim() ?? app.name,
     description: input.description ?? app.description,

@@ -30,8 +30,9 @@ export function identityProviderRoutes(ctx: Context): FastifyPluginAsync {
       config: { access: 'realms.manage', target: 'realm_uid' },
       schema: {
         tags, summary: 'Set up or change a realm\'s identity provider',
-        description: 'The first time, `issuer`, `client_id`, `client_secret` and `button_label` are required; afterwards the change is '
-          + 'partial (left out, the stored client secret is kept). Every PUT reads the provider\'s OpenID discovery document: an '
+        description: 'The issuer must be https and outside private, loopback and link-local ranges (http and such addresses only with '
+          + 'OUTBOUND_ALLOW_PRIVATE=1). The first time, `issuer`, `client_id`, `client_secret` and `button_label` are required; '
+          + 'afterwards the change is partial (left out, the stored client secret is kept). Every PUT reads the provider\'s OpenID discovery document: an '
           + 'issuer that does not answer one (or answers another issuer) is a 422 on `issuer`. The client secret is stored encrypted '
           + 'and never answered. `show_delegation_information` is the realm\'s setting of that name. A new issuer forgets the '
           + 'provider tokens and account links of the previous one.',

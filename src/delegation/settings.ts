@@ -22,6 +22,8 @@ const SCOPE_TOKEN = /^[\x21\x23-\x5B\x5D-\x7E]+$/;
 /** A claim name: printable, no spaces. */
 const CLAIM = /^[^\s\u0000-\u001f\u007f]{1,100}$/;
 
+const DISCOVERY_FAILED = 'could not be discovered as an OpenID Connect provider: could not reach the issuer, or it answered no usable discovery document';
+
 /** Where the provider sends the browser back: the callback page of the realm at the base address. */
 export const callbackPath = (realm: Pick<Realm, 'uid'>) => `${pagePath(realm, 'delegated_login')}/callback`;
 
@@ -111,7 +113,7 @@ export async function putIdentityProvider(ctx: Context, realm: Realm, input: Inp
   required('client_id', clientId);
   required('client_secret', secret);
   required('button_label', buttonLabel);
-  const issuerIssue = issuer ? issuerProblem(issuer, ctx.config.baseUrl) : null;
+  const issuerIssue = issuer ? issuerProblem(issuer, ctx.config.outboundAllowPrivate) : null;
   if (issuerIssue) errors.add('issuer', issuerIssue);
   const scopes = checkedScopes(input.scopes, errors);
   const mapping = await checkedMapping(ctx, realm, input.claim_mapping, errors);
@@ -124,11 +126,12 @@ export async function putIdentityProvider(ctx: Context, realm: Realm, input: Inp
   };
   let discoveredIssuer: string;
   try {
-    const metadata = await discover(wanted.issuer, wanted.clientId);
+    const metadata = await discover(ctx, wanted.issuer, wanted.clientId);
     discoveredIssuer = metadata.issuer;
   } catch (err) {
     ctx.log.warn({ realm: realm.uid, reason: reasonOf(err) }, 'identity provider discovery failed');
-    throw invalidField('issuer', `could not be discovered as an OpenID Connect provider: ${reasonOf(err)}`);
+    // One answer for every failure: a refused address, a closed port, an error page and a wrong document look alike.
+    throw invalidField('issuer', DISCOVERY_FAILED);
   }
 
   const now = ctx.clock.now();
