@@ -30,8 +30,11 @@ export interface Config {
   sendingBatchSize: number;
   /** `GET /metrics`: off (absent, 404), behind this bearer token, or open to anyone. */
   metrics: { enabled: false } | { enabled: true; token: string | null };
-  /** Whether webhook endpoints may be in private, loopback and link-local address ranges (WEBHOOKS_ALLOW_PRIVATE=1). */
-  webhooksAllowPrivate: boolean;
+  /**
+   * Whether the requests the server makes (webhooks, identity providers, logout URLs) may reach private,
+   * loopback and link-local addresses (OUTBOUND_ALLOW_PRIVATE=1, or its older name WEBHOOKS_ALLOW_PRIVATE).
+   */
+  outboundAllowPrivate: boolean;
   /** How often an idle webhook sender looks for deliveries due. */
   webhooksPollMs: number;
 }
@@ -213,7 +216,7 @@ export function loadConfig(env: Env = process.env): Config {
     sendingLeaseSeconds: integer(env, 'SENDING_LEASE_SECONDS', 300, 1, 86_400),
     sendingBatchSize: integer(env, 'SENDING_BATCH_SIZE', 100, 1, 1000),
     metrics: metrics(env),
-    webhooksAllowPrivate: flag(env, 'WEBHOOKS_ALLOW_PRIVATE'),
+    outboundAllowPrivate: flag(env, env.OUTBOUND_ALLOW_PRIVATE?.trim() ? 'OUTBOUND_ALLOW_PRIVATE' : 'WEBHOOKS_ALLOW_PRIVATE'),
     webhooksPollMs: integer(env, 'WEBHOOKS_POLL_MS', 1000, 10, 3_600_000),
   };
 }

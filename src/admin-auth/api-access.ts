@@ -7,6 +7,7 @@ import { textSearch } from '../db/like.js';
 import { totalCount, totalOf, type Page } from '../db/paging.js';
 import { orderOf, type ListParams } from '../db/sorting.js';
 import { FieldErrors, notFound } from '../http/errors.js';
+import { targetProblem } from '../net/outbound.js';
 import { hashSecret, randomSecret } from '../security/secrets.js';
 import { findAdmin, findMemberToActOn, grantsOf, lockMemberToActOn } from './team.js';
 import { assertMayActOn } from './privileges.js';
@@ -44,11 +45,13 @@ function checkUrl(errors: FieldErrors, field: string, value: string | undefined)
   }
 }
 
-function checkApplication(input: ApplicationInput, creating: boolean): void {
+function checkApplication(ctx: Context, input: ApplicationInput, creating: boolean): void {
   const errors = new FieldErrors();
   if ((creating || input.name !== undefined) && !input.name?.trim()) errors.add('name', "can't be blank");
   checkUrl(errors, 'redirect_uri', input.redirect_uri);
-  checkUrl(errors, 'logout_url', input.logout_url);
+  // The server itself requests the logout URL: the outbound rules apply (a name is checked again at each call).
+  const logoutProblem = input.logout_url ? targetProblem(input.logout_url, ctx.config.outboundAllowPrivate) : null;
+  if (logoutProblem) errors.add('logout_url', logoutProblem);
   errors.throwIfAny();
 }
 
@@ -76,7 +79,7 @@ export async function getApplication(ctx: Context, id: number): Promise<Applicat
 
 /** The Application ID and Secret are generated; the secret is shown in this answer only. */
 export async function createApplication(ctx: Context, input: ApplicationInput): Promise<ApplicationBody> {
-  checkApplication(input, true);
+  checkApplication(ctx, input, true);
   const secret = randomSecret();
   const now = ctx.clock.now();
   const [app] = await ctx.db.insert(apiApplications).values({
@@ -95,7 +98,7 @@ export async function createApplication(ctx: Context, input: ApplicationInput): 
 /** PUT is partial: only the attributes sent are written, so a concurrent change of another one stays. */
 export async function updateApplication(ctx: Context, id: number, input: ApplicationInput): Promise<ApplicationBody> {
   await findApplication(ctx, id);
-  checkApplication(input, false);
+  checkApplication(ctx, input, false);
   const [updated] = await ctx.db.update(apiApplications).set({
     name: input.name?.trim(),
     description: input.description,

@@ -64,7 +64,10 @@ export const ApplicationModel = Type.Object({
   name: Type.String(),
   description: Type.String(),
   redirect_uri: Type.String(),
-  logout_url: Type.String({ description: 'Called with a GET when a team member signs out' }),
+  logout_url: Type.String({
+    description: 'Called with a GET when a team member signs out: an http(s) address; one in a private, loopback or link-local range '
+      + 'is refused (422) unless OUTBOUND_ALLOW_PRIVATE=1, and a name that resolves to one is not called',
+  }),
   callback_url: Type.String({ description: 'Equal to the redirect URI' }),
   secret: Type.Optional(Type.String({ description: 'Only in the answer that created the application' })),
   created_at: DateTime,

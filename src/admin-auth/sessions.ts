@@ -7,6 +7,7 @@ import type { Db } from '../db/connect.js';
 import type { AdminPrincipal, EffectivePermissions } from './principal.js';
 import { principalFromSession } from './credential.js';
 import { redactUrl } from '../http/logging.js';
+import { outboundRequest } from '../net/outbound.js';
 import { UNKNOWN_ACCOUNT_HASH, verifyPassword } from '../security/passwords.js';
 import { hashSecret, randomSecret } from '../security/secrets.js';
 import { logoutUrls } from './api-access.js';
@@ -110,16 +111,18 @@ export async function signOut(ctx: Context, principal: AdminPrincipal, address: 
 }
 
 export const LOGOUT_CALL_TIMEOUT_MS = 3000;
+/** The answer is not read: past this much of it the connection is dropped. */
+const LOGOUT_ANSWER_BYTES = 64 * 1024;
 
+/** Through the outbound guard: a logout URL in a private range (or a name resolving there) is not called. */
 async function notifyLogoutUrls(ctx: Context, urls: string[]): Promise<void> {
   await Promise.all(urls.map(async (url) => {
-    try {
-      const response = await fetch(url, { method: 'GET', redirect: 'manual', signal: AbortSignal.timeout(LOGOUT_CALL_TIMEOUT_MS) });
-      await response.body?.cancel();
-    } catch (err) {
-      // The address may carry a secret in its query; an error message may quote the address.
-      const shown = redactUrl(url);
-      ctx.log.warn({ logoutUrl: shown, reason: (err as Error).message.replaceAll(url, shown) }, 'sign-out call to an application failed');
-    }
+    const result = await outboundRequest(url, {
+      allowPrivate: ctx.config.outboundAllowPrivate, method: 'GET', timeoutMs: LOGOUT_CALL_TIMEOUT_MS, maxBytes: LOGOUT_ANSWER_BYTES, keepBytes: 0,
+    });
+    if (result.kind === 'answered') return;
+    // The address may carry a secret in its query; an error message may quote the address.
+    const shown = redactUrl(url);
+    ctx.log.warn({ logoutUrl: shown, reason: `${result.kind}: ${result.detail.replaceAll(url, shown)}` }, 'sign-out call to an application failed');
   }));
 }

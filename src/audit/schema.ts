@@ -14,7 +14,7 @@ export const AuditLogModel = Type.Object({
   application_id: orNull(Type.Integer(), 'The API access application of the token, when the credential was a token'),
   operation: Type.String({
     description: 'The route of an admin write, `METHOD /path/{param}` as in this reference; `sign_in`, `sign_in_failed`, '
-      + '`locked_out` or `sign_out`',
+      + '`locked_out` or `sign_out`; `identity_provider_issuer_changed` when a realm\'s identity provider issuer was set, changed or removed',
   }),
   resource_type: orNull(Type.String(), 'The kind of resource written: the collection of the path (`realms`, `users`, `team_members`...)'),
   resource_id: orNull(Type.String(), 'Its id, uid or uuid: from the path, or from the answer for a creation'),

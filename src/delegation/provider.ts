@@ -1,5 +1,6 @@
 import * as client from 'openid-client';
 import type { Context } from '../context.js';
+import { outboundFetch, OutboundFailure, targetProblem } from '../net/outbound.js';
 import { seal, unseal } from '../security/sealed.js';
 import { secretsKey } from '../security/secrets-key.js';
 import { TtlCache } from '../ttl-cache.js';
@@ -14,17 +15,18 @@ export type IdentityProvider = typeof identityProviders.$inferSelect;
 
 /** Seconds every request to the provider may take (discovery, token, userinfo, JWKS). */
 const TIMEOUT_SECONDS = 10;
+/** The largest answer read from the provider (a discovery document, a key set, a token answer). */
+const MAX_ANSWER_BYTES = 256 * 1024;
 /** The discovered metadata and the provider's keys are read again after this long. */
 const METADATA_TTL_MS = 10 * 60_000;
 
-const LOOPBACK = /^(localhost|.*\.localhost|127(?:\.\d{1,3}){3}|\[::1\])$/;
-
 /**
- * Why an issuer cannot be used, or null: https; http only for a loopback host while the server itself
- * runs on an http base address (a provider on the developer's machine, and the tests'); no
- * credentials, query or fragment.
+ * Why an issuer cannot be used, or null: https, no credentials, query or fragment, and not an address
+ * in a private range (outbound.ts). http only with OUTBOUND_ALLOW_PRIVATE=1, the setting of a
+ * development machine or a private network whose operator has opened such addresses: everywhere else
+ * the provider's answers, which decide who signs in, travel over TLS.
  */
-export function issuerProblem(issuer: string, baseUrl: string): string | null {
+export function issuerProblem(issuer: string, allowPrivate: boolean): string | null {
   let url: URL;
   try {
     url = new URL(issuer);
@@ -32,12 +34,16 @@ export function issuerProblem(issuer: string, baseUrl: string): string | null {
     return 'must be an address such as https://login.example.com';
   }
   if (url.username || url.password || url.search || url.hash) return 'must not carry credentials, a query or a fragment';
-  if (url.protocol === 'https:') return null;
-  if (url.protocol === 'http:' && LOOPBACK.test(url.hostname) && baseUrl.startsWith('http:')) return null;
-  return 'must be an https address (http is accepted only for a loopback host such as 127.0.0.1 on a development server, whose BASE_URL is http)';
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && allowPrivate)) {
+    return 'must be an https address (http is accepted only with OUTBOUND_ALLOW_PRIVATE=1, on a development machine or a private network)';
+  }
+  return targetProblem(issuer, allowPrivate);
 }
 
 const insecure = (issuer: string) => new URL(issuer).protocol === 'http:';
+
+/** Every request of the relying party (discovery, JWKS, token, userinfo) goes through the outbound guard. */
+const fetchOf = (ctx: Context) => outboundFetch(ctx.config.outboundAllowPrivate, { timeoutMs: TIMEOUT_SECONDS * 1000, maxBytes: MAX_ANSWER_BYTES });
 
 /** The client secret is bound to its realm: copied to another realm's row it does not open. */
 const secretContext = (realmId: number) => `identity_providers:${realmId}`;
@@ -52,13 +58,13 @@ function authentication(metadata: client.ServerMetadata, secret: string): client
 }
 
 /**
- * OpenID discovery from the issuer (the metadata's `issuer` must be the same address). Throws with
- * a readable reason when the address answers no usable OpenID provider metadata.
+ * OpenID discovery from the issuer (the metadata's `issuer` must be the same address). Throws when
+ * the address cannot be reached or answers no usable OpenID provider metadata (reasonOf says why, for the log).
  */
-export async function discover(issuer: string, clientId: string): Promise<client.ServerMetadata> {
+export async function discover(ctx: Context, issuer: string, clientId: string): Promise<client.ServerMetadata> {
   // The metadata is public: no client authentication is needed to read it.
   const config = await client.discovery(new URL(issuer), clientId, undefined, client.None(), {
-    execute: insecure(issuer) ? [client.allowInsecureRequests] : [], timeout: TIMEOUT_SECONDS,
+    execute: insecure(issuer) ? [client.allowInsecureRequests] : [], timeout: TIMEOUT_SECONDS, [client.customFetch]: fetchOf(ctx),
   });
   const metadata = config.serverMetadata();
   if (!metadata.authorization_endpoint || !metadata.token_endpoint || !metadata.jwks_uri) {
@@ -96,7 +102,7 @@ export async function configurationOf(ctx: Context, provider: IdentityProvider):
   const secret = clientSecretOf(ctx, provider);
   let entry = cache.get(key, ctx.clock.now());
   if (!entry) {
-    entry = { metadata: await discover(provider.issuer, provider.clientId) };
+    entry = { metadata: await discover(ctx, provider.issuer, provider.clientId) };
     cache.set(key, entry, ctx.clock.now());
   }
   const skew = Math.round((ctx.clock.now().getTime() - Date.now()) / 1000);
@@ -106,6 +112,7 @@ export async function configurationOf(ctx: Context, provider: IdentityProvider):
   // its signature is checked against the provider's JWKS here too.
   client.enableNonRepudiationChecks(config);
   config.timeout = TIMEOUT_SECONDS;
+  config[client.customFetch] = fetchOf(ctx);
   if (entry.jwks) client.setJwksCache(config, entry.jwks);
   const kept = entry;
   return {
@@ -116,8 +123,13 @@ export async function configurationOf(ctx: Context, provider: IdentityProvider):
   };
 }
 
-/** A short reason for the log and for an admin's 422: never a token or secret (openid-client's messages hold none). */
+/**
+ * A short reason for the log, never for an answer (it would tell an admin what listens at an address):
+ * never a token or secret (openid-client's messages hold none).
+ */
 export function reasonOf(err: unknown): string {
+  const failure = err instanceof OutboundFailure ? err : (err as { cause?: unknown }).cause;
+  if (failure instanceof OutboundFailure) return `could not reach the provider (${failure.kind}: ${failure.detail})`.slice(0, 300);
   if (err instanceof client.ResponseBodyError) return `${err.error}${err.error_description ? `: ${err.error_description}` : ''}`;
   if (err instanceof client.AuthorizationResponseError) return `${err.error}${err.error_description ? `: ${err.error_description}` : ''}`;
   const error = err as { message?: string; cause?: { code?: string; message?: string } };

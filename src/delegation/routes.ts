@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { acting } from '../admin-auth/guard.js';
 import type { Context } from '../context.js';
 import { ref, useModels } from '../http/models.js';
 import { failures, NoContent } from '../http/responses.js';
@@ -30,26 +31,30 @@ export function identityProviderRoutes(ctx: Context): FastifyPluginAsync {
       config: { access: 'realms.manage', target: 'realm_uid' },
       schema: {
         tags, summary: 'Set up or change a realm\'s identity provider',
-        description: 'The first time, `issuer`, `client_id`, `client_secret` and `button_label` are required; afterwards the change is '
-          + 'partial (left out, the stored client secret is kept). Every PUT reads the provider\'s OpenID discovery document: an '
+        description: 'Needs `realm.users.impersonate` on the realm besides `realms.manage` (403 otherwise): the provider can sign in as '
+          + 'any user of the realm. A new or changed issuer is recorded in the audit log (`identity_provider_issuer_changed`). '
+          + 'The issuer must be https and outside private, loopback and link-local ranges (http and such addresses only with '
+          + 'OUTBOUND_ALLOW_PRIVATE=1). The first time, `issuer`, `client_id`, `client_secret` and `button_label` are required; '
+          + 'afterwards the change is partial (left out, the stored client secret is kept). Every PUT reads the provider\'s OpenID discovery document: an '
           + 'issuer that does not answer one (or answers another issuer) is a 422 on `issuer`. The client secret is stored encrypted '
           + 'and never answered. `show_delegation_information` is the realm\'s setting of that name. A new issuer forgets the '
           + 'provider tokens and account links of the previous one.',
         params: RealmUidParam, body: IdentityProviderInput,
         response: { 200: ref(IdentityProviderModel), ...failures(401, 403, 404, 422) },
       },
-    }, async (request) => putIdentityProvider(ctx, await requireRealm(ctx, request.params.realm_uid), request.body));
+    }, async (request) => putIdentityProvider(acting(ctx, request), await requireRealm(ctx, request.params.realm_uid), request.body, request.ip));
 
     app.delete(path, {
       config: { access: 'realms.manage', target: 'realm_uid' },
       schema: {
         tags, summary: 'Remove a realm\'s identity provider',
-        description: 'The login page no longer offers it; the provider tokens kept for sessions and the users\' links to their '
+        description: 'Needs `realm.users.impersonate` on the realm besides `realms.manage` (403 otherwise); recorded in the audit log '
+          + '(`identity_provider_issuer_changed`). The login page no longer offers it; the provider tokens kept for sessions and the users\' links to their '
           + 'provider accounts are deleted. Users, their sessions and the realm\'s settings stay.',
         params: RealmUidParam, response: { 204: NoContent, ...failures(401, 403, 404) },
       },
     }, async (request, reply) => {
-      await deleteIdentityProvider(ctx, await requireRealm(ctx, request.params.realm_uid));
+      await deleteIdentityProvider(acting(ctx, request), await requireRealm(ctx, request.params.realm_uid), request.ip);
       return reply.code(204).send(null);
     });
   };

@@ -22,8 +22,8 @@ export const ClaimMappingModel = Type.Object(claimMappingFields, {
 export const IdentityProviderInput = Type.Object({
   issuer: Type.Optional(Type.String({
     maxLength: 2048,
-    description: 'The provider\'s issuer; checked by OpenID discovery (`{issuer}/.well-known/openid-configuration`). https; http only '
-      + 'for a loopback host while the server\'s BASE_URL is http (development)',
+    description: 'The provider\'s issuer; checked by OpenID discovery (`{issuer}/.well-known/openid-configuration`). https, outside '
+      + 'private, loopback and link-local ranges; http and such addresses only with OUTBOUND_ALLOW_PRIVATE=1 (development, private networks)',
   })),
   client_id: Type.Optional(Type.String({ maxLength: 255, description: 'The client id this realm has at the provider' })),
   client_secret: Type.Optional(Type.String({

@@ -1,9 +1,11 @@
 import { and, eq, ne, sql } from 'drizzle-orm';
 import type { Static } from '@sinclair/typebox';
+import type { ActingContext } from '../admin-auth/principal.js';
+import { actorOf, recordAudit } from '../audit/log.js';
 import type { Context } from '../context.js';
 import type { Db } from '../db/connect.js';
 import { prepared } from '../db/prepared.js';
-import { FieldErrors, identityProviderMissing, invalidField, notFound } from '../http/errors.js';
+import { FieldErrors, forbidden, identityProviderMissing, invalidField, notFound } from '../http/errors.js';
 import { fieldsOf } from '../realms/custom-fields.js';
 import type { Realm } from '../realms/realms.js';
 import { realms } from '../realms/tables.js';
@@ -21,6 +23,10 @@ const DEFAULT_MAPPING: ClaimMapping = { first_name: 'given_name', last_name: 'fa
 const SCOPE_TOKEN = /^[\x21\x23-\x5B\x5D-\x7E]+$/;
 /** A claim name: printable, no spaces. */
 const CLAIM = /^[^\s\u0000-\u001f\u007f]{1,100}$/;
+
+/** The audit log's operation for a realm's issuer set, changed or removed. */
+export const ISSUER_CHANGED = 'identity_provider_issuer_changed';
+const DISCOVERY_FAILED = 'could not be discovered as an OpenID Connect provider: could not reach the issuer, or it answered no usable discovery document';
 
 /** Where the provider sends the browser back: the callback page of the realm at the base address. */
 export const callbackPath = (realm: Pick<Realm, 'uid'>) => `${pagePath(realm, 'delegated_login')}/callback`;
@@ -93,11 +99,29 @@ async function checkedMapping(ctx: Context, realm: Realm, mapping: Input['claim_
 }
 
 /**
+ * Whoever chooses the provider chooses who signs in as any user of the realm: setting, changing or
+ * removing it needs impersonation's permission on the realm, beside realms.manage (the route's).
+ */
+function requireImpersonation(ctx: ActingContext, realm: Realm): void {
+  if (!ctx.actor.can('realm.users.impersonate', realm.uid)) {
+    throw forbidden('Changing a realm\'s identity provider needs realm.users.impersonate on the realm: the provider can sign in as any of its users');
+  }
+}
+
+/** A new, changed or removed issuer is recorded in the audit log, beside the record of the request itself. */
+async function recordIssuerChange(tx: Db, ctx: ActingContext, realm: Realm, address: string | null, statusCode: number): Promise<void> {
+  await recordAudit(tx, ctx.clock.now(), {
+    actor: actorOf(ctx.actor), operation: ISSUER_CHANGED, resourceType: 'identity_provider', resourceId: realm.uid, address, changed: ['issuer'], statusCode,
+  });
+}
+
+/**
  * Sets up or changes the realm's provider. Partial once set up (the client secret left out is kept);
  * the result is checked by OpenID discovery, whose failure is a 422 on `issuer`. The issuer stored
  * is the one the provider's metadata names. `show_delegation_information` is written to the realm.
  */
-export async function putIdentityProvider(ctx: Context, realm: Realm, input: Input): Promise<IdentityProviderBody> {
+export async function putIdentityProvider(ctx: ActingContext, realm: Realm, input: Input, address: string | null): Promise<IdentityProviderBody> {
+  requireImpersonation(ctx, realm);
   const stored = await findIdentityProvider(ctx, realm.id);
   const errors = new FieldErrors();
   const required = (field: string, value: string | undefined) => {
@@ -111,7 +135,7 @@ export async function putIdentityProvider(ctx: Context, realm: Realm, input: Inp
   required('client_id', clientId);
   required('client_secret', secret);
   required('button_label', buttonLabel);
-  const issuerIssue = issuer ? issuerProblem(issuer, ctx.config.baseUrl) : null;
+  const issuerIssue = issuer ? issuerProblem(issuer, ctx.config.outboundAllowPrivate) : null;
   if (issuerIssue) errors.add('issuer', issuerIssue);
   const scopes = checkedScopes(input.scopes, errors);
   const mapping = await checkedMapping(ctx, realm, input.claim_mapping, errors);
@@ -124,11 +148,12 @@ export async function putIdentityProvider(ctx: Context, realm: Realm, input: Inp
   };
   let discoveredIssuer: string;
   try {
-    const metadata = await discover(wanted.issuer, wanted.clientId);
+    const metadata = await discover(ctx, wanted.issuer, wanted.clientId);
     discoveredIssuer = metadata.issuer;
   } catch (err) {
     ctx.log.warn({ realm: realm.uid, reason: reasonOf(err) }, 'identity provider discovery failed');
-    throw invalidField('issuer', `could not be discovered as an OpenID Connect provider: ${reasonOf(err)}`);
+    // One answer for every failure: a refused address, a closed port, an error page and a wrong document look alike.
+    throw invalidField('issuer', DISCOVERY_FAILED);
   }
 
   const now = ctx.clock.now();
@@ -150,6 +175,7 @@ export async function putIdentityProvider(ctx: Context, realm: Realm, input: Inp
     if (!row) throw identityProviderMissing();
     // What belonged to another issuer goes with it: its tokens could not be refreshed, its accounts are not this provider's.
     await forgetOtherIssuers(tx, realm.id, row.issuer);
+    if (stored?.issuer !== row.issuer) await recordIssuerChange(tx, ctx, realm, address, 200);
     const [realmRow] = input.show_delegation_information === undefined
       ? [realm]
       : await tx.update(realms).set({ showDelegationInformation: input.show_delegation_information, updatedAt: now })
@@ -172,11 +198,15 @@ async function forgetOtherIssuers(tx: Db, realmId: number, issuer: string | null
  * users' links to their provider accounts. The users, their sessions and the realm's
  * show_delegation_information setting stay.
  */
-export async function deleteIdentityProvider(ctx: Context, realm: Realm): Promise<void> {
+export async function deleteIdentityProvider(ctx: ActingContext, realm: Realm, address: string | null): Promise<void> {
+  requireImpersonation(ctx, realm);
   const removed = await ctx.db.transaction(async (txn) => {
     const tx = txn as unknown as Db;
     const rows = await tx.delete(identityProviders).where(eq(identityProviders.realmId, realm.id)).returning({ id: identityProviders.realmId });
-    if (rows.length) await forgetOtherIssuers(tx, realm.id, null);
+    if (rows.length) {
+      await forgetOtherIssuers(tx, realm.id, null);
+      await recordIssuerChange(tx, ctx, realm, address, 204);
+    }
     return rows.length;
   });
   if (!removed) throw identityProviderMissing();

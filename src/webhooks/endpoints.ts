@@ -5,13 +5,13 @@ import { textSearch } from '../db/like.js';
 import { totalCount, totalOf, type Page } from '../db/paging.js';
 import { orderOf, type ListParams } from '../db/sorting.js';
 import { FieldErrors, invalidField, notFound } from '../http/errors.js';
+import { targetProblem } from '../net/outbound.js';
 import { realms } from '../realms/tables.js';
 import { checkEventTypes } from './event-types.js';
 import type { WebhookEndpointInput, WebhookEndpointModel, WebhookEndpointWithSecret } from './schema.js';
 import { newSecret, sealSecret } from './signing.js';
 import { webhookEndpoints } from './tables.js';
 import { endpointsChanged } from './subscribers.js';
-import { urlProblem } from './targets.js';
 
 export type WebhookEndpoint = typeof webhookEndpoints.$inferSelect;
 type EndpointBody = Static<typeof WebhookEndpointModel>;
@@ -61,7 +61,7 @@ export async function requireEndpoint(ctx: Context, id: number): Promise<Webhook
 function checkUrl(ctx: Context, raw: string): string {
   const url = raw.trim();
   if (!url) throw invalidField('url', "can't be blank");
-  const problem = urlProblem(url, ctx.config.webhooksAllowPrivate);
+  const problem = targetProblem(url, ctx.config.outboundAllowPrivate);
   if (problem) throw invalidField('url', problem);
   return url;
 }

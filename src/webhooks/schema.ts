@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { DateTime, Id, Int32 } from '../http/models.js';
 import { PageQuery } from '../http/pagination.js';
 import { MAX_EVENT_TYPES } from './event-types.js';
-import { MAX_URL_LENGTH } from './targets.js';
+import { MAX_URL_LENGTH } from '../net/outbound.js';
 
 const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T, description: string) => Type.Union([schema, Type.Null()], { description });
 
@@ -36,7 +36,7 @@ export const WebhookEndpointWithSecret = Type.Object({
 }, { $id: 'WebhookEndpointWithSecret', description: 'An endpoint with its new secret, answered once on creation and on rotation' });
 
 export const WebhookEndpointInput = Type.Partial(Type.Object({
-  url: Type.String({ description: `Required on creation: an http(s) URL without credentials, at most ${MAX_URL_LENGTH} characters; an IP address in a private, loopback or link-local range is refused unless WEBHOOKS_ALLOW_PRIVATE=1` }),
+  url: Type.String({ description: `Required on creation: an http(s) URL without credentials, at most ${MAX_URL_LENGTH} characters; an IP address in a private, loopback or link-local range is refused unless OUTBOUND_ALLOW_PRIVATE=1; a name that resolves to one is refused when sending` }),
   description: Type.String({ description: 'At most 1,000 characters' }),
   event_types: Type.Array(Type.String({ maxLength: 255 }), { maxItems: MAX_EVENT_TYPES, description: 'Required on creation: at least one type of GET /webhooks/event_types' }),
   realm_uids: RealmUids,

@@ -6,7 +6,7 @@ import { WebhookTransport } from './transport.js';
 
 /** Runs rounds until one finds nothing due; what tests call (with their clock) instead of the loops. */
 export async function drainWebhooks(ctx: Context): Promise<void> {
-  const transport = new WebhookTransport(ctx.config.webhooksAllowPrivate);
+  const transport = new WebhookTransport(ctx.config.outboundAllowPrivate);
   try {
     while (await webhookRound(ctx, transport) > 0);
   } finally {
@@ -19,7 +19,7 @@ export async function drainWebhooks(ctx: Context): Promise<void> {
  * due and looks again every `pollMs` (WEBHOOKS_POLL_MS) when none is. A stop waits for the rounds under way.
  */
 export function startWebhookSenders(ctx: Context, pollMs: number, loops = 2): JobTimer {
-  const transport = new WebhookTransport(ctx.config.webhooksAllowPrivate);
+  const transport = new WebhookTransport(ctx.config.outboundAllowPrivate);
   const running = startLoops(loops, pollMs, () => webhookRound(ctx, transport), (err) => ctx.log.error({ err }, 'webhook sending round failed'));
   return {
     stop: async () => {

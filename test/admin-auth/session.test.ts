@@ -6,7 +6,8 @@ import { createMember, signIn } from '../helpers/admin.js';
 
 describe('admin sessions', () => {
   let h: Harness;
-  beforeAll(async () => { h = await startHarness(); });
+  // The applications' logout URLs below are loopback listeners (refused without it: test/security/outbound.test.ts).
+  beforeAll(async () => { h = await startHarness({ OUTBOUND_ALLOW_PRIVATE: '1' }); });
   afterAll(async () => { await h?.close(); });
 
   it('signs in with email and password, sets an HttpOnly SameSite=Lax cookie and returns a CSRF token', async () => {

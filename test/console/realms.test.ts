@@ -15,7 +15,7 @@ async function overflowOfMain(page: Page): Promise<number> {
 describe.skipIf(!!process.env.DATABASE_URL)('admin console: a realm and its users', () => {
   let c: ConsoleHarness;
   let idp: TestProvider;
-  beforeAll(async () => { c = await startConsole(); idp = await startProvider(['http://127.0.0.1/unused']); }, 90_000);
+  beforeAll(async () => { c = await startConsole({ OUTBOUND_ALLOW_PRIVATE: '1' }); idp = await startProvider(['http://127.0.0.1/unused']); }, 90_000);
   afterAll(async () => { await idp?.close(); await c?.close(); });
 
   const api = (method: 'GET' | 'POST', url: string, payload?: unknown) => c.h.request({ method, url: `/api/admin${url}`, ...(payload ? { payload } : {}) });

@@ -147,6 +147,26 @@ describe('a delegated sign-in refused (oidc-provider on a real port)', () => {
     expect((await written()).sessions - before.sessions).toBe(signedIn);
   });
 
+  it('makes every request to the provider through the outbound guard: closed to loopback, neither discovery nor the token request leaves', async () => {
+    const b = browser();
+    // Discovery (and so the provider's metadata) is done while loopback is open; then the server is closed to it.
+    const { callback } = await toCallback(b, REALMS.direct, 'alice');
+    const tokenRequests = idp.tokenRequests;
+    const before = await written();
+    h.ctx.config.outboundAllowPrivate = false;
+    try {
+      const res = await b.atrium.fetch(callback);
+      expect(res.status).toBe(400);
+      expect(idp.tokenRequests).toBe(tokenRequests);
+      expect(await written()).toEqual(before);
+      expect(warnings().at(-1)).toMatchObject({ msg: 'a delegated sign-in was refused', reason: expect.stringMatching(/^could not reach the provider \(refused: /) });
+      // Another realm's provider, not yet discovered: the start stops before any request leaves.
+      expect((await browser().atrium.fetch(`/realms/${REALMS.moderated}/delegated_login`)).status).toBe(502);
+    } finally {
+      h.ctx.config.outboundAllowPrivate = true;
+    }
+  });
+
   it('ends a flow whose provider changed meanwhile (409), and tells when the provider does not answer (502)', async () => {
     const b = browser();
     const { callback } = await toCallback(b, REALMS.strict, 'alice');

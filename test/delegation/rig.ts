@@ -31,7 +31,8 @@ export const seen = new Set<string>();
 
 export function useRig(): void {
   beforeAll(async () => {
-    h = await startHarness();
+    // The provider listens on loopback: reaching it needs the setting of a development machine.
+    h = await startHarness({ OUTBOUND_ALLOW_PRIVATE: '1' });
     // The browsers' server logs through its own logger, kept here: what it says of a refusal, and that it never holds a token.
     const sink = new Writable({ write(chunk, _encoding, done) { lines.push(...String(chunk).trim().split('\n')); done(); } });
     const logger = pino({ level: 'info' }, sink) as unknown as FastifyBaseLogger;

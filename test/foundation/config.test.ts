@@ -12,10 +12,13 @@ describe('configuration from the environment', () => {
     expect(config.dataDir).toMatch(/\/data$/);
   });
 
-  it('refuses private webhook targets and polls every second unless told otherwise', () => {
-    expect(loadConfig({})).toMatchObject({ webhooksAllowPrivate: false, webhooksPollMs: 1000 });
-    expect(loadConfig({ WEBHOOKS_ALLOW_PRIVATE: '1', WEBHOOKS_POLL_MS: '50' })).toMatchObject({ webhooksAllowPrivate: true, webhooksPollMs: 50 });
-    expect(loadConfig({ WEBHOOKS_ALLOW_PRIVATE: '0' }).webhooksAllowPrivate).toBe(false);
+  it('refuses private outbound targets (WEBHOOKS_ALLOW_PRIVATE is the older name) and polls every second unless told otherwise', () => {
+    expect(loadConfig({})).toMatchObject({ outboundAllowPrivate: false, webhooksPollMs: 1000 });
+    expect(loadConfig({ OUTBOUND_ALLOW_PRIVATE: '1', WEBHOOKS_POLL_MS: '50' })).toMatchObject({ outboundAllowPrivate: true, webhooksPollMs: 50 });
+    expect(loadConfig({ WEBHOOKS_ALLOW_PRIVATE: '1' }).outboundAllowPrivate).toBe(true);
+    expect(loadConfig({ WEBHOOKS_ALLOW_PRIVATE: '0' }).outboundAllowPrivate).toBe(false);
+    // The new name, when set, decides.
+    expect(loadConfig({ OUTBOUND_ALLOW_PRIVATE: '0', WEBHOOKS_ALLOW_PRIVATE: '1' }).outboundAllowPrivate).toBe(false);
   });
 
   it('trusts no proxy by default, and takes TRUST_PROXY as Fastify\'s trustProxy', () => {
@@ -49,6 +52,7 @@ describe('configuration from the environment', () => {
     [{ SECRETS_KEY: 'c2hvcnQ=' }, /^SECRETS_KEY must be 32 random bytes in base64/],
     [{ SECRETS_KEY: `${'A'.repeat(43)}=!` }, /^SECRETS_KEY must be 32 random bytes/],
     [{ WEBHOOKS_ALLOW_PRIVATE: 'yes' }, /^WEBHOOKS_ALLOW_PRIVATE must be 1 or 0, got "yes"$/],
+    [{ OUTBOUND_ALLOW_PRIVATE: 'yes' }, /^OUTBOUND_ALLOW_PRIVATE must be 1 or 0, got "yes"$/],
     [{ WEBHOOKS_POLL_MS: '5' }, /^WEBHOOKS_POLL_MS must be a whole number from 10 to 3600000/],
   ])('refuses %j with one line naming the variable', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);

@@ -12,7 +12,8 @@ describe('request logging', () => {
   const lines: string[] = [];
   let app: Awaited<ReturnType<typeof buildApp>>;
   beforeAll(async () => {
-    h = await startHarness();
+    // A logout URL on loopback is called only with the setting of a development machine.
+    h = await startHarness({ OUTBOUND_ALLOW_PRIVATE: '1' });
     const sink = new Writable({ write(chunk, _encoding, done) { lines.push(...String(chunk).trim().split('\n')); done(); } });
     const logger = pino({ level: 'info' }, sink) as unknown as FastifyBaseLogger;
     // The operations log through the context (the sign-out calls), the server through its own logger.

@@ -8,8 +8,7 @@ describe('webhook sources: a delegated sign-in that creates a user', () => {
   let receiver: Receiver;
 
   beforeAll(async () => {
-    // The rig's server is made without WEBHOOKS_ALLOW_PRIVATE; the receiver is on loopback.
-    h.ctx.config.webhooksAllowPrivate = true;
+    // The rig's server runs with OUTBOUND_ALLOW_PRIVATE=1: the receiver is on loopback, like the provider.
     receiver = await startReceiver(h.clock);
   });
   afterAll(async () => { await receiver?.close(); });

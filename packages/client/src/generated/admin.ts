@@ -6416,7 +6416,7 @@ export interface paths {
         };
         /**
          * Set up or change a realm's identity provider
-         * @description The first time, `issuer`, `client_id`, `client_secret` and `button_label` are required; afterwards the change is partial (left out, the stored client secret is kept). Every PUT reads the provider's OpenID discovery document: an issuer that does not answer one (or answers another issuer) is a 422 on `issuer`. The client secret is stored encrypted and never answered. `show_delegation_information` is the realm's setting of that name. A new issuer forgets the provider tokens and account links of the previous one.
+         * @description Needs `realm.users.impersonate` on the realm besides `realms.manage` (403 otherwise): the provider can sign in as any user of the realm. A new or changed issuer is recorded in the audit log (`identity_provider_issuer_changed`). The issuer must be https and outside private, loopback and link-local ranges (http and such addresses only with OUTBOUND_ALLOW_PRIVATE=1). The first time, `issuer`, `client_id`, `client_secret` and `button_label` are required; afterwards the change is partial (left out, the stored client secret is kept). Every PUT reads the provider's OpenID discovery document: an issuer that does not answer one (or answers another issuer) is a 422 on `issuer`. The client secret is stored encrypted and never answered. `show_delegation_information` is the realm's setting of that name. A new issuer forgets the provider tokens and account links of the previous one.
          */
         put: {
             parameters: {
@@ -6431,7 +6431,7 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        /** @description The provider's issuer; checked by OpenID discovery (`{issuer}/.well-known/openid-configuration`). https; http only for a loopback host while the server's BASE_URL is http (development) */
+                        /** @description The provider's issuer; checked by OpenID discovery (`{issuer}/.well-known/openid-configuration`). https, outside private, loopback and link-local ranges; http and such addresses only with OUTBOUND_ALLOW_PRIVATE=1 (development, private networks) */
                         issuer?: string;
                         /** @description The client id this realm has at the provider */
                         client_id?: string;
@@ -6557,7 +6557,7 @@ export interface paths {
         post?: never;
         /**
          * Remove a realm's identity provider
-         * @description The login page no longer offers it; the provider tokens kept for sessions and the users' links to their provider accounts are deleted. Users, their sessions and the realm's settings stay.
+         * @description Needs `realm.users.impersonate` on the realm besides `realms.manage` (403 otherwise); recorded in the audit log (`identity_provider_issuer_changed`). The login page no longer offers it; the provider tokens kept for sessions and the users' links to their provider accounts are deleted. Users, their sessions and the realm's settings stay.
          */
         delete: {
             parameters: {
@@ -14207,7 +14207,7 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        /** @description Required on creation: an http(s) URL without credentials, at most 2048 characters; an IP address in a private, loopback or link-local range is refused unless WEBHOOKS_ALLOW_PRIVATE=1 */
+                        /** @description Required on creation: an http(s) URL without credentials, at most 2048 characters; an IP address in a private, loopback or link-local range is refused unless OUTBOUND_ALLOW_PRIVATE=1; a name that resolves to one is refused when sending */
                         url?: string;
                         /** @description At most 1,000 characters */
                         description?: string;
@@ -14412,7 +14412,7 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        /** @description Required on creation: an http(s) URL without credentials, at most 2048 characters; an IP address in a private, loopback or link-local range is refused unless WEBHOOKS_ALLOW_PRIVATE=1 */
+                        /** @description Required on creation: an http(s) URL without credentials, at most 2048 characters; an IP address in a private, loopback or link-local range is refused unless OUTBOUND_ALLOW_PRIVATE=1; a name that resolves to one is refused when sending */
                         url?: string;
                         /** @description At most 1,000 characters */
                         description?: string;
@@ -15101,7 +15101,7 @@ export interface components {
             name: string;
             description: string;
             redirect_uri: string;
-            /** @description Called with a GET when a team member signs out */
+            /** @description Called with a GET when a team member signs out: an http(s) address; one in a private, loopback or link-local range is refused (422) unless OUTBOUND_ALLOW_PRIVATE=1, and a name that resolves to one is not called */
             logout_url: string;
             /** @description Equal to the redirect URI */
             callback_url: string;
@@ -15900,7 +15900,7 @@ export interface components {
             credential: ("session" | "token") | null;
             /** @description The API access application of the token, when the credential was a token */
             application_id: number | null;
-            /** @description The route of an admin write, `METHOD /path/{param}` as in this reference; `sign_in`, `sign_in_failed`, `locked_out` or `sign_out` */
+            /** @description The route of an admin write, `METHOD /path/{param}` as in this reference; `sign_in`, `sign_in_failed`, `locked_out` or `sign_out`; `identity_provider_issuer_changed` when a realm's identity provider issuer was set, changed or removed */
             operation: string;
             /** @description The kind of resource written: the collection of the path (`realms`, `users`, `team_members`...) */
             resource_type: string | null;
