@@ -1,5 +1,7 @@
 import { desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Static } from '@sinclair/typebox';
+import { assertMaySeePersonalData } from '../admin-auth/personal-data.js';
+import type { ActingContext } from '../admin-auth/principal.js';
 import type { Context } from '../context.js';
 import { textSearch } from '../db/like.js';
 import { totalCount, totalOf, type Page } from '../db/paging.js';
@@ -7,7 +9,7 @@ import { orderOf, type ListParams } from '../db/sorting.js';
 import { FieldErrors, invalidField, notFound } from '../http/errors.js';
 import { targetProblem } from '../net/outbound.js';
 import { realms } from '../realms/tables.js';
-import { checkEventTypes } from './event-types.js';
+import { carriesPersonalData, checkEventTypes } from './event-types.js';
 import type { WebhookEndpointInput, WebhookEndpointModel, WebhookEndpointWithSecret } from './schema.js';
 import { newSecret, sealSecret } from './signing.js';
 import { webhookEndpoints } from './tables.js';
@@ -82,7 +84,16 @@ async function checkRealms(ctx: Context, raw: string[] | 'all'): Promise<string[
   return uids;
 }
 
-export async function createEndpoint(ctx: Context, input: Input): Promise<Static<typeof WebhookEndpointWithSecret>> {
+/**
+ * An endpoint sent users' data is a way to read it: subscribing one to such events (or pointing one
+ * elsewhere) needs `realm.users.read` on every realm it hears from, everywhere for "all" (DESIGN.md, "Personal data").
+ */
+function assertMayReceive(ctx: ActingContext, eventTypes: string[], realmUids: string[] | null): void {
+  if (!eventTypes.some(carriesPersonalData)) return;
+  for (const uid of realmUids ?? [null]) assertMaySeePersonalData(ctx.actor, uid);
+}
+
+export async function createEndpoint(ctx: ActingContext, input: Input): Promise<Static<typeof WebhookEndpointWithSecret>> {
   const errors = new FieldErrors();
   if (input.url === undefined) errors.add('url', "can't be blank");
   if (input.event_types === undefined) errors.add('event_types', "can't be blank");
@@ -91,6 +102,7 @@ export async function createEndpoint(ctx: Context, input: Input): Promise<Static
   const description = checkDescription(input.description ?? '');
   const eventTypes = await checkEventTypes(ctx, input.event_types!);
   const realmUids = await checkRealms(ctx, input.realm_uids ?? 'all');
+  assertMayReceive(ctx, eventTypes, realmUids);
   const secret = newSecret();
   const now = ctx.clock.now();
   const endpoint = await ctx.db.transaction(async (tx) => {
@@ -107,14 +119,15 @@ export async function createEndpoint(ctx: Context, input: Input): Promise<Static
 }
 
 /** PUT is partial. Turning an endpoint on again forgets why it was off and how long it had been failing. */
-export async function updateEndpoint(ctx: Context, id: number, input: Input): Promise<EndpointBody> {
-  await requireEndpoint(ctx, id);
+export async function updateEndpoint(ctx: ActingContext, id: number, input: Input): Promise<EndpointBody> {
+  const current = await requireEndpoint(ctx, id);
   const now = ctx.clock.now();
   const changes: Partial<typeof webhookEndpoints.$inferInsert> = { updatedAt: now };
   if (input.url !== undefined) changes.url = checkUrl(ctx, input.url);
   if (input.description !== undefined) changes.description = checkDescription(input.description);
   if (input.event_types !== undefined) changes.eventTypes = await checkEventTypes(ctx, input.event_types);
   if (input.realm_uids !== undefined) changes.realmUids = await checkRealms(ctx, input.realm_uids);
+  assertMayReceive(ctx, changes.eventTypes ?? current.eventTypes, changes.realmUids === undefined ? current.realmUids : changes.realmUids);
   if (input.active !== undefined) {
     Object.assign(changes, { active: input.active, disabledReason: null, disabledAt: null });
     if (input.active) changes.failingSince = null;

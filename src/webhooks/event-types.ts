@@ -26,6 +26,12 @@ export interface EventTypeBody {
 const isAdminType = (type: string) => Object.hasOwn(ADMIN_EVENT_TYPES, type);
 
 /**
+ * Whether events of this type carry a realm user's data: the user events, and every business or custom
+ * event (its `data` names the user by email). Submissions, deliveries and entries carry ids only.
+ */
+export const carriesPersonalData = (type: string) => type.startsWith('realm_user.') || !isAdminType(type);
+
+/**
  * Custom business types (of `types` when given) with the realms that have recorded them, read from the
  * per-user type counts by index probes: the whole list skips through the (realm, type) index one type at
  * a time, so a realm of a million users with a handful of types costs a handful of probes.

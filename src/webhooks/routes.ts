@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { acting } from '../admin-auth/guard.js';
 import type { Context } from '../context.js';
 import { ref, useModels } from '../http/models.js';
 import { ListQuery } from '../http/list-query.js';
@@ -46,11 +47,12 @@ export function webhookRoutes(ctx: Context): FastifyPluginAsync {
       config: { access: 'webhooks.manage' },
       schema: {
         tags, summary: 'Create a webhook endpoint',
-        description: 'Needs `url` and `event_types`. The answer carries the signing `secret`, shown this once. Every event is POSTed '
+        description: 'Needs `url` and `event_types`. Events that carry a realm user\'s data (`realm_user.*`, business and custom events) '
+          + 'need `realm.users.read` on every realm the endpoint hears from (everywhere for `all`; 403 otherwise), when it is created or changed. The answer carries the signing `secret`, shown this once. Every event is POSTed '
           + 'as `{type, timestamp, data}` with the headers webhook-id, webhook-timestamp and webhook-signature (Standard Webhooks).',
         body: WebhookEndpointInput, response: { 201: ref(WebhookEndpointWithSecret), ...failures(401, 403, 422) },
       },
-    }, async (request, reply) => reply.code(201).send(await createEndpoint(ctx, request.body)));
+    }, async (request, reply) => reply.code(201).send(await createEndpoint(acting(ctx, request), request.body)));
 
     app.get('/webhooks/:id', {
       config: { access: 'webhooks.read' },
@@ -64,7 +66,7 @@ export function webhookRoutes(ctx: Context): FastifyPluginAsync {
         description: 'Partial: attributes left out keep their value. `active: true` turns on an endpoint the server turned off and clears `disabled_reason` and `failing_since`.',
         params: WebhookIdParam, body: WebhookEndpointInput, response: { 200: ref(WebhookEndpointModel), ...failures(401, 403, 404, 422) },
       },
-    }, async (request) => updateEndpoint(ctx, request.params.id, request.body));
+    }, async (request) => updateEndpoint(acting(ctx, request), request.params.id, request.body));
 
     app.delete('/webhooks/:id', {
       config: { access: 'webhooks.manage' },

@@ -147,6 +147,23 @@ describe('no per-user data through side doors', () => {
     expect(changed.body).not.toContain(CANARY);
   });
 
+  it('refuses a webhook endpoint that would be sent users\' data to a role without realm.users.read', async () => {
+    const hooks = await createMember(h, [{ key: (await role('Hooks', ['webhooks.read', 'webhooks.manage'])).key }]);
+    const url = 'https://hooks.example.com/atrium';
+    for (const event_types of [['realm_user.created'], ['user_login_log'], ['entry.published', 'realm_user.updated']]) {
+      expect((await post(hooks, '/api/admin/webhooks', { url, event_types, realm_uids: [realm.uid] })).statusCode).toBe(403);
+    }
+    // Events that carry ids only are open to it; turning one towards users' data later is not.
+    const entries = await post(hooks, '/api/admin/webhooks', { url, event_types: ['entry.published'], realm_uids: 'all' });
+    expect(entries.statusCode, entries.body).toBe(201);
+    const turned = await h.request({
+      method: 'PUT', url: `/api/admin/webhooks/${entries.json().id}`, token: hooks.token, payload: { event_types: ['realm_user.deleted'] },
+    });
+    expect(turned.statusCode).toBe(403);
+    const reader = await createMember(h, [{ key: (await role('Hooks and users', ['webhooks.read', 'webhooks.manage', 'realm.users.read'])).key }]);
+    expect((await post(reader, '/api/admin/webhooks', { url, event_types: ['realm_user.created'], realm_uids: 'all' })).statusCode).toBe(201);
+  });
+
   it('walks every operation of the admin catalog as a member holding every permission but realm.users.read: no answer carries the user\'s email', async () => {
     const contexts: { context: string; permissions: { key: string }[] }[] = (await h.request({ method: 'GET', url: '/api/admin/roles/permissions' })).json().contexts;
     const all = contexts.find((c) => c.context === 'account')!.permissions.map((p) => p.key);
