@@ -38,7 +38,7 @@ describe('Zendesk integration', () => {
     const { payload, protectedHeader } = await jwtVerify(token, new TextEncoder().encode(SECRET), { algorithms: ['HS256'], currentDate: h.clock.now() });
     expect(protectedHeader).toEqual({ alg: 'HS256', typ: 'JWT', kid: 'app_123' });
     expect(payload).toEqual({
-      external_id: user.uuid, name: 'Grace Hopper', email: user.email, email_verified: false, scope: 'user',
+      external_id: user.uuid, name: 'Grace Hopper', email: user.email, email_verified: true, scope: 'user',
       iat: Math.floor(h.clock.now().getTime() / 1000), exp: Math.floor(h.clock.now().getTime() / 1000) + 300, jti: expect.any(String),
     });
     expect(payload.exp! - payload.iat!).toBe(300);

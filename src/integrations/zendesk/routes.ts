@@ -64,8 +64,8 @@ const notConfigured = {
   }),
 };
 
-const JWT_CLAIMS = 'Claims: `external_id` (the user\'s uuid), `name`, `email`, `email_verified` (always false: the platform does not '
-  + 'verify addresses), `scope: "user"`, `iat`, `exp` (five minutes later), `jti` (random); header `kid` is the integration\'s key id.';
+const JWT_CLAIMS = 'Claims: `external_id` (the user\'s uuid), `name`, `email`, `email_verified` (whether the user\'s address was '
+  + 'proven: an activation link, a code, a reset link, an invitation, an admin, an identity provider), `scope: "user"`, `iat`, `exp` (five minutes later), `jti` (random); header `kid` is the integration\'s key id.';
 
 /** Customers API: help-desk sign-in for the signed-in user (spec 4.3 rule 5: an integration must be set up first). */
 export function zendeskCustomerRoutes(ctx: Context): FastifyPluginAsync {

@@ -16,8 +16,8 @@ async function signFor(ctx: Context, customer: Customer, integration: ZendeskInt
     external_id: user.uuid,
     name: userName(user) || user.email,
     email: user.email,
-    // The platform has no email verification of its own: Zendesk is not told an address was proven.
-    email_verified: false,
+    // Zendesk trusts a verified address to merge the help-desk account: only a proven one is said to be.
+    email_verified: user.emailVerifiedAt !== null,
     scope: 'user',
   })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT', kid: integration.keyId })
