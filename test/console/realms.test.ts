@@ -162,7 +162,7 @@ describe.skipIf(!!process.env.DATABASE_URL)('admin console: a realm and its user
 
         await page.getByLabel(L('Subject', 'Asunto')).fill('Welcome');
         await submit(page, `main form[aria-label="${L('Send a notification', 'Enviar una notificación')}"]`);
-        await page.getByText(L('Sent', 'Enviada'), { exact: true }).waitFor();
+        await page.getByRole('alert').getByText(L('Sent', 'Enviada'), { exact: true }).waitFor();
         // The user's inbox, as the user sees it, below: the new notification, unread.
         await page.getByRole('row').filter({ hasText: 'Welcome' }).getByText(L('Unread', 'Sin leer')).waitFor();
         await page.getByText(L('1 unread', '1 sin leer')).waitFor();
