@@ -3,7 +3,7 @@ import type { Context } from '../context.js';
 import type { MeModel } from './schema.js';
 import { normalizeEmail } from '../admin-auth/team.js';
 import { recordEvent } from '../events/events.js';
-import { requestEmailChange } from '../realms/email-change.js';
+import { allowEmailChange, requestEmailChange } from '../realms/email-change.js';
 import { fieldsOf, type CustomField } from '../realms/custom-fields.js';
 import { fieldValueList, type FieldValues } from '../realms/field-values.js';
 import { avatarBody, userName, writeRealmUser, type RealmUser, type RealmUserInput } from '../realms/users.js';
@@ -50,6 +50,9 @@ export async function updateMe(ctx: Context, customer: Customer, input: MeInput)
   const fields = await fieldsOf(ctx, realm.id);
   const editable = fields.filter((f) => f.visible && f.editable);
   const keys = new Set(editable.map((f) => f.key));
+  const email = input.email === undefined ? null : normalizeEmail(input.email);
+  const newAddress = email !== null && email !== user.email.toLowerCase();
+  if (newAddress) await allowEmailChange(ctx, user);
   const updated = await writeRealmUser(ctx, realm, user, {
     first_name: input.first_name,
     last_name: input.last_name,
@@ -58,8 +61,7 @@ export async function updateMe(ctx: Context, customer: Customer, input: MeInput)
     email: input.email,
     custom_fields: input.custom_fields?.filter((i) => keys.has(i.key)),
   }, { fields: editable, emailPending: true });
-  const email = input.email === undefined ? null : normalizeEmail(input.email);
-  if (email && email !== user.email.toLowerCase()) await requestEmailChange(ctx, realm, updated, email);
+  if (newAddress) await requestEmailChange(ctx, realm, updated, email);
   if (PROFILE_COLUMNS.some((c) => JSON.stringify(updated[c]) !== JSON.stringify(user[c]))) {
     await recordEvent(ctx, { realmId: realm.id, userId: user.id, type: 'user_updated_log', impersonatorId: session.impersonatorId });
   }

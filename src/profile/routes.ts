@@ -37,7 +37,7 @@ export function profileRoutes(ctx: Context): FastifyPluginAsync {
           + 'and custom field values; custom fields not both visible and editable by users are dropped silently; invalid values of the '
           + 'other attributes answer 422 naming each; read-only attributes of GET /me may be sent back and are ignored. The email change is '
           + `pending until the link mailed to the new address is used (see the customers API's PUT /me). ${CREDENTIAL}`,
-        querystring: Query, body: MeInput, response: { 200: ref(MeModel), ...credentialFailures(), ...failures(422) },
+        querystring: Query, body: MeInput, response: { 200: ref(MeModel), ...credentialFailures(), ...failures(422, 429) },
       },
     }, async (request) => updateMe(ctx, customerOf(request), request.body));
 

@@ -1,9 +1,11 @@
 import { and, eq, ne, sql } from 'drizzle-orm';
+import { beginAttempt, type AttemptLimit } from '../attempts/limit.js';
 import type { Context } from '../context.js';
 import type { Db } from '../db/connect.js';
 import { afterCommit } from '../db/request-transaction.js';
 import { uniqueViolation } from '../db/unique.js';
 import { recordEvent } from '../events/events.js';
+import { tooManyAttempts } from '../http/errors.js';
 import { emitWebhookEvent } from '../webhooks/outbox.js';
 import { fieldsOf } from './custom-fields.js';
 import { claimLink, findLink, issueLink, type LinkLookup } from './links.js';
@@ -19,6 +21,15 @@ import { changedAttributes, realmUserBody, realmUserEvent, userWithLock, type Re
  */
 
 export const EMAIL_CHANGE_LINK_HOURS = 24;
+
+/** Each request mails an address the user typed: at most 5 an hour, so PUT /me cannot mail any address at will. */
+const EMAIL_CHANGES_PER_USER: AttemptLimit = { scope: 'email_change_user', max: 5, windowMs: 60 * 60_000 };
+
+/** Counts a request to change the user's address; 429 past the hour's limit, before anything is written. */
+export async function allowEmailChange(ctx: Context, user: RealmUser): Promise<void> {
+  const attempt = await beginAttempt(ctx, EMAIL_CHANGES_PER_USER, String(user.id));
+  if (!attempt.allowed) throw tooManyAttempts(attempt.lockedUntil);
+}
 
 /** Mails the link to the new address and the notice to the old one, once the request's writes are committed. */
 export async function requestEmailChange(ctx: Context, realm: Realm, user: RealmUser, email: string): Promise<void> {

@@ -209,5 +209,27 @@ describe('sign-up and email changes wait for the address\'s proof (mails through
       expect(taken.body).toContain('Another account uses this email address now');
       expect((await me()).json().email).toBe('new@corp.test');
     });
+
+    it('mails at most 5 change links a user an hour: the 6th request answers 429, writes nothing and mails nothing', async () => {
+      const spammer = await makeRealmUser(h, realm.uid, { email: 'spammer@corp.test' });
+      const session = await signInAtLoginPage(h, realm.uid, spammer.email, REALM_USER_PASSWORD);
+      const change = (payload: object) => h.request({
+        method: 'PUT', url: `/api/customers/realms/${realm.uid}/me`, token: null, headers: { cookie: session }, payload,
+      });
+      for (let i = 1; i <= 5; i++) {
+        expect((await change({ email: `target-${i}@corp.test` })).statusCode).toBe(200);
+        await smtp.next(`target-${i}@corp.test`);
+      }
+      const sixth = await change({ email: 'target-6@corp.test', first_name: 'Changed' });
+      expect(sixth.statusCode).toBe(429);
+      const mine = await h.request({ method: 'GET', url: `/api/customers/realms/${realm.uid}/me`, token: null, headers: { cookie: session } });
+      expect(mine.json().first_name).not.toBe('Changed');
+      // Other changes are not limited; an hour later the address can be changed again.
+      expect((await change({ first_name: 'Sam' })).statusCode).toBe(200);
+      h.clock.advance(60 * 60_000);
+      expect((await change({ email: 'target-7@corp.test' })).statusCode).toBe(200);
+      await smtp.next('target-7@corp.test');
+      expect(smtp.received.some((mail) => mail.to.includes('target-6@corp.test'))).toBe(false);
+    });
   });
 });

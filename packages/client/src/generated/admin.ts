@@ -71,7 +71,7 @@ export interface paths {
         put?: never;
         /**
          * Sign in
-         * @description Signs a team member in with email and password and sets the admin session cookie (HttpOnly, SameSite=Lax). Unsafe requests made with the cookie must carry the returned `csrf_token` in the X-CSRF-Token header. Ten failed sign-ins lock the member for 15 minutes.
+         * @description Signs a team member in with email and password and sets the admin session cookie (HttpOnly, SameSite=Lax). Unsafe requests made with the cookie must carry the returned `csrf_token` in the X-CSRF-Token header. Ten failed sign-ins lock the member for 15 minutes. JSON only (415 for a form post), and 403 when the browser says the request comes from another site (`Sec-Fetch-Site`), so that no other site can sign a browser in to its own account.
          */
         post: {
             parameters: {
@@ -118,6 +118,15 @@ export interface paths {
                 };
                 /** @description No credential, or a credential that is not valid */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The credential's role does not allow this action, or the CSRF header is missing */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2007,7 +2016,7 @@ export interface paths {
         post?: never;
         /**
          * Delete an application
-         * @description Revokes every access token issued for it.
+         * @description Revokes every access token issued for it: 403 when one of them belongs to a member whose tokens you may not revoke (one holding permissions you lack, or an owner when you are not one).
          */
         delete: {
             parameters: {
@@ -3303,7 +3312,7 @@ export interface paths {
         };
         /**
          * Change a user of a realm
-         * @description Partial: attributes and custom fields left out keep their value; a custom field set to null is cleared. Setting `active` to false ends the user's sessions.
+         * @description Partial: attributes and custom fields left out keep their value; a custom field set to null is cleared. Setting `active` to false ends the user's sessions. Needs `realm.users.read` on the realm too (403 without): the answer shows the user's data.
          */
         put: {
             parameters: {
@@ -3673,7 +3682,7 @@ export interface paths {
         put?: never;
         /**
          * Activate a user of a realm
-         * @description Lets an inactive user sign in, such as one who signed up in a realm whose activation mode is `moderated`. A user already active is answered unchanged.
+         * @description Lets an inactive user sign in, such as one who signed up in a realm whose activation mode is `moderated`. A user already active is answered unchanged. Needs `realm.users.read` on the realm too (403 without): the answer shows the user's data.
          */
         post: {
             parameters: {
@@ -3795,7 +3804,7 @@ export interface paths {
         get?: never;
         /**
          * Set a user's avatar
-         * @description multipart/form-data with one part `file`: a jpg, png, gif or webp image among the account's allowed extensions, whose content matches its extension, within the account's upload size limit (422 otherwise, each reason starting with the file name). The original is served for the small and medium renditions too. A form without a boundary or cut short answers 400, one with more than one file or too many parts 413. The image replaced is removed.
+         * @description multipart/form-data with one part `file`: a jpg, png, gif or webp image among the account's allowed extensions, whose content matches its extension, within the account's upload size limit (422 otherwise, each reason starting with the file name). The original is served for the small and medium renditions too. A form without a boundary or cut short answers 400, one with more than one file or too many parts 413. The image replaced is removed. Needs `realm.users.read` on the realm too (403 without): the answer shows the user's data.
          */
         put: {
             parameters: {
@@ -5327,7 +5336,7 @@ export interface paths {
         };
         /**
          * The business events of a realm
-         * @description Newest first, with the user (id and email), whether an admin was impersonating the user (and who) and the properties. Filters combine: `type`, `user_id`, and the period [`from`, `to`). A malformed filter answers 422.
+         * @description Newest first, with the user (id and email), whether an admin was impersonating the user (and who) and the properties. Filters combine: `type`, `user_id`, and the period [`from`, `to`). A malformed filter answers 422. Needs `realm.users.read` on the realm too (403 without): the answer shows the user's data.
          */
         get: {
             parameters: {
@@ -5554,7 +5563,7 @@ export interface paths {
         put?: never;
         /**
          * Record a custom business event of a user
-         * @description Appends an event of a custom type to the realm's log, at the server's now. The user sees it in GET /events of the customers API with an empty title. The names of the built-in types are refused (422).
+         * @description Appends an event of a custom type to the realm's log, at the server's now. The user sees it in GET /events of the customers API with an empty title. The names of the built-in types are refused (422). Needs `realm.users.read` on the realm too (403 without): the answer shows the user's data.
          */
         post: {
             parameters: {
@@ -5686,7 +5695,7 @@ export interface paths {
         };
         /**
          * A user's notifications
-         * @description The user's inbox as the customers API's GET /notifications answers it: unread first, then newest first, with `unread_count`.
+         * @description The user's inbox as the customers API's GET /notifications answers it: unread first, then newest first, with `unread_count`. Needs `realm.users.read` on the realm too (403 without): the answer shows the user's data.
          */
         get: {
             parameters: {
@@ -6214,7 +6223,7 @@ export interface paths {
         put?: never;
         /**
          * Make a one-time link that signs in as a user
-         * @description Answers a link valid two minutes and usable once: opened in a browser, it starts a realm session as the user, flagged as impersonated by the calling admin (every event recorded in it carries the admin), and goes to the realm's profile page, which shows who is impersonating. An inactive user or realm answers 422.
+         * @description Answers a link valid two minutes and usable once: opened in a browser, it starts a realm session as the user, flagged as impersonated by the calling admin (every event recorded in it carries the admin), and goes to the realm's profile page, which shows who is impersonating. An inactive user or realm answers 422. Needs `realm.users.read` on the realm too (403 without): the answer shows the user's data.
          */
         post: {
             parameters: {
@@ -6416,7 +6425,7 @@ export interface paths {
         };
         /**
          * Set up or change a realm's identity provider
-         * @description The first time, `issuer`, `client_id`, `client_secret` and `button_label` are required; afterwards the change is partial (left out, the stored client secret is kept). Every PUT reads the provider's OpenID discovery document: an issuer that does not answer one (or answers another issuer) is a 422 on `issuer`. The client secret is stored encrypted and never answered. `show_delegation_information` is the realm's setting of that name. A new issuer forgets the provider tokens and account links of the previous one.
+         * @description Needs `realm.users.impersonate` on the realm besides `realms.manage` (403 otherwise): the provider can sign in as any user of the realm. A new or changed issuer is recorded in the audit log (`identity_provider_issuer_changed`). The issuer must be https and outside private, loopback and link-local ranges (http and such addresses only with OUTBOUND_ALLOW_PRIVATE=1). The first time, `issuer`, `client_id`, `client_secret` and `button_label` are required; afterwards the change is partial (left out, the stored client secret is kept). Every PUT reads the provider's OpenID discovery document: an issuer that does not answer one (or answers another issuer) is a 422 on `issuer`. The client secret is stored encrypted and never answered. `show_delegation_information` is the realm's setting of that name. A new issuer forgets the provider tokens and account links of the previous one.
          */
         put: {
             parameters: {
@@ -6431,7 +6440,7 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        /** @description The provider's issuer; checked by OpenID discovery (`{issuer}/.well-known/openid-configuration`). https; http only for a loopback host while the server's BASE_URL is http (development) */
+                        /** @description The provider's issuer; checked by OpenID discovery (`{issuer}/.well-known/openid-configuration`). https, outside private, loopback and link-local ranges; http and such addresses only with OUTBOUND_ALLOW_PRIVATE=1 (development, private networks) */
                         issuer?: string;
                         /** @description The client id this realm has at the provider */
                         client_id?: string;
@@ -6557,7 +6566,7 @@ export interface paths {
         post?: never;
         /**
          * Remove a realm's identity provider
-         * @description The login page no longer offers it; the provider tokens kept for sessions and the users' links to their provider accounts are deleted. Users, their sessions and the realm's settings stay.
+         * @description Needs `realm.users.impersonate` on the realm besides `realms.manage` (403 otherwise); recorded in the audit log (`identity_provider_issuer_changed`). The login page no longer offers it; the provider tokens kept for sessions and the users' links to their provider accounts are deleted. Users, their sessions and the realm's settings stay.
          */
         delete: {
             parameters: {
@@ -8885,7 +8894,7 @@ export interface paths {
         put?: never;
         /**
          * Create a segment
-         * @description Needs `name`, `realm_uid` and `filters`; answers the segment with its users counted now.
+         * @description Needs `name`, `realm_uid` and `filters`; answers the segment with its users counted now. Filters naming a personal attribute (email, username, first_name, last_name, a custom field of type text or paragraph) need `realm.users.read` on the realm too (403 without): counting over them would tell the values.
          */
         post: {
             parameters: {
@@ -9096,7 +9105,7 @@ export interface paths {
         };
         /**
          * Change a segment
-         * @description Partial: attributes left out keep their value. New filters are counted at once. `realm_uid` cannot change.
+         * @description Partial: attributes left out keep their value. New filters are counted at once. `realm_uid` cannot change. Filters naming a personal attribute (email, username, first_name, last_name, a custom field of type text or paragraph) need `realm.users.read` on the realm too (403 without): counting over them would tell the values.
          */
         put: {
             parameters: {
@@ -9328,7 +9337,7 @@ export interface paths {
         put?: never;
         /**
          * Create a temporary segment
-         * @description A segment flagged `temporary`: left out of lists and gone an hour after its creation. Answers it with its users counted now.
+         * @description A segment flagged `temporary`: left out of lists and gone an hour after its creation. Answers it with its users counted now. Filters naming a personal attribute (email, username, first_name, last_name, a custom field of type text or paragraph) need `realm.users.read` on the realm too (403 without): counting over them would tell the values.
          */
         post: {
             parameters: {
@@ -9454,7 +9463,7 @@ export interface paths {
         put?: never;
         /**
          * Count the users matching filters
-         * @description How many users of the realm match the filters now. Nothing is stored.
+         * @description How many users of the realm match the filters now. Nothing is stored. Filters naming a personal attribute (email, username, first_name, last_name, a custom field of type text or paragraph) need `realm.users.read` on the realm too (403 without): counting over them would tell the values.
          */
         post: {
             parameters: {
@@ -10228,7 +10237,7 @@ export interface paths {
         put?: never;
         /**
          * Render a campaign for one user
-         * @description The subject and body as that user of the campaign's realm would get them (without the tracking pixel). 404 when the realm has no such user; 422 when the template cannot be rendered for this user (past a limit).
+         * @description The subject and body as that user of the campaign's realm would get them (without the tracking pixel). It shows the user's data: 403 without `realm.users.read` on the realm besides `messaging.read`. 404 when the realm has no such user; 422 when the template cannot be rendered for this user (past a limit).
          */
         post: {
             parameters: {
@@ -10358,7 +10367,7 @@ export interface paths {
         put?: never;
         /**
          * Render an unsaved campaign for one user
-         * @description The draft's subject and body rendered for that user of `realm_uid` by the code that renders a saved campaign, so the answer is what the campaign's preview would be once saved. A template that does not parse is a 422 naming the field and the line (`details: [{"field": "body", "messages": ["is not a valid Liquid template: line 3: ..."]}]`); so is one that cannot be rendered for this user. 403 without `messaging.read` on the realm; 404 when the realm has no such user.
+         * @description The draft's subject and body rendered for that user of `realm_uid` by the code that renders a saved campaign, so the answer is what the campaign's preview would be once saved. A template that does not parse is a 422 naming the field and the line (`details: [{"field": "body", "messages": ["is not a valid Liquid template: line 3: ..."]}]`); so is one that cannot be rendered for this user. 403 without `messaging.read` and `realm.users.read` on the realm; 404 when the realm has no such user.
          */
         post: {
             parameters: {
@@ -11324,7 +11333,7 @@ export interface paths {
         };
         /**
          * List messages of campaigns
-         * @description One message of a delivery to one user each, oldest first, of the realms the credential's roles reach; `campaign_id` and `delivery_id` narrow the list. `type` is `admin.messaging.mail` or `admin.messaging.notification`. A mail's `opened` is set when its tracking pixel is fetched: mail clients and privacy proxies that fetch images ahead make it an upper bound. The pagination envelope is `goal` with `X-Api-Naming: legacy`.
+         * @description One message of a delivery to one user each, oldest first, of the realms the credential's roles reach; `campaign_id` and `delivery_id` narrow the list. `type` is `admin.messaging.mail` or `admin.messaging.notification`. A mail's `opened` is set when its tracking pixel is fetched: mail clients and privacy proxies that fetch images ahead make it an upper bound. Each names its user (`user_email`): only realms where the credential also holds `realm.users.read` are listed, and a credential holding it on none of them is refused (403). The pagination envelope is `goal` with `X-Api-Naming: legacy`.
          */
         get: {
             parameters: {
@@ -14195,7 +14204,7 @@ export interface paths {
         put?: never;
         /**
          * Create a webhook endpoint
-         * @description Needs `url` and `event_types`. The answer carries the signing `secret`, shown this once. Every event is POSTed as `{type, timestamp, data}` with the headers webhook-id, webhook-timestamp and webhook-signature (Standard Webhooks).
+         * @description Needs `url` and `event_types`. Events that carry a realm user's data (`realm_user.*`, business and custom events) need `realm.users.read` on every realm the endpoint hears from (everywhere for `all`; 403 otherwise), when it is created or changed. The answer carries the signing `secret`, shown this once. Every event is POSTed as `{type, timestamp, data}` with the headers webhook-id, webhook-timestamp and webhook-signature (Standard Webhooks).
          */
         post: {
             parameters: {
@@ -14207,7 +14216,7 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        /** @description Required on creation: an http(s) URL without credentials, at most 2048 characters; an IP address in a private, loopback or link-local range is refused unless WEBHOOKS_ALLOW_PRIVATE=1 */
+                        /** @description Required on creation: an http(s) URL without credentials, at most 2048 characters; an IP address in a private, loopback or link-local range is refused unless OUTBOUND_ALLOW_PRIVATE=1; a name that resolves to one is refused when sending */
                         url?: string;
                         /** @description At most 1,000 characters */
                         description?: string;
@@ -14412,7 +14421,7 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        /** @description Required on creation: an http(s) URL without credentials, at most 2048 characters; an IP address in a private, loopback or link-local range is refused unless WEBHOOKS_ALLOW_PRIVATE=1 */
+                        /** @description Required on creation: an http(s) URL without credentials, at most 2048 characters; an IP address in a private, loopback or link-local range is refused unless OUTBOUND_ALLOW_PRIVATE=1; a name that resolves to one is refused when sending */
                         url?: string;
                         /** @description At most 1,000 characters */
                         description?: string;
@@ -15101,7 +15110,7 @@ export interface components {
             name: string;
             description: string;
             redirect_uri: string;
-            /** @description Called with a GET when a team member signs out */
+            /** @description Called with a GET when a team member signs out: an http(s) address; one in a private, loopback or link-local range is refused (422) unless OUTBOUND_ALLOW_PRIVATE=1, and a name that resolves to one is not called */
             logout_url: string;
             /** @description Equal to the redirect URI */
             callback_url: string;
@@ -15193,6 +15202,8 @@ export interface components {
             active: boolean;
             /** @description Signed up in an activation_email realm and not yet confirmed by the mailed link (the user is inactive until then); an administrator's activation, or any change of `active`, clears it */
             confirmation_pending: boolean;
+            /** @description When the address was proven the user's: an activation link, a one-time code, a password reset link or an email change link sent to it was used, the address was invited, an administrator created the user or set the address, or the identity provider asserted email_verified; null while unproven (a direct sign-up, or an otp sign-up before its first code). An identity provider's account is linked to an existing user only when it is set */
+            email_verified_at: string | null;
             /** @description Set while ten failed sign-ins keep the user out (15 minutes) */
             locked_until: string | null;
             avatar: components["schemas"]["Avatar"] | null;
@@ -15900,7 +15911,7 @@ export interface components {
             credential: ("session" | "token") | null;
             /** @description The API access application of the token, when the credential was a token */
             application_id: number | null;
-            /** @description The route of an admin write, `METHOD /path/{param}` as in this reference; `sign_in`, `sign_in_failed`, `locked_out` or `sign_out` */
+            /** @description The route of an admin write, `METHOD /path/{param}` as in this reference; `sign_in`, `sign_in_failed`, `locked_out` or `sign_out`; `identity_provider_issuer_changed` when a realm's identity provider issuer was set, changed or removed */
             operation: string;
             /** @description The kind of resource written: the collection of the path (`realms`, `users`, `team_members`...) */
             resource_type: string | null;

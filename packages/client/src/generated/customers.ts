@@ -79,7 +79,7 @@ export interface paths {
         };
         /**
          * Change the signed-in user's profile
-         * @description Names, username, email and custom field values. Custom fields not both visible and editable by users are dropped silently (the answer is still 200, the other attributes are saved, those fields keep their value). Invalid values of the other attributes answer 422 naming each. Read-only attributes of GET /me may be sent back and are ignored.
+         * @description Names, username, email and custom field values. Custom fields not both visible and editable by users are dropped silently (the answer is still 200, the other attributes are saved, those fields keep their value). Invalid values of the other attributes answer 422 naming each. Read-only attributes of GET /me may be sent back and are ignored. An email different from the current one is checked (422 when invalid or taken) but not changed at once: a one-time link valid 24 hours is mailed to the new address and a notice to the current one; the change is made when the link is used (realm page email_change/{token}), so the answer, and GET /me until then, show the current email.
          */
         put: {
             parameters: {
@@ -96,7 +96,7 @@ export interface paths {
                         second_last_name?: string;
                         /** @description Unique in the realm regardless of case */
                         username?: string | null;
-                        /** @description Unique in the realm regardless of case */
+                        /** @description Unique in the realm regardless of case; a change is pending until the link mailed to the new address is used */
                         email?: string;
                         /** @description Values by key. Fields not both visible and editable by users, and unknown keys, are dropped silently and keep their value. */
                         custom_fields?: {
@@ -219,7 +219,7 @@ export interface paths {
         put?: never;
         /**
          * Check a one-time code
-         * @description Needs no credential. Checks the code last sent to the user the identifier (email or username) names, by the realm page otp_login; the right unexpired code answers 200 `{}` and is used up. A wrong or expired code, a code that is not 6 digits and an identifier naming no active user all answer 409 alike. After five failures every check answers 429, even with the right code, until a new code is requested. The failures are counted per user together with those of the otp_code page (the same code), apart from password failures.
+         * @description Needs no credential. Checks the code last sent to the user the identifier (email or username) names, by the realm page otp_login; the right unexpired code answers 200 `{}` and is used up. A wrong or expired code, a code that is not 6 digits and an identifier naming no active user all answer 409 alike. After five failures every check answers 429, even with the right code, until a new code is requested. After twenty failures within 24 hours of the first, every check answers 429 with `Retry-After`, whatever the code, until those 24 hours have passed or the user's password is reset. The failures are counted per user together with those of the otp_code page (the same code), apart from password failures.
          */
         post: {
             parameters: {
@@ -761,7 +761,7 @@ export interface paths {
         };
         /**
          * A Zendesk JWT for the signed-in user
-         * @description Signed HS256 with the realm's Zendesk shared secret, for Zendesk's JWT single sign-on or messaging authentication. Claims: `external_id` (the user's uuid), `name`, `email`, `email_verified` (always false: the platform does not verify addresses), `scope: "user"`, `iat`, `exp` (five minutes later), `jti` (random); header `kid` is the integration's key id.
+         * @description Signed HS256 with the realm's Zendesk shared secret, for Zendesk's JWT single sign-on or messaging authentication. Claims: `external_id` (the user's uuid), `name`, `email`, `email_verified` (whether the user's address was proven: an activation link, a code, a reset link, an invitation, an admin, an identity provider), `scope: "user"`, `iat`, `exp` (five minutes later), `jti` (random); header `kid` is the integration's key id.
          */
         get: {
             parameters: {
@@ -845,7 +845,7 @@ export interface paths {
         };
         /**
          * The Zendesk single sign-on address for the signed-in user
-         * @description Zendesk's JWT sign-in address carrying a fresh token (valid five minutes). Claims: `external_id` (the user's uuid), `name`, `email`, `email_verified` (always false: the platform does not verify addresses), `scope: "user"`, `iat`, `exp` (five minutes later), `jti` (random); header `kid` is the integration's key id.
+         * @description Zendesk's JWT sign-in address carrying a fresh token (valid five minutes). Claims: `external_id` (the user's uuid), `name`, `email`, `email_verified` (whether the user's address was proven: an activation link, a code, a reset link, an invitation, an admin, an identity provider), `scope: "user"`, `iat`, `exp` (five minutes later), `jti` (random); header `kid` is the integration's key id.
          */
         get: {
             parameters: {

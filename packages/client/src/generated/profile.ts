@@ -73,7 +73,7 @@ export interface paths {
         };
         /**
          * Change the signed-in user's profile
-         * @description The same operation as the customers API's PUT /realms/{realm_uid}/me (spec 4.3 rule 1): names, username, email and custom field values; custom fields not both visible and editable by users are dropped silently; invalid values of the other attributes answer 422 naming each; read-only attributes of GET /me may be sent back and are ignored. A bearer token names its realm; with the realm session cookie instead, `realm_uid` names the realm (it may be left out when the browser holds the session cookie of one realm only). The credential failures are the customers API's.
+         * @description The same operation as the customers API's PUT /realms/{realm_uid}/me (spec 4.3 rule 1): names, username, email and custom field values; custom fields not both visible and editable by users are dropped silently; invalid values of the other attributes answer 422 naming each; read-only attributes of GET /me may be sent back and are ignored. The email change is pending until the link mailed to the new address is used (see the customers API's PUT /me). A bearer token names its realm; with the realm session cookie instead, `realm_uid` names the realm (it may be left out when the browser holds the session cookie of one realm only). The credential failures are the customers API's.
          */
         put: {
             parameters: {
@@ -93,7 +93,7 @@ export interface paths {
                         second_last_name?: string;
                         /** @description Unique in the realm regardless of case */
                         username?: string | null;
-                        /** @description Unique in the realm regardless of case */
+                        /** @description Unique in the realm regardless of case; a change is pending until the link mailed to the new address is used */
                         email?: string;
                         /** @description Values by key. Fields not both visible and editable by users, and unknown keys, are dropped silently and keep their value. */
                         custom_fields?: {
