@@ -228,7 +228,7 @@ describe('the profile\'s sessions: GET /api/profile/sessions, DELETE /api/profil
     const doc = (await h.request({ method: 'GET', url: '/api/profile/docs/openapi.json', token: null })).json();
     expect(Object.keys(doc.paths['/sessions'].get.responses)).toEqual(['200', '400', '401', '404', '503']);
     expect(Object.keys(doc.paths['/sessions/{id}'].delete.responses)).toEqual(['204', '400', '401', '404', '414', '422', '503']);
-    expect(Object.keys(doc.paths['/me'].put.responses)).toEqual(['200', '400', '401', '404', '413', '415', '422', '503']);
+    expect(Object.keys(doc.paths['/me'].put.responses)).toEqual(['200', '400', '401', '404', '413', '415', '422', '429', '503']);
     expect(doc.components.schemas).toMatchObject({ ProfileSession: expect.any(Object), ProfileSessions: expect.any(Object) });
   });
 });
