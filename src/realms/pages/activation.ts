@@ -7,6 +7,7 @@ import { findActiveRealm, type Realm } from '../realms.js';
 import { safeRedirect } from '../redirects.js';
 import { csrfMatches, issueCsrfToken, CSRF_FIELD } from './csrf.js';
 import { html, pageErrorHandler, pageNotFound, sendPage } from './html.js';
+import { sendLinkConfirmation } from './link-confirmation.js';
 import { pageTexts, type Texts } from './messages.js';
 import { secureCookies, setSessionCookie } from './session-cookie.js';
 import { pagePath, withRedirect } from './paths.js';
@@ -102,19 +103,11 @@ ${reason === 'gone' && realm.activationMode === 'activation_email' ? html`<p><a 
       return resendPage(request, reply, realm, 200, { ...view, email, sent: true });
     });
 
-    function confirmPage(request: FastifyRequest, reply: FastifyReply, realm: Realm, token: string, email: string, status: number, error?: string) {
-      const csrf = issueCsrfToken(request, reply, realm.uid, secure());
-      const t = pageTexts(request, realm);
-      return sendPage(reply, status, {
-        texts: t, title: error ? t.errorTitle(t.activateTitle) : t.activateTitle, heading: t.activateHeading(realm.name), realm,
-        body: html`${error ? html`<p class="alert" role="alert">${error}</p>` : ''}
-<p>${t.activationConfirm(email)}</p>
-<form method="post" action="${pagePath(realm, `activation/${encodeURIComponent(token)}`)}">
-<input type="hidden" name="${CSRF_FIELD}" value="${csrf}">
-<button type="submit">${t.activateMyAccount}</button>
-</form>`,
-      });
-    }
+    const confirmPage = (request: FastifyRequest, reply: FastifyReply, realm: Realm, token: string, email: string, status: number, error?: string) =>
+      sendLinkConfirmation(request, reply, realm, secure(), (t) => ({
+        title: t.activateTitle, heading: t.activateHeading(realm.name), text: t.activationConfirm(email), button: t.activateMyAccount,
+        path: `activation/${encodeURIComponent(token)}`,
+      }), status, error);
 
     app.get('/realms/:realm_uid/activation/:token', { schema: { ...hide, params: LinkParams } }, async (request, reply) => {
       const realm = await findActiveRealm(ctx, request.params.realm_uid);

@@ -4,8 +4,9 @@ import { Type } from '@sinclair/typebox';
 import type { Context } from '../../context.js';
 import { confirmEmailChange, findEmailChangeLink } from '../email-change.js';
 import { findActiveRealm, type Realm } from '../realms.js';
-import { csrfMatches, issueCsrfToken, CSRF_FIELD } from './csrf.js';
+import { csrfMatches } from './csrf.js';
 import { html, pageErrorHandler, pageNotFound, sendPage } from './html.js';
+import { sendLinkConfirmation } from './link-confirmation.js';
 import { pageTexts, type Texts } from './messages.js';
 import { secureCookies } from './session-cookie.js';
 import { pagePath } from './paths.js';
@@ -34,19 +35,10 @@ export function emailChangePages(ctx: Context): FastifyPluginAsync {
     const deadLink = (t: Texts, reply: FastifyReply, realm: Realm, reason: 'unknown' | 'gone') =>
       outcomePage(t, reply, realm, reason === 'gone' ? 410 : 404, reason === 'gone' ? t.emailChangeLinkGone : t.emailChangeLinkUnknown);
 
-    function confirmPage(request: FastifyRequest, reply: FastifyReply, realm: Realm, token: string, email: string, status: number, error?: string) {
-      const csrf = issueCsrfToken(request, reply, realm.uid, secureCookies(ctx));
-      const t = pageTexts(request, realm);
-      return sendPage(reply, status, {
-        texts: t, title: error ? t.errorTitle(t.emailChangeTitle) : t.emailChangeTitle, realm,
-        body: html`${error ? html`<p class="alert" role="alert">${error}</p>` : ''}
-<p>${t.emailChangeConfirm(email)}</p>
-<form method="post" action="${pagePath(realm, `email_change/${encodeURIComponent(token)}`)}">
-<input type="hidden" name="${CSRF_FIELD}" value="${csrf}">
-<button type="submit">${t.emailChangeButton}</button>
-</form>`,
-      });
-    }
+    const confirmPage = (request: FastifyRequest, reply: FastifyReply, realm: Realm, token: string, email: string, status: number, error?: string) =>
+      sendLinkConfirmation(request, reply, realm, secureCookies(ctx), (t) => ({
+        title: t.emailChangeTitle, text: t.emailChangeConfirm(email), button: t.emailChangeButton, path: `email_change/${encodeURIComponent(token)}`,
+      }), status, error);
 
     app.get('/realms/:realm_uid/email_change/:token', { schema: { ...hide, params: LinkParams } }, async (request, reply) => {
       const realm = await findActiveRealm(ctx, request.params.realm_uid);
