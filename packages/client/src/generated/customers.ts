@@ -79,7 +79,7 @@ export interface paths {
         };
         /**
          * Change the signed-in user's profile
-         * @description Names, username, email and custom field values. Custom fields not both visible and editable by users are dropped silently (the answer is still 200, the other attributes are saved, those fields keep their value). Invalid values of the other attributes answer 422 naming each. Read-only attributes of GET /me may be sent back and are ignored. An email different from the current one is checked (422 when invalid or taken) but not changed at once: a one-time link valid 24 hours is mailed to the new address and a notice to the current one; the change is made when the link is used (realm page email_change/{token}), so the answer, and GET /me until then, show the current email.
+         * @description Names, username, email and custom field values. Custom fields not both visible and editable by users are dropped silently (the answer is still 200, the other attributes are saved, those fields keep their value). Invalid values of the other attributes answer 422 naming each. Read-only attributes of GET /me may be sent back and are ignored. An email different from the current one is checked (422 when invalid or taken) but not changed at once: a one-time link valid 24 hours is mailed to the new address and a notice to the current one; the change is made when the link is used (realm page email_change/{token}), so the answer, and GET /me until then, show the current email. At most 5 such requests a user an hour (429 past them, nothing written).
          */
         put: {
             parameters: {
@@ -183,6 +183,15 @@ export interface paths {
                 };
                 /** @description The input is not valid; `details` names each attribute */
                 422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Too many attempts */
+                429: {
                     headers: {
                         [name: string]: unknown;
                     };
