@@ -20,7 +20,7 @@ Configuration comes from the environment: PORT, HOST, BASE_URL, DATABASE_URL, DA
 SMTP_URL, MAIL_FROM, ATRIUM_ADMIN_EMAIL, ATRIUM_ADMIN_PASSWORD, LOG_LEVEL, BODY_LIMIT, TRUST_PROXY, SECRETS_KEY,
 METRICS_TOKEN or METRICS_PUBLIC (GET /metrics), OTEL_EXPORTER_OTLP_ENDPOINT (traces), STORAGE_URL (uploads in an
 S3-compatible bucket: s3://bucket?endpoint=...), WORKERS (server processes sharing the port: a number or auto; above 1
-needs DATABASE_URL) (see the README).
+needs DATABASE_URL) (see docs/operations.md).
 TRUST_PROXY (default false) says whose X-Forwarded-Host/-Proto/-For headers are believed: true (any peer), or the
 proxies' addresses and CIDR ranges separated by commas (e.g. 127.0.0.1,10.0.0.0/8); set it only behind a proxy
 that overwrites those headers.

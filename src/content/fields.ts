@@ -51,7 +51,7 @@ export function checkedFields(errors: FieldErrors, inputs: FieldInputBody[]): Fi
 }
 
 /**
- * What a type may change while it has entries (README, "Content types"). A field may be added when it
+ * What a type may change while it has entries (docs/features/content.md, "Content spaces and types"). A field may be added when it
  * is not required, and removed (its values go with it); `sortable` and `name` of the type change freely.
  * A field may not change its type or become localized or not (stored values would no longer fit), may
  * not become required, and a dropdown or checkbox may not lose a choice (entries may hold it).

@@ -163,7 +163,7 @@ export async function applyFilters(ctx: ActingContext, input: Static<typeof Appl
   return insertSegment(ctx, realm, name, input.filters, await checkedFilters(ctx, realm, input.filters), true);
 }
 
-/** count_matches: how many users of the realm match now; nothing is kept (see the README). */
+/** count_matches: how many users of the realm match now; nothing is kept (see docs/features/segments.md). */
 export async function countMatches(ctx: ActingContext, input: Static<typeof FiltersInput>): Promise<{ matches_count: number }> {
   const realm = await realmFor(ctx, input.realm_uid, 'segments.read');
   const tree = await checkedFilters(ctx, realm, input.filters);

@@ -1,6 +1,6 @@
 /**
  * A plain in-memory reading of a segment filter tree, written apart from the SQL compiler so that the
- * property test compares two independent implementations of the rules in the README ("Segments").
+ * property test compares two independent implementations of the rules in docs/features/segments.md.
  */
 export interface MemoryUser {
   id: number;
