@@ -22,3 +22,8 @@ export interface Context {
   storage: Storage;
   mail: Mailer;
 }
+
+/** Runs `work` in one transaction (a savepoint inside an open one), given a context whose `db` is it. */
+export function inTransaction<T>(ctx: Context, work: (tx: Context) => Promise<T>): Promise<T> {
+  return ctx.db.transaction((txn) => work({ ...ctx, db: txn as unknown as Db }));
+}

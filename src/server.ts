@@ -13,12 +13,16 @@ import { localDiskStorage } from './storage/local-disk.js';
 import { s3Storage } from './storage/s3.js';
 import { createMailer } from './mail/mail.js';
 import { requireSecretsKey } from './security/secrets-key.js';
-import { startJobs, type Job } from './jobs/runner.js';
+import { jobWorker, type Job } from './jobs/runner.js';
 import { expiredRowsJob } from './maintenance/expired-rows.js';
 import { segmentCountsJob } from './segments/refresh.js';
 import { contentScheduleJob } from './content/publishing.js';
-import { startSending } from './messaging/worker.js';
-import { startWebhookSenders } from './webhooks/worker.js';
+import { campaignWorker } from './messaging/worker.js';
+import { webhookWorker } from './webhooks/worker.js';
+import { mailQueue } from './mail/queue.js';
+import { startWorker, type RunningWorker } from './queue/loops.js';
+import { WorkSignal } from './queue/signal.js';
+import { taskWorker, type TaskQueue } from './queue/tasks.js';
 
 export function createLogger(config: Config): FastifyBaseLogger {
   return pino({ level: config.logLevel }) as unknown as FastifyBaseLogger;
@@ -70,9 +74,28 @@ export function startingContext(config: Config, log: FastifyBaseLogger, clock: C
 
 /** The periodic work every serving process offers to do; each run is claimed by one process. */
 export const JOBS: readonly Job[] = [expiredRowsJob, segmentCountsJob, contentScheduleJob];
-const JOBS_POLL_MS = 60_000;
-/** How often an idle sender looks for campaign messages to send. */
+/** The kinds of queued task (queue/tasks.ts). */
+export const TASK_QUEUES: readonly TaskQueue<unknown>[] = [mailQueue];
+/** The wait of a campaign sender after an empty round while a delivery is sending. */
 const SENDING_POLL_MS = 1_000;
+
+/**
+ * Every worker of a serving process on the one queue loop (queue/loops.ts), woken by the database's
+ * notices: periodic jobs, campaign sending, webhook deliveries and queued tasks (mail). `stop` waits
+ * for the work under way: a mail being sent is finished, not cut.
+ */
+export async function startWorkers(ctx: Context): Promise<RunningWorker> {
+  const signal = await WorkSignal.follow(ctx.database);
+  const webhooks = webhookWorker(ctx, ctx.config.webhooksPollMs);
+  const workers = [jobWorker(ctx, JOBS), campaignWorker(ctx, SENDING_POLL_MS), webhooks, taskWorker(ctx, TASK_QUEUES)];
+  const running = workers.map((worker) => startWorker(signal, worker, () => ctx.clock.now()));
+  return {
+    stop: async () => {
+      await Promise.all(running.map((worker) => worker.stop()));
+      webhooks.close();
+    },
+  };
+}
 
 export const CATALOG_PAGES = ['/api/admin/docs', '/api/content/docs', '/api/profile/docs', '/api/customers/docs'];
 
@@ -131,17 +154,13 @@ export async function serve(config: Config, env: Record<string, string | undefin
   lines.push(...firstStart);
   lines.push('Reference pages:', ...CATALOG_PAGES.map((page) => `  ${listening.baseUrl}${page}`));
   out.write(`${lines.join('\n')}\n`);
-  const jobs = startJobs(ctx, JOBS, JOBS_POLL_MS);
-  const sending = startSending(ctx, SENDING_POLL_MS);
-  const webhooks = startWebhookSenders(ctx, config.webhooksPollMs);
+  const workers = await startWorkers(ctx);
 
   let closing: Promise<void> | null = null;
   const close = () => {
     closing ??= (async () => {
       await app.close();
-      await jobs.stop();
-      await sending.stop();
-      await webhooks.stop();
+      await workers.stop();
       ctx.mail.close();
       await database.close();
     })();

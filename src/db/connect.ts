@@ -32,6 +32,11 @@ export interface Database {
   broadcast(message: string): void;
   /** Hears what other server processes broadcast. */
   subscribe(listener: (message: string) => void): Promise<void>;
+  /**
+   * Hears a NOTIFY channel of the database itself (a trigger's pg_notify, sent when its transaction
+   * commits), from this process and every other: what wakes the work queue's workers (queue/signal.ts).
+   */
+  listen(channel: string, listener: (payload: string) => void): Promise<void>;
   /** PostgreSQL's pool; the embedded database is one connection in the process, whose queue it does not show. */
   pool(): PoolStats;
   close(): Promise<void>;
@@ -67,40 +72,62 @@ export function postgresDatabase(url: string, poolSize: number): Database {
   // An idle client that loses its server must not take the process down with it.
   pool.on('error', () => {});
   const db = drizzlePg(pool, { schema }) as unknown as Db;
-  const listeners = new Set<pg.Client>();
+  const channels = new Map<string, Set<(payload: string) => void>>();
+  let listening: Promise<pg.Client> | null = null;
   let closed = false;
+  // One connection of the process LISTENs on every channel asked for. Lost with its server (a restart),
+  // it is made again every second until it takes, so that this process keeps hearing the others;
+  // caches' short lives and the workers' slow polls cover the gap.
+  const connectListener = async (): Promise<pg.Client> => {
+    const client = new pg.Client({ connectionString: url });
+    client.on('error', () => {});
+    client.on('notification', (n) => {
+      for (const heard of channels.get(n.channel) ?? []) heard(n.payload ?? '');
+    });
+    try {
+      await client.connect();
+      for (const channel of channels.keys()) await client.query(`listen ${channel}`);
+    } catch (err) {
+      await client.end().catch(() => {});
+      throw err;
+    }
+    client.once('end', () => {
+      listening = null;
+      relistenLater();
+    });
+    return client;
+  };
+  const relistenLater = () => {
+    if (!closed) setTimeout(relisten, RELISTEN_MS).unref();
+  };
+  const relisten = () => {
+    if (closed || listening) return;
+    listening = connectListener();
+    listening.catch(() => { listening = null; relistenLater(); });
+  };
+  const listen = async (channel: string, heard: (payload: string) => void): Promise<void> => {
+    const known = channels.get(channel);
+    if (known) {
+      known.add(heard);
+      return;
+    }
+    channels.set(channel, new Set([heard]));
+    if (listening) {
+      await (await listening).query(`listen ${channel}`);
+      return;
+    }
+    listening = connectListener();
+    listening.catch(() => { listening = null; });
+    await listening;
+  };
   return {
     db,
     kind: 'postgres',
     broadcast: (message) => {
       pool.query('select pg_notify($1, $2)', [BROADCAST_CHANNEL, message]).catch(() => {});
     },
-    subscribe: async (listener) => {
-      // A listening connection lost with its server (a restart) is made again, every second until it
-      // takes, so that this process keeps hearing the others; entries' short lives cover the gap.
-      const relisten = () => {
-        if (!closed) setTimeout(() => void listen().catch(relisten), RELISTEN_MS).unref();
-      };
-      const listen = async (): Promise<void> => {
-        const client = new pg.Client({ connectionString: url });
-        client.on('error', () => {});
-        client.on('notification', (n) => { if (n.channel === BROADCAST_CHANNEL) listener(n.payload ?? ''); });
-        listeners.add(client);
-        try {
-          await client.connect();
-          await client.query(`listen ${BROADCAST_CHANNEL}`);
-        } catch (err) {
-          listeners.delete(client);
-          await client.end().catch(() => {});
-          throw err;
-        }
-        client.once('end', () => {
-          listeners.delete(client);
-          relisten();
-        });
-      };
-      await listen();
-    },
+    subscribe: (listener) => listen(BROADCAST_CHANNEL, listener),
+    listen: (channel, listener) => listen(channel, listener),
     ping: async () => { await pool.query('select 1'); },
     pool: () => ({ max: poolSize, total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     exclusive: async (key, fn) => {
@@ -115,7 +142,7 @@ export function postgresDatabase(url: string, poolSize: number): Database {
     },
     close: async () => {
       closed = true;
-      await Promise.all([...listeners].map((client) => client.end().catch(() => {})));
+      await (await listening?.catch(() => null))?.end().catch(() => {});
       await pool.end();
     },
   };
@@ -151,6 +178,7 @@ async function openEmbedded(dataDir: string | null): Promise<Database> {
     // One process holds the embedded database: there is no one else to tell.
     broadcast: () => {},
     subscribe: async () => {},
+    listen: async (channel, listener) => { await client.listen(channel, listener); },
     close: async () => {
       try {
         await client.close();

@@ -17,3 +17,4 @@ export * from '../messaging/tables.js';
 export * from '../content/tables.js';
 export * from '../webhooks/tables.js';
 export * from '../audit/tables.js';
+export * from '../queue/tables.js';

@@ -1,5 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import type { Context } from '../context.js';
+import { rowsOf } from '../db/rows.js';
+import type { Worker } from '../queue/loops.js';
 import { jobSchedules } from './tables.js';
 
 /** Work done every so often by whichever process claims it first. */
@@ -47,21 +49,23 @@ export async function runDueJobs(ctx: Context, jobs: readonly Job[]): Promise<st
   return ran;
 }
 
-export interface JobTimer {
-  stop(): Promise<void>;
+/** When the next job is due (now for one that never ran), or its lapsed lease may be taken over. */
+async function nextJobDue(ctx: Context, jobs: readonly Job[]): Promise<Date | null> {
+  const [row] = rowsOf<{ known: number; next: string | Date | null }>(await ctx.db.execute(sql`
+    select count(*)::int as known, min(greatest(next_run_at, coalesce(lease_until, next_run_at))) as next
+    from job_schedules where name in (${sql.join(jobs.map((job) => sql`${job.name}`), sql`, `)})`));
+  if (!row || row.known < jobs.length) return ctx.clock.now();
+  return row.next ? new Date(row.next) : null;
 }
 
-/** Looks for due jobs every `pollMs` until stopped; a stop waits for the round under way. */
-export function startJobs(ctx: Context, jobs: readonly Job[], pollMs: number): JobTimer {
-  let round: Promise<unknown> = Promise.resolve();
-  const timer = setInterval(() => {
-    round = round.then(() => runDueJobs(ctx, jobs)).catch((err) => ctx.log.error({ err }, 'background jobs round failed'));
-  }, pollMs);
-  timer.unref();
+/** The periodic jobs as a worker of the one queue loop: asleep until the next job is due. */
+export function jobWorker(ctx: Context, jobs: readonly Job[]): Worker {
   return {
-    stop: async () => {
-      clearInterval(timer);
-      await round;
-    },
+    queue: 'jobs',
+    loops: 1,
+    round: async () => (await runDueJobs(ctx, jobs)).length,
+    nextDue: () => nextJobDue(ctx, jobs),
+    busyPollMs: 1000,
+    failed: (err) => ctx.log.error({ err }, 'background jobs round failed'),
   };
 }

@@ -22,6 +22,7 @@ const RETENTION: { table: string; ended: (cutoff: string) => SQL }[] = [
   // Temporary segments (apply_filters) are hidden once expired; the rows go at the next run.
   { table: 'segments', ended: (cutoff) => sql`temporary and expires_at <= ${cutoff}::timestamptz` },
   { table: 'audit_logs', ended: (cutoff) => sql`"at" < ${cutoff}::timestamptz - interval '365 days'` },
+  { table: 'queue_tasks', ended: (cutoff) => sql`failed_at < ${cutoff}::timestamptz - interval '7 days'` },
   { table: 'webhook_deliveries', ended: (cutoff) => sql`status <> 'pending' and coalesce(last_attempt_at, created_at) < ${cutoff}::timestamptz - interval '30 days'` },
 ];
 

@@ -1,7 +1,9 @@
 import { randomInt } from 'node:crypto';
 import { and, eq, gt, sql } from 'drizzle-orm';
 import { attemptFailed, attemptNotCounted, attemptSucceeded, beginAttempt, resetAttempts, type AttemptLimit } from '../attempts/limit.js';
-import type { Context } from '../context.js';
+import { inTransaction, type Context } from '../context.js';
+import type { Mail } from '../mail/mail.js';
+import { queueMail } from '../mail/queue.js';
 import type { Locale } from '../i18n/locale.js';
 import { realmLanguage, textsIn, type Texts } from '../realms/pages/messages.js';
 import type { Realm } from '../realms/realms.js';
@@ -50,8 +52,8 @@ export const secondsUntil = (now: Date, moment: Date) => Math.max(1, Math.ceil((
  * address, replacing the previous one and resetting its failures, unless a code went out less than
  * the realm's resend wait ago or the hourly limits (CODES_PER_USER, CODES_PER_ADDRESS) are reached.
  * An identifier naming no active user is handled the same way, with a code nobody receives, so that
- * the answer (and the wait) tells nothing of who exists. The mail leaves in the background for the
- * same reason: the answer does not wait for the mail server. It is written in `locale`: the page's language.
+ * the answer (and the wait) tells nothing of who exists. The mail is queued with the code (mail/queue.ts):
+ * the answer does not wait for the mail server, and a mail server away for a while delays the mail, not loses it. It is written in `locale`: the page's language.
  */
 export async function requestCode(ctx: Context, realm: Realm, identifier: string, address: string, locale: Locale = realmLanguage(realm)): Promise<CodeRequest> {
   const found = await findByIdentifier(ctx, realm, identifier);
@@ -75,26 +77,28 @@ export async function requestCode(ctx: Context, realm: Realm, identifier: string
     expiresAt: new Date(now.getTime() + realm.otpCodeValidityMinutes * 60_000),
   };
   // One statement decides between parallel requests: only one of them replaces a code within the wait.
-  const [replaced] = await ctx.db.insert(otpCodes).values(values).onConflictDoUpdate({
-    target: otpCodes.subject,
-    set: { realmId: values.realmId, codeHash: values.codeHash, sentAt: values.sentAt, expiresAt: values.expiresAt },
-    setWhere: sql`${otpCodes.sentAt} <= ${resendFrom.toISOString()}::timestamptz`,
-  }).returning({ subject: otpCodes.subject });
+  // The mail is queued with the code (for a name nobody has, the same statement queues nothing).
+  const replaced = await inTransaction(ctx, async (tx) => {
+    const [row] = await tx.db.insert(otpCodes).values(values).onConflictDoUpdate({
+      target: otpCodes.subject,
+      set: { realmId: values.realmId, codeHash: values.codeHash, sentAt: values.sentAt, expiresAt: values.expiresAt },
+      setWhere: sql`${otpCodes.sentAt} <= ${resendFrom.toISOString()}::timestamptz`,
+    }).returning({ subject: otpCodes.subject });
+    if (row) await queueMail(tx, codeMail(realm, user?.email ?? '', code, textsIn(locale)), Boolean(user));
+    return row;
+  });
   if (!replaced) {
     await giveBack();
     const [live] = await ctx.db.select({ sentAt: otpCodes.sentAt }).from(otpCodes).where(eq(otpCodes.subject, subject));
     return { sent: false, reason: 'wait', retryAfterSeconds: secondsUntil(now, new Date((live?.sentAt.getTime() ?? now.getTime()) + realm.otpResendWaitSeconds * 1000)) };
   }
   await resetAttempts(ctx, OTP_LIMIT, subject);
-  if (user) sendCode(ctx, realm, user, code, textsIn(locale));
   return { sent: true, validMinutes: realm.otpCodeValidityMinutes };
 }
 
-function sendCode(ctx: Context, realm: Realm, user: RealmUser, code: string, t: Texts): void {
-  ctx.mail.send({
-    to: user.email, subject: t.codeMailSubject(realm.name), text: t.codeMailText(realm.name, code, t.minutes(realm.otpCodeValidityMinutes)),
-  }).catch((err: Error) => ctx.log.error({ realm: realm.uid, reason: err.message }, 'could not send a one-time code'));
-}
+const codeMail = (realm: Realm, to: string, code: string, t: Texts): Mail => ({
+  to, subject: t.codeMailSubject(realm.name), text: t.codeMailText(realm.name, code, t.minutes(realm.otpCodeValidityMinutes)),
+});
 
 export type CodeCheck =
   | { ok: true; user: RealmUser }

@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { beginAttempt, type AttemptLimit } from '../attempts/limit.js';
-import type { Context } from '../context.js';
-import type { Db } from '../db/connect.js';
+import { inTransaction, type Context } from '../context.js';
+import { queueMail } from '../mail/queue.js';
 import { recordEvent } from '../events/events.js';
 import type { Locale } from '../i18n/locale.js';
 import { claimLink, findLink, issueLink, type LinkLookup } from './links.js';
@@ -42,20 +42,22 @@ async function mailActivation(ctx: Context, realm: Realm, email: string, redirec
   if (!pending && !(noticeIfActive && user.active)) return;
   const t = textsIn(locale);
   if (!pending) {
-    await ctx.mail.send({
+    await queueMail(ctx, {
       to: user.email,
       subject: t.accountExistsMailSubject(realm.name),
       text: t.accountExistsMailText(realm.name, pageUrl(ctx, realm, 'login'), pageUrl(ctx, realm, 'password')),
     });
     return;
   }
-  const { token } = await issueLink(ctx, realm, {
-    purpose: 'activation', userId: user.id, email: user.email, lifetimeMs: ACTIVATION_LINK_HOURS * HOUR_MS, redirectUri,
-  });
-  await ctx.mail.send({
-    to: user.email,
-    subject: t.activationMailSubject(realm.name),
-    text: t.activationMailText(realm.name, pageUrl(ctx, realm, `activation/${token}`), t.hours(ACTIVATION_LINK_HOURS)),
+  await inTransaction(ctx, async (tx) => {
+    const { token } = await issueLink(tx, realm, {
+      purpose: 'activation', userId: user.id, email: user.email, lifetimeMs: ACTIVATION_LINK_HOURS * HOUR_MS, redirectUri,
+    });
+    await queueMail(tx, {
+      to: user.email,
+      subject: t.activationMailSubject(realm.name),
+      text: t.activationMailText(realm.name, pageUrl(ctx, realm, `activation/${token}`), t.hours(ACTIVATION_LINK_HOURS)),
+    });
   });
 }
 
@@ -117,8 +119,7 @@ class LinkDead extends Error {
 export async function activateWithLink(ctx: Context, realm: Realm, token: string, origin: SessionOrigin = {}): Promise<Activation> {
   const fields = await fieldsOf(ctx, realm.id);
   try {
-    const done = await ctx.db.transaction(async (txn) => {
-      const tx = { ...ctx, db: txn as unknown as Db };
+    const done = await inTransaction(ctx, async (tx) => {
       const claimed = await claimLink(tx, realm, 'activation', token);
       if (!claimed.ok) throw new LinkDead(claimed.reason);
       const { userId, redirectUri } = claimed.link;

@@ -1,8 +1,7 @@
 import { and, eq, ne, sql } from 'drizzle-orm';
 import { beginAttempt, type AttemptLimit } from '../attempts/limit.js';
-import type { Context } from '../context.js';
-import type { Db } from '../db/connect.js';
-import { afterCommit } from '../db/request-transaction.js';
+import { inTransaction, type Context } from '../context.js';
+import { queueMail } from '../mail/queue.js';
 import { uniqueViolation } from '../db/unique.js';
 import { recordEvent } from '../events/events.js';
 import { tooManyAttempts } from '../http/errors.js';
@@ -31,22 +30,21 @@ export async function allowEmailChange(ctx: Context, user: RealmUser): Promise<v
   if (!attempt.allowed) throw tooManyAttempts(attempt.lockedUntil);
 }
 
-/** Mails the link to the new address and the notice to the old one, once the request's writes are committed. */
-export async function requestEmailChange(ctx: Context, realm: Realm, user: RealmUser, email: string): Promise<void> {
-  const { token } = await issueLink(ctx, realm, {
-    purpose: 'email_change', userId: user.id, email, lifetimeMs: EMAIL_CHANGE_LINK_HOURS * 60 * 60_000,
-  });
-  const url = `${ctx.config.baseUrl}/realms/${encodeURIComponent(realm.uid)}/email_change/${token}`;
+/** Queues the link to the new address and the notice to the old one, with the link (and the request's writes). */
+export function requestEmailChange(ctx: Context, realm: Realm, user: RealmUser, email: string): Promise<void> {
   // No page asks for it: the mails are in the realm's default language, as an invitation's.
   const t = textsIn(realmLanguage(realm));
-  const failed = (err: Error) => ctx.log.error({ realm: realm.uid, reason: err.message }, 'could not send an email change mail');
-  void afterCommit(() => {
-    ctx.mail.send({
+  return inTransaction(ctx, async (tx) => {
+    const { token } = await issueLink(tx, realm, {
+      purpose: 'email_change', userId: user.id, email, lifetimeMs: EMAIL_CHANGE_LINK_HOURS * 60 * 60_000,
+    });
+    const url = `${ctx.config.baseUrl}/realms/${encodeURIComponent(realm.uid)}/email_change/${token}`;
+    await queueMail(tx, {
       to: email, subject: t.emailChangeMailSubject(realm.name), text: t.emailChangeMailText(realm.name, url, t.hours(EMAIL_CHANGE_LINK_HOURS)),
-    }).catch(failed);
-    ctx.mail.send({
+    });
+    await queueMail(tx, {
       to: user.email, subject: t.emailChangeNoticeSubject(realm.name), text: t.emailChangeNoticeText(realm.name, email, t.hours(EMAIL_CHANGE_LINK_HOURS)),
-    }).catch(failed);
+    });
   });
 }
 
@@ -72,8 +70,7 @@ class Refused extends Error {
 export async function confirmEmailChange(ctx: Context, realm: Realm, token: string): Promise<EmailChange> {
   const fields = await fieldsOf(ctx, realm.id);
   try {
-    const done = await ctx.db.transaction(async (txn) => {
-      const tx = { ...ctx, db: txn as unknown as Db };
+    const done = await inTransaction(ctx, async (tx) => {
       const claimed = await claimLink(tx, realm, 'email_change', token);
       if (!claimed.ok) throw new Refused(claimed.reason);
       const { userId, email } = claimed.link;

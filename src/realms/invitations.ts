@@ -1,7 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { isEmail, normalizeEmail } from '../admin-auth/team.js';
 import type { Context } from '../context.js';
-import { afterCommit } from '../db/request-transaction.js';
+import { queueMail } from '../mail/queue.js';
 import { invalidField, signUpDisabled } from '../http/errors.js';
 import { issueLink } from './links.js';
 import { realmLanguage, textsIn } from './pages/messages.js';
@@ -32,13 +32,11 @@ export async function inviteRealmUser(ctx: Context, realm: Realm, rawEmail: stri
     purpose: 'invitation', userId: null, email, lifetimeMs: INVITATION_DAYS * 24 * 60 * 60_000,
   });
   const url = `${ctx.config.baseUrl}/realms/${encodeURIComponent(realm.uid)}/signup?${new URLSearchParams({ invitation: token })}`;
-  // No page asks for it: the mail is in the realm's default language. Sent once the link is committed, without
-  // waiting, as every mail of the realm pages: a slow or failing mail server is logged, not answered.
+  // No page asks for it: the mail is in the realm's default language. Queued with the link, in the request's
+  // transaction: a slow or failing mail server delays the mail, it neither fails the answer nor loses the mail.
   const t = textsIn(realmLanguage(realm));
-  void afterCommit(() => {
-    ctx.mail.send({
-      to: email, subject: t.invitationMailSubject(realm.name), text: t.invitationMailText(realm.name, url, t.days(INVITATION_DAYS)),
-    }).catch((err: Error) => ctx.log.error({ realm: realm.uid, reason: err.message }, 'could not send an invitation'));
+  await queueMail(ctx, {
+    to: email, subject: t.invitationMailSubject(realm.name), text: t.invitationMailText(realm.name, url, t.days(INVITATION_DAYS)),
   });
   return { email, expires_at: expiresAt.toISOString() };
 }

@@ -1,6 +1,7 @@
 import { and, eq, type SQL } from 'drizzle-orm';
 import { attemptFailed, attemptSucceeded, beginAttempt, resetAttempts, type AttemptLimit } from '../attempts/limit.js';
-import type { Context } from '../context.js';
+import { inTransaction, type Context } from '../context.js';
+import { queueMail } from '../mail/queue.js';
 import { recordEvent } from '../events/events.js';
 import { hashPassword, UNKNOWN_ACCOUNT_HASH, verifyPassword } from '../security/passwords.js';
 import type { Customer } from './credential.js';
@@ -44,11 +45,14 @@ export async function requestPasswordReset(
   return { accepted: true };
 }
 
-async function sendResetLink(ctx: Context, realm: Realm, user: RealmUser, t: Texts): Promise<void> {
-  const { token } = await issueLink(ctx, realm, { purpose: 'password_reset', userId: user.id, email: user.email, lifetimeMs: RESET_LINK_MINUTES * 60_000 });
-  const url = `${ctx.config.baseUrl}/realms/${encodeURIComponent(realm.uid)}/password/reset/${token}`;
-  await ctx.mail.send({
-    to: user.email, subject: t.resetMailSubject(realm.name), text: t.resetMailText(realm.name, url, t.minutes(RESET_LINK_MINUTES)),
+/** Makes the link and queues its mail in one transaction: both or neither. */
+function sendResetLink(ctx: Context, realm: Realm, user: RealmUser, t: Texts): Promise<void> {
+  return inTransaction(ctx, async (tx) => {
+    const { token } = await issueLink(tx, realm, { purpose: 'password_reset', userId: user.id, email: user.email, lifetimeMs: RESET_LINK_MINUTES * 60_000 });
+    const url = `${ctx.config.baseUrl}/realms/${encodeURIComponent(realm.uid)}/password/reset/${token}`;
+    await queueMail(tx, {
+      to: user.email, subject: t.resetMailSubject(realm.name), text: t.resetMailText(realm.name, url, t.minutes(RESET_LINK_MINUTES)),
+    });
   });
 }
 

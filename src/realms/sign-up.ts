@@ -1,7 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { AttemptLimit } from '../attempts/limit.js';
 import { normalizeEmail } from '../admin-auth/team.js';
-import type { Context } from '../context.js';
+import { inTransaction, type Context } from '../context.js';
 import type { Db } from '../db/connect.js';
 import { recordEvent } from '../events/events.js';
 import { AppError, type FieldError } from '../http/errors.js';
@@ -93,10 +93,9 @@ export async function signUp(ctx: Context, realm: Realm, input: SignUpInput, fie
     await recordEvent(writer, { realmId: realm.id, userId: user.id, type: 'user_signup_log', properties: { activation_mode: mode, replaced_pending: true } });
     return user;
   };
-  const inTransaction = (work: (tx: Context) => Promise<RealmUser>) => ctx.db.transaction((txn) => work({ ...ctx, db: txn as unknown as Db }));
   try {
     if (invitation !== undefined) {
-      const user = await inTransaction(async (tx) => {
+      const user = await inTransaction(ctx, async (tx) => {
         const claimed = await claimLink(tx, realm, 'invitation', invitation);
         if (!claimed.ok) throw new InvitationDead(claimed.reason);
         return create(tx, claimed.link.email);
@@ -104,7 +103,7 @@ export async function signUp(ctx: Context, realm: Realm, input: SignUpInput, fie
       return { outcome: 'created', user };
     }
     if (mode !== 'activation_email') return { outcome: 'created', user: await create(ctx, input.email) };
-    const user = await inTransaction(async (tx) => {
+    const user = await inTransaction(ctx, async (tx) => {
       const pending = await lockPendingUser(tx.db, realm, input.email);
       return pending ? replace(tx, pending) : create(tx, input.email);
     });

@@ -1,6 +1,7 @@
+import { sql } from 'drizzle-orm';
 import type { Context } from '../context.js';
-import { startLoops } from '../jobs/loops.js';
-import type { JobTimer } from '../jobs/runner.js';
+import { rowsOf } from '../db/rows.js';
+import type { Worker } from '../queue/loops.js';
 import { webhookRound } from './sender.js';
 import { WebhookTransport } from './transport.js';
 
@@ -14,17 +15,28 @@ export async function drainWebhooks(ctx: Context): Promise<void> {
   }
 }
 
+/** When the next pending delivery of an active endpoint is due (or its lapsed lease is taken over); null with none. */
+async function nextWebhookDue(ctx: Context): Promise<Date | null> {
+  const [row] = rowsOf<{ next: string | Date | null }>(await ctx.db.execute(sql`
+    select min(greatest(d.next_attempt_at, coalesce(d.lease_until, d.next_attempt_at))) as next
+    from webhook_deliveries d join webhook_endpoints e on e.id = d.endpoint_id and e.active where d.status = 'pending'`));
+  return row?.next ? new Date(row.next) : null;
+}
+
 /**
- * The webhook senders of a serving process: each loop runs rounds back to back while deliveries are
- * due and looks again every `pollMs` (WEBHOOKS_POLL_MS) when none is. A stop waits for the rounds under way.
+ * The webhook senders of a serving process: rounds back to back while deliveries are due, then asleep
+ * until a delivery is written, or its retry falls due. `busyPollMs` (WEBHOOKS_POLL_MS) is the wait
+ * after an empty round. `close` ends the transport once the loops have stopped.
  */
-export function startWebhookSenders(ctx: Context, pollMs: number, loops = 2): JobTimer {
+export function webhookWorker(ctx: Context, busyPollMs: number, loops = 2): Worker & { close(): void } {
   const transport = new WebhookTransport(ctx.config.outboundAllowPrivate);
-  const running = startLoops(loops, pollMs, () => webhookRound(ctx, transport), (err) => ctx.log.error({ err }, 'webhook sending round failed'));
   return {
-    stop: async () => {
-      await running.stop();
-      transport.close();
-    },
+    queue: 'webhooks',
+    loops,
+    round: () => webhookRound(ctx, transport),
+    nextDue: () => nextWebhookDue(ctx),
+    busyPollMs,
+    failed: (err) => ctx.log.error({ err }, 'webhook sending round failed'),
+    close: () => transport.close(),
   };
 }

@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { runCli, startServe } from '../helpers/cli.js';
 import { freshDatabaseUrl, usingPostgres } from '../helpers/database.js';
 import { TEST_SECRETS_KEY } from '../helpers/harness.js';
+import { until } from '../helpers/until.js';
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'atrium-workers-'));
 afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
@@ -17,14 +18,6 @@ function childrenOf(pid: number): number[] {
 }
 const alive = (pid: number) => fs.existsSync(`/proc/${pid}`) && !/^State:\s+Z/m.test(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
 
-/** Waits for real processes to get somewhere: polls `check` until it answers true, or fails after `ms`. */
-async function until(check: () => boolean, what: string, ms = 30_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 describe('WORKERS: several server processes sharing the port', () => {
   it('refuses WORKERS above 1 on the embedded database with one clear line', async () => {
@@ -44,7 +37,7 @@ describe('WORKERS: several server processes sharing the port', () => {
         ATRIUM_ADMIN_EMAIL: 'owner@workers.test', ATRIUM_ADMIN_PASSWORD: 'a long owner password',
       });
       const primary = server.child.pid!;
-      await until(() => (server.stdout().match(/serving on/g) ?? []).length === 2, 'both workers to listen');
+      await until(() => (server.stdout().match(/serving on/g) ?? []).length === 2, 'both workers to listen', 30_000);
       // The owner was created once, by the primary, and shown once.
       expect(server.stdout().match(/First start/g)).toHaveLength(1);
       const workers = childrenOf(primary);
@@ -64,7 +57,7 @@ describe('WORKERS: several server processes sharing the port', () => {
         const now = childrenOf(primary).filter(alive);
         return now.length === 2 && !now.includes(workers[0]);
       }, 'a new worker');
-      await until(() => (server.stdout().match(/serving on/g) ?? []).length === 3, 'the new worker to listen');
+      await until(() => (server.stdout().match(/serving on/g) ?? []).length === 3, 'the new worker to listen', 30_000);
       expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
 
       const running = childrenOf(primary);

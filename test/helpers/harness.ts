@@ -9,7 +9,10 @@ import type { Context } from '../../src/context.js';
 import { openDatabase } from '../../src/db/connect.js';
 import { applyMigrations } from '../../src/db/migrate.js';
 import { ensureOwner, issueOwnerToken } from '../../src/bootstrap.js';
-import { createContext, createLogger } from '../../src/server.js';
+import { startWorker } from '../../src/queue/loops.js';
+import { WorkSignal } from '../../src/queue/signal.js';
+import { taskWorker } from '../../src/queue/tasks.js';
+import { createContext, createLogger, TASK_QUEUES } from '../../src/server.js';
 import { freshDatabaseUrl } from './database.js';
 import { startSmtp, type SmtpListener } from './smtp.js';
 
@@ -52,6 +55,8 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
   const owner = await issueOwnerToken(ctx, await ensureOwner(ctx));
   const app = await buildApp(ctx);
   await app.ready();
+  // Queued mail (one-time codes, links) leaves as on a server; campaigns and webhooks are sent by the tests' drains.
+  const mailing = startWorker(await WorkSignal.follow(ctx.database), taskWorker(ctx, TASK_QUEUES), () => clock.now());
   return {
     app, ctx, clock, config,
     ownerId: owner.admin.id,
@@ -70,6 +75,7 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
     },
     close: async () => {
       await app.close();
+      await mailing.stop();
       ctx.mail.close();
       await db.close();
       await database.drop();

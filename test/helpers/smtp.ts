@@ -17,11 +17,18 @@ export interface SmtpListener {
   close(): Promise<void>;
 }
 
+export interface SmtpOptions {
+  /** The port to listen on (a listener started again where a stopped one was); a free one otherwise. */
+  port?: number;
+  /** Called when a mail's data has arrived; the mail is accepted (and kept) once it resolves: a slow server. */
+  accepting?: () => Promise<void>;
+}
+
 /**
  * A real SMTP server on loopback that keeps what it receives. Plain SMTP without STARTTLS: a listener
  * that offered STARTTLS would make nodemailer upgrade to TLS against its self-signed certificate.
  */
-export async function startSmtp(): Promise<SmtpListener> {
+export async function startSmtp(options: SmtpOptions = {}): Promise<SmtpListener> {
   const received: ReceivedMail[] = [];
   const taken = new Set<ReceivedMail>();
   const waiting: { to: string; resolve(mail: ReceivedMail): void }[] = [];
@@ -39,18 +46,22 @@ export async function startSmtp(): Promise<SmtpListener> {
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('end', () => {
-        deliver({
+        const mail = {
           from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
           to: session.envelope.rcptTo.map((r) => r.address.toLowerCase()),
           raw: Buffer.concat(chunks).toString('utf8'),
-        });
-        callback();
+        };
+        // A refusal (an error with a responseCode) is answered as the mail server's reply.
+        Promise.resolve(options.accepting?.()).then(() => {
+          deliver(mail);
+          callback();
+        }, (err: Error) => callback(err));
       });
     },
   });
   // A sender that dies mid-message (the crash test kills one) resets its connection: not the listener's failure.
   server.on('error', () => {});
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const { port } = server.server.address() as AddressInfo;
   return {
     url: `smtp://127.0.0.1:${port}`,

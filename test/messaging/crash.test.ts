@@ -6,20 +6,13 @@ import { startServe, type RunningCli } from '../helpers/cli.js';
 import { freshDatabaseUrl } from '../helpers/database.js';
 import { TEST_SECRETS_KEY } from '../helpers/harness.js';
 import { startSmtp, type SmtpListener } from '../helpers/smtp.js';
+import { until } from '../helpers/until.js';
 
 const RECIPIENTS = 80;
 const BATCH = 10;
 /** Sending loops per serving process (messaging/worker.ts). */
 const LOOPS = 4;
 
-/** Waits for a real process to get somewhere: polls `check` until it answers true, or fails after `ms`. */
-async function until(check: () => boolean | Promise<boolean>, what: string, ms = 150_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 describe('a sending process killed mid-delivery', () => {
   let smtp: SmtpListener;
@@ -66,7 +59,7 @@ describe('a sending process killed mid-delivery', () => {
     const campaign = await api(first.url, 'POST', '/messaging/campaigns', { realm_uid: 'crash', name: 'Crash', type: 'mailing', subject: 'Hi', body: 'Hello' });
     const delivery = await api(first.url, 'POST', `/messaging/campaigns/${campaign.id}/deliveries`, { rate_per_second: 20 });
 
-    await until(() => smtp.received.length >= 20, 'the first messages');
+    await until(() => smtp.received.length >= 20, 'the first messages', 150_000);
     first.child.kill('SIGKILL');
     await first.exited;
     const beforeRestart = smtp.received.length;
@@ -75,7 +68,7 @@ describe('a sending process killed mid-delivery', () => {
     const second = await startServe(env);
     servers.push(second);
     const show = () => api(second.url, 'GET', `/messaging/campaigns/${campaign.id}/deliveries/${delivery.id}`);
-    await until(async () => (await show()).status === 'completed', 'the delivery to complete after the restart');
+    await until(async () => (await show()).status === 'completed', 'the delivery to complete after the restart', 150_000);
     const done = await show();
 
     const messages: { user_email: string; status: string }[] = [];

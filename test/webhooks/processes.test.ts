@@ -6,15 +6,8 @@ import { startServe, type RunningCli } from '../helpers/cli.js';
 import { freshDatabaseUrl, usingPostgres } from '../helpers/database.js';
 import { TEST_SECRETS_KEY } from '../helpers/harness.js';
 import { startReceiver, type Receiver } from './receiver.js';
+import { until } from '../helpers/until.js';
 
-/** Waits for real processes to get somewhere: polls `check` until it answers true, or fails after `ms`. */
-async function until(check: () => boolean | Promise<boolean>, what: string, ms = 60_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -59,34 +52,41 @@ describe('webhook senders in real server processes', () => {
   it('delivers after a SIGKILL what was committed before it (the outbox)', async () => {
     database = await freshDatabaseUrl();
     token = '';
-    receiver = await startReceiver(null);
-    // The first process's senders looked once at start (nothing was due) and sleep for an hour: nothing it commits is sent by it.
-    const first = await serve(3_600_000);
+    // The endpoint is down while the first process lives: its one attempt fails, and the delivery waits for its retry.
+    let down = true;
+    receiver = await startReceiver(null, () => ({ status: down ? 503 : 204 }));
+    const first = await serve(100);
     await api(first.url, 'POST', '/realms', { uid: 'outbox', name: 'Outbox' });
     const hook = await api(first.url, 'POST', '/webhooks', { url: `${receiver.url}/hook`, event_types: ['realm_user.created'] });
     receiver.secrets.push(hook.secret);
     const user = await api(first.url, 'POST', '/customers/outbox/users', { email: 'kept@outbox.test' });
-    const [queued] = (await api(first.url, 'GET', `/webhooks/${hook.id}/deliveries`)).deliveries;
-    expect(queued).toMatchObject({ status: 'pending', attempts_count: 0, event_type: 'realm_user.created' });
+    const deliveries = async (base: string) => (await api(base, 'GET', `/webhooks/${hook.id}/deliveries`)).deliveries;
+    await until(async () => (await deliveries(first.url))[0]?.attempts_count === 1, 'the failed first attempt');
+    const [queued] = await deliveries(first.url);
+    expect(queued).toMatchObject({ status: 'pending', event_type: 'realm_user.created' });
     first.child.kill('SIGKILL');
     await first.exited;
-    expect(receiver.received).toHaveLength(0);
+    down = false;
 
     const second = await serve(100);
-    await until(() => receiver.received.length > 0, 'the delivery after the restart');
-    await until(async () => (await api(second.url, 'GET', `/webhooks/${hook.id}/deliveries`)).deliveries[0].status === 'succeeded', 'its record');
-    expect(receiver.received).toHaveLength(1);
-    expect(receiver.received[0]).toMatchObject({ id: queued.webhook_id, verifiedWith: [hook.secret] });
-    const payload = JSON.parse(receiver.received[0].body);
+    await until(async () => (await deliveries(second.url))[0].status === 'succeeded', 'the delivery after the restart');
+    expect(receiver.received).toHaveLength(2);
+    expect(receiver.received[1]).toMatchObject({ id: queued.webhook_id, verifiedWith: [hook.secret] });
+    const payload = JSON.parse(receiver.received[1].body);
     expect(payload).toMatchObject({ type: 'realm_user.created', data: { realm_uid: 'outbox', id: user.id, email: 'kept@outbox.test' } });
   }, 120_000);
 
   it.skipIf(!usingPostgres())('two processes on one database send each of 200 deliveries exactly once', async () => {
     database = await freshDatabaseUrl();
     token = '';
-    // A slow receiver, so that both processes' batches are in flight at once.
-    receiver = await startReceiver(null, () => ({ status: 204, delayMs: 20 }));
-    const first = await serve(3_600_000);
+    // A slow receiver, so that both processes' batches are in flight at once; down (503) while the backlog is written.
+    let down = true;
+    const accepted = new Set<number>();
+    receiver = await startReceiver(null, (index) => {
+      if (!down) accepted.add(index);
+      return { status: down ? 503 : 204, delayMs: 20 };
+    });
+    const first = await serve(100);
     await api(first.url, 'POST', '/realms', { uid: 'pair', name: 'Pair' });
     const hook = await api(first.url, 'POST', '/webhooks', { url: `${receiver.url}/hook`, event_types: ['realm_user.created', 'realm_user.updated'] });
     receiver.secrets.push(hook.secret);
@@ -94,16 +94,16 @@ describe('webhook senders in real server processes', () => {
     const users: number[] = [];
     for (let i = 0; i < EVENTS / 2; i++) users.push((await api(first.url, 'POST', '/customers/pair/users', { email: `user-${i}@pair.test` })).id);
     for (const id of users) await api(first.url, 'PUT', `/customers/pair/users/${id}`, { first_name: 'Changed' });
-    expect(receiver.received).toHaveLength(0);
-    // Stopped cleanly with the backlog unsent; two fresh processes then start on it together.
+    // Stopped cleanly with the backlog unsent; two fresh processes then start on it together once the endpoint is back.
     first.child.kill('SIGTERM');
     await first.exited;
     servers.splice(0);
+    down = false;
     const [a, b] = await Promise.all([serve(20), serve(20)]);
     await until(async () => (await api(a.url, 'GET', `/webhooks/${hook.id}/deliveries?status=pending&per_page=1`)).meta.total_entries === 0, 'the backlog to drain');
     await wait(300);
     const counts = new Map<string, number>();
-    for (const r of receiver.received) counts.set(r.id, (counts.get(r.id) ?? 0) + 1);
+    for (const [index, r] of receiver.received.entries()) if (accepted.has(index)) counts.set(r.id, (counts.get(r.id) ?? 0) + 1);
     expect(counts.size).toBe(EVENTS);
     expect([...counts.values()].filter((n) => n > 1)).toEqual([]);
     expect(receiver.received.every((r) => r.verifiedWith.length === 1)).toBe(true);

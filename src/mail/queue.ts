@@ -1,0 +1,47 @@
+import { randomUUID } from 'node:crypto';
+import type { Context } from '../context.js';
+import { enqueue, PermanentFailure, type TaskQueue } from '../queue/tasks.js';
+import { secretsKey } from '../security/secrets-key.js';
+import { seal, unseal } from '../security/sealed.js';
+import type { Mail } from './mail.js';
+
+/** A queued mail: the whole mail sealed with SECRETS_KEY, for it carries codes and links. */
+interface QueuedMail {
+  sealed: string;
+}
+
+const SEALED_FOR = 'queue_tasks:mail';
+
+/**
+ * The mails Atrium writes by itself (one-time codes, reset, activation, invitation and email change
+ * links): queued with the code or link they carry, then sent by whichever process claims them, and
+ * tried again while the mail server is away (5 s, 15 s, 45 s ... up to an hour apart, 8 times). A
+ * 5xx answer fails a mail at once. A mail sent by a process that dies before recording it is sent
+ * again with the same Message-ID, which receiving servers use to drop the copy.
+ */
+export const mailQueue: TaskQueue<QueuedMail> = {
+  name: 'mail',
+  leaseMs: 120_000,
+  maxAttempts: 8,
+  backoffMs: (attempts) => Math.min(5_000 * 3 ** (attempts - 1), 3_600_000),
+  async run(ctx, payload) {
+    const mail = JSON.parse(unseal(secretsKey(ctx.config), payload.sealed, SEALED_FOR)) as Mail;
+    try {
+      await ctx.mail.send(mail);
+    } catch (err) {
+      const code = (err as { responseCode?: unknown }).responseCode;
+      if (typeof code === 'number' && code >= 500) throw new PermanentFailure((err as Error).message);
+      throw err;
+    }
+  },
+};
+
+/**
+ * Queues a mail in the transaction `ctx.db` is. With `insert: false` nothing is written, in the same
+ * time: for an answer that must not tell whether the address has an account.
+ */
+export async function queueMail(ctx: Context, mail: Mail, insert = true): Promise<void> {
+  const domain = ctx.config.mailFrom.split('@')[1]?.replace(/>.*$/, '') || 'localhost';
+  const sealed = seal(secretsKey(ctx.config), JSON.stringify({ ...mail, messageId: mail.messageId ?? `<${randomUUID()}@${domain}>` }), SEALED_FOR);
+  await enqueue(ctx.db, ctx.clock, mailQueue, { sealed }, insert);
+}
