@@ -1,13 +1,13 @@
 // The layers of src/ (README, "Code layout"), checked by `npm run lint:layers`. Only value imports count: the check reads
 // the code as it runs (tsPreCompilationDeps: false), so `import type` may cross layers and folders.
 //   shared     http/, db/ (connections, columns, helpers), shared/, and the other plumbing below: no feature
-//   schema     schema/: the tables, one file per feature; tables reference tables, nothing else
+//   tables     tables/: the schema, one file per feature; a table references tables and column helpers, nothing else
 //   features   one folder each; its operations import shared code, the schema and lower features (no cycle)
 //   web        a feature's routes/, pages/, routes.ts, *-routes.ts, pages.ts, page.ts: may import any operations,
 //              never another feature's web
 //   app        app.ts, server.ts, catalogs.ts, cli.ts and the start-up wiring: puts it all together
 const SHARED = '^src/(http|db|shared|security|net|telemetry|i18n|storage|metrics|mail)/|^src/(clock|config|context|caches|ttl-cache)[.]ts$';
-const SCHEMA = '^src/schema/';
+const TABLES = '^src/tables/';
 const APP = '^src/(console/|(app|server|catalogs|cli|cluster|bootstrap)[.]ts$)';
 const WEB = '/(routes|pages)/|routes[.]ts$|/pages?[.]ts$';
 
@@ -29,11 +29,11 @@ module.exports = {
       to: { path: '^src/', pathNot: SHARED },
     },
     {
-      name: 'schema-imports-tables-only',
+      name: 'tables-import-tables-only',
       comment: 'A table references other tables and shared column helpers, no feature',
       severity: 'error',
-      from: { path: SCHEMA },
-      to: { path: '^src/', pathNot: [SCHEMA, SHARED] },
+      from: { path: TABLES },
+      to: { path: '^src/', pathNot: [TABLES, SHARED] },
     },
     {
       name: 'operations-import-no-web',

@@ -4,7 +4,7 @@ import type { Db } from '../db/connect.js';
 import type { BuiltInEventType } from './catalog.js';
 import { businessEventWebhook } from './log.js';
 import { emitWebhookEvent } from '../webhooks/outbox.js';
-import { businessEventCounts, businessEventTypeCounts, businessEvents } from './tables.js';
+import { businessEventCounts, businessEventTypeCounts, businessEvents } from '../tables/events.js';
 
 export interface EventInput {
   realmId: number;

@@ -8,13 +8,13 @@ import { sortKeyOf } from '../db/sorting.js';
 import { invalidField } from '../http/errors.js';
 import type { Customer } from '../realms/credential.js';
 import type { Realm } from '../realms/realms.js';
-import { realmUsers } from '../realms/tables.js';
+import { realmUsers } from '../tables/realms.js';
 import type { Locale } from '../i18n/locale.js';
 import { eventDescription, eventTitle } from './catalog.js';
 import type { BusinessEvent } from './events.js';
 import type { WebhookEvent } from '../webhooks/outbox.js';
 import type { AdminEventModel, RealmEventQuery, UserEventModel, UserEventQuery } from './schema.js';
-import { businessEventCounts as counts, businessEvents as e } from './tables.js';
+import { businessEventCounts as counts, businessEvents as e } from '../tables/events.js';
 
 export type UserEventBody = Static<typeof UserEventModel>;
 export type AdminEventBody = Static<typeof AdminEventModel>;

@@ -1,6 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import type { Context } from '../context.js';
-import { jobSchedules } from './tables.js';
+import { jobSchedules } from '../tables/jobs.js';
 
 /** Work done every so often by whichever process claims it first. */
 export interface Job {

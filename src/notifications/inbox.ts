@@ -6,7 +6,7 @@ import { notificationNotFound } from '../http/errors.js';
 import { INT32_MAX } from '../http/models.js';
 import type { Customer } from '../realms/credential.js';
 import { notificationBody, type NotificationBody } from './notifications.js';
-import { notifications } from './tables.js';
+import { notifications } from '../tables/notifications.js';
 
 const unread = isNull(notifications.openedAt);
 const unreadCount = sql<number>`count(*) filter (where ${unread})`.mapWith(Number);

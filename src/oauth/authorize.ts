@@ -8,7 +8,7 @@ import { issuerOf } from './metadata.js';
 import { pkceMethods, wellFormedPkceValue } from './pkce.js';
 import type { Realm } from '../realms/realms.js';
 import { DEFAULT_SCOPE, SCOPES } from './schema.js';
-import { authorizationCodes, oauthClients } from './tables.js';
+import { authorizationCodes, oauthClients } from '../tables/oauth.js';
 
 export const CODE_LIFETIME_MS = 10 * 60_000;
 

@@ -9,7 +9,7 @@ import { findByIdentifier } from '../realms/sign-in.js';
 import { CODE_FAILURES_PER_DAY, signInSubject } from '../realms/sign-in-limit.js';
 import { proveAddress, type RealmUser } from '../realms/users.js';
 import { hashSecret } from '../security/secrets.js';
-import { otpCodes } from './tables.js';
+import { otpCodes } from '../tables/otp.js';
 
 /**
  * Spec 3 and 8: five wrong codes lock the subject until a new code is requested. Counted apart from

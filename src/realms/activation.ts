@@ -10,7 +10,7 @@ import type { Realm } from './realms.js';
 import { safeRedirect } from './redirects.js';
 import { startRealmSession, type SessionOrigin, type StartedSession } from './sessions.js';
 import { findByIdentifier } from './sign-in.js';
-import { realmUsers } from './tables.js';
+import { realmUsers } from '../tables/realms.js';
 import { fieldsOf } from './custom-fields.js';
 import { realmUserBody, realmUserEvent, userWithLock } from './users.js';
 import { emitWebhookEvent } from '../webhooks/outbox.js';

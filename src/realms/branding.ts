@@ -1,7 +1,7 @@
 import type { FieldErrors } from '../http/errors.js';
 import { linkProblem } from '../http/links.js';
 import { BRANDING_LIMITS } from './schema.js';
-import type { realms } from './tables.js';
+import type { realms } from '../tables/realms.js';
 
 /** The realm's columns that say how its pages look. */
 export type Brand = Pick<typeof realms.$inferSelect, 'name' | 'brandingLogoUrl' | 'brandingPrimaryColor' | 'brandingPageTitle'>;

@@ -11,7 +11,7 @@ import { fieldsOf } from './custom-fields.js';
 import { claimLink, findLink, issueLink, type LinkLookup } from './links.js';
 import { realmLanguage, textsIn } from './pages/messages.js';
 import type { Realm } from './realms.js';
-import { realmUsers } from './tables.js';
+import { realmUsers } from '../tables/realms.js';
 import { changedAttributes, realmUserBody, realmUserEvent, userWithLock, type RealmUser } from './users.js';
 
 /**

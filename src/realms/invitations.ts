@@ -6,7 +6,7 @@ import { invalidField, signUpDisabled } from '../http/errors.js';
 import { issueLink } from './links.js';
 import { realmLanguage, textsIn } from './pages/messages.js';
 import type { Realm } from './realms.js';
-import { realmUsers } from './tables.js';
+import { realmUsers } from '../tables/realms.js';
 
 export const INVITATION_DAYS = 7;
 

@@ -16,7 +16,7 @@ import { removeAvatarObjects } from './avatar-files.js';
 import { brandingBody, brandingChanges } from './branding.js';
 import { dropAttachments } from '../uploads/attachments.js';
 import { removeAfterCommit } from '../storage/storage.js';
-import { realmUsers, realms } from './tables.js';
+import { realmUsers, realms } from '../tables/realms.js';
 import { totalCount, totalOf, type Page } from '../db/paging.js';
 
 export type Realm = typeof realms.$inferSelect;

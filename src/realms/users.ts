@@ -17,7 +17,7 @@ import { checkUniqueValues, fieldValueList, lockFieldValues, mergeFieldValues, t
 import type { Realm } from './realms.js';
 import { revokeUserSessions } from './sessions.js';
 import { signInLockedUntil } from './sign-in-limit.js';
-import { realmUsers, type AvatarValue } from './tables.js';
+import { realmUsers, type AvatarValue } from '../tables/realms.js';
 import { totalCount, totalOf, type Page } from '../db/paging.js';
 import { emitWebhookEvent, type WebhookEvent } from '../webhooks/outbox.js';
 
