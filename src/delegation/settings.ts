@@ -9,7 +9,7 @@ import { FieldErrors, forbidden, identityProviderMissing, invalidField, notFound
 import { fieldsOf } from '../realms/custom-fields.js';
 import type { Realm } from '../realms/realms.js';
 import { realms } from '../tables/realms.js';
-import { pagePath } from '../realms/pages/paths.js';
+import { pagePath } from '../shared/html/paths.js';
 import { discover, issuerProblem, reasonOf, sealClientSecret, type IdentityProvider } from './provider.js';
 import type { IdentityProviderInput, IdentityProviderModel } from './schema.js';
 import { delegatedTokens, identityProviders, realmUserIdentities, type ClaimMapping } from '../tables/delegation.js';

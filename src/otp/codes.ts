@@ -3,7 +3,7 @@ import { and, eq, gt, sql } from 'drizzle-orm';
 import { attemptFailed, attemptNotCounted, attemptSucceeded, beginAttempt, resetAttempts, type AttemptLimit } from '../attempts/limit.js';
 import type { Context } from '../context.js';
 import type { Locale } from '../i18n/locale.js';
-import { realmLanguage, textsIn, type Texts } from '../realms/pages/messages.js';
+import { realmLanguage, textsIn, type Texts } from '../shared/html/messages.js';
 import type { Realm } from '../realms/realms.js';
 import { findByIdentifier } from '../realms/sign-in.js';
 import { CODE_FAILURES_PER_DAY, signInSubject } from '../realms/sign-in-limit.js';

@@ -2,17 +2,17 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { Context } from '../context.js';
-import { csrfMatches, issueCsrfToken, CSRF_FIELD } from '../realms/pages/csrf.js';
-import { html, pageErrorHandler, pageNotFound, sendPage, type Markup } from '../realms/pages/html.js';
+import { csrfMatches, issueCsrfToken, CSRF_FIELD } from '../shared/html/csrf.js';
+import { html, pageErrorHandler, pageNotFound, sendPage, type Markup } from '../shared/html/layout.js';
 import { findActiveRealm, type Realm } from '../realms/realms.js';
 import { safeRedirect } from '../realms/redirects.js';
 import { realmCookieName } from '../realms/sessions.js';
 import { CODE_FORMAT, requestCode, secondsUntil } from './codes.js';
 import { IDENTIFIER_MAX } from './schema.js';
 import { signInWithCode } from './sign-in.js';
-import { pageTexts, type Texts } from '../realms/pages/messages.js';
-import { pagePath, withRedirect } from '../realms/pages/paths.js';
-import { secureCookies } from '../realms/pages/session-cookie.js';
+import { pageTexts, type Texts } from '../shared/html/messages.js';
+import { pagePath, withRedirect } from '../shared/html/paths.js';
+import { secureCookies } from '../realms/session-cookie.js';
 
 /** Carries the identifier from otp_login to otp_code; not a secret, and only as long-lived as a code. */
 const IDENTIFIER_COOKIE = 'atrium_otp';

@@ -5,7 +5,7 @@ import type { Db } from '../db/connect.js';
 import { recordEvent } from '../events/events.js';
 import type { Locale } from '../i18n/locale.js';
 import { claimLink, findLink, issueLink, type LinkLookup } from './links.js';
-import { textsIn } from './pages/messages.js';
+import { textsIn } from '../shared/html/messages.js';
 import type { Realm } from './realms.js';
 import { safeRedirect } from './redirects.js';
 import { startRealmSession, type SessionOrigin, type StartedSession } from './sessions.js';

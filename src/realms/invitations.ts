@@ -4,7 +4,7 @@ import type { Context } from '../context.js';
 import { afterCommit } from '../db/request-transaction.js';
 import { invalidField, signUpDisabled } from '../http/errors.js';
 import { issueLink } from './links.js';
-import { realmLanguage, textsIn } from './pages/messages.js';
+import { realmLanguage, textsIn } from '../shared/html/messages.js';
 import type { Realm } from './realms.js';
 import { realmUsers } from '../tables/realms.js';
 

@@ -6,7 +6,7 @@ import { hashPassword, UNKNOWN_ACCOUNT_HASH, verifyPassword } from '../security/
 import type { Customer } from './credential.js';
 import type { Locale } from '../i18n/locale.js';
 import { claimLink, expireLinks, issueLink } from './links.js';
-import { realmLanguage, textsIn, type Texts } from './pages/messages.js';
+import { realmLanguage, textsIn, type Texts } from '../shared/html/messages.js';
 import type { Realm } from './realms.js';
 import { revokeUserSessions } from './sessions.js';
 import { findByIdentifier } from './sign-in.js';

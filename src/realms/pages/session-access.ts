@@ -4,9 +4,9 @@ import { Type } from '@sinclair/typebox';
 import type { Context } from '../../context.js';
 import { impersonatorEmail, openImpersonationLink } from '../../impersonation/links.js';
 import type { LiveSession } from '../sessions.js';
-import { html, sendPage, type Markup } from './html.js';
-import { pageTexts, type Texts } from './messages.js';
-import { setSessionCookie } from './session-cookie.js';
+import { html, sendPage, type Markup } from '../../shared/html/layout.js';
+import { pageTexts, type Texts } from '../../shared/html/messages.js';
+import { setSessionCookie } from '../session-cookie.js';
 
 const Params = Type.Object({ realm_uid: Type.String(), token: Type.String() });
 

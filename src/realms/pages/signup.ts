@@ -14,11 +14,11 @@ import { findActiveRealm, type Realm } from '../realms.js';
 import { safeRedirect } from '../redirects.js';
 import { startRealmSession } from '../sessions.js';
 import { SIGN_UP_PER_ADDRESS, signUp, signUpFields, signUpOpen } from '../sign-up.js';
-import { csrfMatches, issueCsrfToken, CSRF_FIELD } from './csrf.js';
-import { html, pageErrorHandler, pageNotFound, sendPage, type Markup } from './html.js';
-import { fieldMessage, pageTexts, type Texts } from './messages.js';
-import { secureCookies, setSessionCookie } from './session-cookie.js';
-import { pagePath, withRedirect } from './paths.js';
+import { csrfMatches, issueCsrfToken, CSRF_FIELD } from '../../shared/html/csrf.js';
+import { html, pageErrorHandler, pageNotFound, sendPage, type Markup } from '../../shared/html/layout.js';
+import { fieldMessage, pageTexts, type Texts } from '../../shared/html/messages.js';
+import { secureCookies, setSessionCookie } from '../session-cookie.js';
+import { pagePath, withRedirect } from '../../shared/html/paths.js';
 
 const Params = Type.Object({ realm_uid: Type.String() });
 const TOKEN_MAX = 100;
