@@ -5,7 +5,7 @@ import type { Db } from '../db/connect.js';
 import { totalCount, totalOf, type Page } from '../db/paging.js';
 import { admins } from '../tables/admin-auth.js';
 import type { AdminPrincipal } from '../admin-auth/principal.js';
-import { momentOf } from '../events/log.js';
+import { momentOf } from '../shared/dates.js';
 import { auditLogs } from '../tables/audit.js';
 import type { AuditLogQuery, AuditLogModel } from './schema.js';
 

@@ -2,7 +2,7 @@ import type { Context } from '../context.js';
 import { FieldErrors } from '../http/errors.js';
 import type { Realm } from '../realms/realms.js';
 import { findRealmUser } from '../realms/users.js';
-import { isBuiltInEventType } from './catalog.js';
+import { isBuiltInEventType } from '../shared/event-catalog.js';
 import { recordEvent } from './events.js';
 import { adminEventBody, type AdminEventBody } from './log.js';
 import { MAX_PROPERTIES_BYTES, MAX_PROPERTIES_DEPTH } from './schema.js';
