@@ -27,6 +27,8 @@ import { installMetrics } from './metrics/routes.js';
 import { telemetry } from './telemetry/hooks.js';
 import { lingerOnRefusedBody } from './http/linger.js';
 import { consoleRoutes } from './console/routes.js';
+import { onUsersDeleted } from './realms/user-cleanups.js';
+import { dropAttachments } from './uploads/attachments.js';
 
 export interface AppOptions {
   /** The server's logger; without one (tests) nothing is logged. */
@@ -51,6 +53,8 @@ export async function buildApp(ctx: Context, options: AppOptions = {}): Promise<
       onCreate: storableMoments,
     },
   });
+  // An answer's files go with the user who uploaded them.
+  onUsersDeleted(dropAttachments);
   // Before any route or hook, so that every one is traced (only when tracing is on).
   if (telemetry.fastifyPlugin) await app.register(telemetry.fastifyPlugin);
   app.addHook('onRequest', noSniff);
