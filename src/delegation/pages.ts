@@ -12,7 +12,6 @@ import { pagePath, withRedirect } from '../shared/html/paths.js';
 import { secureCookies, setSessionCookie } from '../realms/session-cookie.js';
 import { signInDelegated } from './accounts.js';
 import { exchange, FLOW_COOKIE, FLOW_MINUTES, openFlow, sealFlow, startFlow, stateMatches } from './flow.js';
-import type { IdentityProvider } from './provider.js';
 import { reasonOf } from './provider.js';
 import { callbackPath, findIdentityProvider } from './settings.js';
 
@@ -27,7 +26,8 @@ const CallbackQuery = Type.Object({
 const hide = { hide: true };
 
 /** The login page's button, when the realm has a provider: a form, so that it works without script. */
-export function delegationButton(t: Texts, realm: Realm, provider: IdentityProvider | undefined, redirectUri: string | undefined): Markup | '' {
+export async function delegationButton(ctx: Context, t: Texts, realm: Realm, redirectUri: string | undefined): Promise<Markup | ''> {
+  const provider = await findIdentityProvider(ctx, realm.id);
   if (!provider) return '';
   return html`<form method="get" action="${pagePath(realm, 'delegated_login')}">
 ${redirectUri ? html`<input type="hidden" name="redirect_uri" value="${redirectUri}">` : ''}

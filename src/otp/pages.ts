@@ -2,6 +2,7 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { Context } from '../context.js';
+import type { Locale } from '../i18n/locale.js';
 import { csrfMatches, issueCsrfToken, CSRF_FIELD } from '../shared/html/csrf.js';
 import { html, pageErrorHandler, pageNotFound, sendPage, type Markup } from '../shared/html/layout.js';
 import { findActiveRealm, type Realm } from '../realms/realms.js';
@@ -33,8 +34,8 @@ const CodeForm = Type.Object({
 const identifierCookie = (realm: Realm, secure: boolean) =>
   ({ path: `/realms/${encodeURIComponent(realm.uid)}`, httpOnly: true, sameSite: 'lax' as const, secure });
 
-/** Hands the otp_code page the identifier a code was sent for (the signup page of an `otp` realm does too). */
-export function rememberIdentifier(reply: FastifyReply, realm: Realm, identifier: string, validMinutes: number, secure: boolean): void {
+/** Hands the otp_code page the identifier a code was sent for. */
+function rememberIdentifier(reply: FastifyReply, realm: Realm, identifier: string, validMinutes: number, secure: boolean): void {
   reply.setCookie(IDENTIFIER_COOKIE, identifier, { ...identifierCookie(realm, secure), maxAge: validMinutes * 60 });
 }
 
@@ -50,6 +51,12 @@ interface View {
   notice?: Markup;
   /** The error concerns the field, not the form as a whole. */
   fieldInvalid?: boolean;
+}
+
+/** The signup page of an `otp` realm confirms the address by a code (realms/pages/signup.ts, SignUpCode). */
+export async function sendSignUpCode(ctx: Context, request: FastifyRequest, reply: FastifyReply, realm: Realm, email: string, locale: Locale): Promise<void> {
+  await requestCode(ctx, realm, email, request.ip, locale);
+  rememberIdentifier(reply, realm, email, realm.otpCodeValidityMinutes, secureCookies(ctx));
 }
 
 /**
