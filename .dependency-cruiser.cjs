@@ -3,8 +3,8 @@
 //   shared     http/, db/ (connections, columns, helpers), shared/, and the other plumbing below: no feature
 //   tables     tables/: the schema, one file per feature; a table references tables and column helpers, nothing else
 //   features   one folder each; its operations import shared code, the schema and lower features (no cycle)
-//   web        a feature's routes/, pages/, routes.ts, *-routes.ts, pages.ts, page.ts: may import any operations,
-//              never another feature's web
+//   web        a feature's routes/, pages/, routes.ts, *-routes.ts, pages.ts, page.ts: in its feature's folder, so it
+//              imports what the operations may, never another feature's web
 //   app        app.ts, server.ts, catalogs.ts, cli.ts and the start-up wiring: puts it all together
 const SHARED = '^src/(http|db|shared|security|net|telemetry|i18n|storage|metrics|mail)/|^src/(clock|config|context|caches|ttl-cache)[.]ts$';
 const TABLES = '^src/tables/';
