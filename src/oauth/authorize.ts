@@ -22,7 +22,7 @@ export type AuthorizeOutcome =
   /** No live realm session: the login page, which comes back here afterwards. */
   | { kind: 'login'; location: string };
 
-/** What the error page says is wrong with the request, in the page's language (realms/pages/messages.ts). */
+/** What the error page says is wrong with the request, in the page's language (shared/html/messages.ts). */
 export type AuthorizeProblem = 'authorizeNoClient' | 'authorizeUnknownClient' | 'authorizeNoRedirect' | 'authorizeUnknownRedirect';
 
 const page = (problem: AuthorizeProblem): AuthorizeOutcome => ({ kind: 'page', problem });
