@@ -15,18 +15,21 @@ import { refuseNulInBody, refuseNulInUrl } from './http/nul-guard.js';
 import { oauthServerRoutes } from './oauth/routes/endpoints.js';
 import { adminCatalog, contentCatalog, customersCatalog, profileCatalog } from './catalogs.js';
 import { realmPages } from './realms/pages/routes.js';
-import { otpPages } from './otp/pages.js';
+import { otpPages, sendSignUpCode } from './otp/pages.js';
 import { signUpPage } from './realms/pages/signup.js';
 import { activationPages } from './realms/pages/activation.js';
 import { emailChangePages } from './realms/pages/email-change.js';
 import { passwordPages } from './realms/pages/password.js';
 import { avatarFileRoutes } from './realms/routes/avatar-files.js';
-import { delegatedLoginPages } from './delegation/pages.js';
+import { delegatedLoginPages, delegationButton } from './delegation/pages.js';
+import { impersonationBanner, sessionAccessPage } from './impersonation/pages.js';
 import { messagingLinkRoutes } from './messaging/link-routes.js';
 import { installMetrics } from './metrics/routes.js';
 import { telemetry } from './telemetry/hooks.js';
 import { lingerOnRefusedBody } from './http/linger.js';
 import { consoleRoutes } from './console/routes.js';
+import { onUsersDeleted } from './realms/user-cleanups.js';
+import { dropAttachments } from './uploads/attachments.js';
 
 export interface AppOptions {
   /** The server's logger; without one (tests) nothing is logged. */
@@ -51,6 +54,8 @@ export async function buildApp(ctx: Context, options: AppOptions = {}): Promise<
       onCreate: storableMoments,
     },
   });
+  // An answer's files go with the user who uploaded them.
+  onUsersDeleted(dropAttachments);
   // Before any route or hook, so that every one is traced (only when tracing is on).
   if (telemetry.fastifyPlugin) await app.register(telemetry.fastifyPlugin);
   app.addHook('onRequest', noSniff);
@@ -73,9 +78,10 @@ export async function buildApp(ctx: Context, options: AppOptions = {}): Promise<
   for (const catalog of [adminCatalog(ctx), contentCatalog(ctx), profileCatalog(ctx), customersCatalog(ctx)]) {
     await app.register(catalogPlugin(catalog), { prefix: catalog.prefix });
   }
-  await app.register(realmPages(ctx));
+  await app.register(realmPages(ctx, { signInOptions: delegationButton, sessionNotice: impersonationBanner }));
+  await app.register(sessionAccessPage(ctx));
   await app.register(otpPages(ctx));
-  await app.register(signUpPage(ctx));
+  await app.register(signUpPage(ctx, sendSignUpCode));
   await app.register(activationPages(ctx));
   await app.register(emailChangePages(ctx));
   await app.register(passwordPages(ctx));

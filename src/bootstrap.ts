@@ -4,7 +4,7 @@ import { ensureAccount } from './account/account.js';
 import { createAccessToken, createApplication, type AccessTokenBody, type ApplicationBody } from './admin-auth/api-access.js';
 import { OWNER_ROLE } from './admin-auth/built-in-roles.js';
 import { ensureBuiltInRoles } from './admin-auth/roles.js';
-import { admins, roleAssignments, roles } from './admin-auth/tables.js';
+import { admins, roleAssignments, roles } from './tables/admin-auth.js';
 import { createTeamMember } from './admin-auth/team.js';
 import { actingAs, AdminPrincipal } from './admin-auth/principal.js';
 import { generatePassword } from './security/passwords.js';

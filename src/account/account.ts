@@ -3,7 +3,7 @@ import type { Static } from '@sinclair/typebox';
 import type { AccountInput, AccountModel } from './schema.js';
 import type { Context } from '../context.js';
 import { FieldErrors } from '../http/errors.js';
-import { accounts } from './tables.js';
+import { accounts } from '../tables/account.js';
 
 export const DEFAULT_UPLOAD_MAX_BYTES = 10 * 1024 * 1024;
 export const DEFAULT_ALLOWED_EXTENSIONS = [

@@ -12,7 +12,7 @@ import { hashSecret, randomSecret } from '../security/secrets.js';
 import { findAdmin, findMemberToActOn, grantsOf, lockMemberToActOn } from './team.js';
 import { assertMayActOn } from './privileges.js';
 import type { ActingContext } from './principal.js';
-import { accessTokens, apiApplications } from './tables.js';
+import { accessTokens, apiApplications } from '../tables/admin-auth.js';
 
 export type Application = typeof apiApplications.$inferSelect;
 

@@ -4,7 +4,7 @@ import type { Db } from '../db/connect.js';
 import { prepared } from '../db/prepared.js';
 import { hashSecret, safeEqual } from '../security/secrets.js';
 import { AdminPrincipal, type Grant } from './principal.js';
-import { accessTokens, adminSessions, admins } from './tables.js';
+import { accessTokens, adminSessions, admins } from '../tables/admin-auth.js';
 
 // The grants of the member behind a credential, in the same round trip as the credential itself.
 // Spelled out: inside select fields Drizzle renders columns unqualified, which the subquery would misread.

@@ -2,7 +2,7 @@ import { and, eq, inArray } from 'drizzle-orm';
 import type { Context } from '../context.js';
 import type { Db } from '../db/connect.js';
 import type { RoleContext } from './permissions.js';
-import { roleAssignments, roles } from './tables.js';
+import { roleAssignments, roles } from '../tables/admin-auth.js';
 
 /**
  * How the target of a realm or space role is known to exist, per context: given by the features that

@@ -12,7 +12,7 @@ import { BUILT_IN_ROLES, OWNER_ROLE, builtInRole } from './built-in-roles.js';
 import { isPermission, permittedIn, ROLE_CONTEXTS } from './permissions.js';
 import type { ActingContext } from './principal.js';
 import { assertMayDefineRole } from './privileges.js';
-import { roles } from './tables.js';
+import { roles } from '../tables/admin-auth.js';
 
 export type Role = typeof roles.$inferSelect;
 

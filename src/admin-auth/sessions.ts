@@ -12,7 +12,7 @@ import { UNKNOWN_ACCOUNT_HASH, verifyPassword } from '../security/passwords.js';
 import { hashSecret, randomSecret } from '../security/secrets.js';
 import { logoutUrls } from './api-access.js';
 import { getTeamMember, normalizeEmail, type TeamMemberBody } from './team.js';
-import { adminSessions, admins } from './tables.js';
+import { adminSessions, admins } from '../tables/admin-auth.js';
 
 /** Ten failed sign-ins lock a member (or an email nobody has) for fifteen minutes. */
 export const SIGN_IN_LIMIT: AttemptLimit = { scope: 'admin_sign_in', max: 10, lockMs: 15 * 60_000, lockout: 'admin' };

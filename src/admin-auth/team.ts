@@ -13,7 +13,7 @@ import { OWNER_ROLE } from './built-in-roles.js';
 import { targetExists, type RoleTargets } from './role-targets.js';
 import type { ActingContext, Grant } from './principal.js';
 import { assertMayActOn, assertMayGrant } from './privileges.js';
-import { accessTokens, adminSessions, admins, roleAssignments, roles } from './tables.js';
+import { accessTokens, adminSessions, admins, roleAssignments, roles } from '../tables/admin-auth.js';
 
 export type Admin = typeof admins.$inferSelect;
 

@@ -3,7 +3,7 @@ import type { Context } from '../context.js';
 import type { Db } from '../db/connect.js';
 import { prepared } from '../db/prepared.js';
 import { counters } from '../metrics/counters.js';
-import { attemptCounters } from './tables.js';
+import { attemptCounters } from '../tables/attempts.js';
 
 /** How many wrong secrets (or requests) a subject may present, and how long it is then locked out. */
 export type AttemptLimit = {

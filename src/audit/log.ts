@@ -3,10 +3,10 @@ import type { Static } from '@sinclair/typebox';
 import type { Context } from '../context.js';
 import type { Db } from '../db/connect.js';
 import { totalCount, totalOf, type Page } from '../db/paging.js';
-import { admins } from '../admin-auth/tables.js';
+import { admins } from '../tables/admin-auth.js';
 import type { AdminPrincipal } from '../admin-auth/principal.js';
-import { momentOf } from '../events/log.js';
-import { auditLogs } from './tables.js';
+import { momentOf } from '../shared/dates.js';
+import { auditLogs } from '../tables/audit.js';
 import type { AuditLogQuery, AuditLogModel } from './schema.js';
 
 /** Who acted, as the audit log keeps it. */

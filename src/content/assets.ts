@@ -9,7 +9,7 @@ import { extensionOf, isImage, missingFile, refuseFile } from '../storage/checks
 import { removeAfterCommit, type StoredObject } from '../storage/storage.js';
 import type { AssetBody } from './asset-schema.js';
 import type { Space } from './spaces.js';
-import { contentAssets } from './tables.js';
+import { contentAssets } from '../tables/content.js';
 
 export type ContentAsset = typeof contentAssets.$inferSelect;
 

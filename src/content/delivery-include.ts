@@ -5,7 +5,7 @@ import { servedCondition, type Reader } from './delivery-sql.js';
 import { deliveredColumns, deliveredView } from './delivery-view.js';
 import type { EntryBody } from './entry-view.js';
 import { assetBody } from './assets.js';
-import { contentAssets as assets, contentEntries as entries, contentEntryVersions as versions, contentTypes as types, type ContentFieldDefinition } from './tables.js';
+import { contentAssets as assets, contentEntries as entries, contentEntryVersions as versions, contentTypes as types, type ContentFieldDefinition } from '../tables/content.js';
 
 /**
  * `include=1|2`: the entries an answer's `entry`/`entries` fields name, and the assets its `asset`

@@ -2,7 +2,7 @@ import { isCalendarDate, MAX_IN_VALUES, MAX_TEXT_LENGTH, type Comparison, type L
 import type { Page } from '../db/paging.js';
 import { AppError } from '../http/errors.js';
 import { pageOf } from '../http/pagination.js';
-import type { ContentFieldDefinition } from './tables.js';
+import type { ContentFieldDefinition } from '../tables/content.js';
 import { checkJsonPath } from './delivery-trim.js';
 
 /**

@@ -9,7 +9,7 @@ import { parseEntryQuery, parseListQuery, type DeliveryQuery, type DeliveryType 
 import { filtersCondition, orderSql, servedCondition, type Reader } from './delivery-sql.js';
 import { trimEntry } from './delivery-trim.js';
 import { deliveredColumns, deliveredView, type DeliveredRow } from './delivery-view.js';
-import { contentEntries as entries, contentEntryVersions as versions, contentSpaces as spaces, contentTypes as types } from './tables.js';
+import { contentEntries as entries, contentEntryVersions as versions, contentSpaces as spaces, contentTypes as types } from '../tables/content.js';
 
 /**
  * The public content delivery API's operations: a page of a type's published entries, or one entry,

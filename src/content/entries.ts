@@ -12,7 +12,7 @@ import { checkEntryInput, checkLocale, slugOf, type EntryChanges } from './entry
 import type { ContentSpace, EntryScope } from './entry-scope.js';
 import type { AdminEntryBody, EntryInputBody } from './entry-schema.js';
 import { availableLocales, entryView, type EntryVersion, type VersionType } from './entry-view.js';
-import { contentEntries, contentEntryVersions, contentTypes } from './tables.js';
+import { contentEntries, contentEntryVersions, contentTypes } from '../tables/content.js';
 
 export type ContentEntry = typeof contentEntries.$inferSelect;
 

@@ -1,7 +1,7 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Context } from '../context.js';
 import type { FieldErrors } from '../http/errors.js';
-import { segments } from '../segments/tables.js';
+import { segments } from '../tables/segments.js';
 import { checkFieldValues, checkReferences } from './entry-fields.js';
 import type { EntryScope } from './entry-scope.js';
 import type { EntryInputBody } from './entry-schema.js';

@@ -1,6 +1,6 @@
 import type { FieldErrors } from '../http/errors.js';
 import { CHOICE_FIELD_TYPES, FIELD_TYPES, LIMITS, SORTABLE_FIELD_TYPES, type FieldInputBody, type FieldType } from './schema.js';
-import type { ContentFieldDefinition } from './tables.js';
+import type { ContentFieldDefinition } from '../tables/content.js';
 
 export type FieldDefinition = ContentFieldDefinition;
 

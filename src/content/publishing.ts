@@ -9,7 +9,7 @@ import { missingRequired, sharedValues } from './entry-fields.js';
 import { checkLocale } from './entry-input.js';
 import type { EntryScope } from './entry-scope.js';
 import type { AdminEntryBody } from './entry-schema.js';
-import { contentEntries, contentEntryVersions, contentSpaces, contentTypes, type ContentFieldDefinition } from './tables.js';
+import { contentEntries, contentEntryVersions, contentSpaces, contentTypes, type ContentFieldDefinition } from '../tables/content.js';
 import { emitWebhookEvent, type WebhookEvent } from '../webhooks/outbox.js';
 
 const versions = contentEntryVersions;

@@ -12,7 +12,7 @@ import { FieldErrors, forbidden, invalidField, notFound } from '../http/errors.j
 import { removeAfterCommit } from '../storage/storage.js';
 import { checkedName, checkedUid, languageTag } from './checks.js';
 import { LIMITS, type SpaceInputBody, type SpaceModel } from './schema.js';
-import { contentAssets, contentEntries, contentEntryVersions, contentSpaces } from './tables.js';
+import { contentAssets, contentEntries, contentEntryVersions, contentSpaces } from '../tables/content.js';
 
 export type Space = typeof contentSpaces.$inferSelect;
 export type SpaceBody = Static<typeof SpaceModel>;

@@ -10,7 +10,7 @@ import { checkedName, checkedUid } from './checks.js';
 import { checkChangeWithEntries, checkedFields, removedFields, type FieldDefinition } from './fields.js';
 import type { TypeInputBody, TypeModel } from './schema.js';
 import type { Space } from './spaces.js';
-import { contentEntries, contentEntryVersions, contentTypes } from './tables.js';
+import { contentEntries, contentEntryVersions, contentTypes } from '../tables/content.js';
 
 export type ContentType = typeof contentTypes.$inferSelect;
 export type TypeBody = Static<typeof TypeModel>;

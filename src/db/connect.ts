@@ -5,12 +5,11 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
-import * as schema from './schema.js';
 import { acquireDataLock } from './data-lock.js';
 import { DatabaseUnavailable } from './errors.js';
 import { copySeedCluster, loadSeedArchive } from './seed.js';
 
-export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+export type Db = PgDatabase<PgQueryResultHKT>;
 
 /** How the connections are used; null where the embedded database cannot tell. */
 export interface PoolStats {
@@ -71,7 +70,7 @@ export function postgresDatabase(url: string, poolSize: number): Database {
   const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: 5000 });
   // An idle client that loses its server must not take the process down with it.
   pool.on('error', () => {});
-  const db = drizzlePg(pool, { schema }) as unknown as Db;
+  const db = drizzlePg(pool) as unknown as Db;
   const channels = new Map<string, Set<(payload: string) => void>>();
   let listening: Promise<pg.Client> | null = null;
   let closed = false;
@@ -168,7 +167,7 @@ async function openEmbedded(dataDir: string | null): Promise<Database> {
       throw new DatabaseUnavailable(`cannot open the embedded database in ${folder}: ${(err as Error).message}`);
     }
   }
-  const db = drizzlePglite(client, { schema }) as unknown as Db;
+  const db = drizzlePglite(client) as unknown as Db;
   return {
     db,
     kind: 'pglite',

@@ -7,12 +7,12 @@ import { fieldsOf, type CustomField } from '../realms/custom-fields.js';
 import { checkFieldValue, type FieldValue } from '../realms/field-values.js';
 import type { Realm } from '../realms/realms.js';
 import { newSession, type SessionOrigin, type StartedSession } from '../realms/sessions.js';
-import { realmSessions, realmUsers } from '../realms/tables.js';
+import { realmSessions, realmUsers } from '../tables/realms.js';
 import { writeRealmUser, type RealmUser, type RealmUserInput } from '../realms/users.js';
 import { hashSecret } from '../security/secrets.js';
 import type { Claims, Flow, ProviderTokens } from './flow.js';
 import type { IdentityProvider } from './provider.js';
-import { delegatedTokens, realmUserIdentities, usedDelegationStates } from './tables.js';
+import { delegatedTokens, realmUserIdentities, usedDelegationStates } from '../tables/delegation.js';
 import { tokenColumns } from './tokens.js';
 
 /**

@@ -6,13 +6,12 @@ import { findActiveRealm, hostOf, type Realm } from '../realms/realms.js';
 import { safeRedirect } from '../realms/redirects.js';
 import type { FieldError } from '../http/errors.js';
 import { fieldsOf, type CustomField } from '../realms/custom-fields.js';
-import { html, pageErrorHandler, pageNotFound, sendPage, type Markup } from '../realms/pages/html.js';
-import { fieldMessage, pageTexts, type Texts } from '../realms/pages/messages.js';
-import { pagePath, withRedirect } from '../realms/pages/paths.js';
-import { secureCookies, setSessionCookie } from '../realms/pages/session-cookie.js';
+import { html, pageErrorHandler, pageNotFound, sendPage, type Markup } from '../shared/html/layout.js';
+import { fieldMessage, pageTexts, type Texts } from '../shared/html/messages.js';
+import { pagePath, withRedirect } from '../shared/html/paths.js';
+import { secureCookies, setSessionCookie } from '../realms/session-cookie.js';
 import { signInDelegated } from './accounts.js';
 import { exchange, FLOW_COOKIE, FLOW_MINUTES, openFlow, sealFlow, startFlow, stateMatches } from './flow.js';
-import type { IdentityProvider } from './provider.js';
 import { reasonOf } from './provider.js';
 import { callbackPath, findIdentityProvider } from './settings.js';
 
@@ -27,7 +26,8 @@ const CallbackQuery = Type.Object({
 const hide = { hide: true };
 
 /** The login page's button, when the realm has a provider: a form, so that it works without script. */
-export function delegationButton(t: Texts, realm: Realm, provider: IdentityProvider | undefined, redirectUri: string | undefined): Markup | '' {
+export async function delegationButton(ctx: Context, t: Texts, realm: Realm, redirectUri: string | undefined): Promise<Markup | ''> {
+  const provider = await findIdentityProvider(ctx, realm.id);
   if (!provider) return '';
   return html`<form method="get" action="${pagePath(realm, 'delegated_login')}">
 ${redirectUri ? html`<input type="hidden" name="redirect_uri" value="${redirectUri}">` : ''}

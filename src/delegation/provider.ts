@@ -4,7 +4,7 @@ import { outboundFetch, OutboundFailure, targetProblem } from '../net/outbound.j
 import { seal, unseal } from '../security/sealed.js';
 import { secretsKey } from '../security/secrets-key.js';
 import { TtlCache } from '../ttl-cache.js';
-import type { identityProviders } from './tables.js';
+import type { identityProviders } from '../tables/delegation.js';
 
 /**
  * The relying party's side of a realm's identity provider, through openid-client: discovery, and a

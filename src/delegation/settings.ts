@@ -8,11 +8,11 @@ import { prepared } from '../db/prepared.js';
 import { FieldErrors, forbidden, identityProviderMissing, invalidField, notFound } from '../http/errors.js';
 import { fieldsOf } from '../realms/custom-fields.js';
 import type { Realm } from '../realms/realms.js';
-import { realms } from '../realms/tables.js';
-import { pagePath } from '../realms/pages/paths.js';
+import { realms } from '../tables/realms.js';
+import { pagePath } from '../shared/html/paths.js';
 import { discover, issuerProblem, reasonOf, sealClientSecret, type IdentityProvider } from './provider.js';
 import type { IdentityProviderInput, IdentityProviderModel } from './schema.js';
-import { delegatedTokens, identityProviders, realmUserIdentities, type ClaimMapping } from './tables.js';
+import { delegatedTokens, identityProviders, realmUserIdentities, type ClaimMapping } from '../tables/delegation.js';
 
 type Input = Static<typeof IdentityProviderInput>;
 export type IdentityProviderBody = Static<typeof IdentityProviderModel>;

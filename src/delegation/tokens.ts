@@ -11,7 +11,7 @@ import { secretsKey } from '../security/secrets-key.js';
 import type { ProviderTokens } from './flow.js';
 import { configurationOf, reasonOf } from './provider.js';
 import { findIdentityProvider } from './settings.js';
-import { delegatedTokens } from './tables.js';
+import { delegatedTokens } from '../tables/delegation.js';
 
 /**
  * The provider's tokens kept with a realm session opened by a delegated sign-in, and what GET /me

@@ -1,8 +1,8 @@
 import type { Context } from '../context.js';
 import { FieldErrors } from '../http/errors.js';
 import type { Realm } from '../realms/realms.js';
-import { findRealmUser } from '../realms/users.js';
-import { isBuiltInEventType } from './catalog.js';
+import type { RealmUser } from '../realms/users.js';
+import { isBuiltInEventType } from '../shared/event-catalog.js';
 import { recordEvent } from './events.js';
 import { adminEventBody, type AdminEventBody } from './log.js';
 import { MAX_PROPERTIES_BYTES, MAX_PROPERTIES_DEPTH } from './schema.js';
@@ -33,9 +33,8 @@ function propertiesProblem(properties: Record<string, unknown>): string | null {
 
 /** An event of a custom type, recorded by the admin API for a user of the realm (never as impersonated). */
 export async function recordCustomEvent(
-  ctx: Context, realm: Realm, userId: number, input: { type: string; properties?: Record<string, unknown> },
+  ctx: Context, realm: Realm, user: Pick<RealmUser, 'id' | 'email'>, input: { type: string; properties?: Record<string, unknown> },
 ): Promise<AdminEventBody> {
-  const user = await findRealmUser(ctx.db, realm, userId);
   const errors = new FieldErrors();
   if (isBuiltInEventType(input.type)) errors.add('type', 'is a built-in type, recorded only where it happens: choose another name');
   const properties = input.properties ?? {};

@@ -1,10 +1,10 @@
 import { getTableColumns, sql, type SQL } from 'drizzle-orm';
 import type { Context } from '../context.js';
 import type { Db } from '../db/connect.js';
-import type { BuiltInEventType } from './catalog.js';
+import type { BuiltInEventType } from '../shared/event-catalog.js';
 import { businessEventWebhook } from './log.js';
 import { emitWebhookEvent } from '../webhooks/outbox.js';
-import { businessEventCounts, businessEventTypeCounts, businessEvents } from './tables.js';
+import { businessEventCounts, businessEventTypeCounts, businessEvents } from '../tables/events.js';
 
 export interface EventInput {
   realmId: number;

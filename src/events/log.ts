@@ -5,16 +5,16 @@ import type { Db } from '../db/connect.js';
 import { totalCount, totalOf, type Page } from '../db/paging.js';
 import { prepared } from '../db/prepared.js';
 import { sortKeyOf } from '../db/sorting.js';
-import { invalidField } from '../http/errors.js';
+import { momentOf } from '../shared/dates.js';
 import type { Customer } from '../realms/credential.js';
 import type { Realm } from '../realms/realms.js';
-import { realmUsers } from '../realms/tables.js';
+import { realmUsers } from '../tables/realms.js';
 import type { Locale } from '../i18n/locale.js';
-import { eventDescription, eventTitle } from './catalog.js';
+import { eventDescription, eventTitle } from '../shared/event-catalog.js';
 import type { BusinessEvent } from './events.js';
 import type { WebhookEvent } from '../webhooks/outbox.js';
 import type { AdminEventModel, RealmEventQuery, UserEventModel, UserEventQuery } from './schema.js';
-import { businessEventCounts as counts, businessEvents as e } from './tables.js';
+import { businessEventCounts as counts, businessEvents as e } from '../tables/events.js';
 
 export type UserEventBody = Static<typeof UserEventModel>;
 export type AdminEventBody = Static<typeof AdminEventModel>;
@@ -93,17 +93,6 @@ export function adminEventBody(event: BusinessEvent, email: string | null): Admi
 /** The webhook event of a business event (its own type): the event as the admin API shows it, with its realm and user id. */
 export function businessEventWebhook(event: BusinessEvent, email: string | null, realmUid: string): WebhookEvent {
   return { type: event.type, realmUid, data: { ...adminEventBody(event, email), realm_uid: realmUid, user_id: event.userId } };
-}
-
-/**
- * A period filter's bound: 422 naming the field for a date-time the schema let through that is still
- * no moment (a leap second, 23:59:60).
- */
-export function momentOf(field: string, text: string | undefined): Date | undefined {
-  if (text === undefined) return undefined;
-  const moment = new Date(text);
-  if (Number.isNaN(moment.getTime())) throw invalidField(field, 'is not a valid date-time');
-  return moment;
 }
 
 /** The admin's view of a realm's log, newest first, filtered by type, user and period. */

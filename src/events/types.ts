@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Context } from '../context.js';
 import { rowsOf } from '../db/rows.js';
 import type { Realm } from '../realms/realms.js';
-import { EVENT_TYPES, isBuiltInEventType } from './catalog.js';
+import { EVENT_TYPES, isBuiltInEventType } from '../shared/event-catalog.js';
 
 /** How many custom types one answer lists at most: the builder's vocabulary, not a log. */
 export const CUSTOM_TYPES_MAX = 500;

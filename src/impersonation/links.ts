@@ -1,15 +1,15 @@
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Context } from '../context.js';
-import { admins } from '../admin-auth/tables.js';
+import { admins } from '../tables/admin-auth.js';
 import type { ActingContext } from '../admin-auth/principal.js';
 import { recordEvent } from '../events/events.js';
 import { cannotImpersonate } from '../http/errors.js';
 import { findActiveRealm, type Realm } from '../realms/realms.js';
 import { startRealmSession, type StartedSession } from '../realms/sessions.js';
-import { realmUsers } from '../realms/tables.js';
+import { realmUsers } from '../tables/realms.js';
 import { findRealmUser } from '../realms/users.js';
 import { hashSecret, randomSecret } from '../security/secrets.js';
-import { impersonationLinks } from './tables.js';
+import { impersonationLinks } from '../tables/impersonation.js';
 
 const LINK_LIFETIME_MS = 2 * 60_000;
 

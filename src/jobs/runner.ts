@@ -2,7 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import type { Context } from '../context.js';
 import { rowsOf } from '../db/rows.js';
 import type { Worker } from '../queue/loops.js';
-import { jobSchedules } from './tables.js';
+import { jobSchedules } from '../tables/jobs.js';
 
 /** Work done every so often by whichever process claims it first. */
 export interface Job {

@@ -3,8 +3,8 @@ import type { Context } from '../context.js';
 import { rowsOf } from '../db/rows.js';
 import { invalidField } from '../http/errors.js';
 import { segmentsCondition } from '../segments/matching.js';
-import { segments } from '../segments/tables.js';
-import { campaignSegments } from './tables.js';
+import { segments } from '../tables/segments.js';
+import { campaignSegments } from '../tables/messaging.js';
 
 export interface SegmentRef {
   id: number;

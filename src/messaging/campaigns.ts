@@ -7,11 +7,11 @@ import { textSearch } from '../db/like.js';
 import { totalCount, type Page } from '../db/paging.js';
 import { orderOf } from '../db/sorting.js';
 import { FieldErrors, forbidden, invalidField, notFound } from '../http/errors.js';
-import { realms } from '../realms/tables.js';
+import { realms } from '../tables/realms.js';
 import { countRecipients, segmentListOf, segmentRefsOf, segmentsOfRealm, type SegmentRef } from './audience.js';
 import { sampleScope } from './recipients.js';
 import { CAMPAIGN_TYPES, NAME_MAX, type CampaignChanges, type CampaignInput, type CampaignModel } from './schema.js';
-import { campaignSegments, campaigns } from './tables.js';
+import { campaignSegments, campaigns } from '../tables/messaging.js';
 import { checkTemplates, renderTemplate, TemplateError, type TemplateKind } from './templates.js';
 
 export type Campaign = typeof campaigns.$inferSelect;

@@ -7,7 +7,7 @@ import { deliveryStarted, invalidField, notFound } from '../http/errors.js';
 import { segmentListOf } from './audience.js';
 import { requireCampaign } from './campaigns.js';
 import type { DELIVERY_STATUSES, DeliveryInput, DeliveryModel } from './schema.js';
-import { campaignDeliveries } from './tables.js';
+import { campaignDeliveries } from '../tables/messaging.js';
 import type { WebhookEvent } from '../webhooks/outbox.js';
 
 export type Delivery = typeof campaignDeliveries.$inferSelect;

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { Context } from '../context.js';
-import { html, pageErrorHandler, sendPage } from '../realms/pages/html.js';
-import { pageTexts, type Texts } from '../realms/pages/messages.js';
+import { html, pageErrorHandler, sendPage } from '../shared/html/layout.js';
+import { pageTexts, type Texts } from '../shared/html/messages.js';
 import { realmOfLink, recordOpen, unsubscribe } from './tracking.js';
 
 /** A transparent 1×1 GIF. */

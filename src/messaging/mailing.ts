@@ -1,6 +1,6 @@
 import type { Config } from '../config.js';
 import type { Mail } from '../mail/mail.js';
-import { escapeHtml } from '../realms/pages/html.js';
+import { escapeHtml } from '../shared/html/layout.js';
 import { messageToken, pixelPath, unsubscribePath } from './links.js';
 import { templateScope, type Recipient } from './recipients.js';
 import { renderTemplate, TEMPLATE_LIMITS, type CampaignTemplates } from './templates.js';

@@ -4,7 +4,7 @@ import type { ActingContext } from '../admin-auth/principal.js';
 import { rowsOf } from '../db/rows.js';
 import { forbidden, invalidField, notFound } from '../http/errors.js';
 import { INT32_MAX } from '../http/models.js';
-import { realms, realmUsers } from '../realms/tables.js';
+import { realms, realmUsers } from '../tables/realms.js';
 import { bodyKindOf, requireCampaign, type Campaign } from './campaigns.js';
 import { textOf } from './mailing.js';
 import { RECIPIENT_COLUMNS, recipientOf, sampleScope, templateScope, type RecipientRow } from './recipients.js';

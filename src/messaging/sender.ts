@@ -5,7 +5,7 @@ import { rowsOf } from '../db/rows.js';
 import { counters } from '../metrics/counters.js';
 import { emitWebhookEvent } from '../webhooks/outbox.js';
 import { deliveryCompletedEvent, withRealmAndCampaign } from './deliveries.js';
-import { campaignDeliveries } from './tables.js';
+import { campaignDeliveries } from '../tables/messaging.js';
 import { createPersonalNotifications } from '../notifications/notifications.js';
 import { recipientCondition } from './audience.js';
 import { bodyKindOf } from './campaigns.js';

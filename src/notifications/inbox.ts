@@ -6,12 +6,12 @@ import { notificationNotFound } from '../http/errors.js';
 import { INT32_MAX } from '../http/models.js';
 import type { Customer } from '../realms/credential.js';
 import { notificationBody, type NotificationBody } from './notifications.js';
-import { notifications } from './tables.js';
+import { notifications } from '../tables/notifications.js';
 
 const unread = isNull(notifications.openedAt);
 const unreadCount = sql<number>`count(*) filter (where ${unread})`.mapWith(Number);
 
-/** Unread first, then newest first: the order `notifications_inbox_idx` (tables.ts) holds for each user. */
+/** Unread first, then newest first: the order `notifications_inbox_idx` (tables/notifications.ts) holds for each user. */
 const INBOX_ORDER = [sql`(${notifications.openedAt} is not null)`, desc(notifications.sentAt), desc(notifications.id)];
 
 export interface Inbox {

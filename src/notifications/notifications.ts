@@ -7,7 +7,7 @@ import { linkProblem } from '../http/links.js';
 import { INT32_MAX } from '../http/models.js';
 import type { Realm } from '../realms/realms.js';
 import { LIMITS, type NotificationInput, type NotificationModel } from './schema.js';
-import { notifications } from './tables.js';
+import { notifications } from '../tables/notifications.js';
 
 export type Notification = typeof notifications.$inferSelect;
 export type NotificationBody = Static<typeof NotificationModel>;

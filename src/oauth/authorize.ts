@@ -8,7 +8,7 @@ import { issuerOf } from './metadata.js';
 import { pkceMethods, wellFormedPkceValue } from './pkce.js';
 import type { Realm } from '../realms/realms.js';
 import { DEFAULT_SCOPE, SCOPES } from './schema.js';
-import { authorizationCodes, oauthClients } from './tables.js';
+import { authorizationCodes, oauthClients } from '../tables/oauth.js';
 
 export const CODE_LIFETIME_MS = 10 * 60_000;
 
@@ -22,7 +22,7 @@ export type AuthorizeOutcome =
   /** No live realm session: the login page, which comes back here afterwards. */
   | { kind: 'login'; location: string };
 
-/** What the error page says is wrong with the request, in the page's language (realms/pages/messages.ts). */
+/** What the error page says is wrong with the request, in the page's language (shared/html/messages.ts). */
 export type AuthorizeProblem = 'authorizeNoClient' | 'authorizeUnknownClient' | 'authorizeNoRedirect' | 'authorizeUnknownRedirect';
 
 const page = (problem: AuthorizeProblem): AuthorizeOutcome => ({ kind: 'page', problem });

@@ -1,9 +1,9 @@
 import { and, eq } from 'drizzle-orm';
 import type { Context } from '../context.js';
-import { realms } from '../realms/tables.js';
+import { realms } from '../tables/realms.js';
 import { hashSecret, safeEqual } from '../security/secrets.js';
 import { InvalidClient, InvalidRequest } from './errors.js';
-import { oauthClients } from './tables.js';
+import { oauthClients } from '../tables/oauth.js';
 
 export type Form = Record<string, unknown>;
 

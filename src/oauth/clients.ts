@@ -5,7 +5,7 @@ import { FieldErrors, notFound } from '../http/errors.js';
 import { hashSecret, randomSecret } from '../security/secrets.js';
 import { requireRealm } from '../realms/realms.js';
 import { SCOPES, type OAuthClientInput as OAuthClientInputSchema, type OAuthClientModel } from './schema.js';
-import { oauthClients } from './tables.js';
+import { oauthClients } from '../tables/oauth.js';
 import { textSearch } from '../db/like.js';
 import { totalCount, totalOf, type Page } from '../db/paging.js';
 import { orderOf, type ListParams } from '../db/sorting.js';

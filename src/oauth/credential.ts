@@ -4,9 +4,9 @@ import type { Db } from '../db/connect.js';
 import { prepared } from '../db/prepared.js';
 import { credentialColumns, firstRow, judge, remembered, type Resolution } from '../realms/credential.js';
 import type { Realm } from '../realms/realms.js';
-import { realmSessions, realmUsers, realms } from '../realms/tables.js';
+import { realmSessions, realmUsers, realms } from '../tables/realms.js';
 import { hashSecret } from '../security/secrets.js';
-import { oauthAccessTokens } from './tables.js';
+import { oauthAccessTokens } from '../tables/oauth.js';
 
 /**
  * An OAuth access token as a credential: it lives as long as the realm session that authorized it

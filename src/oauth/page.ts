@@ -1,6 +1,6 @@
 import type { FastifyReply } from 'fastify';
-import { html, sendPage } from '../realms/pages/html.js';
-import { pageTexts } from '../realms/pages/messages.js';
+import { html, sendPage } from '../shared/html/layout.js';
+import { pageTexts } from '../shared/html/messages.js';
 import type { Realm } from '../realms/realms.js';
 import type { AuthorizeProblem } from './authorize.js';
 

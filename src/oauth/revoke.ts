@@ -3,7 +3,7 @@ import type { Context } from '../context.js';
 import { hashSecret } from '../security/secrets.js';
 import { authenticateClient, field, type Form, type PresentedClient } from './client-auth.js';
 import { InvalidRequest } from './errors.js';
-import { oauthAccessTokens } from './tables.js';
+import { oauthAccessTokens } from '../tables/oauth.js';
 
 /**
  * RFC 7009: the client's own token stops working. An unknown token, a token already revoked or one

@@ -3,12 +3,12 @@ import type { Context } from '../context.js';
 import type { Db } from '../db/connect.js';
 import { prepared } from '../db/prepared.js';
 import { isLive } from '../realms/sessions.js';
-import { realms, realmSessions } from '../realms/tables.js';
+import { realms, realmSessions } from '../tables/realms.js';
 import { hashSecret, randomSecret } from '../security/secrets.js';
 import { authenticateClient, clientAuthenticates, field, type Form, type PresentedClient } from './client-auth.js';
 import { InvalidClient, InvalidGrant, InvalidRequest, UnsupportedGrantType } from './errors.js';
 import { verifierMatches } from './pkce.js';
-import { authorizationCodes, oauthAccessTokens, oauthClients } from './tables.js';
+import { authorizationCodes, oauthAccessTokens, oauthClients } from '../tables/oauth.js';
 
 export interface TokenAnswer {
   access_token: string;

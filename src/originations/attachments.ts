@@ -1,7 +1,7 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Context } from '../context.js';
 import type { Db } from '../db/connect.js';
-import { answerAttachments, originationQuestions, originationTasks, originations } from './tables.js';
+import { answerAttachments, originationQuestions, originationTasks, originations } from '../tables/originations.js';
 
 export type AnswerAttachment = typeof answerAttachments.$inferSelect;
 

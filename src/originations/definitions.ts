@@ -8,7 +8,7 @@ import { textSearch } from '../db/like.js';
 import { FieldErrors, invalidField, notFound, originationInUse } from '../http/errors.js';
 import type { Realm } from '../realms/realms.js';
 import type { OriginationChanges, OriginationInput, OriginationModel, StepInput } from './schema.js';
-import { originationQuestions, originationTasks, originations, submissions } from './tables.js';
+import { originationQuestions, originationTasks, originations, submissions } from '../tables/originations.js';
 
 export type Origination = typeof originations.$inferSelect;
 export type Question = typeof originationQuestions.$inferSelect;

@@ -8,10 +8,10 @@ import { orderOf, type ListParams } from '../db/sorting.js';
 import { uniqueViolation } from '../db/unique.js';
 import { FieldErrors, invalidField, notFound } from '../http/errors.js';
 import type { Realm } from '../realms/realms.js';
-import { admins } from '../admin-auth/tables.js';
+import { admins } from '../tables/admin-auth.js';
 import type { GroupChanges, GroupModel } from './schema.js';
 import { adminName, reviewersAmong } from './reviewers.js';
-import { reviewerGroupMembers, reviewerGroups } from './tables.js';
+import { reviewerGroupMembers, reviewerGroups } from '../tables/originations.js';
 
 export type Group = typeof reviewerGroups.$inferSelect;
 export type GroupBody = Static<typeof GroupModel>;

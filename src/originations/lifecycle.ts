@@ -8,7 +8,7 @@ import { findGroup, isMember } from './groups.js';
 import { reviewersAmong } from './reviewers.js';
 import { LIMITS } from './schema.js';
 import { assertOpen, bodyOf, lockSubmission } from './submissions.js';
-import { submissions } from './tables.js';
+import { submissions } from '../tables/originations.js';
 import { submissionStatusEvent, type Submission, type SubmissionBody } from './view.js';
 import { emitWebhookEvent } from '../webhooks/outbox.js';
 

@@ -1,7 +1,7 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../db/connect.js';
 import { AdminPrincipal } from '../admin-auth/principal.js';
-import { admins } from '../admin-auth/tables.js';
+import { admins } from '../tables/admin-auth.js';
 import { grantsOf } from '../admin-auth/team.js';
 import type { Realm } from '../realms/realms.js';
 

@@ -8,11 +8,11 @@ import { recordEvent } from '../events/events.js';
 import { invalidField, notFound, submissionClosed, submissionNotFound } from '../http/errors.js';
 import type { Customer } from '../realms/credential.js';
 import type { Realm } from '../realms/realms.js';
-import { realmUsers } from '../realms/tables.js';
+import { realmUsers } from '../tables/realms.js';
 import { findRealmUser } from '../realms/users.js';
 import { findOrigination, type Origination } from './definitions.js';
 import { addDays } from './due.js';
-import { originations, submissions } from './tables.js';
+import { originations, submissions } from '../tables/originations.js';
 import { submissionBodies, submissionStatusEvent, type Submission, type SubmissionBody } from './view.js';
 import { emitWebhookEvent } from '../webhooks/outbox.js';
 

@@ -11,7 +11,7 @@ import { findOrigination, tasksOf, type Task } from './definitions.js';
 import { isMember } from './groups.js';
 import { USER_TASKS } from './schema.js';
 import { assertOpen, begin, bodyOf, customerSubmission, isUuid, lockSubmission } from './submissions.js';
-import { submissionTasks, submissions } from './tables.js';
+import { submissionTasks, submissions } from '../tables/originations.js';
 import { progressOf, submissionStatusEvent, type Submission, type SubmissionBody } from './view.js';
 import { emitWebhookEvent } from '../webhooks/outbox.js';
 

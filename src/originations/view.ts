@@ -1,15 +1,15 @@
 import { inArray } from 'drizzle-orm';
 import type { Static } from '@sinclair/typebox';
 import type { Db } from '../db/connect.js';
-import { admins } from '../admin-auth/tables.js';
-import { realmUsers } from '../realms/tables.js';
+import { admins } from '../tables/admin-auth.js';
+import { realmUsers } from '../tables/realms.js';
 import { userName } from '../realms/users.js';
 import { existingAttachmentIds } from './attachments.js';
 import { questionBody, tasksOf, type Task } from './definitions.js';
 import { dueOf } from './due.js';
 import { adminName, type Admin } from './reviewers.js';
 import type { AssigneeModel, SubmissionModel, TaskResponseModel } from './schema.js';
-import { originations, reviewerGroups, submissionTasks, submissions } from './tables.js';
+import { originations, reviewerGroups, submissionTasks, submissions } from '../tables/originations.js';
 import type { WebhookEvent } from '../webhooks/outbox.js';
 
 export type Submission = typeof submissions.$inferSelect;

@@ -5,13 +5,13 @@ import { inTransaction, type Context } from '../context.js';
 import type { Mail } from '../mail/mail.js';
 import { queueMail } from '../mail/queue.js';
 import type { Locale } from '../i18n/locale.js';
-import { realmLanguage, textsIn, type Texts } from '../realms/pages/messages.js';
+import { realmLanguage, textsIn, type Texts } from '../shared/html/messages.js';
 import type { Realm } from '../realms/realms.js';
 import { findByIdentifier } from '../realms/sign-in.js';
 import { CODE_FAILURES_PER_DAY, signInSubject } from '../realms/sign-in-limit.js';
 import { proveAddress, type RealmUser } from '../realms/users.js';
 import { hashSecret } from '../security/secrets.js';
-import { otpCodes } from './tables.js';
+import { otpCodes } from '../tables/otp.js';
 
 /**
  * Spec 3 and 8: five wrong codes lock the subject until a new code is requested. Counted apart from

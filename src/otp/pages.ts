@@ -2,17 +2,18 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { Context } from '../context.js';
-import { csrfMatches, issueCsrfToken, CSRF_FIELD } from '../realms/pages/csrf.js';
-import { html, pageErrorHandler, pageNotFound, sendPage, type Markup } from '../realms/pages/html.js';
+import type { Locale } from '../i18n/locale.js';
+import { csrfMatches, issueCsrfToken, CSRF_FIELD } from '../shared/html/csrf.js';
+import { html, pageErrorHandler, pageNotFound, sendPage, type Markup } from '../shared/html/layout.js';
 import { findActiveRealm, type Realm } from '../realms/realms.js';
 import { safeRedirect } from '../realms/redirects.js';
 import { realmCookieName } from '../realms/sessions.js';
 import { CODE_FORMAT, requestCode, secondsUntil } from './codes.js';
 import { IDENTIFIER_MAX } from './schema.js';
 import { signInWithCode } from './sign-in.js';
-import { pageTexts, type Texts } from '../realms/pages/messages.js';
-import { pagePath, withRedirect } from '../realms/pages/paths.js';
-import { secureCookies } from '../realms/pages/session-cookie.js';
+import { pageTexts, type Texts } from '../shared/html/messages.js';
+import { pagePath, withRedirect } from '../shared/html/paths.js';
+import { secureCookies } from '../realms/session-cookie.js';
 
 /** Carries the identifier from otp_login to otp_code; not a secret, and only as long-lived as a code. */
 const IDENTIFIER_COOKIE = 'atrium_otp';
@@ -33,8 +34,8 @@ const CodeForm = Type.Object({
 const identifierCookie = (realm: Realm, secure: boolean) =>
   ({ path: `/realms/${encodeURIComponent(realm.uid)}`, httpOnly: true, sameSite: 'lax' as const, secure });
 
-/** Hands the otp_code page the identifier a code was sent for (the signup page of an `otp` realm does too). */
-export function rememberIdentifier(reply: FastifyReply, realm: Realm, identifier: string, validMinutes: number, secure: boolean): void {
+/** Hands the otp_code page the identifier a code was sent for. */
+function rememberIdentifier(reply: FastifyReply, realm: Realm, identifier: string, validMinutes: number, secure: boolean): void {
   reply.setCookie(IDENTIFIER_COOKIE, identifier, { ...identifierCookie(realm, secure), maxAge: validMinutes * 60 });
 }
 
@@ -50,6 +51,12 @@ interface View {
   notice?: Markup;
   /** The error concerns the field, not the form as a whole. */
   fieldInvalid?: boolean;
+}
+
+/** The signup page of an `otp` realm confirms the address by a code (realms/pages/signup.ts, SignUpCode). */
+export async function sendSignUpCode(ctx: Context, request: FastifyRequest, reply: FastifyReply, realm: Realm, email: string, locale: Locale): Promise<void> {
+  await requestCode(ctx, realm, email, request.ip, locale);
+  rememberIdentifier(reply, realm, email, realm.otpCodeValidityMinutes, secureCookies(ctx));
 }
 
 /**

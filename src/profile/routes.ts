@@ -9,8 +9,9 @@ import { customerOf } from '../customers/credential.js';
 import { getMe, updateMe } from '../customers/me.js';
 import { credentialFailures, DelegatedTokenModel, MeInput, MeModel } from '../customers/schema.js';
 import { AvatarModel } from '../realms/schema.js';
-import { RealmQuery, SessionListModel, SessionModel, SessionNotFound, SessionParams, SessionsQuery } from './schema.js';
-import { endUserSession, listUserSessions } from './sessions.js';
+import { SessionListModel, SessionModel } from '../realms/schema.js';
+import { RealmQuery, SessionNotFound, SessionParams, SessionsQuery } from './schema.js';
+import { endUserSession, listUserSessions } from '../realms/user-sessions.js';
 
 const tags = ['Profile'];
 const Query = Type.Object(RealmQuery);

@@ -1,6 +1,6 @@
 import type { Context } from '../context.js';
 import { removeAfterCommit, removeObjects } from '../storage/storage.js';
-import type { AvatarValue } from './tables.js';
+import type { AvatarValue } from '../tables/realms.js';
 
 /** An avatar is stored under the key avatars/<uuid>.<ext> and served at /uploads/avatars/<uuid>.<ext>. */
 export const AVATAR_URL_PREFIX = '/uploads/avatars/';

@@ -6,7 +6,7 @@ import type { Db } from '../db/connect.js';
 import { getAccount } from '../account/account.js';
 import { checkUpload, extensionOf, type IncomingFile } from '../storage/checks.js';
 import type { Realm } from './realms.js';
-import { realmUsers, type AvatarValue } from './tables.js';
+import { realmUsers, type AvatarValue } from '../tables/realms.js';
 import { changedAttributes, findRealmUser, realmUserBody, realmUserEvent, userWithLock, type RealmUserBody } from './users.js';
 import { fieldsOf } from './custom-fields.js';
 import { emitWebhookEvent } from '../webhooks/outbox.js';

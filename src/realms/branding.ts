@@ -1,7 +1,8 @@
 import type { FieldErrors } from '../http/errors.js';
 import { linkProblem } from '../http/links.js';
+import { HEX_COLOR, POLICY_HOST } from '../shared/html/brand.js';
 import { BRANDING_LIMITS } from './schema.js';
-import type { realms } from './tables.js';
+import type { realms } from '../tables/realms.js';
 
 /** The realm's columns that say how its pages look. */
 export type Brand = Pick<typeof realms.$inferSelect, 'name' | 'brandingLogoUrl' | 'brandingPrimaryColor' | 'brandingPageTitle'>;
@@ -14,9 +15,6 @@ export interface BrandingInput {
 
 type BrandingColumns = Partial<Pick<typeof realms.$inferInsert, 'brandingLogoUrl' | 'brandingPrimaryColor' | 'brandingPageTitle'>>;
 
-export const HEX_COLOR = /^#(?:[0-9a-f]{3}|[0-9a-f]{6})$/i;
-// A Content-Security-Policy host-source holds only these; a URL's host may hold more (";" or "'", say).
-const POLICY_HOST = /^[a-z0-9-]+(?:\.[a-z0-9-]+)*$/;
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 
 export const brandingBody = (realm: Brand) => ({
@@ -24,13 +22,6 @@ export const brandingBody = (realm: Brand) => ({
   primary_color: realm.brandingPrimaryColor,
   page_title: realm.brandingPageTitle,
 });
-
-/** The address's origin when it is an absolute https address, for the pages' Content-Security-Policy; null for a path. */
-export function logoOrigin(url: string): string | null {
-  if (url.startsWith('/')) return null;
-  const parsed = new URL(url);
-  return POLICY_HOST.test(parsed.hostname) ? parsed.origin : null;
-}
 
 function logoProblem(url: string): string | null {
   const problem = linkProblem(url, { max: BRANDING_LIMITS.logo_url, schemes: ['https'] });

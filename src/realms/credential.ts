@@ -5,7 +5,7 @@ import { prepared } from '../db/prepared.js';
 import { hashSecret } from '../security/secrets.js';
 import type { Realm } from './realms.js';
 import { isLive, touchSession, type LiveSession } from './sessions.js';
-import { realmSessions, realmUsers, realms } from './tables.js';
+import { realmSessions, realmUsers, realms } from '../tables/realms.js';
 import type { RealmUser } from './users.js';
 
 /**

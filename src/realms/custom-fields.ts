@@ -10,7 +10,7 @@ import { FieldErrors, invalidField, notFound } from '../http/errors.js';
 import { checkFieldValue, lockFieldValues } from './field-values.js';
 import type { Realm } from './realms.js';
 import { CUSTOM_FIELD_TYPES } from './schema.js';
-import { customFields, realmUsers } from './tables.js';
+import { customFields, realmUsers } from '../tables/realms.js';
 import { textSearch } from '../db/like.js';
 import { totalCount, totalOf, type Page } from '../db/paging.js';
 import { orderOf, type ListParams } from '../db/sorting.js';

@@ -8,9 +8,9 @@ import { tooManyAttempts } from '../http/errors.js';
 import { emitWebhookEvent } from '../webhooks/outbox.js';
 import { fieldsOf } from './custom-fields.js';
 import { claimLink, findLink, issueLink, type LinkLookup } from './links.js';
-import { realmLanguage, textsIn } from './pages/messages.js';
+import { realmLanguage, textsIn } from '../shared/html/messages.js';
 import type { Realm } from './realms.js';
-import { realmUsers } from './tables.js';
+import { realmUsers } from '../tables/realms.js';
 import { changedAttributes, realmUserBody, realmUserEvent, userWithLock, type RealmUser } from './users.js';
 
 /**

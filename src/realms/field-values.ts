@@ -1,7 +1,7 @@
 import { and, eq, ne, sql } from 'drizzle-orm';
 import type { Db } from '../db/connect.js';
 import type { FieldErrors } from '../http/errors.js';
-import { realmUsers } from './tables.js';
+import { realmUsers } from '../tables/realms.js';
 
 /**
  * The one place that decides whether a custom field value is acceptable: used by the admin user API

@@ -4,9 +4,9 @@ import type { Context } from '../context.js';
 import { queueMail } from '../mail/queue.js';
 import { invalidField, signUpDisabled } from '../http/errors.js';
 import { issueLink } from './links.js';
-import { realmLanguage, textsIn } from './pages/messages.js';
+import { realmLanguage, textsIn } from '../shared/html/messages.js';
 import type { Realm } from './realms.js';
-import { realmUsers } from './tables.js';
+import { realmUsers } from '../tables/realms.js';
 
 export const INVITATION_DAYS = 7;
 

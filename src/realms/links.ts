@@ -3,7 +3,7 @@ import type { Context } from '../context.js';
 import type { Db } from '../db/connect.js';
 import { hashSecret, randomSecret } from '../security/secrets.js';
 import type { Realm } from './realms.js';
-import { realmUserLinks } from './tables.js';
+import { realmUserLinks } from '../tables/realms.js';
 
 /**
  * What a link lets its holder do; one live link per purpose and user (or email, for an invitation).

@@ -7,12 +7,12 @@ import { hashPassword, UNKNOWN_ACCOUNT_HASH, verifyPassword } from '../security/
 import type { Customer } from './credential.js';
 import type { Locale } from '../i18n/locale.js';
 import { claimLink, expireLinks, issueLink } from './links.js';
-import { realmLanguage, textsIn, type Texts } from './pages/messages.js';
+import { realmLanguage, textsIn, type Texts } from '../shared/html/messages.js';
 import type { Realm } from './realms.js';
 import { revokeUserSessions } from './sessions.js';
 import { findByIdentifier } from './sign-in.js';
 import { CODE_FAILURES_PER_DAY, SIGN_IN_LIMIT, signInSubject } from './sign-in-limit.js';
-import { realmUsers } from './tables.js';
+import { realmUsers } from '../tables/realms.js';
 import { proveAddress, realmUserBody, realmUserEvent, userWithLock, type RealmUser } from './users.js';
 import type { Db } from '../db/connect.js';
 import { fieldsOf } from './custom-fields.js';

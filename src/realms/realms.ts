@@ -14,9 +14,9 @@ import { prepared } from '../db/prepared.js';
 import { isLocale, LOCALES, type Locale } from '../i18n/locale.js';
 import { removeAvatarObjects } from './avatar-files.js';
 import { brandingBody, brandingChanges } from './branding.js';
-import { dropAttachments } from '../uploads/attachments.js';
+import { cleanUpAfterUsers } from './user-cleanups.js';
 import { removeAfterCommit } from '../storage/storage.js';
-import { realmUsers, realms } from './tables.js';
+import { realmUsers, realms } from '../tables/realms.js';
 import { totalCount, totalOf, type Page } from '../db/paging.js';
 
 export type Realm = typeof realms.$inferSelect;
@@ -295,7 +295,7 @@ export async function deleteRealm(ctx: Context, uid: string): Promise<void> {
     // they hold now, including one an upload committed while this waited for the user's row.
     await tx.select({ id: realms.id }).from(realms).where(eq(realms.id, realm.id)).for('update');
     // The realm's lock keeps new attachments out too (their insert checks its key).
-    const attachments = await dropAttachments(tx as unknown as Db, { realmId: realm.id });
+    const attachments = await cleanUpAfterUsers(tx as unknown as Db, { realmId: realm.id });
     const deleted = await tx.delete(realmUsers).where(eq(realmUsers.realmId, realm.id)).returning({ avatar: realmUsers.avatar });
     await dropTarget(tx as unknown as Db, 'realm', realm.uid);
     await tx.delete(realms).where(eq(realms.id, realm.id));

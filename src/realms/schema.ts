@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { DateTime, Id, Int32, ref } from '../http/models.js';
+import { Meta } from '../http/pagination.js';
 import { LOCALES } from '../i18n/locale.js';
 
 export const BRANDING_LIMITS = { logo_url: 2048, page_title: 120 } as const;
@@ -172,3 +173,20 @@ export const InvitationModel = Type.Object({
   email: Type.String({ description: 'The address invited, in lower case' }),
   expires_at: Type.String({ format: 'date-time', description: 'When the link stops working (7 days after the invitation)' }),
 }, { $id: 'Invitation', description: 'An invitation mailed to sign up; its one-time link is only in the mail' });
+
+export const SessionModel = Type.Object({
+  id: Id(),
+  created_at: DateTime,
+  last_used_at: DateTime,
+  user_agent: Type.Union([Type.String(), Type.Null()], { description: 'The browser that signed in (its User-Agent, at most 500 characters); null when it sent none' }),
+  current: Type.Boolean({ description: 'Whether this is the session making the request (only with the session cookie as credential; always false in the admin API)' }),
+}, {
+  $id: 'ProfileSession',
+  description: 'One of a realm user\'s active sessions (a browser sign-in). `last_used_at` is kept to the minute; '
+    + 'a use of an OAuth access token counts as a use of the session it came from.',
+});
+
+export const SessionListModel = Type.Object({
+  sessions: Type.Array(ref(SessionModel), { description: 'Most recently used first' }),
+  meta: ref(Meta),
+}, { $id: 'ProfileSessions', description: 'A page of a realm user\'s active sessions' });

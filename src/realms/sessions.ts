@@ -1,8 +1,8 @@
 import { and, eq, gt, inArray, isNull, lte, ne, or, sql } from 'drizzle-orm';
 import type { Context } from '../context.js';
 import { hashSecret, randomSecret } from '../security/secrets.js';
-import { realmSessions } from './tables.js';
-import { delegatedTokens } from '../delegation/tables.js';
+import { realmSessions } from '../tables/realms.js';
+import { delegatedTokens } from '../tables/delegation.js';
 
 /** One cookie per realm, so that sessions of two realms in one browser stay apart. */
 export const realmCookieName = (realmUid: string) => `atrium_realm_${realmUid}`;

@@ -1,19 +1,19 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { attemptFailed, beginAttempt, forgetting } from '../attempts/limit.js';
-import { attemptCounters } from '../attempts/tables.js';
+import { attemptCounters } from '../tables/attempts.js';
 import { SIGN_IN_LIMIT, signInSubject } from './sign-in-limit.js';
 import type { Context } from '../context.js';
 import type { Db } from '../db/connect.js';
 import { prepared } from '../db/prepared.js';
 import { countEvent, countEventOfType, recordEvent } from '../events/events.js';
-import { businessEventCounts, businessEventTypeCounts, businessEvents } from '../events/tables.js';
+import { businessEventCounts, businessEventTypeCounts, businessEvents } from '../tables/events.js';
 import { businessEventWebhook } from '../events/log.js';
 import { emitWebhookEvent } from '../webhooks/outbox.js';
 import { UNKNOWN_ACCOUNT_HASH, verifyPassword } from '../security/passwords.js';
 import type { Realm } from './realms.js';
 import { resolveSession } from './credential.js';
 import { endRealmSession, newSession, type SessionOrigin, type StartedSession } from './sessions.js';
-import { realmSessions, realmUsers } from './tables.js';
+import { realmSessions, realmUsers } from '../tables/realms.js';
 import type { RealmUser } from './users.js';
 
 export type SignInResult =

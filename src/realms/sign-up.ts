@@ -10,7 +10,7 @@ import type { FieldValue } from './field-values.js';
 import { claimLink, expireLinks } from './links.js';
 import type { Realm } from './realms.js';
 import type { ActivationMode } from './schema.js';
-import { realmUsers } from './tables.js';
+import { realmUsers } from '../tables/realms.js';
 import { writeRealmUser, type RealmUser } from './users.js';
 
 /** The modes whose signup page offers its form to anyone; `invitation_only` offers it to an invitation's holder. */

@@ -10,14 +10,14 @@ import { FieldErrors, invalidField, notFound } from '../http/errors.js';
 import { isEmail, normalizeEmail } from '../admin-auth/team.js';
 import { hashPassword, passwordWeakness } from '../security/passwords.js';
 import { removeAvatarObjects } from './avatar-files.js';
-import { dropAttachments } from '../uploads/attachments.js';
+import { cleanUpAfterUsers } from './user-cleanups.js';
 import { removeAfterCommit } from '../storage/storage.js';
 import { fieldsOf, type CustomField } from './custom-fields.js';
 import { checkUniqueValues, fieldValueList, lockFieldValues, mergeFieldValues, type FieldValues } from './field-values.js';
 import type { Realm } from './realms.js';
 import { revokeUserSessions } from './sessions.js';
 import { signInLockedUntil } from './sign-in-limit.js';
-import { realmUsers, type AvatarValue } from './tables.js';
+import { realmUsers, type AvatarValue } from '../tables/realms.js';
 import { totalCount, totalOf, type Page } from '../db/paging.js';
 import { emitWebhookEvent, type WebhookEvent } from '../webhooks/outbox.js';
 
@@ -329,7 +329,7 @@ export async function deleteRealmUser(ctx: Context, realm: Realm, id: number): P
     const tx = txn as unknown as Db;
     const mine = and(eq(realmUsers.id, id), eq(realmUsers.realmId, realm.id));
     await findRealmUser(tx, realm, id, true);
-    const attachments = await dropAttachments(tx, { userId: id });
+    const attachments = await cleanUpAfterUsers(tx, { userId: id });
     const [user] = await tx.delete(realmUsers).where(mine)
       .returning({ id: realmUsers.id, uuid: realmUsers.uuid, email: realmUsers.email, avatar: realmUsers.avatar });
     await emitWebhookEvent(tx, ctx.clock, realmUserDeletedEvent(realm, user), ctx.caches);

@@ -1,8 +1,8 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { comparisonSql, numberHolds, type Comparison } from '../db/filters.js';
-import { businessEventTypeCounts as counts, businessEvents as events } from '../events/tables.js';
-import { submissions } from '../originations/tables.js';
-import { realmUsers as users } from '../realms/tables.js';
+import { businessEventTypeCounts as counts, businessEvents as events } from '../tables/events.js';
+import { submissions } from '../tables/originations.js';
+import { realmUsers as users } from '../tables/realms.js';
 import { LOGIN_EVENT_TYPES, type Attribute } from './attributes.js';
 import type { FilterNode } from './filters.js';
 

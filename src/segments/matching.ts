@@ -3,10 +3,10 @@ import type { Context } from '../context.js';
 import type { Db } from '../db/connect.js';
 import { invalidField } from '../http/errors.js';
 import { fieldsOf } from '../realms/custom-fields.js';
-import { realmUsers } from '../realms/tables.js';
+import { realmUsers } from '../tables/realms.js';
 import { segmentCondition } from './compile.js';
 import { parseFilters } from './filters.js';
-import { segments } from './tables.js';
+import { segments } from '../tables/segments.js';
 
 export { segmentCondition } from './compile.js';
 

@@ -4,7 +4,7 @@ import type { Job } from '../jobs/runner.js';
 import { fieldsOf } from '../realms/custom-fields.js';
 import { parseFilters } from './filters.js';
 import { alive, countOf, segmentsChanged } from './segments.js';
-import { segments } from './tables.js';
+import { segments } from '../tables/segments.js';
 
 /** A count older than this is taken again; with the job's period and poll, no shown count is five minutes old. */
 export const RECOUNT_AFTER_MS = 2 * 60_000;

@@ -11,13 +11,13 @@ import { FieldErrors, forbidden, invalidField, notFound } from '../http/errors.j
 import { fieldsOf } from '../realms/custom-fields.js';
 import { findRealmByUid, type Realm } from '../realms/realms.js';
 import { listRealmUsers } from '../realms/users.js';
-import { realms } from '../realms/tables.js';
+import { realms } from '../tables/realms.js';
 import { segmentCondition } from './compile.js';
 import { namesPersonalData, parseFilters, type FilterNode } from './filters.js';
 import { countMatching, withinCountTimeout } from './matching.js';
 import type { ApplyFiltersInput, FiltersInput, SegmentInput, SegmentModel } from './schema.js';
 import { filtersSummary } from './summary.js';
-import { segments } from './tables.js';
+import { segments } from '../tables/segments.js';
 
 export type Segment = typeof segments.$inferSelect;
 export type SegmentBody = Static<typeof SegmentModel>;

@@ -7,7 +7,7 @@ import { attachmentNotFound, fileQuestionNotFound } from '../http/errors.js';
 import type { FilePart } from '../http/multipart.js';
 import { INT32_MAX } from '../http/models.js';
 import { isFileQuestion, type AnswerAttachment } from '../originations/attachments.js';
-import { answerAttachments } from '../originations/tables.js';
+import { answerAttachments } from '../tables/originations.js';
 import type { Customer } from '../realms/credential.js';
 import { CHECKED_EXTENSIONS, FileInspection, isImage, extensionOf, mediaTypeOf, missingFile, refuseFile } from '../storage/checks.js';
 import { storeInspected } from '../storage/receive.js';

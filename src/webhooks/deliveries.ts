@@ -5,7 +5,7 @@ import { totalCount, totalOf, type Page } from '../db/paging.js';
 import { notFound, webhookDeliveryInFlight, webhookEndpointInactive } from '../http/errors.js';
 import { requireEndpoint } from './endpoints.js';
 import type { WebhookDeliveryModel } from './schema.js';
-import { webhookAttempts, webhookDeliveries, webhookEndpoints } from './tables.js';
+import { webhookAttempts, webhookDeliveries, webhookEndpoints } from '../tables/webhooks.js';
 
 type DeliveryBody = Static<typeof WebhookDeliveryModel>;
 type Delivery = typeof webhookDeliveries.$inferSelect;

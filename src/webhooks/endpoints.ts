@@ -8,11 +8,11 @@ import { totalCount, totalOf, type Page } from '../db/paging.js';
 import { orderOf, type ListParams } from '../db/sorting.js';
 import { FieldErrors, invalidField, notFound } from '../http/errors.js';
 import { targetProblem } from '../net/outbound.js';
-import { realms } from '../realms/tables.js';
+import { realms } from '../tables/realms.js';
 import { carriesPersonalData, checkEventTypes } from './event-types.js';
 import type { WebhookEndpointInput, WebhookEndpointModel, WebhookEndpointWithSecret } from './schema.js';
 import { newSecret, sealSecret } from './signing.js';
-import { webhookEndpoints } from './tables.js';
+import { webhookEndpoints } from '../tables/webhooks.js';
 import { endpointsChanged } from './subscribers.js';
 
 export type WebhookEndpoint = typeof webhookEndpoints.$inferSelect;

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Context } from '../context.js';
 import { rowsOf } from '../db/rows.js';
-import { EVENT_TYPES, isBuiltInEventType } from '../events/catalog.js';
+import { EVENT_TYPES, isBuiltInEventType } from '../shared/event-catalog.js';
 import { invalidField } from '../http/errors.js';
 
 /** The admin-side event types (notes/events.md): what each one's `data` holds. */

@@ -3,7 +3,7 @@ import type { Caches } from '../caches.js';
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/connect.js';
 import { subscribedTypes } from './subscribers.js';
-import { webhookDeliveries, webhookEndpoints } from './tables.js';
+import { webhookDeliveries, webhookEndpoints } from '../tables/webhooks.js';
 
 export interface WebhookEvent {
   /** A business event type, or an admin-side type such as `realm_user.updated`. */

@@ -74,7 +74,7 @@ describe('access cache', () => {
   afterAll(async () => { await h?.close(); });
 
   it('sees a token revoked by another server process within two seconds', async () => {
-    const { accessTokens } = await import('../../src/admin-auth/tables.js');
+    const { accessTokens } = await import('../../src/tables/admin-auth.js');
     const member = await createMember(h, [{ key: 'account_user' }]);
     expect((await h.request({ method: 'GET', url: '/api/admin/roles', token: member.token })).statusCode).toBe(200);
     const { eq } = await import('drizzle-orm');
@@ -85,7 +85,7 @@ describe('access cache', () => {
   });
 
   it('shows a change of roles made here at once, and one made by another process within two seconds', async () => {
-    const { roleAssignments } = await import('../../src/admin-auth/tables.js');
+    const { roleAssignments } = await import('../../src/tables/admin-auth.js');
     const { ne } = await import('drizzle-orm');
     const count = async () => (await h.request({ method: 'GET', url: '/api/admin/roles?query=account_user', token: h.ownerToken })).json().roles[0].users_count;
     await h.ctx.db.delete(roleAssignments).where(ne(roleAssignments.adminId, h.ownerId));

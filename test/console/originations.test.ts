@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { answerAttachments } from '../../src/originations/tables.js';
+import { answerAttachments } from '../../src/tables/originations.js';
 import { createMember } from '../helpers/admin.js';
 import { axeViolations, startConsole, VARIANTS, type ConsoleHarness, type Locale } from '../helpers/console.js';
 import { OWNER_EMAIL } from '../helpers/harness.js';

@@ -2,7 +2,7 @@ import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SESSION_HOURS } from '../../src/admin-auth/sessions.js';
 import { consoleRoutes } from '../../src/console/routes.js';
-import { realms } from '../../src/realms/tables.js';
+import { realms } from '../../src/tables/realms.js';
 import { axeViolations, startConsole, VARIANTS, type ConsoleHarness } from '../helpers/console.js';
 
 // The console runs against a server on the embedded database (issue 15); the PostgreSQL run skips it.

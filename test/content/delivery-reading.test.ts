@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeJwt } from 'jose';
 import { eq } from 'drizzle-orm';
-import { contentEntryVersions } from '../../src/content/tables.js';
+import { contentEntryVersions } from '../../src/tables/content.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { makeRealm, makeRealmUser, REALM_USER_PASSWORD, signInAtLoginPage } from '../helpers/realms.js';
 import { makeEntry, makeSpaceAndType } from './delivery-fixtures.js';

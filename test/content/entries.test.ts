@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { contentAssets, contentSpaces } from '../../src/content/tables.js';
+import { contentAssets, contentSpaces } from '../../src/tables/content.js';
 import { makeSpace, makeType } from '../helpers/content.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { makeRealm } from '../helpers/realms.js';

@@ -94,7 +94,7 @@ describe('content spaces admin API', () => {
   it('keeps a locale that entries are written in', async () => {
     const space = await makeSpace(h, { locales: ['en', 'es'] });
     const type = await makeType(h, space.uid);
-    const { contentEntries, contentEntryVersions, contentTypes } = await import('../../src/content/tables.js');
+    const { contentEntries, contentEntryVersions, contentTypes } = await import('../../src/tables/content.js');
     const { eq } = await import('drizzle-orm');
     const [typeRow] = await h.ctx.db.select().from(contentTypes).where(eq(contentTypes.uid, type.uid));
     const [entry] = await h.ctx.db.insert(contentEntries).values({ spaceId: typeRow.spaceId, typeId: typeRow.id }).returning();
@@ -120,7 +120,7 @@ describe('content spaces admin API', () => {
 
   it('removes the files of the space\'s assets with the space', async () => {
     const space = await makeSpace(h);
-    const { contentAssets, contentSpaces } = await import('../../src/content/tables.js');
+    const { contentAssets, contentSpaces } = await import('../../src/tables/content.js');
     const { eq } = await import('drizzle-orm');
     const [row] = await h.ctx.db.select().from(contentSpaces).where(eq(contentSpaces.uid, space.uid));
     const key = `content/${space.uid}/logo.png`;

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contentEntries, contentEntryVersions, contentTypes } from '../../src/content/tables.js';
+import { contentEntries, contentEntryVersions, contentTypes } from '../../src/tables/content.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { memberToken } from '../helpers/realms.js';
 import { makeSpace, makeType, uniqueUid } from '../helpers/content.js';

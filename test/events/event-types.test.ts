@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EVENT_TYPES } from '../../src/events/catalog.js';
+import { EVENT_TYPES } from '../../src/shared/event-catalog.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { makeRealm, makeRealmUser, memberToken } from '../helpers/realms.js';
 import { recordCustom } from './helpers.js';

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { expect } from 'vitest';
 import type { Harness } from '../helpers/harness.js';
 import { makeRealmUser, REALM_USER_PASSWORD, signInAtLoginPage } from '../helpers/realms.js';
-import { realms } from '../../src/realms/tables.js';
+import { realms } from '../../src/tables/realms.js';
 
 /** A new user of the realm, signed in through the realm's login page (which records a `user_login_log`). */
 export async function signedInUser(h: Harness, realmUid: string) {

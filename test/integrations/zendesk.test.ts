@@ -4,7 +4,7 @@ import { decodeProtectedHeader, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { usingPostgres } from '../helpers/database.js';
-import { zendeskIntegrations } from '../../src/integrations/zendesk/tables.js';
+import { zendeskIntegrations } from '../../src/tables/zendesk.js';
 import { makeRealm, makeRealmUser, memberToken, REALM_USER_PASSWORD, signInAtLoginPage } from '../helpers/realms.js';
 
 const SECRET = 'zendesk-shared-secret-0123456789abcdef-XYZ';

@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import { expect } from 'vitest';
-import { businessEvents } from '../../src/events/tables.js';
+import { businessEvents } from '../../src/tables/events.js';
 import type { Harness } from '../helpers/harness.js';
 import { makeRealmUser, REALM_USER_PASSWORD, signInAtLoginPage } from '../helpers/realms.js';
 import { createClient, issueCode, postForm, REDIRECT } from '../oauth/fixtures.js';

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { signOutAtLogoutPage } from '../helpers/realms.js';
-import { authorizationCodes } from '../../src/oauth/tables.js';
+import { authorizationCodes } from '../../src/tables/oauth.js';
 import { hashSecret } from '../../src/security/secrets.js';
 import {
   authorizePath, callbackParams, createClient, createRealm, REDIRECT, signedInUser,

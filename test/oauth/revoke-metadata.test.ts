@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { startHarness, type Harness } from '../helpers/harness.js';
-import { oauthAccessTokens } from '../../src/oauth/tables.js';
+import { oauthAccessTokens } from '../../src/tables/oauth.js';
 import { hashSecret } from '../../src/security/secrets.js';
 import {
   basicAuth, createClient, createRealm, issueCode, postForm, REDIRECT, signedInUser, type ClientFixture,

@@ -3,8 +3,8 @@ import { createHash } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { signOutAtLogoutPage } from '../helpers/realms.js';
-import { oauthAccessTokens } from '../../src/oauth/tables.js';
-import { realmSessions } from '../../src/realms/tables.js';
+import { oauthAccessTokens } from '../../src/tables/oauth.js';
+import { realmSessions } from '../../src/tables/realms.js';
 import { hashSecret } from '../../src/security/secrets.js';
 import {
   basicAuth, createClient, createRealm, issueCode, postForm, REDIRECT, signedInUser,

@@ -5,7 +5,7 @@ import { ConfigError, loadConfig, type Config } from '../../src/config.js';
 import type { Context } from '../../src/context.js';
 import { drainSending } from '../../src/messaging/worker.js';
 import { emitWebhookEvent } from '../../src/webhooks/outbox.js';
-import { webhookEndpoints } from '../../src/webhooks/tables.js';
+import { webhookEndpoints } from '../../src/tables/webhooks.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { usingPostgres } from '../helpers/database.js';
 import { makeRealm, makeRealmUser } from '../helpers/realms.js';

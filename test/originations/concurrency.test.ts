@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { submissionTasks, submissions } from '../../src/originations/tables.js';
+import { submissionTasks, submissions } from '../../src/tables/originations.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { makeRealm, makeRealmUser } from '../helpers/realms.js';
 import { signedInUser } from '../notifications/fixtures.js';

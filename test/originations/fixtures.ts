@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { expect } from 'vitest';
-import { businessEvents } from '../../src/events/tables.js';
-import { answerAttachments } from '../../src/originations/tables.js';
-import { realms } from '../../src/realms/tables.js';
+import { businessEvents } from '../../src/tables/events.js';
+import { answerAttachments } from '../../src/tables/originations.js';
+import { realms } from '../../src/tables/realms.js';
 import type { Harness } from '../helpers/harness.js';
 
 export const NOT_FOUND = {};

@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { businessEvents } from '../../src/events/tables.js';
+import { businessEvents } from '../../src/tables/events.js';
 import { inputValue } from '../helpers/cookie-jar.js';
 import { startHarnessWithSmtp, type Harness } from '../helpers/harness.js';
 import { makeRealm, makeRealmUser } from '../helpers/realms.js';

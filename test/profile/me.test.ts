@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { businessEvents } from '../../src/events/tables.js';
-import { realmUsers } from '../../src/realms/tables.js';
+import { businessEvents } from '../../src/tables/events.js';
+import { realmUsers } from '../../src/tables/realms.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { impersonatedSession, makeRealm, makeRealmUser } from '../helpers/realms.js';
 import { accessToken, GRANT_EXPIRED, signInAs, USER_SESSION } from './fixtures.js';

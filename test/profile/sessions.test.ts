@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { realmSessions } from '../../src/realms/tables.js';
+import { realmSessions } from '../../src/tables/realms.js';
 import { startHarnessWithSmtp, type Harness } from '../helpers/harness.js';
 import { codeIn, type SmtpListener } from '../helpers/smtp.js';
 import { impersonatedSession, makeRealm, makeRealmUser, signOutAtLogoutPage } from '../helpers/realms.js';

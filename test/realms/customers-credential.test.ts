@@ -1,8 +1,8 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { businessEvents } from '../../src/events/tables.js';
-import { oauthAccessTokens } from '../../src/oauth/tables.js';
-import { realmUsers } from '../../src/realms/tables.js';
+import { businessEvents } from '../../src/tables/events.js';
+import { oauthAccessTokens } from '../../src/tables/oauth.js';
+import { realmUsers } from '../../src/tables/realms.js';
 import { hashSecret, randomSecret } from '../../src/security/secrets.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { makeRealm, makeRealmUser, REALM_USER_PASSWORD, signInAtLoginPage, signOutAtLogoutPage } from '../helpers/realms.js';

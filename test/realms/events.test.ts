@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EVENT_TYPES, eventDescription, eventTitle } from '../../src/events/catalog.js';
+import { EVENT_TYPES, eventDescription, eventTitle } from '../../src/shared/event-catalog.js';
 
 describe('business event catalogue', () => {
   it('titles the built-in types in English and Spanish, and custom types not at all', () => {

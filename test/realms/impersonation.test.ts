@@ -1,7 +1,7 @@
 import { and, eq, isNotNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { businessEvents } from '../../src/events/tables.js';
-import { realmSessions } from '../../src/realms/tables.js';
+import { businessEvents } from '../../src/tables/events.js';
+import { realmSessions } from '../../src/tables/realms.js';
 import { OWNER_EMAIL, startHarness, type Harness } from '../helpers/harness.js';
 import { makeRealm, makeRealmUser, memberToken, REALM_USER_PASSWORD, signInAtLoginPage } from '../helpers/realms.js';
 

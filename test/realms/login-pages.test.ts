@@ -1,8 +1,8 @@
 import { and, desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { businessEvents } from '../../src/events/tables.js';
+import { businessEvents } from '../../src/tables/events.js';
 import { realmCookieName } from '../../src/realms/sessions.js';
-import { realmSessions } from '../../src/realms/tables.js';
+import { realmSessions } from '../../src/tables/realms.js';
 import { hashSecret } from '../../src/security/secrets.js';
 import { CookieJar, inputValue } from '../helpers/cookie-jar.js';
 import { startHarness, type Harness } from '../helpers/harness.js';

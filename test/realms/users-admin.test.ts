@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { realmSessions, realmUsers } from '../../src/realms/tables.js';
+import { realmSessions, realmUsers } from '../../src/tables/realms.js';
 import { verifyPassword } from '../../src/security/passwords.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { makeRealm, makeRealmUser, memberToken, REALM_USER_PASSWORD, signInAtLoginPage } from '../helpers/realms.js';

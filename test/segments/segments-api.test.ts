@@ -2,10 +2,10 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runDueJobs } from '../../src/jobs/runner.js';
 import { expiredRowsJob } from '../../src/maintenance/expired-rows.js';
-import { realmUsers, realms } from '../../src/realms/tables.js';
+import { realmUsers, realms } from '../../src/tables/realms.js';
 import { segmentsCondition } from '../../src/segments/matching.js';
 import { segmentCountsJob } from '../../src/segments/refresh.js';
-import { segments } from '../../src/segments/tables.js';
+import { segments } from '../../src/tables/segments.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { makeRealm, makeRealmUser, memberToken } from '../helpers/realms.js';
 

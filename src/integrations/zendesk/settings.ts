@@ -6,7 +6,7 @@ import type { Realm } from '../../realms/realms.js';
 import { seal, unseal } from '../../security/sealed.js';
 import { secretsKey } from '../../security/secrets-key.js';
 import type { ZendeskIntegrationInput, ZendeskIntegrationModel } from './schema.js';
-import { zendeskIntegrations } from './tables.js';
+import { zendeskIntegrations } from '../../tables/zendesk.js';
 
 export type ZendeskIntegration = typeof zendeskIntegrations.$inferSelect;
 export type ZendeskIntegrationBody = Static<typeof ZendeskIntegrationModel>;

@@ -5,12 +5,12 @@ import type { Context } from '../../context.js';
 import { activateWithLink, ACTIVATION_LINK_HOURS, findActivationLink, requestActivationLink } from '../activation.js';
 import { findActiveRealm, type Realm } from '../realms.js';
 import { safeRedirect } from '../redirects.js';
-import { csrfMatches, issueCsrfToken, CSRF_FIELD } from './csrf.js';
-import { html, pageErrorHandler, pageNotFound, sendPage } from './html.js';
+import { csrfMatches, issueCsrfToken, CSRF_FIELD } from '../../shared/html/csrf.js';
+import { html, pageErrorHandler, pageNotFound, sendPage } from '../../shared/html/layout.js';
 import { sendLinkConfirmation } from './link-confirmation.js';
-import { pageTexts, type Texts } from './messages.js';
-import { secureCookies, setSessionCookie } from './session-cookie.js';
-import { pagePath, withRedirect } from './paths.js';
+import { pageTexts, type Texts } from '../../shared/html/messages.js';
+import { secureCookies, setSessionCookie } from '../session-cookie.js';
+import { pagePath, withRedirect } from '../../shared/html/paths.js';
 
 const EMAIL_MAX = 320;
 const Params = Type.Object({ realm_uid: Type.String() });

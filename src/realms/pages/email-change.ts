@@ -4,12 +4,12 @@ import { Type } from '@sinclair/typebox';
 import type { Context } from '../../context.js';
 import { confirmEmailChange, findEmailChangeLink } from '../email-change.js';
 import { findActiveRealm, type Realm } from '../realms.js';
-import { csrfMatches } from './csrf.js';
-import { html, pageErrorHandler, pageNotFound, sendPage } from './html.js';
+import { csrfMatches } from '../../shared/html/csrf.js';
+import { html, pageErrorHandler, pageNotFound, sendPage } from '../../shared/html/layout.js';
 import { sendLinkConfirmation } from './link-confirmation.js';
-import { pageTexts, type Texts } from './messages.js';
-import { secureCookies } from './session-cookie.js';
-import { pagePath } from './paths.js';
+import { pageTexts, type Texts } from '../../shared/html/messages.js';
+import { secureCookies } from '../session-cookie.js';
+import { pagePath } from '../../shared/html/paths.js';
 
 const LinkParams = Type.Object({ realm_uid: Type.String(), token: Type.String() });
 const ConfirmForm = Type.Object({ csrf_token: Type.Optional(Type.String()) });

@@ -1,9 +1,9 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Realm } from '../realms.js';
-import { issueCsrfToken, CSRF_FIELD } from './csrf.js';
-import { html, sendPage, type Markup } from './html.js';
-import { pageTexts, type Texts } from './messages.js';
-import { pagePath } from './paths.js';
+import { issueCsrfToken, CSRF_FIELD } from '../../shared/html/csrf.js';
+import { html, sendPage, type Markup } from '../../shared/html/layout.js';
+import { pageTexts, type Texts } from '../../shared/html/messages.js';
+import { pagePath } from '../../shared/html/paths.js';
 
 /** What a one-use link's page says: `path` is the link's own page, below the realm's. */
 export interface LinkConfirmation {

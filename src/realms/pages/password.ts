@@ -6,11 +6,11 @@ import { passwordWeakness } from '../../security/passwords.js';
 import { findLink } from '../links.js';
 import { changePassword, requestPasswordReset, resetPassword, RESET_LINK_MINUTES } from '../passwords.js';
 import { findActiveRealm, type Realm } from '../realms.js';
-import { csrfMatches, issueCsrfToken, CSRF_FIELD } from './csrf.js';
-import { html, pageErrorHandler, pageNotFound, sendPage, type Markup } from './html.js';
-import { fieldMessage, pageTexts, type Texts } from './messages.js';
-import { profileCustomer, secureCookies } from './session-cookie.js';
-import { pagePath } from './paths.js';
+import { csrfMatches, issueCsrfToken, CSRF_FIELD } from '../../shared/html/csrf.js';
+import { html, pageErrorHandler, pageNotFound, sendPage, type Markup } from '../../shared/html/layout.js';
+import { fieldMessage, pageTexts, type Texts } from '../../shared/html/messages.js';
+import { profileCustomer, secureCookies } from '../session-cookie.js';
+import { pagePath } from '../../shared/html/paths.js';
 
 const IDENTIFIER_MAX = 320;
 const Params = Type.Object({ realm_uid: Type.String() });

@@ -8,16 +8,14 @@ import { safeRedirect } from '../redirects.js';
 import { realmCookieName } from '../sessions.js';
 import { signInWithPassword, signOut } from '../sign-in.js';
 import { userName } from '../users.js';
-import { csrfMatches, issueCsrfToken, CSRF_FIELD } from './csrf.js';
-import { html, pageErrorHandler, pageNotFound, sendPage, type Markup } from './html.js';
+import { csrfMatches, issueCsrfToken, CSRF_FIELD } from '../../shared/html/csrf.js';
+import { html, pageErrorHandler, pageNotFound, sendPage, type Markup } from '../../shared/html/layout.js';
 import { changePasswordForm } from './password.js';
-import { impersonationBanner, sessionAccessPage } from './session-access.js';
-import { profileCustomer, secureCookies, setSessionCookie } from './session-cookie.js';
+import { profileCustomer, secureCookies, setSessionCookie } from '../session-cookie.js';
 import { signUpLink } from './signup.js';
-import { pageTexts, type Texts } from './messages.js';
-import { pagePath, withRedirect } from './paths.js';
-import { delegationButton } from '../../delegation/pages.js';
-import { findIdentityProvider } from '../../delegation/settings.js';
+import { pageTexts, type Texts } from '../../shared/html/messages.js';
+import { pagePath, withRedirect } from '../../shared/html/paths.js';
+import type { LiveSession } from '../sessions.js';
 
 const Params = Type.Object({ realm_uid: Type.String() });
 const RedirectQuery = Type.Object({ redirect_uri: Type.Optional(Type.String()) });
@@ -45,11 +43,19 @@ interface LoginView {
   notice?: string;
 }
 
+/** What features above realms add to its pages: app.ts passes them in, so that realms imports none of those features. */
+export interface RealmPageParts {
+  /** Other ways to sign in, under the login form (delegation: the identity provider's button). */
+  signInOptions(ctx: Context, t: Texts, realm: Realm, redirectUri: string | undefined): Promise<Markup | ''>;
+  /** A notice on top of the profile page (impersonation: who acts as the user). */
+  sessionNotice(ctx: Context, t: Texts, session: Pick<LiveSession, 'impersonatorId'>): Promise<Markup | ''>;
+}
+
 /**
  * The realm pages a browser sees (DESIGN.md "Realm pages"): sign-in, sign-out and a minimal profile.
  * Server-rendered HTML, no script; every form is protected by a double-submit CSRF token.
  */
-export function realmPages(ctx: Context): FastifyPluginAsync {
+export function realmPages(ctx: Context, parts: RealmPageParts): FastifyPluginAsync {
   return async (scope) => {
     const app = scope.withTypeProvider<TypeBoxTypeProvider>();
     const secure = () => secureCookies(ctx);
@@ -57,8 +63,8 @@ export function realmPages(ctx: Context): FastifyPluginAsync {
     scope.setErrorHandler(pageErrorHandler);
 
     async function loginPage(request: FastifyRequest, reply: FastifyReply, realm: Realm, status: number, view: LoginView) {
-      const provider = await findIdentityProvider(ctx, realm.id);
       const t = pageTexts(request, realm);
+      const otherWays = await parts.signInOptions(ctx, t, realm, view.redirectUri);
       const token = issueCsrfToken(request, reply, realm.uid, secure());
       const invalid = view.fieldsInvalid ? 'true' : 'false';
       const described = view.error ? html` aria-describedby="login-error"` : '';
@@ -79,15 +85,13 @@ ${view.error ? html`<p class="alert" role="alert" id="login-error">${view.error}
 <input type="hidden" name="${CSRF_FIELD}" value="${token}">
 <button type="submit">${t.signIn}</button>
 </form>
-${delegationButton(t, realm, provider, view.redirectUri)}
+${otherWays}
 <p><a href="${pagePath(realm, 'password')}">${t.forgotPasswordLink}</a></p>
 <p><a href="${withRedirect(pagePath(realm, 'otp_login'), view.redirectUri)}">${t.codeSignInLink}</a></p>
 ${signUp ? html`<p><a href="${signUp}">${t.createAccountLink}</a></p>` : ''}`;
       // The title tells of the error too: it is the first thing a screen reader reads of the new page.
       return sendPage(reply, status, { texts: t, title: view.error ? t.errorTitle(t.signIn) : t.signIn, heading: t.signInTo(realm.name), realm, body });
     }
-
-    await scope.register(sessionAccessPage(ctx));
 
     app.get('/realms/:realm_uid/login', { schema: { ...hide, params: Params, querystring: NoticeQuery } }, async (request, reply) => {
       const realm = await findActiveRealm(ctx, request.params.realm_uid);
@@ -171,7 +175,7 @@ ${signUp ? html`<p><a href="${signUp}">${t.createAccountLink}</a></p>` : ''}`;
       const t = pageTexts(request, realm);
       return sendPage(reply, 200, {
         texts: t, title: t.profileTitle, heading: t.profileHeading(realm.name), realm,
-        body: html`${await impersonationBanner(ctx, t, resolution.session)}
+        body: html`${await parts.sessionNotice(ctx, t, resolution.session)}
 ${noticeOf(t, request.query.notice)}
 <p>${t.profileSignedInAs(userName(user) || user.email)}</p>
 <dl>

@@ -4,8 +4,7 @@ import { Type } from '@sinclair/typebox';
 import { beginAttempt } from '../../attempts/limit.js';
 import type { Context } from '../../context.js';
 import type { FieldError } from '../../http/errors.js';
-import { requestCode } from '../../otp/codes.js';
-import { rememberIdentifier } from '../../otp/pages.js';
+import type { Locale } from '../../i18n/locale.js';
 import { ACTIVATION_LINK_HOURS, confirmSignUp } from '../activation.js';
 import type { CustomField } from '../custom-fields.js';
 import type { FieldValue } from '../field-values.js';
@@ -14,11 +13,11 @@ import { findActiveRealm, type Realm } from '../realms.js';
 import { safeRedirect } from '../redirects.js';
 import { startRealmSession } from '../sessions.js';
 import { SIGN_UP_PER_ADDRESS, signUp, signUpFields, signUpOpen } from '../sign-up.js';
-import { csrfMatches, issueCsrfToken, CSRF_FIELD } from './csrf.js';
-import { html, pageErrorHandler, pageNotFound, sendPage, type Markup } from './html.js';
-import { fieldMessage, pageTexts, type Texts } from './messages.js';
-import { secureCookies, setSessionCookie } from './session-cookie.js';
-import { pagePath, withRedirect } from './paths.js';
+import { csrfMatches, issueCsrfToken, CSRF_FIELD } from '../../shared/html/csrf.js';
+import { html, pageErrorHandler, pageNotFound, sendPage, type Markup } from '../../shared/html/layout.js';
+import { fieldMessage, pageTexts, type Texts } from '../../shared/html/messages.js';
+import { secureCookies, setSessionCookie } from '../session-cookie.js';
+import { pagePath, withRedirect } from '../../shared/html/paths.js';
 
 const Params = Type.Object({ realm_uid: Type.String() });
 const TOKEN_MAX = 100;
@@ -66,11 +65,17 @@ function fieldInput(field: CustomField, raw: string | undefined): { key: string;
 }
 
 /**
+ * How an `otp` realm confirms a sign-up: a code to the address, which the code page then asks for. One-time codes are
+ * a feature above realms, so app.ts passes this in.
+ */
+export type SignUpCode = (ctx: Context, request: FastifyRequest, reply: FastifyReply, realm: Realm, email: string, locale: Locale) => Promise<void>;
+
+/**
  * The realm's signup page (DESIGN.md "Realm pages"): email, optional username, password and the
  * required custom fields the user may see and change. What a sign-up leads to is the realm's
  * `activation_mode`; an email already taken is answered as a sign-up would be, with nothing written.
  */
-export function signUpPage(ctx: Context): FastifyPluginAsync {
+export function signUpPage(ctx: Context, sendCode: SignUpCode): FastifyPluginAsync {
   return async (scope) => {
     const app = scope.withTypeProvider<TypeBoxTypeProvider>();
     scope.setErrorHandler(pageErrorHandler);
@@ -223,8 +228,7 @@ ${custom}
         case 'otp': {
           // Signing in with the code sent to the address is the confirmation; an address already taken gets a code for its own account.
           // Whether a code went out (the hourly limits may keep it back) is not told: otp_code links to otp_login, which says.
-          await requestCode(ctx, realm, email, request.ip, t.locale);
-          rememberIdentifier(reply, realm, email, realm.otpCodeValidityMinutes, secureCookies(ctx));
+          await sendCode(ctx, request, reply, realm, email, t.locale);
           return reply.header('cache-control', 'no-store').redirect(withRedirect(pagePath(realm, 'otp_code'), view.redirectUri), 303);
         }
         case 'activation_email':

@@ -12,9 +12,8 @@ import { FILE_FORM_FAILURES, fileForm, readOneFile } from '../../http/multipart.
 import { deleteAvatar, setAvatar } from '../avatars.js';
 import { requireRealm } from '../realms.js';
 import { inviteRealmUser } from '../invitations.js';
-import { AvatarModel, InvitationInput, InvitationModel, RealmUidParam, RealmUserInput, RealmUserModel, RealmUserParams, RealmUserSessionParams } from '../schema.js';
-import { SessionListModel, SessionModel } from '../../profile/schema.js';
-import { endUserSession, listUserSessions } from '../../profile/sessions.js';
+import { AvatarModel, InvitationInput, InvitationModel, RealmUidParam, RealmUserInput, RealmUserModel, RealmUserParams, RealmUserSessionParams, SessionListModel, SessionModel } from '../schema.js';
+import { endUserSession, listUserSessions } from '../user-sessions.js';
 
 import {
   activateRealmUser, createRealmUser, deleteRealmUser, endRealmUserSessions, findRealmUser, getRealmUser, listRealmUsers, REALM_USER_SORTABLE, updateRealmUser,

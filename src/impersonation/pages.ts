@@ -1,23 +1,24 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { Context } from '../../context.js';
-import { impersonatorEmail, openImpersonationLink } from '../../impersonation/links.js';
-import type { LiveSession } from '../sessions.js';
-import { html, sendPage, type Markup } from './html.js';
-import { pageTexts, type Texts } from './messages.js';
-import { setSessionCookie } from './session-cookie.js';
+import type { Context } from '../context.js';
+import { impersonatorEmail, openImpersonationLink } from './links.js';
+import type { LiveSession } from '../realms/sessions.js';
+import { html, pageErrorHandler, sendPage, type Markup } from '../shared/html/layout.js';
+import { pageTexts, type Texts } from '../shared/html/messages.js';
+import { setSessionCookie } from '../realms/session-cookie.js';
 
 const Params = Type.Object({ realm_uid: Type.String(), token: Type.String() });
 
 /**
  * `GET /realms/{uid}/session/access/{token}`: the one-time link an admin makes to impersonate a user
- * (impersonation/links.ts). It opens the session and goes to the profile page; a used or expired link
+ * (links.ts). It opens the session and goes to the profile page; a used or expired link
  * answers 410, an unknown one 404, both with a page and no session.
  */
 export function sessionAccessPage(ctx: Context): FastifyPluginAsync {
   return async (scope) => {
     const app = scope.withTypeProvider<TypeBoxTypeProvider>();
+    scope.setErrorHandler(pageErrorHandler);
     app.get('/realms/:realm_uid/session/access/:token', { schema: { hide: true, params: Params } }, async (request, reply) => {
       const opened = await openImpersonationLink(ctx, request.params.realm_uid, request.params.token, request.headers['user-agent']);
       if (!opened.ok) {

@@ -1,7 +1,7 @@
 import { boolean, index, integer, jsonb, pgTable, primaryKey, serial, text } from 'drizzle-orm/pg-core';
 import { moment, timestamps } from '../db/columns.js';
-import { admins } from '../admin-auth/tables.js';
-import { realmUsers, realms } from '../realms/tables.js';
+import { admins } from './admin-auth.js';
+import { realmUsers, realms } from './realms.js';
 
 /**
  * The append-only log of business events of a realm's users (spec 2.8, 6): `<category>_<action>` types,

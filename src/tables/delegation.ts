@@ -1,6 +1,6 @@
 import { index, integer, jsonb, pgTable, serial, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { moment, timestamps } from '../db/columns.js';
-import { realmSessions, realmUsers, realms } from '../realms/tables.js';
+import { realmSessions, realmUsers, realms } from './realms.js';
 
 /** Where claims of the provider go: name fields, the username and custom field values (by key). */
 export interface ClaimMapping {

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { index, integer, pgTable, serial, text } from 'drizzle-orm/pg-core';
 import { moment } from '../db/columns.js';
-import { realmUsers, realms } from '../realms/tables.js';
+import { realmUsers, realms } from './realms.js';
 
 /** A message in a realm user's inbox (customers GET /notifications), sent by an admin or a campaign. */
 export const notifications = pgTable('notifications', {

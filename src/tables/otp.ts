@@ -1,6 +1,6 @@
 import { integer, pgTable, text } from 'drizzle-orm/pg-core';
 import { moment } from '../db/columns.js';
-import { realms } from '../realms/tables.js';
+import { realms } from './realms.js';
 
 /**
  * The one live one-time code of each subject (a realm user, or an identifier nobody has: see

@@ -1,9 +1,9 @@
 import { sql } from 'drizzle-orm';
 import { boolean, index, integer, pgTable, primaryKey, serial, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { moment, timestamps } from '../db/columns.js';
-import { notifications } from '../notifications/tables.js';
-import { realmUsers, realms } from '../realms/tables.js';
-import { segments } from '../segments/tables.js';
+import { notifications } from './notifications.js';
+import { realmUsers, realms } from './realms.js';
+import { segments } from './segments.js';
 
 /** A mailing or notification campaign of a realm (spec 2.3): its Liquid subject and body, and whom it goes to. */
 export const campaigns = pgTable('campaigns', {

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { boolean, index, integer, jsonb, pgTable, serial, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { moment, timestamps } from '../db/columns.js';
-import { realms } from '../realms/tables.js';
+import { realms } from './realms.js';
 
 /**
  * A named filter tree over a realm's users (spec 2.2). `matches_count` is kept by a background refresh

@@ -4,8 +4,8 @@ import type { Context } from '../context.js';
 import { totalCount, totalOf, type Page } from '../db/paging.js';
 import { notFound } from '../http/errors.js';
 import { INT32_MAX } from '../http/models.js';
-import { endRealmSession } from '../realms/sessions.js';
-import { realmSessions } from '../realms/tables.js';
+import { endRealmSession } from './sessions.js';
+import { realmSessions } from '../tables/realms.js';
 import type { SessionModel } from './schema.js';
 
 export type SessionBody = Static<typeof SessionModel>;

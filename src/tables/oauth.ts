@@ -1,6 +1,6 @@
 import { boolean, index, integer, pgTable, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { moment, timestamps } from '../db/columns.js';
-import { realmSessions, realms } from '../realms/tables.js';
+import { realmSessions, realms } from './realms.js';
 
 /** An OAuth 2.0 client of one realm (spec 2.13): uid is the client_id; only the secret's hash is kept. */
 export const oauthClients = pgTable('oauth_clients', {

@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { index, integer, jsonb, pgTable, primaryKey, serial, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { moment, timestamps } from '../db/columns.js';
-import { admins } from '../admin-auth/tables.js';
-import { realmUsers, realms } from '../realms/tables.js';
+import { admins } from './admin-auth.js';
+import { realmUsers, realms } from './realms.js';
 
 /** A guided application process of a realm (open an account, apply for a loan): steps of ordered tasks. */
 export const originations = pgTable('originations', {

@@ -1,6 +1,6 @@
 import { integer, pgTable, text } from 'drizzle-orm/pg-core';
-import { timestamps } from '../../db/columns.js';
-import { realms } from '../../realms/tables.js';
+import { timestamps } from '../db/columns.js';
+import { realms } from './realms.js';
 
 /** A realm's Zendesk integration: its users sign in to the help desk with JWTs signed by the shared secret. */
 export const zendeskIntegrations = pgTable('zendesk_integrations', {

@@ -1,4 +1,4 @@
-import type { Realm } from '../realms.js';
+import type { Realm } from '../../realms/realms.js';
 
 /** The address of one of a realm's pages (`login`, `signup`, `otp_code`...). */
 export const pagePath = (realm: Pick<Realm, 'uid'>, page: string) => `/realms/${encodeURIComponent(realm.uid)}/${page}`;

@@ -1,43 +1,17 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { Context } from '../context.js';
-import { PERSONAL_ROUTE_NOTE } from '../admin-auth/personal-data.js';
-import { customerOf } from '../customers/credential.js';
-import { credentialFailures } from '../customers/schema.js';
-import { ref, useModels } from '../http/models.js';
-import { listOf, metaOf, pageOf } from '../http/pagination.js';
-import { failures } from '../http/responses.js';
-import { requireRealm } from '../realms/realms.js';
-import { RealmUidParam, RealmUserParams } from '../realms/schema.js';
-import { recordCustomEvent } from './custom.js';
-import { preferredLocale } from '../i18n/locale.js';
-import { listRealmEvents, listUserEvents } from './log.js';
-import { AdminEventModel, CustomEventInput, EventTypeList, EventTypeModel, RealmEventQuery, UserEventModel, UserEventQuery } from './schema.js';
-import { CUSTOM_TYPES_MAX, eventTypesOf } from './types.js';
-
-/** GET /events of the customers API (spec 4.3 rules 2-3, 2.8). */
-export function userEventRoutes(ctx: Context): FastifyPluginAsync {
-  return async (scope) => {
-    useModels(scope, UserEventModel);
-    const app = scope.withTypeProvider<TypeBoxTypeProvider>();
-
-    app.get('/realms/:realm_uid/events', {
-      schema: {
-        tags: ['Events'], summary: 'The signed-in user\'s business events',
-        description: 'Only the user\'s own events, newest first by default. `title` is the event type\'s name in the language '
-          + '`Accept-Language` prefers among English (the default) and Spanish (weights honoured, `es-MX` counts as Spanish), '
-          + 'and empty for events of custom types; `description` names the realm. `per_page` is at most 100.',
-        params: RealmUidParam, querystring: UserEventQuery,
-        response: { 200: listOf('events', ref(UserEventModel)), ...credentialFailures() },
-      },
-    }, async (request, reply) => {
-      const page = pageOf(request.query);
-      const { items, total } = await listUserEvents(ctx, customerOf(request), page, request.query, preferredLocale(request.headers['accept-language']));
-      reply.header('vary', 'Accept-Language');
-      return { events: items, meta: metaOf(total, page) };
-    });
-  };
-}
+import type { Context } from '../../context.js';
+import { PERSONAL_ROUTE_NOTE } from '../../admin-auth/personal-data.js';
+import { ref, useModels } from '../../http/models.js';
+import { listOf, metaOf, pageOf } from '../../http/pagination.js';
+import { failures } from '../../http/responses.js';
+import { requireRealm } from '../realms.js';
+import { RealmUidParam, RealmUserParams } from '../schema.js';
+import { findRealmUser } from '../users.js';
+import { recordCustomEvent } from '../../events/custom.js';
+import { listRealmEvents } from '../../events/log.js';
+import { AdminEventModel, CustomEventInput, EventTypeList, EventTypeModel, RealmEventQuery } from '../../events/schema.js';
+import { CUSTOM_TYPES_MAX, eventTypesOf } from '../../events/types.js';
 
 /** The realm's log for the administration, and custom events recorded through it. */
 export function realmEventRoutes(ctx: Context): FastifyPluginAsync {
@@ -83,7 +57,8 @@ export function realmEventRoutes(ctx: Context): FastifyPluginAsync {
       },
     }, async (request, reply) => {
       const realm = await requireRealm(ctx, request.params.realm_uid);
-      return reply.code(201).send(await recordCustomEvent(ctx, realm, request.params.id, request.body));
+      const user = await findRealmUser(ctx.db, realm, request.params.id);
+      return reply.code(201).send(await recordCustomEvent(ctx, realm, user, request.body));
     });
   };
 }

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { handleError, toAppError } from '../../http/errors.js';
 
-import type { Brand } from '../branding.js';
+import type { Brand } from '../../realms/branding.js';
 import { brandStyle, contentSecurityPolicy, logo } from './brand.js';
 import { html, Markup } from './markup.js';
 import { pageTexts, type Texts } from './messages.js';

@@ -1,5 +1,16 @@
-import { HEX_COLOR, logoOrigin, type Brand } from '../branding.js';
+import type { Brand } from '../../realms/branding.js';
 import { html, type Markup } from './markup.js';
+
+export const HEX_COLOR = /^#(?:[0-9a-f]{3}|[0-9a-f]{6})$/i;
+// A Content-Security-Policy host-source holds only these; a URL's host may hold more (";" or "'", say).
+export const POLICY_HOST = /^[a-z0-9-]+(?:\.[a-z0-9-]+)*$/;
+
+/** The address's origin when it is an absolute https address, for the pages' Content-Security-Policy; null for a path. */
+export function logoOrigin(url: string): string | null {
+  if (url.startsWith('/')) return null;
+  const parsed = new URL(url);
+  return POLICY_HOST.test(parsed.hostname) ? parsed.origin : null;
+}
 
 // What the layout's background is in each colour scheme (Chromium's Canvas).
 const LIGHT_CANVAS = '#ffffff';

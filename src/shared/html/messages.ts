@@ -9,7 +9,7 @@ export type { Texts } from './messages/en.js';
  * Every text an end user reads on the realm pages and in the mails they send, in each language: one
  * catalog per language under messages/. The English catalog fixes the keys and their parameters; the
  * others are typed by it, so a text missing in one language does not compile. The same thing is worded
- * as the event titles word it (events/catalog.ts): "Iniciar sesión", "Cerrar sesión", "Restaurar contraseña".
+ * as the event titles word it (shared/event-catalog.ts): "Iniciar sesión", "Cerrar sesión", "Restaurar contraseña".
  */
 const CATALOG: Record<Locale, Texts> = { en, es };
 

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { boolean, index, integer, jsonb, pgTable, serial, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { moment, timestamps } from '../db/columns.js';
-import { admins } from '../admin-auth/tables.js';
+import { admins } from './admin-auth.js';
 
 /** An end-user directory with its own sign-in pages, sessions and OAuth clients. */
 export const realms = pgTable('realms', {

@@ -1,8 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Context } from '../../context.js';
-import { resolveSession, type Customer } from '../credential.js';
-import { realmCookieName } from '../sessions.js';
-import { pageNotFound } from './html.js';
+import type { Context } from '../context.js';
+import { resolveSession, type Customer } from './credential.js';
+import { realmCookieName } from './sessions.js';
+import { pageNotFound } from '../shared/html/layout.js';
 
 export const secureCookies = (ctx: Context) => ctx.config.baseUrl.startsWith('https:');
 

@@ -1,7 +1,7 @@
 import { index, integer, pgTable, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { moment, timestamps } from '../db/columns.js';
-import { admins } from '../admin-auth/tables.js';
-import { realmUsers, realms } from '../realms/tables.js';
+import { admins } from './admin-auth.js';
+import { realmUsers, realms } from './realms.js';
 
 /** A one-time sign-in link an admin made to open a session as a realm user; only the token's hash is kept. */
 export const impersonationLinks = pgTable('impersonation_links', {

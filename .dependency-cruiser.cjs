@@ -1,0 +1,66 @@
+// The layers of src/ (README, "Code layout"), checked by `npm run lint:layers`. Only value imports count: the check reads
+// the code as it runs (tsPreCompilationDeps: false), so `import type` may cross layers and folders.
+//   shared     http/, db/ (connections, columns, helpers), shared/, queue/ (the work queue), and the other plumbing below: no feature
+//   tables     tables/: the schema, one file per feature; a table references tables and column helpers, nothing else
+//   features   one folder each; its operations import shared code, the schema and lower features (no cycle)
+//   web        a feature's routes/, pages/, routes.ts, *-routes.ts, pages.ts, page.ts: in its feature's folder, so it
+//              imports what the operations may, never another feature's web
+//   app        app.ts, server.ts, catalogs.ts, cli.ts and the start-up wiring: puts it all together
+const SHARED = '^src/(http|db|shared|security|net|telemetry|i18n|storage|metrics|mail|queue)/|^src/(clock|config|context|caches|ttl-cache)[.]ts$';
+const TABLES = '^src/tables/';
+const APP = '^src/(console/|(app|server|catalogs|cli|cluster|bootstrap)[.]ts$)';
+const WEB = '/(routes|pages)/|routes[.]ts$|/pages?[.]ts$';
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-folder-cycle',
+      comment: 'Feature folders form a hierarchy: a lower feature that must reach a higher one offers a hook (shared/hooks.ts)',
+      severity: 'error',
+      scope: 'folder',
+      from: { path: '^src/' },
+      to: { circular: true },
+    },
+    {
+      name: 'shared-imports-no-feature',
+      comment: 'Shared code is the bottom layer: it imports shared code only',
+      severity: 'error',
+      from: { path: SHARED },
+      to: { path: '^src/', pathNot: SHARED },
+    },
+    {
+      name: 'tables-import-tables-only',
+      comment: 'A table references other tables and shared column helpers, no feature',
+      severity: 'error',
+      from: { path: TABLES },
+      to: { path: '^src/', pathNot: [TABLES, SHARED] },
+    },
+    {
+      name: 'operations-import-no-web',
+      comment: 'Operations sit below the web layer: what routes and pages share with operations belongs in operations or shared/',
+      severity: 'error',
+      from: { path: '^src/', pathNot: [WEB, APP] },
+      to: { path: WEB },
+    },
+    {
+      name: 'no-other-feature-web',
+      comment: 'A feature\'s routes and pages are its own: another feature imports its operations, never its web',
+      severity: 'error',
+      from: { path: '^src/([^/]+)/' },
+      to: { path: WEB, pathNot: ['^src/$1/', APP] },
+    },
+    {
+      name: 'nothing-imports-app',
+      comment: 'The app layer assembles everything; nothing below imports it',
+      severity: 'error',
+      from: { path: '^src/', pathNot: APP },
+      to: { path: APP },
+    },
+  ],
+  options: {
+    tsPreCompilationDeps: false,
+    tsConfig: { fileName: 'tsconfig.json' },
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: 'node_modules' },
+  },
+};
