@@ -9,6 +9,8 @@ import { freshDatabaseUrl } from '../test/helpers/database.js';
 import { TEST_SECRETS_KEY } from '../test/helpers/harness.js';
 import { startS3, type S3Server } from '../test/helpers/s3.js';
 import { startSmtp, type SmtpListener } from '../test/helpers/smtp.js';
+
+export { until } from '../test/helpers/until.js';
 import { startProxy, type Proxy } from './proxy.js';
 
 const BIN = fileURLToPath(new URL('../bin/atrium.js', import.meta.url));
@@ -138,11 +140,3 @@ export async function startCluster(count = 2, extra: Record<string, string> = {}
   }
 }
 
-/** Polls `check` until it answers true, or fails after `ms` naming `what`. */
-export async function until(check: () => boolean | Promise<boolean>, what: string, ms = 60_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}

@@ -27,7 +27,8 @@ const sdk = new NodeSDK({
   traceExporter: new OTLPTraceExporter(),
   metricReaders: [],
   logRecordProcessors: [],
-  instrumentations: [new HttpInstrumentation(), new PgInstrumentation(), fastifyOtel],
+  // Queries only within a request's trace: the workers' idle looks (queue/loops.ts) would otherwise each be a trace of their own.
+  instrumentations: [new HttpInstrumentation(), new PgInstrumentation({ requireParentSpan: true }), fastifyOtel],
 });
 sdk.start();
 
