@@ -5,7 +5,7 @@ import type { Db } from '../db/connect.js';
 import { totalCount, totalOf, type Page } from '../db/paging.js';
 import { prepared } from '../db/prepared.js';
 import { sortKeyOf } from '../db/sorting.js';
-import { invalidField } from '../http/errors.js';
+import { invalidField } from '../errors/index.js';
 import type { Customer } from '../realms/credential.js';
 import type { Realm } from '../realms/realms.js';
 import { realmUsers } from '../realms/tables.js';

@@ -5,7 +5,7 @@ import type { Db } from '../db/connect.js';
 import { afterCommit } from '../db/request-transaction.js';
 import { uniqueViolation } from '../db/unique.js';
 import { recordEvent } from '../events/events.js';
-import { tooManyAttempts } from '../http/errors.js';
+import { tooManyAttempts } from '../errors/index.js';
 import { emitWebhookEvent } from '../webhooks/outbox.js';
 import { fieldsOf } from './custom-fields.js';
 import { claimLink, findLink, issueLink, type LinkLookup } from './links.js';
