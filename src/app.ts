@@ -4,6 +4,7 @@ import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
 import type { Context } from './context.js';
 import { catalogPlugin } from './http/catalog.js';
+import { routeNotFound } from './errors/index.js';
 import { handleError } from './http/errors.js';
 import { noSniff } from './http/headers.js';
 import { storableMoments } from './http/moments.js';
@@ -67,7 +68,7 @@ export async function buildApp(ctx: Context, options: AppOptions = {}): Promise<
   app.addHook('preValidation', refuseNulInBody);
   app.addHook('onSend', encodeLocation);
   app.addHook('onSend', lingerOnRefusedBody);
-  app.setNotFoundHandler((_request, reply) => reply.code(404).send({ errors: ['Not found'] }));
+  app.setNotFoundHandler((request, reply) => handleError(routeNotFound(), request, reply));
   await app.register(cookie);
   await app.register(formbody);
   // Files are read by the routes that take them (http/multipart.ts), each with its own size limit (the account's);

@@ -75,7 +75,6 @@ export function adminCatalog(ctx: Context): Catalog {
       { name: 'Audit log', description: 'What admins did: every write, sign-in, failed sign-in and lockout' },
       { name: 'Webhooks', description: 'Endpoints receiving signed POSTs of events (Standard Webhooks), their deliveries and attempts' },
     ],
-    notFoundBody: { errors: ['Not found'] },
     hooks: { onRequest: adminGuard(ctx) },
     extend: auditWrites(ctx, '/api/admin'),
     routes: [
@@ -101,7 +100,6 @@ export function contentCatalog(ctx: Context): Catalog {
       { name: 'Content types', description: 'The JSON Schema of a content type\'s entries' },
       { name: 'Assets', description: 'Images and files of content spaces, at their public URLs' },
     ],
-    notFoundBody: { errors: ['Not found'] },
     routes: [deliveryRoutes(ctx), typeSchemaRoutes(ctx), assetFileRoutes(ctx)],
   };
 }
@@ -114,7 +112,6 @@ export function profileCatalog(ctx: Context): Catalog {
     securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'An OAuth 2.0 access token of a realm' } },
     security: [{ bearer: [] }],
     tags: [{ name: 'Profile', description: 'The signed-in realm user' }],
-    notFoundBody: { errors: ['Not found'] },
     hooks: { onRequest: profileGuard(ctx) },
     models: CUSTOMER_MODELS,
     routes: [profileRoutes(ctx)],

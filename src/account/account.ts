@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { Static } from '@sinclair/typebox';
 import type { AccountInput, AccountModel } from './schema.js';
 import type { Context } from '../context.js';
-import { FieldErrors } from '../http/errors.js';
+import { FieldErrors } from '../errors/index.js';
 import { accounts } from '../tables/account.js';
 
 export const DEFAULT_UPLOAD_MAX_BYTES = 10 * 1024 * 1024;

@@ -6,7 +6,7 @@ import type { Db } from '../db/connect.js';
 import { textSearch } from '../db/like.js';
 import { totalCount, totalOf, type Page } from '../db/paging.js';
 import { orderOf, type ListParams } from '../db/sorting.js';
-import { FieldErrors, notFound } from '../http/errors.js';
+import { FieldErrors, notFound } from '../errors/index.js';
 import { targetProblem } from '../net/outbound.js';
 import { hashSecret, randomSecret } from '../security/secrets.js';
 import { findAdmin, findMemberToActOn, grantsOf, lockMemberToActOn } from './team.js';

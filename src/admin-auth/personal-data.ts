@@ -1,4 +1,4 @@
-import { forbidden } from '../http/errors.js';
+import { forbidden } from '../errors/index.js';
 import type { Permission } from './permissions.js';
 import type { AdminPrincipal } from './principal.js';
 

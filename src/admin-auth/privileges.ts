@@ -1,4 +1,4 @@
-import { forbidden } from '../http/errors.js';
+import { forbidden } from '../errors/index.js';
 import { OWNER_ROLE } from './built-in-roles.js';
 import type { AdminPrincipal, Grant } from './principal.js';
 import { permittedIn } from './permissions.js';

@@ -3,7 +3,7 @@ import type { Static } from '@sinclair/typebox';
 import type { RoleInput as RoleInputSchema, RoleModel } from './schema.js';
 import { sortKeyOf } from '../db/sorting.js';
 import type { Context } from '../context.js';
-import { builtInRoleKept, FieldErrors, invalidField, notBuiltInRole, notFound, roleReadOnly } from '../http/errors.js';
+import { builtInRoleKept, FieldErrors, invalidField, notBuiltInRole, notFound, roleReadOnly } from '../errors/index.js';
 import { containing, textSearch } from '../db/like.js';
 import { totalCount, totalOf, type Page } from '../db/paging.js';
 import { prepared } from '../db/prepared.js';

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import type { Context } from '../context.js';
-import { FieldErrors, tooManyAttempts, unauthorized } from '../http/errors.js';
+import { FieldErrors, tooManyAttempts, unauthorized } from '../errors/index.js';
 import { attemptFailed, attemptSucceeded, beginAttempt, type AttemptLimit } from '../attempts/limit.js';
 import { actorOf, NO_ONE, recordAudit } from '../audit/log.js';
 import type { Db } from '../db/connect.js';

@@ -7,7 +7,7 @@ import type { Db } from '../db/connect.js';
 import { textSearch } from '../db/like.js';
 import { totalCount, totalOf, type Page } from '../db/paging.js';
 import { uniqueViolation } from '../db/unique.js';
-import { FieldErrors, invalidField, lastOwner, notFound } from '../http/errors.js';
+import { FieldErrors, invalidField, lastOwner, notFound } from '../errors/index.js';
 import { hashPassword, passwordWeakness } from '../security/passwords.js';
 import { OWNER_ROLE } from './built-in-roles.js';
 import { targetExists, type RoleTargets } from './role-targets.js';

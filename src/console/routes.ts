@@ -3,6 +3,8 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import type { Context } from '../context.js';
+import { routeNotFound } from '../errors/index.js';
+import { handleError } from '../http/errors.js';
 
 /** Where `npm run build` (vite, packages/console) writes the console: dist/admin at the project's root. */
 export const CONSOLE_DIR = fileURLToPath(new URL('../../dist/admin/', import.meta.url));
@@ -45,7 +47,7 @@ export function consoleRoutes(ctx: Pick<Context, 'log'>, dir = CONSOLE_DIR): Fas
         if ((request.method === 'GET' || request.method === 'HEAD') && !request.url.startsWith('/admin/assets/')) {
           return reply.sendFile('index.html');
         }
-        return reply.code(404).send({ errors: ['Not found'] });
+        return handleError(routeNotFound(), request, reply);
       });
     }, { prefix: '/admin' });
   };

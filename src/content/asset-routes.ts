@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Context } from '../context.js';
-import { notFound } from '../http/errors.js';
+import { notFound } from '../errors/index.js';
 import { ref, useModels } from '../http/models.js';
 import { FILE_FORM_FAILURES, fileForm, readFileForm } from '../http/multipart.js';
 import { onlyOf, trimmed } from '../http/only.js';

@@ -3,7 +3,7 @@ import type { Context } from '../context.js';
 import { textSearch } from '../db/like.js';
 import { totalCount, totalOf, type Page } from '../db/paging.js';
 import { orderOf } from '../db/sorting.js';
-import { invalidField, notFound } from '../http/errors.js';
+import { invalidField, notFound } from '../errors/index.js';
 import { discardFile, type ReceivedFile } from '../uploads/attachments.js';
 import { extensionOf, isImage, missingFile, refuseFile } from '../storage/checks.js';
 import { removeAfterCommit, type StoredObject } from '../storage/storage.js';

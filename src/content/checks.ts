@@ -1,4 +1,4 @@
-import type { FieldErrors } from '../http/errors.js';
+import type { FieldErrors } from '../errors/index.js';
 import { LIMITS } from './schema.js';
 
 /** Space and type uids: slugs, usable in a URL path and as a role's target without encoding. */

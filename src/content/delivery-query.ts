@@ -1,6 +1,6 @@
 import { isCalendarDate, MAX_IN_VALUES, MAX_TEXT_LENGTH, type Comparison, type ListOperator } from '../db/filters.js';
 import type { Page } from '../db/paging.js';
-import { AppError } from '../http/errors.js';
+import { AppError, declare } from '../errors/index.js';
 import { pageOf } from '../http/pagination.js';
 import type { ContentFieldDefinition } from '../tables/content.js';
 import { checkJsonPath } from './delivery-trim.js';
@@ -61,6 +61,8 @@ export interface DeliveryQuery {
   include: 0 | 1 | 2;
 }
 
+const QUERY_REFUSED = declare({ code: 'ATR_CONTENT_QUERY', kind: 'bad_request', description: 'The query cannot be answered: `error.query` names each parameter at fault', catalogs: ['content'] });
+
 /** The problems of a request's query, by parameter: answered 400 as a whole. */
 export class QueryProblems {
   private readonly byParam = new Map<string, string[]>();
@@ -78,7 +80,7 @@ export class QueryProblems {
   /** `{"error":{"query":{"<param>":["..."]}}}`, the facts page's shape. */
   error(): AppError {
     const query = Object.fromEntries(this.byParam);
-    return new AppError(400, [...this.byParam].map(([param, messages]) => `${param}: ${messages.join(', ')}`), undefined, { error: { query } }, 'ATR_CONTENT_QUERY');
+    return new AppError(QUERY_REFUSED, [...this.byParam].map(([param, messages]) => `${param}: ${messages.join(', ')}`), { body: { error: { query } } });
   }
 }
 

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { jwtVerify, SignJWT } from 'jose';
 import type { Context } from '../context.js';
-import { AppError } from '../http/errors.js';
+import { define } from '../errors/index.js';
 import type { Customer } from '../realms/credential.js';
 import { secretsKey } from '../security/secrets-key.js';
 import { segmentsOfUser } from '../segments/matching.js';
@@ -44,8 +44,9 @@ export async function issueDeliveryToken(ctx: Context, customer: Customer): Prom
 }
 
 /** 401 for a token that is not one of ours or has expired: the client asks the customers API for a new one. */
-export const deliveryTokenInvalid = () => new AppError(401, ['The delivery token is not valid or has expired'], undefined,
-  { error: { delivery_token: ['The delivery token is not valid or has expired'] } }, 'ATR_DELIVERY_TOKEN_INVALID');
+export const deliveryTokenInvalid = define('ATR_DELIVERY_TOKEN_INVALID', 'unauthenticated', 'The delivery token is not valid or has expired', {
+  body: { error: { delivery_token: ['The delivery token is not valid or has expired'] } }, catalogs: ['content'],
+});
 
 /** The reader a request's token names: no token reads public entries only; a bad one is refused. */
 export async function readerOf(ctx: Context, token: string | undefined): Promise<Reader> {

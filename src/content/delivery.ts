@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { Context } from '../context.js';
-import { notFound } from '../http/errors.js';
+import { notFound } from '../errors/index.js';
 import { metaOf } from '../http/pagination.js';
 import { keptAnswer } from './delivery-cache.js';
 import { embedReferences } from './delivery-include.js';

@@ -6,7 +6,7 @@ import { textSearch } from '../db/like.js';
 import { totalCount, totalOf, type Page } from '../db/paging.js';
 import { orderOf } from '../db/sorting.js';
 import { uniqueViolation } from '../db/unique.js';
-import { contentTypeChanged, FieldErrors, forbidden, invalidField, notFound } from '../http/errors.js';
+import { contentTypeChanged, FieldErrors, forbidden, invalidField, notFound } from '../errors/index.js';
 import { completeFields, missingRequired, sharedValues } from './entry-fields.js';
 import { checkEntryInput, checkLocale, slugOf, type EntryChanges } from './entry-input.js';
 import type { ContentSpace, EntryScope } from './entry-scope.js';

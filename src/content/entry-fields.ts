@@ -1,7 +1,7 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Context } from '../context.js';
 import { isCalendarDate } from '../db/filters.js';
-import type { FieldErrors } from '../http/errors.js';
+import type { FieldErrors } from '../errors/index.js';
 import { contentAssets, contentEntries, type ContentFieldDefinition } from '../tables/content.js';
 
 /**

@@ -1,6 +1,6 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Context } from '../context.js';
-import type { FieldErrors } from '../http/errors.js';
+import type { FieldErrors } from '../errors/index.js';
 import { segments } from '../tables/segments.js';
 import { checkFieldValues, checkReferences } from './entry-fields.js';
 import type { EntryScope } from './entry-scope.js';

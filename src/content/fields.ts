@@ -1,4 +1,4 @@
-import type { FieldErrors } from '../http/errors.js';
+import type { FieldErrors } from '../errors/index.js';
 import { CHOICE_FIELD_TYPES, FIELD_TYPES, LIMITS, SORTABLE_FIELD_TYPES, type FieldInputBody, type FieldType } from './schema.js';
 import type { ContentFieldDefinition } from '../tables/content.js';
 

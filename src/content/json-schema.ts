@@ -1,5 +1,5 @@
 import type { Context } from '../context.js';
-import { notFound } from '../http/errors.js';
+import { notFound } from '../errors/index.js';
 import type { FieldDefinition } from './fields.js';
 import { findSpace, type Space } from './spaces.js';
 import { findType, type ContentType } from './types.js';

@@ -2,7 +2,7 @@ import { and, asc, eq, inArray, lte, or, sql } from 'drizzle-orm';
 import type { Context } from '../context.js';
 import type { Db } from '../db/connect.js';
 import { uniqueViolation } from '../db/unique.js';
-import { entryNotPublished, FieldErrors, invalidField, notFound } from '../http/errors.js';
+import { entryNotPublished, FieldErrors, invalidField, notFound } from '../errors/index.js';
 import type { Job } from '../jobs/runner.js';
 import { preferredLocale, requireEntry, showVersion, withValues } from './entries.js';
 import { missingRequired, sharedValues } from './entry-fields.js';

@@ -8,7 +8,7 @@ import { totalCount, totalOf, type Page } from '../db/paging.js';
 import { textSearch } from '../db/like.js';
 import { orderOf } from '../db/sorting.js';
 import { uniqueViolation } from '../db/unique.js';
-import { FieldErrors, forbidden, invalidField, notFound } from '../http/errors.js';
+import { FieldErrors, forbidden, invalidField, notFound } from '../errors/index.js';
 import { removeAfterCommit } from '../storage/storage.js';
 import { checkedName, checkedUid, languageTag } from './checks.js';
 import { LIMITS, type SpaceInputBody, type SpaceModel } from './schema.js';

@@ -5,7 +5,7 @@ import { totalCount, totalOf, type Page } from '../db/paging.js';
 import { textSearch } from '../db/like.js';
 import { orderOf } from '../db/sorting.js';
 import { uniqueViolation } from '../db/unique.js';
-import { FieldErrors, invalidField, notFound } from '../http/errors.js';
+import { FieldErrors, invalidField, notFound } from '../errors/index.js';
 import { checkedName, checkedUid } from './checks.js';
 import { checkChangeWithEntries, checkedFields, removedFields, type FieldDefinition } from './fields.js';
 import type { TypeInputBody, TypeModel } from './schema.js';

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Context } from '../context.js';
-import { realmNotFound, sessionExpired, userNotFound } from '../http/errors.js';
+import { realmNotFound, sessionExpired, userNotFound } from '../errors/index.js';
 import { findActiveRealm, onCustomDomain, type Realm } from '../realms/realms.js';
 import { bearerOf } from '../http/bearer.js';
 import { resolveRealmToken, resolveToken } from '../oauth/credential.js';

@@ -2,7 +2,7 @@ import { and, eq, lt, sql } from 'drizzle-orm';
 import type { Context } from '../context.js';
 import type { Db } from '../db/connect.js';
 import { recordEvent } from '../events/events.js';
-import { AppError, type FieldError } from '../http/errors.js';
+import { AppError, type FieldError } from '../errors/index.js';
 import { fieldsOf, type CustomField } from '../realms/custom-fields.js';
 import { checkFieldValue, type FieldValue } from '../realms/field-values.js';
 import type { Realm } from '../realms/realms.js';
@@ -75,7 +75,7 @@ async function createUser(ctx: Context, realm: Realm, input: RealmUserInput, fie
   try {
     return await writeRealmUser(ctx, realm, null, input, { fields, emailVerified: true });
   } catch (err) {
-    if (!(err instanceof AppError) || err.status !== 422) throw err;
+    if (!(err instanceof AppError) || err.kind !== 'invalid') throw err;
     if (input.username && err.details?.some((d) => d.field === 'username')) return createUser(ctx, realm, { ...input, username: undefined }, fields);
     throw new Refusal('invalid', 422, err.details);
   }

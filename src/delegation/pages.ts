@@ -4,7 +4,7 @@ import { Type } from '@sinclair/typebox';
 import type { Context } from '../context.js';
 import { findActiveRealm, hostOf, type Realm } from '../realms/realms.js';
 import { safeRedirect } from '../realms/redirects.js';
-import type { FieldError } from '../http/errors.js';
+import type { FieldError } from '../errors/index.js';
 import { fieldsOf, type CustomField } from '../realms/custom-fields.js';
 import { html, pageErrorHandler, pageNotFound, sendPage, type Markup } from '../shared/html/layout.js';
 import { fieldMessage, pageTexts, type Texts } from '../shared/html/messages.js';

@@ -5,7 +5,7 @@ import { actorOf, recordAudit } from '../audit/log.js';
 import type { Context } from '../context.js';
 import type { Db } from '../db/connect.js';
 import { prepared } from '../db/prepared.js';
-import { FieldErrors, forbidden, identityProviderMissing, invalidField, notFound } from '../http/errors.js';
+import { FieldErrors, forbidden, identityProviderMissing, invalidField, notFound } from '../errors/index.js';
 import { fieldsOf } from '../realms/custom-fields.js';
 import type { Realm } from '../realms/realms.js';
 import { realms } from '../tables/realms.js';

@@ -1,5 +1,5 @@
 import type { Context } from '../context.js';
-import { FieldErrors } from '../http/errors.js';
+import { FieldErrors } from '../errors/index.js';
 import type { Realm } from '../realms/realms.js';
 import type { RealmUser } from '../realms/users.js';
 import { isBuiltInEventType } from '../shared/event-catalog.js';

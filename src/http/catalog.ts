@@ -2,7 +2,9 @@ import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest,
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TSchema } from '@sinclair/typebox';
-import { ErrorBody, handleError } from './errors.js';
+import { AppError, routeNotFound, type CatalogName, type FixedBody } from '../errors/index.js';
+import { listCodes } from './code-lists.js';
+import { carriesCodeInBody, ErrorBody, ErrorBodyWithCode, handleError } from './errors.js';
 import { noStoreByDefault } from './headers.js';
 import { Meta } from './pagination.js';
 import { useModels } from './models.js';
@@ -20,8 +22,8 @@ export interface Catalog {
   securitySchemes: Record<string, Record<string, unknown>>;
   /** Tags (sections) in the order the page lists them. */
   tags: { name: string; description: string }[];
-  /** Body of a 404 for an unknown route under the prefix. */
-  notFoundBody: Record<string, unknown>;
+  /** The body a specification fixes for a 404 of an unknown route under the prefix (the customers API's `{}`). */
+  notFoundBody?: FixedBody;
   /** Security requirements that apply to every operation unless it says otherwise. */
   security?: Record<string, string[]>[];
   /** Hooks that apply to every route of the catalog (the admin credential guard, say). */
@@ -40,9 +42,10 @@ const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
  * route: a URL with a broken escape or a NUL character (400); a path parameter past the router's
  * length limit (414); an integer path parameter that is not one, or out of range (422); and where a
  * body is read, malformed JSON or a NUL in it (400), a body past the size limit (413), a media type
- * no parser takes (415); and a database that cannot be reached for a moment (503).
+ * no parser takes (415); and a database that cannot be reached for a moment (503). Each failure then
+ * lists the error codes it may carry (code-lists.ts).
  */
-function declareCommonFailures(route: RouteOptions): void {
+function declareCommonFailures(route: RouteOptions, catalog: CatalogName): void {
   const schema = route.schema as { response?: Record<string, unknown>; params?: { properties?: Record<string, { type?: string }> } } | undefined;
   if (!schema?.response) return;
   const params = Object.values(schema.params?.properties ?? {});
@@ -50,7 +53,7 @@ function declareCommonFailures(route: RouteOptions): void {
   if (params.length) statuses.push(414);
   if (params.some((p) => p.type === 'integer')) statuses.push(422);
   if ([route.method].flat().some((m) => BODY_METHODS.has(m))) statuses.push(413, 415);
-  schema.response = { ...failures(...statuses), ...schema.response };
+  schema.response = listCodes({ ...failures(...statuses), ...schema.response }, catalog);
 }
 
 /**
@@ -59,7 +62,8 @@ function declareCommonFailures(route: RouteOptions): void {
  */
 export function catalogPlugin(catalog: Catalog): FastifyPluginAsync {
   return async (scope: FastifyInstance) => {
-    useModels(scope, ErrorBody, Meta, ...(catalog.models ?? []));
+    const name = catalog.prefix.slice('/api/'.length) as CatalogName;
+    useModels(scope, carriesCodeInBody(catalog.prefix) ? ErrorBodyWithCode : ErrorBody, Meta, ...(catalog.models ?? []));
     await scope.register(swagger, {
       openapi: {
         openapi: '3.1.0',
@@ -85,9 +89,10 @@ export function catalogPlugin(catalog: Catalog): FastifyPluginAsync {
     scope.addHook('onSend', noStoreByDefault);
     if (catalog.hooks?.onRequest) scope.addHook('onRequest', catalog.hooks.onRequest);
     catalog.extend?.(scope);
-    scope.addHook('onRoute', declareCommonFailures);
+    scope.addHook('onRoute', (route) => declareCommonFailures(route, name));
     scope.setErrorHandler(handleError);
-    scope.setNotFoundHandler((_request, reply) => reply.code(404).send(catalog.notFoundBody));
+    scope.setNotFoundHandler((request, reply) =>
+      handleError(new AppError(routeNotFound.declaration, ['Not found'], { body: catalog.notFoundBody }), request, reply));
     for (const routes of catalog.routes) await scope.register(routes);
   };
 }

@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { telemetry } from '../telemetry/hooks.js';
+import { errorCodeOf } from './errors.js';
 
 /**
  * Query parameters whose values are known to be harmless: paging, sorting, and the OAuth request's
@@ -26,12 +27,17 @@ export function redactUrl(url: string): string {
   return `${safePath}?${masked.toString()}`;
 }
 
-/** One line per request, with its trace id when tracing is on; headers (credentials, cookies) are never logged. */
+/**
+ * One line per request, with the error's code when it failed and its trace id when tracing is on;
+ * headers (credentials, cookies) are never logged.
+ */
 export function logRequest(request: FastifyRequest, reply: FastifyReply, done: () => void): void {
+  const code = errorCodeOf(reply);
   request.log.info({
     method: request.method,
     url: redactUrl(request.url),
     status: reply.statusCode,
+    ...(code ? { code } : {}),
     ms: Math.round(reply.elapsedTime * 10) / 10,
     ...(telemetry.traceIdOf ? { trace_id: telemetry.traceIdOf(request) } : {}),
   }, 'request');

@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
 import type { IncomingFile } from '../storage/checks.js';
-import { AppError, badRequest, invalidField, payloadTooLarge, unsupportedMediaType } from './errors.js';
+import { AppError, badRequest, invalidField, payloadTooLarge, unsupportedMediaType } from '../errors/index.js';
 
 /** The failures a route taking a file declares, besides its own: malformed, too large, not multipart, invalid. */
 export const FILE_FORM_FAILURES = [400, 413, 415, 422] as const;

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { badRequest } from './errors.js';
+import { badRequest } from '../errors/index.js';
 
 /**
  * True when a string, or any key or string inside an object or array, holds a NUL character. Walks

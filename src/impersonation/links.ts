@@ -3,7 +3,7 @@ import type { Context } from '../context.js';
 import { admins } from '../tables/admin-auth.js';
 import type { ActingContext } from '../admin-auth/principal.js';
 import { recordEvent } from '../events/events.js';
-import { cannotImpersonate } from '../http/errors.js';
+import { cannotImpersonate } from '../errors/index.js';
 import { findActiveRealm, type Realm } from '../realms/realms.js';
 import { startRealmSession, type StartedSession } from '../realms/sessions.js';
 import { realmUsers } from '../tables/realms.js';

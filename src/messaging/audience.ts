@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Context } from '../context.js';
 import { rowsOf } from '../db/rows.js';
-import { invalidField } from '../http/errors.js';
+import { invalidField } from '../errors/index.js';
 import { segmentsCondition } from '../segments/matching.js';
 import { segments } from '../tables/segments.js';
 import { campaignSegments } from '../tables/messaging.js';

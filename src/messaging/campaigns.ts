@@ -6,7 +6,7 @@ import type { Context } from '../context.js';
 import { textSearch } from '../db/like.js';
 import { totalCount, type Page } from '../db/paging.js';
 import { orderOf } from '../db/sorting.js';
-import { FieldErrors, forbidden, invalidField, notFound } from '../http/errors.js';
+import { FieldErrors, forbidden, invalidField, notFound } from '../errors/index.js';
 import { realms } from '../tables/realms.js';
 import { countRecipients, segmentListOf, segmentRefsOf, segmentsOfRealm, type SegmentRef } from './audience.js';
 import { sampleScope } from './recipients.js';

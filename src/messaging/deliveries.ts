@@ -3,7 +3,7 @@ import type { Static } from '@sinclair/typebox';
 import type { ActingContext } from '../admin-auth/principal.js';
 import { totalCount, type Page } from '../db/paging.js';
 import { rowsOf } from '../db/rows.js';
-import { deliveryStarted, invalidField, notFound } from '../http/errors.js';
+import { deliveryStarted, invalidField, notFound } from '../errors/index.js';
 import { segmentListOf } from './audience.js';
 import { requireCampaign } from './campaigns.js';
 import type { DELIVERY_STATUSES, DeliveryInput, DeliveryModel } from './schema.js';

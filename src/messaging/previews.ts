@@ -2,7 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { assertMaySeePersonalData } from '../admin-auth/personal-data.js';
 import type { ActingContext } from '../admin-auth/principal.js';
 import { rowsOf } from '../db/rows.js';
-import { forbidden, invalidField, notFound } from '../http/errors.js';
+import { forbidden, invalidField, notFound } from '../errors/index.js';
 import { INT32_MAX } from '../http/models.js';
 import { realms, realmUsers } from '../tables/realms.js';
 import { bodyKindOf, requireCampaign, type Campaign } from './campaigns.js';

@@ -1,5 +1,5 @@
 import { Context as LiquidContext, Liquid, LiquidError, toValueSync, type Template } from 'liquidjs';
-import { FieldErrors } from '../http/errors.js';
+import { FieldErrors } from '../errors/index.js';
 
 /** The limits of a campaign's templates and of what one rendering may produce. */
 export const TEMPLATE_LIMITS = {

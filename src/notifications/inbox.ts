@@ -2,7 +2,7 @@ import { and, count, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { Context } from '../context.js';
 import { totalCount, type Page } from '../db/paging.js';
 import { recordEvent } from '../events/events.js';
-import { notificationNotFound } from '../http/errors.js';
+import { notificationNotFound } from '../errors/index.js';
 import { INT32_MAX } from '../http/models.js';
 import type { Customer } from '../realms/credential.js';
 import { notificationBody, type NotificationBody } from './notifications.js';

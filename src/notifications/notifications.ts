@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Static } from '@sinclair/typebox';
 import type { Context } from '../context.js';
 import { rowsOf } from '../db/rows.js';
-import { FieldErrors, notFound } from '../http/errors.js';
+import { FieldErrors, notFound } from '../errors/index.js';
 import { linkProblem } from '../http/links.js';
 import { INT32_MAX } from '../http/models.js';
 import type { Realm } from '../realms/realms.js';

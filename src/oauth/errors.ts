@@ -1,18 +1,28 @@
-import { AppError } from '../http/errors.js';
+import { AppError, declare, type Declaration, type ErrorKind } from '../errors/index.js';
+
+/** An RFC 6749 section 5.2 error code, declared once with its stable code; the OAuth endpoints are outside the catalogs. */
+function oauthCode(error: string, kind: ErrorKind, description: string): Declaration {
+  return declare({ code: `ATR_OAUTH_${error.toUpperCase()}`, kind, description, catalogs: [] });
+}
+
+const INVALID_REQUEST = oauthCode('invalid_request', 'bad_request', 'OAuth: the request is missing a parameter or is malformed');
+const INVALID_CLIENT = oauthCode('invalid_client', 'unauthenticated', 'OAuth: client authentication failed');
+const INVALID_GRANT = oauthCode('invalid_grant', 'bad_request', 'OAuth: the grant is not valid, has expired or was used');
+const UNSUPPORTED_GRANT_TYPE = oauthCode('unsupported_grant_type', 'bad_request', 'OAuth: the grant type is not supported');
 
 /**
  * An OAuth error, one class per RFC 6749 section 5.2 error code as node-oidc-provider has them. It
  * answers `{"error", "error_description"}`; being an AppError with a fixed body, the shared handler answers it.
  */
 export class OAuthError extends AppError {
-  constructor(readonly error: string, description: string, status = 400) {
-    super(status, [description], undefined, { error, error_description: description }, `ATR_OAUTH_${error.toUpperCase()}`);
+  constructor(declaration: Declaration, readonly error: string, description: string) {
+    super(declaration, [description], { body: { error, error_description: description } });
   }
 }
 
 export class InvalidRequest extends OAuthError {
   constructor(description: string) {
-    super('invalid_request', description);
+    super(INVALID_REQUEST, 'invalid_request', description);
   }
 }
 
@@ -22,19 +32,19 @@ export class InvalidRequest extends OAuthError {
  */
 export class InvalidClient extends OAuthError {
   constructor(basic: boolean, description = 'client authentication failed') {
-    super('invalid_client', description, 401);
+    super(INVALID_CLIENT, 'invalid_client', description);
     if (basic) this.headers = { 'www-authenticate': 'Basic realm="oauth", charset="UTF-8"' };
   }
 }
 
 export class InvalidGrant extends OAuthError {
   constructor(description: string) {
-    super('invalid_grant', description);
+    super(INVALID_GRANT, 'invalid_grant', description);
   }
 }
 
 export class UnsupportedGrantType extends OAuthError {
   constructor(description: string) {
-    super('unsupported_grant_type', description);
+    super(UNSUPPORTED_GRANT_TYPE, 'unsupported_grant_type', description);
   }
 }

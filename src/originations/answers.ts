@@ -1,5 +1,5 @@
 import type { Db } from '../db/connect.js';
-import { FieldErrors } from '../http/errors.js';
+import { FieldErrors } from '../errors/index.js';
 import { INT32_MAX } from '../http/models.js';
 import { findUserAttachment } from './attachments.js';
 import type { Question, Task } from './definitions.js';

@@ -5,7 +5,7 @@ import type { Db } from '../db/connect.js';
 import { totalCount, totalOf, type Page } from '../db/paging.js';
 import { orderOf } from '../db/sorting.js';
 import { textSearch } from '../db/like.js';
-import { FieldErrors, invalidField, notFound, originationInUse } from '../http/errors.js';
+import { FieldErrors, invalidField, notFound, originationInUse } from '../errors/index.js';
 import type { Realm } from '../realms/realms.js';
 import type { OriginationChanges, OriginationInput, OriginationModel, StepInput } from './schema.js';
 import { originationQuestions, originationTasks, originations, submissions } from '../tables/originations.js';

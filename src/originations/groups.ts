@@ -6,7 +6,7 @@ import { textSearch } from '../db/like.js';
 import { totalCount, totalOf, type Page } from '../db/paging.js';
 import { orderOf, type ListParams } from '../db/sorting.js';
 import { uniqueViolation } from '../db/unique.js';
-import { FieldErrors, invalidField, notFound } from '../http/errors.js';
+import { FieldErrors, invalidField, notFound } from '../errors/index.js';
 import type { Realm } from '../realms/realms.js';
 import { admins } from '../tables/admin-auth.js';
 import type { GroupChanges, GroupModel } from './schema.js';

@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import type { Context } from '../context.js';
 import type { Db } from '../db/connect.js';
-import { FieldErrors, invalidField, notFound } from '../http/errors.js';
+import { FieldErrors, invalidField, notFound } from '../errors/index.js';
 import type { Realm } from '../realms/realms.js';
 import { findOrigination } from './definitions.js';
 import { findGroup, isMember } from './groups.js';

@@ -5,7 +5,7 @@ import { textSearch } from '../db/like.js';
 import { totalCount, totalOf, type Page } from '../db/paging.js';
 import { orderOf, type ListParams } from '../db/sorting.js';
 import { recordEvent } from '../events/events.js';
-import { invalidField, notFound, submissionClosed, submissionNotFound } from '../http/errors.js';
+import { invalidField, notFound, submissionClosed, submissionNotFound } from '../errors/index.js';
 import type { Customer } from '../realms/credential.js';
 import type { Realm } from '../realms/realms.js';
 import { realmUsers } from '../tables/realms.js';

@@ -2,7 +2,7 @@ import { and, eq, type SQL } from 'drizzle-orm';
 import type { Context } from '../context.js';
 import type { Db } from '../db/connect.js';
 import { recordEvent } from '../events/events.js';
-import { forbidden, notFound, submissionNotFound, taskNotCurrent, taskNotYours, type AppError } from '../http/errors.js';
+import { forbidden, notFound, submissionNotFound, taskNotCurrent, taskNotYours, type AppError } from '../errors/index.js';
 import type { ActingContext } from '../admin-auth/principal.js';
 import type { Customer } from '../realms/credential.js';
 import type { Realm } from '../realms/realms.js';

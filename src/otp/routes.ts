@@ -4,7 +4,7 @@ import { Type } from '@sinclair/typebox';
 import type { Context } from '../context.js';
 import { customerRealmOf } from '../customers/credential.js';
 import { RealmNotFound } from '../customers/schema.js';
-import { otpAttemptsExceeded, otpCodeInvalid } from '../http/errors.js';
+import { otpAttemptsExceeded, otpCodeInvalid } from '../errors/index.js';
 import { ref } from '../http/models.js';
 import { failures } from '../http/responses.js';
 import { checkCode, secondsUntil } from './codes.js';

@@ -1,4 +1,4 @@
-import type { FieldErrors } from '../http/errors.js';
+import type { FieldErrors } from '../errors/index.js';
 import { linkProblem } from '../http/links.js';
 import { HEX_COLOR, POLICY_HOST } from '../shared/html/brand.js';
 import { BRANDING_LIMITS } from './schema.js';

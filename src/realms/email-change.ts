@@ -4,7 +4,7 @@ import { inTransaction, type Context } from '../context.js';
 import { queueMail } from '../mail/queue.js';
 import { uniqueViolation } from '../db/unique.js';
 import { recordEvent } from '../events/events.js';
-import { tooManyAttempts } from '../http/errors.js';
+import { tooManyAttempts } from '../errors/index.js';
 import { emitWebhookEvent } from '../webhooks/outbox.js';
 import { fieldsOf } from './custom-fields.js';
 import { claimLink, findLink, issueLink, type LinkLookup } from './links.js';

@@ -1,6 +1,6 @@
 import { and, eq, ne, sql } from 'drizzle-orm';
 import type { Db } from '../db/connect.js';
-import type { FieldErrors } from '../http/errors.js';
+import type { FieldErrors } from '../errors/index.js';
 import { realmUsers } from '../tables/realms.js';
 
 /**

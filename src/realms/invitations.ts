@@ -2,7 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { isEmail, normalizeEmail } from '../admin-auth/team.js';
 import type { Context } from '../context.js';
 import { queueMail } from '../mail/queue.js';
-import { invalidField, signUpDisabled } from '../http/errors.js';
+import { invalidField, signUpDisabled } from '../errors/index.js';
 import { issueLink } from './links.js';
 import { realmLanguage, textsIn } from '../shared/html/messages.js';
 import type { Realm } from './realms.js';

@@ -6,7 +6,7 @@ import { orderOf } from '../db/sorting.js';
 import type { Context } from '../context.js';
 import { textSearch } from '../db/like.js';
 import { uniqueViolation } from '../db/unique.js';
-import { FieldErrors, forbidden, invalidField, notFound } from '../http/errors.js';
+import { FieldErrors, forbidden, invalidField, notFound } from '../errors/index.js';
 import type { ActingContext } from '../admin-auth/principal.js';
 import { dropTarget, retarget } from '../admin-auth/role-targets.js';
 import type { Db } from '../db/connect.js';

@@ -4,7 +4,7 @@ import { normalizeEmail } from '../admin-auth/team.js';
 import { inTransaction, type Context } from '../context.js';
 import type { Db } from '../db/connect.js';
 import { recordEvent } from '../events/events.js';
-import { AppError, type FieldError } from '../http/errors.js';
+import { AppError, type FieldError } from '../errors/index.js';
 import { fieldsOf, type CustomField } from './custom-fields.js';
 import type { FieldValue } from './field-values.js';
 import { claimLink, expireLinks } from './links.js';
@@ -110,7 +110,7 @@ export async function signUp(ctx: Context, realm: Realm, input: SignUpInput, fie
     return { outcome: 'created', user };
   } catch (err) {
     if (err instanceof InvitationDead) return { outcome: 'invitation_dead', reason: err.reason };
-    if (!(err instanceof AppError) || err.status !== 422 || !err.details) throw err;
+    if (!(err instanceof AppError) || err.kind !== 'invalid' || !err.details) throw err;
     const checkboxes = new Set(fields.filter((f) => f.type === 'checkbox').map((f) => `custom_fields.${f.key}`));
     const errors = err.details
       .map((d) => (d.field === 'email' && invitation === undefined ? { ...d, messages: d.messages.filter((m) => m !== EMAIL_TAKEN) } : d))

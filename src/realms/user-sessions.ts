@@ -2,7 +2,7 @@ import { and, desc, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Static } from '@sinclair/typebox';
 import type { Context } from '../context.js';
 import { totalCount, totalOf, type Page } from '../db/paging.js';
-import { notFound } from '../http/errors.js';
+import { notFound } from '../errors/index.js';
 import { INT32_MAX } from '../http/models.js';
 import { endRealmSession } from './sessions.js';
 import { realmSessions } from '../tables/realms.js';

@@ -6,7 +6,7 @@ import type { Context } from '../context.js';
 import type { Db } from '../db/connect.js';
 import { textSearch } from '../db/like.js';
 import { uniqueViolation } from '../db/unique.js';
-import { FieldErrors, invalidField, notFound } from '../http/errors.js';
+import { FieldErrors, invalidField, notFound } from '../errors/index.js';
 import { isEmail, normalizeEmail } from '../admin-auth/team.js';
 import { hashPassword, passwordWeakness } from '../security/passwords.js';
 import { removeAvatarObjects } from './avatar-files.js';

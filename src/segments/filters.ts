@@ -1,5 +1,5 @@
 import { checkComparison, MAX_DAYS, OPERATORS, type Comparison } from '../db/filters.js';
-import { FieldErrors, invalidField } from '../http/errors.js';
+import { FieldErrors, invalidField } from '../errors/index.js';
 import { isPersonal, resolveAttribute, SUBMISSION_STATUSES, type Attribute, type FieldType } from './attributes.js';
 
 /**

@@ -1,7 +1,7 @@
 import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Context } from '../context.js';
 import type { Db } from '../db/connect.js';
-import { invalidField } from '../http/errors.js';
+import { invalidField } from '../errors/index.js';
 import { fieldsOf } from '../realms/custom-fields.js';
 import { realmUsers } from '../tables/realms.js';
 import { segmentCondition } from './compile.js';

@@ -7,7 +7,7 @@ import type { Context } from '../context.js';
 import { textSearch } from '../db/like.js';
 import { totalCount, type Page } from '../db/paging.js';
 import { orderOf } from '../db/sorting.js';
-import { FieldErrors, forbidden, invalidField, notFound } from '../http/errors.js';
+import { FieldErrors, forbidden, invalidField, notFound } from '../errors/index.js';
 import { fieldsOf } from '../realms/custom-fields.js';
 import { findRealmByUid, type Realm } from '../realms/realms.js';
 import { listRealmUsers } from '../realms/users.js';

@@ -1,4 +1,4 @@
-import { invalidField } from '../http/errors.js';
+import { invalidField } from '../errors/index.js';
 
 /**
  * A period filter's bound: 422 naming the field for a date-time the schema let through that is still

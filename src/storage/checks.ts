@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { fileTypeFromBuffer } from 'file-type';
-import { AppError, invalidField } from '../http/errors.js';
+import { AppError, declare, invalidField } from '../errors/index.js';
 import { TextCheck } from './text-check.js';
 
 /** A file received from a client, read whole up to a size limit. */
@@ -152,9 +152,11 @@ export class FileInspection {
   }
 }
 
+const FILE_REFUSED = declare({ code: 'ATR_FILE_REFUSED', kind: 'invalid', description: 'The file is refused: one text per reason, each starting with the file name' });
+
 /** Throws the 422 of a refused file: one text per reason, each starting with the file name, filed under `field`. */
 export function refuseFile(reasons: string[], field = 'file'): never {
-  throw new AppError(422, reasons, [{ field, messages: reasons }]);
+  throw new AppError(FILE_REFUSED, reasons, { details: [{ field, messages: reasons }] });
 }
 
 /** A form without its file: 422 on `field`. */

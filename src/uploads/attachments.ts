@@ -3,7 +3,7 @@ import { and, eq } from 'drizzle-orm';
 import type { Context } from '../context.js';
 import type { Db } from '../db/connect.js';
 import { getAccount } from '../account/account.js';
-import { attachmentNotFound, fileQuestionNotFound } from '../http/errors.js';
+import { attachmentNotFound, fileQuestionNotFound } from '../errors/index.js';
 import type { FilePart } from '../http/multipart.js';
 import { INT32_MAX } from '../http/models.js';
 import { isFileQuestion, type AnswerAttachment } from '../originations/attachments.js';

@@ -3,7 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Context } from '../context.js';
 import { customerOf } from '../customers/credential.js';
 import { credentialFailures, RealmNotFound } from '../customers/schema.js';
-import { attachmentNotFound, notFound } from '../http/errors.js';
+import { attachmentNotFound, notFound } from '../errors/index.js';
 import { ref, useModels } from '../http/models.js';
 import { FILE_FORM_FAILURES, fileForm, readFileForm } from '../http/multipart.js';
 import { failures, NoContent } from '../http/responses.js';

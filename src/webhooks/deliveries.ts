@@ -2,7 +2,7 @@ import { and, asc, desc, eq, inArray, isNull, lte, or } from 'drizzle-orm';
 import type { Static } from '@sinclair/typebox';
 import type { Context } from '../context.js';
 import { totalCount, totalOf, type Page } from '../db/paging.js';
-import { notFound, webhookDeliveryInFlight, webhookEndpointInactive } from '../http/errors.js';
+import { notFound, webhookDeliveryInFlight, webhookEndpointInactive } from '../errors/index.js';
 import { requireEndpoint } from './endpoints.js';
 import type { WebhookDeliveryModel } from './schema.js';
 import { webhookAttempts, webhookDeliveries, webhookEndpoints } from '../tables/webhooks.js';

@@ -6,7 +6,7 @@ import type { Context } from '../context.js';
 import { textSearch } from '../db/like.js';
 import { totalCount, totalOf, type Page } from '../db/paging.js';
 import { orderOf, type ListParams } from '../db/sorting.js';
-import { FieldErrors, invalidField, notFound } from '../http/errors.js';
+import { FieldErrors, invalidField, notFound } from '../errors/index.js';
 import { targetProblem } from '../net/outbound.js';
 import { realms } from '../tables/realms.js';
 import { carriesPersonalData, checkEventTypes } from './event-types.js';

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Context } from '../context.js';
 import { rowsOf } from '../db/rows.js';
 import { EVENT_TYPES, isBuiltInEventType } from '../shared/event-catalog.js';
-import { invalidField } from '../http/errors.js';
+import { invalidField } from '../errors/index.js';
 
 /** The admin-side event types (notes/events.md): what each one's `data` holds. */
 export const ADMIN_EVENT_TYPES = {

@@ -69,6 +69,6 @@ describe('the admin session as a console reads it', () => {
     h.clock.advanceMinutes(12 * 60);
     const res = await current({ cookie });
     expect(res.statusCode).toBe(401);
-    expect(res.json()).toEqual({ errors: ['Your session has ended: sign in again'] });
+    expect(res.json()).toEqual({ errors: ['Your session has ended: sign in again'], code: 'ATR_UNAUTHENTICATED' });
   });
 });

@@ -23,7 +23,7 @@ describe('admin sessions', () => {
   it('refuses a wrong password or an unknown email with 401, and blank fields with 422', async () => {
     const wrong = await h.request({ method: 'POST', url: '/api/admin/session', token: null, payload: { email: OWNER_EMAIL, password: 'nope nope nope' } });
     expect(wrong.statusCode).toBe(401);
-    expect(wrong.json()).toEqual({ errors: ['Invalid email or password'] });
+    expect(wrong.json()).toEqual({ errors: ['Invalid email or password'], code: 'ATR_UNAUTHENTICATED' });
     const unknown = await h.request({ method: 'POST', url: '/api/admin/session', token: null, payload: { email: 'who@example.com', password: 'whatever it is' } });
     expect(unknown.json()).toEqual(wrong.json());
     const blank = await h.request({ method: 'POST', url: '/api/admin/session', token: null, payload: { email: '', password: '' } });
@@ -56,7 +56,7 @@ describe('admin sessions', () => {
     expect((await h.request({ method: 'GET', url: '/api/admin/roles', token: null, headers: { authorization: 'Basic abc' } })).statusCode).toBe(401);
     const unknown = await h.request({ method: 'GET', url: '/api/admin/roles', token: 'x'.repeat(43) });
     expect(unknown.statusCode).toBe(401);
-    expect(unknown.json()).toEqual({ errors: ['Invalid access token'] });
+    expect(unknown.json()).toEqual({ errors: ['Invalid access token'], code: 'ATR_UNAUTHENTICATED' });
   });
 
   it('only lets a session reach what the member\'s roles allow', async () => {
@@ -65,7 +65,7 @@ describe('admin sessions', () => {
     expect((await h.request({ method: 'GET', url: '/api/admin/session', token: null, headers: { cookie } })).statusCode).toBe(200);
     const team = await h.request({ method: 'GET', url: '/api/admin/team_members', token: null, headers: { cookie } });
     expect(team.statusCode).toBe(403);
-    expect(team.json()).toEqual({ errors: ['Your role does not allow this action'] });
+    expect(team.json()).toEqual({ errors: ['Your role does not allow this action'], code: 'ATR_FORBIDDEN' });
   });
 
   it('locks a member for 15 minutes after ten failed sign-ins', async () => {

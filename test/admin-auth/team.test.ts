@@ -26,7 +26,7 @@ describe('team members', () => {
     const before = (await h.request({ method: 'GET', url: '/api/admin/team_members' })).json().meta.total_entries;
     const duplicate = await create({ email: OWNER_EMAIL.toUpperCase(), password: 'a sturdy password' });
     expect(duplicate.statusCode).toBe(422);
-    expect(duplicate.json()).toEqual({ errors: ['Email has already been taken'], details: [{ field: 'email', messages: ['has already been taken'] }] });
+    expect(duplicate.json()).toEqual({ errors: ['Email has already been taken'], details: [{ field: 'email', messages: ['has already been taken'] }], code: 'ATR_INVALID' });
     const weak = await create({ email: 'weak@example.com', password: 'short' });
     expect(weak.json().details).toEqual([{ field: 'password', messages: ['is too short (minimum is 8 characters)'] }]);
     const common = await create({ email: 'weak@example.com', password: 'password' });
@@ -94,7 +94,7 @@ describe('team members', () => {
     expect((await h.request({ method: 'DELETE', url: `/api/admin/team_members/${created.id}` })).statusCode).toBe(204);
     const missing = await h.request({ method: 'GET', url: `/api/admin/team_members/${created.id}` });
     expect(missing.statusCode).toBe(404);
-    expect(missing.json()).toEqual({ errors: ['Team member not found'] });
+    expect(missing.json()).toEqual({ errors: ['Team member not found'], code: 'ATR_NOT_FOUND' });
   });
 
   it('lists with pagination, search and order', async () => {

@@ -129,7 +129,7 @@ describe('publishing entries', () => {
 
     const refused = await entries.post(uuid, 'publish', undefined, writer);
     expect(refused.statusCode).toBe(403);
-    expect(refused.json()).toEqual({ errors: ['Your role does not allow this action'] });
+    expect(refused.json()).toEqual({ errors: ['Your role does not allow this action'], code: 'ATR_FORBIDDEN' });
     expect((await entries.schedule(uuid, { publish_at: new Date(h.clock.now().getTime() + 3_600_000).toISOString() }, writer)).statusCode).toBe(403);
     expect((await entries.get(uuid, '?version=published')).statusCode).toBe(404);
 

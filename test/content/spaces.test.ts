@@ -69,7 +69,7 @@ describe('content spaces admin API', () => {
     const b = await makeSpace(h);
     const dup = await h.request({ method: 'POST', url: SPACES, payload: { uid: a.uid, name: 'x', default_locale: 'en' } });
     expect(dup.statusCode).toBe(422);
-    expect(dup.json()).toEqual({ errors: ['Uid has already been taken'], details: [{ field: 'uid', messages: ['has already been taken'] }] });
+    expect(dup.json()).toEqual({ errors: ['Uid has already been taken'], details: [{ field: 'uid', messages: ['has already been taken'] }], code: 'ATR_INVALID' });
     const renamed = await h.request({ method: 'PUT', url: `${SPACES}/${b.uid}`, payload: { uid: a.uid } });
     expect(renamed.statusCode).toBe(422);
     expect(renamed.json().details).toEqual([{ field: 'uid', messages: ['has already been taken'] }]);
@@ -138,7 +138,7 @@ describe('content spaces admin API', () => {
     for (const method of ['GET', 'PUT', 'DELETE'] as const) {
       const res = await h.request({ method, url: `${SPACES}/nope`, ...(method === 'PUT' ? { payload: { name: 'x' } } : {}) });
       expect(res.statusCode, method).toBe(404);
-      expect(res.json()).toEqual({ errors: ['Space not found'] });
+      expect(res.json()).toEqual({ errors: ['Space not found'], code: 'ATR_NOT_FOUND' });
     }
   });
 
@@ -191,7 +191,7 @@ describe('content spaces admin API', () => {
       expect((await h.request({ method: 'DELETE', url: `${SPACES}/${other.uid}`, token: admin })).statusCode).toBe(403);
       const created = await h.request({ method: 'POST', url: SPACES, token: admin, payload: { uid: 'by-space-admin', name: 'x', default_locale: 'en' } });
       expect(created.statusCode).toBe(403);
-      expect(created.json()).toEqual({ errors: ['Creating a space needs an account role'] });
+      expect(created.json()).toEqual({ errors: ['Creating a space needs an account role'], code: 'ATR_FORBIDDEN' });
       expect((await h.request({ method: 'PUT', url: `${SPACES}/${own.uid}`, token: admin, payload: { name: 'Mine' } })).statusCode).toBe(200);
 
       for (const token of [viewer, admin]) {

@@ -198,12 +198,12 @@ describe('content types admin API', () => {
   it('answers 404 for an unknown space or type', async () => {
     const unknownSpace = await h.request({ method: 'GET', url: typesOf('nope') });
     expect(unknownSpace.statusCode).toBe(404);
-    expect(unknownSpace.json()).toEqual({ errors: ['Space not found'] });
+    expect(unknownSpace.json()).toEqual({ errors: ['Space not found'], code: 'ATR_NOT_FOUND' });
     expect((await h.request({ method: 'POST', url: typesOf('nope'), payload: { uid: 'x', name: 'x' } })).statusCode).toBe(404);
     for (const method of ['GET', 'PUT', 'DELETE'] as const) {
       const res = await h.request({ method, url: `${typesOf(space.uid)}/nope`, ...(method === 'PUT' ? { payload: { name: 'x' } } : {}) });
       expect(res.statusCode, method).toBe(404);
-      expect(res.json()).toEqual({ errors: ['Content type not found'] });
+      expect(res.json()).toEqual({ errors: ['Content type not found'], code: 'ATR_NOT_FOUND' });
     }
   });
 

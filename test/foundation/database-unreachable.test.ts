@@ -27,7 +27,9 @@ describe('a database that cannot be reached', () => {
       const res = await app.inject({ method: 'GET', url, headers: { authorization: 'Bearer a-token-that-must-be-looked-up' } });
       expect(res.statusCode, `${url}: ${res.body}`).toBe(503);
       expect(res.headers['retry-after']).toBe('5');
-      expect(res.json()).toEqual({ errors: ['The database cannot be reached right now: try again in a few seconds'] });
+      const code = url.startsWith('/api/admin') ? { code: 'ATR_DATABASE_UNREACHABLE' } : {};
+      expect(res.json()).toEqual({ errors: ['The database cannot be reached right now: try again in a few seconds'], ...code });
+      expect(res.headers['atrium-error-code']).toBe('ATR_DATABASE_UNREACHABLE');
     }
     expect((await app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(503);
   });

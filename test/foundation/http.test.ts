@@ -16,7 +16,7 @@ describe('shared HTTP behaviour', () => {
   });
 
   it('answers unknown routes with 404 in each catalog\'s error shape', async () => {
-    expect((await h.request({ method: 'GET', url: '/api/admin/no_such_thing' })).json()).toEqual({ errors: ['Not found'] });
+    expect((await h.request({ method: 'GET', url: '/api/admin/no_such_thing' })).json()).toEqual({ errors: ['Not found'], code: 'ATR_ROUTE_NOT_FOUND' });
     const customers = await h.request({ method: 'GET', url: '/api/customers/realms/x/nothing', token: null });
     expect(customers.statusCode).toBe(404);
     expect(customers.json()).toEqual({});

@@ -1,24 +1,18 @@
 import { sql } from 'drizzle-orm';
-import { Writable } from 'node:stream';
-import pino from 'pino';
-import type { FastifyBaseLogger } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../src/app.js';
 import { redactUrl } from '../../src/http/logging.js';
 import { OWNER_EMAIL, OWNER_PASSWORD, startHarness, type Harness } from '../helpers/harness.js';
+import { loggedApp } from '../helpers/logged-app.js';
 
 describe('request logging', () => {
   let h: Harness;
-  const lines: string[] = [];
-  let app: Awaited<ReturnType<typeof buildApp>>;
+  let lines: string[];
+  let app: FastifyInstance;
   beforeAll(async () => {
     // A logout URL on loopback is called only with the setting of a development machine.
     h = await startHarness({ OUTBOUND_ALLOW_PRIVATE: '1' });
-    const sink = new Writable({ write(chunk, _encoding, done) { lines.push(...String(chunk).trim().split('\n')); done(); } });
-    const logger = pino({ level: 'info' }, sink) as unknown as FastifyBaseLogger;
-    // The operations log through the context (the sign-out calls), the server through its own logger.
-    // Its `db` stays a getter of the harness's, which follows the request transaction of an admin write.
-    app = await buildApp({ ...h.ctx, log: logger, get db() { return h.ctx.db; } }, { logger });
+    ({ app, lines } = await loggedApp(h));
   });
   afterAll(async () => {
     await app?.close();
@@ -73,7 +67,7 @@ describe('request logging', () => {
       payload: { name: 'Boom', redirect_uris: ['https://app.example/cb'] },
     });
     expect([member.statusCode, client.statusCode]).toEqual([500, 500]);
-    expect(member.json()).toEqual({ errors: ['Internal server error'] });
+    expect(member.json()).toEqual({ errors: ['Internal server error'], code: 'ATR_INTERNAL' });
     const errors = lines.map((l) => JSON.parse(l)).filter((l) => l.msg === 'unexpected error');
     expect(errors).toHaveLength(2);
     for (const { err } of errors) {

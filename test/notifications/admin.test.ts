@@ -81,7 +81,7 @@ describe('admin API: sending a notification to a realm user', () => {
     for (const token of [viewer, elsewhere]) {
       const res = await sendRequest(h, realm.uid, user.id, { subject: 'Hi' }, token);
       expect(res.statusCode, res.body).toBe(403);
-      expect(res.json()).toEqual({ errors: [expect.any(String)] });
+      expect(res.json()).toEqual({ errors: [expect.any(String)], code: 'ATR_FORBIDDEN' });
     }
     expect((await sendRequest(h, realm.uid, user.id, { subject: 'Hi' }, here)).statusCode).toBe(201);
     expect((await sendRequest(h, realm.uid, user.id, { subject: 'Hi' }, null)).statusCode).toBe(401);

@@ -95,7 +95,7 @@ describe('admin API: originations and reviewer groups', () => {
     await startFor(h, realm.uid, used.id, user.id);
     const res = await admin(h, 'DELETE', url(`/${used.id}`));
     expect(res.statusCode).toBe(409);
-    expect(res.json()).toEqual({ errors: ['The origination has submissions: it cannot be deleted'] });
+    expect(res.json()).toEqual({ errors: ['The origination has submissions: it cannot be deleted'], code: 'ATR_ORIGINATION_IN_USE' });
     expect((await admin(h, 'GET', url(`/${used.id}`))).statusCode).toBe(200);
   });
 

@@ -136,7 +136,7 @@ describe('admin API: submissions', () => {
     ] as const) {
       const res = await admin(h, method, sub(id, path), body);
       expect(res.statusCode, path).toBe(409);
-      expect(res.json()).toEqual({ errors: ['The submission is canceled: it cannot be changed'] });
+      expect(res.json()).toEqual({ errors: ['The submission is canceled: it cannot be changed'], code: 'ATR_SUBMISSION_CLOSED' });
     }
   });
 

@@ -141,7 +141,7 @@ describe('the profile\'s sessions: GET /api/profile/sessions, DELETE /api/profil
     // Again: it is no longer an active session.
     const again = await end(phoneId, { cookie: laptop });
     expect(again.statusCode).toBe(404);
-    expect(again.json()).toEqual({ errors: ['Session not found'] });
+    expect(again.json()).toEqual({ errors: ['Session not found'], code: 'ATR_NOT_FOUND' });
   });
 
   it('ends the current session too: this browser is then signed out', async () => {
@@ -184,7 +184,7 @@ describe('the profile\'s sessions: GET /api/profile/sessions, DELETE /api/profil
       expect(seen.json().sessions.map((s: { id: number }) => s.id)).not.toContain(victimId);
       const res = await end(victimId, headers);
       expect(res.statusCode, JSON.stringify(headers)).toBe(404);
-      expect(res.json()).toEqual({ errors: ['Session not found'] });
+      expect(res.json()).toEqual({ errors: ['Session not found'], code: 'ATR_NOT_FOUND' });
     }
     // The victim's cookie named under the attacker's realm does not help either.
     expect((await end(victimId, { cookie: victimCookie.replace(realm.uid, elsewhere.uid) })).json()).toEqual(USER_SESSION);
@@ -213,7 +213,7 @@ describe('the profile\'s sessions: GET /api/profile/sessions, DELETE /api/profil
     for (const id of [2 ** 31, 2 ** 40, 2147483647, 999_999]) {
       const res = await end(id, { cookie });
       expect(res.statusCode, String(id)).toBe(404);
-      expect(res.json()).toEqual({ errors: ['Session not found'] });
+      expect(res.json()).toEqual({ errors: ['Session not found'], code: 'ATR_NOT_FOUND' });
     }
     for (const id of ['abc', '0', '-1', '1.5', '1e400', '%00']) {
       const res = await end(id, { cookie });

@@ -99,7 +99,7 @@ describe('custom fields admin API', () => {
     const field = (await h.request({ method: 'GET', url: url() })).json().custom_fields[0];
     const res = await h.request({ method: 'PUT', url: `/api/admin/customers/${other.uid}/custom_fields/${field.id}`, payload: { name: 'x' } });
     expect(res.statusCode).toBe(404);
-    expect(res.json()).toEqual({ errors: ['Custom field not found'] });
+    expect(res.json()).toEqual({ errors: ['Custom field not found'], code: 'ATR_NOT_FOUND' });
     expect((await h.request({ method: 'DELETE', url: `/api/admin/customers/${other.uid}/custom_fields/${field.id}` })).statusCode).toBe(404);
   });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FieldErrors } from '../../src/http/errors.js';
+import { FieldErrors } from '../../src/errors/index.js';
 import { checkFieldValue, mergeFieldValues, type FieldDefinition } from '../../src/realms/field-values.js';
 
 const field = (type: string, extra: Partial<FieldDefinition> = {}): FieldDefinition =>

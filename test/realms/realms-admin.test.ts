@@ -101,7 +101,7 @@ describe('realms admin API', () => {
     for (const method of ['GET', 'PUT', 'DELETE'] as const) {
       const res = await h.request({ method, url: '/api/admin/realms/nope', ...(method === 'PUT' ? { payload: { name: 'x' } } : {}) });
       expect(res.statusCode, method).toBe(404);
-      expect(res.json()).toEqual({ errors: ['Realm not found'] });
+      expect(res.json()).toEqual({ errors: ['Realm not found'], code: 'ATR_NOT_FOUND' });
     }
   });
 

@@ -55,7 +55,7 @@ describe('realm users admin API', () => {
   it('refuses a duplicate email or username in the same realm regardless of case, but not in another realm', async () => {
     const dupEmail = await h.request({ method: 'POST', url: url(), payload: { email: 'GRACE@example.COM' } });
     expect(dupEmail.statusCode).toBe(422);
-    expect(dupEmail.json()).toEqual({ errors: ['Email has already been taken'], details: [{ field: 'email', messages: ['has already been taken'] }] });
+    expect(dupEmail.json()).toEqual({ errors: ['Email has already been taken'], details: [{ field: 'email', messages: ['has already been taken'] }], code: 'ATR_INVALID' });
     const dupName = await h.request({ method: 'POST', url: url(), payload: { email: 'other@example.com', username: 'GRACE.H' } });
     expect(dupName.statusCode).toBe(422);
     expect(dupName.json().details).toEqual([{ field: 'username', messages: ['has already been taken'] }]);
@@ -202,12 +202,12 @@ describe('realm users admin API', () => {
   it('answers 404 for an unknown realm, an unknown user and a user of another realm', async () => {
     const other = await makeRealm(h);
     const stranger = await makeRealmUser(h, other.uid);
-    expect((await h.request({ method: 'GET', url: '/api/admin/customers/nope/users' })).json()).toEqual({ errors: ['Realm not found'] });
+    expect((await h.request({ method: 'GET', url: '/api/admin/customers/nope/users' })).json()).toEqual({ errors: ['Realm not found'], code: 'ATR_NOT_FOUND' });
     for (const [method, suffix] of [['GET', ''], ['PUT', ''], ['DELETE', ''], ['DELETE', '/sessions']] as const) {
       for (const id of [stranger.id, 999999]) {
         const res = await h.request({ method, url: url(`/${id}${suffix}`), ...(method === 'PUT' ? { payload: { first_name: 'x' } } : {}) });
         expect(res.statusCode, `${method} ${id}${suffix}`).toBe(404);
-        expect(res.json()).toEqual({ errors: ['User not found'] });
+        expect(res.json()).toEqual({ errors: ['User not found'], code: 'ATR_NOT_FOUND' });
       }
     }
   });

@@ -64,7 +64,7 @@ describe('attempt limits under concurrency', () => {
   it('counts an email nobody has like a member\'s, so a lock tells nothing of who exists', async () => {
     const answers = await Promise.all(Array.from({ length: 30 }, () => adminSignIn('nobody-here@example.com', 'wrong password')));
     expect(tally(answers.map((a) => a.statusCode))).toEqual({ 401: 10, 429: 20 });
-    expect(answers.find((a) => a.statusCode === 401)!.json()).toEqual({ errors: ['Invalid email or password'] });
+    expect(answers.find((a) => a.statusCode === 401)!.json()).toEqual({ errors: ['Invalid email or password'], code: 'ATR_UNAUTHENTICATED' });
   });
 
   /** A browser's sign-in form: the CSRF cookie and token of one page view serve every post. */

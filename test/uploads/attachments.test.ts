@@ -295,7 +295,7 @@ describe('private attachments', () => {
     expect((await read(adminUrl(realm.uid), {})).status).toBe(401);
     const unknown = await read(adminUrl(realm.uid, '00000000-0000-0000-0000-000000000000'), { authorization: `Bearer ${h.ownerToken}` });
     expect(unknown.status).toBe(404);
-    expect(await unknown.json()).toEqual({ errors: ['Attachment not found'] });
+    expect(await unknown.json()).toEqual({ errors: ['Attachment not found'], code: 'ATR_NOT_FOUND' });
   });
 
   it('leaves no temporary file behind after 20 parallel uploads of 5 MB', async () => {

@@ -1,17 +1,27 @@
+import type { AtriumErrorCode } from './generated/codes.js';
+
 /** The body every catalog but the customers API answers an error with (and the customers API its 4xx but 401 and 404). */
 export interface ErrorsBody {
   errors: string[];
   details?: { field: string; messages: string[] }[];
+  /** In the admin and profile APIs only; every catalog sends it in the Atrium-Error-Code header. */
+  code?: AtriumErrorCode;
 }
 
 /** The customers API's 401 bodies (spec 4.3): no such session, or one that ended. */
 export type CustomersUnauthorizedBody = { error: { user_session: string } } | { error: { grant_expired: string } };
 
-/** An answer of 400 or above from an Atrium catalog, carrying the documented body. */
+/**
+ * An answer of 400 or above from an Atrium catalog, carrying the documented body and the error's stable
+ * code (undefined only for an answer that did not come from Atrium, a proxy's say).
+ */
 export class AtriumError<Body = unknown> extends Error {
+  readonly code: AtriumErrorCode | undefined;
+
   constructor(readonly status: number, readonly body: Body, readonly response: Response) {
     super(`${response.url ? `${new URL(response.url).pathname}: ` : ''}HTTP ${status}${describe(body)}`);
     this.name = 'AtriumError';
+    this.code = codeOf(body, response);
   }
 }
 
@@ -33,6 +43,11 @@ export class GrantExpiredError extends AtriumError<CustomersUnauthorizedBody> {
 /** The customers API's 404 `{}`: no such realm, or none active. */
 export class RealmNotFoundError extends AtriumError<Record<string, never>> {
   override name = 'RealmNotFoundError';
+}
+
+function codeOf(body: unknown, response: Response): AtriumErrorCode | undefined {
+  const inBody = (body as Partial<ErrorsBody> | null)?.code;
+  return inBody ?? (response.headers.get('atrium-error-code') as AtriumErrorCode | null) ?? undefined;
 }
 
 function describe(body: unknown): string {

@@ -2,6 +2,8 @@ export { createAdminClient, createContentClient, createCustomersClient, createPr
 export type { AdminClient, ClientOptions, ContentClient, CustomersClient, ProfileClient } from './clients.js';
 export { AtriumApiError, AtriumError, GrantExpiredError, RealmNotFoundError, UserSessionError } from './errors.js';
 export type { CustomersUnauthorizedBody, ErrorsBody } from './errors.js';
+export { ATRIUM_ERROR_CODES } from './generated/codes.js';
+export type { AtriumErrorCode } from './generated/codes.js';
 export { pages } from './pages.js';
 export type { ItemOf, Meta } from './pages.js';
 export type { components as AdminComponents, paths as AdminPaths } from './generated/admin.js';

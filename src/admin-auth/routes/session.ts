@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Context } from '../../context.js';
-import { forbidden, noSessionToEnd, unsupportedMediaType } from '../../http/errors.js';
+import { forbidden, noSessionToEnd, unsupportedMediaType } from '../../errors/index.js';
 import { useModels } from '../../http/models.js';
 import { failures, NoContent } from '../../http/responses.js';
 import { ADMIN_SESSION_COOKIE, adminOf } from '../guard.js';

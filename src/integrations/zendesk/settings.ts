@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { Static } from '@sinclair/typebox';
 import type { Context } from '../../context.js';
-import { FieldErrors, integrationMissing } from '../../http/errors.js';
+import { FieldErrors, integrationMissing } from '../../errors/index.js';
 import type { Realm } from '../../realms/realms.js';
 import { seal, unseal } from '../../security/sealed.js';
 import { secretsKey } from '../../security/secrets-key.js';

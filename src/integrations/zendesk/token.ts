@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { SignJWT } from 'jose';
 import type { Context } from '../../context.js';
 import type { Customer } from '../../realms/credential.js';
-import { integrationMissing } from '../../http/errors.js';
+import { integrationMissing } from '../../errors/index.js';
 import { userName } from '../../realms/users.js';
 import { findZendeskIntegration, sharedSecretOf, type ZendeskIntegration } from './settings.js';
 

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Context } from '../../context.js';
-import { handleError, notFound } from '../../http/errors.js';
+import { notFound } from '../../errors/index.js';
+import { handleError } from '../../http/errors.js';
 import { findActiveRealm, findRealmByDomain, hostOf, onCustomDomain, type Realm } from '../../realms/realms.js';
 import { realmCookieName } from '../../realms/sessions.js';
 import { authorize, type AuthorizeQuery } from '../authorize.js';
@@ -72,7 +73,7 @@ export function oauthServerRoutes(ctx: Context): FastifyPluginAsync {
 
     app.get('/.well-known/oauth-authorization-server/realms/:realm_uid', hide, async (request: RealmRequest, reply) => {
       const realm = await findActiveRealm(ctx, request.params.realm_uid);
-      if (!realm) return reply.code(404).send({ errors: ['Realm not found'] });
+      if (!realm) return handleError(notFound('Realm'), request, reply);
       return metadataOf(ctx, realm);
     });
   };

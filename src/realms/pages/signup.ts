@@ -3,7 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { beginAttempt } from '../../attempts/limit.js';
 import type { Context } from '../../context.js';
-import type { FieldError } from '../../http/errors.js';
+import type { FieldError } from '../../errors/index.js';
 import type { Locale } from '../../i18n/locale.js';
 import { ACTIVATION_LINK_HOURS, confirmSignUp } from '../activation.js';
 import type { CustomField } from '../custom-fields.js';

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { Context } from '../../context.js';
+import { routeNotFound } from '../../errors/index.js';
 import { PUBLIC_IMMUTABLE, sendStoredObject } from '../../http/stored-object.js';
 import { extensionOf, mediaTypeOf } from '../../storage/checks.js';
 import { AVATAR_FILE, AVATAR_URL_PREFIX, avatarKey } from '../avatar-files.js';
@@ -13,7 +14,7 @@ export function avatarFileRoutes(ctx: Context): FastifyPluginAsync {
     app.get<{ Params: { name: string } }>(`${AVATAR_URL_PREFIX}:name`, { schema: { hide: true } }, async (request, reply) => {
       const { name } = request.params;
       const object = AVATAR_FILE.test(name) ? await ctx.storage.get(avatarKey(name)) : null;
-      if (!object) return reply.code(404).send({ errors: ['Not found'] });
+      if (!object) throw routeNotFound();
       return sendStoredObject(reply, object, { contentType: mediaTypeOf(extensionOf(name)), cacheControl: PUBLIC_IMMUTABLE });
     });
   };

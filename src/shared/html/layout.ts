@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { handleError, toAppError } from '../../http/errors.js';
+import { handleError, markError, statusOf, toAppError } from '../../http/errors.js';
 
 import type { Brand } from '../../realms/branding.js';
 import { brandStyle, contentSecurityPolicy, logo } from './brand.js';
@@ -79,9 +79,10 @@ export function sendPage(reply: FastifyReply, status: number, page: Page): Fasti
 /** A malformed form (a field sent twice, say) gets a page, not the JSON of the API catalogs. */
 export function pageErrorHandler(error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   const known = toAppError(error);
-  if (!known || known.status >= 500) return handleError(error, request, reply);
+  if (!known || statusOf(known.kind) >= 500) return handleError(error, request, reply);
+  markError(known, request, reply);
   const texts = pageTexts(request);
-  return sendPage(reply, known.status === 422 ? 400 : known.status, { texts, title: texts.badRequestTitle, body: html`<p>${texts.badRequest}</p>` });
+  return sendPage(reply, known.kind === 'invalid' ? 400 : statusOf(known.kind), { texts, title: texts.badRequestTitle, body: html`<p>${texts.badRequest}</p>` });
 }
 
 /** An unknown or inactive realm (no realm given), or no page at this address. */

@@ -42,6 +42,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -51,6 +53,8 @@ export interface paths {
                 /** @description No credential, or a credential that is not valid */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -60,6 +64,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -110,6 +116,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -119,6 +127,8 @@ export interface paths {
                 /** @description No credential, or a credential that is not valid */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -128,6 +138,8 @@ export interface paths {
                 /** @description The credential's role does not allow this action, or the CSRF header is missing */
                 403: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
                         [name: string]: unknown;
                     };
                     content: {
@@ -137,6 +149,8 @@ export interface paths {
                 /** @description The request body is too large */
                 413: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PAYLOAD_TOO_LARGE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -146,6 +160,8 @@ export interface paths {
                 /** @description The request body is not of a media type this operation takes */
                 415: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNSUPPORTED_MEDIA_TYPE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -155,6 +171,8 @@ export interface paths {
                 /** @description The input is not valid; `details` names each attribute */
                 422: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
                         [name: string]: unknown;
                     };
                     content: {
@@ -164,6 +182,8 @@ export interface paths {
                 /** @description Too many attempts */
                 429: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_TOO_MANY_ATTEMPTS";
                         [name: string]: unknown;
                     };
                     content: {
@@ -173,6 +193,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -204,6 +226,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -213,6 +237,8 @@ export interface paths {
                 /** @description No credential, or a credential that is not valid */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -222,6 +248,8 @@ export interface paths {
                 /** @description The credential's role does not allow this action, or the CSRF header is missing */
                 403: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
                         [name: string]: unknown;
                     };
                     content: {
@@ -231,6 +259,8 @@ export interface paths {
                 /** @description The request conflicts with the current state */
                 409: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_NO_SESSION" | "ATR_ORIGINATION_IN_USE" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -240,6 +270,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -282,6 +314,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -291,6 +325,8 @@ export interface paths {
                 /** @description No credential, or a credential that is not valid */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -300,6 +336,8 @@ export interface paths {
                 /** @description The credential's role does not allow this action, or the CSRF header is missing */
                 403: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
                         [name: string]: unknown;
                     };
                     content: {
@@ -309,6 +347,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -350,6 +390,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -359,6 +401,8 @@ export interface paths {
                 /** @description No credential, or a credential that is not valid */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -368,6 +412,8 @@ export interface paths {
                 /** @description The credential's role does not allow this action, or the CSRF header is missing */
                 403: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
                         [name: string]: unknown;
                     };
                     content: {
@@ -377,6 +423,8 @@ export interface paths {
                 /** @description The request body is too large */
                 413: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PAYLOAD_TOO_LARGE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -386,6 +434,8 @@ export interface paths {
                 /** @description The request body is not of a media type this operation takes */
                 415: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNSUPPORTED_MEDIA_TYPE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -395,6 +445,8 @@ export interface paths {
                 /** @description The input is not valid; `details` names each attribute */
                 422: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
                         [name: string]: unknown;
                     };
                     content: {
@@ -404,6 +456,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -468,6 +522,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -477,6 +533,8 @@ export interface paths {
                 /** @description No credential, or a credential that is not valid */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -486,6 +544,8 @@ export interface paths {
                 /** @description The credential's role does not allow this action, or the CSRF header is missing */
                 403: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
                         [name: string]: unknown;
                     };
                     content: {
@@ -495,6 +555,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -549,6 +611,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -558,6 +622,8 @@ export interface paths {
                 /** @description No credential, or a credential that is not valid */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -567,6 +633,8 @@ export interface paths {
                 /** @description The credential's role does not allow this action, or the CSRF header is missing */
                 403: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
                         [name: string]: unknown;
                     };
                     content: {
@@ -576,6 +644,8 @@ export interface paths {
                 /** @description The request body is too large */
                 413: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PAYLOAD_TOO_LARGE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -585,6 +655,8 @@ export interface paths {
                 /** @description The request body is not of a media type this operation takes */
                 415: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNSUPPORTED_MEDIA_TYPE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -594,6 +666,8 @@ export interface paths {
                 /** @description The input is not valid; `details` names each attribute */
                 422: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
                         [name: string]: unknown;
                     };
                     content: {
@@ -603,6 +677,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -648,6 +724,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -657,6 +735,8 @@ export interface paths {
                 /** @description No credential, or a credential that is not valid */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -666,6 +746,8 @@ export interface paths {
                 /** @description The credential's role does not allow this action, or the CSRF header is missing */
                 403: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
                         [name: string]: unknown;
                     };
                     content: {
@@ -675,6 +757,8 @@ export interface paths {
                 /** @description The resource does not exist */
                 404: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -684,6 +768,8 @@ export interface paths {
                 /** @description A path parameter is longer than any this server accepts */
                 414: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
                         [name: string]: unknown;
                     };
                     content: {
@@ -693,6 +779,8 @@ export interface paths {
                 /** @description The input is not valid; `details` names each attribute */
                 422: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
                         [name: string]: unknown;
                     };
                     content: {
@@ -702,6 +790,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -757,6 +847,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -766,6 +858,8 @@ export interface paths {
                 /** @description No credential, or a credential that is not valid */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -775,6 +869,8 @@ export interface paths {
                 /** @description The credential's role does not allow this action, or the CSRF header is missing */
                 403: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
                         [name: string]: unknown;
                     };
                     content: {
@@ -784,6 +880,8 @@ export interface paths {
                 /** @description The resource does not exist */
                 404: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -793,6 +891,8 @@ export interface paths {
                 /** @description The request body is too large */
                 413: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PAYLOAD_TOO_LARGE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -802,6 +902,8 @@ export interface paths {
                 /** @description A path parameter is longer than any this server accepts */
                 414: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
                         [name: string]: unknown;
                     };
                     content: {
@@ -811,6 +913,8 @@ export interface paths {
                 /** @description The request body is not of a media type this operation takes */
                 415: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNSUPPORTED_MEDIA_TYPE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -820,6 +924,8 @@ export interface paths {
                 /** @description The input is not valid; `details` names each attribute */
                 422: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
                         [name: string]: unknown;
                     };
                     content: {
@@ -829,6 +935,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -863,6 +971,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -872,6 +982,8 @@ export interface paths {
                 /** @description No credential, or a credential that is not valid */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -881,6 +993,8 @@ export interface paths {
                 /** @description The credential's role does not allow this action, or the CSRF header is missing */
                 403: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
                         [name: string]: unknown;
                     };
                     content: {
@@ -890,6 +1004,8 @@ export interface paths {
                 /** @description The resource does not exist */
                 404: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -899,6 +1015,8 @@ export interface paths {
                 /** @description A path parameter is longer than any this server accepts */
                 414: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
                         [name: string]: unknown;
                     };
                     content: {
@@ -908,6 +1026,8 @@ export interface paths {
                 /** @description The input is not valid; `details` names each attribute */
                 422: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
                         [name: string]: unknown;
                     };
                     content: {
@@ -917,6 +1037,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -982,6 +1104,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -991,6 +1115,8 @@ export interface paths {
                 /** @description No credential, or a credential that is not valid */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1000,6 +1126,8 @@ export interface paths {
                 /** @description The credential's role does not allow this action, or the CSRF header is missing */
                 403: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1009,6 +1137,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1051,6 +1181,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1060,6 +1192,8 @@ export interface paths {
                 /** @description No credential, or a credential that is not valid */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1069,6 +1203,8 @@ export interface paths {
                 /** @description The credential's role does not allow this action, or the CSRF header is missing */
                 403: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1078,6 +1214,8 @@ export interface paths {
                 /** @description The request body is too large */
                 413: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PAYLOAD_TOO_LARGE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1087,6 +1225,8 @@ export interface paths {
                 /** @description The request body is not of a media type this operation takes */
                 415: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNSUPPORTED_MEDIA_TYPE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1096,6 +1236,8 @@ export interface paths {
                 /** @description The input is not valid; `details` names each attribute */
                 422: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1105,6 +1247,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1151,6 +1295,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1160,6 +1306,8 @@ export interface paths {
                 /** @description No credential, or a credential that is not valid */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1169,6 +1317,8 @@ export interface paths {
                 /** @description The credential's role does not allow this action, or the CSRF header is missing */
                 403: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1178,6 +1328,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1225,6 +1377,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1234,6 +1388,8 @@ export interface paths {
                 /** @description No credential, or a credential that is not valid */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1243,6 +1399,8 @@ export interface paths {
                 /** @description The credential's role does not allow this action, or the CSRF header is missing */
                 403: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1252,6 +1410,8 @@ export interface paths {
                 /** @description The resource does not exist */
                 404: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1261,6 +1421,8 @@ export interface paths {
                 /** @description A path parameter is longer than any this server accepts */
                 414: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1270,6 +1432,8 @@ export interface paths {
                 /** @description The input is not valid; `details` names each attribute */
                 422: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1279,6 +1443,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1325,6 +1491,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1334,6 +1502,8 @@ export interface paths {
                 /** @description No credential, or a credential that is not valid */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1343,6 +1513,8 @@ export interface paths {
                 /** @description The credential's role does not allow this action, or the CSRF header is missing */
                 403: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1352,6 +1524,8 @@ export interface paths {
                 /** @description The resource does not exist */
                 404: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1361,6 +1535,8 @@ export interface paths {
                 /** @description The request body is too large */
                 413: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PAYLOAD_TOO_LARGE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1370,6 +1546,8 @@ export interface paths {
                 /** @description A path parameter is longer than any this server accepts */
                 414: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1379,6 +1557,8 @@ export interface paths {
                 /** @description The request body is not of a media type this operation takes */
                 415: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNSUPPORTED_MEDIA_TYPE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1388,6 +1568,8 @@ export interface paths {
                 /** @description The input is not valid; `details` names each attribute */
                 422: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1397,6 +1579,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1431,6 +1615,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1440,6 +1626,8 @@ export interface paths {
                 /** @description No credential, or a credential that is not valid */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1449,6 +1637,8 @@ export interface paths {
                 /** @description The credential's role does not allow this action, or the CSRF header is missing */
                 403: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1458,6 +1648,8 @@ export interface paths {
                 /** @description The resource does not exist */
                 404: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1467,6 +1659,8 @@ export interface paths {
                 /** @description A path parameter is longer than any this server accepts */
                 414: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1476,6 +1670,8 @@ export interface paths {
                 /** @description The input is not valid; `details` names each attribute */
                 422: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1485,6 +1681,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1534,6 +1732,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1543,6 +1743,8 @@ export interface paths {
                 /** @description No credential, or a credential that is not valid */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1552,6 +1754,8 @@ export interface paths {
                 /** @description The credential's role does not allow this action, or the CSRF header is missing */
                 403: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1561,6 +1765,8 @@ export interface paths {
                 /** @description The resource does not exist */
                 404: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1570,6 +1776,8 @@ export interface paths {
                 /** @description The request body is too large */
                 413: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PAYLOAD_TOO_LARGE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1579,6 +1787,8 @@ export interface paths {
                 /** @description A path parameter is longer than any this server accepts */
                 414: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1588,6 +1798,8 @@ export interface paths {
                 /** @description The request body is not of a media type this operation takes */
                 415: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNSUPPORTED_MEDIA_TYPE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1597,6 +1809,8 @@ export interface paths {
                 /** @description The input is not valid; `details` names each attribute */
                 422: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1606,6 +1820,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1669,6 +1885,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1678,6 +1896,8 @@ export interface paths {
                 /** @description No credential, or a credential that is not valid */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1687,6 +1907,8 @@ export interface paths {
                 /** @description The credential's role does not allow this action, or the CSRF header is missing */
                 403: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1696,6 +1918,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1739,6 +1963,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1748,6 +1974,8 @@ export interface paths {
                 /** @description No credential, or a credential that is not valid */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1757,6 +1985,8 @@ export interface paths {
                 /** @description The credential's role does not allow this action, or the CSRF header is missing */
                 403: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1766,6 +1996,8 @@ export interface paths {
                 /** @description The request body is too large */
                 413: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PAYLOAD_TOO_LARGE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1775,6 +2007,8 @@ export interface paths {
                 /** @description The request body is not of a media type this operation takes */
                 415: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNSUPPORTED_MEDIA_TYPE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1784,6 +2018,8 @@ export interface paths {
                 /** @description The input is not valid; `details` names each attribute */
                 422: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1793,6 +2029,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1838,6 +2076,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1847,6 +2087,8 @@ export interface paths {
                 /** @description No credential, or a credential that is not valid */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1856,6 +2098,8 @@ export interface paths {
                 /** @description The credential's role does not allow this action, or the CSRF header is missing */
                 403: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1865,6 +2109,8 @@ export interface paths {
                 /** @description The resource does not exist */
                 404: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1874,6 +2120,8 @@ export interface paths {
                 /** @description A path parameter is longer than any this server accepts */
                 414: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1883,6 +2131,8 @@ export interface paths {
                 /** @description The input is not valid; `details` names each attribute */
                 422: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1892,6 +2142,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1933,6 +2185,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1942,6 +2196,8 @@ export interface paths {
                 /** @description No credential, or a credential that is not valid */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1951,6 +2207,8 @@ export interface paths {
                 /** @description The credential's role does not allow this action, or the CSRF header is missing */
                 403: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1960,6 +2218,8 @@ export interface paths {
                 /** @description The resource does not exist */
                 404: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1969,6 +2229,8 @@ export interface paths {
                 /** @description The request body is too large */
                 413: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PAYLOAD_TOO_LARGE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1978,6 +2240,8 @@ export interface paths {
                 /** @description A path parameter is longer than any this server accepts */
                 414: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1987,6 +2251,8 @@ export interface paths {
                 /** @description The request body is not of a media type this operation takes */
                 415: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNSUPPORTED_MEDIA_TYPE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1996,6 +2262,8 @@ export interface paths {
                 /** @description The input is not valid; `details` names each attribute */
                 422: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
                         [name: string]: unknown;
                     };
                     content: {
@@ -2005,6 +2273,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -2039,6 +2309,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -2048,6 +2320,8 @@ export interface paths {
                 /** @description No credential, or a credential that is not valid */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -2057,6 +2331,8 @@ export interface paths {
                 /** @description The credential's role does not allow this action, or the CSRF header is missing */
                 403: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
                         [name: string]: unknown;
                     };
                     content: {
@@ -2066,6 +2342,8 @@ export interface paths {
                 /** @description The resource does not exist */
                 404: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -2075,6 +2353,8 @@ export interface paths {
                 /** @description A path parameter is longer than any this server accepts */
                 414: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
                         [name: string]: unknown;
                     };
                     content: {
@@ -2084,6 +2364,8 @@ export interface paths {
                 /** @description The input is not valid; `details` names each attribute */
                 422: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
                         [name: string]: unknown;
                     };
                     content: {
@@ -2093,6 +2375,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -2154,6 +2438,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -2163,6 +2449,8 @@ export interface paths {
                 /** @description No credential, or a credential that is not valid */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -2172,6 +2460,8 @@ export interface paths {
                 /** @description The credential's role does not allow this action, or the CSRF header is missing */
                 403: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
                         [name: string]: unknown;
                     };
                     content: {
@@ -2181,6 +2471,8 @@ export interface paths {
                 /** @description The resource does not exist */
                 404: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -2190,6 +2482,8 @@ export interface paths {
                 /** @description A path parameter is longer than any this server accepts */
                 414: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
                         [name: string]: unknown;
                     };
                     content: {
@@ -2199,6 +2493,8 @@ export interface paths {
                 /** @description The input is not valid; `details` names each attribute */
                 422: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
                         [name: string]: unknown;
                     };
                     content: {
@@ -2208,6 +2504,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -2250,6 +2548,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -2259,6 +2559,8 @@ export interface paths {
                 /** @description No credential, or a credential that is not valid */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -2268,6 +2570,8 @@ export interface paths {
                 /** @description The credential's role does not allow this action, or the CSRF header is missing */
                 403: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
                         [name: string]: unknown;
                     };
                     content: {
@@ -2277,6 +2581,8 @@ export interface paths {
                 /** @description The resource does not exist */
                 404: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -2286,6 +2592,8 @@ export interface paths {
                 /** @description The request body is too large */
                 413: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PAYLOAD_TOO_LARGE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -2295,6 +2603,8 @@ export interface paths {
                 /** @description A path parameter is longer than any this server accepts */
                 414: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
                         [name: string]: unknown;
                     };
                     content: {
@@ -2304,6 +2614,8 @@ export interface paths {
                 /** @description The request body is not of a media type this operation takes */
                 415: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNSUPPORTED_MEDIA_TYPE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -2313,6 +2625,8 @@ export interface paths {
                 /** @description The input is not valid; `details` names each attribute */
                 422: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
                         [name: string]: unknown;
                     };
                     content: {
@@ -2322,6 +2636,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -2369,6 +2685,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -2378,6 +2696,8 @@ export interface paths {
                 /** @description No credential, or a credential that is not valid */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -2387,6 +2707,8 @@ export interface paths {
                 /** @description The credential's role does not allow this action, or the CSRF header is missing */
                 403: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
                         [name: string]: unknown;
                     };
                     content: {
@@ -2396,6 +2718,8 @@ export interface paths {
                 /** @description The resource does not exist */
                 404: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -2405,6 +2729,8 @@ export interface paths {
                 /** @description A path parameter is longer than any this server accepts */
                 414: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
                         [name: string]: unknown;
                     };
                     content: {
@@ -2414,6 +2740,8 @@ export interface paths {
                 /** @description The input is not valid; `details` names each attribute */
                 422: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
                         [name: string]: unknown;
                     };
                     content: {
@@ -2423,6 +2751,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -2488,6 +2818,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -2497,6 +2829,8 @@ export interface paths {
                 /** @description No credential, or a credential that is not valid */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -2506,6 +2840,8 @@ export interface paths {
                 /** @description The credential's role does not allow this action, or the CSRF header is missing */
                 403: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
                         [name: string]: unknown;
                     };
                     content: {
@@ -2515,6 +2851,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -2588,6 +2926,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -2597,6 +2937,8 @@ export interface paths {
                 /** @description No credential, or a credential that is not valid */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -2606,6 +2948,8 @@ export interface paths {
                 /** @description The credential's role does not allow this action, or the CSRF header is missing */
                 403: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
                         [name: string]: unknown;
                     };
                     content: {
@@ -2615,6 +2959,8 @@ export interface paths {
                 /** @description The request body is too large */
                 413: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PAYLOAD_TOO_LARGE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -2624,6 +2970,8 @@ export interface paths {
                 /** @description The request body is not of a media type this operation takes */
                 415: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNSUPPORTED_MEDIA_TYPE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -2633,6 +2981,8 @@ export interface paths {
                 /** @description The input is not valid; `details` names each attribute */
                 422: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
                         [name: string]: unknown;
                     };
                     content: {
@@ -2642,6 +2992,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -2688,6 +3040,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -2697,6 +3051,8 @@ export interface paths {
                 /** @description No credential, or a credential that is not valid */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -2706,6 +3062,8 @@ export interface paths {
                 /** @description The credential's role does not allow this action, or the CSRF header is missing */
                 403: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
                         [name: string]: unknown;
                     };
                     content: {
@@ -2715,6 +3073,8 @@ export interface paths {
                 /** @description The resource does not exist */
                 404: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -2724,6 +3084,8 @@ export interface paths {
                 /** @description A path parameter is longer than any this server accepts */
                 414: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
                         [name: string]: unknown;
                     };
                     content: {
@@ -2733,6 +3095,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -2808,6 +3172,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -2817,6 +3183,8 @@ export interface paths {
                 /** @description No credential, or a credential that is not valid */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -2826,6 +3194,8 @@ export interface paths {
                 /** @description The credential's role does not allow this action, or the CSRF header is missing */
                 403: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
                         [name: string]: unknown;
                     };
                     content: {
@@ -2835,6 +3205,8 @@ export interface paths {
                 /** @description The resource does not exist */
                 404: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -2844,6 +3216,8 @@ export interface paths {
                 /** @description The request body is too large */
                 413: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PAYLOAD_TOO_LARGE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -2853,6 +3227,8 @@ export interface paths {
                 /** @description A path parameter is longer than any this server accepts */
                 414: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
                         [name: string]: unknown;
                     };
                     content: {
@@ -2862,6 +3238,8 @@ export interface paths {
                 /** @description The request body is not of a media type this operation takes */
                 415: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNSUPPORTED_MEDIA_TYPE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -2871,6 +3249,8 @@ export interface paths {
                 /** @description The input is not valid; `details` names each attribute */
                 422: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
                         [name: string]: unknown;
                     };
                     content: {
@@ -2880,6 +3260,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -2915,6 +3297,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -2924,6 +3308,8 @@ export interface paths {
                 /** @description No credential, or a credential that is not valid */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -2933,6 +3319,8 @@ export interface paths {
                 /** @description The credential's role does not allow this action, or the CSRF header is missing */
                 403: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
                         [name: string]: unknown;
                     };
                     content: {
@@ -2942,6 +3330,8 @@ export interface paths {
                 /** @description The resource does not exist */
                 404: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -2951,6 +3341,8 @@ export interface paths {
                 /** @description A path parameter is longer than any this server accepts */
                 414: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
                         [name: string]: unknown;
                     };
                     content: {
@@ -2960,6 +3352,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -3025,6 +3419,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -3034,6 +3430,8 @@ export interface paths {
                 /** @description No credential, or a credential that is not valid */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -3043,6 +3441,8 @@ export interface paths {
                 /** @description The credential's role does not allow this action, or the CSRF header is missing */
                 403: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
                         [name: string]: unknown;
                     };
                     content: {
@@ -3052,6 +3452,8 @@ export interface paths {
                 /** @description The resource does not exist */
                 404: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -3061,6 +3463,8 @@ export interface paths {
                 /** @description A path parameter is longer than any this server accepts */
                 414: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
                         [name: string]: unknown;
                     };
                     content: {
@@ -3070,6 +3474,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -3130,6 +3536,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -3139,6 +3547,8 @@ export interface paths {
                 /** @description No credential, or a credential that is not valid */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -3148,6 +3558,8 @@ export interface paths {
                 /** @description The credential's role does not allow this action, or the CSRF header is missing */
                 403: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
                         [name: string]: unknown;
                     };
                     content: {
@@ -3157,6 +3569,8 @@ export interface paths {
                 /** @description The resource does not exist */
                 404: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -3166,6 +3580,8 @@ export interface paths {
                 /** @description The request body is too large */
                 413: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PAYLOAD_TOO_LARGE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -3175,6 +3591,8 @@ export interface paths {
                 /** @description A path parameter is longer than any this server accepts */
                 414: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
                         [name: string]: unknown;
                     };
                     content: {
@@ -3184,6 +3602,8 @@ export interface paths {
                 /** @description The request body is not of a media type this operation takes */
                 415: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNSUPPORTED_MEDIA_TYPE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -3193,6 +3613,8 @@ export interface paths {
                 /** @description The input is not valid; `details` names each attribute */
                 422: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
                         [name: string]: unknown;
                     };
                     content: {
@@ -3202,6 +3624,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -3248,6 +3672,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -3257,6 +3683,8 @@ export interface paths {
                 /** @description No credential, or a credential that is not valid */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -3266,6 +3694,8 @@ export interface paths {
                 /** @description The credential's role does not allow this action, or the CSRF header is missing */
                 403: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
                         [name: string]: unknown;
                     };
                     content: {
@@ -3275,6 +3705,8 @@ export interface paths {
                 /** @description The resource does not exist */
                 404: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -3284,6 +3716,8 @@ export interface paths {
                 /** @description A path parameter is longer than any this server accepts */
                 414: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
                         [name: string]: unknown;
                     };
                     content: {
@@ -3293,6 +3727,8 @@ export interface paths {
                 /** @description The input is not valid; `details` names each attribute */
                 422: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
                         [name: string]: unknown;
                     };
                     content: {
@@ -3302,6 +3738,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -3361,6 +3799,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -3370,6 +3810,8 @@ export interface paths {
                 /** @description No credential, or a credential that is not valid */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -3379,6 +3821,8 @@ export interface paths {
                 /** @description The credential's role does not allow this action, or the CSRF header is missing */
                 403: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
                         [name: string]: unknown;
                     };
                     content: {
@@ -3388,6 +3832,8 @@ export interface paths {
                 /** @description The resource does not exist */
                 404: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -3397,6 +3843,8 @@ export interface paths {
                 /** @description The request body is too large */
                 413: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PAYLOAD_TOO_LARGE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -3406,6 +3854,8 @@ export interface paths {
                 /** @description A path parameter is longer than any this server accepts */
                 414: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
                         [name: string]: unknown;
                     };
                     content: {
@@ -3415,6 +3865,8 @@ export interface paths {
                 /** @description The request body is not of a media type this operation takes */
                 415: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNSUPPORTED_MEDIA_TYPE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -3424,6 +3876,8 @@ export interface paths {
                 /** @description The input is not valid; `details` names each attribute */
                 422: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
                         [name: string]: unknown;
                     };
                     content: {
@@ -3433,6 +3887,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -3465,6 +3921,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -3474,6 +3932,8 @@ export interface paths {
                 /** @description No credential, or a credential that is not valid */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -3483,6 +3943,8 @@ export interface paths {
                 /** @description The credential's role does not allow this action, or the CSRF header is missing */
                 403: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
                         [name: string]: unknown;
                     };
                     content: {
@@ -3492,6 +3954,8 @@ export interface paths {
                 /** @description The resource does not exist */
                 404: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -3501,6 +3965,8 @@ export interface paths {
                 /** @description A path parameter is longer than any this server accepts */
                 414: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
                         [name: string]: unknown;
                     };
                     content: {
@@ -3510,6 +3976,8 @@ export interface paths {
                 /** @description The input is not valid; `details` names each attribute */
                 422: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
                         [name: string]: unknown;
                     };
                     content: {
@@ -3519,6 +3987,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -3576,6 +4046,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -3585,6 +4057,8 @@ export interface paths {
                 /** @description No credential, or a credential that is not valid */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -3594,6 +4068,8 @@ export interface paths {
                 /** @description The credential's role does not allow this action, or the CSRF header is missing */
                 403: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
                         [name: string]: unknown;
                     };
                     content: {
@@ -3603,6 +4079,8 @@ export interface paths {
                 /** @description The resource does not exist */
                 404: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -3612,6 +4090,8 @@ export interface paths {
                 /** @description The request conflicts with the current state */
                 409: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_NO_SESSION" | "ATR_ORIGINATION_IN_USE" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -3621,6 +4101,8 @@ export interface paths {
                 /** @description The request body is too large */
                 413: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PAYLOAD_TOO_LARGE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -3630,6 +4112,8 @@ export interface paths {
                 /** @description A path parameter is longer than any this server accepts */
                 414: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
                         [name: string]: unknown;
                     };
                     content: {
@@ -3639,6 +4123,8 @@ export interface paths {
                 /** @description The request body is not of a media type this operation takes */
                 415: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNSUPPORTED_MEDIA_TYPE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -3648,6 +4134,8 @@ export interface paths {
                 /** @description The input is not valid; `details` names each attribute */
                 422: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
                         [name: string]: unknown;
                     };
                     content: {
@@ -3657,6 +4145,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -3708,6 +4198,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -3717,6 +4209,8 @@ export interface paths {
                 /** @description No credential, or a credential that is not valid */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -3726,6 +4220,8 @@ export interface paths {
                 /** @description The credential's role does not allow this action, or the CSRF header is missing */
                 403: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
                         [name: string]: unknown;
                     };
                     content: {
@@ -3735,6 +4231,8 @@ export interface paths {
                 /** @description The resource does not exist */
                 404: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -3744,6 +4242,8 @@ export interface paths {
                 /** @description The request body is too large */
                 413: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PAYLOAD_TOO_LARGE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -3753,6 +4253,8 @@ export interface paths {
                 /** @description A path parameter is longer than any this server accepts */
                 414: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
                         [name: string]: unknown;
                     };
                     content: {
@@ -3762,6 +4264,8 @@ export interface paths {
                 /** @description The request body is not of a media type this operation takes */
                 415: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNSUPPORTED_MEDIA_TYPE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -3771,6 +4275,8 @@ export interface paths {
                 /** @description The input is not valid; `details` names each attribute */
                 422: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
                         [name: string]: unknown;
                     };
                     content: {
@@ -3780,6 +4286,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -3837,6 +4345,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -3846,6 +4356,8 @@ export interface paths {
                 /** @description No credential, or a credential that is not valid */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -3855,6 +4367,8 @@ export interface paths {
                 /** @description The credential's role does not allow this action, or the CSRF header is missing */
                 403: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
                         [name: string]: unknown;
                     };
                     content: {
@@ -3864,6 +4378,8 @@ export interface paths {
                 /** @description The resource does not exist */
                 404: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -3873,6 +4389,8 @@ export interface paths {
                 /** @description The request body is too large */
                 413: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PAYLOAD_TOO_LARGE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -3882,6 +4400,8 @@ export interface paths {
                 /** @description A path parameter is longer than any this server accepts */
                 414: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
                         [name: string]: unknown;
                     };
                     content: {
@@ -3891,6 +4411,8 @@ export interface paths {
                 /** @description The request body is not of a media type this operation takes */
                 415: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNSUPPORTED_MEDIA_TYPE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -3900,6 +4422,8 @@ export interface paths {
                 /** @description The input is not valid; `details` names each attribute */
                 422: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
                         [name: string]: unknown;
                     };
                     content: {
@@ -3909,6 +4433,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -3941,6 +4467,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -3950,6 +4478,8 @@ export interface paths {
                 /** @description No credential, or a credential that is not valid */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -3959,6 +4489,8 @@ export interface paths {
                 /** @description The credential's role does not allow this action, or the CSRF header is missing */
                 403: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
                         [name: string]: unknown;
                     };
                     content: {
@@ -3968,6 +4500,8 @@ export interface paths {
                 /** @description The resource does not exist */
                 404: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -3977,6 +4511,8 @@ export interface paths {
                 /** @description A path parameter is longer than any this server accepts */
                 414: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
                         [name: string]: unknown;
                     };
                     content: {
@@ -3986,6 +4522,8 @@ export interface paths {
                 /** @description The input is not valid; `details` names each attribute */
                 422: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
                         [name: string]: unknown;
                     };
                     content: {
@@ -3995,6 +4533,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -4054,6 +4594,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -4063,6 +4605,8 @@ export interface paths {
                 /** @description No credential, or a credential that is not valid */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -4072,6 +4616,8 @@ export interface paths {
                 /** @description The credential's role does not allow this action, or the CSRF header is missing */
                 403: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
                         [name: string]: unknown;
                     };
                     content: {
@@ -4081,6 +4627,8 @@ export interface paths {
                 /** @description The resource does not exist */
                 404: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -4090,6 +4638,8 @@ export interface paths {
                 /** @description A path parameter is longer than any this server accepts */
                 414: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
                         [name: string]: unknown;
                     };
                     content: {
@@ -4099,6 +4649,8 @@ export interface paths {
                 /** @description The input is not valid; `details` names each attribute */
                 422: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
                         [name: string]: unknown;
                     };
                     content: {
@@ -4108,6 +4660,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -4144,6 +4698,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -4153,6 +4709,8 @@ export interface paths {
                 /** @description No credential, or a credential that is not valid */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -4162,6 +4720,8 @@ export interface paths {
                 /** @description The credential's role does not allow this action, or the CSRF header is missing */
                 403: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
                         [name: string]: unknown;
                     };
                     content: {
@@ -4171,6 +4731,8 @@ export interface paths {
                 /** @description The resource does not exist */
                 404: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -4180,6 +4742,8 @@ export interface paths {
                 /** @description A path parameter is longer than any this server accepts */
                 414: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
                         [name: string]: unknown;
                     };
                     content: {
@@ -4189,6 +4753,8 @@ export interface paths {
                 /** @description The input is not valid; `details` names each attribute */
                 422: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
                         [name: string]: unknown;
                     };
                     content: {
@@ -4198,6 +4764,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -4249,6 +4817,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -4258,6 +4828,8 @@ export interface paths {
                 /** @description No credential, or a credential that is not valid */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -4267,6 +4839,8 @@ export interface paths {
                 /** @description The credential's role does not allow this action, or the CSRF header is missing */
                 403: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
                         [name: string]: unknown;
                     };
                     content: {
@@ -4276,6 +4850,8 @@ export interface paths {
                 /** @description The resource does not exist */
                 404: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -4285,6 +4861,8 @@ export interface paths {
                 /** @description A path parameter is longer than any this server accepts */
                 414: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
                         [name: string]: unknown;
                     };
                     content: {
@@ -4294,6 +4872,8 @@ export interface paths {
                 /** @description The input is not valid; `details` names each attribute */
                 422: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
                         [name: string]: unknown;
                     };
                     content: {
@@ -4303,6 +4883,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -4371,6 +4953,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -4380,6 +4964,8 @@ export interface paths {
                 /** @description No credential, or a credential that is not valid */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -4389,6 +4975,8 @@ export interface paths {
                 /** @description The credential's role does not allow this action, or the CSRF header is missing */
                 403: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
                         [name: string]: unknown;
                     };
                     content: {
@@ -4398,6 +4986,8 @@ export interface paths {
                 /** @description The resource does not exist */
                 404: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -4407,6 +4997,8 @@ export interface paths {
                 /** @description A path parameter is longer than any this server accepts */
                 414: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
                         [name: string]: unknown;
                     };
                     content: {
@@ -4416,6 +5008,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -4472,6 +5066,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -4481,6 +5077,8 @@ export interface paths {
                 /** @description No credential, or a credential that is not valid */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -4490,6 +5088,8 @@ export interface paths {
                 /** @description The credential's role does not allow this action, or the CSRF header is missing */
                 403: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
                         [name: string]: unknown;
                     };
                     content: {
@@ -4499,6 +5099,8 @@ export interface paths {
                 /** @description The resource does not exist */
                 404: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -4508,6 +5110,8 @@ export interface paths {
                 /** @description The request body is too large */
                 413: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PAYLOAD_TOO_LARGE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -4517,6 +5121,8 @@ export interface paths {
                 /** @description A path parameter is longer than any this server accepts */
                 414: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
                         [name: string]: unknown;
                     };
                     content: {
@@ -4526,6 +5132,8 @@ export interface paths {
                 /** @description The request body is not of a media type this operation takes */
                 415: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNSUPPORTED_MEDIA_TYPE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -4535,6 +5143,8 @@ export interface paths {
                 /** @description The input is not valid; `details` names each attribute */
                 422: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
                         [name: string]: unknown;
                     };
                     content: {
@@ -4544,6 +5154,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -4613,6 +5225,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -4622,6 +5236,8 @@ export interface paths {
                 /** @description No credential, or a credential that is not valid */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -4631,6 +5247,8 @@ export interface paths {
                 /** @description The credential's role does not allow this action, or the CSRF header is missing */
                 403: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
                         [name: string]: unknown;
                     };
                     content: {
@@ -4640,6 +5258,8 @@ export interface paths {
                 /** @description The resource does not exist */
                 404: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -4649,6 +5269,8 @@ export interface paths {
                 /** @description The request body is too large */
                 413: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PAYLOAD_TOO_LARGE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -4658,6 +5280,8 @@ export interface paths {
                 /** @description A path parameter is longer than any this server accepts */
                 414: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
                         [name: string]: unknown;
                     };
                     content: {
@@ -4667,6 +5291,8 @@ export interface paths {
                 /** @description The request body is not of a media type this operation takes */
                 415: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNSUPPORTED_MEDIA_TYPE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -4676,6 +5302,8 @@ export interface paths {
                 /** @description The input is not valid; `details` names each attribute */
                 422: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
                         [name: string]: unknown;
                     };
                     content: {
@@ -4685,6 +5313,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -4720,6 +5350,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -4729,6 +5361,8 @@ export interface paths {
                 /** @description No credential, or a credential that is not valid */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -4738,6 +5372,8 @@ export interface paths {
                 /** @description The credential's role does not allow this action, or the CSRF header is missing */
                 403: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
                         [name: string]: unknown;
                     };
                     content: {
@@ -4747,6 +5383,8 @@ export interface paths {
                 /** @description The resource does not exist */
                 404: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -4756,6 +5394,8 @@ export interface paths {
                 /** @description A path parameter is longer than any this server accepts */
                 414: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
                         [name: string]: unknown;
                     };
                     content: {
@@ -4765,6 +5405,8 @@ export interface paths {
                 /** @description The input is not valid; `details` names each attribute */
                 422: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
                         [name: string]: unknown;
                     };
                     content: {
@@ -4774,6 +5416,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -4838,6 +5482,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -4847,6 +5493,8 @@ export interface paths {
                 /** @description No credential, or a credential that is not valid */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -4856,6 +5504,8 @@ export interface paths {
                 /** @description The credential's role does not allow this action, or the CSRF header is missing */
                 403: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
                         [name: string]: unknown;
                     };
                     content: {
@@ -4865,6 +5515,8 @@ export interface paths {
                 /** @description The resource does not exist */
                 404: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -4874,6 +5526,8 @@ export interface paths {
                 /** @description A path parameter is longer than any this server accepts */
                 414: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
                         [name: string]: unknown;
                     };
                     content: {
@@ -4883,6 +5537,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -4932,6 +5588,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -4941,6 +5599,8 @@ export interface paths {
                 /** @description No credential, or a credential that is not valid */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -4950,6 +5610,8 @@ export interface paths {
                 /** @description The credential's role does not allow this action, or the CSRF header is missing */
                 403: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
                         [name: string]: unknown;
                     };
                     content: {
@@ -4959,6 +5621,8 @@ export interface paths {
                 /** @description The resource does not exist */
                 404: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -4968,6 +5632,8 @@ export interface paths {
                 /** @description The request body is too large */
                 413: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PAYLOAD_TOO_LARGE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -4977,6 +5643,8 @@ export interface paths {
                 /** @description A path parameter is longer than any this server accepts */
                 414: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
                         [name: string]: unknown;
                     };
                     content: {
@@ -4986,6 +5654,8 @@ export interface paths {
                 /** @description The request body is not of a media type this operation takes */
                 415: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNSUPPORTED_MEDIA_TYPE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -4995,6 +5665,8 @@ export interface paths {
                 /** @description The input is not valid; `details` names each attribute */
                 422: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
                         [name: string]: unknown;
                     };
                     content: {
@@ -5004,6 +5676,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -5050,6 +5724,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -5059,6 +5735,8 @@ export interface paths {
                 /** @description No credential, or a credential that is not valid */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -5068,6 +5746,8 @@ export interface paths {
                 /** @description The credential's role does not allow this action, or the CSRF header is missing */
                 403: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
                         [name: string]: unknown;
                     };
                     content: {
@@ -5077,6 +5757,8 @@ export interface paths {
                 /** @description The resource does not exist */
                 404: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -5086,6 +5768,8 @@ export interface paths {
                 /** @description A path parameter is longer than any this server accepts */
                 414: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
                         [name: string]: unknown;
                     };
                     content: {
@@ -5095,6 +5779,8 @@ export interface paths {
                 /** @description The input is not valid; `details` names each attribute */
                 422: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
                         [name: string]: unknown;
                     };
                     content: {
@@ -5104,6 +5790,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -5153,6 +5841,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -5162,6 +5852,8 @@ export interface paths {
                 /** @description No credential, or a credential that is not valid */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -5171,6 +5863,8 @@ export interface paths {
                 /** @description The credential's role does not allow this action, or the CSRF header is missing */
                 403: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
                         [name: string]: unknown;
                     };
                     content: {
@@ -5180,6 +5874,8 @@ export interface paths {
                 /** @description The resource does not exist */
                 404: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -5189,6 +5885,8 @@ export interface paths {
                 /** @description The request body is too large */
                 413: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PAYLOAD_TOO_LARGE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -5198,6 +5896,8 @@ export interface paths {
                 /** @description A path parameter is longer than any this server accepts */
                 414: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
                         [name: string]: unknown;
                     };
                     content: {
@@ -5207,6 +5907,8 @@ export interface paths {
                 /** @description The request body is not of a media type this operation takes */
                 415: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNSUPPORTED_MEDIA_TYPE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -5216,6 +5918,8 @@ export interface paths {
                 /** @description The input is not valid; `details` names each attribute */
                 422: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
                         [name: string]: unknown;
                     };
                     content: {
@@ -5225,6 +5929,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -5260,6 +5966,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -5269,6 +5977,8 @@ export interface paths {
                 /** @description No credential, or a credential that is not valid */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -5278,6 +5988,8 @@ export interface paths {
                 /** @description The credential's role does not allow this action, or the CSRF header is missing */
                 403: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
                         [name: string]: unknown;
                     };
                     content: {
@@ -5287,6 +5999,8 @@ export interface paths {
                 /** @description The resource does not exist */
                 404: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -5296,6 +6010,8 @@ export interface paths {
                 /** @description A path parameter is longer than any this server accepts */
                 414: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
                         [name: string]: unknown;
                     };
                     content: {
@@ -5305,6 +6021,8 @@ export interface paths {
                 /** @description The input is not valid; `details` names each attribute */
                 422: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
                         [name: string]: unknown;
                     };
                     content: {
@@ -5314,6 +6032,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -5384,6 +6104,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -5393,6 +6115,8 @@ export interface paths {
                 /** @description No credential, or a credential that is not valid */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -5402,6 +6126,8 @@ export interface paths {
                 /** @description The credential's role does not allow this action, or the CSRF header is missing */
                 403: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
                         [name: string]: unknown;
                     };
                     content: {
@@ -5411,6 +6137,8 @@ export interface paths {
                 /** @description The resource does not exist */
                 404: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -5420,6 +6148,8 @@ export interface paths {
                 /** @description A path parameter is longer than any this server accepts */
                 414: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
                         [name: string]: unknown;
                     };
                     content: {
@@ -5429,6 +6159,8 @@ export interface paths {
                 /** @description The input is not valid; `details` names each attribute */
                 422: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
                         [name: string]: unknown;
                     };
                     content: {
@@ -5438,6 +6170,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -5491,6 +6225,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -5500,6 +6236,8 @@ export interface paths {
                 /** @description No credential, or a credential that is not valid */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -5509,6 +6247,8 @@ export interface paths {
                 /** @description The credential's role does not allow this action, or the CSRF header is missing */
                 403: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
                         [name: string]: unknown;
                     };
                     content: {
@@ -5518,6 +6258,8 @@ export interface paths {
                 /** @description The resource does not exist */
                 404: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -5527,6 +6269,8 @@ export interface paths {
                 /** @description A path parameter is longer than any this server accepts */
                 414: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
                         [name: string]: unknown;
                     };
                     content: {
@@ -5536,6 +6280,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -5600,6 +6346,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -5609,6 +6357,8 @@ export interface paths {
                 /** @description No credential, or a credential that is not valid */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -5618,6 +6368,8 @@ export interface paths {
                 /** @description The credential's role does not allow this action, or the CSRF header is missing */
                 403: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
                         [name: string]: unknown;
                     };
                     content: {
@@ -5627,6 +6379,8 @@ export interface paths {
                 /** @description The resource does not exist */
                 404: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -5636,6 +6390,8 @@ export interface paths {
                 /** @description The request body is too large */
                 413: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PAYLOAD_TOO_LARGE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -5645,6 +6401,8 @@ export interface paths {
                 /** @description A path parameter is longer than any this server accepts */
                 414: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
                         [name: string]: unknown;
                     };
                     content: {
@@ -5654,6 +6412,8 @@ export interface paths {
                 /** @description The request body is not of a media type this operation takes */
                 415: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNSUPPORTED_MEDIA_TYPE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -5663,6 +6423,8 @@ export interface paths {
                 /** @description The input is not valid; `details` names each attribute */
                 422: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
                         [name: string]: unknown;
                     };
                     content: {
@@ -5672,6 +6434,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -5732,6 +6496,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -5741,6 +6507,8 @@ export interface paths {
                 /** @description No credential, or a credential that is not valid */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -5750,6 +6518,8 @@ export interface paths {
                 /** @description The credential's role does not allow this action, or the CSRF header is missing */
                 403: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
                         [name: string]: unknown;
                     };
                     content: {
@@ -5759,6 +6529,8 @@ export interface paths {
                 /** @description The resource does not exist */
                 404: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -5768,6 +6540,8 @@ export interface paths {
                 /** @description A path parameter is longer than any this server accepts */
                 414: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
                         [name: string]: unknown;
                     };
                     content: {
@@ -5777,6 +6551,8 @@ export interface paths {
                 /** @description The input is not valid; `details` names each attribute */
                 422: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
                         [name: string]: unknown;
                     };
                     content: {
@@ -5786,6 +6562,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -5834,6 +6612,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -5843,6 +6623,8 @@ export interface paths {
                 /** @description No credential, or a credential that is not valid */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -5852,6 +6634,8 @@ export interface paths {
                 /** @description The credential's role does not allow this action, or the CSRF header is missing */
                 403: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
                         [name: string]: unknown;
                     };
                     content: {
@@ -5861,6 +6645,8 @@ export interface paths {
                 /** @description The resource does not exist */
                 404: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -5870,6 +6656,8 @@ export interface paths {
                 /** @description The request body is too large */
                 413: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PAYLOAD_TOO_LARGE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -5879,6 +6667,8 @@ export interface paths {
                 /** @description A path parameter is longer than any this server accepts */
                 414: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
                         [name: string]: unknown;
                     };
                     content: {
@@ -5888,6 +6678,8 @@ export interface paths {
                 /** @description The request body is not of a media type this operation takes */
                 415: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNSUPPORTED_MEDIA_TYPE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -5897,6 +6689,8 @@ export interface paths {
                 /** @description The input is not valid; `details` names each attribute */
                 422: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
                         [name: string]: unknown;
                     };
                     content: {
@@ -5906,6 +6700,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -5955,6 +6751,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -5964,6 +6762,8 @@ export interface paths {
                 /** @description No credential, or a credential that is not valid */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -5973,6 +6773,8 @@ export interface paths {
                 /** @description The credential's role does not allow this action, or the CSRF header is missing */
                 403: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
                         [name: string]: unknown;
                     };
                     content: {
@@ -5982,6 +6784,8 @@ export interface paths {
                 /** @description The resource does not exist */
                 404: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -5991,6 +6795,8 @@ export interface paths {
                 /** @description A path parameter is longer than any this server accepts */
                 414: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
                         [name: string]: unknown;
                     };
                     content: {
@@ -6000,6 +6806,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -6047,6 +6855,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -6056,6 +6866,8 @@ export interface paths {
                 /** @description No credential, or a credential that is not valid */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -6065,6 +6877,8 @@ export interface paths {
                 /** @description The credential's role does not allow this action, or the CSRF header is missing */
                 403: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
                         [name: string]: unknown;
                     };
                     content: {
@@ -6074,6 +6888,8 @@ export interface paths {
                 /** @description The resource does not exist */
                 404: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -6083,6 +6899,8 @@ export interface paths {
                 /** @description The request body is too large */
                 413: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PAYLOAD_TOO_LARGE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -6092,6 +6910,8 @@ export interface paths {
                 /** @description A path parameter is longer than any this server accepts */
                 414: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
                         [name: string]: unknown;
                     };
                     content: {
@@ -6101,6 +6921,8 @@ export interface paths {
                 /** @description The request body is not of a media type this operation takes */
                 415: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNSUPPORTED_MEDIA_TYPE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -6110,6 +6932,8 @@ export interface paths {
                 /** @description The input is not valid; `details` names each attribute */
                 422: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
                         [name: string]: unknown;
                     };
                     content: {
@@ -6119,6 +6943,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -6154,6 +6980,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -6163,6 +6991,8 @@ export interface paths {
                 /** @description No credential, or a credential that is not valid */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -6172,6 +7002,8 @@ export interface paths {
                 /** @description The credential's role does not allow this action, or the CSRF header is missing */
                 403: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
                         [name: string]: unknown;
                     };
                     content: {
@@ -6181,6 +7013,8 @@ export interface paths {
                 /** @description The resource does not exist */
                 404: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -6190,6 +7024,8 @@ export interface paths {
                 /** @description A path parameter is longer than any this server accepts */
                 414: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
                         [name: string]: unknown;
                     };
                     content: {
@@ -6199,6 +7035,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -6249,6 +7087,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -6258,6 +7098,8 @@ export interface paths {
                 /** @description No credential, or a credential that is not valid */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -6267,6 +7109,8 @@ export interface paths {
                 /** @description The credential's role does not allow this action, or the CSRF header is missing */
                 403: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
                         [name: string]: unknown;
                     };
                     content: {
@@ -6276,6 +7120,8 @@ export interface paths {
                 /** @description The resource does not exist */
                 404: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -6285,6 +7131,8 @@ export interface paths {
                 /** @description The request body is too large */
                 413: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PAYLOAD_TOO_LARGE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -6294,6 +7142,8 @@ export interface paths {
                 /** @description A path parameter is longer than any this server accepts */
                 414: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
                         [name: string]: unknown;
                     };
                     content: {
@@ -6303,6 +7153,8 @@ export interface paths {
                 /** @description The request body is not of a media type this operation takes */
                 415: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNSUPPORTED_MEDIA_TYPE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -6312,6 +7164,8 @@ export interface paths {
                 /** @description The input is not valid; `details` names each attribute */
                 422: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
                         [name: string]: unknown;
                     };
                     content: {
@@ -6321,6 +7175,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -6370,6 +7226,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -6379,6 +7237,8 @@ export interface paths {
                 /** @description No credential, or a credential that is not valid */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -6388,6 +7248,8 @@ export interface paths {
                 /** @description The credential's role does not allow this action, or the CSRF header is missing */
                 403: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
                         [name: string]: unknown;
                     };
                     content: {
@@ -6397,6 +7259,8 @@ export interface paths {
                 /** @description The resource does not exist */
                 404: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -6406,6 +7270,8 @@ export interface paths {
                 /** @description A path parameter is longer than any this server accepts */
                 414: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
                         [name: string]: unknown;
                     };
                     content: {
@@ -6415,6 +7281,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -6483,6 +7351,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -6492,6 +7362,8 @@ export interface paths {
                 /** @description No credential, or a credential that is not valid */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -6501,6 +7373,8 @@ export interface paths {
                 /** @description The credential's role does not allow this action, or the CSRF header is missing */
                 403: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
                         [name: string]: unknown;
                     };
                     content: {
@@ -6510,6 +7384,8 @@ export interface paths {
                 /** @description The resource does not exist */
                 404: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -6519,6 +7395,8 @@ export interface paths {
                 /** @description The request body is too large */
                 413: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PAYLOAD_TOO_LARGE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -6528,6 +7406,8 @@ export interface paths {
                 /** @description A path parameter is longer than any this server accepts */
                 414: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
                         [name: string]: unknown;
                     };
                     content: {
@@ -6537,6 +7417,8 @@ export interface paths {
                 /** @description The request body is not of a media type this operation takes */
                 415: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNSUPPORTED_MEDIA_TYPE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -6546,6 +7428,8 @@ export interface paths {
                 /** @description The input is not valid; `details` names each attribute */
                 422: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
                         [name: string]: unknown;
                     };
                     content: {
@@ -6555,6 +7439,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -6590,6 +7476,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -6599,6 +7487,8 @@ export interface paths {
                 /** @description No credential, or a credential that is not valid */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -6608,6 +7498,8 @@ export interface paths {
                 /** @description The credential's role does not allow this action, or the CSRF header is missing */
                 403: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
                         [name: string]: unknown;
                     };
                     content: {
@@ -6617,6 +7509,8 @@ export interface paths {
                 /** @description The resource does not exist */
                 404: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -6626,6 +7520,8 @@ export interface paths {
                 /** @description A path parameter is longer than any this server accepts */
                 414: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
                         [name: string]: unknown;
                     };
                     content: {
@@ -6635,6 +7531,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -6700,6 +7598,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -6709,6 +7609,8 @@ export interface paths {
                 /** @description No credential, or a credential that is not valid */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -6718,6 +7620,8 @@ export interface paths {
                 /** @description The credential's role does not allow this action, or the CSRF header is missing */
                 403: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
                         [name: string]: unknown;
                     };
                     content: {
@@ -6727,6 +7631,8 @@ export interface paths {
                 /** @description The resource does not exist */
                 404: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -6736,6 +7642,8 @@ export interface paths {
                 /** @description A path parameter is longer than any this server accepts */
                 414: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
                         [name: string]: unknown;
                     };
                     content: {
@@ -6745,6 +7653,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -6817,6 +7727,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -6826,6 +7738,8 @@ export interface paths {
                 /** @description No credential, or a credential that is not valid */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -6835,6 +7749,8 @@ export interface paths {
                 /** @description The credential's role does not allow this action, or the CSRF header is missing */
                 403: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
                         [name: string]: unknown;
                     };
                     content: {
@@ -6844,6 +7760,8 @@ export interface paths {
                 /** @description The resource does not exist */
                 404: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -6853,6 +7771,8 @@ export interface paths {
                 /** @description The request body is too large */
                 413: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PAYLOAD_TOO_LARGE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -6862,6 +7782,8 @@ export interface paths {
                 /** @description A path parameter is longer than any this server accepts */
                 414: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
                         [name: string]: unknown;
                     };
                     content: {
@@ -6871,6 +7793,8 @@ export interface paths {
                 /** @description The request body is not of a media type this operation takes */
                 415: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNSUPPORTED_MEDIA_TYPE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -6880,6 +7804,8 @@ export interface paths {
                 /** @description The input is not valid; `details` names each attribute */
                 422: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
                         [name: string]: unknown;
                     };
                     content: {
@@ -6889,6 +7815,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -6936,6 +7864,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -6945,6 +7875,8 @@ export interface paths {
                 /** @description No credential, or a credential that is not valid */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -6954,6 +7886,8 @@ export interface paths {
                 /** @description The credential's role does not allow this action, or the CSRF header is missing */
                 403: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
                         [name: string]: unknown;
                     };
                     content: {
@@ -6963,6 +7897,8 @@ export interface paths {
                 /** @description The resource does not exist */
                 404: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -6972,6 +7908,8 @@ export interface paths {
                 /** @description A path parameter is longer than any this server accepts */
                 414: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
                         [name: string]: unknown;
                     };
                     content: {
@@ -6981,6 +7919,8 @@ export interface paths {
                 /** @description The input is not valid; `details` names each attribute */
                 422: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
                         [name: string]: unknown;
                     };
                     content: {
@@ -6990,6 +7930,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -7062,6 +8004,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -7071,6 +8015,8 @@ export interface paths {
                 /** @description No credential, or a credential that is not valid */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -7080,6 +8026,8 @@ export interface paths {
                 /** @description The credential's role does not allow this action, or the CSRF header is missing */
                 403: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
                         [name: string]: unknown;
                     };
                     content: {
@@ -7089,6 +8037,8 @@ export interface paths {
                 /** @description The resource does not exist */
                 404: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -7098,6 +8048,8 @@ export interface paths {
                 /** @description The request body is too large */
                 413: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PAYLOAD_TOO_LARGE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -7107,6 +8059,8 @@ export interface paths {
                 /** @description A path parameter is longer than any this server accepts */
                 414: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
                         [name: string]: unknown;
                     };
                     content: {
@@ -7116,6 +8070,8 @@ export interface paths {
                 /** @description The request body is not of a media type this operation takes */
                 415: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNSUPPORTED_MEDIA_TYPE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -7125,6 +8081,8 @@ export interface paths {
                 /** @description The input is not valid; `details` names each attribute */
                 422: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
                         [name: string]: unknown;
                     };
                     content: {
@@ -7134,6 +8092,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -7170,6 +8130,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -7179,6 +8141,8 @@ export interface paths {
                 /** @description No credential, or a credential that is not valid */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -7188,6 +8152,8 @@ export interface paths {
                 /** @description The credential's role does not allow this action, or the CSRF header is missing */
                 403: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
                         [name: string]: unknown;
                     };
                     content: {
@@ -7197,6 +8163,8 @@ export interface paths {
                 /** @description The resource does not exist */
                 404: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -7206,6 +8174,8 @@ export interface paths {
                 /** @description The request conflicts with the current state */
                 409: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_NO_SESSION" | "ATR_ORIGINATION_IN_USE" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -7215,6 +8185,8 @@ export interface paths {
                 /** @description A path parameter is longer than any this server accepts */
                 414: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
                         [name: string]: unknown;
                     };
                     content: {
@@ -7224,6 +8196,8 @@ export interface paths {
                 /** @description The input is not valid; `details` names each attribute */
                 422: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
                         [name: string]: unknown;
                     };
                     content: {
@@ -7233,6 +8207,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -7301,6 +8277,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -7310,6 +8288,8 @@ export interface paths {
                 /** @description No credential, or a credential that is not valid */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -7319,6 +8299,8 @@ export interface paths {
                 /** @description The credential's role does not allow this action, or the CSRF header is missing */
                 403: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
                         [name: string]: unknown;
                     };
                     content: {
@@ -7328,6 +8310,8 @@ export interface paths {
                 /** @description The resource does not exist */
                 404: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -7337,6 +8321,8 @@ export interface paths {
                 /** @description A path parameter is longer than any this server accepts */
                 414: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
                         [name: string]: unknown;
                     };
                     content: {
@@ -7346,6 +8332,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -7392,6 +8380,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -7401,6 +8391,8 @@ export interface paths {
                 /** @description No credential, or a credential that is not valid */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -7410,6 +8402,8 @@ export interface paths {
                 /** @description The credential's role does not allow this action, or the CSRF header is missing */
                 403: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
                         [name: string]: unknown;
                     };
                     content: {
@@ -7419,6 +8413,8 @@ export interface paths {
                 /** @description The resource does not exist */
                 404: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -7428,6 +8424,8 @@ export interface paths {
                 /** @description The request body is too large */
                 413: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PAYLOAD_TOO_LARGE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -7437,6 +8435,8 @@ export interface paths {
                 /** @description A path parameter is longer than any this server accepts */
                 414: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
                         [name: string]: unknown;
                     };
                     content: {
@@ -7446,6 +8446,8 @@ export interface paths {
                 /** @description The request body is not of a media type this operation takes */
                 415: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNSUPPORTED_MEDIA_TYPE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -7455,6 +8457,8 @@ export interface paths {
                 /** @description The input is not valid; `details` names each attribute */
                 422: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
                         [name: string]: unknown;
                     };
                     content: {
@@ -7464,6 +8468,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -7511,6 +8517,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -7520,6 +8528,8 @@ export interface paths {
                 /** @description No credential, or a credential that is not valid */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -7529,6 +8539,8 @@ export interface paths {
                 /** @description The credential's role does not allow this action, or the CSRF header is missing */
                 403: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
                         [name: string]: unknown;
                     };
                     content: {
@@ -7538,6 +8550,8 @@ export interface paths {
                 /** @description The resource does not exist */
                 404: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -7547,6 +8561,8 @@ export interface paths {
                 /** @description A path parameter is longer than any this server accepts */
                 414: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
                         [name: string]: unknown;
                     };
                     content: {
@@ -7556,6 +8572,8 @@ export interface paths {
                 /** @description The input is not valid; `details` names each attribute */
                 422: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
                         [name: string]: unknown;
                     };
                     content: {
@@ -7565,6 +8583,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -7611,6 +8631,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -7620,6 +8642,8 @@ export interface paths {
                 /** @description No credential, or a credential that is not valid */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -7629,6 +8653,8 @@ export interface paths {
                 /** @description The credential's role does not allow this action, or the CSRF header is missing */
                 403: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
                         [name: string]: unknown;
                     };
                     content: {
@@ -7638,6 +8664,8 @@ export interface paths {
                 /** @description The resource does not exist */
                 404: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -7647,6 +8675,8 @@ export interface paths {
                 /** @description The request body is too large */
                 413: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PAYLOAD_TOO_LARGE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -7656,6 +8686,8 @@ export interface paths {
                 /** @description A path parameter is longer than any this server accepts */
                 414: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
                         [name: string]: unknown;
                     };
                     content: {
@@ -7665,6 +8697,8 @@ export interface paths {
                 /** @description The request body is not of a media type this operation takes */
                 415: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNSUPPORTED_MEDIA_TYPE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -7674,6 +8708,8 @@ export interface paths {
                 /** @description The input is not valid; `details` names each attribute */
                 422: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
                         [name: string]: unknown;
                     };
                     content: {
@@ -7683,6 +8719,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -7719,6 +8757,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -7728,6 +8768,8 @@ export interface paths {
                 /** @description No credential, or a credential that is not valid */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -7737,6 +8779,8 @@ export interface paths {
                 /** @description The credential's role does not allow this action, or the CSRF header is missing */
                 403: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
                         [name: string]: unknown;
                     };
                     content: {
@@ -7746,6 +8790,8 @@ export interface paths {
                 /** @description The resource does not exist */
                 404: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -7755,6 +8801,8 @@ export interface paths {
                 /** @description A path parameter is longer than any this server accepts */
                 414: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
                         [name: string]: unknown;
                     };
                     content: {
@@ -7764,6 +8812,8 @@ export interface paths {
                 /** @description The input is not valid; `details` names each attribute */
                 422: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
                         [name: string]: unknown;
                     };
                     content: {
@@ -7773,6 +8823,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -7833,6 +8885,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -7842,6 +8896,8 @@ export interface paths {
                 /** @description No credential, or a credential that is not valid */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -7851,6 +8907,8 @@ export interface paths {
                 /** @description The credential's role does not allow this action, or the CSRF header is missing */
                 403: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
                         [name: string]: unknown;
                     };
                     content: {
@@ -7860,6 +8918,8 @@ export interface paths {
                 /** @description The resource does not exist */
                 404: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -7869,6 +8929,8 @@ export interface paths {
                 /** @description The request body is too large */
                 413: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PAYLOAD_TOO_LARGE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -7878,6 +8940,8 @@ export interface paths {
                 /** @description A path parameter is longer than any this server accepts */
                 414: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
                         [name: string]: unknown;
                     };
                     content: {
@@ -7887,6 +8951,8 @@ export interface paths {
                 /** @description The request body is not of a media type this operation takes */
                 415: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNSUPPORTED_MEDIA_TYPE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -7896,6 +8962,8 @@ export interface paths {
                 /** @description The input is not valid; `details` names each attribute */
                 422: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
                         [name: string]: unknown;
                     };
                     content: {
@@ -7905,6 +8973,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -7974,6 +9044,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -7983,6 +9055,8 @@ export interface paths {
                 /** @description No credential, or a credential that is not valid */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -7992,6 +9066,8 @@ export interface paths {
                 /** @description The credential's role does not allow this action, or the CSRF header is missing */
                 403: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
                         [name: string]: unknown;
                     };
                     content: {
@@ -8001,6 +9077,8 @@ export interface paths {
                 /** @description The resource does not exist */
                 404: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -8010,6 +9088,8 @@ export interface paths {
                 /** @description A path parameter is longer than any this server accepts */
                 414: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
                         [name: string]: unknown;
                     };
                     content: {
@@ -8019,6 +9099,8 @@ export interface paths {
                 /** @description The input is not valid; `details` names each attribute */
                 422: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
                         [name: string]: unknown;
                     };
                     content: {
@@ -8028,6 +9110,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -8077,6 +9161,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -8086,6 +9172,8 @@ export interface paths {
                 /** @description No credential, or a credential that is not valid */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -8095,6 +9183,8 @@ export interface paths {
                 /** @description The credential's role does not allow this action, or the CSRF header is missing */
                 403: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
                         [name: string]: unknown;
                     };
                     content: {
@@ -8104,6 +9194,8 @@ export interface paths {
                 /** @description The resource does not exist */
                 404: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -8113,6 +9205,8 @@ export interface paths {
                 /** @description A path parameter is longer than any this server accepts */
                 414: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
                         [name: string]: unknown;
                     };
                     content: {
@@ -8122,6 +9216,8 @@ export interface paths {
                 /** @description The input is not valid; `details` names each attribute */
                 422: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
                         [name: string]: unknown;
                     };
                     content: {
@@ -8131,6 +9227,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -8194,6 +9292,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -8203,6 +9303,8 @@ export interface paths {
                 /** @description No credential, or a credential that is not valid */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -8212,6 +9314,8 @@ export interface paths {
                 /** @description The credential's role does not allow this action, or the CSRF header is missing */
                 403: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
                         [name: string]: unknown;
                     };
                     content: {
@@ -8221,6 +9325,8 @@ export interface paths {
                 /** @description The resource does not exist */
                 404: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -8230,6 +9336,8 @@ export interface paths {
                 /** @description The request conflicts with the current state */
                 409: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_NO_SESSION" | "ATR_ORIGINATION_IN_USE" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -8239,6 +9347,8 @@ export interface paths {
                 /** @description The request body is too large */
                 413: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PAYLOAD_TOO_LARGE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -8248,6 +9358,8 @@ export interface paths {
                 /** @description A path parameter is longer than any this server accepts */
                 414: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
                         [name: string]: unknown;
                     };
                     content: {
@@ -8257,6 +9369,8 @@ export interface paths {
                 /** @description The request body is not of a media type this operation takes */
                 415: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNSUPPORTED_MEDIA_TYPE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -8266,6 +9380,8 @@ export interface paths {
                 /** @description The input is not valid; `details` names each attribute */
                 422: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
                         [name: string]: unknown;
                     };
                     content: {
@@ -8275,6 +9391,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -8335,6 +9453,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -8344,6 +9464,8 @@ export interface paths {
                 /** @description No credential, or a credential that is not valid */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -8353,6 +9475,8 @@ export interface paths {
                 /** @description The credential's role does not allow this action, or the CSRF header is missing */
                 403: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
                         [name: string]: unknown;
                     };
                     content: {
@@ -8362,6 +9486,8 @@ export interface paths {
                 /** @description The resource does not exist */
                 404: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -8371,6 +9497,8 @@ export interface paths {
                 /** @description The request conflicts with the current state */
                 409: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_NO_SESSION" | "ATR_ORIGINATION_IN_USE" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -8380,6 +9508,8 @@ export interface paths {
                 /** @description The request body is too large */
                 413: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PAYLOAD_TOO_LARGE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -8389,6 +9519,8 @@ export interface paths {
                 /** @description A path parameter is longer than any this server accepts */
                 414: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
                         [name: string]: unknown;
                     };
                     content: {
@@ -8398,6 +9530,8 @@ export interface paths {
                 /** @description The request body is not of a media type this operation takes */
                 415: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNSUPPORTED_MEDIA_TYPE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -8407,6 +9541,8 @@ export interface paths {
                 /** @description The input is not valid; `details` names each attribute */
                 422: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
                         [name: string]: unknown;
                     };
                     content: {
@@ -8416,6 +9552,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -8469,6 +9607,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -8478,6 +9618,8 @@ export interface paths {
                 /** @description No credential, or a credential that is not valid */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -8487,6 +9629,8 @@ export interface paths {
                 /** @description The credential's role does not allow this action, or the CSRF header is missing */
                 403: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
                         [name: string]: unknown;
                     };
                     content: {
@@ -8496,6 +9640,8 @@ export interface paths {
                 /** @description The resource does not exist */
                 404: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -8505,6 +9651,8 @@ export interface paths {
                 /** @description The request conflicts with the current state */
                 409: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_NO_SESSION" | "ATR_ORIGINATION_IN_USE" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -8514,6 +9662,8 @@ export interface paths {
                 /** @description The request body is too large */
                 413: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PAYLOAD_TOO_LARGE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -8523,6 +9673,8 @@ export interface paths {
                 /** @description A path parameter is longer than any this server accepts */
                 414: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
                         [name: string]: unknown;
                     };
                     content: {
@@ -8532,6 +9684,8 @@ export interface paths {
                 /** @description The request body is not of a media type this operation takes */
                 415: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNSUPPORTED_MEDIA_TYPE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -8541,6 +9695,8 @@ export interface paths {
                 /** @description The input is not valid; `details` names each attribute */
                 422: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
                         [name: string]: unknown;
                     };
                     content: {
@@ -8550,6 +9706,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -8609,6 +9767,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -8618,6 +9778,8 @@ export interface paths {
                 /** @description No credential, or a credential that is not valid */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -8627,6 +9789,8 @@ export interface paths {
                 /** @description The credential's role does not allow this action, or the CSRF header is missing */
                 403: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
                         [name: string]: unknown;
                     };
                     content: {
@@ -8636,6 +9800,8 @@ export interface paths {
                 /** @description The resource does not exist */
                 404: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -8645,6 +9811,8 @@ export interface paths {
                 /** @description The request conflicts with the current state */
                 409: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_NO_SESSION" | "ATR_ORIGINATION_IN_USE" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -8654,6 +9822,8 @@ export interface paths {
                 /** @description The request body is too large */
                 413: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PAYLOAD_TOO_LARGE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -8663,6 +9833,8 @@ export interface paths {
                 /** @description A path parameter is longer than any this server accepts */
                 414: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
                         [name: string]: unknown;
                     };
                     content: {
@@ -8672,6 +9844,8 @@ export interface paths {
                 /** @description The request body is not of a media type this operation takes */
                 415: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNSUPPORTED_MEDIA_TYPE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -8681,6 +9855,8 @@ export interface paths {
                 /** @description The input is not valid; `details` names each attribute */
                 422: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
                         [name: string]: unknown;
                     };
                     content: {
@@ -8690,6 +9866,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -8741,6 +9919,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -8750,6 +9930,8 @@ export interface paths {
                 /** @description No credential, or a credential that is not valid */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -8759,6 +9941,8 @@ export interface paths {
                 /** @description The credential's role does not allow this action, or the CSRF header is missing */
                 403: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
                         [name: string]: unknown;
                     };
                     content: {
@@ -8768,6 +9952,8 @@ export interface paths {
                 /** @description The resource does not exist */
                 404: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -8777,6 +9963,8 @@ export interface paths {
                 /** @description A path parameter is longer than any this server accepts */
                 414: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
                         [name: string]: unknown;
                     };
                     content: {
@@ -8786,6 +9974,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -8856,6 +10046,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -8865,6 +10057,8 @@ export interface paths {
                 /** @description No credential, or a credential that is not valid */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -8874,6 +10068,8 @@ export interface paths {
                 /** @description The credential's role does not allow this action, or the CSRF header is missing */
                 403: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
                         [name: string]: unknown;
                     };
                     content: {
@@ -8883,6 +10079,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -8941,6 +10139,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -8950,6 +10150,8 @@ export interface paths {
                 /** @description No credential, or a credential that is not valid */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -8959,6 +10161,8 @@ export interface paths {
                 /** @description The credential's role does not allow this action, or the CSRF header is missing */
                 403: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
                         [name: string]: unknown;
                     };
                     content: {
@@ -8968,6 +10172,8 @@ export interface paths {
                 /** @description The request body is too large */
                 413: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PAYLOAD_TOO_LARGE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -8977,6 +10183,8 @@ export interface paths {
                 /** @description The request body is not of a media type this operation takes */
                 415: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNSUPPORTED_MEDIA_TYPE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -8986,6 +10194,8 @@ export interface paths {
                 /** @description The input is not valid; `details` names each attribute */
                 422: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
                         [name: string]: unknown;
                     };
                     content: {
@@ -8995,6 +10205,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -9041,6 +10253,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -9050,6 +10264,8 @@ export interface paths {
                 /** @description No credential, or a credential that is not valid */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -9059,6 +10275,8 @@ export interface paths {
                 /** @description The credential's role does not allow this action, or the CSRF header is missing */
                 403: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
                         [name: string]: unknown;
                     };
                     content: {
@@ -9068,6 +10286,8 @@ export interface paths {
                 /** @description The resource does not exist */
                 404: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -9077,6 +10297,8 @@ export interface paths {
                 /** @description A path parameter is longer than any this server accepts */
                 414: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
                         [name: string]: unknown;
                     };
                     content: {
@@ -9086,6 +10308,8 @@ export interface paths {
                 /** @description The input is not valid; `details` names each attribute */
                 422: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
                         [name: string]: unknown;
                     };
                     content: {
@@ -9095,6 +10319,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -9155,6 +10381,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -9164,6 +10392,8 @@ export interface paths {
                 /** @description No credential, or a credential that is not valid */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -9173,6 +10403,8 @@ export interface paths {
                 /** @description The credential's role does not allow this action, or the CSRF header is missing */
                 403: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
                         [name: string]: unknown;
                     };
                     content: {
@@ -9182,6 +10414,8 @@ export interface paths {
                 /** @description The resource does not exist */
                 404: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -9191,6 +10425,8 @@ export interface paths {
                 /** @description The request body is too large */
                 413: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PAYLOAD_TOO_LARGE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -9200,6 +10436,8 @@ export interface paths {
                 /** @description A path parameter is longer than any this server accepts */
                 414: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
                         [name: string]: unknown;
                     };
                     content: {
@@ -9209,6 +10447,8 @@ export interface paths {
                 /** @description The request body is not of a media type this operation takes */
                 415: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNSUPPORTED_MEDIA_TYPE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -9218,6 +10458,8 @@ export interface paths {
                 /** @description The input is not valid; `details` names each attribute */
                 422: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
                         [name: string]: unknown;
                     };
                     content: {
@@ -9227,6 +10469,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -9259,6 +10503,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -9268,6 +10514,8 @@ export interface paths {
                 /** @description No credential, or a credential that is not valid */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -9277,6 +10525,8 @@ export interface paths {
                 /** @description The credential's role does not allow this action, or the CSRF header is missing */
                 403: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
                         [name: string]: unknown;
                     };
                     content: {
@@ -9286,6 +10536,8 @@ export interface paths {
                 /** @description The resource does not exist */
                 404: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -9295,6 +10547,8 @@ export interface paths {
                 /** @description A path parameter is longer than any this server accepts */
                 414: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
                         [name: string]: unknown;
                     };
                     content: {
@@ -9304,6 +10558,8 @@ export interface paths {
                 /** @description The input is not valid; `details` names each attribute */
                 422: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
                         [name: string]: unknown;
                     };
                     content: {
@@ -9313,6 +10569,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -9384,6 +10642,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -9393,6 +10653,8 @@ export interface paths {
                 /** @description No credential, or a credential that is not valid */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -9402,6 +10664,8 @@ export interface paths {
                 /** @description The credential's role does not allow this action, or the CSRF header is missing */
                 403: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
                         [name: string]: unknown;
                     };
                     content: {
@@ -9411,6 +10675,8 @@ export interface paths {
                 /** @description The request body is too large */
                 413: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PAYLOAD_TOO_LARGE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -9420,6 +10686,8 @@ export interface paths {
                 /** @description The request body is not of a media type this operation takes */
                 415: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNSUPPORTED_MEDIA_TYPE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -9429,6 +10697,8 @@ export interface paths {
                 /** @description The input is not valid; `details` names each attribute */
                 422: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
                         [name: string]: unknown;
                     };
                     content: {
@@ -9438,6 +10708,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -9511,6 +10783,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -9520,6 +10794,8 @@ export interface paths {
                 /** @description No credential, or a credential that is not valid */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -9529,6 +10805,8 @@ export interface paths {
                 /** @description The credential's role does not allow this action, or the CSRF header is missing */
                 403: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
                         [name: string]: unknown;
                     };
                     content: {
@@ -9538,6 +10816,8 @@ export interface paths {
                 /** @description The request body is too large */
                 413: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PAYLOAD_TOO_LARGE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -9547,6 +10827,8 @@ export interface paths {
                 /** @description The request body is not of a media type this operation takes */
                 415: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNSUPPORTED_MEDIA_TYPE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -9556,6 +10838,8 @@ export interface paths {
                 /** @description The input is not valid; `details` names each attribute */
                 422: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
                         [name: string]: unknown;
                     };
                     content: {
@@ -9565,6 +10849,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -9635,6 +10921,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -9644,6 +10932,8 @@ export interface paths {
                 /** @description No credential, or a credential that is not valid */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -9653,6 +10943,8 @@ export interface paths {
                 /** @description The credential's role does not allow this action, or the CSRF header is missing */
                 403: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
                         [name: string]: unknown;
                     };
                     content: {
@@ -9662,6 +10954,8 @@ export interface paths {
                 /** @description The request body is too large */
                 413: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PAYLOAD_TOO_LARGE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -9671,6 +10965,8 @@ export interface paths {
                 /** @description The request body is not of a media type this operation takes */
                 415: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNSUPPORTED_MEDIA_TYPE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -9680,6 +10976,8 @@ export interface paths {
                 /** @description The input is not valid; `details` names each attribute */
                 422: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
                         [name: string]: unknown;
                     };
                     content: {
@@ -9689,6 +10987,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -9766,6 +11066,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -9775,6 +11077,8 @@ export interface paths {
                 /** @description No credential, or a credential that is not valid */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -9784,6 +11088,8 @@ export interface paths {
                 /** @description The credential's role does not allow this action, or the CSRF header is missing */
                 403: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
                         [name: string]: unknown;
                     };
                     content: {
@@ -9793,6 +11099,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -9845,6 +11153,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -9854,6 +11164,8 @@ export interface paths {
                 /** @description No credential, or a credential that is not valid */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -9863,6 +11175,8 @@ export interface paths {
                 /** @description The credential's role does not allow this action, or the CSRF header is missing */
                 403: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
                         [name: string]: unknown;
                     };
                     content: {
@@ -9872,6 +11186,8 @@ export interface paths {
                 /** @description The request body is too large */
                 413: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PAYLOAD_TOO_LARGE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -9881,6 +11197,8 @@ export interface paths {
                 /** @description The request body is not of a media type this operation takes */
                 415: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNSUPPORTED_MEDIA_TYPE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -9890,6 +11208,8 @@ export interface paths {
                 /** @description The input is not valid; `details` names each attribute */
                 422: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
                         [name: string]: unknown;
                     };
                     content: {
@@ -9899,6 +11219,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -9945,6 +11267,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -9954,6 +11278,8 @@ export interface paths {
                 /** @description No credential, or a credential that is not valid */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -9963,6 +11289,8 @@ export interface paths {
                 /** @description The credential's role does not allow this action, or the CSRF header is missing */
                 403: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
                         [name: string]: unknown;
                     };
                     content: {
@@ -9972,6 +11300,8 @@ export interface paths {
                 /** @description The resource does not exist */
                 404: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -9981,6 +11311,8 @@ export interface paths {
                 /** @description A path parameter is longer than any this server accepts */
                 414: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
                         [name: string]: unknown;
                     };
                     content: {
@@ -9990,6 +11322,8 @@ export interface paths {
                 /** @description The input is not valid; `details` names each attribute */
                 422: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
                         [name: string]: unknown;
                     };
                     content: {
@@ -9999,6 +11333,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -10052,6 +11388,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -10061,6 +11399,8 @@ export interface paths {
                 /** @description No credential, or a credential that is not valid */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -10070,6 +11410,8 @@ export interface paths {
                 /** @description The credential's role does not allow this action, or the CSRF header is missing */
                 403: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
                         [name: string]: unknown;
                     };
                     content: {
@@ -10079,6 +11421,8 @@ export interface paths {
                 /** @description The resource does not exist */
                 404: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -10088,6 +11432,8 @@ export interface paths {
                 /** @description The request body is too large */
                 413: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PAYLOAD_TOO_LARGE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -10097,6 +11443,8 @@ export interface paths {
                 /** @description A path parameter is longer than any this server accepts */
                 414: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
                         [name: string]: unknown;
                     };
                     content: {
@@ -10106,6 +11454,8 @@ export interface paths {
                 /** @description The request body is not of a media type this operation takes */
                 415: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNSUPPORTED_MEDIA_TYPE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -10115,6 +11465,8 @@ export interface paths {
                 /** @description The input is not valid; `details` names each attribute */
                 422: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
                         [name: string]: unknown;
                     };
                     content: {
@@ -10124,6 +11476,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -10159,6 +11513,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -10168,6 +11524,8 @@ export interface paths {
                 /** @description No credential, or a credential that is not valid */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -10177,6 +11535,8 @@ export interface paths {
                 /** @description The credential's role does not allow this action, or the CSRF header is missing */
                 403: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
                         [name: string]: unknown;
                     };
                     content: {
@@ -10186,6 +11546,8 @@ export interface paths {
                 /** @description The resource does not exist */
                 404: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -10195,6 +11557,8 @@ export interface paths {
                 /** @description A path parameter is longer than any this server accepts */
                 414: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
                         [name: string]: unknown;
                     };
                     content: {
@@ -10204,6 +11568,8 @@ export interface paths {
                 /** @description The input is not valid; `details` names each attribute */
                 422: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
                         [name: string]: unknown;
                     };
                     content: {
@@ -10213,6 +11579,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -10270,6 +11638,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -10279,6 +11649,8 @@ export interface paths {
                 /** @description No credential, or a credential that is not valid */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -10288,6 +11660,8 @@ export interface paths {
                 /** @description The credential's role does not allow this action, or the CSRF header is missing */
                 403: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
                         [name: string]: unknown;
                     };
                     content: {
@@ -10297,6 +11671,8 @@ export interface paths {
                 /** @description The resource does not exist */
                 404: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -10306,6 +11682,8 @@ export interface paths {
                 /** @description The request body is too large */
                 413: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PAYLOAD_TOO_LARGE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -10315,6 +11693,8 @@ export interface paths {
                 /** @description A path parameter is longer than any this server accepts */
                 414: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
                         [name: string]: unknown;
                     };
                     content: {
@@ -10324,6 +11704,8 @@ export interface paths {
                 /** @description The request body is not of a media type this operation takes */
                 415: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNSUPPORTED_MEDIA_TYPE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -10333,6 +11715,8 @@ export interface paths {
                 /** @description The input is not valid; `details` names each attribute */
                 422: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
                         [name: string]: unknown;
                     };
                     content: {
@@ -10342,6 +11726,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -10405,6 +11791,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -10414,6 +11802,8 @@ export interface paths {
                 /** @description No credential, or a credential that is not valid */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -10423,6 +11813,8 @@ export interface paths {
                 /** @description The credential's role does not allow this action, or the CSRF header is missing */
                 403: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
                         [name: string]: unknown;
                     };
                     content: {
@@ -10432,6 +11824,8 @@ export interface paths {
                 /** @description The resource does not exist */
                 404: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -10441,6 +11835,8 @@ export interface paths {
                 /** @description The request body is too large */
                 413: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PAYLOAD_TOO_LARGE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -10450,6 +11846,8 @@ export interface paths {
                 /** @description The request body is not of a media type this operation takes */
                 415: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNSUPPORTED_MEDIA_TYPE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -10459,6 +11857,8 @@ export interface paths {
                 /** @description The input is not valid; `details` names each attribute */
                 422: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
                         [name: string]: unknown;
                     };
                     content: {
@@ -10468,6 +11868,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -10529,6 +11931,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -10538,6 +11942,8 @@ export interface paths {
                 /** @description No credential, or a credential that is not valid */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -10547,6 +11953,8 @@ export interface paths {
                 /** @description The credential's role does not allow this action, or the CSRF header is missing */
                 403: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
                         [name: string]: unknown;
                     };
                     content: {
@@ -10556,6 +11964,8 @@ export interface paths {
                 /** @description The resource does not exist */
                 404: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -10565,6 +11975,8 @@ export interface paths {
                 /** @description The request body is too large */
                 413: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PAYLOAD_TOO_LARGE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -10574,6 +11986,8 @@ export interface paths {
                 /** @description A path parameter is longer than any this server accepts */
                 414: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
                         [name: string]: unknown;
                     };
                     content: {
@@ -10583,6 +11997,8 @@ export interface paths {
                 /** @description The request body is not of a media type this operation takes */
                 415: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNSUPPORTED_MEDIA_TYPE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -10592,6 +12008,8 @@ export interface paths {
                 /** @description The input is not valid; `details` names each attribute */
                 422: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
                         [name: string]: unknown;
                     };
                     content: {
@@ -10601,6 +12019,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -10650,6 +12070,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -10659,6 +12081,8 @@ export interface paths {
                 /** @description No credential, or a credential that is not valid */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -10668,6 +12092,8 @@ export interface paths {
                 /** @description The credential's role does not allow this action, or the CSRF header is missing */
                 403: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
                         [name: string]: unknown;
                     };
                     content: {
@@ -10677,6 +12103,8 @@ export interface paths {
                 /** @description The resource does not exist */
                 404: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -10686,6 +12114,8 @@ export interface paths {
                 /** @description A path parameter is longer than any this server accepts */
                 414: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
                         [name: string]: unknown;
                     };
                     content: {
@@ -10695,6 +12125,8 @@ export interface paths {
                 /** @description The input is not valid; `details` names each attribute */
                 422: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
                         [name: string]: unknown;
                     };
                     content: {
@@ -10704,6 +12136,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -10772,6 +12206,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -10781,6 +12217,8 @@ export interface paths {
                 /** @description No credential, or a credential that is not valid */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -10790,6 +12228,8 @@ export interface paths {
                 /** @description The credential's role does not allow this action, or the CSRF header is missing */
                 403: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
                         [name: string]: unknown;
                     };
                     content: {
@@ -10799,6 +12239,8 @@ export interface paths {
                 /** @description The resource does not exist */
                 404: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -10808,6 +12250,8 @@ export interface paths {
                 /** @description A path parameter is longer than any this server accepts */
                 414: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
                         [name: string]: unknown;
                     };
                     content: {
@@ -10817,6 +12261,8 @@ export interface paths {
                 /** @description The input is not valid; `details` names each attribute */
                 422: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
                         [name: string]: unknown;
                     };
                     content: {
@@ -10826,6 +12272,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -10875,6 +12323,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -10884,6 +12334,8 @@ export interface paths {
                 /** @description No credential, or a credential that is not valid */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -10893,6 +12345,8 @@ export interface paths {
                 /** @description The credential's role does not allow this action, or the CSRF header is missing */
                 403: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
                         [name: string]: unknown;
                     };
                     content: {
@@ -10902,6 +12356,8 @@ export interface paths {
                 /** @description The resource does not exist */
                 404: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -10911,6 +12367,8 @@ export interface paths {
                 /** @description The request body is too large */
                 413: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PAYLOAD_TOO_LARGE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -10920,6 +12378,8 @@ export interface paths {
                 /** @description A path parameter is longer than any this server accepts */
                 414: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
                         [name: string]: unknown;
                     };
                     content: {
@@ -10929,6 +12389,8 @@ export interface paths {
                 /** @description The request body is not of a media type this operation takes */
                 415: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNSUPPORTED_MEDIA_TYPE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -10938,6 +12400,8 @@ export interface paths {
                 /** @description The input is not valid; `details` names each attribute */
                 422: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
                         [name: string]: unknown;
                     };
                     content: {
@@ -10947,6 +12411,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -10995,6 +12461,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -11004,6 +12472,8 @@ export interface paths {
                 /** @description No credential, or a credential that is not valid */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -11013,6 +12483,8 @@ export interface paths {
                 /** @description The credential's role does not allow this action, or the CSRF header is missing */
                 403: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
                         [name: string]: unknown;
                     };
                     content: {
@@ -11022,6 +12494,8 @@ export interface paths {
                 /** @description The resource does not exist */
                 404: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -11031,6 +12505,8 @@ export interface paths {
                 /** @description A path parameter is longer than any this server accepts */
                 414: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
                         [name: string]: unknown;
                     };
                     content: {
@@ -11040,6 +12516,8 @@ export interface paths {
                 /** @description The input is not valid; `details` names each attribute */
                 422: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
                         [name: string]: unknown;
                     };
                     content: {
@@ -11049,6 +12527,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -11104,6 +12584,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -11113,6 +12595,8 @@ export interface paths {
                 /** @description No credential, or a credential that is not valid */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -11122,6 +12606,8 @@ export interface paths {
                 /** @description The credential's role does not allow this action, or the CSRF header is missing */
                 403: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
                         [name: string]: unknown;
                     };
                     content: {
@@ -11131,6 +12617,8 @@ export interface paths {
                 /** @description The resource does not exist */
                 404: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -11140,6 +12628,8 @@ export interface paths {
                 /** @description The request conflicts with the current state */
                 409: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_NO_SESSION" | "ATR_ORIGINATION_IN_USE" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -11149,6 +12639,8 @@ export interface paths {
                 /** @description The request body is too large */
                 413: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PAYLOAD_TOO_LARGE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -11158,6 +12650,8 @@ export interface paths {
                 /** @description A path parameter is longer than any this server accepts */
                 414: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
                         [name: string]: unknown;
                     };
                     content: {
@@ -11167,6 +12661,8 @@ export interface paths {
                 /** @description The request body is not of a media type this operation takes */
                 415: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNSUPPORTED_MEDIA_TYPE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -11176,6 +12672,8 @@ export interface paths {
                 /** @description The input is not valid; `details` names each attribute */
                 422: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
                         [name: string]: unknown;
                     };
                     content: {
@@ -11185,6 +12683,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -11238,6 +12738,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -11247,6 +12749,8 @@ export interface paths {
                 /** @description No credential, or a credential that is not valid */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -11256,6 +12760,8 @@ export interface paths {
                 /** @description The credential's role does not allow this action, or the CSRF header is missing */
                 403: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
                         [name: string]: unknown;
                     };
                     content: {
@@ -11265,6 +12771,8 @@ export interface paths {
                 /** @description The resource does not exist */
                 404: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -11274,6 +12782,8 @@ export interface paths {
                 /** @description The request body is too large */
                 413: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PAYLOAD_TOO_LARGE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -11283,6 +12793,8 @@ export interface paths {
                 /** @description A path parameter is longer than any this server accepts */
                 414: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
                         [name: string]: unknown;
                     };
                     content: {
@@ -11292,6 +12804,8 @@ export interface paths {
                 /** @description The request body is not of a media type this operation takes */
                 415: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNSUPPORTED_MEDIA_TYPE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -11301,6 +12815,8 @@ export interface paths {
                 /** @description The input is not valid; `details` names each attribute */
                 422: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
                         [name: string]: unknown;
                     };
                     content: {
@@ -11310,6 +12826,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -11375,6 +12893,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -11384,6 +12904,8 @@ export interface paths {
                 /** @description No credential, or a credential that is not valid */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -11393,6 +12915,8 @@ export interface paths {
                 /** @description The credential's role does not allow this action, or the CSRF header is missing */
                 403: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
                         [name: string]: unknown;
                     };
                     content: {
@@ -11402,6 +12926,8 @@ export interface paths {
                 /** @description The input is not valid; `details` names each attribute */
                 422: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
                         [name: string]: unknown;
                     };
                     content: {
@@ -11411,6 +12937,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -11483,6 +13011,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -11492,6 +13022,8 @@ export interface paths {
                 /** @description No credential, or a credential that is not valid */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -11501,6 +13033,8 @@ export interface paths {
                 /** @description The credential's role does not allow this action, or the CSRF header is missing */
                 403: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
                         [name: string]: unknown;
                     };
                     content: {
@@ -11510,6 +13044,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -11557,6 +13093,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -11566,6 +13104,8 @@ export interface paths {
                 /** @description No credential, or a credential that is not valid */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -11575,6 +13115,8 @@ export interface paths {
                 /** @description The credential's role does not allow this action, or the CSRF header is missing */
                 403: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
                         [name: string]: unknown;
                     };
                     content: {
@@ -11584,6 +13126,8 @@ export interface paths {
                 /** @description The request body is too large */
                 413: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PAYLOAD_TOO_LARGE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -11593,6 +13137,8 @@ export interface paths {
                 /** @description The request body is not of a media type this operation takes */
                 415: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNSUPPORTED_MEDIA_TYPE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -11602,6 +13148,8 @@ export interface paths {
                 /** @description The input is not valid; `details` names each attribute */
                 422: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
                         [name: string]: unknown;
                     };
                     content: {
@@ -11611,6 +13159,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -11657,6 +13207,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -11666,6 +13218,8 @@ export interface paths {
                 /** @description No credential, or a credential that is not valid */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -11675,6 +13229,8 @@ export interface paths {
                 /** @description The credential's role does not allow this action, or the CSRF header is missing */
                 403: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
                         [name: string]: unknown;
                     };
                     content: {
@@ -11684,6 +13240,8 @@ export interface paths {
                 /** @description The resource does not exist */
                 404: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -11693,6 +13251,8 @@ export interface paths {
                 /** @description A path parameter is longer than any this server accepts */
                 414: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
                         [name: string]: unknown;
                     };
                     content: {
@@ -11702,6 +13262,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -11751,6 +13313,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -11760,6 +13324,8 @@ export interface paths {
                 /** @description No credential, or a credential that is not valid */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -11769,6 +13335,8 @@ export interface paths {
                 /** @description The credential's role does not allow this action, or the CSRF header is missing */
                 403: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
                         [name: string]: unknown;
                     };
                     content: {
@@ -11778,6 +13346,8 @@ export interface paths {
                 /** @description The resource does not exist */
                 404: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -11787,6 +13357,8 @@ export interface paths {
                 /** @description The request body is too large */
                 413: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PAYLOAD_TOO_LARGE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -11796,6 +13368,8 @@ export interface paths {
                 /** @description A path parameter is longer than any this server accepts */
                 414: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
                         [name: string]: unknown;
                     };
                     content: {
@@ -11805,6 +13379,8 @@ export interface paths {
                 /** @description The request body is not of a media type this operation takes */
                 415: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNSUPPORTED_MEDIA_TYPE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -11814,6 +13390,8 @@ export interface paths {
                 /** @description The input is not valid; `details` names each attribute */
                 422: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
                         [name: string]: unknown;
                     };
                     content: {
@@ -11823,6 +13401,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -11858,6 +13438,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -11867,6 +13449,8 @@ export interface paths {
                 /** @description No credential, or a credential that is not valid */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -11876,6 +13460,8 @@ export interface paths {
                 /** @description The credential's role does not allow this action, or the CSRF header is missing */
                 403: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
                         [name: string]: unknown;
                     };
                     content: {
@@ -11885,6 +13471,8 @@ export interface paths {
                 /** @description The resource does not exist */
                 404: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -11894,6 +13482,8 @@ export interface paths {
                 /** @description A path parameter is longer than any this server accepts */
                 414: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
                         [name: string]: unknown;
                     };
                     content: {
@@ -11903,6 +13493,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -11975,6 +13567,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -11984,6 +13578,8 @@ export interface paths {
                 /** @description No credential, or a credential that is not valid */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -11993,6 +13589,8 @@ export interface paths {
                 /** @description The credential's role does not allow this action, or the CSRF header is missing */
                 403: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
                         [name: string]: unknown;
                     };
                     content: {
@@ -12002,6 +13600,8 @@ export interface paths {
                 /** @description The resource does not exist */
                 404: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -12011,6 +13611,8 @@ export interface paths {
                 /** @description A path parameter is longer than any this server accepts */
                 414: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
                         [name: string]: unknown;
                     };
                     content: {
@@ -12020,6 +13622,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -12080,6 +13684,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -12089,6 +13695,8 @@ export interface paths {
                 /** @description No credential, or a credential that is not valid */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -12098,6 +13706,8 @@ export interface paths {
                 /** @description The credential's role does not allow this action, or the CSRF header is missing */
                 403: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
                         [name: string]: unknown;
                     };
                     content: {
@@ -12107,6 +13717,8 @@ export interface paths {
                 /** @description The resource does not exist */
                 404: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -12116,6 +13728,8 @@ export interface paths {
                 /** @description The request body is too large */
                 413: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PAYLOAD_TOO_LARGE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -12125,6 +13739,8 @@ export interface paths {
                 /** @description A path parameter is longer than any this server accepts */
                 414: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
                         [name: string]: unknown;
                     };
                     content: {
@@ -12134,6 +13750,8 @@ export interface paths {
                 /** @description The request body is not of a media type this operation takes */
                 415: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNSUPPORTED_MEDIA_TYPE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -12143,6 +13761,8 @@ export interface paths {
                 /** @description The input is not valid; `details` names each attribute */
                 422: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
                         [name: string]: unknown;
                     };
                     content: {
@@ -12152,6 +13772,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -12200,6 +13822,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -12209,6 +13833,8 @@ export interface paths {
                 /** @description No credential, or a credential that is not valid */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -12218,6 +13844,8 @@ export interface paths {
                 /** @description The credential's role does not allow this action, or the CSRF header is missing */
                 403: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
                         [name: string]: unknown;
                     };
                     content: {
@@ -12227,6 +13855,8 @@ export interface paths {
                 /** @description The resource does not exist */
                 404: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -12236,6 +13866,8 @@ export interface paths {
                 /** @description A path parameter is longer than any this server accepts */
                 414: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
                         [name: string]: unknown;
                     };
                     content: {
@@ -12245,6 +13877,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -12306,6 +13940,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -12315,6 +13951,8 @@ export interface paths {
                 /** @description No credential, or a credential that is not valid */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -12324,6 +13962,8 @@ export interface paths {
                 /** @description The credential's role does not allow this action, or the CSRF header is missing */
                 403: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
                         [name: string]: unknown;
                     };
                     content: {
@@ -12333,6 +13973,8 @@ export interface paths {
                 /** @description The resource does not exist */
                 404: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -12342,6 +13984,8 @@ export interface paths {
                 /** @description The request body is too large */
                 413: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PAYLOAD_TOO_LARGE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -12351,6 +13995,8 @@ export interface paths {
                 /** @description A path parameter is longer than any this server accepts */
                 414: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
                         [name: string]: unknown;
                     };
                     content: {
@@ -12360,6 +14006,8 @@ export interface paths {
                 /** @description The request body is not of a media type this operation takes */
                 415: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNSUPPORTED_MEDIA_TYPE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -12369,6 +14017,8 @@ export interface paths {
                 /** @description The input is not valid; `details` names each attribute */
                 422: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
                         [name: string]: unknown;
                     };
                     content: {
@@ -12378,6 +14028,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -12415,6 +14067,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -12424,6 +14078,8 @@ export interface paths {
                 /** @description No credential, or a credential that is not valid */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -12433,6 +14089,8 @@ export interface paths {
                 /** @description The credential's role does not allow this action, or the CSRF header is missing */
                 403: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
                         [name: string]: unknown;
                     };
                     content: {
@@ -12442,6 +14100,8 @@ export interface paths {
                 /** @description The resource does not exist */
                 404: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -12451,6 +14111,8 @@ export interface paths {
                 /** @description A path parameter is longer than any this server accepts */
                 414: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
                         [name: string]: unknown;
                     };
                     content: {
@@ -12460,6 +14122,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -12538,6 +14202,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -12547,6 +14213,8 @@ export interface paths {
                 /** @description No credential, or a credential that is not valid */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -12556,6 +14224,8 @@ export interface paths {
                 /** @description The credential's role does not allow this action, or the CSRF header is missing */
                 403: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
                         [name: string]: unknown;
                     };
                     content: {
@@ -12565,6 +14235,8 @@ export interface paths {
                 /** @description The resource does not exist */
                 404: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -12574,6 +14246,8 @@ export interface paths {
                 /** @description A path parameter is longer than any this server accepts */
                 414: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
                         [name: string]: unknown;
                     };
                     content: {
@@ -12583,6 +14257,8 @@ export interface paths {
                 /** @description The input is not valid; `details` names each attribute */
                 422: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
                         [name: string]: unknown;
                     };
                     content: {
@@ -12592,6 +14268,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -12660,6 +14338,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -12669,6 +14349,8 @@ export interface paths {
                 /** @description No credential, or a credential that is not valid */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -12678,6 +14360,8 @@ export interface paths {
                 /** @description The credential's role does not allow this action, or the CSRF header is missing */
                 403: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
                         [name: string]: unknown;
                     };
                     content: {
@@ -12687,6 +14371,8 @@ export interface paths {
                 /** @description The resource does not exist */
                 404: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -12696,6 +14382,8 @@ export interface paths {
                 /** @description The request conflicts with the current state */
                 409: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_NO_SESSION" | "ATR_ORIGINATION_IN_USE" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -12705,6 +14393,8 @@ export interface paths {
                 /** @description The request body is too large */
                 413: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PAYLOAD_TOO_LARGE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -12714,6 +14404,8 @@ export interface paths {
                 /** @description A path parameter is longer than any this server accepts */
                 414: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
                         [name: string]: unknown;
                     };
                     content: {
@@ -12723,6 +14415,8 @@ export interface paths {
                 /** @description The request body is not of a media type this operation takes */
                 415: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNSUPPORTED_MEDIA_TYPE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -12732,6 +14426,8 @@ export interface paths {
                 /** @description The input is not valid; `details` names each attribute */
                 422: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
                         [name: string]: unknown;
                     };
                     content: {
@@ -12741,6 +14437,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -12799,6 +14497,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -12808,6 +14508,8 @@ export interface paths {
                 /** @description No credential, or a credential that is not valid */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -12817,6 +14519,8 @@ export interface paths {
                 /** @description The credential's role does not allow this action, or the CSRF header is missing */
                 403: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
                         [name: string]: unknown;
                     };
                     content: {
@@ -12826,6 +14530,8 @@ export interface paths {
                 /** @description The resource does not exist */
                 404: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -12835,6 +14541,8 @@ export interface paths {
                 /** @description A path parameter is longer than any this server accepts */
                 414: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
                         [name: string]: unknown;
                     };
                     content: {
@@ -12844,6 +14552,8 @@ export interface paths {
                 /** @description The input is not valid; `details` names each attribute */
                 422: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
                         [name: string]: unknown;
                     };
                     content: {
@@ -12853,6 +14563,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -12922,6 +14634,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -12931,6 +14645,8 @@ export interface paths {
                 /** @description No credential, or a credential that is not valid */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -12940,6 +14656,8 @@ export interface paths {
                 /** @description The credential's role does not allow this action, or the CSRF header is missing */
                 403: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
                         [name: string]: unknown;
                     };
                     content: {
@@ -12949,6 +14667,8 @@ export interface paths {
                 /** @description The resource does not exist */
                 404: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -12958,6 +14678,8 @@ export interface paths {
                 /** @description The request conflicts with the current state */
                 409: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_NO_SESSION" | "ATR_ORIGINATION_IN_USE" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -12967,6 +14689,8 @@ export interface paths {
                 /** @description The request body is too large */
                 413: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PAYLOAD_TOO_LARGE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -12976,6 +14700,8 @@ export interface paths {
                 /** @description A path parameter is longer than any this server accepts */
                 414: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
                         [name: string]: unknown;
                     };
                     content: {
@@ -12985,6 +14711,8 @@ export interface paths {
                 /** @description The request body is not of a media type this operation takes */
                 415: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNSUPPORTED_MEDIA_TYPE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -12994,6 +14722,8 @@ export interface paths {
                 /** @description The input is not valid; `details` names each attribute */
                 422: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
                         [name: string]: unknown;
                     };
                     content: {
@@ -13003,6 +14733,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -13042,6 +14774,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -13051,6 +14785,8 @@ export interface paths {
                 /** @description No credential, or a credential that is not valid */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -13060,6 +14796,8 @@ export interface paths {
                 /** @description The credential's role does not allow this action, or the CSRF header is missing */
                 403: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
                         [name: string]: unknown;
                     };
                     content: {
@@ -13069,6 +14807,8 @@ export interface paths {
                 /** @description The resource does not exist */
                 404: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -13078,6 +14818,8 @@ export interface paths {
                 /** @description A path parameter is longer than any this server accepts */
                 414: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
                         [name: string]: unknown;
                     };
                     content: {
@@ -13087,6 +14829,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -13148,6 +14892,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -13157,6 +14903,8 @@ export interface paths {
                 /** @description No credential, or a credential that is not valid */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -13166,6 +14914,8 @@ export interface paths {
                 /** @description The credential's role does not allow this action, or the CSRF header is missing */
                 403: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
                         [name: string]: unknown;
                     };
                     content: {
@@ -13175,6 +14925,8 @@ export interface paths {
                 /** @description The resource does not exist */
                 404: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -13184,6 +14936,8 @@ export interface paths {
                 /** @description The request body is too large */
                 413: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PAYLOAD_TOO_LARGE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -13193,6 +14947,8 @@ export interface paths {
                 /** @description A path parameter is longer than any this server accepts */
                 414: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
                         [name: string]: unknown;
                     };
                     content: {
@@ -13202,6 +14958,8 @@ export interface paths {
                 /** @description The request body is not of a media type this operation takes */
                 415: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNSUPPORTED_MEDIA_TYPE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -13211,6 +14969,8 @@ export interface paths {
                 /** @description The input is not valid; `details` names each attribute */
                 422: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
                         [name: string]: unknown;
                     };
                     content: {
@@ -13220,6 +14980,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -13282,6 +15044,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -13291,6 +15055,8 @@ export interface paths {
                 /** @description No credential, or a credential that is not valid */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -13300,6 +15066,8 @@ export interface paths {
                 /** @description The credential's role does not allow this action, or the CSRF header is missing */
                 403: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
                         [name: string]: unknown;
                     };
                     content: {
@@ -13309,6 +15077,8 @@ export interface paths {
                 /** @description The resource does not exist */
                 404: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -13318,6 +15088,8 @@ export interface paths {
                 /** @description The request conflicts with the current state */
                 409: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_NO_SESSION" | "ATR_ORIGINATION_IN_USE" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -13327,6 +15099,8 @@ export interface paths {
                 /** @description The request body is too large */
                 413: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PAYLOAD_TOO_LARGE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -13336,6 +15110,8 @@ export interface paths {
                 /** @description A path parameter is longer than any this server accepts */
                 414: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
                         [name: string]: unknown;
                     };
                     content: {
@@ -13345,6 +15121,8 @@ export interface paths {
                 /** @description The request body is not of a media type this operation takes */
                 415: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNSUPPORTED_MEDIA_TYPE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -13354,6 +15132,8 @@ export interface paths {
                 /** @description The input is not valid; `details` names each attribute */
                 422: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
                         [name: string]: unknown;
                     };
                     content: {
@@ -13363,6 +15143,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -13426,6 +15208,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -13435,6 +15219,8 @@ export interface paths {
                 /** @description No credential, or a credential that is not valid */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -13444,6 +15230,8 @@ export interface paths {
                 /** @description The credential's role does not allow this action, or the CSRF header is missing */
                 403: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
                         [name: string]: unknown;
                     };
                     content: {
@@ -13453,6 +15241,8 @@ export interface paths {
                 /** @description The resource does not exist */
                 404: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -13462,6 +15252,8 @@ export interface paths {
                 /** @description The request body is too large */
                 413: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PAYLOAD_TOO_LARGE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -13471,6 +15263,8 @@ export interface paths {
                 /** @description A path parameter is longer than any this server accepts */
                 414: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
                         [name: string]: unknown;
                     };
                     content: {
@@ -13480,6 +15274,8 @@ export interface paths {
                 /** @description The request body is not of a media type this operation takes */
                 415: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNSUPPORTED_MEDIA_TYPE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -13489,6 +15285,8 @@ export interface paths {
                 /** @description The input is not valid; `details` names each attribute */
                 422: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
                         [name: string]: unknown;
                     };
                     content: {
@@ -13498,6 +15296,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -13572,6 +15372,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -13581,6 +15383,8 @@ export interface paths {
                 /** @description No credential, or a credential that is not valid */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -13590,6 +15394,8 @@ export interface paths {
                 /** @description The credential's role does not allow this action, or the CSRF header is missing */
                 403: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
                         [name: string]: unknown;
                     };
                     content: {
@@ -13599,6 +15405,8 @@ export interface paths {
                 /** @description The resource does not exist */
                 404: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -13608,6 +15416,8 @@ export interface paths {
                 /** @description A path parameter is longer than any this server accepts */
                 414: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
                         [name: string]: unknown;
                     };
                     content: {
@@ -13617,6 +15427,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -13661,6 +15473,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -13670,6 +15484,8 @@ export interface paths {
                 /** @description No credential, or a credential that is not valid */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -13679,6 +15495,8 @@ export interface paths {
                 /** @description The credential's role does not allow this action, or the CSRF header is missing */
                 403: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
                         [name: string]: unknown;
                     };
                     content: {
@@ -13688,6 +15506,8 @@ export interface paths {
                 /** @description The resource does not exist */
                 404: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -13697,6 +15517,8 @@ export interface paths {
                 /** @description The request body is too large */
                 413: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PAYLOAD_TOO_LARGE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -13706,6 +15528,8 @@ export interface paths {
                 /** @description A path parameter is longer than any this server accepts */
                 414: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
                         [name: string]: unknown;
                     };
                     content: {
@@ -13715,6 +15539,8 @@ export interface paths {
                 /** @description The request body is not of a media type this operation takes */
                 415: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNSUPPORTED_MEDIA_TYPE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -13724,6 +15550,8 @@ export interface paths {
                 /** @description The input is not valid; `details` names each attribute */
                 422: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
                         [name: string]: unknown;
                     };
                     content: {
@@ -13733,6 +15561,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -13781,6 +15611,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -13790,6 +15622,8 @@ export interface paths {
                 /** @description No credential, or a credential that is not valid */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -13799,6 +15633,8 @@ export interface paths {
                 /** @description The credential's role does not allow this action, or the CSRF header is missing */
                 403: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
                         [name: string]: unknown;
                     };
                     content: {
@@ -13808,6 +15644,8 @@ export interface paths {
                 /** @description The resource does not exist */
                 404: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -13817,6 +15655,8 @@ export interface paths {
                 /** @description A path parameter is longer than any this server accepts */
                 414: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
                         [name: string]: unknown;
                     };
                     content: {
@@ -13826,6 +15666,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -13864,6 +15706,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -13873,6 +15717,8 @@ export interface paths {
                 /** @description No credential, or a credential that is not valid */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -13882,6 +15728,8 @@ export interface paths {
                 /** @description The credential's role does not allow this action, or the CSRF header is missing */
                 403: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
                         [name: string]: unknown;
                     };
                     content: {
@@ -13891,6 +15739,8 @@ export interface paths {
                 /** @description The resource does not exist */
                 404: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -13900,6 +15750,8 @@ export interface paths {
                 /** @description A path parameter is longer than any this server accepts */
                 414: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
                         [name: string]: unknown;
                     };
                     content: {
@@ -13909,6 +15761,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -13978,6 +15832,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -13987,6 +15843,8 @@ export interface paths {
                 /** @description No credential, or a credential that is not valid */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -13996,6 +15854,8 @@ export interface paths {
                 /** @description The credential's role does not allow this action, or the CSRF header is missing */
                 403: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
                         [name: string]: unknown;
                     };
                     content: {
@@ -14005,6 +15865,8 @@ export interface paths {
                 /** @description The input is not valid; `details` names each attribute */
                 422: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
                         [name: string]: unknown;
                     };
                     content: {
@@ -14014,6 +15876,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -14071,6 +15935,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -14080,6 +15946,8 @@ export interface paths {
                 /** @description No credential, or a credential that is not valid */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -14089,6 +15957,8 @@ export interface paths {
                 /** @description The credential's role does not allow this action, or the CSRF header is missing */
                 403: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
                         [name: string]: unknown;
                     };
                     content: {
@@ -14098,6 +15968,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -14166,6 +16038,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -14175,6 +16049,8 @@ export interface paths {
                 /** @description No credential, or a credential that is not valid */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -14184,6 +16060,8 @@ export interface paths {
                 /** @description The credential's role does not allow this action, or the CSRF header is missing */
                 403: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
                         [name: string]: unknown;
                     };
                     content: {
@@ -14193,6 +16071,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -14242,6 +16122,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -14251,6 +16133,8 @@ export interface paths {
                 /** @description No credential, or a credential that is not valid */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -14260,6 +16144,8 @@ export interface paths {
                 /** @description The credential's role does not allow this action, or the CSRF header is missing */
                 403: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
                         [name: string]: unknown;
                     };
                     content: {
@@ -14269,6 +16155,8 @@ export interface paths {
                 /** @description The request body is too large */
                 413: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PAYLOAD_TOO_LARGE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -14278,6 +16166,8 @@ export interface paths {
                 /** @description The request body is not of a media type this operation takes */
                 415: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNSUPPORTED_MEDIA_TYPE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -14287,6 +16177,8 @@ export interface paths {
                 /** @description The input is not valid; `details` names each attribute */
                 422: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
                         [name: string]: unknown;
                     };
                     content: {
@@ -14296,6 +16188,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -14342,6 +16236,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -14351,6 +16247,8 @@ export interface paths {
                 /** @description No credential, or a credential that is not valid */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -14360,6 +16258,8 @@ export interface paths {
                 /** @description The credential's role does not allow this action, or the CSRF header is missing */
                 403: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
                         [name: string]: unknown;
                     };
                     content: {
@@ -14369,6 +16269,8 @@ export interface paths {
                 /** @description The resource does not exist */
                 404: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -14378,6 +16280,8 @@ export interface paths {
                 /** @description A path parameter is longer than any this server accepts */
                 414: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
                         [name: string]: unknown;
                     };
                     content: {
@@ -14387,6 +16291,8 @@ export interface paths {
                 /** @description The input is not valid; `details` names each attribute */
                 422: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
                         [name: string]: unknown;
                     };
                     content: {
@@ -14396,6 +16302,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -14447,6 +16355,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -14456,6 +16366,8 @@ export interface paths {
                 /** @description No credential, or a credential that is not valid */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -14465,6 +16377,8 @@ export interface paths {
                 /** @description The credential's role does not allow this action, or the CSRF header is missing */
                 403: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
                         [name: string]: unknown;
                     };
                     content: {
@@ -14474,6 +16388,8 @@ export interface paths {
                 /** @description The resource does not exist */
                 404: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -14483,6 +16399,8 @@ export interface paths {
                 /** @description The request body is too large */
                 413: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PAYLOAD_TOO_LARGE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -14492,6 +16410,8 @@ export interface paths {
                 /** @description A path parameter is longer than any this server accepts */
                 414: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
                         [name: string]: unknown;
                     };
                     content: {
@@ -14501,6 +16421,8 @@ export interface paths {
                 /** @description The request body is not of a media type this operation takes */
                 415: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNSUPPORTED_MEDIA_TYPE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -14510,6 +16432,8 @@ export interface paths {
                 /** @description The input is not valid; `details` names each attribute */
                 422: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
                         [name: string]: unknown;
                     };
                     content: {
@@ -14519,6 +16443,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -14554,6 +16480,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -14563,6 +16491,8 @@ export interface paths {
                 /** @description No credential, or a credential that is not valid */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -14572,6 +16502,8 @@ export interface paths {
                 /** @description The credential's role does not allow this action, or the CSRF header is missing */
                 403: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
                         [name: string]: unknown;
                     };
                     content: {
@@ -14581,6 +16513,8 @@ export interface paths {
                 /** @description The resource does not exist */
                 404: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -14590,6 +16524,8 @@ export interface paths {
                 /** @description A path parameter is longer than any this server accepts */
                 414: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
                         [name: string]: unknown;
                     };
                     content: {
@@ -14599,6 +16535,8 @@ export interface paths {
                 /** @description The input is not valid; `details` names each attribute */
                 422: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
                         [name: string]: unknown;
                     };
                     content: {
@@ -14608,6 +16546,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -14658,6 +16598,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -14667,6 +16609,8 @@ export interface paths {
                 /** @description No credential, or a credential that is not valid */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -14676,6 +16620,8 @@ export interface paths {
                 /** @description The credential's role does not allow this action, or the CSRF header is missing */
                 403: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
                         [name: string]: unknown;
                     };
                     content: {
@@ -14685,6 +16631,8 @@ export interface paths {
                 /** @description The resource does not exist */
                 404: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -14694,6 +16642,8 @@ export interface paths {
                 /** @description The request body is too large */
                 413: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PAYLOAD_TOO_LARGE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -14703,6 +16653,8 @@ export interface paths {
                 /** @description A path parameter is longer than any this server accepts */
                 414: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
                         [name: string]: unknown;
                     };
                     content: {
@@ -14712,6 +16664,8 @@ export interface paths {
                 /** @description The request body is not of a media type this operation takes */
                 415: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNSUPPORTED_MEDIA_TYPE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -14721,6 +16675,8 @@ export interface paths {
                 /** @description The input is not valid; `details` names each attribute */
                 422: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
                         [name: string]: unknown;
                     };
                     content: {
@@ -14730,6 +16686,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -14795,6 +16753,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -14804,6 +16764,8 @@ export interface paths {
                 /** @description No credential, or a credential that is not valid */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -14813,6 +16775,8 @@ export interface paths {
                 /** @description The credential's role does not allow this action, or the CSRF header is missing */
                 403: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
                         [name: string]: unknown;
                     };
                     content: {
@@ -14822,6 +16786,8 @@ export interface paths {
                 /** @description The resource does not exist */
                 404: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -14831,6 +16797,8 @@ export interface paths {
                 /** @description A path parameter is longer than any this server accepts */
                 414: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
                         [name: string]: unknown;
                     };
                     content: {
@@ -14840,6 +16808,8 @@ export interface paths {
                 /** @description The input is not valid; `details` names each attribute */
                 422: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
                         [name: string]: unknown;
                     };
                     content: {
@@ -14849,6 +16819,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -14902,6 +16874,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -14911,6 +16885,8 @@ export interface paths {
                 /** @description No credential, or a credential that is not valid */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -14920,6 +16896,8 @@ export interface paths {
                 /** @description The credential's role does not allow this action, or the CSRF header is missing */
                 403: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
                         [name: string]: unknown;
                     };
                     content: {
@@ -14929,6 +16907,8 @@ export interface paths {
                 /** @description The resource does not exist */
                 404: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -14938,6 +16918,8 @@ export interface paths {
                 /** @description The request conflicts with the current state */
                 409: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_NO_SESSION" | "ATR_ORIGINATION_IN_USE" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -14947,6 +16929,8 @@ export interface paths {
                 /** @description The request body is too large */
                 413: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PAYLOAD_TOO_LARGE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -14956,6 +16940,8 @@ export interface paths {
                 /** @description A path parameter is longer than any this server accepts */
                 414: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
                         [name: string]: unknown;
                     };
                     content: {
@@ -14965,6 +16951,8 @@ export interface paths {
                 /** @description The request body is not of a media type this operation takes */
                 415: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNSUPPORTED_MEDIA_TYPE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -14974,6 +16962,8 @@ export interface paths {
                 /** @description The input is not valid; `details` names each attribute */
                 422: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
                         [name: string]: unknown;
                     };
                     content: {
@@ -14983,6 +16973,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -15008,6 +17000,8 @@ export interface components {
                 field: string;
                 messages: string[];
             }[];
+            /** @description The stable code (`ATR_…`), also in the Atrium-Error-Code header, which lists the codes each failure may carry */
+            code: string;
         };
         /** @description Pagination envelope of every list */
         Meta: {

@@ -74,6 +74,8 @@ export interface paths {
                 /** @description The query cannot be answered (`error.query`), or the URL is malformed (`errors`) */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_CONTENT_QUERY" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -83,6 +85,8 @@ export interface paths {
                 /** @description The delivery token is not valid or has expired */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DELIVERY_TOKEN_INVALID";
                         [name: string]: unknown;
                     };
                     content: {
@@ -92,6 +96,8 @@ export interface paths {
                 /** @description No such space, content type, or published entry visible to this reader */
                 404: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -101,6 +107,8 @@ export interface paths {
                 /** @description A path parameter is longer than any this server accepts */
                 414: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
                         [name: string]: unknown;
                     };
                     content: {
@@ -110,6 +118,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -186,6 +196,8 @@ export interface paths {
                 /** @description The query cannot be answered (`error.query`), or the URL is malformed (`errors`) */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_CONTENT_QUERY" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -195,6 +207,8 @@ export interface paths {
                 /** @description The delivery token is not valid or has expired */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DELIVERY_TOKEN_INVALID";
                         [name: string]: unknown;
                     };
                     content: {
@@ -204,6 +218,8 @@ export interface paths {
                 /** @description No such space, content type, or published entry visible to this reader */
                 404: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -213,6 +229,8 @@ export interface paths {
                 /** @description A path parameter is longer than any this server accepts */
                 414: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
                         [name: string]: unknown;
                     };
                     content: {
@@ -222,6 +240,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -275,6 +295,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_CONTENT_QUERY" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -284,6 +306,8 @@ export interface paths {
                 /** @description The resource does not exist */
                 404: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -293,6 +317,8 @@ export interface paths {
                 /** @description A path parameter is longer than any this server accepts */
                 414: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
                         [name: string]: unknown;
                     };
                     content: {
@@ -302,6 +328,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -357,6 +385,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_CONTENT_QUERY" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -366,6 +396,8 @@ export interface paths {
                 /** @description The resource does not exist */
                 404: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -375,6 +407,8 @@ export interface paths {
                 /** @description A path parameter is longer than any this server accepts */
                 414: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
                         [name: string]: unknown;
                     };
                     content: {
@@ -384,6 +418,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {

@@ -33,6 +33,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -42,6 +44,8 @@ export interface paths {
                 /** @description Told apart by the key inside `error` */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_GRANT_EXPIRED" | "ATR_USER_SESSION";
                         [name: string]: unknown;
                     };
                     content: {
@@ -51,6 +55,8 @@ export interface paths {
                 /** @description Unknown or inactive realm */
                 404: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_ATTACHMENT_NOT_FOUND" | "ATR_FILE_QUESTION_NOT_FOUND" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND" | "ATR_NOTIFICATION_NOT_FOUND" | "ATR_REALM_NOT_FOUND" | "ATR_SUBMISSION_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -60,6 +66,8 @@ export interface paths {
                 /** @description A path parameter is longer than any this server accepts */
                 414: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
                         [name: string]: unknown;
                     };
                     content: {
@@ -69,6 +77,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -130,6 +140,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -139,6 +151,8 @@ export interface paths {
                 /** @description Told apart by the key inside `error` */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_GRANT_EXPIRED" | "ATR_USER_SESSION";
                         [name: string]: unknown;
                     };
                     content: {
@@ -148,6 +162,8 @@ export interface paths {
                 /** @description Unknown or inactive realm */
                 404: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_ATTACHMENT_NOT_FOUND" | "ATR_FILE_QUESTION_NOT_FOUND" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND" | "ATR_NOTIFICATION_NOT_FOUND" | "ATR_REALM_NOT_FOUND" | "ATR_SUBMISSION_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -157,6 +173,8 @@ export interface paths {
                 /** @description The request body is too large */
                 413: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PAYLOAD_TOO_LARGE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -166,6 +184,8 @@ export interface paths {
                 /** @description A path parameter is longer than any this server accepts */
                 414: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
                         [name: string]: unknown;
                     };
                     content: {
@@ -175,6 +195,8 @@ export interface paths {
                 /** @description The request body is not of a media type this operation takes */
                 415: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNSUPPORTED_MEDIA_TYPE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -184,6 +206,8 @@ export interface paths {
                 /** @description The input is not valid; `details` names each attribute */
                 422: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_TASK_NOT_YOURS";
                         [name: string]: unknown;
                     };
                     content: {
@@ -193,6 +217,8 @@ export interface paths {
                 /** @description Too many attempts */
                 429: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_OTP_ATTEMPTS_EXCEEDED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -202,6 +228,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -260,6 +288,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -269,6 +299,8 @@ export interface paths {
                 /** @description Unknown or inactive realm */
                 404: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_ATTACHMENT_NOT_FOUND" | "ATR_FILE_QUESTION_NOT_FOUND" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND" | "ATR_NOTIFICATION_NOT_FOUND" | "ATR_REALM_NOT_FOUND" | "ATR_SUBMISSION_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -278,6 +310,8 @@ export interface paths {
                 /** @description The request conflicts with the current state */
                 409: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_OTP_CODE_INVALID" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT";
                         [name: string]: unknown;
                     };
                     content: {
@@ -287,6 +321,8 @@ export interface paths {
                 /** @description The request body is too large */
                 413: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PAYLOAD_TOO_LARGE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -296,6 +332,8 @@ export interface paths {
                 /** @description A path parameter is longer than any this server accepts */
                 414: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
                         [name: string]: unknown;
                     };
                     content: {
@@ -305,6 +343,8 @@ export interface paths {
                 /** @description The request body is not of a media type this operation takes */
                 415: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNSUPPORTED_MEDIA_TYPE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -314,6 +354,8 @@ export interface paths {
                 /** @description The input is not valid; `details` names each attribute */
                 422: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_TASK_NOT_YOURS";
                         [name: string]: unknown;
                     };
                     content: {
@@ -323,6 +365,8 @@ export interface paths {
                 /** @description Too many attempts */
                 429: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_OTP_ATTEMPTS_EXCEEDED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -332,6 +376,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -389,6 +435,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -398,6 +446,8 @@ export interface paths {
                 /** @description Told apart by the key inside `error` */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_GRANT_EXPIRED" | "ATR_USER_SESSION";
                         [name: string]: unknown;
                     };
                     content: {
@@ -407,6 +457,8 @@ export interface paths {
                 /** @description Unknown or inactive realm */
                 404: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_ATTACHMENT_NOT_FOUND" | "ATR_FILE_QUESTION_NOT_FOUND" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND" | "ATR_NOTIFICATION_NOT_FOUND" | "ATR_REALM_NOT_FOUND" | "ATR_SUBMISSION_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -416,6 +468,8 @@ export interface paths {
                 /** @description A path parameter is longer than any this server accepts */
                 414: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
                         [name: string]: unknown;
                     };
                     content: {
@@ -425,6 +479,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -478,6 +534,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -487,6 +545,8 @@ export interface paths {
                 /** @description Told apart by the key inside `error` */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_GRANT_EXPIRED" | "ATR_USER_SESSION";
                         [name: string]: unknown;
                     };
                     content: {
@@ -496,6 +556,8 @@ export interface paths {
                 /** @description Unknown or inactive realm, or no notification of the signed-in user has this id */
                 404: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_ATTACHMENT_NOT_FOUND" | "ATR_FILE_QUESTION_NOT_FOUND" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND" | "ATR_NOTIFICATION_NOT_FOUND" | "ATR_REALM_NOT_FOUND" | "ATR_SUBMISSION_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -505,6 +567,8 @@ export interface paths {
                 /** @description The request body is too large */
                 413: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PAYLOAD_TOO_LARGE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -514,6 +578,8 @@ export interface paths {
                 /** @description A path parameter is longer than any this server accepts */
                 414: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
                         [name: string]: unknown;
                     };
                     content: {
@@ -523,6 +589,8 @@ export interface paths {
                 /** @description The request body is not of a media type this operation takes */
                 415: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNSUPPORTED_MEDIA_TYPE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -532,6 +600,8 @@ export interface paths {
                 /** @description The input is not valid; `details` names each attribute */
                 422: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_TASK_NOT_YOURS";
                         [name: string]: unknown;
                     };
                     content: {
@@ -541,6 +611,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -589,6 +661,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -598,6 +672,8 @@ export interface paths {
                 /** @description Told apart by the key inside `error` */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_GRANT_EXPIRED" | "ATR_USER_SESSION";
                         [name: string]: unknown;
                     };
                     content: {
@@ -607,6 +683,8 @@ export interface paths {
                 /** @description Unknown or inactive realm */
                 404: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_ATTACHMENT_NOT_FOUND" | "ATR_FILE_QUESTION_NOT_FOUND" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND" | "ATR_NOTIFICATION_NOT_FOUND" | "ATR_REALM_NOT_FOUND" | "ATR_SUBMISSION_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -616,6 +694,8 @@ export interface paths {
                 /** @description The request body is too large */
                 413: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PAYLOAD_TOO_LARGE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -625,6 +705,8 @@ export interface paths {
                 /** @description A path parameter is longer than any this server accepts */
                 414: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
                         [name: string]: unknown;
                     };
                     content: {
@@ -634,6 +716,8 @@ export interface paths {
                 /** @description The request body is not of a media type this operation takes */
                 415: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNSUPPORTED_MEDIA_TYPE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -643,6 +727,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -709,6 +795,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -718,6 +806,8 @@ export interface paths {
                 /** @description Told apart by the key inside `error` */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_GRANT_EXPIRED" | "ATR_USER_SESSION";
                         [name: string]: unknown;
                     };
                     content: {
@@ -727,6 +817,8 @@ export interface paths {
                 /** @description Unknown or inactive realm */
                 404: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_ATTACHMENT_NOT_FOUND" | "ATR_FILE_QUESTION_NOT_FOUND" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND" | "ATR_NOTIFICATION_NOT_FOUND" | "ATR_REALM_NOT_FOUND" | "ATR_SUBMISSION_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -736,6 +828,8 @@ export interface paths {
                 /** @description A path parameter is longer than any this server accepts */
                 414: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
                         [name: string]: unknown;
                     };
                     content: {
@@ -745,6 +839,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -793,6 +889,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -802,6 +900,8 @@ export interface paths {
                 /** @description Told apart by the key inside `error` */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_GRANT_EXPIRED" | "ATR_USER_SESSION";
                         [name: string]: unknown;
                     };
                     content: {
@@ -811,6 +911,8 @@ export interface paths {
                 /** @description Unknown or inactive realm (`{}`), or a realm without a Zendesk integration (`errors`) */
                 404: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_ATTACHMENT_NOT_FOUND" | "ATR_FILE_QUESTION_NOT_FOUND" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND" | "ATR_NOTIFICATION_NOT_FOUND" | "ATR_REALM_NOT_FOUND" | "ATR_SUBMISSION_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -820,6 +922,8 @@ export interface paths {
                 /** @description A path parameter is longer than any this server accepts */
                 414: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
                         [name: string]: unknown;
                     };
                     content: {
@@ -829,6 +933,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -877,6 +983,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -886,6 +994,8 @@ export interface paths {
                 /** @description Told apart by the key inside `error` */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_GRANT_EXPIRED" | "ATR_USER_SESSION";
                         [name: string]: unknown;
                     };
                     content: {
@@ -895,6 +1005,8 @@ export interface paths {
                 /** @description Unknown or inactive realm (`{}`), or a realm without a Zendesk integration (`errors`) */
                 404: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_ATTACHMENT_NOT_FOUND" | "ATR_FILE_QUESTION_NOT_FOUND" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND" | "ATR_NOTIFICATION_NOT_FOUND" | "ATR_REALM_NOT_FOUND" | "ATR_SUBMISSION_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -904,6 +1016,8 @@ export interface paths {
                 /** @description A path parameter is longer than any this server accepts */
                 414: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
                         [name: string]: unknown;
                     };
                     content: {
@@ -913,6 +1027,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -975,6 +1091,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -984,6 +1102,8 @@ export interface paths {
                 /** @description Told apart by the key inside `error` */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_GRANT_EXPIRED" | "ATR_USER_SESSION";
                         [name: string]: unknown;
                     };
                     content: {
@@ -993,6 +1113,8 @@ export interface paths {
                 /** @description Unknown or inactive realm */
                 404: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_ATTACHMENT_NOT_FOUND" | "ATR_FILE_QUESTION_NOT_FOUND" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND" | "ATR_NOTIFICATION_NOT_FOUND" | "ATR_REALM_NOT_FOUND" | "ATR_SUBMISSION_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1002,6 +1124,8 @@ export interface paths {
                 /** @description A path parameter is longer than any this server accepts */
                 414: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1011,6 +1135,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1062,6 +1188,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1071,6 +1199,8 @@ export interface paths {
                 /** @description Told apart by the key inside `error` */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_GRANT_EXPIRED" | "ATR_USER_SESSION";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1080,6 +1210,8 @@ export interface paths {
                 /** @description Unknown or inactive realm, or no submission of the signed-in user has this uuid */
                 404: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_ATTACHMENT_NOT_FOUND" | "ATR_FILE_QUESTION_NOT_FOUND" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND" | "ATR_NOTIFICATION_NOT_FOUND" | "ATR_REALM_NOT_FOUND" | "ATR_SUBMISSION_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1089,6 +1221,8 @@ export interface paths {
                 /** @description A path parameter is longer than any this server accepts */
                 414: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1098,6 +1232,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1159,6 +1295,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1168,6 +1306,8 @@ export interface paths {
                 /** @description Told apart by the key inside `error` */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_GRANT_EXPIRED" | "ATR_USER_SESSION";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1177,6 +1317,8 @@ export interface paths {
                 /** @description Unknown or inactive realm, or no submission of the signed-in user has this uuid */
                 404: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_ATTACHMENT_NOT_FOUND" | "ATR_FILE_QUESTION_NOT_FOUND" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND" | "ATR_NOTIFICATION_NOT_FOUND" | "ATR_REALM_NOT_FOUND" | "ATR_SUBMISSION_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1186,6 +1328,8 @@ export interface paths {
                 /** @description The request conflicts with the current state */
                 409: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_OTP_CODE_INVALID" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1195,6 +1339,8 @@ export interface paths {
                 /** @description The request body is too large */
                 413: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PAYLOAD_TOO_LARGE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1204,6 +1350,8 @@ export interface paths {
                 /** @description A path parameter is longer than any this server accepts */
                 414: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1213,6 +1361,8 @@ export interface paths {
                 /** @description The request body is not of a media type this operation takes */
                 415: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNSUPPORTED_MEDIA_TYPE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1222,6 +1372,8 @@ export interface paths {
                 /** @description The input is not valid; `details` names each attribute */
                 422: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_TASK_NOT_YOURS";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1231,6 +1383,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1287,6 +1441,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1296,6 +1452,8 @@ export interface paths {
                 /** @description Told apart by the key inside `error` */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_GRANT_EXPIRED" | "ATR_USER_SESSION";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1305,6 +1463,8 @@ export interface paths {
                 /** @description Unknown or inactive realm, or `question_id` names no file question of the realm */
                 404: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_ATTACHMENT_NOT_FOUND" | "ATR_FILE_QUESTION_NOT_FOUND" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND" | "ATR_NOTIFICATION_NOT_FOUND" | "ATR_REALM_NOT_FOUND" | "ATR_SUBMISSION_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1314,6 +1474,8 @@ export interface paths {
                 /** @description The request body is too large */
                 413: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PAYLOAD_TOO_LARGE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1323,6 +1485,8 @@ export interface paths {
                 /** @description A path parameter is longer than any this server accepts */
                 414: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1332,6 +1496,8 @@ export interface paths {
                 /** @description The request body is not of a media type this operation takes */
                 415: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNSUPPORTED_MEDIA_TYPE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1341,6 +1507,8 @@ export interface paths {
                 /** @description The input is not valid; `details` names each attribute */
                 422: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_TASK_NOT_YOURS";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1350,6 +1518,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1399,6 +1569,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1408,6 +1580,8 @@ export interface paths {
                 /** @description Told apart by the key inside `error` */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_GRANT_EXPIRED" | "ATR_USER_SESSION";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1417,6 +1591,8 @@ export interface paths {
                 /** @description Unknown or inactive realm, or no file of the user has this uuid */
                 404: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_ATTACHMENT_NOT_FOUND" | "ATR_FILE_QUESTION_NOT_FOUND" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND" | "ATR_NOTIFICATION_NOT_FOUND" | "ATR_REALM_NOT_FOUND" | "ATR_SUBMISSION_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1426,6 +1602,8 @@ export interface paths {
                 /** @description A path parameter is longer than any this server accepts */
                 414: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1435,6 +1613,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1471,6 +1651,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1480,6 +1662,8 @@ export interface paths {
                 /** @description Told apart by the key inside `error` */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_GRANT_EXPIRED" | "ATR_USER_SESSION";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1489,6 +1673,8 @@ export interface paths {
                 /** @description Unknown or inactive realm, or no file of the user has this uuid */
                 404: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_ATTACHMENT_NOT_FOUND" | "ATR_FILE_QUESTION_NOT_FOUND" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND" | "ATR_NOTIFICATION_NOT_FOUND" | "ATR_REALM_NOT_FOUND" | "ATR_SUBMISSION_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1498,6 +1684,8 @@ export interface paths {
                 /** @description A path parameter is longer than any this server accepts */
                 414: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1507,6 +1695,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1552,6 +1742,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1561,6 +1753,8 @@ export interface paths {
                 /** @description Told apart by the key inside `error` */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_GRANT_EXPIRED" | "ATR_USER_SESSION";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1570,6 +1764,8 @@ export interface paths {
                 /** @description Unknown or inactive realm */
                 404: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_ATTACHMENT_NOT_FOUND" | "ATR_FILE_QUESTION_NOT_FOUND" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND" | "ATR_NOTIFICATION_NOT_FOUND" | "ATR_REALM_NOT_FOUND" | "ATR_SUBMISSION_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1579,6 +1775,8 @@ export interface paths {
                 /** @description A path parameter is longer than any this server accepts */
                 414: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1588,6 +1786,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {

@@ -36,6 +36,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -45,6 +47,8 @@ export interface paths {
                 /** @description Told apart by the key inside `error` */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_GRANT_EXPIRED" | "ATR_USER_SESSION";
                         [name: string]: unknown;
                     };
                     content: {
@@ -54,6 +58,8 @@ export interface paths {
                 /** @description Unknown or inactive realm */
                 404: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_NOT_FOUND" | "ATR_REALM_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -63,6 +69,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -127,6 +135,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -136,6 +146,8 @@ export interface paths {
                 /** @description Told apart by the key inside `error` */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_GRANT_EXPIRED" | "ATR_USER_SESSION";
                         [name: string]: unknown;
                     };
                     content: {
@@ -145,6 +157,8 @@ export interface paths {
                 /** @description Unknown or inactive realm */
                 404: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_NOT_FOUND" | "ATR_REALM_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -154,6 +168,8 @@ export interface paths {
                 /** @description The request body is too large */
                 413: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PAYLOAD_TOO_LARGE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -163,6 +179,8 @@ export interface paths {
                 /** @description The request body is not of a media type this operation takes */
                 415: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNSUPPORTED_MEDIA_TYPE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -172,6 +190,8 @@ export interface paths {
                 /** @description The input is not valid; `details` names each attribute */
                 422: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FILE_REFUSED" | "ATR_INVALID";
                         [name: string]: unknown;
                     };
                     content: {
@@ -181,6 +201,8 @@ export interface paths {
                 /** @description Too many attempts */
                 429: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_TOO_MANY_ATTEMPTS";
                         [name: string]: unknown;
                     };
                     content: {
@@ -190,6 +212,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -250,6 +274,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -259,6 +285,8 @@ export interface paths {
                 /** @description Told apart by the key inside `error` */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_GRANT_EXPIRED" | "ATR_USER_SESSION";
                         [name: string]: unknown;
                     };
                     content: {
@@ -268,6 +296,8 @@ export interface paths {
                 /** @description Unknown or inactive realm */
                 404: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_NOT_FOUND" | "ATR_REALM_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -277,6 +307,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -332,6 +364,8 @@ export interface paths {
                 /** @description The request is malformed */
                 400: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
                         [name: string]: unknown;
                     };
                     content: {
@@ -341,6 +375,8 @@ export interface paths {
                 /** @description Told apart by the key inside `error` */
                 401: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_GRANT_EXPIRED" | "ATR_USER_SESSION";
                         [name: string]: unknown;
                     };
                     content: {
@@ -350,6 +386,8 @@ export interface paths {
                 /** @description Unknown or inactive realm (`{}`), or no active session of the signed-in user has this id */
                 404: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_NOT_FOUND" | "ATR_REALM_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -359,6 +397,8 @@ export interface paths {
                 /** @description A path parameter is longer than any this server accepts */
                 414: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
                         [name: string]: unknown;
                     };
                     content: {
@@ -368,6 +408,8 @@ export interface paths {
                 /** @description The input is not valid; `details` names each attribute */
                 422: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FILE_REFUSED" | "ATR_INVALID";
                         [name: string]: unknown;
                     };
                     content: {
@@ -377,6 +419,8 @@ export interface paths {
                 /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
                 503: {
                     headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -401,6 +445,8 @@ export interface components {
                 field: string;
                 messages: string[];
             }[];
+            /** @description The stable code (`ATR_…`), also in the Atrium-Error-Code header, which lists the codes each failure may carry */
+            code: string;
         };
         /** @description Pagination envelope of every list */
         Meta: {

@@ -1,0 +1,33 @@
+/**
+ * What an error is, whatever the transport: `http/` maps each kind to a status. A client reads the
+ * code; the kind only says how the refusal travels.
+ */
+export type ErrorKind =
+  | 'bad_request' | 'unauthenticated' | 'forbidden' | 'not_found' | 'not_acceptable' | 'conflict' | 'too_large'
+  | 'uri_too_long' | 'unsupported' | 'invalid' | 'rate_limited' | 'internal' | 'unavailable';
+
+/** The four API catalogs, by the last segment of their prefix. */
+export type CatalogName = 'admin' | 'content' | 'profile' | 'customers';
+
+export interface Declaration {
+  code: string;
+  kind: ErrorKind;
+  /** One line: what the code means to a client. */
+  description: string;
+  /** Catalogs whose operations may answer the code; absent, every catalog's. */
+  catalogs?: readonly CatalogName[];
+}
+
+const declarations = new Map<string, Declaration>();
+
+/** Declares a stable code once; the registry lists it in the OpenAPI documents and the client's union of codes. */
+export function declare(declaration: Declaration): Declaration {
+  if (declarations.has(declaration.code)) throw new Error(`Error code ${declaration.code} is declared twice`);
+  declarations.set(declaration.code, declaration);
+  return declaration;
+}
+
+/** Every declared code, sorted. */
+export function declaredCodes(): Declaration[] {
+  return [...declarations.values()].sort((a, b) => a.code.localeCompare(b.code));
+}
