@@ -1,6 +1,7 @@
 import type { Context } from './context.js';
 import type { Catalog } from './http/catalog.js';
 import { adminGuard } from './admin-auth/guard.js';
+import { requireAccessRule } from './admin-auth/access-rules.js';
 import { sessionRoutes } from './admin-auth/routes/session.js';
 import { roleRoutes } from './admin-auth/routes/roles.js';
 import { teamRoutes } from './admin-auth/routes/team.js';
@@ -76,6 +77,7 @@ export function adminCatalog(ctx: Context): Catalog {
       { name: 'Webhooks', description: 'Endpoints receiving signed POSTs of events (Standard Webhooks), their deliveries and attempts' },
     ],
     hooks: { onRequest: adminGuard(ctx) },
+    checkRoute: requireAccessRule,
     extend: auditWrites(ctx, '/api/admin'),
     routes: [
       sessionRoutes(ctx), accountRoutes(ctx), teamRoutes(ctx, { realm: realmExists, space: spaceExists }), roleRoutes(ctx), apiAccessRoutes(ctx),

@@ -14,7 +14,7 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /**
      * What an admin route needs: a permission, `signed-in` (any valid credential) or `public`.
-     * Every admin route states one; a route that states none is refused.
+     * Every admin route states one, hidden routes too: start-up fails on a route that states none (access-rules.ts).
      */
     access?: Permission | 'signed-in' | 'public';
     /** The path parameter naming the realm or space a targeted role must match. */
@@ -58,7 +58,7 @@ export function adminGuard(ctx: Context) {
   return async function guard(this: FastifyInstance, request: FastifyRequest): Promise<void> {
     const { access, target, personal } = request.routeOptions.config;
     request.admin = null;
-    if (request.is404 || access === 'public' || request.routeOptions.schema?.hide) return;
+    if (request.is404 || access === 'public') return;
     const principal = await authenticate(ctx, request);
     request.admin = principal;
     if (access === 'signed-in') return;

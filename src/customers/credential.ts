@@ -114,7 +114,7 @@ export function profileGuard(ctx: Context) {
     request.customer = null;
     request.customerRealm = null;
     request.cookieSessionId = null;
-    if (request.is404 || request.routeOptions.schema?.hide) return;
+    if (request.is404 || request.routeOptions.config.access === 'public') return;
     const { customer, viaCookie } = await resolveProfileCustomer(ctx, request);
     request.customer = customer;
     request.customerRealm = customer.realm;

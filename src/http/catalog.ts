@@ -30,6 +30,8 @@ export interface Catalog {
   hooks?: { onRequest?: (request: FastifyRequest, reply: FastifyReply) => Promise<void> };
   /** Adds more hooks to the catalog's scope before its routes (the admin audit log of writes). */
   extend?: (scope: FastifyInstance) => void;
+  /** Refuses (throws) a route the catalog cannot serve safely as declared: start-up then fails (the admin access rule). */
+  checkRoute?: (route: RouteOptions) => void;
   /** Models every route of the catalog may reference. */
   models?: TSchema[];
   routes: FastifyPluginAsync[];
@@ -77,19 +79,26 @@ export function catalogPlugin(catalog: Catalog): FastifyPluginAsync {
       // Documented paths are relative to the catalog's server address.
       transform: ({ schema, url }) => ({ schema: schema as never, url: url.slice(catalog.prefix.length) || '/' }),
     });
-    await scope.register(swaggerUi, {
-      routePrefix: '/docs',
-      indexPrefix: catalog.prefix,
-      uiConfig: { docExpansion: 'list', deepLinking: true, persistAuthorization: true, tryItOutEnabled: true },
-      staticCSP: true,
-      theme: { title: catalog.title },
-      logo: { type: 'image/svg+xml', content: LOGO, href: `${catalog.prefix}/docs`, target: '_self' },
+    // The reference pages are public: their routes (the UI's own among them) say so.
+    await scope.register(async (docs) => {
+      docs.addHook('onRoute', (route) => { route.config = { ...route.config, access: 'public' }; });
+      await docs.register(swaggerUi, {
+        routePrefix: '/docs',
+        indexPrefix: catalog.prefix,
+        uiConfig: { docExpansion: 'list', deepLinking: true, persistAuthorization: true, tryItOutEnabled: true },
+        staticCSP: true,
+        theme: { title: catalog.title },
+        logo: { type: 'image/svg+xml', content: LOGO, href: `${catalog.prefix}/docs`, target: '_self' },
+      });
+      docs.get('/docs/openapi.json', { schema: { hide: true } }, async () => scope.swagger());
     });
-    scope.get('/docs/openapi.json', { schema: { hide: true } }, async () => scope.swagger());
     scope.addHook('onSend', noStoreByDefault);
     if (catalog.hooks?.onRequest) scope.addHook('onRequest', catalog.hooks.onRequest);
     catalog.extend?.(scope);
-    scope.addHook('onRoute', (route) => declareCommonFailures(route, name));
+    scope.addHook('onRoute', (route) => {
+      catalog.checkRoute?.(route);
+      declareCommonFailures(route, name);
+    });
     scope.setErrorHandler(handleError);
     scope.setNotFoundHandler((request, reply) =>
       handleError(new AppError(routeNotFound.declaration, ['Not found'], { body: catalog.notFoundBody }), request, reply));

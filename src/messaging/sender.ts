@@ -155,15 +155,15 @@ async function claim(ctx: Context, worker: string): Promise<{ delivery: ClaimedD
   });
 }
 
-/** Parsed templates of the deliveries under way in this process (a delivery's copy never changes). */
-const parsedTemplates = new Map<number, CampaignTemplates>();
+/** Parsed templates of the deliveries under way in this process (a delivery's copy never changes), by the delivery's uuid. */
+const parsedTemplates = new Map<string, CampaignTemplates>();
 
 function templatesOf(delivery: ClaimedDelivery): CampaignTemplates {
-  let parsed = parsedTemplates.get(delivery.id);
+  let parsed = parsedTemplates.get(delivery.uuid);
   if (!parsed) {
     if (parsedTemplates.size >= 100) parsedTemplates.clear();
     parsed = checkTemplates(delivery.subject, delivery.body, bodyKindOf(delivery.type));
-    parsedTemplates.set(delivery.id, parsed);
+    parsedTemplates.set(delivery.uuid, parsed);
   }
   return parsed;
 }
