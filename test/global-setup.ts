@@ -1,7 +1,23 @@
 import type { TestProject } from 'vitest/node';
 import { findChromium } from './helpers/chromium.js';
+import { makeTemplateDatabase } from './helpers/database.js';
 
-/** Finds (and if need be unpacks) Chromium once per run, so that parallel workers never unpack it at the same time. */
-export default async function setup(project: TestProject): Promise<void> {
+/**
+ * Once per run: finds (and if need be unpacks) Chromium, so that parallel workers never unpack it at the same
+ * time; on PostgreSQL, migrates a template database that each test file's database copies instead of migrating.
+ */
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   project.provide('chromiumPath', await findChromium());
+  const template = await makeTemplateDatabase(async (url) => {
+    const { openDatabase } = await import('../src/db/connect.js');
+    const { applyMigrations } = await import('../src/db/migrate.js');
+    const database = await openDatabase({ url, dataDir: null, poolSize: 2 });
+    try {
+      await applyMigrations(database);
+    } finally {
+      await database.close();
+    }
+  });
+  project.provide('templateDatabase', template?.name);
+  return async () => { await template?.drop(); };
 }
