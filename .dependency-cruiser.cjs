@@ -3,13 +3,13 @@
 //   shared     http/, db/ (connections, columns, helpers), shared/, errors/ (declared errors), queue/ (the work queue), and the other plumbing below: no feature
 //   tables     tables/: the schema, one file per feature; a table references tables and column helpers, nothing else
 //   features   one folder each; its operations import shared code, the schema and lower features (no cycle)
-//   web        a feature's routes/, pages/, routes.ts, *-routes.ts, pages.ts, page.ts: in its feature's folder, so it
-//              imports what the operations may, never another feature's web
-//   app        app.ts, server.ts, catalogs.ts, cli.ts and the start-up wiring: puts it all together
+//   web        a feature's routes/, pages/, routes.ts, *-routes.ts, pages.ts, page.ts and its module.ts (what it brings to
+//              the app): in its feature's folder, so it imports what the operations may, never another feature's web
+//   app        app.ts, server.ts, catalogs.ts, modules.ts (the list of modules), cli.ts and the start-up wiring
 const SHARED = '^src/(http|db|shared|security|net|telemetry|i18n|storage|metrics|mail|queue|errors)/|^src/(clock|config|context|caches|ttl-cache)[.]ts$';
 const TABLES = '^src/tables/';
-const APP = '^src/(console/|(app|server|catalogs|cli|cluster|bootstrap)[.]ts$)';
-const WEB = '/(routes|pages)/|routes[.]ts$|/pages?[.]ts$';
+const APP = '^src/(console/|(app|server|catalogs|modules|cli|cluster|bootstrap)[.]ts$)';
+const WEB = '/(routes|pages)/|routes[.]ts$|/pages?[.]ts$|/module[.]ts$';
 
 module.exports = {
   forbidden: [

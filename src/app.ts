@@ -13,32 +13,24 @@ import { healthRoutes } from './http/health.js';
 import { encodeLocation } from './http/location.js';
 import { logRequest } from './http/logging.js';
 import { refuseNulInBody, refuseNulInUrl } from './http/nul-guard.js';
-import { oauthServerRoutes } from './oauth/routes/endpoints.js';
-import { adminCatalog, contentCatalog, customersCatalog, profileCatalog } from './catalogs.js';
-import { realmPages } from './realms/pages/routes.js';
-import { otpPages, sendSignUpCode } from './otp/pages.js';
-import { signUpPage } from './realms/pages/signup.js';
-import { activationPages } from './realms/pages/activation.js';
-import { emailChangePages } from './realms/pages/email-change.js';
-import { passwordPages } from './realms/pages/password.js';
-import { avatarFileRoutes } from './realms/routes/avatar-files.js';
-import { delegatedLoginPages, delegationButton } from './delegation/pages.js';
-import { impersonationBanner, sessionAccessPage } from './impersonation/pages.js';
-import { messagingLinkRoutes } from './messaging/link-routes.js';
+import { catalogs } from './catalogs.js';
 import { installMetrics } from './metrics/routes.js';
 import { telemetry } from './telemetry/hooks.js';
 import { lingerOnRefusedBody } from './http/linger.js';
-import { consoleRoutes } from './console/routes.js';
 import { onUsersDeleted } from './realms/user-cleanups.js';
-import { dropAttachments } from './uploads/attachments.js';
+import { DEFAULT_MODULES } from './modules.js';
+import type { AtriumModule } from './shared/atrium-module.js';
 
 export interface AppOptions {
   /** The server's logger; without one (tests) nothing is logged. */
   logger?: FastifyBaseLogger;
+  /** The features to serve: DEFAULT_MODULES unless a test adds or leaves out one. */
+  modules?: readonly AtriumModule[];
 }
 
-/** The whole HTTP surface: the four catalogs, the realm pages and OAuth server, the admin console, the health check and the metrics. */
+/** The whole HTTP surface: the four catalogs and the pages of the modules (realm pages, OAuth server, admin console), the health check and the metrics. */
 export async function buildApp(ctx: Context, options: AppOptions = {}): Promise<FastifyInstance> {
+  const modules = options.modules ?? DEFAULT_MODULES;
   const app = Fastify({
     ...(options.logger ? { loggerInstance: options.logger } : { logger: false }),
     logController: new LogController({ disableRequestLogging: true }),
@@ -55,8 +47,7 @@ export async function buildApp(ctx: Context, options: AppOptions = {}): Promise<
       onCreate: storableMoments,
     },
   });
-  // An answer's files go with the user who uploaded them.
-  onUsersDeleted(dropAttachments);
+  for (const module of modules) if (module.onUsersDeleted) onUsersDeleted(module.onUsersDeleted);
   // Before any route or hook, so that every one is traced (only when tracing is on).
   if (telemetry.fastifyPlugin) await app.register(telemetry.fastifyPlugin);
   app.addHook('onRequest', noSniff);
@@ -75,20 +66,11 @@ export async function buildApp(ctx: Context, options: AppOptions = {}): Promise<
   // a file past it is cut and marked truncated, for the upload checks to refuse by its name.
   await app.register(multipart, { limits: { files: 1, fields: 20, fieldSize: 64 * 1024, parts: 25 }, throwFileSizeLimit: false });
   await app.register(healthRoutes(ctx));
-  await app.register(oauthServerRoutes(ctx));
-  for (const catalog of [adminCatalog(ctx), contentCatalog(ctx), profileCatalog(ctx), customersCatalog(ctx)]) {
+  for (const catalog of catalogs(ctx, modules)) {
     await app.register(catalogPlugin(catalog), { prefix: catalog.prefix });
   }
-  await app.register(realmPages(ctx, { signInOptions: delegationButton, sessionNotice: impersonationBanner }));
-  await app.register(sessionAccessPage(ctx));
-  await app.register(otpPages(ctx));
-  await app.register(signUpPage(ctx, sendSignUpCode));
-  await app.register(activationPages(ctx));
-  await app.register(emailChangePages(ctx));
-  await app.register(passwordPages(ctx));
-  await app.register(avatarFileRoutes(ctx));
-  await app.register(delegatedLoginPages(ctx));
-  await app.register(messagingLinkRoutes(ctx));
-  await app.register(consoleRoutes(ctx));
+  for (const module of modules) {
+    for (const pages of module.pages?.(ctx, modules) ?? []) await app.register(pages);
+  }
   return app;
 }

@@ -1,48 +1,16 @@
+import type { FastifyPluginAsync } from 'fastify';
 import type { Context } from './context.js';
 import type { Catalog } from './http/catalog.js';
-import { adminGuard } from './admin-auth/guard.js';
+import type { AtriumModule, CatalogName } from './shared/atrium-module.js';
 import { requireAccessRule } from './admin-auth/access-rules.js';
-import { sessionRoutes } from './admin-auth/routes/session.js';
-import { roleRoutes } from './admin-auth/routes/roles.js';
-import { teamRoutes } from './admin-auth/routes/team.js';
-import { apiAccessRoutes } from './admin-auth/routes/api-access.js';
-import { accountRoutes } from './account/routes.js';
-import { realmRoutes } from './realms/routes/realms.js';
-import { realmExists } from './realms/realms.js';
-import { customFieldRoutes } from './realms/routes/custom-fields.js';
-import { realmUserRoutes } from './realms/routes/users.js';
-import { oauthClientRoutes } from './oauth/routes/clients.js';
+import { adminGuard } from './admin-auth/guard.js';
 import { customerGuard, profileGuard } from './customers/credential.js';
-import { CUSTOMER_MODELS, meRoutes } from './customers/routes.js';
-import { profileRoutes } from './profile/routes.js';
-import { otpRoutes } from './otp/routes.js';
-import { notificationAdminRoutes, notificationCustomerRoutes } from './notifications/routes.js';
-import { realmEventRoutes } from './realms/routes/events.js';
-import { userEventRoutes } from './customers/event-routes.js';
-import { zendeskAdminRoutes, zendeskCustomerRoutes } from './integrations/zendesk/routes.js';
-import { impersonationRoutes } from './impersonation/routes.js';
-import { identityProviderRoutes } from './delegation/routes.js';
-import { segmentRoutes } from './segments/routes.js';
-import { originationRoutes } from './originations/routes/originations.js';
-import { submissionAdminRoutes } from './originations/routes/submissions.js';
-import { submissionCustomerRoutes } from './originations/routes/customers.js';
-import { attachmentAdminRoutes, attachmentCustomerRoutes } from './uploads/routes.js';
-import { messagingRoutes } from './messaging/routes.js';
-import { spaceExists } from './content/spaces.js';
-import { spaceRoutes } from './content/routes/spaces.js';
-import { typeRoutes } from './content/routes/types.js';
-import { typeSchemaRoutes } from './content/routes/type-schema.js';
-import { deliveryRoutes, deliveryTokenRoutes } from './content/delivery-routes.js';
-import { entryRoutes } from './content/entry-routes.js';
-import { assetFileRoutes, assetRoutes } from './content/asset-routes.js';
+import { CUSTOMER_MODELS } from './customers/routes.js';
 import { auditWrites } from './audit/writes.js';
-import { auditLogRoutes } from './audit/routes.js';
-import { webhookRoutes } from './webhooks/routes.js';
 
 const bearer = { type: 'http', scheme: 'bearer', description: 'An admin API access token (team settings, API access)' };
 
-/** Which routes belong to which catalog: each route is registered in exactly one. */
-export function adminCatalog(ctx: Context): Catalog {
+function adminCatalog(ctx: Context, routes: FastifyPluginAsync[]): Catalog {
   return {
     prefix: '/api/admin',
     title: 'Atrium admin API',
@@ -79,17 +47,11 @@ export function adminCatalog(ctx: Context): Catalog {
     hooks: { onRequest: adminGuard(ctx) },
     checkRoute: requireAccessRule,
     extend: auditWrites(ctx, '/api/admin'),
-    routes: [
-      sessionRoutes(ctx), accountRoutes(ctx), teamRoutes(ctx, { realm: realmExists, space: spaceExists }), roleRoutes(ctx), apiAccessRoutes(ctx),
-      realmRoutes(ctx), realmUserRoutes(ctx), customFieldRoutes(ctx), oauthClientRoutes(ctx), realmEventRoutes(ctx),
-      notificationAdminRoutes(ctx), zendeskAdminRoutes(ctx), impersonationRoutes(ctx), identityProviderRoutes(ctx),
-      originationRoutes(ctx), submissionAdminRoutes(ctx), attachmentAdminRoutes(ctx), segmentRoutes(ctx), messagingRoutes(ctx),
-      spaceRoutes(ctx), typeRoutes(ctx), entryRoutes(ctx), assetRoutes(ctx), auditLogRoutes(ctx), webhookRoutes(ctx),
-    ],
+    routes,
   };
 }
 
-export function contentCatalog(ctx: Context): Catalog {
+function contentCatalog(routes: FastifyPluginAsync[]): Catalog {
   return {
     prefix: '/api/content',
     title: 'Atrium content API',
@@ -102,11 +64,11 @@ export function contentCatalog(ctx: Context): Catalog {
       { name: 'Content types', description: 'The JSON Schema of a content type\'s entries' },
       { name: 'Assets', description: 'Images and files of content spaces, at their public URLs' },
     ],
-    routes: [deliveryRoutes(ctx), typeSchemaRoutes(ctx), assetFileRoutes(ctx)],
+    routes,
   };
 }
 
-export function profileCatalog(ctx: Context): Catalog {
+function profileCatalog(ctx: Context, routes: FastifyPluginAsync[]): Catalog {
   return {
     prefix: '/api/profile',
     title: 'Atrium profile API',
@@ -116,11 +78,11 @@ export function profileCatalog(ctx: Context): Catalog {
     tags: [{ name: 'Profile', description: 'The signed-in realm user' }],
     hooks: { onRequest: profileGuard(ctx) },
     models: CUSTOMER_MODELS,
-    routes: [profileRoutes(ctx)],
+    routes,
   };
 }
 
-export function customersCatalog(ctx: Context): Catalog {
+function customersCatalog(ctx: Context, routes: FastifyPluginAsync[]): Catalog {
   return {
     prefix: '/api/customers',
     title: 'Atrium customers API',
@@ -143,9 +105,15 @@ export function customersCatalog(ctx: Context): Catalog {
     notFoundBody: {},
     hooks: { onRequest: customerGuard(ctx) },
     models: CUSTOMER_MODELS,
-    routes: [
-      meRoutes(ctx), otpRoutes(ctx), notificationCustomerRoutes(ctx), userEventRoutes(ctx), zendeskCustomerRoutes(ctx), submissionCustomerRoutes(ctx),
-      attachmentCustomerRoutes(ctx), deliveryTokenRoutes(ctx),
-    ],
+    routes,
   };
+}
+
+/** The four catalogs, each with the routes the modules put in it (each route is registered in exactly one). */
+export function catalogs(ctx: Context, modules: readonly AtriumModule[]): Catalog[] {
+  const routes: Record<CatalogName, FastifyPluginAsync[]> = { admin: [], content: [], profile: [], customers: [] };
+  for (const module of modules) {
+    for (const [name, plugins] of Object.entries(module.catalogs?.(ctx, modules) ?? {})) routes[name as CatalogName].push(...plugins);
+  }
+  return [adminCatalog(ctx, routes.admin), contentCatalog(routes.content), profileCatalog(ctx, routes.profile), customersCatalog(ctx, routes.customers)];
 }

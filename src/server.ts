@@ -14,15 +14,11 @@ import { s3Storage } from './storage/s3.js';
 import { createMailer } from './mail/mail.js';
 import { requireSecretsKey } from './security/secrets-key.js';
 import { jobWorker, type Job } from './jobs/runner.js';
-import { expiredRowsJob } from './maintenance/expired-rows.js';
-import { segmentCountsJob } from './segments/refresh.js';
-import { contentScheduleJob } from './content/publishing.js';
-import { campaignWorker } from './messaging/worker.js';
-import { webhookWorker } from './webhooks/worker.js';
-import { mailQueue } from './mail/queue.js';
 import { startWorker, type RunningWorker } from './queue/loops.js';
 import { WorkSignal } from './queue/signal.js';
 import { taskWorker, type TaskQueue } from './queue/tasks.js';
+import { DEFAULT_MODULES } from './modules.js';
+import type { AtriumModule } from './shared/atrium-module.js';
 
 export function createLogger(config: Config): FastifyBaseLogger {
   return pino({ level: config.logLevel }) as unknown as FastifyBaseLogger;
@@ -73,26 +69,26 @@ export function startingContext(config: Config, log: FastifyBaseLogger, clock: C
 }
 
 /** The periodic work every serving process offers to do; each run is claimed by one process. */
-export const JOBS: readonly Job[] = [expiredRowsJob, segmentCountsJob, contentScheduleJob];
+export const jobsOf = (modules: readonly AtriumModule[]): readonly Job[] => modules.flatMap((m) => m.jobs ?? []);
 /** The kinds of queued task (queue/tasks.ts). */
-export const TASK_QUEUES: readonly TaskQueue<unknown>[] = [mailQueue];
-/** The wait of a campaign sender after an empty round while a delivery is sending. */
-const SENDING_POLL_MS = 1_000;
+export const taskQueuesOf = (modules: readonly AtriumModule[]): readonly TaskQueue<unknown>[] => modules.flatMap((m) => m.taskQueues ?? []);
+export const JOBS = jobsOf(DEFAULT_MODULES);
+export const TASK_QUEUES = taskQueuesOf(DEFAULT_MODULES);
 
 /**
  * Every worker of a serving process on the one queue loop (queue/loops.ts), woken by the database's
- * notices: periodic jobs, campaign sending, webhook deliveries and queued tasks (mail). `stop` waits
- * for the work under way: a mail being sent is finished, not cut.
+ * notices: periodic jobs, the modules' own (campaign sending, webhook deliveries) and queued tasks (mail).
+ * `stop` waits for the work under way: a mail being sent is finished, not cut.
  */
-export async function startWorkers(ctx: Context): Promise<RunningWorker> {
+export async function startWorkers(ctx: Context, modules: readonly AtriumModule[] = DEFAULT_MODULES): Promise<RunningWorker> {
   const signal = await WorkSignal.follow(ctx.database);
-  const webhooks = webhookWorker(ctx, ctx.config.webhooksPollMs);
-  const workers = [jobWorker(ctx, JOBS), campaignWorker(ctx, SENDING_POLL_MS), webhooks, taskWorker(ctx, TASK_QUEUES)];
+  const own = modules.flatMap((m) => m.workers?.(ctx) ?? []);
+  const workers = [jobWorker(ctx, jobsOf(modules)), ...own, taskWorker(ctx, taskQueuesOf(modules))];
   const running = workers.map((worker) => startWorker(signal, worker, () => ctx.clock.now()));
   return {
     stop: async () => {
       await Promise.all(running.map((worker) => worker.stop()));
-      webhooks.close();
+      for (const worker of own) worker.close?.();
     },
   };
 }

@@ -9,7 +9,7 @@ import { orderOf, type ListParams } from '../db/sorting.js';
 import { FieldErrors, invalidField, notFound } from '../errors/index.js';
 import { targetProblem } from '../net/outbound.js';
 import { realms } from '../tables/realms.js';
-import { carriesPersonalData, checkEventTypes } from './event-types.js';
+import { carriesPersonalData, checkEventTypes, type AdminEventTypes } from './event-types.js';
 import type { WebhookEndpointInput, WebhookEndpointModel, WebhookEndpointWithSecret } from './schema.js';
 import { newSecret, sealSecret } from './signing.js';
 import { webhookEndpoints } from '../tables/webhooks.js';
@@ -88,21 +88,21 @@ async function checkRealms(ctx: Context, raw: string[] | 'all'): Promise<string[
  * An endpoint sent users' data is a way to read it: subscribing one to such events (or pointing one
  * elsewhere) needs `realm.users.read` on every realm it hears from, everywhere for "all" (DESIGN.md, "Personal data").
  */
-function assertMayReceive(ctx: ActingContext, eventTypes: string[], realmUids: string[] | null): void {
-  if (!eventTypes.some(carriesPersonalData)) return;
+function assertMayReceive(ctx: ActingContext, adminTypes: AdminEventTypes, eventTypes: string[], realmUids: string[] | null): void {
+  if (!eventTypes.some((type) => carriesPersonalData(adminTypes, type))) return;
   for (const uid of realmUids ?? [null]) assertMaySeePersonalData(ctx.actor, uid);
 }
 
-export async function createEndpoint(ctx: ActingContext, input: Input): Promise<Static<typeof WebhookEndpointWithSecret>> {
+export async function createEndpoint(ctx: ActingContext, adminTypes: AdminEventTypes, input: Input): Promise<Static<typeof WebhookEndpointWithSecret>> {
   const errors = new FieldErrors();
   if (input.url === undefined) errors.add('url', "can't be blank");
   if (input.event_types === undefined) errors.add('event_types', "can't be blank");
   errors.throwIfAny();
   const url = checkUrl(ctx, input.url!);
   const description = checkDescription(input.description ?? '');
-  const eventTypes = await checkEventTypes(ctx, input.event_types!);
+  const eventTypes = await checkEventTypes(ctx, adminTypes, input.event_types!);
   const realmUids = await checkRealms(ctx, input.realm_uids ?? 'all');
-  assertMayReceive(ctx, eventTypes, realmUids);
+  assertMayReceive(ctx, adminTypes, eventTypes, realmUids);
   const secret = newSecret();
   const now = ctx.clock.now();
   const endpoint = await ctx.db.transaction(async (tx) => {
@@ -119,15 +119,15 @@ export async function createEndpoint(ctx: ActingContext, input: Input): Promise<
 }
 
 /** PUT is partial. Turning an endpoint on again forgets why it was off and how long it had been failing. */
-export async function updateEndpoint(ctx: ActingContext, id: number, input: Input): Promise<EndpointBody> {
+export async function updateEndpoint(ctx: ActingContext, adminTypes: AdminEventTypes, id: number, input: Input): Promise<EndpointBody> {
   const current = await requireEndpoint(ctx, id);
   const now = ctx.clock.now();
   const changes: Partial<typeof webhookEndpoints.$inferInsert> = { updatedAt: now };
   if (input.url !== undefined) changes.url = checkUrl(ctx, input.url);
   if (input.description !== undefined) changes.description = checkDescription(input.description);
-  if (input.event_types !== undefined) changes.eventTypes = await checkEventTypes(ctx, input.event_types);
+  if (input.event_types !== undefined) changes.eventTypes = await checkEventTypes(ctx, adminTypes, input.event_types);
   if (input.realm_uids !== undefined) changes.realmUids = await checkRealms(ctx, input.realm_uids);
-  assertMayReceive(ctx, changes.eventTypes ?? current.eventTypes, changes.realmUids === undefined ? current.realmUids : changes.realmUids);
+  assertMayReceive(ctx, adminTypes, changes.eventTypes ?? current.eventTypes, changes.realmUids === undefined ? current.realmUids : changes.realmUids);
   if (input.active !== undefined) {
     Object.assign(changes, { active: input.active, disabledReason: null, disabledAt: null });
     if (input.active) changes.failingSince = null;

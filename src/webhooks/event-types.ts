@@ -4,16 +4,11 @@ import { rowsOf } from '../db/rows.js';
 import { EVENT_TYPES, isBuiltInEventType } from '../shared/event-catalog.js';
 import { invalidField } from '../errors/index.js';
 
-/** The admin-side event types (notes/events.md): what each one's `data` holds. */
-export const ADMIN_EVENT_TYPES = {
-  'realm_user.created': 'A user of a realm was created (admin API, sign-up, invitation accepted, delegated sign-in); data: the user as the admin API shows it',
-  'realm_user.updated': 'A user of a realm was changed (admin API or the user\'s own PUT /me); data: the user, and `changed` (attribute names)',
-  'realm_user.deleted': 'A user of a realm was deleted; data: its id, identifier and email',
-  'submission.status_changed': 'An origination submission changed status; data: submission and origination uuids, user id, status, previous_status',
-  'delivery.completed': 'A campaign delivery completed; data: delivery uuid, campaign id and uuid, type, counts',
-  'entry.published': 'A content entry was published (also by its schedule); data: space uid, type uid, entry id, locales',
-  'entry.unpublished': 'A content entry was unpublished (also by its schedule); data: space uid, type uid, entry id, locales',
-} as const;
+/**
+ * The admin-side event types (notes/events.md), declared by the modules that emit them (`webhookEvents`):
+ * each type with what its `data` holds.
+ */
+export type AdminEventTypes = Readonly<Record<string, string>>;
 
 export interface EventTypeBody {
   type: string;
@@ -23,13 +18,11 @@ export interface EventTypeBody {
   realm_uids: string[] | null;
 }
 
-const isAdminType = (type: string) => Object.hasOwn(ADMIN_EVENT_TYPES, type);
-
 /**
  * Whether events of this type carry a realm user's data: the user events, and every business or custom
  * event (its `data` names the user by email). Submissions, deliveries and entries carry ids only.
  */
-export const carriesPersonalData = (type: string) => type.startsWith('realm_user.') || !isAdminType(type);
+export const carriesPersonalData = (adminTypes: AdminEventTypes, type: string) => type.startsWith('realm_user.') || !Object.hasOwn(adminTypes, type);
 
 /**
  * Custom business types (of `types` when given) with the realms that have recorded them, read from the
@@ -59,10 +52,10 @@ async function customTypes(ctx: Context, types?: string[]): Promise<Map<string, 
 }
 
 /** Every type a webhook may subscribe to: the admin-side ones, the built-in business ones, and each realm's custom ones. */
-export async function listEventTypes(ctx: Context): Promise<EventTypeBody[]> {
+export async function listEventTypes(ctx: Context, adminTypes: AdminEventTypes): Promise<EventTypeBody[]> {
   const custom = await customTypes(ctx);
   return [
-    ...Object.entries(ADMIN_EVENT_TYPES).map(([type, description]) => ({ type, kind: 'admin' as const, description, realm_uids: null })),
+    ...Object.entries(adminTypes).map(([type, description]) => ({ type, kind: 'admin' as const, description, realm_uids: null })),
     ...Object.entries(EVENT_TYPES).map(([type, title]) => ({ type, kind: 'business' as const, description: `Business event: ${title.en}`, realm_uids: null })),
     ...[...custom].map(([type, uids]) => ({ type, kind: 'custom' as const, description: 'A custom business event type recorded in these realms', realm_uids: uids })),
   ];
@@ -74,11 +67,11 @@ export const MAX_EVENT_TYPES = 200;
  * The subscribed types, checked against the listing: a custom type can be chosen once a realm has
  * recorded an event of it. The first unknown one is named in the 422.
  */
-export async function checkEventTypes(ctx: Context, raw: string[]): Promise<string[]> {
+export async function checkEventTypes(ctx: Context, adminTypes: AdminEventTypes, raw: string[]): Promise<string[]> {
   const types = [...new Set(raw.map((t) => t.trim()))];
   if (!types.length) throw invalidField('event_types', "can't be empty");
   if (types.length > MAX_EVENT_TYPES) throw invalidField('event_types', `has too many types (maximum is ${MAX_EVENT_TYPES})`);
-  const others = types.filter((t) => !isAdminType(t) && !isBuiltInEventType(t));
+  const others = types.filter((t) => !Object.hasOwn(adminTypes, t) && !isBuiltInEventType(t));
   if (others.length) {
     const custom = await customTypes(ctx, others);
     const unknown = others.find((t) => !custom.has(t));

@@ -8,7 +8,7 @@ import { listOf, metaOf, pageOf } from '../http/pagination.js';
 import { failures, NoContent } from '../http/responses.js';
 import { listDeliveries, retryDelivery } from './deliveries.js';
 import { createEndpoint, deleteEndpoint, endpointBody, ENDPOINT_SORTABLE, listEndpoints, requireEndpoint, rotateSecret, updateEndpoint } from './endpoints.js';
-import { listEventTypes } from './event-types.js';
+import { listEventTypes, type AdminEventTypes } from './event-types.js';
 import {
   DeliveryIdParam, DeliveryListQuery, EventTypeList, WebhookDeliveryModel, WebhookEndpointInput, WebhookEndpointModel,
   WebhookEndpointWithSecret, WebhookIdParam,
@@ -16,7 +16,8 @@ import {
 
 const tags = ['Webhooks'];
 
-export function webhookRoutes(ctx: Context): FastifyPluginAsync {
+/** `adminTypes`: the admin-side event types the modules declare. */
+export function webhookRoutes(ctx: Context, adminTypes: AdminEventTypes): FastifyPluginAsync {
   return async (scope) => {
     useModels(scope, WebhookEndpointModel, WebhookEndpointWithSecret, WebhookDeliveryModel);
     const app = scope.withTypeProvider<TypeBoxTypeProvider>();
@@ -29,7 +30,7 @@ export function webhookRoutes(ctx: Context): FastifyPluginAsync {
           + 'business types each realm has recorded. `event_types` of an endpoint must name types of this list.',
         response: { 200: EventTypeList, ...failures(401, 403) },
       },
-    }, async () => ({ event_types: await listEventTypes(ctx) }));
+    }, async () => ({ event_types: await listEventTypes(ctx, adminTypes) }));
 
     app.get('/webhooks', {
       config: { access: 'webhooks.read' },
@@ -52,7 +53,7 @@ export function webhookRoutes(ctx: Context): FastifyPluginAsync {
           + 'as `{type, timestamp, data}` with the headers webhook-id, webhook-timestamp and webhook-signature (Standard Webhooks).',
         body: WebhookEndpointInput, response: { 201: ref(WebhookEndpointWithSecret), ...failures(401, 403, 422) },
       },
-    }, async (request, reply) => reply.code(201).send(await createEndpoint(acting(ctx, request), request.body)));
+    }, async (request, reply) => reply.code(201).send(await createEndpoint(acting(ctx, request), adminTypes, request.body)));
 
     app.get('/webhooks/:id', {
       config: { access: 'webhooks.read' },
@@ -66,7 +67,7 @@ export function webhookRoutes(ctx: Context): FastifyPluginAsync {
         description: 'Partial: attributes left out keep their value. `active: true` turns on an endpoint the server turned off and clears `disabled_reason` and `failing_since`.',
         params: WebhookIdParam, body: WebhookEndpointInput, response: { 200: ref(WebhookEndpointModel), ...failures(401, 403, 404, 422) },
       },
-    }, async (request) => updateEndpoint(acting(ctx, request), request.params.id, request.body));
+    }, async (request) => updateEndpoint(acting(ctx, request), adminTypes, request.params.id, request.body));
 
     app.delete('/webhooks/:id', {
       config: { access: 'webhooks.manage' },

@@ -1,7 +1,8 @@
 import Fastify, { type FastifyPluginAsync, type RouteOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requireAccessRule } from '../../src/admin-auth/access-rules.js';
-import { adminCatalog } from '../../src/catalogs.js';
+import { catalogs } from '../../src/catalogs.js';
+import { DEFAULT_MODULES } from '../../src/modules.js';
 import { catalogPlugin } from '../../src/http/catalog.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
 
@@ -15,7 +16,7 @@ describe('every admin route declares who may call it, or the server does not sta
   /** The admin catalog with one more route plugin, on an app of its own: resolves once it is ready, or rejects. */
   async function start(extra: FastifyPluginAsync): Promise<void> {
     const app = Fastify();
-    const catalog = adminCatalog(h.ctx);
+    const [catalog] = catalogs(h.ctx, DEFAULT_MODULES);
     await app.register(catalogPlugin({ ...catalog, routes: [...catalog.routes, extra] }), { prefix: catalog.prefix });
     try {
       await app.ready();

@@ -13,6 +13,7 @@ import { startWorker } from '../../src/queue/loops.js';
 import { WorkSignal } from '../../src/queue/signal.js';
 import { taskWorker } from '../../src/queue/tasks.js';
 import { createContext, createLogger, TASK_QUEUES } from '../../src/server.js';
+import type { AtriumModule } from '../../src/shared/atrium-module.js';
 import { freshDatabaseUrl } from './database.js';
 import { startSmtp, type SmtpListener } from './smtp.js';
 
@@ -36,9 +37,10 @@ export interface Harness {
 
 /**
  * The whole application in-process on a fresh database, with a clock the test moves. Uploaded files go
- * to a temporary DATA_DIR of its own, removed by `close`, unless `env` names one.
+ * to a temporary DATA_DIR of its own, removed by `close`, unless `env` names one. `modules`: the app's features
+ * (src/modules.ts unless given).
  */
-export async function startHarness(env: Record<string, string> = {}): Promise<Harness> {
+export async function startHarness(env: Record<string, string> = {}, modules?: readonly AtriumModule[]): Promise<Harness> {
   const database = await freshDatabaseUrl();
   const ownDataDir = env.DATA_DIR ? null : fs.mkdtempSync(path.join(os.tmpdir(), 'atrium-test-'));
   const config = loadConfig({
@@ -53,7 +55,7 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
   const ctx = createContext(config, db, createLogger(config), clock);
   await ctx.caches.follow();
   const owner = await issueOwnerToken(ctx, await ensureOwner(ctx));
-  const app = await buildApp(ctx);
+  const app = await buildApp(ctx, { modules });
   await app.ready();
   // Queued mail (one-time codes, links) leaves as on a server; campaigns and webhooks are sent by the tests' drains.
   const mailing = startWorker(await WorkSignal.follow(ctx.database), taskWorker(ctx, TASK_QUEUES), () => clock.now());

@@ -24,7 +24,7 @@ function formOf(request: FastifyRequest): Form {
   return (request.body ?? {}) as Form;
 }
 
-/** The OAuth 2.0 server of each realm (spec 4.4, 5.2): outside the catalogs, registered in app.ts. */
+/** The OAuth 2.0 server of each realm (spec 4.4, 5.2): outside the catalogs, one of the oauth module's pages. */
 export function oauthServerRoutes(ctx: Context): FastifyPluginAsync {
   return async (app) => {
     app.setErrorHandler((error, request, reply) => {

@@ -43,7 +43,7 @@ interface LoginView {
   notice?: string;
 }
 
-/** What features above realms add to its pages: app.ts passes them in, so that realms imports none of those features. */
+/** What features above realms add to its pages: their modules declare them (`realmPages`), so that realms imports none of those features. */
 export interface RealmPageParts {
   /** Other ways to sign in, under the login form (delegation: the identity provider's button). */
   signInOptions(ctx: Context, t: Texts, realm: Realm, redirectUri: string | undefined): Promise<Markup | ''>;

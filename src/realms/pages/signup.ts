@@ -66,7 +66,7 @@ function fieldInput(field: CustomField, raw: string | undefined): { key: string;
 
 /**
  * How an `otp` realm confirms a sign-up: a code to the address, which the code page then asks for. One-time codes are
- * a feature above realms, so app.ts passes this in.
+ * a feature above realms, so its module declares this (`realmPages.signUpCode`).
  */
 export type SignUpCode = (ctx: Context, request: FastifyRequest, reply: FastifyReply, realm: Realm, email: string, locale: Locale) => Promise<void>;
 

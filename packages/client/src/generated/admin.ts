@@ -285,194 +285,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/account": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Account settings */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Account"];
-                    };
-                };
-                /** @description The request is malformed */
-                400: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description No credential, or a credential that is not valid */
-                401: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The credential's role does not allow this action, or the CSRF header is missing */
-                403: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
-                503: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
-        /**
-         * Change account settings
-         * @description Name, largest upload in bytes (default 10 MiB) and the allowed upload extensions. Partial.
-         */
-        put: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        name?: string;
-                        upload_max_bytes?: number;
-                        allowed_extensions?: string[];
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Account"];
-                    };
-                };
-                /** @description The request is malformed */
-                400: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description No credential, or a credential that is not valid */
-                401: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The credential's role does not allow this action, or the CSRF header is missing */
-                403: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is too large */
-                413: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_PAYLOAD_TOO_LARGE";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is not of a media type this operation takes */
-                415: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_UNSUPPORTED_MEDIA_TYPE";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The input is not valid; `details` names each attribute */
-                422: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
-                503: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/team_members": {
         parameters: {
             query?: never;
@@ -2761,6 +2573,194 @@ export interface paths {
                 };
             };
         };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/account": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Account settings */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Account"];
+                    };
+                };
+                /** @description The request is malformed */
+                400: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No credential, or a credential that is not valid */
+                401: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The credential's role does not allow this action, or the CSRF header is missing */
+                403: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
+                503: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        /**
+         * Change account settings
+         * @description Name, largest upload in bytes (default 10 MiB) and the allowed upload extensions. Partial.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name?: string;
+                        upload_max_bytes?: number;
+                        allowed_extensions?: string[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Account"];
+                    };
+                };
+                /** @description The request is malformed */
+                400: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No credential, or a credential that is not valid */
+                401: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The credential's role does not allow this action, or the CSRF header is missing */
+                403: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is too large */
+                413: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PAYLOAD_TOO_LARGE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is not of a media type this operation takes */
+                415: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNSUPPORTED_MEDIA_TYPE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The input is not valid; `details` names each attribute */
+                422: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
+                503: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -5431,6 +5431,409 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/customers/{realm_uid}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The business events of a realm
+         * @description Newest first, with the user (id and email), whether an admin was impersonating the user (and who) and the properties. Filters combine: `type`, `user_id`, and the period [`from`, `to`). A malformed filter answers 422. Needs `realm.users.read` on the realm too (403 without): the answer shows the user's data.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /**
+                     * @description Page number, from 1 (default 1)
+                     * @example 1
+                     */
+                    page?: string;
+                    /**
+                     * @description Items per page (default 10, at most 100; larger values are cut)
+                     * @example 10
+                     */
+                    per_page?: string;
+                    /** @description Only events of this type, built-in or custom. A well-formed type no event has gives an empty list; one not of the form ^[a-z][a-z0-9_]{2,63}$ answers 422 */
+                    type?: string;
+                    /** @description Only events of this user */
+                    user_id?: number;
+                    /** @description Only events recorded at or after this moment: an ISO 8601 date-time with an offset, e.g. 2025-01-31T09:00:00Z (422 otherwise) */
+                    from?: string;
+                    /** @description Only events recorded before this moment: an ISO 8601 date-time with an offset, e.g. 2025-01-31T09:00:00Z (422 otherwise) */
+                    to?: string;
+                };
+                header?: never;
+                path: {
+                    /** @description The realm's uid */
+                    realm_uid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            events: components["schemas"]["BusinessEvent"][];
+                            meta: components["schemas"]["Meta"];
+                        };
+                    };
+                };
+                /** @description The request is malformed */
+                400: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No credential, or a credential that is not valid */
+                401: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The credential's role does not allow this action, or the CSRF header is missing */
+                403: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The resource does not exist */
+                404: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A path parameter is longer than any this server accepts */
+                414: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The input is not valid; `details` names each attribute */
+                422: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
+                503: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/customers/{realm_uid}/event_types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The event types of a realm
+         * @description What a segment condition on `events.<type>` can name: every built-in type, then the custom types the realm's users have events of, by name (at most 500). Not paginated: a vocabulary, not a log.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The realm's uid */
+                    realm_uid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The event types of a realm */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            event_types: components["schemas"]["EventType"][];
+                        };
+                    };
+                };
+                /** @description The request is malformed */
+                400: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No credential, or a credential that is not valid */
+                401: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The credential's role does not allow this action, or the CSRF header is missing */
+                403: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The resource does not exist */
+                404: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A path parameter is longer than any this server accepts */
+                414: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
+                503: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/customers/{realm_uid}/users/{id}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record a custom business event of a user
+         * @description Appends an event of a custom type to the realm's log, at the server's now. The user sees it in GET /events of the customers API with an empty title. The names of the built-in types are refused (422). Needs `realm.users.read` on the realm too (403 without): the answer shows the user's data.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    realm_uid: string;
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description A custom type, ^[a-z][a-z0-9_]{2,63}$ (by convention `<category>_<action>`). The names of the built-in types (user_login_log, user_updated_log, ...) are refused with 422: those are recorded only where they happen. */
+                        type: string;
+                        /** @description A JSON object (default {}): at most 8192 bytes written as compact JSON (UTF-8), objects and arrays nested at most 5 deep (the object itself is the first level), text in well-formed Unicode. 422 otherwise. */
+                        properties?: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description A business event of a realm's log */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["BusinessEvent"];
+                    };
+                };
+                /** @description The request is malformed */
+                400: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No credential, or a credential that is not valid */
+                401: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The credential's role does not allow this action, or the CSRF header is missing */
+                403: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The resource does not exist */
+                404: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is too large */
+                413: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PAYLOAD_TOO_LARGE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A path parameter is longer than any this server accepts */
+                414: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is not of a media type this operation takes */
+                415: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNSUPPORTED_MEDIA_TYPE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The input is not valid; `details` names each attribute */
+                422: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
+                503: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/customers/{realm_uid}/oauth_clients": {
         parameters: {
             query?: never;
@@ -6042,409 +6445,6 @@ export interface paths {
                 };
             };
         };
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/customers/{realm_uid}/events": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The business events of a realm
-         * @description Newest first, with the user (id and email), whether an admin was impersonating the user (and who) and the properties. Filters combine: `type`, `user_id`, and the period [`from`, `to`). A malformed filter answers 422. Needs `realm.users.read` on the realm too (403 without): the answer shows the user's data.
-         */
-        get: {
-            parameters: {
-                query?: {
-                    /**
-                     * @description Page number, from 1 (default 1)
-                     * @example 1
-                     */
-                    page?: string;
-                    /**
-                     * @description Items per page (default 10, at most 100; larger values are cut)
-                     * @example 10
-                     */
-                    per_page?: string;
-                    /** @description Only events of this type, built-in or custom. A well-formed type no event has gives an empty list; one not of the form ^[a-z][a-z0-9_]{2,63}$ answers 422 */
-                    type?: string;
-                    /** @description Only events of this user */
-                    user_id?: number;
-                    /** @description Only events recorded at or after this moment: an ISO 8601 date-time with an offset, e.g. 2025-01-31T09:00:00Z (422 otherwise) */
-                    from?: string;
-                    /** @description Only events recorded before this moment: an ISO 8601 date-time with an offset, e.g. 2025-01-31T09:00:00Z (422 otherwise) */
-                    to?: string;
-                };
-                header?: never;
-                path: {
-                    /** @description The realm's uid */
-                    realm_uid: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            events: components["schemas"]["BusinessEvent"][];
-                            meta: components["schemas"]["Meta"];
-                        };
-                    };
-                };
-                /** @description The request is malformed */
-                400: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description No credential, or a credential that is not valid */
-                401: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The credential's role does not allow this action, or the CSRF header is missing */
-                403: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The resource does not exist */
-                404: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A path parameter is longer than any this server accepts */
-                414: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The input is not valid; `details` names each attribute */
-                422: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
-                503: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/customers/{realm_uid}/event_types": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The event types of a realm
-         * @description What a segment condition on `events.<type>` can name: every built-in type, then the custom types the realm's users have events of, by name (at most 500). Not paginated: a vocabulary, not a log.
-         */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description The realm's uid */
-                    realm_uid: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The event types of a realm */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            event_types: components["schemas"]["EventType"][];
-                        };
-                    };
-                };
-                /** @description The request is malformed */
-                400: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description No credential, or a credential that is not valid */
-                401: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The credential's role does not allow this action, or the CSRF header is missing */
-                403: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The resource does not exist */
-                404: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A path parameter is longer than any this server accepts */
-                414: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
-                503: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/customers/{realm_uid}/users/{id}/events": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Record a custom business event of a user
-         * @description Appends an event of a custom type to the realm's log, at the server's now. The user sees it in GET /events of the customers API with an empty title. The names of the built-in types are refused (422). Needs `realm.users.read` on the realm too (403 without): the answer shows the user's data.
-         */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    realm_uid: string;
-                    id: number;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description A custom type, ^[a-z][a-z0-9_]{2,63}$ (by convention `<category>_<action>`). The names of the built-in types (user_login_log, user_updated_log, ...) are refused with 422: those are recorded only where they happen. */
-                        type: string;
-                        /** @description A JSON object (default {}): at most 8192 bytes written as compact JSON (UTF-8), objects and arrays nested at most 5 deep (the object itself is the first level), text in well-formed Unicode. 422 otherwise. */
-                        properties?: {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description A business event of a realm's log */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["BusinessEvent"];
-                    };
-                };
-                /** @description The request is malformed */
-                400: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description No credential, or a credential that is not valid */
-                401: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The credential's role does not allow this action, or the CSRF header is missing */
-                403: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The resource does not exist */
-                404: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is too large */
-                413: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_PAYLOAD_TOO_LARGE";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A path parameter is longer than any this server accepts */
-                414: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is not of a media type this operation takes */
-                415: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_UNSUPPORTED_MEDIA_TYPE";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The input is not valid; `details` names each attribute */
-                422: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
-                503: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
-        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -17055,17 +17055,6 @@ export interface components {
             expires_at: string | null;
             permissions: components["schemas"]["EffectivePermissions"];
         };
-        Account: {
-            name: string;
-            /** @description Largest accepted upload, in bytes */
-            upload_max_bytes: number;
-            /** @description File extensions accepted for uploads */
-            allowed_extensions: string[];
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            updated_at: string;
-        };
         Role: {
             id: number;
             key: string;
@@ -17124,6 +17113,17 @@ export interface components {
             application_name: string;
             /** Format: date-time */
             created_at: string;
+        };
+        Account: {
+            name: string;
+            /** @description Largest accepted upload, in bytes */
+            upload_max_bytes: number;
+            /** @description File extensions accepted for uploads */
+            allowed_extensions: string[];
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
         };
         /** @description How the realm pages look */
         RealmBranding: {
@@ -17260,25 +17260,6 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
-        /** @description An OAuth 2.0 client of a realm (spec 2.13) */
-        OAuthClient: {
-            id: number;
-            /** @description The client_id */
-            uid: string;
-            name: string;
-            /** @description Exact redirect URIs; compared as strings */
-            redirect_uris: string[];
-            /** @description Scopes the client may ask for (public, admin); empty: any */
-            scopes: string[];
-            /** @description A confidential client authenticates with its secret at the token endpoint */
-            confidential: boolean;
-            /** @description The client_secret: only in the answer that creates the client */
-            secret?: string;
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            updated_at: string;
-        };
         /** @description A business event of a realm's log */
         BusinessEvent: {
             id: number;
@@ -17310,6 +17291,25 @@ export interface components {
             title: string;
             /** @description Whether the platform records it; custom types are those recorded through the admin API */
             built_in: boolean;
+        };
+        /** @description An OAuth 2.0 client of a realm (spec 2.13) */
+        OAuthClient: {
+            id: number;
+            /** @description The client_id */
+            uid: string;
+            name: string;
+            /** @description Exact redirect URIs; compared as strings */
+            redirect_uris: string[];
+            /** @description Scopes the client may ask for (public, admin); empty: any */
+            scopes: string[];
+            /** @description A confidential client authenticates with its secret at the token endpoint */
+            confidential: boolean;
+            /** @description The client_secret: only in the answer that creates the client */
+            secret?: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
         };
         /** @description A message in a realm user's inbox */
         Notification: {

@@ -245,6 +245,120 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The signed-in user's business events
+         * @description Only the user's own events, newest first by default. `title` is the event type's name in the language `Accept-Language` prefers among English (the default) and Spanish (weights honoured, `es-MX` counts as Spanish), and empty for events of custom types; `description` names the realm. `per_page` is at most 100.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /**
+                     * @description Page number, from 1 (default 1)
+                     * @example 1
+                     */
+                    page?: string;
+                    /**
+                     * @description Items per page (default 10, at most 100; larger values are cut)
+                     * @example 10
+                     */
+                    per_page?: string;
+                    /** @description `created_at` (default) or `type`; any other value sorts by `created_at` */
+                    sort_by?: string;
+                    /** @description `asc` or `desc` (default); any other value is `desc` */
+                    order?: string;
+                    /** @description Present with any value, even empty: leaves out the events recorded while an admin impersonated the user */
+                    not_impersonated?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            events: components["schemas"]["UserEvent"][];
+                            meta: components["schemas"]["Meta"];
+                        };
+                    };
+                };
+                /** @description The request is malformed */
+                400: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Told apart by the key inside `error` */
+                401: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_GRANT_EXPIRED" | "ATR_USER_SESSION";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["UserSessionError"] | components["schemas"]["GrantExpiredError"];
+                    };
+                };
+                /** @description Unknown or inactive realm */
+                404: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_ATTACHMENT_NOT_FOUND" | "ATR_FILE_QUESTION_NOT_FOUND" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND" | "ATR_NOTIFICATION_NOT_FOUND" | "ATR_REALM_NOT_FOUND" | "ATR_SUBMISSION_NOT_FOUND";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RealmNotFound"];
+                    };
+                };
+                /** @description A path parameter is longer than any this server accepts */
+                414: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
+                503: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/verify_otp_code": {
         parameters: {
             query?: never;
@@ -737,120 +851,6 @@ export interface paths {
                 };
             };
         };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/events": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The signed-in user's business events
-         * @description Only the user's own events, newest first by default. `title` is the event type's name in the language `Accept-Language` prefers among English (the default) and Spanish (weights honoured, `es-MX` counts as Spanish), and empty for events of custom types; `description` names the realm. `per_page` is at most 100.
-         */
-        get: {
-            parameters: {
-                query?: {
-                    /**
-                     * @description Page number, from 1 (default 1)
-                     * @example 1
-                     */
-                    page?: string;
-                    /**
-                     * @description Items per page (default 10, at most 100; larger values are cut)
-                     * @example 10
-                     */
-                    per_page?: string;
-                    /** @description `created_at` (default) or `type`; any other value sorts by `created_at` */
-                    sort_by?: string;
-                    /** @description `asc` or `desc` (default); any other value is `desc` */
-                    order?: string;
-                    /** @description Present with any value, even empty: leaves out the events recorded while an admin impersonated the user */
-                    not_impersonated?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            events: components["schemas"]["UserEvent"][];
-                            meta: components["schemas"]["Meta"];
-                        };
-                    };
-                };
-                /** @description The request is malformed */
-                400: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Told apart by the key inside `error` */
-                401: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_GRANT_EXPIRED" | "ATR_USER_SESSION";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["UserSessionError"] | components["schemas"]["GrantExpiredError"];
-                    };
-                };
-                /** @description Unknown or inactive realm */
-                404: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_ATTACHMENT_NOT_FOUND" | "ATR_FILE_QUESTION_NOT_FOUND" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND" | "ATR_NOTIFICATION_NOT_FOUND" | "ATR_REALM_NOT_FOUND" | "ATR_SUBMISSION_NOT_FOUND";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["RealmNotFound"];
-                    };
-                };
-                /** @description A path parameter is longer than any this server accepts */
-                414: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
-                503: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
-        put?: never;
-        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1882,6 +1882,15 @@ export interface components {
             /** @description Null unless the realm's show_delegation_information is on and the session (or the session behind the OAuth token) came from a sign-in with the realm's identity provider whose access token is still valid or could be refreshed */
             delegated_token: components["schemas"]["DelegatedToken"] | null;
         };
+        /** @description A business event of the signed-in user (spec 2.8): no identifier and no type */
+        UserEvent: {
+            /** @description The translated name of the event's type; empty for events of custom types */
+            title: string;
+            /** @description Names the realm where the event happened, translated: `Realm: Personal Banking` */
+            description: string;
+            /** Format: date-time */
+            created_at: string;
+        };
         /** @description A message in a realm user's inbox */
         Notification: {
             id: number;
@@ -1906,15 +1915,6 @@ export interface components {
         OpenedAll: {
             /** @description How many unread notifications this request marked read (0 when none were left) */
             opened: number;
-        };
-        /** @description A business event of the signed-in user (spec 2.8): no identifier and no type */
-        UserEvent: {
-            /** @description The translated name of the event's type; empty for events of custom types */
-            title: string;
-            /** @description Names the realm where the event happened, translated: `Realm: Personal Banking` */
-            description: string;
-            /** Format: date-time */
-            created_at: string;
         };
         ZendeskToken: {
             /** @description A JWT (HS256, header `kid`) for Zendesk, valid five minutes */

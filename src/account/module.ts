@@ -1,0 +1,7 @@
+import type { AtriumModule } from '../shared/atrium-module.js';
+import { accountRoutes } from './routes.js';
+
+export const accountModule: AtriumModule = {
+  name: 'account',
+  catalogs: (ctx) => ({ admin: [accountRoutes(ctx)] }),
+};

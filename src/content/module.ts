@@ -1,0 +1,24 @@
+import type { AtriumModule } from '../shared/atrium-module.js';
+import { assetFileRoutes, assetRoutes } from './asset-routes.js';
+import { deliveryRoutes, deliveryTokenRoutes } from './delivery-routes.js';
+import { entryRoutes } from './entry-routes.js';
+import { contentScheduleJob } from './publishing.js';
+import { spaceRoutes } from './routes/spaces.js';
+import { typeSchemaRoutes } from './routes/type-schema.js';
+import { typeRoutes } from './routes/types.js';
+import { spaceExists } from './spaces.js';
+
+export const contentModule: AtriumModule = {
+  name: 'content',
+  catalogs: (ctx) => ({
+    admin: [spaceRoutes(ctx), typeRoutes(ctx), entryRoutes(ctx), assetRoutes(ctx)],
+    content: [deliveryRoutes(ctx), typeSchemaRoutes(ctx), assetFileRoutes(ctx)],
+    customers: [deliveryTokenRoutes(ctx)],
+  }),
+  jobs: [contentScheduleJob],
+  roleTargets: { space: spaceExists },
+  webhookEvents: {
+    'entry.published': 'A content entry was published (also by its schedule); data: space uid, type uid, entry id, locales',
+    'entry.unpublished': 'A content entry was unpublished (also by its schedule); data: space uid, type uid, entry id, locales',
+  },
+};

@@ -1,0 +1,7 @@
+import type { AtriumModule } from '../shared/atrium-module.js';
+import { notificationAdminRoutes, notificationCustomerRoutes } from './routes.js';
+
+export const notificationsModule: AtriumModule = {
+  name: 'notifications',
+  catalogs: (ctx) => ({ admin: [notificationAdminRoutes(ctx)], customers: [notificationCustomerRoutes(ctx)] }),
+};

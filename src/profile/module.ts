@@ -1,0 +1,7 @@
+import type { AtriumModule } from '../shared/atrium-module.js';
+import { profileRoutes } from './routes.js';
+
+export const profileModule: AtriumModule = {
+  name: 'profile',
+  catalogs: (ctx) => ({ profile: [profileRoutes(ctx)] }),
+};

@@ -1,0 +1,9 @@
+import type { AtriumModule } from '../shared/atrium-module.js';
+import { segmentCountsJob } from './refresh.js';
+import { segmentRoutes } from './routes.js';
+
+export const segmentsModule: AtriumModule = {
+  name: 'segments',
+  catalogs: (ctx) => ({ admin: [segmentRoutes(ctx)] }),
+  jobs: [segmentCountsJob],
+};

@@ -1,0 +1,9 @@
+import type { AtriumModule } from '../shared/atrium-module.js';
+import { webhookRoutes } from './routes.js';
+import { webhookWorker } from './worker.js';
+
+export const webhooksModule: AtriumModule = {
+  name: 'webhooks',
+  catalogs: (ctx, modules) => ({ admin: [webhookRoutes(ctx, Object.assign({}, ...modules.map((m) => m.webhookEvents)))] }),
+  workers: (ctx) => [webhookWorker(ctx, ctx.config.webhooksPollMs)],
+};
