@@ -25,5 +25,5 @@ export interface Context {
 
 /** Runs `work` in one transaction (a savepoint inside an open one), given a context whose `db` is it. */
 export function inTransaction<T>(ctx: Context, work: (tx: Context) => Promise<T>): Promise<T> {
-  return ctx.db.transaction((txn) => work({ ...ctx, db: txn as unknown as Db }));
+  return ctx.db.transaction((txn) => work({ ...ctx, db: txn }));
 }

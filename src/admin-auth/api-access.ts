@@ -2,7 +2,6 @@ import { and, asc, desc, eq } from 'drizzle-orm';
 import type { Static } from '@sinclair/typebox';
 import type { AccessTokenModel, ApplicationInput as ApplicationInputSchema, ApplicationModel } from './schema.js';
 import type { Context } from '../context.js';
-import type { Db } from '../db/connect.js';
 import { textSearch } from '../db/like.js';
 import { totalCount, totalOf, type Page } from '../db/paging.js';
 import { orderOf, type ListParams } from '../db/sorting.js';
@@ -121,7 +120,7 @@ export async function deleteApplication(ctx: ActingContext, id: number): Promise
     const [app] = await tx.select({ id: apiApplications.id }).from(apiApplications).where(eq(apiApplications.id, id)).for('update');
     if (!app) throw notFound('Application');
     const holders = await tx.selectDistinct({ adminId: accessTokens.adminId }).from(accessTokens).where(eq(accessTokens.applicationId, id));
-    for (const { adminId } of holders) assertMayActOn(ctx.actor, await grantsOf(tx as unknown as Db, adminId));
+    for (const { adminId } of holders) assertMayActOn(ctx.actor, await grantsOf(tx, adminId));
     await tx.delete(apiApplications).where(eq(apiApplications.id, id));
   });
   // Its tokens, of any member, went with it.
@@ -166,8 +165,7 @@ export async function createAccessToken(ctx: ActingContext, adminId: number, app
   if (!app) errors.add('application_id', applicationId === undefined ? "can't be blank" : 'is not a known application');
   errors.throwIfAny();
   const token = randomSecret();
-  const row = await ctx.db.transaction(async (txn) => {
-    const tx = txn as unknown as Db;
+  const row = await ctx.db.transaction(async (tx) => {
     await lockMemberToActOn(ctx, tx, adminId);
     const [inserted] = await tx.insert(accessTokens).values({
       adminId, applicationId: app.id, tokenHash: hashSecret(token), createdAt: ctx.clock.now(),
@@ -179,8 +177,7 @@ export async function createAccessToken(ctx: ActingContext, adminId: number, app
 
 export async function deleteAccessToken(ctx: ActingContext, adminId: number, tokenId: number): Promise<void> {
   await findMemberToActOn(ctx, adminId);
-  const deleted = await ctx.db.transaction(async (txn) => {
-    const tx = txn as unknown as Db;
+  const deleted = await ctx.db.transaction(async (tx) => {
     await lockMemberToActOn(ctx, tx, adminId);
     return tx.delete(accessTokens)
       .where(and(eq(accessTokens.id, tokenId), eq(accessTokens.adminId, adminId))).returning({ id: accessTokens.id });

@@ -145,8 +145,7 @@ async function editableRole(ctx: ActingContext, db: Db, id: number): Promise<Rol
  * Only what was sent is written, so a concurrent rename never brings back permissions just removed.
  */
 export async function updateRole(ctx: ActingContext, id: number, input: RoleInput): Promise<RoleBody> {
-  await ctx.db.transaction(async (txn) => {
-    const tx = txn as unknown as Db;
+  await ctx.db.transaction(async (tx) => {
     const role = await editableRole(ctx, tx, id);
     const errors = new FieldErrors();
     if (input.name !== undefined && !input.name.trim()) errors.add('name', "can't be blank");
@@ -168,7 +167,7 @@ export async function updateRole(ctx: ActingContext, id: number, input: RoleInpu
 
 export async function deleteRole(ctx: ActingContext, id: number): Promise<void> {
   await ctx.db.transaction(async (txn) => {
-    const role = await editableRole(ctx, txn as unknown as Db, id);
+    const role = await editableRole(ctx, txn, id);
     if (role.builtIn) throw builtInRoleKept(role.key);
     await txn.delete(roles).where(and(eq(roles.id, id), eq(roles.builtIn, false)));
   });
@@ -178,7 +177,7 @@ export async function deleteRole(ctx: ActingContext, id: number): Promise<void> 
 
 export async function restoreRole(ctx: ActingContext, id: number): Promise<RoleBody> {
   await ctx.db.transaction(async (txn) => {
-    const role = await editableRole(ctx, txn as unknown as Db, id);
+    const role = await editableRole(ctx, txn, id);
     const defaults = builtInRole(role.key);
     if (!role.builtIn || !defaults) throw notBuiltInRole(role.key);
     assertMayDefineRole(ctx.actor, defaults.permissions);

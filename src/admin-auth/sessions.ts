@@ -3,7 +3,6 @@ import type { Context } from '../context.js';
 import { FieldErrors, tooManyAttempts, unauthorized } from '../errors/index.js';
 import { attemptFailed, attemptSucceeded, beginAttempt, type AttemptLimit } from '../attempts/limit.js';
 import { actorOf, NO_ONE, recordAudit } from '../audit/log.js';
-import type { Db } from '../db/connect.js';
 import type { AdminPrincipal, EffectivePermissions } from './principal.js';
 import { principalFromSession } from './credential.js';
 import { redactUrl } from '../http/logging.js';
@@ -63,8 +62,7 @@ export async function signIn(ctx: Context, email: string | undefined, password: 
   const sessionId = randomSecret();
   const csrfToken = csrfTokenOf(sessionId);
   const expiresAt = new Date(now.getTime() + SESSION_HOURS * 3_600_000);
-  await ctx.db.transaction(async (txn) => {
-    const tx = txn as unknown as Db;
+  await ctx.db.transaction(async (tx) => {
     const [session] = await tx.insert(adminSessions).values({
       adminId: admin.id, sessionHash: hashSecret(sessionId), csrfHash: hashSecret(csrfToken), expiresAt, createdAt: now,
     }).returning({ id: adminSessions.id });
@@ -99,8 +97,7 @@ export async function sessionDetails(ctx: Context, principal: AdminPrincipal, se
  */
 export async function signOut(ctx: Context, principal: AdminPrincipal, address: string | null = null): Promise<void> {
   const sessionRowId = principal.sessionId!;
-  await ctx.db.transaction(async (txn) => {
-    const tx = txn as unknown as Db;
+  await ctx.db.transaction(async (tx) => {
     await tx.delete(adminSessions).where(eq(adminSessions.id, sessionRowId));
     await recordAudit(tx, ctx.clock.now(), {
       actor: actorOf(principal), operation: 'sign_out', resourceType: 'sessions', resourceId: String(sessionRowId), address, statusCode: 204,

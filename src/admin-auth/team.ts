@@ -202,8 +202,7 @@ export async function updateTeamMember(ctx: ActingContext, id: number, input: Te
   const { first, last } = nameParts(input);
   const passwordHash = input.password ? await hashPassword(input.password) : undefined;
   const now = ctx.clock.now();
-  await ctx.db.transaction(async (txn) => {
-    const tx = txn as unknown as Db;
+  await ctx.db.transaction(async (tx) => {
     await lockOwners(tx);
     await lockMemberToActOn(ctx, tx, id);
     const [updated] = await tx.update(admins).set({
@@ -227,8 +226,7 @@ export async function updateTeamMember(ctx: ActingContext, id: number, input: Te
 
 export async function deleteTeamMember(ctx: ActingContext, id: number): Promise<void> {
   await findMemberToActOn(ctx, id);
-  await ctx.db.transaction(async (txn) => {
-    const tx = txn as unknown as Db;
+  await ctx.db.transaction(async (tx) => {
     await lockOwners(tx);
     await lockMemberToActOn(ctx, tx, id);
     await tx.delete(admins).where(eq(admins.id, id));

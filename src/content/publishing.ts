@@ -95,7 +95,7 @@ function checkedLocale(scope: EntryScope, locale: string | undefined): string | 
 export async function publishEntry(ctx: Context, scope: EntryScope, uuid: string, input: { locale?: string }): Promise<AdminEntryBody> {
   const entry = await requireEntry(ctx, scope, uuid);
   const locale = checkedLocale(scope, input.locale);
-  const published = await ctx.db.transaction((tx) => publishDrafts(tx as unknown as Db, scope.type.fields, entry.id, locale, ctx));
+  const published = await ctx.db.transaction((tx) => publishDrafts(tx, scope.type.fields, entry.id, locale, ctx));
   // The content API's answers are kept a moment (content/delivery.ts): read them again now.
   ctx.caches.changed('content');
   return showVersion(ctx, scope, { ...entry, publishAt: locale === undefined ? null : entry.publishAt }, locale ?? preferredLocale(scope.space, published), 'published');
@@ -105,7 +105,7 @@ export async function publishEntry(ctx: Context, scope: EntryScope, uuid: string
 export async function unpublishEntry(ctx: Context, scope: EntryScope, uuid: string, input: { locale?: string }): Promise<AdminEntryBody> {
   const entry = await requireEntry(ctx, scope, uuid);
   const locale = checkedLocale(scope, input.locale);
-  const removed = await ctx.db.transaction((tx) => unpublishVersions(tx as unknown as Db, entry.id, locale, ctx));
+  const removed = await ctx.db.transaction((tx) => unpublishVersions(tx, entry.id, locale, ctx));
   ctx.caches.changed('content');
   if (!removed.length) throw entryNotPublished();
   const after = { ...entry, unpublishAt: locale === undefined ? null : entry.unpublishAt };
@@ -148,8 +148,7 @@ const BATCH = 100;
 
 /** Runs what one entry's schedule holds until `now`, in the order of its moments. */
 async function runSchedule(ctx: Context, entryId: number, definitions: readonly ContentFieldDefinition[], now: Date): Promise<void> {
-  await ctx.db.transaction(async (txn) => {
-    const tx = txn as unknown as Db;
+  await ctx.db.transaction(async (tx) => {
     const entry = await lockEntry(tx, entryId);
     const due = [
       { at: entry.publishAt, run: () => publishDrafts(tx, definitions, entryId, undefined, ctx) },

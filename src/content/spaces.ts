@@ -3,7 +3,6 @@ import type { Static } from '@sinclair/typebox';
 import type { Context } from '../context.js';
 import type { ActingContext } from '../admin-auth/principal.js';
 import { dropTarget, retarget } from '../admin-auth/role-targets.js';
-import type { Db } from '../db/connect.js';
 import { totalCount, totalOf, type Page } from '../db/paging.js';
 import { textSearch } from '../db/like.js';
 import { orderOf } from '../db/sorting.js';
@@ -134,7 +133,7 @@ export async function updateSpace(ctx: Context, uid: string, input: SpaceInputBo
     const [row] = await tx.update(contentSpaces).set({
       uid: checked.uid, name: checked.name, defaultLocale: checked.defaultLocale, locales: checked.locales, updatedAt: ctx.clock.now(),
     }).where(eq(contentSpaces.id, space.id)).returning();
-    if (renamed) await retarget(tx as unknown as Db, 'space', space.uid, checked.uid!);
+    if (renamed) await retarget(tx, 'space', space.uid, checked.uid!);
     return row;
   }).catch(uidTaken);
   // Role targets name spaces by uid: a new uid changes who may reach the space.
@@ -153,7 +152,7 @@ export async function deleteSpace(ctx: Context, uid: string): Promise<void> {
   const files = await ctx.db.transaction(async (tx) => {
     await tx.select({ id: contentSpaces.id }).from(contentSpaces).where(eq(contentSpaces.id, space.id)).for('update');
     const assets = await tx.delete(contentAssets).where(eq(contentAssets.spaceId, space.id)).returning({ key: contentAssets.storageKey });
-    await dropTarget(tx as unknown as Db, 'space', space.uid);
+    await dropTarget(tx, 'space', space.uid);
     await tx.delete(contentSpaces).where(eq(contentSpaces.id, space.id));
     return assets.map((asset) => asset.key);
   });

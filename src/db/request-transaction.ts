@@ -23,7 +23,7 @@ export class RequestTransaction {
     const outcome = new Promise<boolean>((resolve) => { scope.release = resolve; });
     await new Promise<void>((started, failed) => {
       scope.ended = db.transaction(async (tx) => {
-        scope.tx = tx as unknown as Db;
+        scope.tx = tx;
         started();
         if (!await outcome) throw ROLLBACK;
       });

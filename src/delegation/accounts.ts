@@ -135,8 +135,7 @@ export async function signInDelegated(
   // Read before the transaction: on the embedded database a query outside it would wait for its end.
   const fields = await fieldsOf(ctx, realm.id);
   try {
-    return await ctx.db.transaction(async (txn) => {
-      const tx = txn as unknown as Db;
+    return await ctx.db.transaction(async (tx) => {
       const [taken] = await tx.insert(usedDelegationStates).values({ stateHash: hashSecret(flow.state), expiresAt: new Date(flow.expiresAt) })
         .onConflictDoNothing().returning({ stateHash: usedDelegationStates.stateHash });
       if (!taken) throw new Refusal('replayed', 409);

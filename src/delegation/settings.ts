@@ -162,8 +162,7 @@ export async function putIdentityProvider(ctx: ActingContext, realm: Realm, inpu
   const changes = {
     issuer: issuer === undefined ? undefined : discoveredIssuer, clientId, sealedClientSecret, scopes, buttonLabel, claimMapping: mapping, updatedAt: now,
   };
-  const { row, realmRow } = await ctx.db.transaction(async (txn) => {
-    const tx = txn as unknown as Db;
+  const { row, realmRow } = await ctx.db.transaction(async (tx) => {
     const [locked] = await tx.select({ id: realms.id }).from(realms).where(eq(realms.id, realm.id)).for('no key update');
     if (!locked) throw notFound('Realm');
     const [row] = stored
@@ -200,8 +199,7 @@ async function forgetOtherIssuers(tx: Db, realmId: number, issuer: string | null
  */
 export async function deleteIdentityProvider(ctx: ActingContext, realm: Realm, address: string | null): Promise<void> {
   requireImpersonation(ctx, realm);
-  const removed = await ctx.db.transaction(async (txn) => {
-    const tx = txn as unknown as Db;
+  const removed = await ctx.db.transaction(async (tx) => {
     const rows = await tx.delete(identityProviders).where(eq(identityProviders.realmId, realm.id)).returning({ id: identityProviders.realmId });
     if (rows.length) {
       await forgetOtherIssuers(tx, realm.id, null);

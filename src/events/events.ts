@@ -32,8 +32,7 @@ const withRealmAndEmail = {
 export async function recordEvent(ctx: Pick<Context, 'db' | 'clock' | 'caches'>, event: EventInput): Promise<BusinessEvent> {
   const impersonatorId = event.impersonatorId ?? null;
   const impersonated = impersonatorId !== null;
-  return ctx.db.transaction(async (txn) => {
-    const tx = txn as unknown as Db;
+  return ctx.db.transaction(async (tx) => {
     const [row] = await tx.insert(businessEvents).values({
       realmId: event.realmId,
       userId: event.userId,

@@ -1,6 +1,5 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Context } from '../context.js';
-import type { Db } from '../db/connect.js';
 import { rowsOf } from '../db/rows.js';
 import { counters } from '../metrics/counters.js';
 import { emitWebhookEvent } from '../webhooks/outbox.js';
@@ -89,8 +88,7 @@ async function markInDoubt(ctx: Context): Promise<number> {
  */
 async function completeDeliveries(ctx: Context): Promise<number> {
   const d = campaignDeliveries;
-  return ctx.db.transaction(async (txn) => {
-    const tx = txn as unknown as Db;
+  return ctx.db.transaction(async (tx) => {
     const ended = await tx.update(d).set({
       status: sql`case when ${d.sentCount} = 0 and ${d.inDoubtCount} = 0 and ${d.failedCount} > 0 then 'failed' else 'completed' end`,
       endsAt: ctx.clock.now(),

@@ -140,8 +140,7 @@ export async function createOrigination(ctx: Context, realm: Realm, input: Stati
   checkName(input.name);
   checkSteps(input.steps, []);
   const now = ctx.clock.now();
-  const id = await ctx.db.transaction(async (txn) => {
-    const tx = txn as unknown as Db;
+  const id = await ctx.db.transaction(async (tx) => {
     const [row] = await tx.insert(originations).values({
       realmId: realm.id, name: input.name.trim(), deadlineDays: input.deadline_days ?? null, createdAt: now, updatedAt: now,
     }).returning({ id: originations.id });
@@ -154,8 +153,7 @@ export async function createOrigination(ctx: Context, realm: Realm, input: Stati
 /** PUT is partial; `steps`, when given, is the whole new structure (see writeSteps). */
 export async function updateOrigination(ctx: Context, realm: Realm, id: number, changes: Static<typeof OriginationChanges>): Promise<OriginationBody> {
   checkName(changes.name);
-  await ctx.db.transaction(async (txn) => {
-    const tx = txn as unknown as Db;
+  await ctx.db.transaction(async (tx) => {
     await findOrigination(tx, realm, id, 'update');
     if (changes.steps) {
       const current = (await tasksOf(tx, [id])).get(id)!;
@@ -171,8 +169,7 @@ export async function updateOrigination(ctx: Context, realm: Realm, id: number, 
 
 /** An origination that has submissions is kept (409): they show its name and tasks. */
 export async function deleteOrigination(ctx: Context, realm: Realm, id: number): Promise<void> {
-  await ctx.db.transaction(async (txn) => {
-    const tx = txn as unknown as Db;
+  await ctx.db.transaction(async (tx) => {
     // The lock waits for a submission being started (which holds the row shared) and keeps new ones out.
     await findOrigination(tx, realm, id, 'update');
     const [used] = await tx.select({ id: submissions.id }).from(submissions).where(eq(submissions.originationId, id)).limit(1);

@@ -92,8 +92,7 @@ async function setMembers(tx: Db, groupId: number, ids: number[] | undefined): P
 export async function createGroup(ctx: Context, realm: Realm, input: Static<typeof GroupChanges> & { name: string }): Promise<GroupBody> {
   const ids = await checkInput(ctx, realm, input);
   const now = ctx.clock.now();
-  const id = await ctx.db.transaction(async (txn) => {
-    const tx = txn as unknown as Db;
+  const id = await ctx.db.transaction(async (tx) => {
     const [row] = await tx.insert(reviewerGroups).values({ realmId: realm.id, name: input.name.trim(), createdAt: now, updatedAt: now })
       .returning({ id: reviewerGroups.id });
     await setMembers(tx, row.id, ids);
@@ -106,8 +105,7 @@ export async function createGroup(ctx: Context, realm: Realm, input: Static<type
 export async function updateGroup(ctx: Context, realm: Realm, id: number, input: Static<typeof GroupChanges>): Promise<GroupBody> {
   await findGroup(ctx.db, realm, id);
   const ids = await checkInput(ctx, realm, input);
-  await ctx.db.transaction(async (txn) => {
-    const tx = txn as unknown as Db;
+  await ctx.db.transaction(async (tx) => {
     // Concurrent changes of the members replace them one after the other.
     await findGroup(tx, realm, id, 'update');
     await tx.update(reviewerGroups).set({ name: input.name?.trim(), updatedAt: ctx.clock.now() }).where(eq(reviewerGroups.id, id));

@@ -19,8 +19,7 @@ type Changes = Partial<Pick<Submission, 'assigneeGroupId' | 'assigneeAdminId' | 
  * that it never races a task being completed or another change. `decide` reads the locked row.
  */
 async function changeOpen(ctx: Context, realm: Realm, id: number, decide: (submission: Submission, tx: Db) => Promise<Changes> | Changes): Promise<SubmissionBody> {
-  const row = await ctx.db.transaction(async (txn) => {
-    const tx = txn as unknown as Db;
+  const row = await ctx.db.transaction(async (tx) => {
     const submission = await lockSubmission(tx, and(eq(submissions.id, id), eq(submissions.realmId, realm.id))!);
     if (!submission) throw notFound('Submission');
     assertOpen(submission);

@@ -56,8 +56,7 @@ export async function begin(
 
 /** Admin: a submission of the origination for a user of the realm; started now unless `start` is false. */
 export async function startSubmission(ctx: Context, realm: Realm, originationId: number, input: { user_id: number; start?: boolean }): Promise<SubmissionBody> {
-  const row = await ctx.db.transaction(async (txn) => {
-    const tx = txn as unknown as Db;
+  const row = await ctx.db.transaction(async (tx) => {
     // Shared: the origination cannot be deleted while its submission is being made.
     const origination = await findOrigination(tx, realm, originationId, 'share');
     const [user] = await tx.select({ id: realmUsers.id }).from(realmUsers).where(and(eq(realmUsers.id, input.user_id), eq(realmUsers.realmId, realm.id)));

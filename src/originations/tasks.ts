@@ -34,8 +34,7 @@ interface Completion {
  */
 async function completeTask(ctx: Context, realm: Realm, where: SQL, taskUid: string, notFoundError: () => AppError, by: Completion): Promise<Submission> {
   if (!isUuid(taskUid)) throw notFoundError();
-  return ctx.db.transaction(async (txn) => {
-    const tx = txn as unknown as Db;
+  return ctx.db.transaction(async (tx) => {
     const submission = await lockSubmission(tx, where);
     if (!submission) throw notFoundError();
     const tasks = (await tasksOf(tx, [submission.originationId])).get(submission.originationId)!;

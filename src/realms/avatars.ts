@@ -2,7 +2,6 @@ import { randomInt, randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import type { Context } from '../context.js';
-import type { Db } from '../db/connect.js';
 import { getAccount } from '../account/account.js';
 import { checkUpload, extensionOf, type IncomingFile } from '../storage/checks.js';
 import type { Realm } from './realms.js';
@@ -20,8 +19,7 @@ import { AVATAR_EXTENSIONS, AVATAR_URL_PREFIX, avatarKey, removeAvatarObjects } 
 async function swapAvatar(ctx: Context, realm: Realm, userId: number, avatar: AvatarValue | null): Promise<{ replaced: AvatarValue | null; user: RealmUserBody }> {
   const fields = await fieldsOf(ctx, realm.id);
   const now = ctx.clock.now();
-  const swapped = await ctx.db.transaction(async (txn) => {
-    const tx = txn as unknown as Db;
+  const swapped = await ctx.db.transaction(async (tx) => {
     const before = await findRealmUser(tx, realm, userId, true);
     const [{ lockedUntil, ...after }] = await tx.update(realmUsers).set({ avatar, updatedAt: now }).where(eq(realmUsers.id, userId))
       .returning(userWithLock(now));

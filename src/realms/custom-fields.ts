@@ -121,8 +121,7 @@ const keyTaken = () => invalidField('key', 'has already been taken');
 export async function createCustomField(ctx: Context, realm: Realm, input: CustomFieldInput): Promise<CustomFieldBody> {
   const definition = definitionOf(input, undefined);
   const now = ctx.clock.now();
-  const field = await ctx.db.transaction(async (txn) => {
-    const tx = txn as unknown as Db;
+  const field = await ctx.db.transaction(async (tx) => {
     // Two creations at once must not both pass the limit.
     await lockFieldValues(tx, realm.id);
     const [{ total }] = await tx.select({ total: count() }).from(customFields).where(eq(customFields.realmId, realm.id));
@@ -154,8 +153,7 @@ async function storedValues(db: Db, realmId: number, key: string): Promise<unkno
  * values users already hold, and a field becomes unique only when no two users share a value.
  */
 export async function updateCustomField(ctx: Context, realm: Realm, id: number, input: CustomFieldInput): Promise<CustomFieldBody> {
-  const updated = await ctx.db.transaction(async (txn) => {
-    const tx = txn as unknown as Db;
+  const updated = await ctx.db.transaction(async (tx) => {
     await lockFieldValues(tx, realm.id);
     const before = await findField(tx, realm, id);
     const definition = definitionOf(input, before);
@@ -189,8 +187,7 @@ export async function updateCustomField(ctx: Context, realm: Realm, id: number, 
 
 /** Deletes the field and every user's value of it. */
 export async function deleteCustomField(ctx: Context, realm: Realm, id: number): Promise<void> {
-  await ctx.db.transaction(async (txn) => {
-    const tx = txn as unknown as Db;
+  await ctx.db.transaction(async (tx) => {
     const field = await findField(tx, realm, id);
     await tx.delete(customFields).where(eq(customFields.id, id));
     await tx.update(realmUsers).set({ customFields: sql`${realmUsers.customFields} - ${field.key}` })

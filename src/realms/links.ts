@@ -1,6 +1,5 @@
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Context } from '../context.js';
-import type { Db } from '../db/connect.js';
 import { hashSecret, randomSecret } from '../security/secrets.js';
 import type { Realm } from './realms.js';
 import { realmUserLinks } from '../tables/realms.js';
@@ -47,7 +46,7 @@ export async function issueLink(ctx: Context, realm: Realm, request: LinkRequest
   const holder = `${realm.id}:${request.purpose}:${request.userId ?? request.email.toLowerCase()}`;
   await ctx.db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${LINKS_LOCK}, hashtext(${holder}))`);
-    await expireLinks({ db: tx as unknown as Db, clock: ctx.clock }, realm, request);
+    await expireLinks({ db: tx, clock: ctx.clock }, realm, request);
     await tx.insert(realmUserLinks).values({
       realmId: realm.id, userId: request.userId, purpose: request.purpose, email: request.email,
       tokenHash: hashSecret(token), redirectUri: request.redirectUri ?? null, expiresAt, createdAt: now,

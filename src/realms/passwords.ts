@@ -14,7 +14,6 @@ import { findByIdentifier } from './sign-in.js';
 import { CODE_FAILURES_PER_DAY, SIGN_IN_LIMIT, signInSubject } from './sign-in-limit.js';
 import { realmUsers } from '../tables/realms.js';
 import { proveAddress, realmUserBody, realmUserEvent, userWithLock, type RealmUser } from './users.js';
-import type { Db } from '../db/connect.js';
 import { fieldsOf } from './custom-fields.js';
 import { emitWebhookEvent } from '../webhooks/outbox.js';
 
@@ -85,8 +84,7 @@ export async function resetPassword(ctx: Context, realm: Realm, token: string, p
 async function storePassword(ctx: Context, realm: Realm, where: SQL, passwordHash: string): Promise<RealmUser | undefined> {
   const fields = await fieldsOf(ctx, realm.id);
   const now = ctx.clock.now();
-  return ctx.db.transaction(async (txn) => {
-    const tx = txn as unknown as Db;
+  return ctx.db.transaction(async (tx) => {
     const [updated] = await tx.update(realmUsers).set({ passwordHash }).where(where).returning(userWithLock(now));
     if (!updated) return undefined;
     const { lockedUntil, ...user } = updated;

@@ -271,7 +271,7 @@ export async function updateRealm(ctx: ActingContext, uid: string, input: RealmI
       ...checked.branding,
       updatedAt: ctx.clock.now(),
     }).where(eq(realms.id, realm.id)).returning();
-    if (checked.uid && checked.uid !== realm.uid) await retarget(tx as unknown as Db, 'realm', realm.uid, checked.uid);
+    if (checked.uid && checked.uid !== realm.uid) await retarget(tx, 'realm', realm.uid, checked.uid);
     return { realm, updated: row };
   }).catch((err) => {
     const index = uniqueViolation(err);
@@ -295,9 +295,9 @@ export async function deleteRealm(ctx: Context, uid: string): Promise<void> {
     // they hold now, including one an upload committed while this waited for the user's row.
     await tx.select({ id: realms.id }).from(realms).where(eq(realms.id, realm.id)).for('update');
     // The realm's lock keeps new attachments out too (their insert checks its key).
-    const attachments = await cleanUpAfterUsers(tx as unknown as Db, { realmId: realm.id });
+    const attachments = await cleanUpAfterUsers(tx, { realmId: realm.id });
     const deleted = await tx.delete(realmUsers).where(eq(realmUsers.realmId, realm.id)).returning({ avatar: realmUsers.avatar });
-    await dropTarget(tx as unknown as Db, 'realm', realm.uid);
+    await dropTarget(tx, 'realm', realm.uid);
     await tx.delete(realms).where(eq(realms.id, realm.id));
     return { avatars: deleted.map((user) => user.avatar ?? null), attachments };
   });

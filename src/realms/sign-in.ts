@@ -67,8 +67,7 @@ export async function signInWithPassword(ctx: Context, realm: Realm, identifier:
   }
   const { secret, row } = newSession(ctx, realm, user.id, origin);
   // In a transaction with its webhook event: BEGIN and COMMIT next to the hash, and an outbox insert only when an endpoint subscribes.
-  const started = await ctx.db.transaction(async (txn) => {
-    const tx = txn as unknown as Db;
+  const started = await ctx.db.transaction(async (tx) => {
     const [written] = await signedIn(tx).execute({
       scope: SIGN_IN_LIMIT.scope, subject, realmId: realm.id, userId: user.id, sessionHash: row.sessionHash,
       expiresAt: row.expiresAt.toISOString(), createdAt: row.createdAt.toISOString(), userAgent: row.userAgent,

@@ -241,8 +241,7 @@ async function saveRealmUser(
   errors.throwIfAny();
   if (options.emailPending) delete changes.email;
   const now = ctx.clock.now();
-  return ctx.db.transaction(async (txn) => {
-    const tx = txn as unknown as Db;
+  return ctx.db.transaction(async (tx) => {
     const unique = withValues && fields.some((f) => f.unique);
     if (unique) await lockFieldValues(tx, realm.id);
     const before = self && await findRealmUser(tx, realm, self.id, true);
@@ -306,8 +305,7 @@ export async function activateRealmUser(ctx: Context, realm: Realm, id: number):
   if (user.active) return getRealmUser(ctx, realm, id);
   const fields = await fieldsOf(ctx, realm.id);
   const now = ctx.clock.now();
-  const body = await ctx.db.transaction(async (txn) => {
-    const tx = txn as unknown as Db;
+  const body = await ctx.db.transaction(async (tx) => {
     const [activated] = await tx.update(realmUsers).set({ active: true, confirmationPending: false, updatedAt: now })
       .where(and(eq(realmUsers.id, id), eq(realmUsers.active, false))).returning(userWithLock(now));
     if (!activated) return null;
@@ -325,8 +323,7 @@ export async function activateRealmUser(ctx: Context, realm: Realm, id: number):
  * behind; the user's row is locked first, so the attachments dropped with it are all there are.
  */
 export async function deleteRealmUser(ctx: Context, realm: Realm, id: number): Promise<void> {
-  const deleted = await ctx.db.transaction(async (txn) => {
-    const tx = txn as unknown as Db;
+  const deleted = await ctx.db.transaction(async (tx) => {
     const mine = and(eq(realmUsers.id, id), eq(realmUsers.realmId, realm.id));
     await findRealmUser(tx, realm, id, true);
     const attachments = await cleanUpAfterUsers(tx, { userId: id });

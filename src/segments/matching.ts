@@ -51,7 +51,7 @@ export async function withinCountTimeout<T>(ctx: Context, read: (db: Db) => Prom
   try {
     return await ctx.db.transaction(async (tx) => {
       await tx.execute(sql.raw(`set local statement_timeout = ${COUNT_TIMEOUT_MS}`));
-      return read(tx as unknown as Db);
+      return read(tx);
     });
   } catch (err) {
     if (isQueryCanceled(err)) throw invalidField('filters', `take too long to count (over ${COUNT_TIMEOUT_MS / 1000} s): simplify them`);
