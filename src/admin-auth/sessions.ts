@@ -71,7 +71,8 @@ export async function signIn(ctx: Context, email: string | undefined, password: 
       resourceType: 'sessions', resourceId: String(session.id), address, statusCode: 200,
     });
   });
-  const [member, signedIn] = await Promise.all([getTeamMember(ctx, admin.id), principalFromSession(ctx, sessionId)]);
+  const member = await getTeamMember(ctx, admin.id);
+  const signedIn = await principalFromSession(ctx, sessionId);
   return { admin: member, permissions: signedIn!.principal.effectivePermissions(), sessionId, csrfToken, expiresAt };
 }
 

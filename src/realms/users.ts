@@ -113,11 +113,10 @@ export interface RealmUserListQuery {
 export async function listRealmUsers(ctx: Context, realm: Realm, page: Page, query: RealmUserListQuery, matching?: SQL) {
   const fullName = sql`concat_ws(' ', nullif(${realmUsers.firstName}, ''), nullif(${realmUsers.lastName}, ''), nullif(${realmUsers.secondLastName}, ''))`;
   const where = and(eq(realmUsers.realmId, realm.id), textSearch(query.query, [realmUsers.email, realmUsers.username, fullName]), matching);
-  const [rows, fields] = await Promise.all([
-    ctx.db.select({ user: realmUsers, lockedUntil: signInLockedUntil(ctx.clock.now()), total: totalCount }).from(realmUsers).where(where)
-      .orderBy(orderOf(REALM_USER_SORTABLE, query, realmUsers.updatedAt, 'desc'), desc(realmUsers.id)).limit(page.perPage).offset(page.offset),
-    fieldsOf(ctx, realm.id),
-  ]);
+  // One after the other: inside a request's transaction both would share its one connection (the fields are cached anyway).
+  const rows = await ctx.db.select({ user: realmUsers, lockedUntil: signInLockedUntil(ctx.clock.now()), total: totalCount }).from(realmUsers).where(where)
+    .orderBy(orderOf(REALM_USER_SORTABLE, query, realmUsers.updatedAt, 'desc'), desc(realmUsers.id)).limit(page.perPage).offset(page.offset);
+  const fields = await fieldsOf(ctx, realm.id);
   const total = await totalOf(rows, page, ctx.db, realmUsers, where);
   return { items: rows.map((r) => realmUserBody(r.user, fields, r.lockedUntil)), total };
 }
@@ -131,11 +130,9 @@ export async function findRealmUser(db: Db, realm: Realm, id: number, lock = fal
 }
 
 export async function getRealmUser(ctx: Context, realm: Realm, id: number): Promise<RealmUserBody> {
-  const [[row], fields] = await Promise.all([
-    ctx.db.select({ user: realmUsers, lockedUntil: signInLockedUntil(ctx.clock.now()) }).from(realmUsers)
-      .where(and(eq(realmUsers.id, id), eq(realmUsers.realmId, realm.id))),
-    fieldsOf(ctx, realm.id),
-  ]);
+  const [row] = await ctx.db.select({ user: realmUsers, lockedUntil: signInLockedUntil(ctx.clock.now()) }).from(realmUsers)
+    .where(and(eq(realmUsers.id, id), eq(realmUsers.realmId, realm.id)));
+  const fields = await fieldsOf(ctx, realm.id);
   if (!row) throw notFound('User');
   return realmUserBody(row.user, fields, row.lockedUntil);
 }
