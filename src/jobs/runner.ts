@@ -66,6 +66,8 @@ export function jobWorker(ctx: Context, jobs: readonly Job[]): Worker {
     round: async () => (await runDueJobs(ctx, jobs)).length,
     nextDue: () => nextJobDue(ctx, jobs),
     busyPollMs: 1000,
+    // As before the queue loop: a process looks for due jobs a minute after it starts, not while it starts.
+    startAfterMs: 60_000,
     failed: (err) => ctx.log.error({ err }, 'background jobs round failed'),
   };
 }

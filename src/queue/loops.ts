@@ -18,6 +18,8 @@ export interface Worker {
   nextDue(): Promise<Date | null>;
   /** The wait after a round that found nothing while work may be under way (a paced delivery, a lapsing lease). */
   busyPollMs: number;
+  /** A wait before the first round, leaving a starting process to its start (the periodic jobs). */
+  startAfterMs?: number;
   failed(err: unknown): void;
 }
 
@@ -43,6 +45,7 @@ export function startWorker(signal: WorkSignal, worker: Worker, now: () => Date)
     }
   };
   const loop = async (index: number) => {
+    if (worker.startAfterMs) await signal.sleep(`${worker.queue}:start`, worker.startAfterMs, stopping);
     let idle = false;
     while (!stopped) {
       if (idle) {

@@ -71,6 +71,7 @@ async function json(url: string, init: RequestInit = {}) {
   return { status: res.status, body: await res.json(), headers: res.headers };
 }
 
+// Each of these starts real `atrium serve` processes (two, across a restart): minutes on a loaded 2-core machine are not a bug.
 describe('atrium command line', () => {
   let store: Record<string, string>;
   beforeEach(async () => { store = await emptyStore(); });
@@ -137,7 +138,7 @@ describe('atrium command line', () => {
       server.child.kill('SIGTERM');
       await server.exited;
     }
-  });
+  }, 90_000);
 
   it('prints the owner credentials on the first start only, keeps data across a restart and a kill -9', async () => {
     const first = await startServe(store);
@@ -171,7 +172,7 @@ describe('atrium command line', () => {
       second.child.kill('SIGTERM');
       expect(await second.exited).toBe(0);
     }
-  });
+  }, 90_000);
 
   it('drains on SIGTERM and releases the data folder', async () => {
     const server = await startServe(store);
@@ -187,7 +188,7 @@ describe('atrium command line', () => {
     expect(await server.exited).toBe(0);
     const after = await runCli(['bootstrap', '--json'], store);
     expect(after.code).toBe(0);
-  });
+  }, 90_000);
 
   it('applies migrations with `atrium migrate`', async () => {
     const result = await runCli(['migrate'], store);
