@@ -71,7 +71,7 @@ async function json(url: string, init: RequestInit = {}) {
   return { status: res.status, body: await res.json(), headers: res.headers };
 }
 
-// Each of these starts real `atrium serve` processes (two, across a restart): minutes on a loaded 2-core machine are not a bug.
+// Each of these starts real `atrium serve` processes (two, across a restart): tens of seconds on a loaded 2-core machine.
 describe('atrium command line', () => {
   let store: Record<string, string>;
   beforeEach(async () => { store = await emptyStore(); });
