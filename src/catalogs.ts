@@ -4,7 +4,7 @@ import type { Catalog } from './http/catalog.js';
 import type { AtriumModule, CatalogName } from './shared/atrium-module.js';
 import { requireAccessRule } from './admin-auth/access-rules.js';
 import { adminGuard } from './admin-auth/guard.js';
-import { customerGuard, profileGuard } from './customers/credential.js';
+import { customerGuard, profileGuard, requireRealmParameter } from './customers/credential.js';
 import { CUSTOMER_MODELS } from './customers/routes.js';
 import { auditWrites } from './audit/writes.js';
 
@@ -104,6 +104,7 @@ function customersCatalog(ctx: Context, routes: FastifyPluginAsync[]): Catalog {
     ],
     notFoundBody: {},
     hooks: { onRequest: customerGuard(ctx) },
+    checkRoute: requireRealmParameter,
     models: CUSTOMER_MODELS,
     routes,
   };

@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { Context } from '../context.js';
 import { realmNotFound, sessionExpired, userNotFound } from '../errors/index.js';
 import { findActiveRealm, onCustomDomain, type Realm } from '../realms/realms.js';
@@ -60,8 +60,9 @@ export function customerGuard(ctx: Context) {
     request.customer = null;
     request.customerRealm = null;
     if (await onCustomDomain(ctx, request)) throw realmNotFound();
-    const realmUid = (request.params as { realm_uid?: string } | undefined)?.realm_uid;
-    if (request.is404 || realmUid === undefined) return;
+    if (request.is404 || request.routeOptions.config.access === 'public') return;
+    // Every other route names its realm (requireRealmParameter refused any that does not at start-up).
+    const realmUid = (request.params as { realm_uid: string }).realm_uid;
     if (request.routeOptions.config.customerAccess === 'realm') {
       request.customerRealm = await findActiveRealm(ctx, realmUid) ?? null;
       if (!request.customerRealm) throw realmNotFound();
@@ -106,6 +107,16 @@ export async function resolveProfileCustomer(ctx: Context, request: FastifyReque
   const found = await resolveCustomer(ctx, realmUid, { cookie: request.cookies[realmCookieName(realmUid)] });
   if (!found) throw realmNotFound();
   return { customer: throwUnlessCustomer(found.resolution), viaCookie: true };
+}
+
+/**
+ * Checks, as each customers route is registered, that it acts for the user of a realm its path names
+ * (`/realms/:realm_uid/...`), or says it is public (the reference page): the guard then never lets a route
+ * through for lack of a realm. Start-up fails otherwise.
+ */
+export function requireRealmParameter(route: RouteOptions): void {
+  if (route.config?.access === 'public' || route.url.includes(':realm_uid')) return;
+  throw new Error(`${[route.method].flat().join(',')} ${route.url} names no realm (/realms/:realm_uid/...) and is not public (config.access)`);
 }
 
 /** The profile catalog's guard: every operation acts for the signed-in realm user. */

@@ -8,15 +8,15 @@ import { startHarness, type Harness } from '../helpers/harness.js';
 
 const answer = { schema: { response: { 200: { type: 'object' } } } };
 
-describe('every admin route declares who may call it, or the server does not start', () => {
+describe('every admin and customers route declares who may call it, or the server does not start', () => {
   let h: Harness;
   beforeAll(async () => { h = await startHarness(); });
   afterAll(async () => { await h?.close(); });
 
-  /** The admin catalog with one more route plugin, on an app of its own: resolves once it is ready, or rejects. */
-  async function start(extra: FastifyPluginAsync): Promise<void> {
+  /** A catalog (the admin one unless told) with one more route plugin, on an app of its own: resolves once it is ready, or rejects. */
+  async function start(extra: FastifyPluginAsync, which: 'admin' | 'customers' = 'admin'): Promise<void> {
     const app = Fastify();
-    const [catalog] = catalogs(h.ctx, DEFAULT_MODULES);
+    const catalog = catalogs(h.ctx, DEFAULT_MODULES).find((c) => c.prefix === `/api/${which}`)!;
     await app.register(catalogPlugin({ ...catalog, routes: [...catalog.routes, extra] }), { prefix: catalog.prefix });
     try {
       await app.ready();
@@ -36,6 +36,11 @@ describe('every admin route declares who may call it, or the server does not sta
     await expect(start(async (scope) => {
       scope.get('/realms/:realm_uid/hello', { ...answer, config: { access: 'realm.users.read' } }, async () => ({}));
     })).rejects.toThrow('GET /api/admin/realms/:realm_uid/hello names :realm_uid but declares no target for realm.users.read (config.target)');
+  });
+
+  it('refuses a customers route that names no realm and is not public', async () => {
+    await expect(start(async (scope) => { scope.get('/whoami', answer, async () => ({})); }, 'customers'))
+      .rejects.toThrow('GET /api/customers/whoami names no realm (/realms/:realm_uid/...) and is not public (config.access)');
   });
 
   it('takes a route that says so; the whole admin catalog does (this harness started), its reference pages public', async () => {
