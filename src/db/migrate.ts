@@ -5,8 +5,28 @@ import type { Database } from './connect.js';
 
 export const migrationsFolder = fileURLToPath(new URL('../../drizzle', import.meta.url));
 const MIGRATION_LOCK = 727_001;
+const ATTEMPTS = 3;
+
+/**
+ * A pool connection not made within its timeout. A starting server compiles its routes while the
+ * database opens: on a loaded machine that compile can hold the event loop past the pool's connection
+ * timeout, and the connection made meanwhile is then given up although the database is fine.
+ */
+function connectTimedOut(error: unknown): boolean {
+  for (let e = error as { message?: unknown; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
+    if (typeof e.message === 'string' && e.message.startsWith('timeout exceeded when trying to connect')) return true;
+  }
+  return false;
+}
 
 export async function applyMigrations(database: Database): Promise<void> {
   const migrate = database.kind === 'pglite' ? migratePglite : migratePg;
-  await database.exclusive(MIGRATION_LOCK, () => migrate(database.db as never, { migrationsFolder }));
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await database.exclusive(MIGRATION_LOCK, () => migrate(database.db as never, { migrationsFolder }));
+      return;
+    } catch (err) {
+      if (attempt >= ATTEMPTS || !connectTimedOut(err)) throw err;
+    }
+  }
 }
