@@ -151,7 +151,7 @@ describe('faults: a killed instance, a killed upload, PostgreSQL restarted under
     // The admin API says the database is unreachable for a moment (503 with Retry-After), never 500.
     expect(answers.filter((a) => a.status >= 500 && (a.status !== 503 || (a.path !== '/healthz' && a.retryAfter !== '5'))), 'answers other than 503 while down').toEqual([]);
     expect(answers.some((a) => a.path === '/api/admin/realms' && a.status === 503)).toBe(true);
-    // Each instance listens again for the others' cache notices.
-    await until(async () => (await db.query(`select count(*)::int as n from pg_stat_activity where query = 'listen atrium_broadcast'`).catch(() => ({ rows: [{ n: 0 }] }))).rows[0].n === c.instances.length, 'both instances listening again', 5000);
+    // Each instance listens again, on its one listening connection, for the others' cache notices and for work (its last statement LISTENs to one of the two).
+    await until(async () => (await db.query(`select count(*)::int as n from pg_stat_activity where query in ('listen atrium_broadcast', 'listen atrium_work')`).catch(() => ({ rows: [{ n: 0 }] }))).rows[0].n === c.instances.length, 'both instances listening again', 5000);
   });
 });
