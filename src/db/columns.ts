@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { timestamp } from 'drizzle-orm/pg-core';
 
 /** Every stored moment is a timestamptz read back as a Date; values come from the injected clock. */
@@ -7,3 +8,6 @@ export const timestamps = {
   createdAt: moment('created_at').notNull().defaultNow(),
   updatedAt: moment('updated_at').notNull().defaultNow(),
 };
+
+/** A moment as a timestamptz parameter of raw SQL. */
+export const sqlMoment = (date: Date) => sql`${date.toISOString()}::timestamptz`;

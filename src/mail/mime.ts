@@ -16,8 +16,16 @@ export interface ComposedMail {
  * than by nodemailer's streaming composer, which allocated about six times as much per message: the garbage
  * of a large campaign is what made the server's memory grow.
  */
+const senderOf = (from: string) => addressparser(from, { flatten: true })[0] as addressparser.Address | undefined;
+
+/** A fresh Message-ID in the sender's domain (MAIL_FROM's). */
+export function newMessageId(from: string): string {
+  const fromAddress = senderOf(from)?.address ?? from;
+  return `<${randomUUID()}@${fromAddress.split('@')[1] ?? 'localhost'}>`;
+}
+
 export function composeMail(from: string, mail: Mail, now: Date): ComposedMail {
-  const sender = addressparser(from, { flatten: true })[0] as addressparser.Address | undefined;
+  const sender = senderOf(from);
   const fromAddress = sender?.address ?? from;
   const to = headerSafe(mail.to);
   const headers = [
@@ -25,7 +33,7 @@ export function composeMail(from: string, mail: Mail, now: Date): ComposedMail {
     header('To', to),
     header('Subject', encodeWords(headerSafe(mail.subject), 'Q', 52)),
     header('Date', now.toUTCString().replace(/GMT$/, '+0000')),
-    header('Message-ID', mail.messageId ?? `<${randomUUID()}@${fromAddress.split('@')[1] ?? 'localhost'}>`),
+    header('Message-ID', mail.messageId ?? newMessageId(from)),
     header('MIME-Version', '1.0'),
     ...Object.entries(mail.headers ?? {}).map(([name, value]) => header(name, headerSafe(value))),
   ];

@@ -1,9 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import type { Context } from '../context.js';
 import { enqueue, PermanentFailure, type TaskQueue } from '../queue/tasks.js';
 import { secretsKey } from '../security/secrets-key.js';
 import { seal, unseal } from '../security/sealed.js';
 import type { Mail } from './mail.js';
+import { newMessageId } from './mime.js';
 
 /** A queued mail: the whole mail sealed with SECRETS_KEY, for it carries codes and links. */
 interface QueuedMail {
@@ -41,7 +41,6 @@ export const mailQueue: TaskQueue<QueuedMail> = {
  * time: for an answer that must not tell whether the address has an account.
  */
 export async function queueMail(ctx: Context, mail: Mail, insert = true): Promise<void> {
-  const domain = ctx.config.mailFrom.split('@')[1]?.replace(/>.*$/, '') || 'localhost';
-  const sealed = seal(secretsKey(ctx.config), JSON.stringify({ ...mail, messageId: mail.messageId ?? `<${randomUUID()}@${domain}>` }), SEALED_FOR);
+  const sealed = seal(secretsKey(ctx.config), JSON.stringify({ ...mail, messageId: mail.messageId ?? newMessageId(ctx.config.mailFrom) }), SEALED_FOR);
   await enqueue(ctx.db, ctx.clock, mailQueue, { sealed }, insert);
 }

@@ -11,6 +11,7 @@ import { bodyKindOf } from './campaigns.js';
 import { composeMailing } from './mailing.js';
 import { RECIPIENT_COLUMNS, recipientOf, templateScope, type RecipientRow } from './recipients.js';
 import { checkTemplates, renderTemplate, TEMPLATE_LIMITS, TemplateError, type CampaignTemplates } from './templates.js';
+import { sqlMoment } from '../db/columns.js';
 
 /** Users written as message rows per transaction when a delivery starts. */
 const RECIPIENT_BATCH = 1000;
@@ -19,12 +20,11 @@ const MAX_ATTEMPTS = 4;
 /** Wait before the next attempt: 30 s, 2 min, 8 min. */
 const backoffMs = (attempts: number) => 30_000 * 4 ** (attempts - 1);
 
-const at = (date: Date) => sql`${date.toISOString()}::timestamptz`;
 
 /** Scheduled deliveries whose time has come start; the same conditional UPDATE a cancel races with decides. */
 async function startDue(ctx: Context): Promise<number> {
   const started = rowsOf(await ctx.db.execute(sql`update campaign_deliveries set status = 'sending'
-    where status = 'scheduled' and starts_at <= ${at(ctx.clock.now())} returning id`));
+    where status = 'scheduled' and starts_at <= ${sqlMoment(ctx.clock.now())} returning id`));
   return started.length;
 }
 
@@ -53,7 +53,7 @@ async function writeRecipients(ctx: Context): Promise<number> {
         order by realm_users.id limit ${RECIPIENT_BATCH}
       ), written as (
         insert into message_deliveries (delivery_id, campaign_id, user_id, next_attempt_at)
-        select ${delivery.id}, ${delivery.campaign_id}, id, ${at(now)} from batch on conflict do nothing
+        select ${delivery.id}, ${delivery.campaign_id}, id, ${sqlMoment(now)} from batch on conflict do nothing
       )
       select count(*)::int as n, max(id) as last from batch`));
     const done = batch.n < RECIPIENT_BATCH;
@@ -73,7 +73,7 @@ async function markInDoubt(ctx: Context): Promise<number> {
   const rows = rowsOf<{ n: number }>(await ctx.db.execute(sql`
     with lapsed as (
       update message_deliveries set status = 'in_doubt', lease_until = null
-      where status = 'sending' and lease_until < ${at(ctx.clock.now())} returning delivery_id
+      where status = 'sending' and lease_until < ${sqlMoment(ctx.clock.now())} returning delivery_id
     ), counted as (select delivery_id, count(*)::int as n from lapsed group by delivery_id)
     update campaign_deliveries d set in_doubt_count = d.in_doubt_count + counted.n from counted where d.id = counted.delivery_id
     returning counted.n`));
@@ -127,24 +127,24 @@ async function claim(ctx: Context, worker: string): Promise<{ delivery: ClaimedD
   const lease = new Date(now.getTime() + ctx.config.sendingLeaseSeconds * 1000);
   return ctx.db.transaction(async (tx) => {
     const [delivery] = rowsOf<ClaimedDelivery>(await tx.execute(sql`select id, uuid, realm_id, type, subject, body, rate_per_second
-      from campaign_deliveries d where status = 'sending' and (next_claim_at is null or next_claim_at <= ${at(now)})
-        and exists (select 1 from message_deliveries m where m.delivery_id = d.id and m.status = 'pending' and m.next_attempt_at <= ${at(now)})
+      from campaign_deliveries d where status = 'sending' and (next_claim_at is null or next_claim_at <= ${sqlMoment(now)})
+        and exists (select 1 from message_deliveries m where m.delivery_id = d.id and m.status = 'pending' and m.next_attempt_at <= ${sqlMoment(now)})
       order by id limit 1`));
     if (!delivery) return null;
     let size = ctx.config.sendingBatchSize;
     if (delivery.rate_per_second) {
       size = Math.min(size, delivery.rate_per_second);
       const paced = rowsOf(await tx.execute(sql`update campaign_deliveries
-        set next_claim_at = greatest(coalesce(next_claim_at, ${at(now)}), ${at(now)}) + ${size / delivery.rate_per_second} * interval '1 second'
-        where id = ${delivery.id} and (next_claim_at is null or next_claim_at <= ${at(now)}) returning id`));
+        set next_claim_at = greatest(coalesce(next_claim_at, ${sqlMoment(now)}), ${sqlMoment(now)}) + ${size / delivery.rate_per_second} * interval '1 second'
+        where id = ${delivery.id} and (next_claim_at is null or next_claim_at <= ${sqlMoment(now)}) returning id`));
       if (!paced.length) return null;
     }
     const messages = rowsOf<ClaimedMessage>(await tx.execute(sql`
       with due as (
-        select id from message_deliveries where delivery_id = ${delivery.id} and status = 'pending' and next_attempt_at <= ${at(now)}
+        select id from message_deliveries where delivery_id = ${delivery.id} and status = 'pending' and next_attempt_at <= ${sqlMoment(now)}
         order by id limit ${size} for update skip locked
       ), taken as (
-        update message_deliveries m set status = 'sending', worker = ${worker}, lease_until = ${at(lease)}, attempts = m.attempts + 1
+        update message_deliveries m set status = 'sending', worker = ${worker}, lease_until = ${sqlMoment(lease)}, attempts = m.attempts + 1
         from due where m.id = due.id returning m.id, m.user_id, m.attempts
       )
       select taken.id as message_id, taken.attempts, ${sql.raw(RECIPIENT_COLUMNS)}
@@ -227,7 +227,7 @@ function sentRecorder(ctx: Context, worker: string, deliveryId: number) {
 async function recordSent(ctx: Context, worker: string, deliveryId: number, ids: number[]): Promise<void> {
   if (!ids.length) return;
   const [recorded] = rowsOf<{ n: number }>(await ctx.db.execute(sql`with sent as (
-      update message_deliveries set status = 'sent', sent_at = ${at(ctx.clock.now())}, lease_until = null, failure_reason = null
+      update message_deliveries set status = 'sent', sent_at = ${sqlMoment(ctx.clock.now())}, lease_until = null, failure_reason = null
       where id in (${sql.join(ids.map((id) => sql`${id}`), sql`, `)}) and status = 'sending' and worker = ${worker} returning id
     )
     update campaign_deliveries set sent_count = sent_count + (select count(*) from sent) where id = ${deliveryId}
@@ -250,7 +250,7 @@ async function recordFailures(ctx: Context, worker: string, deliveryId: number, 
       if (recorded?.n) counters.campaignMessages.inc({ result: 'failed' }, recorded.n);
     } else {
       await ctx.db.execute(sql`update message_deliveries set status = 'pending', failure_reason = ${f.error}, lease_until = null,
-        next_attempt_at = ${at(new Date(now.getTime() + backoffMs(f.attempts)))}
+        next_attempt_at = ${sqlMoment(new Date(now.getTime() + backoffMs(f.attempts)))}
         where id = ${f.id} and status = 'sending' and worker = ${worker}`);
     }
   }
@@ -284,7 +284,7 @@ async function sendNotifications(ctx: Context, worker: string, delivery: Claimed
     for (const r of mine) {
       const notificationId = byUser.get(r.message.id);
       if (notificationId === undefined) continue;
-      await tx.execute(sql`update message_deliveries set status = 'sent', sent_at = ${at(now)}, lease_until = null, notification_id = ${notificationId}
+      await tx.execute(sql`update message_deliveries set status = 'sent', sent_at = ${sqlMoment(now)}, lease_until = null, notification_id = ${notificationId}
         where id = ${r.message.message_id}`);
     }
     await tx.execute(sql`update campaign_deliveries set sent_count = sent_count + ${made.length} where id = ${delivery.id}`);

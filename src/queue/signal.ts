@@ -5,7 +5,7 @@ export const WORK_CHANNEL = 'atrium_work';
 
 /**
  * Wakes a process's sleeping workers when work is written for them, by this process or another: the
- * tables workers read carry statement triggers that NOTIFY on commit (Graphile Worker's approach), so
+ * tables workers read carry row triggers that NOTIFY on commit (Graphile Worker's approach), so
  * no writer has to remember to. Between wake-ups a worker only looks again at its slow poll.
  */
 export class WorkSignal {

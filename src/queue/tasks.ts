@@ -4,6 +4,7 @@ import type { Context } from '../context.js';
 import type { Db } from '../db/connect.js';
 import { rowsOf } from '../db/rows.js';
 import type { Worker } from './loops.js';
+import { sqlMoment } from '../db/columns.js';
 
 /** A kind of task: its payload's type, how it is done, and how a failure is tried again. */
 export interface TaskQueue<P> {
@@ -24,7 +25,6 @@ export class PermanentFailure extends Error {}
 
 /** Tasks one round takes and runs at once. */
 const BATCH = 20;
-const at = (date: Date) => sql`${date.toISOString()}::timestamptz`;
 
 /**
  * Writes a task, with the transaction `db` is (the code or link it carries commits with it, or neither
@@ -35,7 +35,7 @@ const at = (date: Date) => sql`${date.toISOString()}::timestamptz`;
 export async function enqueue<P>(db: Db, clock: Clock, queue: TaskQueue<P>, payload: P, insert = true): Promise<void> {
   const now = clock.now();
   await db.execute(sql`insert into queue_tasks (queue, payload, run_at, created_at)
-    select ${queue.name}, ${JSON.stringify(payload)}::jsonb, ${at(now)}, ${at(now)} where ${insert}`);
+    select ${queue.name}, ${JSON.stringify(payload)}::jsonb, ${sqlMoment(now)}, ${sqlMoment(now)} where ${insert}`);
 }
 
 interface Claimed {
@@ -47,9 +47,9 @@ interface Claimed {
 
 /** Takes due tasks of these queues with a lease, in one statement (FOR UPDATE SKIP LOCKED: every process shares them). */
 async function claim(ctx: Context, names: string[], now: Date, lease: Date): Promise<Claimed[]> {
-  return rowsOf<Claimed>(await ctx.db.execute(sql`update queue_tasks t set lease_until = ${at(lease)}, attempts = t.attempts + 1
+  return rowsOf<Claimed>(await ctx.db.execute(sql`update queue_tasks t set lease_until = ${sqlMoment(lease)}, attempts = t.attempts + 1
     where t.id in (select id from queue_tasks where failed_at is null and queue in (${sql.join(names.map((n) => sql`${n}`), sql`, `)})
-      and run_at <= ${at(now)} and (lease_until is null or lease_until <= ${at(now)})
+      and run_at <= ${sqlMoment(now)} and (lease_until is null or lease_until <= ${sqlMoment(now)})
       order by run_at, id limit ${BATCH} for update skip locked)
     returning t.id, t.queue, t.payload, t.attempts`));
 }
@@ -61,15 +61,15 @@ async function claim(ctx: Context, names: string[], now: Date, lease: Date): Pro
 async function runClaimed(ctx: Context, queue: TaskQueue<unknown>, task: Claimed, lease: Date): Promise<void> {
   try {
     await queue.run(ctx, task.payload);
-    await ctx.db.execute(sql`delete from queue_tasks where id = ${task.id} and lease_until = ${at(lease)}`);
+    await ctx.db.execute(sql`delete from queue_tasks where id = ${task.id} and lease_until = ${sqlMoment(lease)}`);
   } catch (err) {
     const final = err instanceof PermanentFailure || task.attempts >= queue.maxAttempts;
     const now = ctx.clock.now();
     const error = String((err as Error).message ?? err).slice(0, 500);
     ctx.log.warn({ queue: queue.name, task: task.id, attempts: task.attempts, final, reason: error }, 'a queued task failed');
     await ctx.db.execute(sql`update queue_tasks set lease_until = null, last_error = ${error},
-      failed_at = ${final ? at(now) : null}, run_at = ${at(new Date(now.getTime() + queue.backoffMs(task.attempts)))}
-      where id = ${task.id} and lease_until = ${at(lease)}`);
+      failed_at = ${final ? sqlMoment(now) : null}, run_at = ${sqlMoment(new Date(now.getTime() + queue.backoffMs(task.attempts)))}
+      where id = ${task.id} and lease_until = ${sqlMoment(lease)}`);
   }
 }
 

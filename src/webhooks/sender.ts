@@ -5,6 +5,7 @@ import { counters } from '../metrics/counters.js';
 import { keyOf, signatureHeader, unsealSecret } from './signing.js';
 import { endpointsChanged } from './subscribers.js';
 import type { PostResult, WebhookTransport } from './transport.js';
+import { sqlMoment } from '../db/columns.js';
 
 /** Waits after the 1st, 2nd, ... failed attempt; after the last one fails too, the delivery is `failed`. */
 export const RETRY_SCHEDULE_MS = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000];
@@ -15,7 +16,6 @@ const BATCH = 50;
 /** How long a claimed delivery is this sender's: well past the 15 s timeout, so only a dead sender's rows are taken over. */
 const LEASE_MS = 60_000;
 
-const at = (date: Date) => sql`${date.toISOString()}::timestamptz`;
 const idList = (ids: number[]) => sql.join(ids.map((id) => sql`${id}`), sql`, `);
 
 interface Claimed {
@@ -37,11 +37,11 @@ interface Claimed {
  */
 async function claim(ctx: Context, now: Date, lease: Date): Promise<Claimed[]> {
   return rowsOf<Claimed>(await ctx.db.execute(sql`
-    update webhook_deliveries d set lease_until = ${at(lease)}
+    update webhook_deliveries d set lease_until = ${sqlMoment(lease)}
     from webhook_endpoints e
     where e.id = d.endpoint_id and d.id in (
       select d2.id from webhook_deliveries d2 join webhook_endpoints e2 on e2.id = d2.endpoint_id and e2.active
-      where d2.status = 'pending' and d2.next_attempt_at <= ${at(now)} and (d2.lease_until is null or d2.lease_until <= ${at(now)})
+      where d2.status = 'pending' and d2.next_attempt_at <= ${sqlMoment(now)} and (d2.lease_until is null or d2.lease_until <= ${sqlMoment(now)})
       order by d2.next_attempt_at, d2.id limit ${BATCH}
       for update of d2 skip locked)
     returning d.id, d.msg_id, d.body, d.attempts, d.endpoint_id, e.url, e.secret_sealed, e.previous_secret_sealed, e.previous_secret_until`));
@@ -96,7 +96,7 @@ async function record(ctx: Context, reports: Report[], lease: Date, now: Date): 
       with updated as (
         update webhook_deliveries d set status = r.status, attempts = d.attempts + 1, next_attempt_at = r.next_at, lease_until = null,
           last_attempt_at = r.at, last_status_code = r.code
-        from ${rows} where d.id = r.id and d.lease_until = ${at(lease)}
+        from ${rows} where d.id = r.id and d.lease_until = ${sqlMoment(lease)}
       )
       insert into webhook_attempts (delivery_id, attempted_at, outcome, status_code, duration_ms, error, response)
       select r.id, r.at, r.outcome, r.code, r.duration, r.error, r.response from ${rows}
@@ -106,15 +106,15 @@ async function record(ctx: Context, reports: Report[], lease: Date, now: Date): 
     }
     const off: { id: number }[] = [];
     if (failed.length) {
-      await tx.execute(sql`update webhook_endpoints set failing_since = ${at(now)} where id in (${idList(failed)}) and failing_since is null`);
+      await tx.execute(sql`update webhook_endpoints set failing_since = ${sqlMoment(now)} where id in (${idList(failed)}) and failing_since is null`);
       off.push(...rowsOf<{ id: number }>(await tx.execute(sql`update webhook_endpoints
-        set active = false, disabled_at = ${at(now)},
+        set active = false, disabled_at = ${sqlMoment(now)},
           disabled_reason = 'Every attempt failed for five days (since ' || to_char(failing_since at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') || '): turned off by the server'
-        where id in (${idList(failed)}) and active and failing_since <= ${at(new Date(now.getTime() - FAILING_LIMIT_MS))} returning id`)));
+        where id in (${idList(failed)}) and active and failing_since <= ${sqlMoment(new Date(now.getTime() - FAILING_LIMIT_MS))} returning id`)));
     }
     if (gone.length) {
       off.push(...rowsOf<{ id: number }>(await tx.execute(sql`update webhook_endpoints
-        set active = false, disabled_at = ${at(now)}, disabled_reason = 'The endpoint answered 410 Gone: turned off by the server'
+        set active = false, disabled_at = ${sqlMoment(now)}, disabled_reason = 'The endpoint answered 410 Gone: turned off by the server'
         where id in (${idList(gone)}) and active returning id`)));
     }
     return off.length;
