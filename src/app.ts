@@ -65,6 +65,7 @@ export async function buildApp(ctx: Context, options: AppOptions = {}): Promise<
   // Files are read by the routes that take them (http/multipart.ts), each with its own size limit (the account's);
   // a file past it is cut and marked truncated, for the upload checks to refuse by its name.
   await app.register(multipart, { limits: { files: 1, fields: 20, fieldSize: 64 * 1024, parts: 25 }, throwFileSizeLimit: false });
+  for (const module of modules) for (const hook of module.requestHooks?.(ctx) ?? []) app.addHook('onRequest', hook);
   await app.register(healthRoutes(ctx));
   for (const catalog of catalogs(ctx, modules)) {
     await app.register(catalogPlugin(catalog), { prefix: catalog.prefix });

@@ -1,7 +1,7 @@
 import type { RouteOptions } from 'fastify';
 
-/** Path parameters that name what a targeted role (a realm's, a space's) must match. */
-const TARGET_PARAMETERS = ['realm_uid', 'space_uid'];
+/** Path parameters that name what a targeted role (a realm's, a space's, a site's) must match. */
+const TARGET_PARAMETERS = ['realm_uid', 'space_uid', 'site_uid'];
 
 /**
  * Checks, as each admin route is registered, that it says who may call it: `config.access` (a

@@ -8,10 +8,17 @@ import { accessTokens, adminSessions, admins } from '../tables/admin-auth.js';
 
 // The grants of the member behind a credential, in the same round trip as the credential itself.
 // Spelled out: inside select fields Drizzle renders columns unqualified, which the subquery would misread.
-const grants = sql<Grant[] | string>`coalesce((
-  select json_agg(json_build_object('key', r.key, 'context', r.context, 'target', ra.target, 'permissions', r.permissions))
+// A site role also reaches the content spaces its site reads, as a space role with the same permissions
+// (the principal keeps only those a space role may carry: content.*).
+const grants = sql<Grant[] | string>`coalesce((select json_agg(g) from (
+  select json_build_object('key', r.key, 'context', r.context, 'target', ra.target, 'permissions', r.permissions) as g
   from role_assignments ra join roles r on r.id = ra.role_id
-  where ra.admin_id = "admins"."id"), '[]'::json)`;
+  where ra.admin_id = "admins"."id"
+  union all
+  select json_build_object('key', r.key, 'context', 'space', 'target', s.space_uid, 'permissions', r.permissions)
+  from role_assignments ra join roles r on r.id = ra.role_id and r.context = 'site'
+  join sites st on st.uid = ra.target cross join unnest(st.space_uids) as s(space_uid)
+  where ra.admin_id = "admins"."id") as granted), '[]'::json)`;
 
 const grantsOf = (value: Grant[] | string): Grant[] => (typeof value === 'string' ? JSON.parse(value) : value);
 

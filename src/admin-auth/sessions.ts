@@ -104,6 +104,11 @@ export async function signOut(ctx: Context, principal: AdminPrincipal, address: 
       actor: actorOf(principal), operation: 'sign_out', resourceType: 'sessions', resourceId: String(sessionRowId), address, statusCode: 204,
     });
   });
+  await tellApplicationsOfSignOut(ctx);
+}
+
+/** Spec 5.1: a sign-out (of the administration, or of a site) is told to every registered application, in the background. */
+export async function tellApplicationsOfSignOut(ctx: Context): Promise<void> {
   const urls = await logoutUrls(ctx);
   void notifyLogoutUrls(ctx, urls);
 }

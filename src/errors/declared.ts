@@ -103,3 +103,15 @@ export const notificationNotFound = define('ATR_NOTIFICATION_NOT_FOUND', 'not_fo
 export const attachmentNotFound = define('ATR_ATTACHMENT_NOT_FOUND', 'not_found', 'Attachment not found', { body: {}, catalogs: customers });
 // Spec 4.3 rule 4: a question_id that names no file question of the realm.
 export const fileQuestionNotFound = define('ATR_FILE_QUESTION_NOT_FOUND', 'not_found', 'No file question has this question_id', { body: {}, catalogs: customers });
+
+// Sites: the tree, the drafts or the review state refuses the change.
+export const pathTaken = define('ATR_PATH_TAKEN', 'conflict', 'Another page of the site has this path in this locale', {
+  message: (path: string, locale: string) => `Another page of the site has the path ${path} in ${locale}`, catalogs: admin,
+});
+export const pageHasChildren = define('ATR_PAGE_HAS_CHILDREN', 'conflict', 'The page has child pages: move or delete them first', { catalogs: admin });
+export const nothingToPublish = define('ATR_NOTHING_TO_PUBLISH', 'conflict', 'The drafts are the same as the published version: there is nothing to publish', { catalogs: admin });
+export const reviewRequired = define('ATR_REVIEW_REQUIRED', 'conflict',
+  'The site requires review: only an approved review request of the current drafts can be published', { message: (why: string) => why, catalogs: admin });
+export const reviewClosed = define('ATR_REVIEW_CLOSED', 'conflict', 'The review request is no longer open', {
+  message: (status: string) => `The review request is ${status}: it cannot change`, catalogs: admin,
+});

@@ -1,5 +1,8 @@
-import { Context as LiquidContext, Liquid, LiquidError, toValueSync, type Template } from 'liquidjs';
+import type { Template } from 'liquidjs';
+import { renderSync, sandboxedLiquid, templateProblem, TemplateError } from '../shared/liquid.js';
 import { FieldErrors } from '../errors/index.js';
+
+export { TemplateError, templateProblem };
 
 /** The limits of a campaign's templates and of what one rendering may produce. */
 export const TEMPLATE_LIMITS = {
@@ -18,78 +21,24 @@ export const TEMPLATE_LIMITS = {
   memory: 4_000_000,
 } as const;
 
-/** Nothing is read from files: `include`, `render` and `layout` find nothing. */
-const NO_FILES = {
-  exists: async () => false,
-  existsSync: () => false,
-  readFile: async () => { throw new Error('templates cannot read files'); },
-  readFileSync: () => { throw new Error('templates cannot read files'); },
-  resolve: (_root: string, file: string) => file,
-  contains: async () => false,
-  sep: '/',
-  dirname: () => '',
-};
-
-const options = {
-  fs: NO_FILES, root: [], relativeReference: false, ownPropertyOnly: true, strictFilters: true,
-  parseLimit: TEMPLATE_LIMITS.body, renderLimit: TEMPLATE_LIMITS.renderMs, memoryLimit: TEMPLATE_LIMITS.memory,
-};
+const LIMITS = { source: TEMPLATE_LIMITS.body, output: TEMPLATE_LIMITS.output, renderMs: TEMPLATE_LIMITS.renderMs, memory: TEMPLATE_LIMITS.memory };
 /** Plain text: subjects and notification bodies. */
-const textEngine = new Liquid(options);
+const textEngine = sandboxedLiquid(LIMITS, false);
 /** A mailing's HTML body: every value written by `{{ }}` is HTML-escaped. */
-const htmlEngine = new Liquid({ ...options, outputEscape: 'escape' });
+const htmlEngine = sandboxedLiquid(LIMITS, true);
 
 export type TemplateKind = 'text' | 'html';
 
 const engineOf = (kind: TemplateKind) => (kind === 'html' ? htmlEngine : textEngine);
-
-export class TemplateError extends Error {}
-
-/** Collects the output and ends the rendering once it passes the limit (no rope of megabytes is ever flattened). */
-class LimitedEmitter {
-  buffer = '';
-
-  write(html: unknown): void {
-    const text = typeof html === 'string' ? html : html === null || html === undefined ? '' : String(html);
-    if (this.buffer.length + text.length > TEMPLATE_LIMITS.output) {
-      throw new TemplateError(`the rendered text is longer than ${TEMPLATE_LIMITS.output} characters`);
-    }
-    this.buffer += text;
-  }
-}
 
 /** A parsed template, or the error naming the line where it does not parse. */
 export function parseTemplate(source: string, kind: TemplateKind): Template[] {
   return engineOf(kind).parse(source);
 }
 
-/** What went wrong in a template, for an admin: liquidjs's message carries `line:N, col:M`. */
-export function templateProblem(err: unknown): string {
-  if (err instanceof TemplateError) return err.message;
-  if (err instanceof LiquidError) {
-    const [message] = err.message.split(', line:');
-    const line = /line:(\d+)/.exec(err.message)?.[1];
-    return line ? `line ${line}: ${message}` : message;
-  }
-  if (err instanceof RangeError) return 'the rendered text is too long';
-  return (err as Error).message;
-}
-
-/**
- * Renders a parsed template within the time, memory and output limits; throws TemplateError past any.
- * Synchronously: no tag or filter of ours waits for anything, and liquidjs's promise path allocated
- * about 50 KB per campaign message (a promise per step of its render generators).
- */
+/** Renders a parsed template within the time, memory and output limits; throws TemplateError past any. */
 export function renderTemplate(templates: Template[], kind: TemplateKind, scope: object, limitMs: number = TEMPLATE_LIMITS.renderMs): string {
-  const engine = engineOf(kind);
-  const ctx = new LiquidContext(scope, engine.options, { renderLimit: limitMs, sync: true }, { liquid: engine });
-  const emitter = new LimitedEmitter();
-  try {
-    toValueSync(engine.renderer.renderTemplates(templates, ctx, emitter));
-  } catch (err) {
-    throw new TemplateError(templateProblem(err));
-  }
-  return emitter.buffer;
+  return renderSync(engineOf(kind), templates, scope, { output: TEMPLATE_LIMITS.output, renderMs: limitMs });
 }
 
 export interface CampaignTemplates {

@@ -30,12 +30,12 @@ const BATCH = 20;
  * Writes a task, with the transaction `db` is (the code or link it carries commits with it, or neither
  * does). With `insert: false` the same statement writes nothing: a caller whose answer must not tell
  * whether there was anyone to write to takes the same time either way. The table's trigger wakes the
- * workers of every process on commit.
+ * workers of every process on commit. `runAt`: not before then (a scheduled publish).
  */
-export async function enqueue<P>(db: Db, clock: Clock, queue: TaskQueue<P>, payload: P, insert = true): Promise<void> {
+export async function enqueue<P>(db: Db, clock: Clock, queue: TaskQueue<P>, payload: P, insert = true, runAt?: Date): Promise<void> {
   const now = clock.now();
   await db.execute(sql`insert into queue_tasks (queue, payload, run_at, created_at)
-    select ${queue.name}, ${JSON.stringify(payload)}::jsonb, ${sqlMoment(now)}, ${sqlMoment(now)} where ${insert}`);
+    select ${queue.name}, ${JSON.stringify(payload)}::jsonb, ${sqlMoment(runAt ?? now)}, ${sqlMoment(now)} where ${insert}`);
 }
 
 interface Claimed {

@@ -18,6 +18,7 @@ import { cleanUpAfterUsers } from './user-cleanups.js';
 import { removeAfterCommit } from '../storage/storage.js';
 import { realmUsers, realms } from '../tables/realms.js';
 import { totalCount, totalOf, type Page } from '../db/paging.js';
+import { sites } from '../tables/sites.js';
 
 export type Realm = typeof realms.$inferSelect;
 
@@ -112,7 +113,7 @@ const LIMITS = {
  * realm's sign-in pages trust a custom domain as a redirect target, so it must be a public name: not
  * loopback, not an address, not a bare name, not the base address's own host.
  */
-function customDomainOf(ctx: Context, raw: string | null | undefined, errors: FieldErrors): string | null | undefined {
+export function customDomainOf(ctx: Context, raw: string | null | undefined, errors: FieldErrors): string | null | undefined {
   if (raw === undefined) return undefined;
   const text = (raw ?? '').trim().toLowerCase().replace(/^https?:\/\//, '').replace(/\/$/, '');
   if (!text) return null;
@@ -186,9 +187,15 @@ async function assertFree(ctx: Context, checked: CheckedInput, selfId?: number):
   }
   if (checked.customDomain) {
     const [taken] = await ctx.db.select({ id: realms.id }).from(realms).where(eq(realms.customDomain, checked.customDomain));
-    if (taken && taken.id !== selfId) errors.add('custom_domain', 'has already been taken');
+    if ((taken && taken.id !== selfId) || await siteHasDomain(ctx, checked.customDomain)) errors.add('custom_domain', 'has already been taken');
   }
   errors.throwIfAny();
+}
+
+/** A custom domain is one site's or one realm's: the host alone decides what a request is for. */
+export async function siteHasDomain(ctx: Context, domain: string): Promise<boolean> {
+  const [row] = await ctx.db.select({ id: sites.id }).from(sites).where(eq(sites.customDomain, domain)).limit(1);
+  return Boolean(row);
 }
 
 export const REALM_SORTABLE = { uid: realms.uid, name: realms.name, created_at: realms.createdAt, updated_at: realms.updatedAt };

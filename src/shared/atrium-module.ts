@@ -1,4 +1,4 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, onRequestAsyncHookHandler } from 'fastify';
 import type { RoleTargets } from '../admin-auth/role-targets.js';
 import type { Context } from '../context.js';
 import type { Job } from '../jobs/runner.js';
@@ -26,6 +26,11 @@ export interface AtriumModule {
   catalogs?(ctx: Context, modules: readonly AtriumModule[]): Partial<Record<CatalogName, FastifyPluginAsync[]>>;
   /** Plugins outside the catalogs: realm pages, the OAuth endpoints, links followed from mails. */
   pages?(ctx: Context, modules: readonly AtriumModule[]): FastifyPluginAsync[];
+  /**
+   * Hooks run before routing for every request (a site's custom domain: any path on that host is the
+   * site's). Each must return at once for a request that is not its own.
+   */
+  requestHooks?(ctx: Context): onRequestAsyncHookHandler[];
   /** Periodic jobs (jobs/runner.ts), each run claimed by one process. */
   jobs?: readonly Job[];
   /** Kinds of queued task (queue/tasks.ts). */

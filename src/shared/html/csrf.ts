@@ -13,11 +13,11 @@ const WELL_FORMED = /^[A-Za-z0-9_-]{43}$/;
 
 const cookiePath = (realmUid: string) => `/realms/${realmUid}`;
 
-/** The token for a form: the browser's current one (so that two open tabs both work), or a new one. */
-export function issueCsrfToken(request: FastifyRequest, reply: FastifyReply, realmUid: string, secure: boolean): string {
+/** The token for a form: the browser's current one (so that two open tabs both work), or a new one; `path`: a site's pages. */
+export function issueCsrfToken(request: FastifyRequest, reply: FastifyReply, realmUid: string, secure: boolean, path = cookiePath(realmUid)): string {
   const current = request.cookies[CSRF_COOKIE];
   const token = current && WELL_FORMED.test(current) ? current : randomSecret();
-  reply.setCookie(CSRF_COOKIE, token, { path: cookiePath(realmUid), httpOnly: true, sameSite: 'lax', secure, maxAge: CSRF_MINUTES * 60 });
+  reply.setCookie(CSRF_COOKIE, token, { path, httpOnly: true, sameSite: 'lax', secure, maxAge: CSRF_MINUTES * 60 });
   return token;
 }
 

@@ -1,0 +1,90 @@
+import { marked } from 'marked';
+import sanitizeHtml from 'sanitize-html';
+import type { Liquid } from 'liquidjs';
+import type { Context } from '../context.js';
+import { listEntries, showEntry } from '../content/delivery.js';
+import { escapeHtml } from '../shared/html/markup.js';
+import { renderSync } from '../shared/liquid.js';
+import type { PageBlock } from '../tables/sites.js';
+import { RENDER_LIMITS } from './liquid.js';
+import type { MenuView } from './menus-view.js';
+
+const PUBLIC_READER = { segments: [] };
+
+/** What a block's rendering needs of the page being rendered. */
+export interface BlockScope {
+  ctx: Context;
+  engine: Liquid;
+  locale: string;
+  defaultLocale: string;
+  menus: Record<string, MenuView>;
+  /** The Liquid scope of the page (site, page, locale, menus, user). */
+  scope: Record<string, unknown>;
+}
+
+/** Markdown as HTML, with only what sanitize-html allows by default (no script, no event handler, no javascript: link). */
+export const richText = (markdown: string) => sanitizeHtml(marked.parse(markdown, { async: false }));
+
+function snippetOr(b: BlockScope, snippet: unknown, scope: Record<string, unknown>, fallback: () => string): string {
+  if (typeof snippet !== 'string' || !snippet) return fallback();
+  const source = `{% render ${JSON.stringify(snippet)}, ${Object.keys(scope).map((k) => `${k}: ${k}`).join(', ')} %}`;
+  return renderSync(b.engine, b.engine.parse(source), { ...b.scope, ...scope }, RENDER_LIMITS);
+}
+
+/** A content list's entries through the delivery API's query engine: the site's locale, else the space's default. */
+async function deliveredList(b: BlockScope, block: PageBlock): Promise<Record<string, unknown>[]> {
+  const raw: Record<string, unknown> = { ...(block.filters as Record<string, string> | undefined), per_page: String(block.limit ?? 10) };
+  if (typeof block.sort === 'string' && block.sort) {
+    raw.sort_by = block.sort.replace(/^-/, '');
+    raw.order = block.sort.startsWith('-') ? 'desc' : 'asc';
+  }
+  const read = (locale?: string) => listEntries(b.ctx, String(block.space_uid), String(block.type_uid), locale ? { ...raw, locale } : raw, PUBLIC_READER);
+  const answer = await read(b.locale).catch(() => read());
+  return (JSON.parse(answer.body) as { entries?: Record<string, unknown>[] }).entries ?? [];
+}
+
+async function deliveredEntry(b: BlockScope, block: PageBlock): Promise<Record<string, unknown> | null> {
+  const read = (locale?: string) => showEntry(b.ctx, String(block.space_uid), String(block.type_uid), String(block.entry_uuid), locale ? { locale } : {}, PUBLIC_READER);
+  const answer = await read(b.locale).catch(() => read()).catch(() => null);
+  return answer ? JSON.parse(answer.body) as Record<string, unknown> : null;
+}
+
+const entryName = (entry: Record<string, unknown>) => escapeHtml(String((entry.meta as { name?: unknown } | undefined)?.name ?? ''));
+
+function menuHtml(items: MenuView['items']): string {
+  if (!items.length) return '';
+  return `<ul>${items.map((item) => `<li>${item.url ? `<a href="${escapeHtml(item.url)}">${escapeHtml(item.label)}</a>` : escapeHtml(item.label)}${menuHtml(item.children)}</li>`).join('')}</ul>`;
+}
+
+/** One block as HTML. A block that cannot be rendered (a missing snippet, a runaway Liquid block) leaves a comment, not the page. */
+export async function blockHtml(b: BlockScope, block: PageBlock): Promise<string> {
+  try {
+    switch (block.type) {
+      case 'rich_text': {
+        const markdown = block.markdown as Record<string, string>;
+        return richText(markdown[b.locale] ?? markdown[b.defaultLocale] ?? '');
+      }
+      case 'content_list': {
+        const entries = await deliveredList(b, block);
+        return snippetOr(b, block.snippet, { entries }, () => `<ul class="content-list">${entries.map((e) => `<li>${entryName(e)}</li>`).join('')}</ul>`);
+      }
+      case 'content_entry': {
+        const entry = await deliveredEntry(b, block);
+        if (!entry) return '';
+        return snippetOr(b, block.snippet, { entry }, () => `<article class="content-entry"><h2>${entryName(entry)}</h2></article>`);
+      }
+      case 'menu': {
+        const menu = Object.hasOwn(b.menus, String(block.menu_uid)) ? b.menus[String(block.menu_uid)] : null;
+        if (!menu) return '';
+        return snippetOr(b, block.snippet, { menu }, () => `<nav aria-label="${escapeHtml(menu.name)}">${menuHtml(menu.items)}</nav>`);
+      }
+      case 'liquid':
+        return renderSync(b.engine, b.engine.parse(String(block.source)), b.scope, RENDER_LIMITS);
+      default:
+        return '';
+    }
+  } catch (err) {
+    b.ctx.log.warn({ block: block.type, reason: (err as Error).message }, 'a site block could not be rendered');
+    return `<!-- this ${escapeHtml(String(block.type))} block could not be rendered -->`;
+  }
+}

@@ -1,0 +1,140 @@
+import { createHash } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import type { Context } from '../context.js';
+import { fieldsOf } from '../realms/custom-fields.js';
+import type { Customer } from '../realms/credential.js';
+import { userName } from '../realms/users.js';
+import { renderSync } from '../shared/liquid.js';
+import { realms } from '../tables/realms.js';
+import { sites, siteVersions } from '../tables/sites.js';
+import { blockHtml, type BlockScope } from './blocks-html.js';
+import { RENDER_LIMITS, type RenderInternals } from './liquid.js';
+import { CompiledSite } from './published.js';
+import type { Snapshot, SnapshotPage } from './snapshot.js';
+
+/** What serving needs of a site, read once per two seconds per process and dropped on every instance when the site changes. */
+export interface ServedSite {
+  id: number;
+  uid: string;
+  name: string;
+  defaultLocale: string;
+  locales: string[];
+  realmUid: string | null;
+  customDomain: string | null;
+  versionId: number | null;
+}
+
+export async function servedSite(ctx: Context, uid: string): Promise<ServedSite | null> {
+  const cache = ctx.caches.of<ServedSite | null>('sites');
+  const now = ctx.clock.now();
+  const key = `uid:${uid}`;
+  const cached = cache.get(key, now);
+  if (cached !== undefined) return cached;
+  const [row] = await ctx.db.select({
+    id: sites.id, uid: sites.uid, name: sites.name, defaultLocale: sites.defaultLocale, locales: sites.locales, realmUid: realms.uid,
+    customDomain: sites.customDomain, versionId: sites.publishedVersionId, active: sites.active,
+  }).from(sites).leftJoin(realms, eq(realms.id, sites.realmId)).where(eq(sites.uid, uid));
+  const served = row && row.active ? { ...row } : null;
+  cache.set(key, served, now, served ? [`site:${served.id}`] : []);
+  return served;
+}
+
+/**
+ * The site whose custom domain a host is, if any: kept like `servedSite`, and a host that is no site's
+ * is remembered as such under the `domains` tag, which every change of a site drops.
+ */
+export async function siteOfDomain(ctx: Context, host: string): Promise<ServedSite | null> {
+  const cache = ctx.caches.of<ServedSite | null>('sites');
+  const now = ctx.clock.now();
+  const key = `host:${host}`;
+  const cached = cache.get(key, now);
+  if (cached !== undefined) return cached;
+  const [row] = await ctx.db.select({ uid: sites.uid }).from(sites).where(eq(sites.customDomain, host));
+  const site = row ? await servedSite(ctx, row.uid) : null;
+  cache.set(key, site, now, site ? [`site:${site.id}`] : ['domains']);
+  return site;
+}
+
+/** Compiled versions by id and locales: a version never changes, so one is compiled once per process. */
+const compiled = new Map<string, CompiledSite>();
+const COMPILED_KEPT = 32;
+
+export async function compiledVersion(ctx: Context, site: ServedSite, snapshot?: Snapshot): Promise<CompiledSite | null> {
+  if (site.versionId === null && !snapshot) return null;
+  const key = `${site.versionId}:${site.defaultLocale}:${site.locales.join(',')}`;
+  if (!snapshot) {
+    const found = compiled.get(key);
+    if (found) return found;
+  }
+  let data = snapshot;
+  if (!data) {
+    const [row] = await ctx.db.select({ snapshot: siteVersions.snapshot }).from(siteVersions).where(eq(siteVersions.id, site.versionId!));
+    if (!row) return null;
+    data = row.snapshot as Snapshot;
+  }
+  const result = new CompiledSite(site.versionId ?? 0, data, site);
+  if (!snapshot) {
+    if (compiled.size >= COMPILED_KEPT) compiled.delete(compiled.keys().next().value!);
+    compiled.set(key, result);
+  }
+  return result;
+}
+
+/** A rendered page: its bytes and their strong ETag. */
+export interface RenderedPage {
+  body: string;
+  etag: string;
+}
+
+export const etagOf = (body: string) => `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
+
+async function userScope(ctx: Context, customer: Customer | null): Promise<Record<string, unknown> | null> {
+  if (!customer) return null;
+  const { user } = customer;
+  const visible = (await fieldsOf(ctx, customer.realm.id)).filter((f) => f.visible);
+  const values = user.customFields as Record<string, unknown>;
+  return {
+    id: user.id, name: userName(user), first_name: user.firstName, last_name: user.lastName, email: user.email, username: user.username,
+    custom_fields: Object.fromEntries(visible.map((f) => [f.key, Object.hasOwn(values, f.key) ? values[f.key] : null])),
+  };
+}
+
+/**
+ * Renders a page of a version in a locale: each block into its zone, then the page's layout around them.
+ * Throws the template's error when the layout is missing or cannot be rendered within the limits.
+ */
+export async function renderPage(ctx: Context, site: ServedSite, version: CompiledSite, page: SnapshotPage, locale: string, root: string, customer: Customer | null): Promise<RenderedPage> {
+  const layout = version.layout(page.layout);
+  if (!layout) throw new Error(`the layout ${page.layout} is missing or does not parse`);
+  const words = version.words(page, locale);
+  const paths = version.paths.get(page.id) ?? {};
+  const menus = version.menus(locale, root);
+  const scope: Record<string, unknown> = {
+    site: { uid: site.uid, name: site.name, locales: site.locales, default_locale: site.defaultLocale, url: `${root}/` },
+    page: {
+      id: page.id, title: words.title, description: words.description, slug: words.slug, path: paths[locale], url: `${root}${paths[locale]}`,
+      visibility: page.visibility, alternates: Object.entries(paths).map(([l, path]) => ({ locale: l, url: `${root}${path}` })),
+    },
+    locale,
+    menus,
+    user: await userScope(ctx, customer),
+  };
+  const blocks: BlockScope = { ctx, engine: version.engine, locale, defaultLocale: site.defaultLocale, menus, scope };
+  const zones: Record<string, string> = {};
+  for (const block of page.blocks) zones[block.zone] = (zones[block.zone] ?? '') + await blockHtml(blocks, block);
+  const internals: RenderInternals = { _zones: zones, _assets: version.assetUrls(root) };
+  const body = renderSync(version.engine, layout, { ...scope, ...internals }, RENDER_LIMITS);
+  return { body, etag: etagOf(body) };
+}
+
+/** A public page that does not read `user`, kept per version, locale and path until the site changes (every instance) or two seconds pass. */
+export async function cachedPage(ctx: Context, site: ServedSite, version: CompiledSite, page: SnapshotPage, locale: string, root: string): Promise<RenderedPage> {
+  const cache = ctx.caches.of<RenderedPage>('sites');
+  const now = ctx.clock.now();
+  const key = `page:${version.versionId}:${locale}:${page.id}:${root}`;
+  const kept = cache.get(key, now);
+  if (kept) return kept;
+  const rendered = await renderPage(ctx, site, version, page, locale, root, null);
+  cache.set(key, rendered, now, [`site:${site.id}`]);
+  return rendered;
+}
