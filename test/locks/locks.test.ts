@@ -160,6 +160,16 @@ describe('edit locks', () => {
     expect((await release(null, third.id)).statusCode).toBe(404);
   });
 
+  it('records taking and releasing a lock in the audit log, not its heartbeats', async () => {
+    const uuid = await newEntry();
+    const { ana } = await team();
+    const lock = await held(ana, uuid);
+    expect((await heartbeat(ana, lock.id)).statusCode).toBe(200);
+    expect((await release(ana, lock.id)).statusCode).toBe(204);
+    const logs = await h.request({ method: 'GET', url: `/api/admin/logs?resource_type=locks&resource_id=${lock.id}&member_id=${ana.id}` });
+    expect(logs.json().logs.map((l: { operation: string }) => l.operation).sort()).toEqual(['DELETE /locks/{id}', 'POST /locks']);
+  });
+
   it('needs the permission to write the item, and hides items out of the member\'s sight', async () => {
     const uuid = await newEntry();
     const viewer = await member('Vera Vista', [{ key: 'space_viewer', target: space.uid }]);
