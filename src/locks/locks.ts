@@ -136,6 +136,7 @@ export async function releaseLock(ctx: ActingContext, lockables: Lockables, id: 
 
 export interface LockListQuery {
   resource_type?: string;
+  resource_id?: string;
   scope?: string;
 }
 
@@ -152,6 +153,7 @@ export async function listLocks(ctx: ActingContext, lockables: Lockables, page: 
     gt(editLocks.expiresAt, ctx.clock.now()),
     or(...visible),
     query.resource_type !== undefined ? eq(editLocks.resourceType, query.resource_type) : undefined,
+    query.resource_id !== undefined ? eq(editLocks.resourceId, query.resource_id) : undefined,
     query.scope !== undefined ? eq(editLocks.scope, query.scope) : undefined,
   );
   const rows = await ctx.db.select({ lock: editLocks, total: totalCount }).from(editLocks).where(where)

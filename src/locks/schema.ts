@@ -25,5 +25,6 @@ export const LockIdParam = Type.Object({ id: Id({ description: 'The lock\'s id' 
 export const LockListQuery = Type.Object({
   ...PageQuery,
   resource_type: Type.Optional(Type.String({ description: 'Only locks on this kind of item' })),
+  resource_id: Type.Optional(Type.String({ description: 'Only the lock on this item (with `resource_type`): who holds it and since when, for an editor\'s banner' })),
   scope: Type.Optional(Type.String({ description: 'Only locks of this site or space' })),
 });

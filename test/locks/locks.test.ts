@@ -201,6 +201,8 @@ describe('edit locks', () => {
     const ids = all.json().locks.map((l: { id: number }) => l.id);
     for (const lock of locks) expect(ids).toContain(lock.id);
     expect(all.json().meta.total_entries).toBe(ids.length);
+    const one = await h.request({ method: 'GET', url: `/api/admin/locks?resource_type=content_entry&resource_id=${uuids[1]}`, token: ana.token });
+    expect(one.json().locks).toEqual([locks[1]]);
     const elsewhere = await h.request({ method: 'GET', url: `/api/admin/locks?scope=${otherSpace.uid}` });
     expect(elsewhere.json()).toEqual({ locks: [], meta: { total_entries: 0, per_page: 10, current_page: 1, total_pages: 0 } });
     h.clock.advanceMinutes(6);
