@@ -100,6 +100,7 @@ export async function acquireLock(ctx: ActingContext, lockables: Lockables, inpu
     if (input.take_over === true) throw forbidden(`Your role does not allow taking over the lock ${holder.holderName} holds`);
     throw lockedBy(holder);
   }
+  // Only if the lock was released three times over between the two statements.
   throw notFound('Lock');
 }
 
