@@ -7,6 +7,7 @@ import { totalCount, totalOf, type Page } from '../db/paging.js';
 import { orderOf } from '../db/sorting.js';
 import { uniqueViolation } from '../db/unique.js';
 import { contentTypeChanged, FieldErrors, forbidden, invalidField, notFound } from '../errors/index.js';
+import { dropEntryLocks, holdUnlockedEntry } from './entry-lock.js';
 import { completeFields, missingRequired, sharedValues } from './entry-fields.js';
 import { checkEntryInput, checkLocale, slugOf, type EntryChanges } from './entry-input.js';
 import type { ContentSpace, EntryScope } from './entry-scope.js';
@@ -160,7 +161,7 @@ export async function createEntry(ctx: Context, scope: EntryScope, input: EntryI
  * locale version). Values of fields that are not localized, and the private flag with its segments,
  * are written to every locale's draft. The entry's row is locked, so saves of one entry take turns.
  */
-export async function saveDraft(ctx: Context, scope: EntryScope, uuid: string, input: EntryInputBody): Promise<AdminEntryBody> {
+export async function saveDraft(ctx: ActingContext, scope: EntryScope, uuid: string, input: EntryInputBody, lockOverride = false): Promise<AdminEntryBody> {
   const entry = await requireEntry(ctx, scope, uuid);
   const errors = new FieldErrors();
   if (input.locale !== undefined) checkLocale(input.locale, scope.space.locales, errors);
@@ -169,8 +170,7 @@ export async function saveDraft(ctx: Context, scope: EntryScope, uuid: string, i
   const now = ctx.clock.now();
   const locale = await ctx.db.transaction(async (tx) => {
     await holdType(tx, scope);
-    const [locked] = await tx.select({ id: contentEntries.id }).from(contentEntries).where(eq(contentEntries.id, entry.id)).for('update');
-    if (!locked) throw notFound('Entry');
+    await holdUnlockedEntry({ ...ctx, db: tx }, entry, lockOverride);
     const drafts = await tx.select().from(versions).where(and(eq(versions.entryId, entry.id), eq(versions.state, 'draft')));
     const locale = input.locale ?? preferredLocale(scope.space, drafts.map((d) => d.locale));
     const current = drafts.find((d) => d.locale === locale);
@@ -197,13 +197,17 @@ export async function saveDraft(ctx: Context, scope: EntryScope, uuid: string, i
  * DELETE: the entry, every locale and state. Removing a published entry takes it off the content API,
  * which only a role that may publish does: a writer deletes entries that are not published.
  */
-export async function deleteEntry(ctx: ActingContext, scope: EntryScope, uuid: string): Promise<void> {
+export async function deleteEntry(ctx: ActingContext, scope: EntryScope, uuid: string, lockOverride = false): Promise<void> {
   const entry = await requireEntry(ctx, scope, uuid);
   const [published] = await ctx.db.select({ id: versions.id }).from(versions)
     .where(and(eq(versions.entryId, entry.id), eq(versions.state, 'published'))).limit(1);
   if (published && !ctx.actor.can('content.publish', scope.space.uid)) {
     throw forbidden('The entry is published: only a role that may publish deletes it');
   }
-  await ctx.db.delete(contentEntries).where(eq(contentEntries.id, entry.id));
+  await ctx.db.transaction(async (tx) => {
+    await holdUnlockedEntry({ ...ctx, db: tx }, entry, lockOverride);
+    await tx.delete(contentEntries).where(eq(contentEntries.id, entry.id));
+    await dropEntryLocks({ db: tx }, entry.uuid);
+  });
   ctx.caches.changed('content');
 }

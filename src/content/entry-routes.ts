@@ -5,6 +5,7 @@ import { acting } from '../admin-auth/guard.js';
 import { ref, useModels } from '../http/models.js';
 import { onlyOf, trimmed } from '../http/only.js';
 import { listOf, metaOf, pageOf } from '../http/pagination.js';
+import { lockOverrideOf, OVERRIDE_DESCRIPTION } from '../locks/override.js';
 import { failures, NoContent } from '../http/responses.js';
 import { createEntry, deleteEntry, listEntries, saveDraft, showEntry } from './entries.js';
 import { requireEntryScope } from './entry-scope.js';
@@ -70,20 +71,22 @@ export function entryRoutes(ctx: Context): FastifyPluginAsync {
         tags, summary: 'Save a draft',
         description: 'Partial: attributes and fields left out keep their value. Saves the draft of `locale`; a locale the entry has no '
           + 'draft in yet gets one (a new locale version, started from the default locale\'s draft). Fields that are not localized, and '
-          + '`private` with `segment_uuids`, are written to every locale\'s draft. What is published does not change until it is published again.',
+          + '`private` with `segment_uuids`, are written to every locale\'s draft. What is published does not change until it is published again. '
+          + OVERRIDE_DESCRIPTION,
         params: EntryUuidParams, body: EntryInput, response: { 200: entryShown, ...failures(401, 403, 404, 409, 422) },
       },
-    }, async (request) => saveDraft(ctx, await scopeOf(request.params), request.params.uuid, request.body));
+    }, async (request) => saveDraft(acting(ctx, request), await scopeOf(request.params), request.params.uuid, request.body, lockOverrideOf(request)));
 
     app.delete(ENTRY, {
       config: { access: 'content.write', target: 'space_uid' },
       schema: {
         tags, summary: 'Delete an entry',
-        description: 'The entry in every locale, drafts and published versions. A published entry is deleted only by a role that may publish (403 otherwise).',
-        params: EntryUuidParams, response: { 204: NoContent, ...failures(401, 403, 404) },
+        description: 'The entry in every locale, drafts and published versions. A published entry is deleted only by a role that may publish '
+          + `(403 otherwise). ${OVERRIDE_DESCRIPTION}`,
+        params: EntryUuidParams, response: { 204: NoContent, ...failures(401, 403, 404, 409) },
       },
     }, async (request, reply) => {
-      await deleteEntry(acting(ctx, request), await scopeOf(request.params), request.params.uuid);
+      await deleteEntry(acting(ctx, request), await scopeOf(request.params), request.params.uuid, lockOverrideOf(request));
       return reply.code(204).send(null);
     });
 
@@ -94,10 +97,11 @@ export function entryRoutes(ctx: Context): FastifyPluginAsync {
         tags, summary: 'Publish an entry',
         description: 'Copies the draft of every locale (or of `locale` only) to its published version, which the content API serves, with '
           + '`published_at` now. Publishing every locale ends a scheduled publish. A draft missing a required field, or a slug another '
-          + 'published entry holds in the locale: 422. Answers the published version of `locale` (default: the default locale). The body may be left out.',
-        params: EntryUuidParams, body: LocaleInput, response: { 200: entryShown, ...failures(401, 403, 404, 422) },
+          + 'published entry holds in the locale: 422. Answers the published version of `locale` (default: the default locale). The body may be left out. '
+          + OVERRIDE_DESCRIPTION,
+        params: EntryUuidParams, body: LocaleInput, response: { 200: entryShown, ...failures(401, 403, 404, 409, 422) },
       },
-    }, async (request) => publishEntry(ctx, await scopeOf(request.params), request.params.uuid, request.body));
+    }, async (request) => publishEntry(acting(ctx, request), await scopeOf(request.params), request.params.uuid, request.body, lockOverrideOf(request)));
 
     app.post(`${ENTRY}/unpublish`, {
       preValidation: emptyBodyAllowed,
@@ -106,10 +110,10 @@ export function entryRoutes(ctx: Context): FastifyPluginAsync {
         tags, summary: 'Unpublish an entry',
         description: 'Removes the published version of every locale (or of `locale` only): the content API stops serving it at once; the '
           + 'drafts stay, with `unpublished_at` now. Unpublishing every locale ends a scheduled unpublish. 409 when nothing is published. '
-          + 'Answers the draft. The body may be left out.',
+          + `Answers the draft. The body may be left out. ${OVERRIDE_DESCRIPTION}`,
         params: EntryUuidParams, body: LocaleInput, response: { 200: entryShown, ...failures(401, 403, 404, 409, 422) },
       },
-    }, async (request) => unpublishEntry(ctx, await scopeOf(request.params), request.params.uuid, request.body));
+    }, async (request) => unpublishEntry(acting(ctx, request), await scopeOf(request.params), request.params.uuid, request.body, lockOverrideOf(request)));
 
     app.put(`${ENTRY}/schedule`, {
       config: { access: 'content.publish', target: 'space_uid' },

@@ -1,6 +1,7 @@
 import type { AtriumModule } from '../shared/atrium-module.js';
 import { assetFileRoutes, assetRoutes } from './asset-routes.js';
 import { deliveryRoutes, deliveryTokenRoutes } from './delivery-routes.js';
+import { ENTRY_LOCKABLES } from './entry-lock.js';
 import { entryRoutes } from './entry-routes.js';
 import { contentScheduleJob } from './publishing.js';
 import { spaceRoutes } from './routes/spaces.js';
@@ -17,6 +18,7 @@ export const contentModule: AtriumModule = {
   }),
   jobs: [contentScheduleJob],
   roleTargets: { space: spaceExists },
+  lockables: ENTRY_LOCKABLES,
   webhookEvents: {
     'entry.published': 'A content entry was published (also by its schedule); data: space uid, type uid, entry id, locales',
     'entry.unpublished': 'A content entry was unpublished (also by its schedule); data: space uid, type uid, entry id, locales',

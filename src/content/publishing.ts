@@ -1,9 +1,11 @@
 import { and, asc, eq, inArray, lte, or, sql } from 'drizzle-orm';
+import type { ActingContext } from '../admin-auth/principal.js';
 import type { Context } from '../context.js';
 import type { Db } from '../db/connect.js';
 import { uniqueViolation } from '../db/unique.js';
 import { entryNotPublished, FieldErrors, invalidField, notFound } from '../errors/index.js';
 import type { Job } from '../jobs/runner.js';
+import { holdUnlockedEntry } from './entry-lock.js';
 import { preferredLocale, requireEntry, showVersion, withValues } from './entries.js';
 import { missingRequired, sharedValues } from './entry-fields.js';
 import { checkLocale } from './entry-input.js';
@@ -92,20 +94,26 @@ function checkedLocale(scope: EntryScope, locale: string | undefined): string | 
 }
 
 /** POST .../publish: answers the published version of `locale` (default: the default locale, or the entry's first). */
-export async function publishEntry(ctx: Context, scope: EntryScope, uuid: string, input: { locale?: string }): Promise<AdminEntryBody> {
+export async function publishEntry(ctx: ActingContext, scope: EntryScope, uuid: string, input: { locale?: string }, lockOverride = false): Promise<AdminEntryBody> {
   const entry = await requireEntry(ctx, scope, uuid);
   const locale = checkedLocale(scope, input.locale);
-  const published = await ctx.db.transaction((tx) => publishDrafts(tx, scope.type.fields, entry.id, locale, ctx));
+  const published = await ctx.db.transaction(async (tx) => {
+    await holdUnlockedEntry({ ...ctx, db: tx }, entry, lockOverride);
+    return publishDrafts(tx, scope.type.fields, entry.id, locale, ctx);
+  });
   // The content API's answers are kept a moment (content/delivery.ts): read them again now.
   ctx.caches.changed('content');
   return showVersion(ctx, scope, { ...entry, publishAt: locale === undefined ? null : entry.publishAt }, locale ?? preferredLocale(scope.space, published), 'published');
 }
 
 /** POST .../unpublish: 409 when nothing (of `locale`) is published; answers the draft. */
-export async function unpublishEntry(ctx: Context, scope: EntryScope, uuid: string, input: { locale?: string }): Promise<AdminEntryBody> {
+export async function unpublishEntry(ctx: ActingContext, scope: EntryScope, uuid: string, input: { locale?: string }, lockOverride = false): Promise<AdminEntryBody> {
   const entry = await requireEntry(ctx, scope, uuid);
   const locale = checkedLocale(scope, input.locale);
-  const removed = await ctx.db.transaction((tx) => unpublishVersions(tx, entry.id, locale, ctx));
+  const removed = await ctx.db.transaction(async (tx) => {
+    await holdUnlockedEntry({ ...ctx, db: tx }, entry, lockOverride);
+    return unpublishVersions(tx, entry.id, locale, ctx);
+  });
   ctx.caches.changed('content');
   if (!removed.length) throw entryNotPublished();
   const after = { ...entry, unpublishAt: locale === undefined ? null : entry.unpublishAt };

@@ -77,6 +77,11 @@ export const entryNotPublished = define('ATR_ENTRY_NOT_PUBLISHED', 'conflict',
   'The entry is not published (in this locale): there is nothing to unpublish', { catalogs: admin });
 export const deliveryStarted = define('ATR_DELIVERY_STARTED', 'conflict',
   'Only a scheduled delivery can be canceled: this one has started or ended', { catalogs: admin });
+// Edit locks: someone else is editing the item.
+export const locked = define('ATR_LOCKED', 'conflict', 'Another team member holds the edit lock on this item', {
+  message: (holder: string, since: Date) => `${holder} is editing this item (since ${since.toISOString().slice(11, 16)} UTC); ask them or take the lock over`,
+  catalogs: admin,
+});
 // Webhooks: a resend the endpoint's or the delivery's state refuses.
 export const webhookEndpointInactive = define('ATR_WEBHOOK_INACTIVE', 'conflict',
   'The endpoint is not active: turn it on (PUT active: true) before resending', { catalogs: admin });

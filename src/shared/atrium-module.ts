@@ -2,6 +2,7 @@ import type { FastifyPluginAsync, onRequestAsyncHookHandler } from 'fastify';
 import type { RoleTargets } from '../admin-auth/role-targets.js';
 import type { Context } from '../context.js';
 import type { Job } from '../jobs/runner.js';
+import type { Lockables } from '../locks/lockables.js';
 import type { Worker } from '../queue/loops.js';
 import type { TaskQueue } from '../queue/tasks.js';
 import type { UserCleanup } from '../realms/user-cleanups.js';
@@ -43,6 +44,8 @@ export interface AtriumModule {
   realmPages?: Partial<RealmPageParts & { signUpCode: SignUpCode }>;
   /** How to tell that a role's target of the feature exists (a realm, a content space) for team role assignments. */
   roleTargets?: RoleTargets;
+  /** The kinds of item the feature's editors lock while editing (locks/lockables.ts), by `resource_type`. */
+  lockables?: Lockables;
   /** Rows the feature deletes with a realm's users (realms/user-cleanups.ts). */
   onUsersDeleted?: UserCleanup;
 }

@@ -260,7 +260,7 @@ export interface paths {
                 409: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_NO_SESSION" | "ATR_ORIGINATION_IN_USE" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
+                        "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_LOCKED" | "ATR_NO_SESSION" | "ATR_ORIGINATION_IN_USE" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -4091,7 +4091,7 @@ export interface paths {
                 409: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_NO_SESSION" | "ATR_ORIGINATION_IN_USE" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
+                        "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_LOCKED" | "ATR_NO_SESSION" | "ATR_ORIGINATION_IN_USE" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -8175,7 +8175,7 @@ export interface paths {
                 409: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_NO_SESSION" | "ATR_ORIGINATION_IN_USE" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
+                        "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_LOCKED" | "ATR_NO_SESSION" | "ATR_ORIGINATION_IN_USE" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -9337,7 +9337,7 @@ export interface paths {
                 409: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_NO_SESSION" | "ATR_ORIGINATION_IN_USE" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
+                        "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_LOCKED" | "ATR_NO_SESSION" | "ATR_ORIGINATION_IN_USE" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -9498,7 +9498,7 @@ export interface paths {
                 409: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_NO_SESSION" | "ATR_ORIGINATION_IN_USE" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
+                        "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_LOCKED" | "ATR_NO_SESSION" | "ATR_ORIGINATION_IN_USE" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -9652,7 +9652,7 @@ export interface paths {
                 409: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_NO_SESSION" | "ATR_ORIGINATION_IN_USE" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
+                        "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_LOCKED" | "ATR_NO_SESSION" | "ATR_ORIGINATION_IN_USE" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -9812,7 +9812,7 @@ export interface paths {
                 409: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_NO_SESSION" | "ATR_ORIGINATION_IN_USE" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
+                        "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_LOCKED" | "ATR_NO_SESSION" | "ATR_ORIGINATION_IN_USE" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -12629,7 +12629,7 @@ export interface paths {
                 409: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_NO_SESSION" | "ATR_ORIGINATION_IN_USE" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
+                        "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_LOCKED" | "ATR_NO_SESSION" | "ATR_ORIGINATION_IN_USE" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -14383,7 +14383,7 @@ export interface paths {
                 409: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_NO_SESSION" | "ATR_ORIGINATION_IN_USE" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
+                        "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_LOCKED" | "ATR_NO_SESSION" | "ATR_ORIGINATION_IN_USE" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -14575,7 +14575,7 @@ export interface paths {
         };
         /**
          * Save a draft
-         * @description Partial: attributes and fields left out keep their value. Saves the draft of `locale`; a locale the entry has no draft in yet gets one (a new locale version, started from the default locale's draft). Fields that are not localized, and `private` with `segment_uuids`, are written to every locale's draft. What is published does not change until it is published again.
+         * @description Partial: attributes and fields left out keep their value. Saves the draft of `locale`; a locale the entry has no draft in yet gets one (a new locale version, started from the default locale's draft). Fields that are not localized, and `private` with `segment_uuids`, are written to every locale's draft. What is published does not change until it is published again. While another member holds the item's edit lock (GET /locks) the write is 409 `ATR_LOCKED` naming them; a role that may take the lock over sends `Atrium-Lock-Override: take-over` to write anyway, and holds the lock from then on. The writer's own lock is renewed.
          */
         put: {
             parameters: {
@@ -14679,7 +14679,7 @@ export interface paths {
                 409: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_NO_SESSION" | "ATR_ORIGINATION_IN_USE" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
+                        "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_LOCKED" | "ATR_NO_SESSION" | "ATR_ORIGINATION_IN_USE" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -14746,7 +14746,7 @@ export interface paths {
         post?: never;
         /**
          * Delete an entry
-         * @description The entry in every locale, drafts and published versions. A published entry is deleted only by a role that may publish (403 otherwise).
+         * @description The entry in every locale, drafts and published versions. A published entry is deleted only by a role that may publish (403 otherwise). While another member holds the item's edit lock (GET /locks) the write is 409 `ATR_LOCKED` naming them; a role that may take the lock over sends `Atrium-Lock-Override: take-over` to write anyway, and holds the lock from then on. The writer's own lock is renewed.
          */
         delete: {
             parameters: {
@@ -14815,6 +14815,17 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description The request conflicts with the current state */
+                409: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_LOCKED" | "ATR_NO_SESSION" | "ATR_ORIGINATION_IN_USE" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description A path parameter is longer than any this server accepts */
                 414: {
                     headers: {
@@ -14855,159 +14866,7 @@ export interface paths {
         put?: never;
         /**
          * Publish an entry
-         * @description Copies the draft of every locale (or of `locale` only) to its published version, which the content API serves, with `published_at` now. Publishing every locale ends a scheduled publish. A draft missing a required field, or a slug another published entry holds in the locale: 422. Answers the published version of `locale` (default: the default locale). The body may be left out.
-         */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description The space's uid */
-                    space_uid: string;
-                    /** @description The content type's uid */
-                    type_uid: string;
-                    /** @description The entry's uuid */
-                    uuid: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description Only this locale (default: every locale the entry has a draft in) */
-                        locale?: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description One locale of an entry, as a draft or as published: `meta` and `fields` exactly as the content API shows them, plus what only the administration sees (allowed segments, schedule) */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ContentAdminEntry"];
-                    };
-                };
-                /** @description The request is malformed */
-                400: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description No credential, or a credential that is not valid */
-                401: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The credential's role does not allow this action, or the CSRF header is missing */
-                403: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The resource does not exist */
-                404: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is too large */
-                413: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_PAYLOAD_TOO_LARGE";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A path parameter is longer than any this server accepts */
-                414: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is not of a media type this operation takes */
-                415: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_UNSUPPORTED_MEDIA_TYPE";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The input is not valid; `details` names each attribute */
-                422: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
-                503: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/content/spaces/{space_uid}/types/{type_uid}/entries/{uuid}/unpublish": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Unpublish an entry
-         * @description Removes the published version of every locale (or of `locale` only): the content API stops serving it at once; the drafts stay, with `unpublished_at` now. Unpublishing every locale ends a scheduled unpublish. 409 when nothing is published. Answers the draft. The body may be left out.
+         * @description Copies the draft of every locale (or of `locale` only) to its published version, which the content API serves, with `published_at` now. Publishing every locale ends a scheduled publish. A draft missing a required field, or a slug another published entry holds in the locale: 422. Answers the published version of `locale` (default: the default locale). The body may be left out. While another member holds the item's edit lock (GET /locks) the write is 409 `ATR_LOCKED` naming them; a role that may take the lock over sends `Atrium-Lock-Override: take-over` to write anyway, and holds the lock from then on. The writer's own lock is renewed.
          */
         post: {
             parameters: {
@@ -15089,7 +14948,170 @@ export interface paths {
                 409: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_NO_SESSION" | "ATR_ORIGINATION_IN_USE" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
+                        "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_LOCKED" | "ATR_NO_SESSION" | "ATR_ORIGINATION_IN_USE" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is too large */
+                413: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PAYLOAD_TOO_LARGE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A path parameter is longer than any this server accepts */
+                414: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is not of a media type this operation takes */
+                415: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNSUPPORTED_MEDIA_TYPE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The input is not valid; `details` names each attribute */
+                422: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
+                503: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/content/spaces/{space_uid}/types/{type_uid}/entries/{uuid}/unpublish": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Unpublish an entry
+         * @description Removes the published version of every locale (or of `locale` only): the content API stops serving it at once; the drafts stay, with `unpublished_at` now. Unpublishing every locale ends a scheduled unpublish. 409 when nothing is published. Answers the draft. The body may be left out. While another member holds the item's edit lock (GET /locks) the write is 409 `ATR_LOCKED` naming them; a role that may take the lock over sends `Atrium-Lock-Override: take-over` to write anyway, and holds the lock from then on. The writer's own lock is renewed.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The space's uid */
+                    space_uid: string;
+                    /** @description The content type's uid */
+                    type_uid: string;
+                    /** @description The entry's uuid */
+                    uuid: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description Only this locale (default: every locale the entry has a draft in) */
+                        locale?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description One locale of an entry, as a draft or as published: `meta` and `fields` exactly as the content API shows them, plus what only the administration sees (allowed segments, schedule) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ContentAdminEntry"];
+                    };
+                };
+                /** @description The request is malformed */
+                400: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No credential, or a credential that is not valid */
+                401: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The credential's role does not allow this action, or the CSRF header is missing */
+                403: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The resource does not exist */
+                404: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request conflicts with the current state */
+                409: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_LOCKED" | "ATR_NO_SESSION" | "ATR_ORIGINATION_IN_USE" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -15752,6 +15774,498 @@ export interface paths {
                     headers: {
                         /** @description The error's stable code */
                         "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
+                503: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/locks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List edit locks
+         * @description The live locks of the sites and spaces the credential may read, the oldest first.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /**
+                     * @description Page number, from 1 (default 1)
+                     * @example 1
+                     */
+                    page?: string;
+                    /**
+                     * @description Items per page (default 10, at most 100; larger values are cut)
+                     * @example 10
+                     */
+                    per_page?: string;
+                    /** @description Only locks on this kind of item */
+                    resource_type?: string;
+                    /** @description Only the lock on this item (with `resource_type`): who holds it and since when, for an editor's banner */
+                    resource_id?: string;
+                    /** @description Only locks of this site or space */
+                    scope?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            locks: components["schemas"]["EditLock"][];
+                            meta: components["schemas"]["Meta"];
+                        };
+                    };
+                };
+                /** @description The request is malformed */
+                400: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No credential, or a credential that is not valid */
+                401: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The credential's role does not allow this action, or the CSRF header is missing */
+                403: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
+                503: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Take an edit lock
+         * @description An editor opening an item takes its lock, which lives 5 minutes and is renewed by a heartbeat (PUT, every minute) and by every save. Taking a lock one already holds renews it. While someone else holds it: 409 `ATR_LOCKED` naming them, unless `take_over` is sent by a role that may take it over (403 for another role); the previous holder's next heartbeat or save is then 409 naming the new holder. Content entries: `content.write` takes a lock, `content.publish` takes one over or releases another's; site items: `site.write` and `site.publish`, on the item's site or space. While another member holds the item's edit lock (GET /locks) the write is 409 `ATR_LOCKED` naming them; a role that may take the lock over sends `Atrium-Lock-Override: take-over` to write anyway, and holds the lock from then on. The writer's own lock is renewed.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * @description The kind of item
+                         * @enum {string}
+                         */
+                        resource_type: "content_entry";
+                        /** @description The item's id */
+                        resource_id: string;
+                        /** @description Take the lock over from whoever holds it (needs the permission to publish the item) */
+                        take_over?: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description An edit lock: the team member editing an item, until it expires */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["EditLock"];
+                    };
+                };
+                /** @description The request is malformed */
+                400: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No credential, or a credential that is not valid */
+                401: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The credential's role does not allow this action, or the CSRF header is missing */
+                403: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The resource does not exist */
+                404: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request conflicts with the current state */
+                409: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_LOCKED" | "ATR_NO_SESSION" | "ATR_ORIGINATION_IN_USE" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is too large */
+                413: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PAYLOAD_TOO_LARGE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is not of a media type this operation takes */
+                415: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNSUPPORTED_MEDIA_TYPE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The input is not valid; `details` names each attribute */
+                422: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
+                503: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/locks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Renew an edit lock (heartbeat)
+         * @description The holder's lock lives 5 more minutes. A lock someone else holds now (taken over, or taken after it expired) is 409 `ATR_LOCKED` naming them; a released lock is 404. No body.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The lock's id */
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description An edit lock: the team member editing an item, until it expires */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["EditLock"];
+                    };
+                };
+                /** @description The request is malformed */
+                400: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No credential, or a credential that is not valid */
+                401: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The credential's role does not allow this action, or the CSRF header is missing */
+                403: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The resource does not exist */
+                404: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request conflicts with the current state */
+                409: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_LOCKED" | "ATR_NO_SESSION" | "ATR_ORIGINATION_IN_USE" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is too large */
+                413: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PAYLOAD_TOO_LARGE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A path parameter is longer than any this server accepts */
+                414: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is not of a media type this operation takes */
+                415: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNSUPPORTED_MEDIA_TYPE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The input is not valid; `details` names each attribute */
+                422: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
+                503: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        /**
+         * Release an edit lock
+         * @description By its holder (an editor leaving the item), or by a role that may take it over. Content entries: `content.write` takes a lock, `content.publish` takes one over or releases another's; site items: `site.write` and `site.publish`, on the item's site or space.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The lock's id */
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description No content */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description The request is malformed */
+                400: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No credential, or a credential that is not valid */
+                401: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The credential's role does not allow this action, or the CSRF header is missing */
+                403: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The resource does not exist */
+                404: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A path parameter is longer than any this server accepts */
+                414: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The input is not valid; `details` names each attribute */
+                422: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
                         [name: string]: unknown;
                     };
                     content: {
@@ -16919,7 +17433,7 @@ export interface paths {
                 409: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_NO_SESSION" | "ATR_ORIGINATION_IN_USE" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
+                        "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_LOCKED" | "ATR_NO_SESSION" | "ATR_ORIGINATION_IN_USE" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -17891,6 +18405,31 @@ export interface components {
             created_at?: string;
             /** Format: date-time */
             updated_at?: string;
+        };
+        /** @description An edit lock: the team member editing an item, until it expires */
+        EditLock: {
+            id: number;
+            /**
+             * @description The kind of item locked
+             * @example content_entry
+             */
+            resource_type: string;
+            /** @description The item's id (a content entry's uuid, a page's id) */
+            resource_id: string;
+            /** @description The uid of the site or space the item belongs to */
+            scope: string;
+            /** @description The team member editing the item */
+            holder: {
+                id: number;
+                name: string;
+            };
+            /** Format: date-time */
+            acquired_at: string;
+            /**
+             * Format: date-time
+             * @description When the lock ends without a heartbeat or a save (5 minutes after the last)
+             */
+            expires_at: string;
         };
         /** @description One admin write, sign-in, failed sign-in, lockout or sign-out */
         AuditLogEntry: {

@@ -23,6 +23,7 @@ export const ATRIUM_ERROR_CODES = [
   'ATR_INVALID', // invalid: The input is not valid: `details` names each attribute at fault
   'ATR_INVALID_JSON', // bad_request: The request body is not valid JSON
   'ATR_LAST_OWNER', // invalid: The account must keep at least one active member with the account_owner role
+  'ATR_LOCKED', // conflict: Another team member holds the edit lock on this item
   'ATR_NO_SESSION', // conflict: There is no session to end: this request was made with an access token, not the session cookie
   'ATR_NOT_ACCEPTABLE', // not_acceptable: The multipart body cannot be read as declared
   'ATR_NOT_BUILT_IN_ROLE', // invalid: Only a built-in role can be restored
