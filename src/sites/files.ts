@@ -7,6 +7,7 @@ import { uniqueViolation } from '../db/unique.js';
 import { siteFiles } from '../tables/sites.js';
 import { SITE_LIMITS, type FileInput, type FileModel } from './schema.js';
 import { draftChanged, requireSite } from './sites.js';
+import { assertSiteItemUnlocked } from './site-locks.js';
 
 type SiteFile = typeof siteFiles.$inferSelect;
 export type FileBody = Static<typeof FileModel>;
@@ -65,16 +66,18 @@ export async function createFile(ctx: ActingContext, siteUid: string, input: Sta
   return fileBody(row);
 }
 
-export async function updateFile(ctx: ActingContext, siteUid: string, id: number, input: Static<typeof FileInput>): Promise<FileBody> {
+export async function updateFile(ctx: ActingContext, siteUid: string, id: number, input: Static<typeof FileInput>, override = false): Promise<FileBody> {
   const { site, file } = await requireFile(ctx, siteUid, id, 'site.write');
+  await assertSiteItemUnlocked(ctx, 'site_file', String(file.id), override);
   const { name, body } = checked(input, false);
   const [row] = await ctx.db.update(siteFiles).set({ name, body, updatedAt: ctx.clock.now() }).where(eq(siteFiles.id, file.id)).returning().catch(nameTaken);
   await draftChanged(ctx, site.id);
   return fileBody(row);
 }
 
-export async function deleteFile(ctx: ActingContext, siteUid: string, id: number): Promise<void> {
+export async function deleteFile(ctx: ActingContext, siteUid: string, id: number, override = false): Promise<void> {
   const { site, file } = await requireFile(ctx, siteUid, id, 'site.write');
+  await assertSiteItemUnlocked(ctx, 'site_file', String(file.id), override);
   await ctx.db.delete(siteFiles).where(eq(siteFiles.id, file.id));
   await draftChanged(ctx, site.id);
 }

@@ -8,6 +8,7 @@ import { checkBlocks } from './blocks.js';
 import { chainOf, firstClash, RESERVED_SLUGS, sitePaths, SLUG, treeOrder, type TreePage } from './paths.js';
 import { SITE_LIMITS, type PageInput, type PageModel } from './schema.js';
 import { draftChanged, requireSite, type Site } from './sites.js';
+import { assertSiteItemUnlocked } from './site-locks.js';
 
 export type SitePage = typeof sitePages.$inferSelect;
 export type PageBody = Static<typeof PageModel>;
@@ -131,8 +132,9 @@ export async function createPage(ctx: ActingContext, siteUid: string, input: Inp
 }
 
 /** PUT is partial; `parent_id` and `position` move the page with its subtree. */
-export async function updatePage(ctx: ActingContext, siteUid: string, id: number, input: Input): Promise<PageBody> {
+export async function updatePage(ctx: ActingContext, siteUid: string, id: number, input: Input, override = false): Promise<PageBody> {
   const { site, page } = await requirePage(ctx, siteUid, id, 'site.write');
+  await assertSiteItemUnlocked(ctx, 'layout_page', String(page.id), override);
   const checked = await checkedPage(ctx, site, input, page);
   await lockSite(ctx, site.id);
   const pages = await pagesOf(ctx, site.id);
@@ -146,8 +148,9 @@ export async function updatePage(ctx: ActingContext, siteUid: string, id: number
   return pageBody(row, sitePaths(pages.map((p) => (p.id === row.id ? row : p)), site).get(row.id) ?? {});
 }
 
-export async function deletePage(ctx: ActingContext, siteUid: string, id: number): Promise<void> {
+export async function deletePage(ctx: ActingContext, siteUid: string, id: number, override = false): Promise<void> {
   const { site, page } = await requirePage(ctx, siteUid, id, 'site.write');
+  await assertSiteItemUnlocked(ctx, 'layout_page', String(page.id), override);
   await lockSite(ctx, site.id);
   const [child] = await ctx.db.select({ id: sitePages.id }).from(sitePages).where(eq(sitePages.parentId, page.id)).limit(1);
   if (child) throw pageHasChildren();

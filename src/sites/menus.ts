@@ -7,6 +7,7 @@ import { FieldErrors, invalidField, notFound } from '../errors/index.js';
 import { siteMenus, sitePages, type MenuItem } from '../tables/sites.js';
 import { SITE_LIMITS, type MenuInput, type MenuModel } from './schema.js';
 import { draftChanged, requireSite, type Site } from './sites.js';
+import { assertSiteItemUnlocked } from './site-locks.js';
 
 type Menu = typeof siteMenus.$inferSelect;
 export type MenuBody = Static<typeof MenuModel>;
@@ -110,8 +111,9 @@ export async function createMenu(ctx: ActingContext, siteUid: string, input: Sta
   return menuBody(menu, ids);
 }
 
-export async function updateMenu(ctx: ActingContext, siteUid: string, menuUid: string, input: Static<typeof MenuInput>): Promise<MenuBody> {
+export async function updateMenu(ctx: ActingContext, siteUid: string, menuUid: string, input: Static<typeof MenuInput>, override = false): Promise<MenuBody> {
   const { site, menu } = await requireMenu(ctx, siteUid, menuUid, 'site.write');
+  await assertSiteItemUnlocked(ctx, 'menu', `${site.uid}/${menu.uid}`, override);
   const errors = new FieldErrors();
   const uid = checkedUid(errors, input.uid, false);
   const name = checkedName(errors, input.name, false);
@@ -123,8 +125,9 @@ export async function updateMenu(ctx: ActingContext, siteUid: string, menuUid: s
   return menuBody(row, ids);
 }
 
-export async function deleteMenu(ctx: ActingContext, siteUid: string, menuUid: string): Promise<void> {
+export async function deleteMenu(ctx: ActingContext, siteUid: string, menuUid: string, override = false): Promise<void> {
   const { site, menu } = await requireMenu(ctx, siteUid, menuUid, 'site.write');
+  await assertSiteItemUnlocked(ctx, 'menu', `${site.uid}/${menu.uid}`, override);
   await ctx.db.delete(siteMenus).where(eq(siteMenus.id, menu.id));
   await draftChanged(ctx, site.id);
 }

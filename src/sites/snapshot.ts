@@ -76,13 +76,22 @@ export interface Change {
   after: unknown;
 }
 
+/** JSON with keys in order: a snapshot read back from jsonb has its keys reordered. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value && typeof value === 'object') {
+    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
 function diffMaps(kind: Change['kind'], before: Record<string, unknown>, after: Record<string, unknown>): Change[] {
   const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])].sort();
   return keys.flatMap((key): Change[] => {
     const [a, b] = [Object.hasOwn(before, key) ? before[key] : undefined, Object.hasOwn(after, key) ? after[key] : undefined];
     if (a === undefined) return [{ kind, key, change: 'added', before: null, after: b }];
     if (b === undefined) return [{ kind, key, change: 'removed', before: a, after: null }];
-    return JSON.stringify(a) === JSON.stringify(b) ? [] : [{ kind, key, change: 'changed', before: a, after: b }];
+    return canonical(a) === canonical(b) ? [] : [{ kind, key, change: 'changed', before: a, after: b }];
   });
 }
 

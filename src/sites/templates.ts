@@ -7,6 +7,7 @@ import { siteTemplates } from '../tables/sites.js';
 import { SITE_LIMITS, type TemplateInput, type TemplateModel } from './schema.js';
 import { liquidProblem } from './liquid.js';
 import { draftChanged, requireSite } from './sites.js';
+import { assertSiteItemUnlocked } from './site-locks.js';
 
 export type TemplateKind = 'layout' | 'snippet';
 type Template = typeof siteTemplates.$inferSelect;
@@ -63,8 +64,9 @@ export async function createTemplate(ctx: ActingContext, siteUid: string, kind: 
   return templateBody(row);
 }
 
-export async function updateTemplate(ctx: ActingContext, siteUid: string, kind: TemplateKind, id: number, input: Static<typeof TemplateInput>): Promise<TemplateBody> {
+export async function updateTemplate(ctx: ActingContext, siteUid: string, kind: TemplateKind, id: number, input: Static<typeof TemplateInput>, override = false): Promise<TemplateBody> {
   const { site, template } = await requireTemplate(ctx, siteUid, kind, id, 'site.write');
+  await assertSiteItemUnlocked(ctx, 'site_template', String(template.id), override);
   const { name, source } = checked(input, false);
   const [row] = await ctx.db.update(siteTemplates).set({ name, source, updatedAt: ctx.clock.now() })
     .where(eq(siteTemplates.id, template.id)).returning().catch(nameTaken);
@@ -72,8 +74,9 @@ export async function updateTemplate(ctx: ActingContext, siteUid: string, kind: 
   return templateBody(row);
 }
 
-export async function deleteTemplate(ctx: ActingContext, siteUid: string, kind: TemplateKind, id: number): Promise<void> {
+export async function deleteTemplate(ctx: ActingContext, siteUid: string, kind: TemplateKind, id: number, override = false): Promise<void> {
   const { site, template } = await requireTemplate(ctx, siteUid, kind, id, 'site.write');
+  await assertSiteItemUnlocked(ctx, 'site_template', String(template.id), override);
   await ctx.db.delete(siteTemplates).where(eq(siteTemplates.id, template.id));
   await draftChanged(ctx, site.id);
 }

@@ -1,4 +1,4 @@
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Context } from '../../context.js';
@@ -12,7 +12,7 @@ import { csrfMatches, CSRF_FIELD, issueCsrfToken } from '../../shared/html/csrf.
 import { escapeHtml } from '../../shared/html/markup.js';
 import { checkPreview } from '../preview.js';
 import type { CompiledSite } from '../published.js';
-import { cachedPage, compiledVersion, renderPage, servedSite, type RenderedPage, type ServedSite } from '../serving.js';
+import { cachedPage, compiledVersion, renderPage, servedSite, siteOfDomain, type RenderedPage, type ServedSite } from '../serving.js';
 import { draftSnapshot, EMPTY_SNAPSHOT, type SnapshotPage } from '../snapshot.js';
 
 const Params = Type.Object({ site_uid: Type.String({ maxLength: 100 }), '*': Type.Optional(Type.String()) });
@@ -106,15 +106,59 @@ async function preview(ctx: Context, request: FastifyRequest, reply: FastifyRepl
   }
 }
 
+function logoutPage(ctx: Context, request: FastifyRequest, reply: FastifyReply, site: ServedSite) {
+  if (!site.realmUid) return plain(reply, 404, 'Page not found');
+  const token = issueCsrfToken(request, reply, site.realmUid, secureCookies(ctx), `/sites/${site.uid}`);
+  return reply.header('content-type', 'text/html; charset=utf-8').header('cache-control', PRIVATE)
+    .send(`<!doctype html><html lang="${escapeHtml(site.defaultLocale)}"><head><meta charset="utf-8"><title>${escapeHtml(site.name)}</title></head><body><main><h1>${escapeHtml(site.name)}</h1>
+<form method="post" action="/sites/${escapeHtml(site.uid)}/logout"><input type="hidden" name="${CSRF_FIELD}" value="${token}"><button type="submit">Sign out</button></form></main></body></html>`);
+}
+
+/** Any address of a site: its files, sitemap, robots.txt, previews, sign-out page, and pages. */
+async function serveSite(ctx: Context, request: FastifyRequest, reply: FastifyReply, site: ServedSite, path: string) {
+  if (path.startsWith('/_preview/')) return preview(ctx, request, reply, site, path.slice('/_preview/'.length));
+  if (path === '/logout') return logoutPage(ctx, request, reply, site);
+  const version = await compiledVersion(ctx, site);
+  if (!version) return plain(reply, 404, 'Page not found');
+  const base = new URL(ctx.config.baseUrl);
+  const origin = site.customDomain && hostOf(request) === site.customDomain ? `${base.protocol}//${site.customDomain}` : base.origin;
+  if (path === '/robots.txt') {
+    return reply.header('content-type', 'text/plain; charset=utf-8').header('cache-control', PUBLIC_CACHE)
+      .send(`User-agent: *\nAllow: /\nSitemap: ${origin}${rootOf(request, site)}/sitemap.xml\n`);
+  }
+  if (path === '/sitemap.xml') return sitemap(request, reply, site, version, origin);
+  if (path.startsWith('/_assets/')) {
+    const file = version.file(path.slice('/_assets/'.length));
+    if (!file) return plain(reply, 404, 'Page not found');
+    return reply.header('content-type', file.type).header('cache-control', IMMUTABLE).send(file.body);
+  }
+  return servePage(ctx, request, reply, site, version, path);
+}
+
 /**
- * The published sites: `/sites/{uid}/{path}` (and `/{path}` on a site's own domain, rewritten to it),
+ * On a site's own domain every GET is the site's (`/about` is `/sites/{uid}/about`); its forms post to
+ * `/sites/{uid}/...`, which the routes serve on any host. Requests for other hosts pass at once.
+ */
+export function siteDomainHook(ctx: Context): onRequestAsyncHookHandler {
+  const baseHost = new URL(ctx.config.baseUrl).hostname.toLowerCase();
+  return async (request, reply) => {
+    if ((request.method !== 'GET' && request.method !== 'HEAD') || hostOf(request) === baseHost) return;
+    const site = await siteOfDomain(ctx, hostOf(request));
+    if (!site) return;
+    const path = request.url.split('?')[0];
+    if (path.startsWith(`/sites/${site.uid}/`)) return;
+    await serveSite(ctx, request, reply, site, path);
+    return reply;
+  };
+}
+
+/**
+ * The published sites: `/sites/{uid}/{path}` (and `/{path}` on a site's own domain, see siteDomainHook),
  * with the sitemap, robots.txt, the files under `/_assets/`, draft previews and sign-out.
  */
 export function servedSitePages(ctx: Context): FastifyPluginAsync {
   return async (scope) => {
     const app = scope.withTypeProvider<TypeBoxTypeProvider>();
-    const origin = new URL(ctx.config.baseUrl).origin;
-    const secure = secureCookies(ctx);
 
     app.get('/sites/:site_uid', { schema: { ...hide, params: Params } }, async (request, reply) =>
       reply.code(301).redirect(`/sites/${encodeURIComponent(request.params.site_uid)}/`, 301));
@@ -122,43 +166,19 @@ export function servedSitePages(ctx: Context): FastifyPluginAsync {
     app.get('/sites/:site_uid/*', { schema: { ...hide, params: Params } }, async (request, reply) => {
       const site = await servedSite(ctx, request.params.site_uid);
       if (!site) return plain(reply, 404, 'Page not found');
-      const path = `/${request.params['*'] ?? ''}`;
-      if (path.startsWith('/_preview/')) return preview(ctx, request, reply, site, path.slice('/_preview/'.length));
-      if (path === '/logout') return logoutPage(request, reply, site);
-      const version = await compiledVersion(ctx, site);
-      if (!version) return plain(reply, 404, 'Page not found');
-      if (path === '/robots.txt') {
-        return reply.header('content-type', 'text/plain; charset=utf-8').header('cache-control', PUBLIC_CACHE)
-          .send(`User-agent: *\nAllow: /\nSitemap: ${site.customDomain && hostOf(request) === site.customDomain ? `${new URL(origin).protocol}//${site.customDomain}` : origin}${rootOf(request, site)}/sitemap.xml\n`);
-      }
-      if (path === '/sitemap.xml') return sitemap(request, reply, site, version, site.customDomain && hostOf(request) === site.customDomain ? `${new URL(origin).protocol}//${site.customDomain}` : origin);
-      if (path.startsWith('/_assets/')) {
-        const file = version.file(path.slice('/_assets/'.length));
-        if (!file) return plain(reply, 404, 'Page not found');
-        return reply.header('content-type', file.type).header('cache-control', IMMUTABLE).send(file.body);
-      }
-      return servePage(ctx, request, reply, site, version, path);
+      return serveSite(ctx, request, reply, site, `/${request.params['*'] ?? ''}`);
     });
-
-    function logoutPage(request: FastifyRequest, reply: FastifyReply, site: ServedSite) {
-      if (!site.realmUid) return plain(reply, 404, 'Page not found');
-      const root = rootOf(request, site);
-      const token = issueCsrfToken(request, reply, site.realmUid, secure, root || '/');
-      return reply.header('content-type', 'text/html; charset=utf-8').header('cache-control', PRIVATE)
-        .send(`<!doctype html><html lang="${escapeHtml(site.defaultLocale)}"><head><meta charset="utf-8"><title>${escapeHtml(site.name)}</title></head><body><main><h1>${escapeHtml(site.name)}</h1>
-<form method="post" action="${escapeHtml(root)}/logout"><input type="hidden" name="${CSRF_FIELD}" value="${token}"><button type="submit">Sign out</button></form></main></body></html>`);
-    }
 
     // Ends the realm session, tells every registered application (spec 5.1), and goes back to the site's home.
     app.post('/sites/:site_uid/logout', { schema: { ...hide, params: Params, body: LogoutForm } }, async (request, reply) => {
       const site = await servedSite(ctx, request.params.site_uid);
       const realm = site?.realmUid ? await findActiveRealm(ctx, site.realmUid) : undefined;
       if (!site || !realm) return plain(reply, 404, 'Page not found');
-      if (!csrfMatches(request, request.body?.csrf_token)) return logoutPage(request, reply.code(403), site);
+      if (!csrfMatches(request, request.body?.csrf_token)) return logoutPage(ctx, request, reply.code(403), site);
       const cookieName = realmCookieName(realm.uid);
       await signOut(ctx, realm, request.cookies[cookieName]);
       await tellApplicationsOfSignOut(ctx);
-      reply.clearCookie(cookieName, { path: '/', httpOnly: true, sameSite: 'lax', secure });
+      reply.clearCookie(cookieName, { path: '/', httpOnly: true, sameSite: 'lax', secure: secureCookies(ctx) });
       return reply.header('cache-control', PRIVATE).redirect(`${rootOf(request, site)}/`, 303);
     });
   };

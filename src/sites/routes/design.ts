@@ -4,6 +4,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Context } from '../../context.js';
 import { acting } from '../../admin-auth/guard.js';
 import { ref, useModels } from '../../http/models.js';
+import { lockOverrideOf, OVERRIDE_DESCRIPTION } from '../../locks/override.js';
 import { failures, NoContent } from '../../http/responses.js';
 import { createFile, deleteFile, fileBody, listFiles, requireFile, updateFile } from '../files.js';
 import { FileInput, FileModel, SiteItemParams, SiteParam, TemplateInput, TemplateModel } from '../schema.js';
@@ -11,6 +12,7 @@ import { createTemplate, deleteTemplate, listTemplates, requireTemplate, templat
 
 const tags = ['Sites'];
 const DRAFT = ' A change is a draft: it is served once the site is published.';
+const LOCKED = ` ${OVERRIDE_DESCRIPTION}`;
 const LIQUID = ' Liquid that does not parse is a 422 naming its line and column. Output of `{{ }}` is HTML-escaped; `| raw` writes a value as it is.';
 
 /** Layouts and snippets share their routes; `path` is `layouts` or `snippets`. */
@@ -32,13 +34,13 @@ function templateRoutes(ctx: Context, kind: TemplateKind, path: string, noun: st
     }, async (request, reply) => reply.code(201).send(await createTemplate(acting(ctx, request), request.params.site_uid, kind, request.body)));
     app.put(item, {
       config: { access: 'site.write', target: 'site_uid' },
-      schema: { tags, summary: `Change a ${noun}`, description: `Partial.${LIQUID}${DRAFT}`, params: SiteItemParams, body: TemplateInput, response: { 200: ref(TemplateModel), ...failures(401, 403, 404, 409, 422) } },
-    }, async (request) => updateTemplate(acting(ctx, request), request.params.site_uid, kind, request.params.id, request.body));
+      schema: { tags, summary: `Change a ${noun}`, description: `Partial.${LIQUID}${DRAFT}${LOCKED}`, params: SiteItemParams, body: TemplateInput, response: { 200: ref(TemplateModel), ...failures(401, 403, 404, 409, 422) } },
+    }, async (request) => updateTemplate(acting(ctx, request), request.params.site_uid, kind, request.params.id, request.body, lockOverrideOf(request)));
     app.delete(item, {
       config: { access: 'site.write', target: 'site_uid' },
-      schema: { tags, summary: `Delete a ${noun}`, description: DRAFT.trim(), params: SiteItemParams, response: { 204: NoContent, ...failures(401, 403, 404, 409) } },
+      schema: { tags, summary: `Delete a ${noun}`, description: `${DRAFT.trim()}${LOCKED}`, params: SiteItemParams, response: { 204: NoContent, ...failures(401, 403, 404, 409) } },
     }, async (request, reply) => {
-      await deleteTemplate(acting(ctx, request), request.params.site_uid, kind, request.params.id);
+      await deleteTemplate(acting(ctx, request), request.params.site_uid, kind, request.params.id, lockOverrideOf(request));
       return reply.code(204).send(null);
     });
   };
@@ -64,13 +66,13 @@ function fileRoutes(ctx: Context): FastifyPluginAsync {
     }, async (request, reply) => reply.code(201).send(await createFile(acting(ctx, request), request.params.site_uid, request.body)));
     app.put('/sites/:site_uid/files/:id', {
       config: { access: 'site.write', target: 'site_uid' },
-      schema: { tags, summary: 'Change a file', description: `Partial.${DRAFT}`, params: SiteItemParams, body: FileInput, response: { 200: ref(FileModel), ...failures(401, 403, 404, 409, 413, 422) } },
-    }, async (request) => updateFile(acting(ctx, request), request.params.site_uid, request.params.id, request.body));
+      schema: { tags, summary: 'Change a file', description: `Partial.${DRAFT}${LOCKED}`, params: SiteItemParams, body: FileInput, response: { 200: ref(FileModel), ...failures(401, 403, 404, 409, 413, 422) } },
+    }, async (request) => updateFile(acting(ctx, request), request.params.site_uid, request.params.id, request.body, lockOverrideOf(request)));
     app.delete('/sites/:site_uid/files/:id', {
       config: { access: 'site.write', target: 'site_uid' },
-      schema: { tags, summary: 'Delete a file', description: DRAFT.trim(), params: SiteItemParams, response: { 204: NoContent, ...failures(401, 403, 404, 409) } },
+      schema: { tags, summary: 'Delete a file', description: `${DRAFT.trim()}${LOCKED}`, params: SiteItemParams, response: { 204: NoContent, ...failures(401, 403, 404, 409) } },
     }, async (request, reply) => {
-      await deleteFile(acting(ctx, request), request.params.site_uid, request.params.id);
+      await deleteFile(acting(ctx, request), request.params.site_uid, request.params.id, lockOverrideOf(request));
       return reply.code(204).send(null);
     });
   };

@@ -4,6 +4,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Context } from '../../context.js';
 import { acting } from '../../admin-auth/guard.js';
 import { ref, useModels } from '../../http/models.js';
+import { lockOverrideOf, OVERRIDE_DESCRIPTION } from '../../locks/override.js';
 import { listOf, metaOf, pageOf } from '../../http/pagination.js';
 import { failures, NoContent } from '../../http/responses.js';
 import { createPage, deletePage, listPages, showPage, updatePage } from '../layout-pages.js';
@@ -12,6 +13,7 @@ import { BlockModel, MenuInput, MenuItemModel, MenuModel, MenuParams, PageInput,
 
 const tags = ['Sites'];
 const DRAFT = ' A change is a draft: it is served once the site is published.';
+const LOCKED = ` ${OVERRIDE_DESCRIPTION}`;
 const PAGE_RULES = ` A page's path in a locale is its ancestors' slugs joined, under \`/{locale}/\` for a locale other than the default; `
   + 'a page without words in a locale uses the default locale\'s. Two pages with one path in one locale: 409 `ATR_PATH_TAKEN`. '
   + `Slugs may not be a locale or \`sitemap.xml\`, \`robots.txt\`, \`_assets\`, \`_auth\`, \`_preview\`, \`logout\`; only a top-level page (the home page) may have an empty slug. `
@@ -51,15 +53,15 @@ export function layoutPageRoutes(ctx: Context): FastifyPluginAsync {
     app.put('/sites/:site_uid/layout_pages/:id', {
       config: { access: 'site.write', target: 'site_uid' },
       schema: {
-        tags, summary: 'Change or move a page', description: `Partial; \`parent_id\` and \`position\` move it with its subtree.${PAGE_RULES}${DRAFT}`,
+        tags, summary: 'Change or move a page', description: `Partial; \`parent_id\` and \`position\` move it with its subtree.${PAGE_RULES}${DRAFT}${LOCKED}`,
         params: SiteItemParams, body: PageInput, response: { 200: ref(PageModel), ...failures(401, 403, 404, 409, 422) },
       },
-    }, async (request) => updatePage(acting(ctx, request), request.params.site_uid, request.params.id, request.body));
+    }, async (request) => updatePage(acting(ctx, request), request.params.site_uid, request.params.id, request.body, lockOverrideOf(request)));
     app.delete('/sites/:site_uid/layout_pages/:id', {
       config: { access: 'site.write', target: 'site_uid' },
-      schema: { tags, summary: 'Delete a page', description: `A page with children: 409 \`ATR_PAGE_HAS_CHILDREN\`.${DRAFT}`, params: SiteItemParams, response: { 204: NoContent, ...failures(401, 403, 404, 409) } },
+      schema: { tags, summary: 'Delete a page', description: `A page with children: 409 \`ATR_PAGE_HAS_CHILDREN\`.${DRAFT}${LOCKED}`, params: SiteItemParams, response: { 204: NoContent, ...failures(401, 403, 404, 409) } },
     }, async (request, reply) => {
-      await deletePage(acting(ctx, request), request.params.site_uid, request.params.id);
+      await deletePage(acting(ctx, request), request.params.site_uid, request.params.id, lockOverrideOf(request));
       return reply.code(204).send(null);
     });
 
@@ -80,13 +82,13 @@ export function layoutPageRoutes(ctx: Context): FastifyPluginAsync {
     }, async (request, reply) => reply.code(201).send(await createMenu(acting(ctx, request), request.params.site_uid, request.body)));
     app.put('/sites/:site_uid/menus/:menu_uid', {
       config: { access: 'site.write', target: 'site_uid' },
-      schema: { tags, summary: 'Change a menu', description: `Partial; \`items\` replaces every item.${MENU_RULES}${DRAFT}`, params: MenuParams, body: MenuInput, response: { 200: ref(MenuModel), ...failures(401, 403, 404, 409, 422) } },
-    }, async (request) => updateMenu(acting(ctx, request), request.params.site_uid, request.params.menu_uid, request.body));
+      schema: { tags, summary: 'Change a menu', description: `Partial; \`items\` replaces every item.${MENU_RULES}${DRAFT}${LOCKED}`, params: MenuParams, body: MenuInput, response: { 200: ref(MenuModel), ...failures(401, 403, 404, 409, 422) } },
+    }, async (request) => updateMenu(acting(ctx, request), request.params.site_uid, request.params.menu_uid, request.body, lockOverrideOf(request)));
     app.delete('/sites/:site_uid/menus/:menu_uid', {
       config: { access: 'site.write', target: 'site_uid' },
-      schema: { tags, summary: 'Delete a menu', description: DRAFT.trim(), params: MenuParams, response: { 204: NoContent, ...failures(401, 403, 404, 409) } },
+      schema: { tags, summary: 'Delete a menu', description: `${DRAFT.trim()}${LOCKED}`, params: MenuParams, response: { 204: NoContent, ...failures(401, 403, 404, 409) } },
     }, async (request, reply) => {
-      await deleteMenu(acting(ctx, request), request.params.site_uid, request.params.menu_uid);
+      await deleteMenu(acting(ctx, request), request.params.site_uid, request.params.menu_uid, lockOverrideOf(request));
       return reply.code(204).send(null);
     });
   };
