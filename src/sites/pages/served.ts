@@ -139,11 +139,16 @@ async function serveSite(ctx: Context, request: FastifyRequest, reply: FastifyRe
  * On a site's own domain every GET is the site's (`/about` is `/sites/{uid}/about`); its forms post to
  * `/sites/{uid}/...`, which the routes serve on any host. Requests for other hosts pass at once.
  */
+/** What a custom domain can be (realms.ts's rules): a dotted name ending in letters, never an address or localhost. */
+const CUSTOM_DOMAIN_LIKE = /^(?!.*\.localhost$)[a-z0-9.-]+\.[a-z][a-z0-9-]*$/;
+
 export function siteDomainHook(ctx: Context): onRequestAsyncHookHandler {
   const baseHost = new URL(ctx.config.baseUrl).hostname.toLowerCase();
   return async (request, reply) => {
-    if ((request.method !== 'GET' && request.method !== 'HEAD') || hostOf(request) === baseHost) return;
-    const site = await siteOfDomain(ctx, hostOf(request));
+    const host = hostOf(request);
+    if ((request.method !== 'GET' && request.method !== 'HEAD') || host === baseHost || !CUSTOM_DOMAIN_LIKE.test(host)) return;
+    // A database that does not answer is the route's to report (503 on /healthz), not this lookup's.
+    const site = await siteOfDomain(ctx, host).catch(() => null);
     if (!site) return;
     const path = request.url.split('?')[0];
     if (path.startsWith(`/sites/${site.uid}/`)) return;
