@@ -41,6 +41,8 @@ function adminCatalog(ctx: Context, routes: FastifyPluginAsync[]): Catalog {
       { name: 'Submissions', description: 'Realm users\' runs through an origination: start, assign, review, extend, cancel' },
       { name: 'Attachments', description: 'Private files realm users uploaded to answer file questions' },
       { name: 'Content', description: 'Content spaces, their content types, entries and assets' },
+      { name: 'Locks', description: 'Edit leases on content entries and site items: who is editing, heartbeat, take-over' },
+      { name: 'Sites', description: 'Sites: Liquid layouts and snippets, files, the page tree, menus, review requests, versions and publishing' },
       { name: 'Audit log', description: 'What admins did: every write, sign-in, failed sign-in and lockout' },
       { name: 'Webhooks', description: 'Endpoints receiving signed POSTs of events (Standard Webhooks), their deliveries and attempts' },
     ],
@@ -63,6 +65,7 @@ function contentCatalog(routes: FastifyPluginAsync[]): Catalog {
       { name: 'Entries', description: 'Published entries of a content type, filtered, sorted, in a locale' },
       { name: 'Content types', description: 'The JSON Schema of a content type\'s entries' },
       { name: 'Assets', description: 'Images and files of content spaces, at their public URLs' },
+      { name: 'Sites', description: 'The published menus of a site, for headless front ends' },
     ],
     routes,
   };

@@ -260,7 +260,7 @@ export interface paths {
                 409: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_LOCKED" | "ATR_NO_SESSION" | "ATR_ORIGINATION_IN_USE" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
+                        "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_LOCKED" | "ATR_NO_SESSION" | "ATR_NOTHING_TO_PUBLISH" | "ATR_ORIGINATION_IN_USE" | "ATR_PAGE_HAS_CHILDREN" | "ATR_PATH_TAKEN" | "ATR_REVIEW_CLOSED" | "ATR_REVIEW_REQUIRED" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -4091,7 +4091,7 @@ export interface paths {
                 409: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_LOCKED" | "ATR_NO_SESSION" | "ATR_ORIGINATION_IN_USE" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
+                        "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_LOCKED" | "ATR_NO_SESSION" | "ATR_NOTHING_TO_PUBLISH" | "ATR_ORIGINATION_IN_USE" | "ATR_PAGE_HAS_CHILDREN" | "ATR_PATH_TAKEN" | "ATR_REVIEW_CLOSED" | "ATR_REVIEW_REQUIRED" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -8175,7 +8175,7 @@ export interface paths {
                 409: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_LOCKED" | "ATR_NO_SESSION" | "ATR_ORIGINATION_IN_USE" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
+                        "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_LOCKED" | "ATR_NO_SESSION" | "ATR_NOTHING_TO_PUBLISH" | "ATR_ORIGINATION_IN_USE" | "ATR_PAGE_HAS_CHILDREN" | "ATR_PATH_TAKEN" | "ATR_REVIEW_CLOSED" | "ATR_REVIEW_REQUIRED" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -9337,7 +9337,7 @@ export interface paths {
                 409: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_LOCKED" | "ATR_NO_SESSION" | "ATR_ORIGINATION_IN_USE" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
+                        "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_LOCKED" | "ATR_NO_SESSION" | "ATR_NOTHING_TO_PUBLISH" | "ATR_ORIGINATION_IN_USE" | "ATR_PAGE_HAS_CHILDREN" | "ATR_PATH_TAKEN" | "ATR_REVIEW_CLOSED" | "ATR_REVIEW_REQUIRED" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -9498,7 +9498,7 @@ export interface paths {
                 409: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_LOCKED" | "ATR_NO_SESSION" | "ATR_ORIGINATION_IN_USE" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
+                        "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_LOCKED" | "ATR_NO_SESSION" | "ATR_NOTHING_TO_PUBLISH" | "ATR_ORIGINATION_IN_USE" | "ATR_PAGE_HAS_CHILDREN" | "ATR_PATH_TAKEN" | "ATR_REVIEW_CLOSED" | "ATR_REVIEW_REQUIRED" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -9652,7 +9652,7 @@ export interface paths {
                 409: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_LOCKED" | "ATR_NO_SESSION" | "ATR_ORIGINATION_IN_USE" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
+                        "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_LOCKED" | "ATR_NO_SESSION" | "ATR_NOTHING_TO_PUBLISH" | "ATR_ORIGINATION_IN_USE" | "ATR_PAGE_HAS_CHILDREN" | "ATR_PATH_TAKEN" | "ATR_REVIEW_CLOSED" | "ATR_REVIEW_REQUIRED" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -9812,7 +9812,7 @@ export interface paths {
                 409: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_LOCKED" | "ATR_NO_SESSION" | "ATR_ORIGINATION_IN_USE" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
+                        "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_LOCKED" | "ATR_NO_SESSION" | "ATR_NOTHING_TO_PUBLISH" | "ATR_ORIGINATION_IN_USE" | "ATR_PAGE_HAS_CHILDREN" | "ATR_PATH_TAKEN" | "ATR_REVIEW_CLOSED" | "ATR_REVIEW_REQUIRED" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -12629,7 +12629,7 @@ export interface paths {
                 409: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_LOCKED" | "ATR_NO_SESSION" | "ATR_ORIGINATION_IN_USE" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
+                        "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_LOCKED" | "ATR_NO_SESSION" | "ATR_NOTHING_TO_PUBLISH" | "ATR_ORIGINATION_IN_USE" | "ATR_PAGE_HAS_CHILDREN" | "ATR_PATH_TAKEN" | "ATR_REVIEW_CLOSED" | "ATR_REVIEW_REQUIRED" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -14383,7 +14383,7 @@ export interface paths {
                 409: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_LOCKED" | "ATR_NO_SESSION" | "ATR_ORIGINATION_IN_USE" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
+                        "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_LOCKED" | "ATR_NO_SESSION" | "ATR_NOTHING_TO_PUBLISH" | "ATR_ORIGINATION_IN_USE" | "ATR_PAGE_HAS_CHILDREN" | "ATR_PATH_TAKEN" | "ATR_REVIEW_CLOSED" | "ATR_REVIEW_REQUIRED" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -14679,7 +14679,7 @@ export interface paths {
                 409: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_LOCKED" | "ATR_NO_SESSION" | "ATR_ORIGINATION_IN_USE" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
+                        "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_LOCKED" | "ATR_NO_SESSION" | "ATR_NOTHING_TO_PUBLISH" | "ATR_ORIGINATION_IN_USE" | "ATR_PAGE_HAS_CHILDREN" | "ATR_PATH_TAKEN" | "ATR_REVIEW_CLOSED" | "ATR_REVIEW_REQUIRED" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -14819,7 +14819,7 @@ export interface paths {
                 409: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_LOCKED" | "ATR_NO_SESSION" | "ATR_ORIGINATION_IN_USE" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
+                        "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_LOCKED" | "ATR_NO_SESSION" | "ATR_NOTHING_TO_PUBLISH" | "ATR_ORIGINATION_IN_USE" | "ATR_PAGE_HAS_CHILDREN" | "ATR_PATH_TAKEN" | "ATR_REVIEW_CLOSED" | "ATR_REVIEW_REQUIRED" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -14948,7 +14948,7 @@ export interface paths {
                 409: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_LOCKED" | "ATR_NO_SESSION" | "ATR_ORIGINATION_IN_USE" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
+                        "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_LOCKED" | "ATR_NO_SESSION" | "ATR_NOTHING_TO_PUBLISH" | "ATR_ORIGINATION_IN_USE" | "ATR_PAGE_HAS_CHILDREN" | "ATR_PATH_TAKEN" | "ATR_REVIEW_CLOSED" | "ATR_REVIEW_REQUIRED" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -15111,7 +15111,7 @@ export interface paths {
                 409: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_LOCKED" | "ATR_NO_SESSION" | "ATR_ORIGINATION_IN_USE" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
+                        "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_LOCKED" | "ATR_NO_SESSION" | "ATR_NOTHING_TO_PUBLISH" | "ATR_ORIGINATION_IN_USE" | "ATR_PAGE_HAS_CHILDREN" | "ATR_PATH_TAKEN" | "ATR_REVIEW_CLOSED" | "ATR_REVIEW_REQUIRED" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -15798,6 +15798,5548 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/sites": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List sites
+         * @description The sites the credential's roles reach.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /**
+                     * @description Page number, from 1 (default 1)
+                     * @example 1
+                     */
+                    page?: string;
+                    /**
+                     * @description Items per page (default 10, at most 100; larger values are cut)
+                     * @example 10
+                     */
+                    per_page?: string;
+                    /** @description Text contained in the uid or name, case ignored; % and _ are taken literally */
+                    query?: string;
+                    /** @description uid, name, created_at, updated_at (default); anything else sorts by updated_at */
+                    sort_by?: string;
+                    /** @description asc or desc (default desc) */
+                    order?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            sites: components["schemas"]["Site"][];
+                            meta: components["schemas"]["Meta"];
+                        };
+                    };
+                };
+                /** @description The request is malformed */
+                400: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No credential, or a credential that is not valid */
+                401: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The credential's role does not allow this action, or the CSRF header is missing */
+                403: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
+                503: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Create a site
+         * @description Needs `uid`, `name` and `default_locale`, and `site.write` from an account role. `custom_domain` follows the realm's rules (a public host name, not the base address's host) and is unique across sites and realms. `realm_uid`: whose users sign in to the site's private pages. `space_uids`: the content spaces its pages read, which its site roles' content permissions reach.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description Lower-case letters, digits, "-" and "_" (at most 100) */
+                        uid?: string;
+                        name?: string;
+                        default_locale?: string;
+                        locales?: string[];
+                        realm_uid?: string | null;
+                        space_uids?: string[];
+                        custom_domain?: string | null;
+                        require_review?: boolean;
+                        active?: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description A site: Liquid layouts, pages and menus, published as versions */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Site"];
+                    };
+                };
+                /** @description The request is malformed */
+                400: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No credential, or a credential that is not valid */
+                401: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The credential's role does not allow this action, or the CSRF header is missing */
+                403: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is too large */
+                413: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PAYLOAD_TOO_LARGE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is not of a media type this operation takes */
+                415: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNSUPPORTED_MEDIA_TYPE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The input is not valid; `details` names each attribute */
+                422: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
+                503: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sites/{site_uid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Show a site */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The site's uid */
+                    site_uid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description A site: Liquid layouts, pages and menus, published as versions */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Site"];
+                    };
+                };
+                /** @description The request is malformed */
+                400: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No credential, or a credential that is not valid */
+                401: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The credential's role does not allow this action, or the CSRF header is missing */
+                403: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The resource does not exist */
+                404: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A path parameter is longer than any this server accepts */
+                414: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
+                503: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        /**
+         * Change a site
+         * @description Partial. `custom_domain` and `space_uids` need an account role; `require_review` needs `site.publish`.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The site's uid */
+                    site_uid: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description Lower-case letters, digits, "-" and "_" (at most 100) */
+                        uid?: string;
+                        name?: string;
+                        default_locale?: string;
+                        locales?: string[];
+                        realm_uid?: string | null;
+                        space_uids?: string[];
+                        custom_domain?: string | null;
+                        require_review?: boolean;
+                        active?: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description A site: Liquid layouts, pages and menus, published as versions */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Site"];
+                    };
+                };
+                /** @description The request is malformed */
+                400: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No credential, or a credential that is not valid */
+                401: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The credential's role does not allow this action, or the CSRF header is missing */
+                403: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The resource does not exist */
+                404: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is too large */
+                413: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PAYLOAD_TOO_LARGE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A path parameter is longer than any this server accepts */
+                414: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is not of a media type this operation takes */
+                415: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNSUPPORTED_MEDIA_TYPE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The input is not valid; `details` names each attribute */
+                422: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
+                503: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        /**
+         * Delete a site
+         * @description With its drafts, versions and the role assignments that name it. Needs an account role.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The site's uid */
+                    site_uid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description No content */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description The request is malformed */
+                400: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No credential, or a credential that is not valid */
+                401: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The credential's role does not allow this action, or the CSRF header is missing */
+                403: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The resource does not exist */
+                404: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A path parameter is longer than any this server accepts */
+                414: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
+                503: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sites/{site_uid}/layouts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the layouts of a site */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The site's uid */
+                    site_uid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            layouts: components["schemas"]["SiteTemplate"][];
+                        };
+                    };
+                };
+                /** @description The request is malformed */
+                400: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No credential, or a credential that is not valid */
+                401: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The credential's role does not allow this action, or the CSRF header is missing */
+                403: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The resource does not exist */
+                404: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A path parameter is longer than any this server accepts */
+                414: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
+                503: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Create a layout
+         * @description Needs `name` and `source`. Liquid that does not parse is a 422 naming its line and column. Output of `{{ }}` is HTML-escaped; `| raw` writes a value as it is. A change is a draft: it is served once the site is published.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The site's uid */
+                    site_uid: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name?: string;
+                        source?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description A layout or snippet: Liquid; `{{ }}` output is HTML-escaped unless `| raw` */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SiteTemplate"];
+                    };
+                };
+                /** @description The request is malformed */
+                400: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No credential, or a credential that is not valid */
+                401: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The credential's role does not allow this action, or the CSRF header is missing */
+                403: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The resource does not exist */
+                404: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is too large */
+                413: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PAYLOAD_TOO_LARGE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A path parameter is longer than any this server accepts */
+                414: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is not of a media type this operation takes */
+                415: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNSUPPORTED_MEDIA_TYPE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The input is not valid; `details` names each attribute */
+                422: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
+                503: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sites/{site_uid}/layouts/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Show a layout */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The site's uid */
+                    site_uid: string;
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description A layout or snippet: Liquid; `{{ }}` output is HTML-escaped unless `| raw` */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SiteTemplate"];
+                    };
+                };
+                /** @description The request is malformed */
+                400: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No credential, or a credential that is not valid */
+                401: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The credential's role does not allow this action, or the CSRF header is missing */
+                403: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The resource does not exist */
+                404: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A path parameter is longer than any this server accepts */
+                414: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The input is not valid; `details` names each attribute */
+                422: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
+                503: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        /**
+         * Change a layout
+         * @description Partial. Liquid that does not parse is a 422 naming its line and column. Output of `{{ }}` is HTML-escaped; `| raw` writes a value as it is. A change is a draft: it is served once the site is published. While another member holds the item's edit lock (GET /locks) the write is 409 `ATR_LOCKED` naming them; a role that may take the lock over sends `Atrium-Lock-Override: take-over` to write anyway, and holds the lock from then on. The writer's own lock is renewed.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The site's uid */
+                    site_uid: string;
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name?: string;
+                        source?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description A layout or snippet: Liquid; `{{ }}` output is HTML-escaped unless `| raw` */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SiteTemplate"];
+                    };
+                };
+                /** @description The request is malformed */
+                400: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No credential, or a credential that is not valid */
+                401: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The credential's role does not allow this action, or the CSRF header is missing */
+                403: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The resource does not exist */
+                404: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request conflicts with the current state */
+                409: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_LOCKED" | "ATR_NO_SESSION" | "ATR_NOTHING_TO_PUBLISH" | "ATR_ORIGINATION_IN_USE" | "ATR_PAGE_HAS_CHILDREN" | "ATR_PATH_TAKEN" | "ATR_REVIEW_CLOSED" | "ATR_REVIEW_REQUIRED" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is too large */
+                413: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PAYLOAD_TOO_LARGE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A path parameter is longer than any this server accepts */
+                414: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is not of a media type this operation takes */
+                415: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNSUPPORTED_MEDIA_TYPE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The input is not valid; `details` names each attribute */
+                422: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
+                503: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        /**
+         * Delete a layout
+         * @description A change is a draft: it is served once the site is published. While another member holds the item's edit lock (GET /locks) the write is 409 `ATR_LOCKED` naming them; a role that may take the lock over sends `Atrium-Lock-Override: take-over` to write anyway, and holds the lock from then on. The writer's own lock is renewed.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The site's uid */
+                    site_uid: string;
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description No content */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description The request is malformed */
+                400: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No credential, or a credential that is not valid */
+                401: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The credential's role does not allow this action, or the CSRF header is missing */
+                403: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The resource does not exist */
+                404: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request conflicts with the current state */
+                409: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_LOCKED" | "ATR_NO_SESSION" | "ATR_NOTHING_TO_PUBLISH" | "ATR_ORIGINATION_IN_USE" | "ATR_PAGE_HAS_CHILDREN" | "ATR_PATH_TAKEN" | "ATR_REVIEW_CLOSED" | "ATR_REVIEW_REQUIRED" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A path parameter is longer than any this server accepts */
+                414: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The input is not valid; `details` names each attribute */
+                422: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
+                503: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sites/{site_uid}/snippets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the snippets of a site */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The site's uid */
+                    site_uid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            snippets: components["schemas"]["SiteTemplate"][];
+                        };
+                    };
+                };
+                /** @description The request is malformed */
+                400: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No credential, or a credential that is not valid */
+                401: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The credential's role does not allow this action, or the CSRF header is missing */
+                403: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The resource does not exist */
+                404: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A path parameter is longer than any this server accepts */
+                414: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
+                503: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Create a snippet
+         * @description Needs `name` and `source`. Liquid that does not parse is a 422 naming its line and column. Output of `{{ }}` is HTML-escaped; `| raw` writes a value as it is. A change is a draft: it is served once the site is published.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The site's uid */
+                    site_uid: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name?: string;
+                        source?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description A layout or snippet: Liquid; `{{ }}` output is HTML-escaped unless `| raw` */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SiteTemplate"];
+                    };
+                };
+                /** @description The request is malformed */
+                400: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No credential, or a credential that is not valid */
+                401: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The credential's role does not allow this action, or the CSRF header is missing */
+                403: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The resource does not exist */
+                404: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is too large */
+                413: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PAYLOAD_TOO_LARGE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A path parameter is longer than any this server accepts */
+                414: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is not of a media type this operation takes */
+                415: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNSUPPORTED_MEDIA_TYPE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The input is not valid; `details` names each attribute */
+                422: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
+                503: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sites/{site_uid}/snippets/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Show a snippet */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The site's uid */
+                    site_uid: string;
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description A layout or snippet: Liquid; `{{ }}` output is HTML-escaped unless `| raw` */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SiteTemplate"];
+                    };
+                };
+                /** @description The request is malformed */
+                400: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No credential, or a credential that is not valid */
+                401: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The credential's role does not allow this action, or the CSRF header is missing */
+                403: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The resource does not exist */
+                404: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A path parameter is longer than any this server accepts */
+                414: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The input is not valid; `details` names each attribute */
+                422: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
+                503: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        /**
+         * Change a snippet
+         * @description Partial. Liquid that does not parse is a 422 naming its line and column. Output of `{{ }}` is HTML-escaped; `| raw` writes a value as it is. A change is a draft: it is served once the site is published. While another member holds the item's edit lock (GET /locks) the write is 409 `ATR_LOCKED` naming them; a role that may take the lock over sends `Atrium-Lock-Override: take-over` to write anyway, and holds the lock from then on. The writer's own lock is renewed.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The site's uid */
+                    site_uid: string;
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name?: string;
+                        source?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description A layout or snippet: Liquid; `{{ }}` output is HTML-escaped unless `| raw` */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SiteTemplate"];
+                    };
+                };
+                /** @description The request is malformed */
+                400: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No credential, or a credential that is not valid */
+                401: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The credential's role does not allow this action, or the CSRF header is missing */
+                403: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The resource does not exist */
+                404: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request conflicts with the current state */
+                409: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_LOCKED" | "ATR_NO_SESSION" | "ATR_NOTHING_TO_PUBLISH" | "ATR_ORIGINATION_IN_USE" | "ATR_PAGE_HAS_CHILDREN" | "ATR_PATH_TAKEN" | "ATR_REVIEW_CLOSED" | "ATR_REVIEW_REQUIRED" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is too large */
+                413: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PAYLOAD_TOO_LARGE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A path parameter is longer than any this server accepts */
+                414: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is not of a media type this operation takes */
+                415: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNSUPPORTED_MEDIA_TYPE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The input is not valid; `details` names each attribute */
+                422: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
+                503: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        /**
+         * Delete a snippet
+         * @description A change is a draft: it is served once the site is published. While another member holds the item's edit lock (GET /locks) the write is 409 `ATR_LOCKED` naming them; a role that may take the lock over sends `Atrium-Lock-Override: take-over` to write anyway, and holds the lock from then on. The writer's own lock is renewed.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The site's uid */
+                    site_uid: string;
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description No content */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description The request is malformed */
+                400: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No credential, or a credential that is not valid */
+                401: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The credential's role does not allow this action, or the CSRF header is missing */
+                403: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The resource does not exist */
+                404: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request conflicts with the current state */
+                409: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_LOCKED" | "ATR_NO_SESSION" | "ATR_NOTHING_TO_PUBLISH" | "ATR_ORIGINATION_IN_USE" | "ATR_PAGE_HAS_CHILDREN" | "ATR_PATH_TAKEN" | "ATR_REVIEW_CLOSED" | "ATR_REVIEW_REQUIRED" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A path parameter is longer than any this server accepts */
+                414: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The input is not valid; `details` names each attribute */
+                422: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
+                503: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sites/{site_uid}/files": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the CSS and JavaScript files of a site */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The site's uid */
+                    site_uid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            files: components["schemas"]["SiteFile"][];
+                        };
+                    };
+                };
+                /** @description The request is malformed */
+                400: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No credential, or a credential that is not valid */
+                401: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The credential's role does not allow this action, or the CSRF header is missing */
+                403: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The resource does not exist */
+                404: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A path parameter is longer than any this server accepts */
+                414: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
+                503: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Create a file
+         * @description Needs `name` (ending in .css or .js) and `body` (at most 512 KiB). Served with its hash in the name and an immutable cache; layouts link it with `{{ 'main.css' | asset_url }}`. A change is a draft: it is served once the site is published.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The site's uid */
+                    site_uid: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name?: string;
+                        body?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description A CSS or JavaScript file, served at `/_assets/{name without extension}.{hash}.{extension}` once published */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SiteFile"];
+                    };
+                };
+                /** @description The request is malformed */
+                400: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No credential, or a credential that is not valid */
+                401: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The credential's role does not allow this action, or the CSRF header is missing */
+                403: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The resource does not exist */
+                404: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is too large */
+                413: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PAYLOAD_TOO_LARGE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A path parameter is longer than any this server accepts */
+                414: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is not of a media type this operation takes */
+                415: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNSUPPORTED_MEDIA_TYPE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The input is not valid; `details` names each attribute */
+                422: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
+                503: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sites/{site_uid}/files/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Show a file */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The site's uid */
+                    site_uid: string;
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description A CSS or JavaScript file, served at `/_assets/{name without extension}.{hash}.{extension}` once published */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SiteFile"];
+                    };
+                };
+                /** @description The request is malformed */
+                400: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No credential, or a credential that is not valid */
+                401: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The credential's role does not allow this action, or the CSRF header is missing */
+                403: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The resource does not exist */
+                404: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A path parameter is longer than any this server accepts */
+                414: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The input is not valid; `details` names each attribute */
+                422: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
+                503: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        /**
+         * Change a file
+         * @description Partial. A change is a draft: it is served once the site is published. While another member holds the item's edit lock (GET /locks) the write is 409 `ATR_LOCKED` naming them; a role that may take the lock over sends `Atrium-Lock-Override: take-over` to write anyway, and holds the lock from then on. The writer's own lock is renewed.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The site's uid */
+                    site_uid: string;
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name?: string;
+                        body?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description A CSS or JavaScript file, served at `/_assets/{name without extension}.{hash}.{extension}` once published */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SiteFile"];
+                    };
+                };
+                /** @description The request is malformed */
+                400: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No credential, or a credential that is not valid */
+                401: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The credential's role does not allow this action, or the CSRF header is missing */
+                403: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The resource does not exist */
+                404: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request conflicts with the current state */
+                409: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_LOCKED" | "ATR_NO_SESSION" | "ATR_NOTHING_TO_PUBLISH" | "ATR_ORIGINATION_IN_USE" | "ATR_PAGE_HAS_CHILDREN" | "ATR_PATH_TAKEN" | "ATR_REVIEW_CLOSED" | "ATR_REVIEW_REQUIRED" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is too large */
+                413: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PAYLOAD_TOO_LARGE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A path parameter is longer than any this server accepts */
+                414: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is not of a media type this operation takes */
+                415: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNSUPPORTED_MEDIA_TYPE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The input is not valid; `details` names each attribute */
+                422: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
+                503: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        /**
+         * Delete a file
+         * @description A change is a draft: it is served once the site is published. While another member holds the item's edit lock (GET /locks) the write is 409 `ATR_LOCKED` naming them; a role that may take the lock over sends `Atrium-Lock-Override: take-over` to write anyway, and holds the lock from then on. The writer's own lock is renewed.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The site's uid */
+                    site_uid: string;
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description No content */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description The request is malformed */
+                400: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No credential, or a credential that is not valid */
+                401: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The credential's role does not allow this action, or the CSRF header is missing */
+                403: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The resource does not exist */
+                404: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request conflicts with the current state */
+                409: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_LOCKED" | "ATR_NO_SESSION" | "ATR_NOTHING_TO_PUBLISH" | "ATR_ORIGINATION_IN_USE" | "ATR_PAGE_HAS_CHILDREN" | "ATR_PATH_TAKEN" | "ATR_REVIEW_CLOSED" | "ATR_REVIEW_REQUIRED" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A path parameter is longer than any this server accepts */
+                414: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The input is not valid; `details` names each attribute */
+                422: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
+                503: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sites/{site_uid}/layout_pages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the pages of a site
+         * @description In tree order: each parent before its children, siblings by `position`.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /**
+                     * @description Page number, from 1 (default 1)
+                     * @example 1
+                     */
+                    page?: string;
+                    /**
+                     * @description Items per page (default 10, at most 100; larger values are cut)
+                     * @example 10
+                     */
+                    per_page?: string;
+                    /** @description Only the children of this page (`root`: top-level pages) */
+                    parent_id?: string;
+                };
+                header?: never;
+                path: {
+                    /** @description The site's uid */
+                    site_uid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            layout_pages: components["schemas"]["LayoutPage"][];
+                            meta: components["schemas"]["Meta"];
+                        };
+                    };
+                };
+                /** @description The request is malformed */
+                400: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No credential, or a credential that is not valid */
+                401: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The credential's role does not allow this action, or the CSRF header is missing */
+                403: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The resource does not exist */
+                404: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A path parameter is longer than any this server accepts */
+                414: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
+                503: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Create a page
+         * @description Needs `layout` and the default locale's `title` (and `slug`). A page's path in a locale is its ancestors' slugs joined, under `/{locale}/` for a locale other than the default; a page without words in a locale uses the default locale's. Two pages with one path in one locale: 409 `ATR_PATH_TAKEN`. Slugs may not be a locale or `sitemap.xml`, `robots.txt`, `_assets`, `_auth`, `_preview`, `logout`; only a top-level page (the home page) may have an empty slug. At most 5000 pages, 10 levels, 500 children per page, 50 blocks per page. Blocks: `rich_text` (Markdown per locale, sanitized), `content_list` (a type of one of the site's spaces, with delivery API `filters`, `sort`, `limit`), `content_entry`, `menu`, `liquid`; each in a `zone` the layout writes with `{% zone "main" %}`. A change is a draft: it is served once the site is published.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The site's uid */
+                    site_uid: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        parent_id?: number | null;
+                        position?: number;
+                        layout?: string;
+                        visibility?: "public" | "realm_users";
+                        locales?: {
+                            [key: string]: {
+                                title?: string;
+                                description?: string;
+                                slug?: string;
+                            };
+                        };
+                        blocks?: components["schemas"]["SiteBlock"][];
+                    };
+                };
+            };
+            responses: {
+                /** @description A page of the site's tree */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["LayoutPage"];
+                    };
+                };
+                /** @description The request is malformed */
+                400: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No credential, or a credential that is not valid */
+                401: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The credential's role does not allow this action, or the CSRF header is missing */
+                403: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The resource does not exist */
+                404: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request conflicts with the current state */
+                409: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_LOCKED" | "ATR_NO_SESSION" | "ATR_NOTHING_TO_PUBLISH" | "ATR_ORIGINATION_IN_USE" | "ATR_PAGE_HAS_CHILDREN" | "ATR_PATH_TAKEN" | "ATR_REVIEW_CLOSED" | "ATR_REVIEW_REQUIRED" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is too large */
+                413: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PAYLOAD_TOO_LARGE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A path parameter is longer than any this server accepts */
+                414: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is not of a media type this operation takes */
+                415: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNSUPPORTED_MEDIA_TYPE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The input is not valid; `details` names each attribute */
+                422: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
+                503: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sites/{site_uid}/layout_pages/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Show a page */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The site's uid */
+                    site_uid: string;
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description A page of the site's tree */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["LayoutPage"];
+                    };
+                };
+                /** @description The request is malformed */
+                400: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No credential, or a credential that is not valid */
+                401: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The credential's role does not allow this action, or the CSRF header is missing */
+                403: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The resource does not exist */
+                404: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A path parameter is longer than any this server accepts */
+                414: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The input is not valid; `details` names each attribute */
+                422: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
+                503: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        /**
+         * Change or move a page
+         * @description Partial; `parent_id` and `position` move it with its subtree. A page's path in a locale is its ancestors' slugs joined, under `/{locale}/` for a locale other than the default; a page without words in a locale uses the default locale's. Two pages with one path in one locale: 409 `ATR_PATH_TAKEN`. Slugs may not be a locale or `sitemap.xml`, `robots.txt`, `_assets`, `_auth`, `_preview`, `logout`; only a top-level page (the home page) may have an empty slug. At most 5000 pages, 10 levels, 500 children per page, 50 blocks per page. Blocks: `rich_text` (Markdown per locale, sanitized), `content_list` (a type of one of the site's spaces, with delivery API `filters`, `sort`, `limit`), `content_entry`, `menu`, `liquid`; each in a `zone` the layout writes with `{% zone "main" %}`. A change is a draft: it is served once the site is published. While another member holds the item's edit lock (GET /locks) the write is 409 `ATR_LOCKED` naming them; a role that may take the lock over sends `Atrium-Lock-Override: take-over` to write anyway, and holds the lock from then on. The writer's own lock is renewed.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The site's uid */
+                    site_uid: string;
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        parent_id?: number | null;
+                        position?: number;
+                        layout?: string;
+                        visibility?: "public" | "realm_users";
+                        locales?: {
+                            [key: string]: {
+                                title?: string;
+                                description?: string;
+                                slug?: string;
+                            };
+                        };
+                        blocks?: components["schemas"]["SiteBlock"][];
+                    };
+                };
+            };
+            responses: {
+                /** @description A page of the site's tree */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["LayoutPage"];
+                    };
+                };
+                /** @description The request is malformed */
+                400: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No credential, or a credential that is not valid */
+                401: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The credential's role does not allow this action, or the CSRF header is missing */
+                403: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The resource does not exist */
+                404: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request conflicts with the current state */
+                409: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_LOCKED" | "ATR_NO_SESSION" | "ATR_NOTHING_TO_PUBLISH" | "ATR_ORIGINATION_IN_USE" | "ATR_PAGE_HAS_CHILDREN" | "ATR_PATH_TAKEN" | "ATR_REVIEW_CLOSED" | "ATR_REVIEW_REQUIRED" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is too large */
+                413: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PAYLOAD_TOO_LARGE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A path parameter is longer than any this server accepts */
+                414: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is not of a media type this operation takes */
+                415: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNSUPPORTED_MEDIA_TYPE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The input is not valid; `details` names each attribute */
+                422: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
+                503: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        /**
+         * Delete a page
+         * @description A page with children: 409 `ATR_PAGE_HAS_CHILDREN`. A change is a draft: it is served once the site is published. While another member holds the item's edit lock (GET /locks) the write is 409 `ATR_LOCKED` naming them; a role that may take the lock over sends `Atrium-Lock-Override: take-over` to write anyway, and holds the lock from then on. The writer's own lock is renewed.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The site's uid */
+                    site_uid: string;
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description No content */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description The request is malformed */
+                400: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No credential, or a credential that is not valid */
+                401: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The credential's role does not allow this action, or the CSRF header is missing */
+                403: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The resource does not exist */
+                404: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request conflicts with the current state */
+                409: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_LOCKED" | "ATR_NO_SESSION" | "ATR_NOTHING_TO_PUBLISH" | "ATR_ORIGINATION_IN_USE" | "ATR_PAGE_HAS_CHILDREN" | "ATR_PATH_TAKEN" | "ATR_REVIEW_CLOSED" | "ATR_REVIEW_REQUIRED" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A path parameter is longer than any this server accepts */
+                414: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The input is not valid; `details` names each attribute */
+                422: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
+                503: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sites/{site_uid}/menus": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the menus of a site */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The site's uid */
+                    site_uid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            menus: components["schemas"]["SiteMenu"][];
+                        };
+                    };
+                };
+                /** @description The request is malformed */
+                400: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No credential, or a credential that is not valid */
+                401: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The credential's role does not allow this action, or the CSRF header is missing */
+                403: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The resource does not exist */
+                404: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A path parameter is longer than any this server accepts */
+                414: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
+                503: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Create a menu
+         * @description Needs `uid` and `name`. Items nest (`children`) at most 5 levels and 300 in all; each has `labels` per locale (the default locale's stands in for a missing one) and one target: `page_id`, `url` (http(s) or a path), or a content entry. An item whose page was deleted is answered with `broken: true` and renders nothing. A change is a draft: it is served once the site is published.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The site's uid */
+                    site_uid: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        uid?: string;
+                        name?: string;
+                        items?: components["schemas"]["SiteMenuItem"][];
+                    };
+                };
+            };
+            responses: {
+                /** @description A navigation menu: nested items, a label per locale */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SiteMenu"];
+                    };
+                };
+                /** @description The request is malformed */
+                400: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No credential, or a credential that is not valid */
+                401: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The credential's role does not allow this action, or the CSRF header is missing */
+                403: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The resource does not exist */
+                404: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is too large */
+                413: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PAYLOAD_TOO_LARGE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A path parameter is longer than any this server accepts */
+                414: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is not of a media type this operation takes */
+                415: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNSUPPORTED_MEDIA_TYPE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The input is not valid; `details` names each attribute */
+                422: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
+                503: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sites/{site_uid}/menus/{menu_uid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Show a menu */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    site_uid: string;
+                    menu_uid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description A navigation menu: nested items, a label per locale */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SiteMenu"];
+                    };
+                };
+                /** @description The request is malformed */
+                400: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No credential, or a credential that is not valid */
+                401: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The credential's role does not allow this action, or the CSRF header is missing */
+                403: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The resource does not exist */
+                404: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A path parameter is longer than any this server accepts */
+                414: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
+                503: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        /**
+         * Change a menu
+         * @description Partial; `items` replaces every item. Items nest (`children`) at most 5 levels and 300 in all; each has `labels` per locale (the default locale's stands in for a missing one) and one target: `page_id`, `url` (http(s) or a path), or a content entry. An item whose page was deleted is answered with `broken: true` and renders nothing. A change is a draft: it is served once the site is published. While another member holds the item's edit lock (GET /locks) the write is 409 `ATR_LOCKED` naming them; a role that may take the lock over sends `Atrium-Lock-Override: take-over` to write anyway, and holds the lock from then on. The writer's own lock is renewed.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    site_uid: string;
+                    menu_uid: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        uid?: string;
+                        name?: string;
+                        items?: components["schemas"]["SiteMenuItem"][];
+                    };
+                };
+            };
+            responses: {
+                /** @description A navigation menu: nested items, a label per locale */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SiteMenu"];
+                    };
+                };
+                /** @description The request is malformed */
+                400: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No credential, or a credential that is not valid */
+                401: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The credential's role does not allow this action, or the CSRF header is missing */
+                403: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The resource does not exist */
+                404: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request conflicts with the current state */
+                409: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_LOCKED" | "ATR_NO_SESSION" | "ATR_NOTHING_TO_PUBLISH" | "ATR_ORIGINATION_IN_USE" | "ATR_PAGE_HAS_CHILDREN" | "ATR_PATH_TAKEN" | "ATR_REVIEW_CLOSED" | "ATR_REVIEW_REQUIRED" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is too large */
+                413: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PAYLOAD_TOO_LARGE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A path parameter is longer than any this server accepts */
+                414: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is not of a media type this operation takes */
+                415: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNSUPPORTED_MEDIA_TYPE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The input is not valid; `details` names each attribute */
+                422: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
+                503: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        /**
+         * Delete a menu
+         * @description A change is a draft: it is served once the site is published. While another member holds the item's edit lock (GET /locks) the write is 409 `ATR_LOCKED` naming them; a role that may take the lock over sends `Atrium-Lock-Override: take-over` to write anyway, and holds the lock from then on. The writer's own lock is renewed.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    site_uid: string;
+                    menu_uid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description No content */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description The request is malformed */
+                400: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No credential, or a credential that is not valid */
+                401: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The credential's role does not allow this action, or the CSRF header is missing */
+                403: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The resource does not exist */
+                404: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request conflicts with the current state */
+                409: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_LOCKED" | "ATR_NO_SESSION" | "ATR_NOTHING_TO_PUBLISH" | "ATR_ORIGINATION_IN_USE" | "ATR_PAGE_HAS_CHILDREN" | "ATR_PATH_TAKEN" | "ATR_REVIEW_CLOSED" | "ATR_REVIEW_REQUIRED" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A path parameter is longer than any this server accepts */
+                414: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
+                503: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sites/{site_uid}/publish": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Publish the drafts
+         * @description Makes every draft (layouts, snippets, files, pages, menus) an immutable version and serves it; every instance serves it within a second. With `require_review`, `review_request_id` must name an approved request whose drafts have not changed since (409 `ATR_REVIEW_REQUIRED`). Drafts equal to the published version: 409 `ATR_NOTHING_TO_PUBLISH`. With `at` in the future the publish is scheduled (202). Emits the webhook event `site.published`; recorded in the audit log.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The site's uid */
+                    site_uid: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        note?: string;
+                        /** @description With require_review: the approved request whose drafts are published */
+                        review_request_id?: number;
+                        /**
+                         * Format: date-time
+                         * @description A later moment: the publish is scheduled (202)
+                         */
+                        at?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description A published state of the site, never changed */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SiteVersion"];
+                    };
+                };
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            scheduled: components["schemas"]["SiteScheduledPublish"];
+                        };
+                    };
+                };
+                /** @description The request is malformed */
+                400: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No credential, or a credential that is not valid */
+                401: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The credential's role does not allow this action, or the CSRF header is missing */
+                403: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The resource does not exist */
+                404: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request conflicts with the current state */
+                409: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_LOCKED" | "ATR_NO_SESSION" | "ATR_NOTHING_TO_PUBLISH" | "ATR_ORIGINATION_IN_USE" | "ATR_PAGE_HAS_CHILDREN" | "ATR_PATH_TAKEN" | "ATR_REVIEW_CLOSED" | "ATR_REVIEW_REQUIRED" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is too large */
+                413: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PAYLOAD_TOO_LARGE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A path parameter is longer than any this server accepts */
+                414: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is not of a media type this operation takes */
+                415: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNSUPPORTED_MEDIA_TYPE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The input is not valid; `details` names each attribute */
+                422: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
+                503: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sites/{site_uid}/scheduled_publishes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List scheduled publishes */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The site's uid */
+                    site_uid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            scheduled_publishes: components["schemas"]["SiteScheduledPublish"][];
+                        };
+                    };
+                };
+                /** @description The request is malformed */
+                400: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No credential, or a credential that is not valid */
+                401: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The credential's role does not allow this action, or the CSRF header is missing */
+                403: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The resource does not exist */
+                404: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A path parameter is longer than any this server accepts */
+                414: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
+                503: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sites/{site_uid}/scheduled_publishes/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Cancel a scheduled publish */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The site's uid */
+                    site_uid: string;
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description No content */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description The request is malformed */
+                400: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No credential, or a credential that is not valid */
+                401: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The credential's role does not allow this action, or the CSRF header is missing */
+                403: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The resource does not exist */
+                404: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A path parameter is longer than any this server accepts */
+                414: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The input is not valid; `details` names each attribute */
+                422: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
+                503: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sites/{site_uid}/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the versions of a site
+         * @description Newest first; `current` marks the one served.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /**
+                     * @description Page number, from 1 (default 1)
+                     * @example 1
+                     */
+                    page?: string;
+                    /**
+                     * @description Items per page (default 10, at most 100; larger values are cut)
+                     * @example 10
+                     */
+                    per_page?: string;
+                };
+                header?: never;
+                path: {
+                    /** @description The site's uid */
+                    site_uid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            versions: components["schemas"]["SiteVersion"][];
+                            meta: components["schemas"]["Meta"];
+                        };
+                    };
+                };
+                /** @description The request is malformed */
+                400: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No credential, or a credential that is not valid */
+                401: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The credential's role does not allow this action, or the CSRF header is missing */
+                403: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The resource does not exist */
+                404: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A path parameter is longer than any this server accepts */
+                414: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
+                503: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sites/{site_uid}/versions/diff": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Compare two versions
+         * @description Each layout, snippet, file, page and menu that differs, with its content before and after.
+         */
+        get: {
+            parameters: {
+                query: {
+                    from: number;
+                    to: number;
+                };
+                header?: never;
+                path: {
+                    /** @description The site's uid */
+                    site_uid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SiteVersionDiff"];
+                    };
+                };
+                /** @description The request is malformed */
+                400: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No credential, or a credential that is not valid */
+                401: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The credential's role does not allow this action, or the CSRF header is missing */
+                403: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The resource does not exist */
+                404: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A path parameter is longer than any this server accepts */
+                414: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The input is not valid; `details` names each attribute */
+                422: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
+                503: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sites/{site_uid}/versions/{number}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Show a version */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    site_uid: string;
+                    /** @description The version's number within its site */
+                    number: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description A published state of the site, never changed */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SiteVersion"];
+                    };
+                };
+                /** @description The request is malformed */
+                400: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No credential, or a credential that is not valid */
+                401: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The credential's role does not allow this action, or the CSRF header is missing */
+                403: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The resource does not exist */
+                404: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A path parameter is longer than any this server accepts */
+                414: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The input is not valid; `details` names each attribute */
+                422: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
+                503: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sites/{site_uid}/versions/{number}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Roll back to a version
+         * @description The drafts become what the version served and are published at once as a new version (`restored_from`). No review is asked: it restores what was published before.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    site_uid: string;
+                    /** @description The version's number within its site */
+                    number: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description A published state of the site, never changed */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SiteVersion"];
+                    };
+                };
+                /** @description The request is malformed */
+                400: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No credential, or a credential that is not valid */
+                401: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The credential's role does not allow this action, or the CSRF header is missing */
+                403: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The resource does not exist */
+                404: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request conflicts with the current state */
+                409: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_LOCKED" | "ATR_NO_SESSION" | "ATR_NOTHING_TO_PUBLISH" | "ATR_ORIGINATION_IN_USE" | "ATR_PAGE_HAS_CHILDREN" | "ATR_PATH_TAKEN" | "ATR_REVIEW_CLOSED" | "ATR_REVIEW_REQUIRED" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is too large */
+                413: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PAYLOAD_TOO_LARGE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A path parameter is longer than any this server accepts */
+                414: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is not of a media type this operation takes */
+                415: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNSUPPORTED_MEDIA_TYPE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The input is not valid; `details` names each attribute */
+                422: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
+                503: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sites/{site_uid}/review_requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List review requests */
+        get: {
+            parameters: {
+                query?: {
+                    /**
+                     * @description Page number, from 1 (default 1)
+                     * @example 1
+                     */
+                    page?: string;
+                    /**
+                     * @description Items per page (default 10, at most 100; larger values are cut)
+                     * @example 10
+                     */
+                    per_page?: string;
+                    status?: string;
+                };
+                header?: never;
+                path: {
+                    /** @description The site's uid */
+                    site_uid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            review_requests: components["schemas"]["SiteReviewRequest"][];
+                            meta: components["schemas"]["Meta"];
+                        };
+                    };
+                };
+                /** @description The request is malformed */
+                400: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No credential, or a credential that is not valid */
+                401: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The credential's role does not allow this action, or the CSRF header is missing */
+                403: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The resource does not exist */
+                404: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A path parameter is longer than any this server accepts */
+                414: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
+                503: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Ask for review
+         * @description Of the drafts as they are now (`draft_revision`): a later change needs a new request.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The site's uid */
+                    site_uid: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        note?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SiteReviewRequest"];
+                    };
+                };
+                /** @description The request is malformed */
+                400: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No credential, or a credential that is not valid */
+                401: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The credential's role does not allow this action, or the CSRF header is missing */
+                403: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The resource does not exist */
+                404: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is too large */
+                413: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PAYLOAD_TOO_LARGE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A path parameter is longer than any this server accepts */
+                414: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is not of a media type this operation takes */
+                415: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNSUPPORTED_MEDIA_TYPE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The input is not valid; `details` names each attribute */
+                422: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
+                503: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sites/{site_uid}/review_requests/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Show a review request */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The site's uid */
+                    site_uid: string;
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SiteReviewRequest"];
+                    };
+                };
+                /** @description The request is malformed */
+                400: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No credential, or a credential that is not valid */
+                401: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The credential's role does not allow this action, or the CSRF header is missing */
+                403: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The resource does not exist */
+                404: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A path parameter is longer than any this server accepts */
+                414: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The input is not valid; `details` names each attribute */
+                422: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
+                503: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sites/{site_uid}/review_requests/{id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve a review request
+         * @description Only an open request: 409 `ATR_REVIEW_CLOSED` otherwise.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The site's uid */
+                    site_uid: string;
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        comment?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SiteReviewRequest"];
+                    };
+                };
+                /** @description The request is malformed */
+                400: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No credential, or a credential that is not valid */
+                401: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The credential's role does not allow this action, or the CSRF header is missing */
+                403: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The resource does not exist */
+                404: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request conflicts with the current state */
+                409: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_LOCKED" | "ATR_NO_SESSION" | "ATR_NOTHING_TO_PUBLISH" | "ATR_ORIGINATION_IN_USE" | "ATR_PAGE_HAS_CHILDREN" | "ATR_PATH_TAKEN" | "ATR_REVIEW_CLOSED" | "ATR_REVIEW_REQUIRED" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is too large */
+                413: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PAYLOAD_TOO_LARGE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A path parameter is longer than any this server accepts */
+                414: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is not of a media type this operation takes */
+                415: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNSUPPORTED_MEDIA_TYPE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The input is not valid; `details` names each attribute */
+                422: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
+                503: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sites/{site_uid}/review_requests/{id}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reject a review request
+         * @description Only an open request: 409 `ATR_REVIEW_CLOSED` otherwise.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The site's uid */
+                    site_uid: string;
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        comment?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SiteReviewRequest"];
+                    };
+                };
+                /** @description The request is malformed */
+                400: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No credential, or a credential that is not valid */
+                401: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The credential's role does not allow this action, or the CSRF header is missing */
+                403: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The resource does not exist */
+                404: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request conflicts with the current state */
+                409: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_LOCKED" | "ATR_NO_SESSION" | "ATR_NOTHING_TO_PUBLISH" | "ATR_ORIGINATION_IN_USE" | "ATR_PAGE_HAS_CHILDREN" | "ATR_PATH_TAKEN" | "ATR_REVIEW_CLOSED" | "ATR_REVIEW_REQUIRED" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is too large */
+                413: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PAYLOAD_TOO_LARGE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A path parameter is longer than any this server accepts */
+                414: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is not of a media type this operation takes */
+                415: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNSUPPORTED_MEDIA_TYPE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The input is not valid; `details` names each attribute */
+                422: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
+                503: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sites/{site_uid}/review_requests/{id}/withdraw": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Withdraw a review request
+         * @description Only by the member who asked.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The site's uid */
+                    site_uid: string;
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SiteReviewRequest"];
+                    };
+                };
+                /** @description The request is malformed */
+                400: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No credential, or a credential that is not valid */
+                401: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The credential's role does not allow this action, or the CSRF header is missing */
+                403: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The resource does not exist */
+                404: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request conflicts with the current state */
+                409: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_LOCKED" | "ATR_NO_SESSION" | "ATR_NOTHING_TO_PUBLISH" | "ATR_ORIGINATION_IN_USE" | "ATR_PAGE_HAS_CHILDREN" | "ATR_PATH_TAKEN" | "ATR_REVIEW_CLOSED" | "ATR_REVIEW_REQUIRED" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is too large */
+                413: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PAYLOAD_TOO_LARGE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A path parameter is longer than any this server accepts */
+                414: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is not of a media type this operation takes */
+                415: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNSUPPORTED_MEDIA_TYPE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The input is not valid; `details` names each attribute */
+                422: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
+                503: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sites/{site_uid}/previews": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make a preview link
+         * @description A signed link showing a page of the drafts, valid 10 minutes (410 after).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The site's uid */
+                    site_uid: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        page_id: number;
+                        locale?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SitePreviewLink"];
+                    };
+                };
+                /** @description The request is malformed */
+                400: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No credential, or a credential that is not valid */
+                401: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The credential's role does not allow this action, or the CSRF header is missing */
+                403: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The resource does not exist */
+                404: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is too large */
+                413: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PAYLOAD_TOO_LARGE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A path parameter is longer than any this server accepts */
+                414: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is not of a media type this operation takes */
+                415: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNSUPPORTED_MEDIA_TYPE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The input is not valid; `details` names each attribute */
+                422: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
+                503: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/locks": {
         parameters: {
             query?: never;
@@ -15912,7 +21454,7 @@ export interface paths {
                          * @description The kind of item
                          * @enum {string}
                          */
-                        resource_type: "content_entry";
+                        resource_type: "content_entry" | "layout_page" | "menu" | "site_file" | "site_template";
                         /** @description The item's id */
                         resource_id: string;
                         /** @description Take the lock over from whoever holds it (needs the permission to publish the item) */
@@ -15978,7 +21520,7 @@ export interface paths {
                 409: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_LOCKED" | "ATR_NO_SESSION" | "ATR_ORIGINATION_IN_USE" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
+                        "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_LOCKED" | "ATR_NO_SESSION" | "ATR_NOTHING_TO_PUBLISH" | "ATR_ORIGINATION_IN_USE" | "ATR_PAGE_HAS_CHILDREN" | "ATR_PATH_TAKEN" | "ATR_REVIEW_CLOSED" | "ATR_REVIEW_REQUIRED" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -16118,7 +21660,7 @@ export interface paths {
                 409: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_LOCKED" | "ATR_NO_SESSION" | "ATR_ORIGINATION_IN_USE" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
+                        "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_LOCKED" | "ATR_NO_SESSION" | "ATR_NOTHING_TO_PUBLISH" | "ATR_ORIGINATION_IN_USE" | "ATR_PAGE_HAS_CHILDREN" | "ATR_PATH_TAKEN" | "ATR_REVIEW_CLOSED" | "ATR_REVIEW_REQUIRED" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -17433,7 +22975,7 @@ export interface paths {
                 409: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_LOCKED" | "ATR_NO_SESSION" | "ATR_ORIGINATION_IN_USE" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
+                        "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_LOCKED" | "ATR_NO_SESSION" | "ATR_NOTHING_TO_PUBLISH" | "ATR_ORIGINATION_IN_USE" | "ATR_PAGE_HAS_CHILDREN" | "ATR_PATH_TAKEN" | "ATR_REVIEW_CLOSED" | "ATR_REVIEW_REQUIRED" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
                         [name: string]: unknown;
                     };
                     content: {
@@ -18405,6 +23947,205 @@ export interface components {
             created_at?: string;
             /** Format: date-time */
             updated_at?: string;
+        };
+        /** @description A site: Liquid layouts, pages and menus, published as versions */
+        Site: {
+            uid: string;
+            name: string;
+            default_locale: string;
+            /** @description Every locale the site is served in; the default first */
+            locales: string[];
+            /** @description The realm whose users sign in to the site */
+            realm_uid: string | null;
+            /** @description The content spaces its pages read; its roles' content permissions reach them */
+            space_uids: string[];
+            custom_domain: string | null;
+            /** @description Whether only an approved review request can be published */
+            require_review: boolean;
+            active: boolean;
+            /** @description Counts the changes of drafts; a review request approves one revision */
+            draft_revision: number;
+            /** @description The number of the version served */
+            published_version: number | null;
+            /** @description Where the published site is served under the base address */
+            url: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /** @description A layout or snippet: Liquid; `{{ }}` output is HTML-escaped unless `| raw` */
+        SiteTemplate: {
+            id: number;
+            kind: "layout" | "snippet";
+            name: string;
+            source: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /** @description A CSS or JavaScript file, served at `/_assets/{name without extension}.{hash}.{extension}` once published */
+        SiteFile: {
+            id: number;
+            /** @description Ends in .css or .js */
+            name: string;
+            body: string;
+            hash: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        SiteBlock: {
+            /** @description The zone of the layout (`{% zone "main" %}`) */
+            zone: string;
+            type: "rich_text" | "content_list" | "content_entry" | "menu" | "liquid";
+            /** @description rich_text: Markdown per locale */
+            markdown?: {
+                [key: string]: string;
+            };
+            /** @description content_list, content_entry: one of the site's spaces */
+            space_uid?: string;
+            type_uid?: string;
+            /** @description content_entry */
+            entry_uuid?: string;
+            /** @description content_list: query parameters of the content delivery API (`fields.category`: `news`, `tags`, ...) */
+            filters?: {
+                [key: string]: string;
+            };
+            /** @description content_list: the delivery API's `sort` */
+            sort?: string;
+            limit?: number;
+            /** @description menu */
+            menu_uid?: string;
+            /** @description content_list, content_entry, menu: the snippet rendered for it (default markup without) */
+            snippet?: string;
+            /** @description liquid: Liquid source */
+            source?: string;
+        };
+        /** @description A page of the site's tree */
+        LayoutPage: {
+            id: number;
+            parent_id: number | null;
+            position: number;
+            layout: string;
+            visibility: "public" | "realm_users";
+            locales: {
+                [key: string]: {
+                    title: string;
+                    description: string;
+                    slug: string;
+                };
+            };
+            /** @description The page's path per locale (drafts) */
+            paths: {
+                [key: string]: string;
+            };
+            blocks: components["schemas"]["SiteBlock"][];
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        SiteMenuItem: {
+            /** @description The label per locale; the default locale's stands in for a missing one */
+            labels: {
+                [key: string]: string;
+            };
+            /** @description Target: a page of the site */
+            page_id?: number;
+            /** @description Target: an http(s) address or a path */
+            url?: string;
+            space_uid?: string;
+            type_uid?: string;
+            /** @description Target: a content entry (space_uid, type_uid, entry_uuid) */
+            entry_uuid?: string;
+            /** @description In answers: the target page no longer exists; the item renders nothing */
+            broken?: boolean;
+            children?: components["schemas"]["SiteMenuItem"][];
+        };
+        /** @description A navigation menu: nested items, a label per locale */
+        SiteMenu: {
+            uid: string;
+            name: string;
+            items: components["schemas"]["SiteMenuItem"][];
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /** @description A published state of the site, never changed */
+        SiteVersion: {
+            number: number;
+            note: string;
+            changes: {
+                kind: "layout" | "snippet" | "file" | "page" | "menu";
+                /** @description The name, page id or menu uid */
+                key: string;
+                change: "added" | "changed" | "removed";
+            }[];
+            published_by: {
+                id: number | null;
+                name: string;
+            };
+            review_request_id: number | null;
+            restored_from: number | null;
+            current: boolean;
+            /** Format: date-time */
+            created_at: string;
+        };
+        SiteVersionDiff: {
+            from: number;
+            to: number;
+            changes: {
+                kind: "layout" | "snippet" | "file" | "page" | "menu";
+                /** @description The name, page id or menu uid */
+                key: string;
+                change: "added" | "changed" | "removed";
+                before: unknown;
+                after: unknown;
+            }[];
+        };
+        SiteReviewRequest: {
+            id: number;
+            status: "open" | "approved" | "rejected" | "published" | "withdrawn";
+            note: string;
+            draft_revision: number;
+            /** @description Whether the drafts are still as they were asked to be reviewed */
+            current: boolean;
+            requested_by: {
+                id: number | null;
+                name: string;
+            };
+            decided_by: {
+                id: number | null;
+                name: string;
+            } | null;
+            decided_at: string | null;
+            comment: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        SiteScheduledPublish: {
+            id: number;
+            /** Format: date-time */
+            at: string;
+            note: string;
+            review_request_id: number | null;
+            requested_by: {
+                id: number | null;
+                name: string;
+            };
+            /** Format: date-time */
+            created_at: string;
+        };
+        SitePreviewLink: {
+            url: string;
+            /** Format: date-time */
+            expires_at: string;
         };
         /** @description An edit lock: the team member editing an item, until it expires */
         EditLock: {

@@ -28,6 +28,7 @@ export const ATRIUM_ERROR_CODES = [
   'ATR_NOT_ACCEPTABLE', // not_acceptable: The multipart body cannot be read as declared
   'ATR_NOT_BUILT_IN_ROLE', // invalid: Only a built-in role can be restored
   'ATR_NOT_FOUND', // not_found: The resource does not exist
+  'ATR_NOTHING_TO_PUBLISH', // conflict: The drafts are the same as the published version: there is nothing to publish
   'ATR_NOTIFICATION_NOT_FOUND', // not_found: Notification not found
   'ATR_OAUTH_INVALID_CLIENT', // unauthenticated: OAuth: client authentication failed
   'ATR_OAUTH_INVALID_GRANT', // bad_request: OAuth: the grant is not valid, has expired or was used
@@ -36,9 +37,13 @@ export const ATRIUM_ERROR_CODES = [
   'ATR_ORIGINATION_IN_USE', // conflict: The origination has submissions: it cannot be deleted
   'ATR_OTP_ATTEMPTS_EXCEEDED', // rate_limited: You have exceeded the maximum number of attempts.
   'ATR_OTP_CODE_INVALID', // conflict: The code is not valid or has expired.
+  'ATR_PAGE_HAS_CHILDREN', // conflict: The page has child pages: move or delete them first
   'ATR_PARAMETER_TOO_LONG', // uri_too_long: A path parameter is longer than any this server accepts
+  'ATR_PATH_TAKEN', // conflict: Another page of the site has this path in this locale
   'ATR_PAYLOAD_TOO_LARGE', // too_large: The request body is too large
   'ATR_REALM_NOT_FOUND', // not_found: Realm not found
+  'ATR_REVIEW_CLOSED', // conflict: The review request is no longer open
+  'ATR_REVIEW_REQUIRED', // conflict: The site requires review: only an approved review request of the current drafts can be published
   'ATR_ROLE_READ_ONLY', // invalid: The role cannot be changed
   'ATR_ROUTE_NOT_FOUND', // not_found: No operation or page at this address
   'ATR_SIGN_UP_DISABLED', // conflict: Sign-up is disabled in this realm (activation_mode disabled): nobody could accept an invitation

@@ -436,6 +436,94 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/sites/{site_uid}/menus/{menu_uid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Show a published menu
+         * @description As the published version has it, labels in `locale` (default: the site's default locale; a missing label falls back to it). Items whose page is gone are left out. Page addresses are under `/sites/{site_uid}`.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    locale?: string;
+                };
+                header?: never;
+                path: {
+                    site_uid: string;
+                    menu_uid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description A menu of the published version, in one locale */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PublishedMenu"];
+                    };
+                };
+                /** @description The request is malformed */
+                400: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_CONTENT_QUERY" | "ATR_INVALID_JSON";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The resource does not exist */
+                404: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_NOT_FOUND";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A path parameter is longer than any this server accepts */
+                414: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
+                503: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -530,6 +618,25 @@ export interface components {
             required: string[];
         } & {
             [key: string]: unknown;
+        };
+        PublishedMenuItem: {
+            label: string;
+            /** @description A page's address on the site, or the item's URL; null for a content entry */
+            url: string | null;
+            page_id: number | null;
+            entry: {
+                space_uid: string;
+                type_uid: string;
+                uuid: string;
+            } | null;
+            children: components["schemas"]["PublishedMenuItem"][];
+        };
+        /** @description A menu of the published version, in one locale */
+        PublishedMenu: {
+            uid: string;
+            name: string;
+            locale: string;
+            items: components["schemas"]["PublishedMenuItem"][];
         };
     };
     responses: never;
