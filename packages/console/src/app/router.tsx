@@ -4,11 +4,12 @@ import { engagementRoutes } from '../areas/engagement/routes';
 import { identityRoutes } from '../areas/identity/routes';
 import { originationsRoutes } from '../areas/originations/routes';
 import { realmsRoutes } from '../areas/realms/routes';
+import { sitesRoutes } from '../areas/sites/routes';
 import { appRoute, homeRoute, rootRoute, signInRoute } from './routes-base';
 
 const routeTree = rootRoute.addChildren([
   signInRoute,
-  appRoute.addChildren([homeRoute, ...realmsRoutes, ...originationsRoutes, ...engagementRoutes, ...contentRoutes, ...identityRoutes]),
+  appRoute.addChildren([homeRoute, ...realmsRoutes, ...originationsRoutes, ...engagementRoutes, ...contentRoutes, ...sitesRoutes, ...identityRoutes]),
 ]);
 
 export const router = createRouter({ routeTree, basepath: '/admin', defaultPreload: 'intent' });

@@ -5,6 +5,7 @@ import { realmsNav } from './realms/nav';
 import { engagementNav } from './engagement/nav';
 import { originationsNav } from './originations/nav';
 import { contentNav } from './content/nav';
+import { sitesNav } from './sites/nav';
 
 /** The main navigation, one group per area. */
 export const navGroups: { label: MessageKey; items: NavItem[] }[] = [
@@ -12,5 +13,6 @@ export const navGroups: { label: MessageKey; items: NavItem[] }[] = [
   { label: 'originations.area', items: originationsNav },
   { label: 'engagement.area', items: engagementNav },
   { label: 'content.area', items: contentNav },
+  { label: 'sites.area', items: sitesNav },
   { label: 'identity.area', items: identityNav },
 ];

@@ -4,9 +4,10 @@ import { realms } from '../areas/realms/messages';
 import { engagement } from '../areas/engagement/messages';
 import { originations } from '../areas/originations/messages';
 import { content } from '../areas/content/messages';
+import { sites } from '../areas/sites/messages';
 
 /** Every area's messages, by namespace: a key is `namespace.key`, e.g. `common.save`. */
-export const catalogue = { common, identity, realms, originations, engagement, content };
+export const catalogue = { common, identity, realms, originations, engagement, content, sites };
 
 type Catalogue = typeof catalogue;
 export type MessageKey = {
