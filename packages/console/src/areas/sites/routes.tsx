@@ -22,6 +22,8 @@ const siteTabs = [
   createRoute({ ...child('/'), component: lazyRouteComponent(() => import('./design-page'), 'DesignPage') }),
   // `kind` is layouts, snippets or files; `itemId` is `new` for a new one. CodeMirror is only in this chunk.
   createRoute({ ...child('design/$kind/$itemId'), component: lazyRouteComponent(() => import('./template-page'), 'TemplatePage') }),
+  createRoute({ ...child('pages'), component: lazyRouteComponent(() => import('./pages-page'), 'PagesPage') }),
+  createRoute({ ...child('pages/$pageId'), component: lazyRouteComponent(() => import('./page-editor-page'), 'PageEditorPage') }),
 ] as const;
 
 /** This area's routes, children of appRoute; a tuple (as const) keeps links to them typed. */

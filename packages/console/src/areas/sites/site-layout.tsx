@@ -25,6 +25,7 @@ export function SiteLayout() {
       <nav aria-label={t('sites.siteSections')}>
         <Group gap="xs">
           <ButtonLink to="/sites/$siteUid" params={{ siteUid }} {...tab} activeOptions={{ exact: true }}>{t('sites.design')}</ButtonLink>
+          <ButtonLink to="/sites/$siteUid/pages" params={{ siteUid }} {...tab}>{t('sites.pages')}</ButtonLink>
         </Group>
       </nav>
       <Outlet />
