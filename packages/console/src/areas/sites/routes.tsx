@@ -24,6 +24,8 @@ const siteTabs = [
   createRoute({ ...child('design/$kind/$itemId'), component: lazyRouteComponent(() => import('./template-page'), 'TemplatePage') }),
   createRoute({ ...child('pages'), component: lazyRouteComponent(() => import('./pages-page'), 'PagesPage') }),
   createRoute({ ...child('pages/$pageId'), component: lazyRouteComponent(() => import('./page-editor-page'), 'PageEditorPage') }),
+  createRoute({ ...child('menus'), component: lazyRouteComponent(() => import('./menus-page'), 'MenusPage') }),
+  createRoute({ ...child('menus/$menuUid'), component: lazyRouteComponent(() => import('./menu-page'), 'MenuPage') }),
 ] as const;
 
 /** This area's routes, children of appRoute; a tuple (as const) keeps links to them typed. */

@@ -26,6 +26,7 @@ export function SiteLayout() {
         <Group gap="xs">
           <ButtonLink to="/sites/$siteUid" params={{ siteUid }} {...tab} activeOptions={{ exact: true }}>{t('sites.design')}</ButtonLink>
           <ButtonLink to="/sites/$siteUid/pages" params={{ siteUid }} {...tab}>{t('sites.pages')}</ButtonLink>
+          <ButtonLink to="/sites/$siteUid/menus" params={{ siteUid }} {...tab}>{t('sites.menus')}</ButtonLink>
         </Group>
       </nav>
       <Outlet />
