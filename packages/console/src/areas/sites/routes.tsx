@@ -26,6 +26,7 @@ const siteTabs = [
   createRoute({ ...child('pages/$pageId'), component: lazyRouteComponent(() => import('./page-editor-page'), 'PageEditorPage') }),
   createRoute({ ...child('menus'), component: lazyRouteComponent(() => import('./menus-page'), 'MenusPage') }),
   createRoute({ ...child('menus/$menuUid'), component: lazyRouteComponent(() => import('./menu-page'), 'MenuPage') }),
+  createRoute({ ...child('publishing'), component: lazyRouteComponent(() => import('./publishing-page'), 'PublishingPage') }),
 ] as const;
 
 /** This area's routes, children of appRoute; a tuple (as const) keeps links to them typed. */

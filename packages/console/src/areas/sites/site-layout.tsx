@@ -27,6 +27,7 @@ export function SiteLayout() {
           <ButtonLink to="/sites/$siteUid" params={{ siteUid }} {...tab} activeOptions={{ exact: true }}>{t('sites.design')}</ButtonLink>
           <ButtonLink to="/sites/$siteUid/pages" params={{ siteUid }} {...tab}>{t('sites.pages')}</ButtonLink>
           <ButtonLink to="/sites/$siteUid/menus" params={{ siteUid }} {...tab}>{t('sites.menus')}</ButtonLink>
+          <ButtonLink to="/sites/$siteUid/publishing" params={{ siteUid }} {...tab}>{t('sites.publishing')}</ButtonLink>
         </Group>
       </nav>
       <Outlet />

@@ -1,0 +1,122 @@
+import { useState } from 'react';
+import { Badge, Button, Group, Select, Stack, Text, Textarea, Title } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useQueryClient } from '@tanstack/react-query';
+import { getRouteApi } from '@tanstack/react-router';
+import type { AdminComponents } from '@atrium/client';
+import { admin, api } from '../../api/client';
+import { messageOf } from '../../api/errors';
+import { DataTable } from '../../components/data-table';
+import { ErrorView } from '../../components/error-view';
+import type { MessageKey } from '../../i18n/catalogue';
+import { useI18n } from '../../i18n/i18n';
+import { useSession } from '../../session/session';
+import { useSite } from './site-layout';
+import { VersionsPanel } from './versions-panel';
+
+type Review = AdminComponents['schemas']['SiteReviewRequest'];
+const route = getRouteApi('/app/sites/$siteUid/publishing');
+const REVIEWS = '/sites/{site_uid}/review_requests';
+const STATUS: Record<Review['status'], MessageKey> = {
+  open: 'sites.reviewOpen', approved: 'sites.reviewApproved', rejected: 'sites.reviewRejected', published: 'sites.reviewPublished', withdrawn: 'sites.reviewWithdrawn',
+};
+
+/** Review requests (ask, approve, reject), publishing the drafts, and the versions with their diff and rollback. */
+export function PublishingPage() {
+  const { t, formatDate } = useI18n();
+  const { can } = useSession();
+  const { siteUid } = route.useParams();
+  const queryClient = useQueryClient();
+  const site = useSite(siteUid);
+  const reviews = api.useQuery('get', REVIEWS, { params: { path: { site_uid: siteUid }, query: { per_page: '50' } } });
+  const [askNote, setAskNote] = useState('');
+  const [publishNote, setPublishNote] = useState('');
+  const [reviewId, setReviewId] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const mayPublish = can('site.publish', siteUid);
+  const path = { site_uid: siteUid };
+
+  const run = async (action: () => Promise<unknown>, done: MessageKey) => {
+    setBusy(true);
+    try {
+      await action();
+      notifications.show({ message: t(done) });
+    } catch (error) {
+      notifications.show({ color: 'red', message: messageOf(error, t) });
+    } finally {
+      setBusy(false);
+      await queryClient.invalidateQueries({ queryKey: ['get', REVIEWS] });
+      await queryClient.invalidateQueries({ queryKey: ['get', '/sites/{site_uid}'] });
+      await queryClient.invalidateQueries({ queryKey: ['get', '/sites/{site_uid}/versions'] });
+    }
+  };
+  if (site.error) return <ErrorView error={site.error} />;
+  const approved = (reviews.data?.review_requests ?? []).filter((review) => review.status === 'approved' && review.current);
+
+  return (
+    <Stack gap="xl">
+      <Stack>
+        <Title order={2}>{t('sites.reviewRequests')}</Title>
+        {can('site.write', siteUid) && (
+          <Group align="flex-end">
+            <Textarea label={t('sites.reviewNote')} value={askNote} onChange={(event) => setAskNote(event.currentTarget.value)} w={420} maw="100%" autosize />
+            <Button variant="default" loading={busy} onClick={() => void run(async () => {
+              await admin.POST(REVIEWS, { params: { path }, body: { note: askNote } });
+              setAskNote('');
+            }, 'sites.reviewAsked')}>{t('sites.askReview')}</Button>
+          </Group>
+        )}
+        {reviews.error ? <ErrorView error={reviews.error} /> : (
+          <DataTable
+            items={reviews.data?.review_requests ?? []} rowKey={(review) => review.id} busy={reviews.isLoading} striped={false}
+            columns={[
+              { key: 'id', label: '#', render: (review) => review.id },
+              { key: 'status', label: t('sites.status'), render: (review) => (
+                <Group gap={4}>
+                  <Badge color={review.status === 'approved' ? 'teal.9' : review.status === 'rejected' ? 'red.9' : 'gray.7'}>{t(STATUS[review.status])}</Badge>
+                  {!review.current && review.status !== 'published' && <Badge color="grape.9">{t('sites.reviewStale')}</Badge>}
+                </Group>
+              ) },
+              { key: 'note', label: t('sites.note'), render: (review) => review.note },
+              { key: 'requested_by', label: t('sites.requestedBy'), render: (review) => `${review.requested_by.name} · ${formatDate(review.created_at)}` },
+              { key: 'actions', label: t('common.actions'), render: (review) => mayPublish && review.status === 'open' && (
+                <Group gap="xs" wrap="nowrap">
+                  <Button size="xs" color="teal" disabled={busy} aria-label={t('sites.approveNumber', { id: review.id })}
+                    onClick={() => void run(() => admin.POST(`${REVIEWS}/{id}/approve`, { params: { path: { ...path, id: review.id } }, body: {} }), 'sites.reviewApproved')}>
+                    {t('sites.approve')}
+                  </Button>
+                  <Button size="xs" color="red" variant="outline" disabled={busy} aria-label={t('sites.rejectNumber', { id: review.id })}
+                    onClick={() => void run(() => admin.POST(`${REVIEWS}/{id}/reject`, { params: { path: { ...path, id: review.id } }, body: {} }), 'sites.reviewRejected')}>
+                    {t('sites.reject')}
+                  </Button>
+                </Group>
+              ) },
+            ]}
+          />
+        )}
+        {reviews.data?.review_requests.length === 0 && <Text size="sm">{t('sites.noneYet')}</Text>}
+      </Stack>
+
+      {mayPublish && site.data && (
+        <Stack>
+          <Title order={2}>{t('sites.publish')}</Title>
+          <Text size="sm">{site.data.published_version === null ? t('sites.notPublished') : t('sites.servingVersion', { number: site.data.published_version })}</Text>
+          <Group align="flex-end">
+            <Textarea label={t('sites.publishNote')} value={publishNote} onChange={(event) => setPublishNote(event.currentTarget.value)} w={420} maw="100%" autosize />
+            {site.data.require_review && (
+              <Select label={t('sites.approvedRequest')} required value={reviewId} onChange={setReviewId} w={260}
+                data={approved.map((review) => ({ value: String(review.id), label: `#${review.id} ${review.note}`.trim() }))} />
+            )}
+            <Button loading={busy} disabled={site.data.require_review && !reviewId} onClick={() => void run(async () => {
+              await admin.POST('/sites/{site_uid}/publish', { params: { path }, body: { note: publishNote, ...(reviewId ? { review_request_id: Number(reviewId) } : {}) } });
+              setPublishNote('');
+              setReviewId(null);
+            }, 'sites.published')}>{t('sites.publish')}</Button>
+          </Group>
+        </Stack>
+      )}
+
+      <VersionsPanel siteUid={siteUid} mayRollBack={mayPublish} />
+    </Stack>
+  );
+}
