@@ -23,11 +23,15 @@ export function LockBanner({ state, canTakeOver, onTakeOver, onReadOnly, text }:
   if (state.status === 'taking' || state.status === 'held') return null;
   if (state.status === 'failed') return <ErrorView error={state.error} />;
   const since = state.since ? new Intl.DateTimeFormat(locale, { timeStyle: 'short' }).format(new Date(state.since)) : '—';
-  const takeOver = canTakeOver && <Button size="xs" color="orange" onClick={onTakeOver}>{t('sites.takeOver')}</Button>;
+  const takeOver = canTakeOver && <Button size="xs" color="red.9" onClick={onTakeOver}>{t('sites.takeOver')}</Button>;
   if (state.status === 'lost') {
     const copy = async () => {
-      await navigator.clipboard.writeText(text());
-      notifications.show({ message: t('common.copied') });
+      try {
+        await navigator.clipboard.writeText(text());
+        notifications.show({ message: t('common.copied') });
+      } catch {
+        notifications.show({ color: 'red', message: t('sites.copyFailed') });
+      }
     };
     return (
       <Alert color="red" role="alert" styles={READABLE_TITLE} title={t('sites.lockLostTitle', { name: state.name })} data-lock-banner="lost">

@@ -83,10 +83,10 @@ function MenuEditor({ site, menu }: { site: Site; menu: Menu }) {
                   data={[{ value: 'page', label: t('sites.targetPage') }, { value: 'url', label: t('sites.targetUrl') }]}
                   onChange={(target) => change(index, { target: target as ItemRow['target'], broken: false })} w="fit-content" />
                 {row.target === 'page' ? (
-                  <Select label={t('sites.targetPage')} data={pageOptions} value={row.page_id || null} readOnly={readOnly} searchable
+                  <Select label={t('sites.targetPagePick')} data={pageOptions} value={row.page_id || null} readOnly={readOnly} searchable
                     onChange={(value) => change(index, { page_id: value ?? '', broken: false })} />
                 ) : (
-                  <TextInput label={t('sites.targetUrl')} value={row.url} readOnly={readOnly} placeholder="https://" onChange={(event) => change(index, { url: event.currentTarget.value, target: 'url' })} />
+                  <TextInput label={t('sites.targetUrlInput')} value={row.url} readOnly={readOnly} placeholder="https://" onChange={(event) => change(index, { url: event.currentTarget.value, target: 'url' })} />
                 )}
                 {!readOnly && (
                   <Group gap="xs">
