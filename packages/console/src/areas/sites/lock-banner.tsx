@@ -20,7 +20,7 @@ interface LockBannerProps {
 /** Says who edits the item when the member does not hold its lock, with what they can do about it. */
 export function LockBanner({ state, canTakeOver, onTakeOver, onReadOnly, text }: LockBannerProps) {
   const { t, locale } = useI18n();
-  if (state.status === 'taking' || state.status === 'held') return null;
+  if (state.status === 'taking' || state.status === 'held' || state.status === 'idle') return null;
   if (state.status === 'failed') return <ErrorView error={state.error} />;
   const since = state.since ? new Intl.DateTimeFormat(locale, { timeStyle: 'short' }).format(new Date(state.since)) : '—';
   const takeOver = canTakeOver && <Button size="xs" color="red.9" onClick={onTakeOver}>{t('sites.takeOver')}</Button>;

@@ -10,6 +10,7 @@ import { ErrorView } from '../../components/error-view';
 import { AnchorLink } from '../../components/links';
 import { useI18n } from '../../i18n/i18n';
 import { useSession } from '../../session/session';
+import { LeaveGuard } from '../content/leave-guard';
 import { moved } from './blocks';
 import { LockBanner } from './lock-banner';
 import { flatten, nest, newRow, shifted, type ItemRow, type MenuItem } from './menu-items';
@@ -31,7 +32,7 @@ export function MenuPage() {
   const failed = site.error ?? menu.error;
   if (failed) return <ErrorView error={failed} />;
   if (!site.data || !menu.data) return <Text role="status">{t('common.loading')}</Text>;
-  return <MenuEditor key={menu.data.updated_at} site={site.data} menu={menu.data} />;
+  return <MenuEditor key={menu.data.uid} site={site.data} menu={menu.data} />;
 }
 
 function MenuEditor({ site, menu }: { site: Site; menu: Menu }) {
@@ -39,10 +40,11 @@ function MenuEditor({ site, menu }: { site: Site; menu: Menu }) {
   const { can } = useSession();
   const queryClient = useQueryClient();
   const pages = usePages(site.uid);
-  const lock = useEditLock('menu', `${site.uid}/${menu.uid}`);
+  const lock = useEditLock('menu', `${site.uid}/${menu.uid}`, can('site.write', site.uid));
   const [rows, setRows] = useState<ItemRow[]>(() => flatten(menu.items as MenuItem[]));
   const [failure, setFailure] = useState<unknown>(null);
-  const writable = can('site.write', site.uid) && lock.writable;
+  const writable = lock.writable;
+  const [saved, setSaved] = useState(() => JSON.stringify(nest(rows)));
   const readOnly = !writable;
   const pageOptions = (pages.data ?? []).map((page) => ({ value: String(page.id), label: titleOf(page, site.default_locale) }));
   const change = (index: number, patch: Partial<ItemRow>) => setRows(rows.map((row, i) => (i === index ? { ...row, ...patch } : row)));
@@ -51,6 +53,7 @@ function MenuEditor({ site, menu }: { site: Site; menu: Menu }) {
     setFailure(null);
     try {
       await admin.PUT(MENU, { params: { path: { site_uid: site.uid, menu_uid: menu.uid } }, body: { items: nest(rows) } });
+      setSaved(JSON.stringify(nest(rows)));
       notifications.show({ message: t('sites.draftSaved') });
       await queryClient.invalidateQueries({ queryKey: ['get', MENU] });
     } catch (error) {
@@ -61,6 +64,7 @@ function MenuEditor({ site, menu }: { site: Site; menu: Menu }) {
   return (
     <Stack>
       <AnchorLink to="/sites/$siteUid/menus" params={{ siteUid: site.uid }} size="sm">{t('sites.backToMenus')}</AnchorLink>
+      <LeaveGuard dirty={() => JSON.stringify(nest(rows)) !== saved} />
       <Title order={2}>{menu.name}</Title>
       <LockBanner state={lock.state} canTakeOver={can('site.publish', site.uid)} onTakeOver={() => void lock.takeOver()} onReadOnly={lock.openReadOnly}
         text={() => JSON.stringify(nest(rows), null, 2)} />

@@ -10,6 +10,7 @@ import { ErrorView } from '../../components/error-view';
 import { AnchorLink } from '../../components/links';
 import { useI18n } from '../../i18n/i18n';
 import { useSession } from '../../session/session';
+import { LeaveGuard } from '../content/leave-guard';
 import { BlockEditor } from './block-editor';
 import { blockBody, blockValues, type Block, type BlockValues } from './blocks';
 import { LockBanner } from './lock-banner';
@@ -43,7 +44,7 @@ function PageEditor({ site, page }: { site: Site; page: LayoutPage }) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const layouts = useDesignList(site.uid, 'layouts');
-  const lock = useEditLock('layout_page', String(page.id));
+  const lock = useEditLock('layout_page', String(page.id), can('site.write', site.uid));
   const [settings, setSettings] = useState<PageSettings>({
     layout: page.layout, visibility: page.visibility,
     words: Object.fromEntries(site.locales.map((locale) => [locale, { title: '', description: '', slug: '', ...page.locales[locale] }])),
@@ -51,17 +52,22 @@ function PageEditor({ site, page }: { site: Site; page: LayoutPage }) {
   const [blocks, setBlocks] = useState<BlockValues[]>(() => (page.blocks as Block[]).map(blockValues));
   const [failure, setFailure] = useState<unknown>(null);
   const [saving, setSaving] = useState(false);
-  const writable = can('site.write', site.uid) && lock.writable;
+  const writable = lock.writable;
   const title = titleOf(page, site.default_locale);
   const body = () => ({ layout: settings.layout, visibility: settings.visibility, locales: wordsBody(settings.words), blocks: blocks.map(blockBody) });
+  // What was last saved: leaving with other values asks first.
+  const [saved, setSaved] = useState(() => JSON.stringify(body()));
 
   const save = async () => {
     setSaving(true);
     setFailure(null);
     try {
       await admin.PUT(PAGE, { params: { path: { site_uid: site.uid, id: page.id } }, body: body() });
+      setSaved(JSON.stringify(body()));
       notifications.show({ message: t('sites.draftSaved') });
+      // The page's cached answer too: the editor opened again starts from what was saved.
       await queryClient.invalidateQueries({ queryKey: [PAGES_KEY, site.uid] });
+      await queryClient.invalidateQueries({ queryKey: ['get', PAGE] });
     } catch (error) {
       if (!lock.lostBy(error)) setFailure(error);
     } finally {
@@ -72,6 +78,7 @@ function PageEditor({ site, page }: { site: Site; page: LayoutPage }) {
   return (
     <Stack>
       <AnchorLink to="/sites/$siteUid/pages" params={{ siteUid: site.uid }} size="sm">{t('sites.backToPages')}</AnchorLink>
+      <LeaveGuard dirty={() => JSON.stringify(body()) !== saved} />
       <DetailHeader title={title} canDelete={writable} remove={async () => {
         await admin.DELETE(PAGE, { params: { path: { site_uid: site.uid, id: page.id } } });
         await queryClient.invalidateQueries({ queryKey: [PAGES_KEY, site.uid] });

@@ -11,6 +11,7 @@ import { useI18n } from '../../i18n/i18n';
 import { useSession } from '../../session/session';
 import { CodeEditor, problemOf, type CodeProblem } from './code-editor';
 import { isDesignKind, KIND_NEW, KIND_TITLES, languageOf, lockTypeOf, type DesignItem, type DesignKind } from './design-kinds';
+import { LeaveGuard } from '../content/leave-guard';
 import { LockBanner, READABLE_TITLE } from './lock-banner';
 import { DESIGN_KEY, saveDesignItem, useDesignList } from './use-design';
 import { useEditLock } from './use-edit-lock';
@@ -40,18 +41,21 @@ function TemplateEditor({ siteUid, kind, item }: { siteUid: string; kind: Design
   const [problem, setProblem] = useState<CodeProblem | null>(null);
   const [failure, setFailure] = useState<unknown>(null);
   const [saving, setSaving] = useState(false);
-  const lock = useEditLock(lockTypeOf(kind), item ? String(item.id) : null);
-  const writable = can('site.write', siteUid) && lock.writable;
+  const lock = useEditLock(lockTypeOf(kind), item ? String(item.id) : null, can('site.write', siteUid));
+  const writable = lock.writable;
+  // What was last saved: leaving with other text asks first.
+  const [saved, setSaved] = useState({ name: item?.name ?? '', text: item?.text ?? '' });
 
   const save = async () => {
     setSaving(true);
     setProblem(null);
     setFailure(null);
     try {
-      const saved = await saveDesignItem(siteUid, kind, item?.id ?? null, name, text);
+      const answer = await saveDesignItem(siteUid, kind, item?.id ?? null, name, text);
+      setSaved({ name, text });
       notifications.show({ message: t('common.saved') });
       await queryClient.invalidateQueries({ queryKey: [DESIGN_KEY, siteUid, kind] });
-      if (!item) await navigate({ to: '/sites/$siteUid/design/$kind/$itemId', params: { siteUid, kind, itemId: String(saved.id) }, replace: true });
+      if (!item) await navigate({ to: '/sites/$siteUid/design/$kind/$itemId', params: { siteUid, kind, itemId: String(answer.id) }, replace: true });
     } catch (error) {
       if (lock.lostBy(error)) return;
       const detail = error instanceof AtriumError ? ((error.body as Partial<ErrorsBody>).errors ?? []).join(' ') : '';
@@ -65,6 +69,7 @@ function TemplateEditor({ siteUid, kind, item }: { siteUid: string; kind: Design
   return (
     <Stack>
       <AnchorLink to="/sites/$siteUid" params={{ siteUid }} size="sm">{t('sites.backToDesign')}</AnchorLink>
+      <LeaveGuard dirty={() => name !== saved.name || text !== saved.text} />
       <Title order={2}>{item ? `${t(KIND_TITLES[kind])}: ${item.name}` : t(KIND_NEW[kind])}</Title>
       <LockBanner state={lock.state} canTakeOver={can('site.publish', siteUid)} onTakeOver={() => void lock.takeOver()} onReadOnly={lock.openReadOnly} text={() => text} />
       {failure !== null && (

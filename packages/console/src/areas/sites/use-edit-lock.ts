@@ -11,6 +11,8 @@ export interface LockHolder { name: string; since: string | null }
 
 export type LockState =
   | { status: 'taking' }
+  /** The member may not write the item: no lock is asked for. */
+  | { status: 'idle' }
   | { status: 'held'; id: number }
   /** Someone else edits the item: the editor is read-only until the member takes the lock over. */
   | ({ status: 'refused' | 'read-only' } & LockHolder)
@@ -33,15 +35,15 @@ async function holderOf(type: LockKind, id: string, error: unknown): Promise<Loc
 
 /**
  * The edit lock of an item while its editor is open: taken on open, renewed every minute, released on leave.
- * `null` for an item not created yet (nothing to lock). `lose` is for a save answered 409 ATR_LOCKED.
+ * `null` for an item not created yet (nothing to lock); `enabled` false for a member who may only read it.
  */
-export function useEditLock(type: LockKind, id: string | null) {
-  const [state, setState] = useState<LockState>({ status: 'taking' });
+export function useEditLock(type: LockKind, id: string | null, enabled: boolean) {
+  const [state, setState] = useState<LockState>({ status: enabled ? 'taking' : 'idle' });
   const held = useRef<number | null>(null);
   const open = useRef(true);
 
   const take = useCallback(async (takeOver: boolean) => {
-    if (id === null) return;
+    if (id === null || !enabled) return;
     try {
       const { data } = await admin.POST('/locks', { body: { resource_type: type, resource_id: id, ...(takeOver ? { take_over: true } : {}) } });
       if (!open.current) {
@@ -55,7 +57,7 @@ export function useEditLock(type: LockKind, id: string | null) {
       if (isLocked(error)) setState({ status: 'refused', ...await holderOf(type, id, error) });
       else setState({ status: 'failed', error });
     }
-  }, [type, id]);
+  }, [type, id, enabled]);
 
   const lose = useCallback(async (error: unknown) => {
     held.current = null;
@@ -95,7 +97,7 @@ export function useEditLock(type: LockKind, id: string | null) {
   return {
     state,
     /** Whether the member may write now: the lock is theirs, or the item is new. */
-    writable: id === null || state.status === 'held',
+    writable: enabled && (id === null || state.status === 'held'),
     takeOver: () => take(true),
     openReadOnly: () => setState((current) => (current.status === 'refused' ? { ...current, status: 'read-only' } : current)),
     /** For a save's failure: true (and the editor turns read-only) when it was a lock taken by someone else. */
