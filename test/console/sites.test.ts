@@ -257,6 +257,11 @@ describe.skipIf(!!process.env.DATABASE_URL)('admin console: sites', () => {
 
       await second.go('/sign-in');
       await second.signIn(developer.email, developer.password);
+      // A site role edits its site but neither creates nor deletes sites.
+      await second.page.getByRole('navigation').getByRole('link', { name: 'Sites', exact: true }).click();
+      await second.page.locator('main table tbody tr').filter({ hasText: 'locked' }).getByRole('button', { name: 'Edit' }).waitFor();
+      expect(await second.page.getByRole('button', { name: 'New site' }).count()).toBe(0);
+      expect(await second.page.getByRole('button', { name: 'Delete' }).count()).toBe(0);
       await second.go(`/sites/locked/pages/${pageId}`);
       const banner = second.page.getByRole('alert').filter({ hasText: `Edited by ${holder} since` });
       await banner.waitFor();

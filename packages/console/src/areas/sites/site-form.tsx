@@ -6,6 +6,7 @@ import { FormActions, type EditFormProps } from '../../components/form-actions';
 import { RealmSelect } from '../../components/realm-select';
 import { useFormSubmit } from '../../components/use-form-submit';
 import { useI18n } from '../../i18n/i18n';
+import { useSession } from '../../session/session';
 import { UidNameInputs } from '../content/uid-name-inputs';
 
 export type Site = AdminComponents['schemas']['Site'];
@@ -21,9 +22,20 @@ export const siteBody = (values: SiteValues) => ({
   custom_domain: values.custom_domain.trim() || null,
 });
 
-/** Create or edit a site: uid, name, locales, the realm whose users sign in, the spaces it reads, its domain and review rule. */
+/** Whether the member holds a permission from an account role (everywhere), not only on some sites. */
+export function useHeldEverywhere(permission: string): boolean {
+  const { state } = useSession();
+  return state.status === 'signed-in' && state.permissions.everywhere.includes(permission);
+}
+
+/**
+ * Create or edit a site: uid, name, locales, the realm whose users sign in, the spaces it reads, its domain and review
+ * rule. The spaces and the domain need an account role, the review rule site.publish: others see them disabled.
+ */
 export function SiteForm({ item, onSubmit, onCancel }: EditFormProps<Site, SiteValues>) {
   const { t } = useI18n();
+  const { can } = useSession();
+  const accountWide = useHeldEverywhere('site.write');
   const spaces = api.useQuery('get', '/content/spaces', { params: { query: { per_page: '100', sort_by: 'uid', order: 'asc' } } });
   const form = useForm<SiteValues>({
     initialValues: {
@@ -40,9 +52,9 @@ export function SiteForm({ item, onSubmit, onCancel }: EditFormProps<Site, SiteV
         <TextInput label={t('sites.defaultLocale')} required {...form.getInputProps('default_locale')} />
         <TagsInput label={t('sites.otherLocales')} {...form.getInputProps('locales')} />
         <RealmSelect label={t('sites.realm')} value={form.values.realm_uid} onChange={(uid) => form.setFieldValue('realm_uid', uid)} />
-        <TagsInput label={t('sites.spaces')} data={(spaces.data?.spaces ?? []).map((space) => space.uid ?? '').filter(Boolean)} {...form.getInputProps('space_uids')} />
-        <TextInput label={t('sites.customDomain')} placeholder="www.example.com" {...form.getInputProps('custom_domain')} />
-        <Checkbox label={t('sites.requireReview')} {...form.getInputProps('require_review', { type: 'checkbox' })} />
+        <TagsInput label={t('sites.spaces')} data={(spaces.data?.spaces ?? []).map((space) => space.uid ?? '').filter(Boolean)} disabled={!accountWide} {...form.getInputProps('space_uids')} />
+        <TextInput label={t('sites.customDomain')} placeholder="www.example.com" disabled={!accountWide} {...form.getInputProps('custom_domain')} />
+        <Checkbox label={t('sites.requireReview')} disabled={!can('site.publish', item?.uid)} {...form.getInputProps('require_review', { type: 'checkbox' })} />
         <FormActions submitting={form.submitting} onCancel={onCancel} />
       </Stack>
     </form>

@@ -9,7 +9,7 @@ import { listQuery } from '../../components/list-search';
 import { RowActions } from '../../components/row-actions';
 import { useI18n } from '../../i18n/i18n';
 import { useSession } from '../../session/session';
-import { SiteForm, siteBody, type Site } from './site-form';
+import { SiteForm, siteBody, useHeldEverywhere, type Site } from './site-form';
 
 const route = getRouteApi('/app/sites');
 const LIST = '/sites';
@@ -23,6 +23,8 @@ export function SitesPage() {
   const queryClient = useQueryClient();
   const list = api.useQuery('get', LIST, { params: { query: listQuery(search) } });
   const [editing, setEditing] = useState<Site | 'new' | null>(null);
+  // Creating (and deleting) a site needs site.write from an account role.
+  const mayCreate = useHeldEverywhere('site.write');
 
   const columns: Column<Site>[] = [
     { key: 'uid', label: t('sites.uid'), sortable: true, render: (site) => (
@@ -34,10 +36,11 @@ export function SitesPage() {
       ? <Badge color="gray.7">{t('sites.notPublished')}</Badge>
       : t('sites.versionNumber', { number: site.published_version }) },
     { key: 'updated_at', label: t('sites.updated'), sortable: true, render: (site) => formatDate(site.updated_at) },
-    { key: 'actions', label: t('common.actions'), render: (site) => can('site.write', site.uid) && (
+    // Deleting a site needs an account role too; a site role may only edit its site.
+    { key: 'actions', label: t('common.actions'), render: (site) => (mayCreate ? (
       <RowActions name={site.name} listPath={LIST} onEdit={() => setEditing(site)}
         onDelete={() => admin.DELETE('/sites/{site_uid}', { params: { path: { site_uid: site.uid } } })} />
-    ) },
+    ) : can('site.write', site.uid) && <Button size="xs" variant="default" onClick={() => setEditing(site)}>{t('common.edit')}</Button>) },
   ];
 
   return (
@@ -46,7 +49,7 @@ export function SitesPage() {
         title={t('sites.sites')} columns={columns} rowKey={(site) => site.uid}
         items={list.data?.sites} meta={list.data?.meta} loading={list.isLoading} error={list.error}
         search={search} onSearch={(next) => void navigate({ search: next })}
-        actions={can('site.write') && <Button onClick={() => setEditing('new')}>{t('sites.newSite')}</Button>}
+        actions={mayCreate && <Button onClick={() => setEditing('new')}>{t('sites.newSite')}</Button>}
       />
       <Modal opened={editing !== null} onClose={() => setEditing(null)} title={t(editing === 'new' ? 'sites.newSite' : 'sites.editSite')}>
         {editing !== null && (
