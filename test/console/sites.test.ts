@@ -10,14 +10,14 @@ const TEXT = {
     newLayout: 'New layout', save: 'Save', source: 'Liquid source', pages: 'Pages', newPage: 'New page', inLocale: 'Locale {locale}',
     pageTitle: 'Title', addBlock: 'Add block', markdownIn: 'Markdown ({locale})', draftSaved: 'Draft saved', preview: 'Preview',
     publishing: 'Publishing', reviewNote: 'Note for the reviewers', askReview: 'Ask for review', approveNumber: 'Approve request {id}',
-    reviewApproved: 'Approved', publish: 'Publish', current: 'served',
+    reviewApproved: 'Approved', publish: 'Publish', current: 'served', previewPage: 'Page to preview', previewLocale: 'Preview locale',
   },
   es: {
     sites: 'Sitios', newSite: 'Nuevo sitio', uid: 'Identificador', name: 'Nombre', defaultLocale: 'Idioma predeterminado', otherLocales: 'Otros idiomas',
     newLayout: 'Nueva plantilla', save: 'Guardar', source: 'Código Liquid', pages: 'Páginas', newPage: 'Nueva página', inLocale: 'Idioma {locale}',
     pageTitle: 'Título', addBlock: 'Añadir bloque', markdownIn: 'Markdown ({locale})', draftSaved: 'Borrador guardado', preview: 'Vista previa',
     publishing: 'Publicación', reviewNote: 'Nota para quienes revisan', askReview: 'Pedir revisión', approveNumber: 'Aprobar la solicitud {id}',
-    reviewApproved: 'Aprobada', publish: 'Publicar', current: 'servida',
+    reviewApproved: 'Aprobada', publish: 'Publicar', current: 'servida', previewPage: 'Página que ver', previewLocale: 'Idioma de la vista previa',
   },
 };
 
@@ -113,6 +113,11 @@ describe.skipIf(!!process.env.DATABASE_URL)('admin console: sites', () => {
         await page.getByText(text.current, { exact: true }).waitFor();
         await expect.poll(async () => (await adminApi('')).json().published_version).toBe(1);
         await expectAccessible(page);
+        await choose(page, page, text.previewPage, 'Home');
+        await choose(page, page, text.previewLocale, 'es');
+        await page.getByRole('button', { name: text.preview, exact: true }).click();
+        await page.frameLocator('iframe').getByText('Hola desde').waitFor();
+        await page.keyboard.press('Escape');
 
         // The served site in both locales.
         await page.goto(`/sites/${uid}/`);

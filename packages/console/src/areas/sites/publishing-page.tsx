@@ -11,7 +11,9 @@ import { ErrorView } from '../../components/error-view';
 import type { MessageKey } from '../../i18n/catalogue';
 import { useI18n } from '../../i18n/i18n';
 import { useSession } from '../../session/session';
+import { PreviewButton } from './preview-frame';
 import { useSite } from './site-layout';
+import { titleOf, usePages } from './use-pages';
 import { VersionsPanel } from './versions-panel';
 
 type Review = AdminComponents['schemas']['SiteReviewRequest'];
@@ -33,6 +35,8 @@ export function PublishingPage() {
   const [publishNote, setPublishNote] = useState('');
   const [reviewId, setReviewId] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const pages = usePages(siteUid);
+  const [previewed, setPreviewed] = useState<string | null>(null);
   const mayPublish = can('site.publish', siteUid);
   const path = { site_uid: siteUid };
 
@@ -51,6 +55,7 @@ export function PublishingPage() {
     }
   };
   if (site.error) return <ErrorView error={site.error} />;
+  const previewPage = pages.data?.find((page) => String(page.id) === previewed);
   const approved = (reviews.data?.review_requests ?? []).filter((review) => review.status === 'approved' && review.current);
 
   return (
@@ -112,6 +117,17 @@ export function PublishingPage() {
               setPublishNote('');
               setReviewId(null);
             }, 'sites.published')}>{t('sites.publish')}</Button>
+          </Group>
+        </Stack>
+      )}
+
+      {site.data && (
+        <Stack>
+          <Title order={2}>{t('sites.previewDrafts')}</Title>
+          <Group align="flex-end">
+            <Select label={t('sites.previewPage')} value={previewed} onChange={setPreviewed} w={300} maw="100%" searchable
+              data={(pages.data ?? []).map((page) => ({ value: String(page.id), label: titleOf(page, site.data.default_locale) }))} />
+            {previewPage && <PreviewButton site={site.data} pageId={previewPage.id} title={titleOf(previewPage, site.data.default_locale)} />}
           </Group>
         </Stack>
       )}
