@@ -284,6 +284,10 @@ describe.skipIf(!!process.env.DATABASE_URL)('admin console: sites', () => {
       await second.page.reload();
       await second.page.getByRole('button', { name: 'Save', exact: true }).waitFor();
       expect(await second.page.getByRole('alert').count()).toBe(0);
+      // Leaving the page itself (not a route of the console) releases the lock too (keepalive).
+      await expect.poll(async () => (await api('GET', `/locks?resource_type=layout_page&resource_id=${pageId}`)).json().locks[0]?.holder.name).toBe('Test Member');
+      await second.page.goto('/sites/locked/');
+      await expect.poll(async () => (await api('GET', `/locks?resource_type=layout_page&resource_id=${pageId}`)).json().locks.length).toBe(0);
       expect([...owner.problems, ...second.problems]).toEqual([]);
     } finally {
       await owner.close();
