@@ -210,6 +210,22 @@ describe.skipIf(!!process.env.DATABASE_URL)('admin console: sites', () => {
       await expect.poll(async () => (await api('GET', '/versions')).json().versions[0]).toMatchObject({ number: 3, restored_from: 1, current: true });
       await page.getByText('Rolled back to version 1').first().waitFor();
 
+      // A publish scheduled an hour ahead, then cancelled; a review asked for, then withdrawn.
+      expect((await api('PUT', `/layout_pages/${ids.Alpha}`, { locales: { en: { title: 'Alpha three', slug: 'alpha' } } })).statusCode).toBe(200);
+      const later = new Date(Date.now() + 3_600_000);
+      const local = `${later.getFullYear()}-${String(later.getMonth() + 1).padStart(2, '0')}-${String(later.getDate()).padStart(2, '0')}T${String(later.getHours()).padStart(2, '0')}:${String(later.getMinutes()).padStart(2, '0')}`;
+      await page.getByLabel('Publish at (optional)').fill(local);
+      await page.getByRole('button', { name: 'Schedule', exact: true }).click();
+      await expect.poll(async () => (await api('GET', '/scheduled_publishes')).json().scheduled_publishes.length).toBe(1);
+      await page.getByRole('button', { name: /^Cancel the publish of / }).waitFor();
+      await expectAccessible(page);
+      await page.getByRole('button', { name: /^Cancel the publish of / }).click();
+      await expect.poll(async () => (await api('GET', '/scheduled_publishes')).json().scheduled_publishes.length).toBe(0);
+      await page.getByLabel('Note for the reviewers').fill('Third');
+      await page.getByRole('button', { name: 'Ask for review' }).click();
+      await page.getByRole('button', { name: /^Withdraw request \d+$/ }).click();
+      await expect.poll(async () => (await api('GET', '/review_requests')).json().review_requests[0].status).toBe('withdrawn');
+
       // The developer edits Alpha; the owner takes the lock over; the developer's save keeps the text and offers to copy it.
       await second.go('/sign-in');
       await second.signIn(developer.email, developer.password);
@@ -231,7 +247,7 @@ describe.skipIf(!!process.env.DATABASE_URL)('admin console: sites', () => {
       expect(await second.page.getByLabel(exactly('Title')).getAttribute('readonly')).not.toBeNull();
       expect(await second.page.getByRole('button', { name: 'Save', exact: true }).count()).toBe(0);
       await expectAccessible(second.page);
-      expect((await api('GET', `/layout_pages/${ids.Alpha}`)).json().locales.en.title).toBe('Alpha');
+      expect((await api('GET', `/layout_pages/${ids.Alpha}`)).json().locales.en.title).toBe('Alpha three');
       expect([...owner.problems, ...second.problems]).toEqual([]);
     } finally {
       await owner.close();

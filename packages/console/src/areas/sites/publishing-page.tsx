@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Badge, Button, Group, Select, Stack, Text, Textarea, Title } from '@mantine/core';
+import { Badge, Button, Group, Select, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
 import { getRouteApi } from '@tanstack/react-router';
@@ -12,6 +12,7 @@ import type { MessageKey } from '../../i18n/catalogue';
 import { useI18n } from '../../i18n/i18n';
 import { useSession } from '../../session/session';
 import { PreviewButton } from './preview-frame';
+import { SCHEDULED, ScheduledPublishes } from './scheduled-publishes';
 import { useSite } from './site-layout';
 import { titleOf, usePages } from './use-pages';
 import { VersionsPanel } from './versions-panel';
@@ -26,7 +27,8 @@ const STATUS: Record<Review['status'], MessageKey> = {
 /** Review requests (ask, approve, reject), publishing the drafts, and the versions with their diff and rollback. */
 export function PublishingPage() {
   const { t, formatDate } = useI18n();
-  const { can } = useSession();
+  const { can, state } = useSession();
+  const memberId = state.status === 'signed-in' ? state.member.id : null;
   const { siteUid } = route.useParams();
   const queryClient = useQueryClient();
   const site = useSite(siteUid);
@@ -34,6 +36,8 @@ export function PublishingPage() {
   const [askNote, setAskNote] = useState('');
   const [publishNote, setPublishNote] = useState('');
   const [reviewId, setReviewId] = useState<string | null>(null);
+  // A local date and time (datetime-local): the publish is scheduled then.
+  const [publishAt, setPublishAt] = useState('');
   const [busy, setBusy] = useState(false);
   const pages = usePages(siteUid);
   const [previewed, setPreviewed] = useState<string | null>(null);
@@ -52,6 +56,7 @@ export function PublishingPage() {
       await queryClient.invalidateQueries({ queryKey: ['get', REVIEWS] });
       await queryClient.invalidateQueries({ queryKey: ['get', '/sites/{site_uid}'] });
       await queryClient.invalidateQueries({ queryKey: ['get', '/sites/{site_uid}/versions'] });
+      await queryClient.invalidateQueries({ queryKey: ['get', SCHEDULED] });
     }
   };
   if (site.error) return <ErrorView error={site.error} />;
@@ -84,8 +89,15 @@ export function PublishingPage() {
               ) },
               { key: 'note', label: t('sites.note'), render: (review) => review.note },
               { key: 'requested_by', label: t('sites.requestedBy'), render: (review) => `${review.requested_by.name} · ${formatDate(review.created_at)}` },
-              { key: 'actions', label: t('common.actions'), render: (review) => mayPublish && review.status === 'open' && (
+              { key: 'actions', label: t('common.actions'), render: (review) => review.status === 'open' && (
                 <Group gap="xs" wrap="nowrap">
+                  {review.requested_by.id === memberId && (
+                    <Button size="xs" variant="default" disabled={busy} aria-label={t('sites.withdrawNumber', { id: review.id })}
+                      onClick={() => void run(() => admin.POST(`${REVIEWS}/{id}/withdraw`, { params: { path: { ...path, id: review.id } } }), 'sites.reviewWithdrawn')}>
+                      {t('sites.withdraw')}
+                    </Button>
+                  )}
+                  {mayPublish && (<>
                   <Button size="xs" color="teal" disabled={busy} aria-label={t('sites.approveNumber', { id: review.id })}
                     onClick={() => void run(() => admin.POST(`${REVIEWS}/{id}/approve`, { params: { path: { ...path, id: review.id } }, body: {} }), 'sites.reviewApproved')}>
                     {t('sites.approve')}
@@ -94,6 +106,7 @@ export function PublishingPage() {
                     onClick={() => void run(() => admin.POST(`${REVIEWS}/{id}/reject`, { params: { path: { ...path, id: review.id } }, body: {} }), 'sites.reviewRejected')}>
                     {t('sites.reject')}
                   </Button>
+                  </>)}
                 </Group>
               ) },
             ]}
@@ -112,12 +125,16 @@ export function PublishingPage() {
               <Select label={t('sites.approvedRequest')} required value={reviewId} onChange={setReviewId} w={260}
                 data={approved.map((review) => ({ value: String(review.id), label: `#${review.id} ${review.note}`.trim() }))} />
             )}
+            <TextInput type="datetime-local" label={t('sites.publishAtOptional')} value={publishAt} onChange={(event) => setPublishAt(event.currentTarget.value)} w={240} />
             <Button loading={busy} disabled={site.data.require_review && !reviewId} onClick={() => void run(async () => {
-              await admin.POST('/sites/{site_uid}/publish', { params: { path }, body: { note: publishNote, ...(reviewId ? { review_request_id: Number(reviewId) } : {}) } });
+              const at = publishAt ? { at: new Date(publishAt).toISOString() } : {};
+              await admin.POST('/sites/{site_uid}/publish', { params: { path }, body: { note: publishNote, ...at, ...(reviewId ? { review_request_id: Number(reviewId) } : {}) } });
               setPublishNote('');
               setReviewId(null);
-            }, 'sites.published')}>{t('sites.publish')}</Button>
+              setPublishAt('');
+            }, publishAt ? 'sites.scheduledDone' : 'sites.published')}>{t(publishAt ? 'sites.schedule' : 'sites.publish')}</Button>
           </Group>
+          <ScheduledPublishes siteUid={siteUid} mayCancel={mayPublish} />
         </Stack>
       )}
 
