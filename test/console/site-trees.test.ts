@@ -54,5 +54,7 @@ describe('the console\'s blocks', () => {
     const block = { ...blockValues({ type: 'content_list' }), space_uid: 'shop', type_uid: 'product', markdown: { en: 'x' }, source: 'y' };
     expect(blockBody(block)).toEqual({ zone: 'main', type: 'content_list', space_uid: 'shop', type_uid: 'product', limit: 10 });
     expect(blockBody({ ...blockValues({ type: 'rich_text' }), markdown: { en: 'Hi', es: '' } })).toEqual({ zone: 'main', type: 'rich_text', markdown: { en: 'Hi' } });
+    const listed = { zone: 'side', type: 'content_list' as const, space_uid: 's', type_uid: 't', filters: { 'fields.category': 'news', tags: 'a=b' }, sort: '-published_at', limit: 5, snippet: 'card' };
+    expect(blockBody(blockValues(listed))).toEqual(listed);
   });
 });

@@ -44,6 +44,8 @@ export function BlockEditor({ site, blocks, onChange, readOnly }: BlockEditorPro
                 <>
                   <NumberInput label={t('sites.limit')} min={1} max={100} value={block.limit} readOnly={readOnly} onChange={(value) => change(index, { limit: value })} />
                   {field('sort', 'sites.sort')}
+                  <Textarea label={t('sites.filters')} description={t('sites.filtersHint')} autosize minRows={2} ff="monospace" value={block.filters} readOnly={readOnly}
+                    onChange={(event) => change(index, { filters: event.currentTarget.value })} />
                 </>
               )}
               {block.type === 'content_entry' && field('entry_uuid', 'sites.entryUuid')}

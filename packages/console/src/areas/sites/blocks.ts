@@ -8,6 +8,8 @@ export const BLOCK_TYPES: BlockType[] = ['rich_text', 'content_list', 'content_e
 export interface BlockValues {
   key: string; zone: string; type: BlockType; markdown: Record<string, string>;
   space_uid: string; type_uid: string; entry_uuid: string; limit: number | string; sort: string;
+  /** A content list's delivery API query parameters, one `name=value` a line. */
+  filters: string;
   menu_uid: string; snippet: string; source: string;
 }
 
@@ -15,7 +17,7 @@ let nextKey = 0;
 export const blockValues = (block: Partial<Block> & { type: BlockType }): BlockValues => ({
   key: `b${++nextKey}`, zone: block.zone ?? 'main', type: block.type, markdown: { ...(block.markdown ?? {}) },
   space_uid: block.space_uid ?? '', type_uid: block.type_uid ?? '', entry_uuid: block.entry_uuid ?? '', limit: block.limit ?? 10,
-  sort: block.sort ?? '', menu_uid: block.menu_uid ?? '', snippet: block.snippet ?? '', source: block.source ?? '',
+  sort: block.sort ?? '', filters: Object.entries(block.filters ?? {}).map(([name, value]) => `${name}=${value}`).join('\n'), menu_uid: block.menu_uid ?? '', snippet: block.snippet ?? '', source: block.source ?? '',
 });
 
 const present = (values: Record<string, string | number | undefined>) =>
@@ -26,11 +28,25 @@ export function blockBody(block: BlockValues): Block {
   const head = { zone: block.zone.trim() || 'main', type: block.type };
   switch (block.type) {
     case 'rich_text': return { ...head, markdown: Object.fromEntries(Object.entries(block.markdown).filter(([, text]) => text !== '')) };
-    case 'content_list': return { ...head, ...present({ space_uid: block.space_uid, type_uid: block.type_uid, sort: block.sort, snippet: block.snippet }), limit: Number(block.limit) || 10 };
+    case 'content_list': {
+      const filters = filtersOf(block.filters);
+      return {
+        ...head, ...present({ space_uid: block.space_uid, type_uid: block.type_uid, sort: block.sort, snippet: block.snippet }),
+        ...(Object.keys(filters).length ? { filters } : {}), limit: Number(block.limit) || 10,
+      };
+    }
     case 'content_entry': return { ...head, ...present({ space_uid: block.space_uid, type_uid: block.type_uid, entry_uuid: block.entry_uuid, snippet: block.snippet }) };
     case 'menu': return { ...head, ...present({ menu_uid: block.menu_uid, snippet: block.snippet }) };
     case 'liquid': return { ...head, source: block.source };
   }
+}
+
+/** `name=value` lines as query parameters; a line without `=` is left out. */
+export function filtersOf(text: string): Record<string, string> {
+  return Object.fromEntries(text.split('\n').flatMap((line) => {
+    const at = line.indexOf('=');
+    return at > 0 ? [[line.slice(0, at).trim(), line.slice(at + 1).trim()]] : [];
+  }));
 }
 
 /** Moves the item at `index` by `by` places (−1 up, +1 down); the list as it was when that is not possible. */
