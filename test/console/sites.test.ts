@@ -266,7 +266,8 @@ describe.skipIf(!!process.env.DATABASE_URL)('admin console: sites', () => {
   it('shows a second member who holds the page\'s edit lock, with read-only and no take-over for a developer', async () => {
     const api = (method: 'POST' | 'GET', url: string, payload?: object) => c.h.request({ method, url: `/api/admin${url}`, payload });
     expect((await api('POST', '/sites', { uid: 'locked', name: 'Locked', default_locale: 'en', locales: ['en'] })).statusCode).toBe(201);
-    expect((await api('POST', '/sites/locked/layouts', { name: 'main', source: LAYOUT })).statusCode).toBe(201);
+    const layout = await api('POST', '/sites/locked/layouts', { name: 'main', source: LAYOUT });
+    expect(layout.statusCode).toBe(201);
     const created = await api('POST', '/sites/locked/layout_pages', { layout: 'main', locales: { en: { title: 'About', slug: 'about' } } });
     expect(created.statusCode, created.body).toBe(201);
     const pageId = created.json().id;
@@ -312,6 +313,16 @@ describe.skipIf(!!process.env.DATABASE_URL)('admin console: sites', () => {
       await expect.poll(async () => (await api('GET', `/locks?resource_type=layout_page&resource_id=${pageId}`)).json().locks[0]?.holder.name).toBe('Test Member');
       await second.page.goto('/sites/locked/');
       await expect.poll(async () => (await api('GET', `/locks?resource_type=layout_page&resource_id=${pageId}`)).json().locks.length).toBe(0);
+
+      // The template editor too: the owner's open layout is read-only for the developer, CodeMirror included.
+      await owner.go(`/sites/locked/design/layouts/${layout.json().id}`);
+      await owner.page.getByRole('button', { name: 'Save', exact: true }).waitFor();
+      await expect.poll(async () => (await api('GET', `/locks?resource_type=site_template&resource_id=${layout.json().id}`)).json().locks.length).toBe(1);
+      await second.go(`/sites/locked/design/layouts/${layout.json().id}`);
+      await second.page.getByRole('alert').filter({ hasText: `Edited by ${holder} since` }).waitFor();
+      expect(await second.page.locator('[data-code-editor] .cm-content').getAttribute('contenteditable')).toBe('false');
+      expect(await second.page.getByRole('button', { name: 'Save', exact: true }).count()).toBe(0);
+      await expectAccessible(second.page);
       expect([...owner.problems, ...second.problems]).toEqual([]);
     } finally {
       await owner.close();

@@ -22,6 +22,7 @@ import { titleOf, usePages } from './use-pages';
 type Menu = AdminComponents['schemas']['SiteMenu'];
 const route = getRouteApi('/app/sites/$siteUid/menus/$menuUid');
 const MENU = '/sites/{site_uid}/menus/{menu_uid}';
+const ENTRY_LABELS = { space_uid: 'sites.space', type_uid: 'sites.contentType', entry_uuid: 'sites.entryUuid' } as const;
 
 /** A menu's items: label per locale, a page of the site or an address as target, nested by indent. */
 export function MenuPage() {
@@ -83,13 +84,22 @@ function MenuEditor({ site, menu }: { site: Site; menu: Menu }) {
                       required={locale === site.default_locale} onChange={(event) => change(index, { labels: { ...row.labels, [locale]: event.currentTarget.value } })} />
                   ))}
                 </Group>
-                <SegmentedControl aria-label={t('sites.target')} readOnly={readOnly} value={row.target === 'entry' ? 'url' : row.target}
-                  data={[{ value: 'page', label: t('sites.targetPage') }, { value: 'url', label: t('sites.targetUrl') }]}
+                <SegmentedControl aria-label={t('sites.target')} readOnly={readOnly} value={row.target}
+                  data={[{ value: 'page', label: t('sites.targetPage') }, { value: 'url', label: t('sites.targetUrl') }, { value: 'entry', label: t('sites.targetEntry') }]}
                   onChange={(target) => change(index, { target: target as ItemRow['target'], broken: false })} w="fit-content" />
-                {row.target === 'page' ? (
+                {row.target === 'entry' && (
+                  <Group grow>
+                    {(['space_uid', 'type_uid', 'entry_uuid'] as const).map((key) => (
+                      <TextInput key={key} label={t(ENTRY_LABELS[key])} value={row.entry[key] ?? ''} readOnly={readOnly}
+                        onChange={(event) => change(index, { entry: { ...row.entry, [key]: event.currentTarget.value } })} />
+                    ))}
+                  </Group>
+                )}
+                {row.target === 'page' && (
                   <Select label={t('sites.targetPagePick')} data={pageOptions} value={row.page_id || null} readOnly={readOnly} searchable
                     onChange={(value) => change(index, { page_id: value ?? '', broken: false })} />
-                ) : (
+                )}
+                {row.target === 'url' && (
                   <TextInput label={t('sites.targetUrlInput')} value={row.url} readOnly={readOnly} placeholder="https://" onChange={(event) => change(index, { url: event.currentTarget.value, target: 'url' })} />
                 )}
                 {!readOnly && (
