@@ -202,6 +202,7 @@ describe.skipIf(!!process.env.DATABASE_URL)('admin console: sites', () => {
       await page.getByRole('button', { name: 'Compare', exact: true }).click();
       const diff = page.getByRole('table', { name: 'Differences between versions 1 and 2' });
       await diff.getByText('Alpha two').first().waitFor();
+      await diff.getByRole('cell', { name: `Page ${ids.Alpha} (changed)`, exact: true }).waitFor();
       await expectAccessible(page);
       await page.getByRole('button', { name: 'Roll back to this version: version 1' }).click();
       await page.getByRole('dialog').getByText('published at once as a new version').waitFor();

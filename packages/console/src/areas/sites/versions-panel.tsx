@@ -3,13 +3,18 @@ import { Badge, Button, Code, Group, Select, Stack, Table, Text, Title } from '@
 import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
+import type { AdminComponents } from '@atrium/client';
 import { admin, api } from '../../api/client';
 import { messageOf } from '../../api/errors';
 import { DataTable } from '../../components/data-table';
 import { ErrorView } from '../../components/error-view';
+import type { MessageKey } from '../../i18n/catalogue';
 import { useI18n } from '../../i18n/i18n';
 
 const VERSIONS = '/sites/{site_uid}/versions';
+type Change = AdminComponents['schemas']['SiteVersion']['changes'][number];
+const KINDS: Record<Change['kind'], MessageKey> = { layout: 'sites.kindLayout', snippet: 'sites.kindSnippet', file: 'sites.kindFile', page: 'sites.kindPage', menu: 'sites.kindMenu' };
+const CHANGES: Record<Change['change'], MessageKey> = { added: 'sites.changeAdded', changed: 'sites.changeChanged', removed: 'sites.changeRemoved' };
 const show = (value: unknown) => (value === null || value === undefined ? '—' : JSON.stringify(value, null, 2));
 
 /** The site's versions, newest first: roll back to one (confirmed), and compare two. */
@@ -21,6 +26,8 @@ export function VersionsPanel({ siteUid, mayRollBack }: { siteUid: string; mayRo
   const [to, setTo] = useState<string | null>(null);
   const [compared, setCompared] = useState<{ from: number; to: number } | null>(null);
   const diff = api.useQuery('get', `${VERSIONS}/diff`, { params: { path: { site_uid: siteUid }, query: { from: compared?.from ?? 1, to: compared?.to ?? 1 } } }, { enabled: compared !== null });
+  /** "Page 12 (changed)" in the member's language; the key is the item's name, page id or menu uid. */
+  const describe = (change: Change) => t('sites.changeOf', { kind: t(KINDS[change.kind]), key: change.key, change: t(CHANGES[change.change]) });
   const numbers = (versions.data?.versions ?? []).map((version) => ({ value: String(version.number), label: t('sites.versionNumber', { number: version.number }) }));
 
   const rollBack = (number: number) => modals.openConfirmModal({
@@ -51,7 +58,7 @@ export function VersionsPanel({ siteUid, mayRollBack }: { siteUid: string; mayRo
               <Group gap={4}>{version.number}{version.current && <Badge color="teal.9">{t('sites.current')}</Badge>}</Group>
             ) },
             { key: 'note', label: t('sites.note'), render: (version) => version.restored_from ? t('sites.restoredFrom', { number: version.restored_from }) : version.note },
-            { key: 'changes', label: t('sites.changes'), render: (version) => version.changes.map((change) => `${change.kind} ${change.key} (${change.change})`).join(', ') },
+            { key: 'changes', label: t('sites.changes'), render: (version) => version.changes.map(describe).join(', ') },
             { key: 'by', label: t('sites.publishedBy'), render: (version) => `${version.published_by.name} · ${formatDate(version.created_at)}` },
             { key: 'actions', label: t('common.actions'), render: (version) => mayRollBack && !version.current && (
               <Button size="xs" variant="default" aria-label={t('sites.rollBackTo', { number: version.number })} onClick={() => rollBack(version.number)}>{t('sites.rollBack')}</Button>
@@ -79,7 +86,7 @@ export function VersionsPanel({ siteUid, mayRollBack }: { siteUid: string; mayRo
             <Table.Tbody>
               {diff.data.changes.map((change) => (
                 <Table.Tr key={`${change.kind}:${change.key}`}>
-                  <Table.Td>{change.kind} {change.key} ({change.change})</Table.Td>
+                  <Table.Td>{describe(change)}</Table.Td>
                   <Table.Td><Code block>{show(change.before)}</Code></Table.Td>
                   <Table.Td><Code block>{show(change.after)}</Code></Table.Td>
                 </Table.Tr>
