@@ -15,6 +15,7 @@ import { contentSpaces } from '../tables/content.js';
 import { realms } from '../tables/realms.js';
 import { sites } from '../tables/sites.js';
 import { SITE_LIMITS, type SiteInput, type SiteModel } from './schema.js';
+import { syncSiteClient } from './site-client.js';
 
 export type Site = typeof sites.$inferSelect;
 export type SiteBody = Static<typeof SiteModel>;
@@ -189,6 +190,7 @@ export async function createSite(ctx: ActingContext, input: Input): Promise<Site
     spaceUids: checked.spaceUids ?? [], customDomain: checked.customDomain ?? null, requireReview: input.require_review ?? false,
     active: input.active ?? true, createdAt: now, updatedAt: now,
   }).returning().catch(refusedWrite);
+  await syncSiteClient(ctx, site.id);
   sitesChanged(ctx, site.id);
   return siteBody({ site, realmUid: checked.realmUid ?? null, publishedNumber: null });
 }
@@ -210,6 +212,7 @@ export async function updateSite(ctx: ActingContext, uid: string, input: Input):
     updatedAt: ctx.clock.now(),
   }).where(eq(sites.id, site.id)).catch(refusedWrite);
   if (renamed) await retarget(ctx.db, 'site', site.uid, checked.uid!);
+  if (checked.realmUid !== undefined || checked.customDomain !== undefined) await syncSiteClient(ctx, site.id);
   // Site roles reach the site's spaces by its uid: who may do what changes with either.
   if (renamed || checked.spaceUids) ctx.caches.changed('access');
   sitesChanged(ctx, site.id);
