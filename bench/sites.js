@@ -30,11 +30,13 @@ if (!scratch) throw new Error('PostgreSQL is not reachable: set DATABASE_URL');
 const env = { DATABASE_URL: scratch.url, DATABASE_POOL_SIZE: process.env.BENCH_POOL ?? '10' };
 // BENCH_CPU_PROF=<folder>: instance A and the bare server write a V8 CPU profile there when it stops (node --cpu-prof).
 const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
-const atrium = await startServer('atrium', env, [...START_FLAGS, ...profile]);
+let atrium;
 let second;
 let bare;
 const db = new pg.Client({ connectionString: scratch.url });
 try {
+  // Started inside the try, so that the scratch database is dropped even when the server does not start.
+  atrium = await startServer('atrium', env, [...START_FLAGS, ...profile]);
   const admin = adminApi(atrium);
   await admin('POST', '/content/spaces', { uid: 'bench', name: 'Bench', default_locale: 'en', locales: ['en'] });
   await admin('POST', '/content/spaces/bench/types', { uid: 'article', name: 'Article', fields: [{ name: 'title', type: 'text', localized: true }] });
@@ -189,7 +191,7 @@ try {
   });
 } finally {
   await db.end().catch(() => {});
-  await atrium.stop();
+  if (atrium) await atrium.stop();
   if (second) await second.stop();
   if (bare) await bare.stop();
   await scratch.drop();
