@@ -241,6 +241,47 @@ describe('sites', () => {
     expect((await admin('POST', '/sites', { uid: uniqueUid('site'), name: 'Loop', default_locale: 'en', custom_domain: 'localhost' })).statusCode).toBe(422);
   });
 
+  it('signs a user in on the site\'s own domain as an OAuth client of its realm (PKCE), with a session cookie of its own there', async () => {
+    const domain = `${uniqueUid('members')}.example.com`;
+    const { uid } = await buildSite({ custom_domain: domain });
+    await ok(await admin('POST', `/sites/${uid}/publish`, {}), 201);
+    const away = await h.request({ method: 'GET', url: '/members', headers: { host: domain } });
+    expect(away.statusCode).toBe(303);
+    const authorize = new URL(String(away.headers.location));
+    expect(authorize.pathname).toBe(`/realms/${realm.uid}/oauth/authorize`);
+    expect(authorize.searchParams.get('redirect_uri')).toBe(`http://${domain}/_auth/callback`);
+    expect(authorize.searchParams.get('code_challenge_method')).toBe('S256');
+    const flow = away.cookies.find((c) => c.name === 'atrium_site_auth')!;
+    expect(flow.httpOnly).toBe(true);
+
+    const user = await makeRealmUser(h, realm.uid, { first_name: 'Inés' });
+    const realmCookie = await signInAtLoginPage(h, realm.uid, user.email, REALM_USER_PASSWORD);
+    const granted = await h.request({ method: 'GET', url: `${authorize.pathname}${authorize.search}`, headers: { cookie: realmCookie } });
+    expect([302, 303]).toContain(granted.statusCode);
+    const callback = new URL(String(granted.headers.location));
+    expect(callback.host).toBe(domain);
+    // A callback without this browser's flow cookie is refused.
+    expect((await h.request({ method: 'GET', url: `${callback.pathname}${callback.search}`, headers: { host: domain } })).statusCode).toBe(400);
+    const back = await h.request({ method: 'GET', url: `${callback.pathname}${callback.search}`, headers: { host: domain, cookie: `atrium_site_auth=${flow.value}` } });
+    expect(back.statusCode, back.body).toBe(303);
+    expect(back.headers.location).toBe('/members');
+    const session = back.cookies.find((c) => c.name === `atrium_site_${uid}`)!;
+    const siteCookie = `atrium_site_${uid}=${session.value}`;
+    const page = await h.request({ method: 'GET', url: '/members', headers: { host: domain, cookie: siteCookie } });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('Hello Inés');
+
+    const form = await h.request({ method: 'GET', url: '/logout', headers: { host: domain, cookie: siteCookie } });
+    const csrf = /name="csrf_token" value="([^"]+)"/.exec(form.body)![1];
+    const out = await h.request({
+      method: 'POST', url: `/sites/${uid}/logout`, payload: `csrf_token=${csrf}`,
+      headers: { host: domain, cookie: `${siteCookie}; atrium_csrf=${form.cookies.find((c) => c.name === 'atrium_csrf')!.value}`, 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    expect(out.statusCode).toBe(303);
+    expect(out.headers.location).toBe('/');
+    expect((await h.request({ method: 'GET', url: '/members', headers: { host: domain, cookie: siteCookie } })).statusCode).toBe(303);
+  });
+
   it('opens drafts through a signed preview link until it expires (410 after)', async () => {
     const { uid, home } = await buildSite();
     const link = await ok(await admin('POST', `/sites/${uid}/previews`, { page_id: home.id, locale: 'es' }), 201);
