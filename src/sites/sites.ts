@@ -12,6 +12,7 @@ import { uniqueViolation } from '../db/unique.js';
 import { FieldErrors, forbidden, invalidField, notFound } from '../errors/index.js';
 import { customDomainOf } from '../realms/realms.js';
 import { contentSpaces } from '../tables/content.js';
+import { oauthClients } from '../tables/oauth.js';
 import { realms } from '../tables/realms.js';
 import { sites } from '../tables/sites.js';
 import { SITE_LIMITS, type SiteInput, type SiteModel } from './schema.js';
@@ -219,12 +220,14 @@ export async function updateSite(ctx: ActingContext, uid: string, input: Input):
   return siteBody((await findSite(ctx, checked.uid ?? site.uid))!);
 }
 
-/** Deletes the site with its drafts and versions, and the role assignments that named it. */
+/** Deletes the site with its drafts and versions, its OAuth client, and the role assignments that named it. */
 export async function deleteSite(ctx: ActingContext, uid: string): Promise<void> {
   const { site } = await requireSite(ctx, uid, 'site.write');
   if (!ctx.actor.holds('site.write', null)) throw forbidden('Deleting a site needs an account role');
   await dropTarget(ctx.db, 'site', site.uid);
   await ctx.db.delete(sites).where(eq(sites.id, site.id));
+  // The site's own OAuth client of its realm goes with it.
+  if (site.oauthClientId !== null) await ctx.db.delete(oauthClients).where(eq(oauthClients.id, site.oauthClientId));
   ctx.caches.changed('access');
   sitesChanged(ctx, site.id);
 }

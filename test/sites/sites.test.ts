@@ -241,6 +241,13 @@ describe('sites', () => {
     expect(taken.statusCode).toBe(422);
     expect((await admin('PUT', `/realms/${realm.uid}`, { custom_domain: domain })).statusCode).toBe(422);
     expect((await admin('POST', '/sites', { uid: uniqueUid('site'), name: 'Loop', default_locale: 'en', custom_domain: 'localhost' })).statusCode).toBe(422);
+    // The site's OAuth client of its realm (for sign-in on the domain) comes and goes with the site.
+    const clients = async () => (await ok(await admin('GET', `/customers/${realm.uid}/oauth_clients?per_page=100`))).oauth_clients
+      .filter((c: { name: string }) => c.name === `Site ${uid}`);
+    expect(await clients()).toEqual([expect.objectContaining({ redirect_uris: [`http://${domain}/_auth/callback`] })]);
+    expect((await admin('DELETE', `/sites/${uid}`)).statusCode).toBe(204);
+    expect(await clients()).toEqual([]);
+    expect((await h.request({ method: 'GET', url: '/about', headers: { host: domain } })).statusCode).toBe(404);
   });
 
   it('signs a user in on the site\'s own domain as an OAuth client of its realm (PKCE), with a session cookie of its own there', async () => {
