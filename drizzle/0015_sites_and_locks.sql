@@ -108,6 +108,7 @@ CREATE TABLE "sites" (
 	"active" boolean DEFAULT true NOT NULL,
 	"draft_revision" integer DEFAULT 0 NOT NULL,
 	"published_version_id" integer,
+	"oauth_client_id" integer,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
 	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
 );
@@ -120,6 +121,7 @@ ALTER TABLE "site_scheduled_publishes" ADD CONSTRAINT "site_scheduled_publishes_
 ALTER TABLE "site_templates" ADD CONSTRAINT "site_templates_site_id_sites_id_fk" FOREIGN KEY ("site_id") REFERENCES "public"."sites"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "site_versions" ADD CONSTRAINT "site_versions_site_id_sites_id_fk" FOREIGN KEY ("site_id") REFERENCES "public"."sites"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "sites" ADD CONSTRAINT "sites_realm_id_realms_id_fk" FOREIGN KEY ("realm_id") REFERENCES "public"."realms"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "sites" ADD CONSTRAINT "sites_oauth_client_id_oauth_clients_id_fk" FOREIGN KEY ("oauth_client_id") REFERENCES "public"."oauth_clients"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
 CREATE UNIQUE INDEX "edit_locks_resource_key" ON "edit_locks" USING btree ("resource_type","resource_id");--> statement-breakpoint
 CREATE INDEX "edit_locks_expiry_idx" ON "edit_locks" USING btree ("expires_at");--> statement-breakpoint
 CREATE UNIQUE INDEX "site_files_name_key" ON "site_files" USING btree ("site_id","name");--> statement-breakpoint

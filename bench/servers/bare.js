@@ -9,6 +9,11 @@ import Fastify from 'fastify';
 
 const app = Fastify({ bodyLimit: 1024 * 1024 * 1024 });
 app.get('/', async () => ({ status: 'ok' }));
+// GET /page: fixed bytes a benchmark hands over (BARE_PAGE, with BARE_PAGE_HEADERS as JSON), e.g. a site's
+// rendered page, so that Atrium serving those bytes is compared with a route doing nothing else.
+const page = process.env.BARE_PAGE;
+const pageHeaders = JSON.parse(process.env.BARE_PAGE_HEADERS ?? '{"content-type":"text/html; charset=utf-8"}');
+if (page !== undefined) app.get('/page', (_request, reply) => reply.headers(pageHeaders).send(page));
 app.addContentTypeParser('multipart/form-data', (_request, _payload, done) => done(null));
 app.post('/upload', async (request) => {
   const file = path.join(os.tmpdir(), `bare-upload-${randomUUID()}`);

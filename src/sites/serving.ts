@@ -55,13 +55,18 @@ export async function siteOfDomain(ctx: Context, host: string): Promise<ServedSi
   return site;
 }
 
-/** Compiled versions by id and locales: a version never changes, so one is compiled once per process. */
-const compiled = new Map<string, CompiledSite>();
+/**
+ * Compiled versions by id and locales: a version never changes, so one is compiled once per process. Kept
+ * per database (its context's caches), since version ids are only unique within one.
+ */
+const compiledByDatabase = new WeakMap<object, Map<string, CompiledSite>>();
 const COMPILED_KEPT = 32;
 
 export async function compiledVersion(ctx: Context, site: ServedSite, snapshot?: Snapshot): Promise<CompiledSite | null> {
   if (site.versionId === null && !snapshot) return null;
   const key = `${site.versionId}:${site.defaultLocale}:${site.locales.join(',')}`;
+  let compiled = compiledByDatabase.get(ctx.caches);
+  if (!compiled) compiledByDatabase.set(ctx.caches, compiled = new Map());
   if (!snapshot) {
     const found = compiled.get(key);
     if (found) return found;

@@ -12,9 +12,11 @@ import { uniqueViolation } from '../db/unique.js';
 import { FieldErrors, forbidden, invalidField, notFound } from '../errors/index.js';
 import { customDomainOf } from '../realms/realms.js';
 import { contentSpaces } from '../tables/content.js';
+import { oauthClients } from '../tables/oauth.js';
 import { realms } from '../tables/realms.js';
 import { sites } from '../tables/sites.js';
 import { SITE_LIMITS, type SiteInput, type SiteModel } from './schema.js';
+import { syncSiteClient } from './site-client.js';
 
 export type Site = typeof sites.$inferSelect;
 export type SiteBody = Static<typeof SiteModel>;
@@ -189,6 +191,7 @@ export async function createSite(ctx: ActingContext, input: Input): Promise<Site
     spaceUids: checked.spaceUids ?? [], customDomain: checked.customDomain ?? null, requireReview: input.require_review ?? false,
     active: input.active ?? true, createdAt: now, updatedAt: now,
   }).returning().catch(refusedWrite);
+  await syncSiteClient(ctx, site.id);
   sitesChanged(ctx, site.id);
   return siteBody({ site, realmUid: checked.realmUid ?? null, publishedNumber: null });
 }
@@ -210,18 +213,21 @@ export async function updateSite(ctx: ActingContext, uid: string, input: Input):
     updatedAt: ctx.clock.now(),
   }).where(eq(sites.id, site.id)).catch(refusedWrite);
   if (renamed) await retarget(ctx.db, 'site', site.uid, checked.uid!);
+  if (checked.realmUid !== undefined || checked.customDomain !== undefined) await syncSiteClient(ctx, site.id);
   // Site roles reach the site's spaces by its uid: who may do what changes with either.
   if (renamed || checked.spaceUids) ctx.caches.changed('access');
   sitesChanged(ctx, site.id);
   return siteBody((await findSite(ctx, checked.uid ?? site.uid))!);
 }
 
-/** Deletes the site with its drafts and versions, and the role assignments that named it. */
+/** Deletes the site with its drafts and versions, its OAuth client, and the role assignments that named it. */
 export async function deleteSite(ctx: ActingContext, uid: string): Promise<void> {
   const { site } = await requireSite(ctx, uid, 'site.write');
   if (!ctx.actor.holds('site.write', null)) throw forbidden('Deleting a site needs an account role');
   await dropTarget(ctx.db, 'site', site.uid);
   await ctx.db.delete(sites).where(eq(sites.id, site.id));
+  // The site's own OAuth client of its realm goes with it.
+  if (site.oauthClientId !== null) await ctx.db.delete(oauthClients).where(eq(oauthClients.id, site.oauthClientId));
   ctx.caches.changed('access');
   sitesChanged(ctx, site.id);
 }

@@ -1,5 +1,6 @@
 import { boolean, index, integer, jsonb, pgTable, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { moment, timestamps } from '../db/columns.js';
+import { oauthClients } from './oauth.js';
 import { realms } from './realms.js';
 
 /**
@@ -22,6 +23,8 @@ export const sites = pgTable('sites', {
   active: boolean('active').notNull().default(true),
   draftRevision: integer('draft_revision').notNull().default(0),
   publishedVersionId: integer('published_version_id'),
+  /** On its own domain the site signs its realm's users in as this OAuth client (public, PKCE). */
+  oauthClientId: integer('oauth_client_id').references(() => oauthClients.id, { onDelete: 'set null' }),
   ...timestamps,
 }, (t) => [uniqueIndex('sites_uid_key').on(t.uid), uniqueIndex('sites_custom_domain_key').on(t.customDomain)]);
 

@@ -1,6 +1,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { drainTasks } from '../../src/queue/tasks.js';
+import { TASK_QUEUES } from '../../src/server.js';
 import { makeSpace, makeType, uniqueUid } from '../helpers/content.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { makeRealm, makeRealmUser, memberToken, REALM_USER_PASSWORD, signInAtLoginPage } from '../helpers/realms.js';
@@ -239,6 +241,95 @@ describe('sites', () => {
     expect(taken.statusCode).toBe(422);
     expect((await admin('PUT', `/realms/${realm.uid}`, { custom_domain: domain })).statusCode).toBe(422);
     expect((await admin('POST', '/sites', { uid: uniqueUid('site'), name: 'Loop', default_locale: 'en', custom_domain: 'localhost' })).statusCode).toBe(422);
+    // The site's OAuth client of its realm (for sign-in on the domain) comes and goes with the site.
+    const clients = async () => (await ok(await admin('GET', `/customers/${realm.uid}/oauth_clients?per_page=100`))).oauth_clients
+      .filter((c: { name: string }) => c.name === `Site ${uid}`);
+    expect(await clients()).toEqual([expect.objectContaining({ redirect_uris: [`http://${domain}/_auth/callback`] })]);
+    expect((await admin('DELETE', `/sites/${uid}`)).statusCode).toBe(204);
+    expect(await clients()).toEqual([]);
+    expect((await h.request({ method: 'GET', url: '/about', headers: { host: domain } })).statusCode).toBe(404);
+  });
+
+  it('signs a user in on the site\'s own domain as an OAuth client of its realm (PKCE), with a session cookie of its own there', async () => {
+    const domain = `${uniqueUid('members')}.example.com`;
+    const { uid } = await buildSite({ custom_domain: domain });
+    await ok(await admin('POST', `/sites/${uid}/publish`, {}), 201);
+    const away = await h.request({ method: 'GET', url: '/members', headers: { host: domain } });
+    expect(away.statusCode).toBe(303);
+    const authorize = new URL(String(away.headers.location));
+    expect(authorize.pathname).toBe(`/realms/${realm.uid}/oauth/authorize`);
+    expect(authorize.searchParams.get('redirect_uri')).toBe(`http://${domain}/_auth/callback`);
+    expect(authorize.searchParams.get('code_challenge_method')).toBe('S256');
+    const flow = away.cookies.find((c) => c.name === 'atrium_site_auth')!;
+    expect(flow.httpOnly).toBe(true);
+
+    const user = await makeRealmUser(h, realm.uid, { first_name: 'Inés' });
+    const realmCookie = await signInAtLoginPage(h, realm.uid, user.email, REALM_USER_PASSWORD);
+    const granted = await h.request({ method: 'GET', url: `${authorize.pathname}${authorize.search}`, headers: { cookie: realmCookie } });
+    expect([302, 303]).toContain(granted.statusCode);
+    const callback = new URL(String(granted.headers.location));
+    expect(callback.host).toBe(domain);
+    // A callback without this browser's flow cookie is refused.
+    expect((await h.request({ method: 'GET', url: `${callback.pathname}${callback.search}`, headers: { host: domain } })).statusCode).toBe(400);
+    const back = await h.request({ method: 'GET', url: `${callback.pathname}${callback.search}`, headers: { host: domain, cookie: `atrium_site_auth=${flow.value}` } });
+    expect(back.statusCode, back.body).toBe(303);
+    expect(back.headers.location).toBe('/members');
+    const session = back.cookies.find((c) => c.name === `atrium_site_${uid}`)!;
+    const siteCookie = `atrium_site_${uid}=${session.value}`;
+    const page = await h.request({ method: 'GET', url: '/members', headers: { host: domain, cookie: siteCookie } });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('Hello Inés');
+
+    const form = await h.request({ method: 'GET', url: '/logout', headers: { host: domain, cookie: siteCookie } });
+    const csrf = /name="csrf_token" value="([^"]+)"/.exec(form.body)![1];
+    const out = await h.request({
+      method: 'POST', url: `/sites/${uid}/logout`, payload: `csrf_token=${csrf}`,
+      headers: { host: domain, cookie: `${siteCookie}; atrium_csrf=${form.cookies.find((c) => c.name === 'atrium_csrf')!.value}`, 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    expect(out.statusCode).toBe(303);
+    expect(out.headers.location).toBe('/');
+    expect((await h.request({ method: 'GET', url: '/members', headers: { host: domain, cookie: siteCookie } })).statusCode).toBe(303);
+  });
+
+  it('publishes at a scheduled moment through the task queue, and can cancel a schedule', async () => {
+    const { uid } = await buildSite();
+    const at = new Date(h.clock.now().getTime() + 3_600_000).toISOString();
+    const scheduled = await ok(await admin('POST', `/sites/${uid}/publish`, { at, note: 'Launch' }), 202);
+    expect(scheduled.scheduled).toMatchObject({ at, note: 'Launch' });
+    const other = await ok(await admin('POST', `/sites/${uid}/publish`, { at: new Date(h.clock.now().getTime() + 7_200_000).toISOString() }), 202);
+    expect((await admin('DELETE', `/sites/${uid}/scheduled_publishes/${other.scheduled.id}`)).statusCode).toBe(204);
+    expect((await admin('POST', `/sites/${uid}/publish`, { at: new Date(h.clock.now().getTime() - 1000).toISOString() })).statusCode).toBe(422);
+    await drainTasks(h.ctx, TASK_QUEUES);
+    expect((await h.request({ method: 'GET', url: `/sites/${uid}/` })).statusCode).toBe(404);
+    h.clock.advanceMinutes(61);
+    await drainTasks(h.ctx, TASK_QUEUES);
+    expect((await h.request({ method: 'GET', url: `/sites/${uid}/` })).statusCode).toBe(200);
+    const versions = await ok(await admin('GET', `/sites/${uid}/versions`));
+    expect(versions.versions).toEqual([expect.objectContaining({ number: 1, note: 'Launch' })]);
+    expect((await ok(await admin('GET', `/sites/${uid}/scheduled_publishes`))).scheduled_publishes).toEqual([]);
+    h.clock.advanceMinutes(120);
+    await drainTasks(h.ctx, TASK_QUEUES);
+    expect((await ok(await admin('GET', `/sites/${uid}/versions`))).versions).toHaveLength(1);
+  });
+
+  it('stops runaway Liquid at its limits: a block becomes a comment, a layout a 503 page', async () => {
+    const { uid, about } = await buildSite();
+    await ok(await admin('PUT', `/sites/${uid}/layout_pages/${about.id}`, { blocks: [
+      { zone: 'main', type: 'liquid', source: '{% for i in (1..100000000) %}{{ i }}{% endfor %}' },
+      { zone: 'main', type: 'rich_text', markdown: { en: 'Still here' } },
+    ] }));
+    const runaway = await ok(await admin('POST', `/sites/${uid}/layouts`, { name: 'runaway', source: '{% for i in (1..100000000) %}xxxxxxxx{% endfor %}' }), 201);
+    const broken = await ok(await admin('POST', `/sites/${uid}/layout_pages`, { layout: runaway.name, locales: { en: { title: 'Broken', slug: 'broken' } } }), 201);
+    expect(broken.layout).toBe('runaway');
+    await ok(await admin('POST', `/sites/${uid}/publish`, {}), 201);
+    const page = await h.request({ method: 'GET', url: `/sites/${uid}/about` });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('<!-- this liquid block could not be rendered -->');
+    expect(page.body).toContain('<p>Still here</p>');
+    const fallback = await h.request({ method: 'GET', url: `/sites/${uid}/broken` });
+    expect(fallback.statusCode).toBe(503);
+    expect(fallback.headers['retry-after']).toBe('60');
+    expect(fallback.body).toContain('This page cannot be shown right now');
   });
 
   it('opens drafts through a signed preview link until it expires (410 after)', async () => {

@@ -14,6 +14,7 @@ import { checkPreview } from '../preview.js';
 import type { CompiledSite } from '../published.js';
 import { cachedPage, compiledVersion, renderPage, servedSite, siteOfDomain, type RenderedPage, type ServedSite } from '../serving.js';
 import { draftSnapshot, EMPTY_SNAPSHOT, type SnapshotPage } from '../snapshot.js';
+import { domainCustomer, endDomainSession, finishDomainSignIn, startDomainSignIn } from './domain-sign-in.js';
 
 const Params = Type.Object({ site_uid: Type.String({ maxLength: 100 }), '*': Type.Optional(Type.String()) });
 const LogoutForm = Type.Object({ csrf_token: Type.Optional(Type.String()) });
@@ -28,7 +29,7 @@ const plain = (reply: FastifyReply, status: number, text: string) =>
     .send(`<!doctype html><html><head><meta charset="utf-8"><meta name="robots" content="noindex"><title>${escapeHtml(text)}</title></head><body><h1>${escapeHtml(text)}</h1></body></html>`);
 
 /** The site's addresses start here: `/sites/{uid}` under the base address, nothing on its own domain. */
-const rootOf = (request: FastifyRequest, site: ServedSite) => (site.customDomain && hostOf(request) === site.customDomain ? '' : `/sites/${site.uid}`);
+const rootOf = (request: FastifyRequest, site: ServedSite) => (onOwnDomain(request, site) ? '' : `/sites/${site.uid}`);
 
 function sendHtml(request: FastifyRequest, reply: FastifyReply, status: number, page: RenderedPage, cacheControl: string) {
   reply.header('content-type', 'text/html; charset=utf-8').header('cache-control', cacheControl).header('etag', page.etag);
@@ -53,8 +54,11 @@ function fallback(ctx: Context, reply: FastifyReply, site: ServedSite, err: unkn
   return plain(reply.header('retry-after', '60'), 503, 'This page cannot be shown right now');
 }
 
+const onOwnDomain = (request: FastifyRequest, site: ServedSite) => Boolean(site.customDomain && hostOf(request) === site.customDomain);
+
 async function customerOf(ctx: Context, request: FastifyRequest, site: ServedSite): Promise<Customer | null> {
   if (!site.realmUid) return null;
+  if (onOwnDomain(request, site)) return domainCustomer(ctx, request, site);
   const cookie = request.cookies[realmCookieName(site.realmUid)];
   if (!cookie) return null;
   const found = await resolveSession(ctx, site.realmUid, cookie);
@@ -75,6 +79,7 @@ async function servePage(ctx: Context, request: FastifyRequest, reply: FastifyRe
     if (page.visibility === 'realm_users' && !customer) {
       if (!site.realmUid) return notFoundPage(ctx, request, reply, site, version, locale);
       const back = `${root}${path}`;
+      if (onOwnDomain(request, site)) return await startDomainSignIn(ctx, reply, site, back) ? reply : notFoundPage(ctx, request, reply, site, version, locale);
       return reply.code(303).header('cache-control', PRIVATE)
         .redirect(`/realms/${encodeURIComponent(site.realmUid)}/login?${new URLSearchParams({ redirect_uri: back })}`, 303);
     }
@@ -118,6 +123,10 @@ function logoutPage(ctx: Context, request: FastifyRequest, reply: FastifyReply, 
 async function serveSite(ctx: Context, request: FastifyRequest, reply: FastifyReply, site: ServedSite, path: string) {
   if (path.startsWith('/_preview/')) return preview(ctx, request, reply, site, path.slice('/_preview/'.length));
   if (path === '/logout') return logoutPage(ctx, request, reply, site);
+  if (path === '/_auth/callback' && onOwnDomain(request, site)) {
+    const back = await finishDomainSignIn(ctx, request, reply, site);
+    return back ? reply.code(303).header('cache-control', PRIVATE).redirect(back, 303) : plain(reply, 400, 'The sign-in could not be completed: try again');
+  }
   const version = await compiledVersion(ctx, site);
   if (!version) return plain(reply, 404, 'Page not found');
   const base = new URL(ctx.config.baseUrl);
@@ -180,10 +189,14 @@ export function servedSitePages(ctx: Context): FastifyPluginAsync {
       const realm = site?.realmUid ? await findActiveRealm(ctx, site.realmUid) : undefined;
       if (!site || !realm) return plain(reply, 404, 'Page not found');
       if (!csrfMatches(request, request.body?.csrf_token)) return logoutPage(ctx, request, reply.code(403), site);
-      const cookieName = realmCookieName(realm.uid);
-      await signOut(ctx, realm, request.cookies[cookieName]);
+      if (onOwnDomain(request, site)) {
+        await endDomainSession(ctx, request, reply, site);
+      } else {
+        const cookieName = realmCookieName(realm.uid);
+        await signOut(ctx, realm, request.cookies[cookieName]);
+        reply.clearCookie(cookieName, { path: '/', httpOnly: true, sameSite: 'lax', secure: secureCookies(ctx) });
+      }
       await tellApplicationsOfSignOut(ctx);
-      reply.clearCookie(cookieName, { path: '/', httpOnly: true, sameSite: 'lax', secure: secureCookies(ctx) });
       return reply.header('cache-control', PRIVATE).redirect(`${rootOf(request, site)}/`, 303);
     });
   };
