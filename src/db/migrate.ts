@@ -12,9 +12,12 @@ const ATTEMPTS = 3;
  * database opens: on a loaded machine that compile can hold the event loop past the pool's connection
  * timeout, and the connection made meanwhile is then given up although the database is fine.
  */
+// pg-pool's message when no connection came in time, and pg's own when the connection it was making timed out.
+const CONNECT_TIMEOUTS = ['timeout exceeded when trying to connect', 'timeout expired', 'Connection terminated due to connection timeout'];
+
 function connectTimedOut(error: unknown): boolean {
   for (let e = error as { message?: unknown; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
-    if (typeof e.message === 'string' && e.message.startsWith('timeout exceeded when trying to connect')) return true;
+    if (typeof e.message === 'string' && CONNECT_TIMEOUTS.some((text) => (e!.message as string).startsWith(text))) return true;
   }
   return false;
 }
