@@ -3,7 +3,7 @@ import type { ActingContext } from '../admin-auth/principal.js';
 import { sqlMoment } from '../db/columns.js';
 import { totalCount, totalOf, type Page } from '../db/paging.js';
 import { forbidden, invalidField, locked, notFound } from '../errors/index.js';
-import { admins } from '../tables/admin-auth.js';
+import { memberName } from '../admin-auth/member-name.js';
 import { editLocks } from '../tables/locks.js';
 import { lockableOf, type Lockable, type Lockables } from './lockables.js';
 
@@ -33,13 +33,8 @@ export function lockBody(lock: EditLock): LockBody {
 const lockedBy = (lock: EditLock) => locked(lock.holderName, lock.acquiredAt);
 const leaseFrom = (now: Date) => new Date(now.getTime() + LEASE_MS);
 
-/** The acting member's name as a lock shows it: first and last name, else the email. */
-async function nameOf(ctx: ActingContext): Promise<string> {
-  const [admin] = await ctx.db.select({ first: admins.firstName, last: admins.lastName, email: admins.email }).from(admins)
-    .where(eq(admins.id, ctx.actor.adminId));
-  if (!admin) return 'System';
-  return [admin.first, admin.last].filter(Boolean).join(' ') || admin.email;
-}
+/** The acting member's name as a lock shows it. */
+const nameOf = async (ctx: ActingContext): Promise<string> => (await memberName(ctx, ctx.actor.adminId)) ?? 'System';
 
 function lockableNamed(lockables: Lockables, type: string): Lockable {
   const lockable = lockableOf(lockables, type);

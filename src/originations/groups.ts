@@ -10,7 +10,8 @@ import { FieldErrors, invalidField, notFound } from '../errors/index.js';
 import type { Realm } from '../realms/realms.js';
 import { admins } from '../tables/admin-auth.js';
 import type { GroupChanges, GroupModel } from './schema.js';
-import { adminName, reviewersAmong } from './reviewers.js';
+import { adminName } from '../admin-auth/member-name.js';
+import { reviewersAmong } from './reviewers.js';
 import { reviewerGroupMembers, reviewerGroups } from '../tables/originations.js';
 
 export type Group = typeof reviewerGroups.$inferSelect;

@@ -7,9 +7,6 @@ import type { Realm } from '../realms/realms.js';
 
 export type Admin = typeof admins.$inferSelect;
 
-export const adminName = (admin: Pick<Admin, 'firstName' | 'lastName' | 'email'>) =>
-  [admin.firstName, admin.lastName].filter(Boolean).join(' ') || admin.email;
-
 /**
  * Of these team members, the ids of those who may review the realm's submissions: active, and
  * holding `realm.originations.review` on the realm (or everywhere). Only they join a reviewer group

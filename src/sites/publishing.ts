@@ -5,7 +5,7 @@ import type { Context } from '../context.js';
 import type { Page } from '../db/paging.js';
 import { invalidField, notFound, nothingToPublish, reviewRequired } from '../errors/index.js';
 import { emitWebhookEvent } from '../webhooks/outbox.js';
-import { admins } from '../tables/admin-auth.js';
+import { memberName } from '../admin-auth/member-name.js';
 import { siteFiles, siteMenus, sitePages, siteReviewRequests, siteTemplates, siteVersions, sites } from '../tables/sites.js';
 import type { DiffModel, VersionModel } from './schema.js';
 import { requireSite, sitesChanged, type Site } from './sites.js';
@@ -21,9 +21,8 @@ export interface Author {
 }
 
 export async function authorOf(ctx: Context, adminId: number): Promise<Author> {
-  const [row] = await ctx.db.select({ email: admins.email, first: admins.firstName, last: admins.lastName }).from(admins).where(eq(admins.id, adminId));
-  if (!row) return { id: null, name: 'Atrium' };
-  return { id: adminId, name: `${row.first} ${row.last}`.trim() || row.email };
+  const name = await memberName(ctx, adminId);
+  return name === null ? { id: null, name: 'Atrium' } : { id: adminId, name };
 }
 
 const versionBody = (v: Version, currentId: number | null): VersionBody => ({
