@@ -34,3 +34,29 @@ export function languageTag(raw: string): string | null {
   return [language.toLowerCase(), script && script[0].toUpperCase() + script.slice(1).toLowerCase(), region?.toUpperCase()]
     .filter(Boolean).join('-');
 }
+
+/**
+ * The locales as stored (a content space's, a site's): valid tags in their usual case, the default first, no
+ * repeats, at most `limit`. Nothing when neither is sent; on creation (`current` null) the default is required.
+ */
+export function checkedLocales(
+  errors: FieldErrors, input: { default_locale?: string; locales?: string[] }, current: { defaultLocale: string; locales: string[] } | null, limit: number,
+): { defaultLocale?: string; locales?: string[] } {
+  if (input.default_locale === undefined && input.locales === undefined) return {};
+  let defaultLocale = current?.defaultLocale;
+  if (input.default_locale !== undefined) {
+    defaultLocale = languageTag(input.default_locale) ?? undefined;
+    if (!defaultLocale) errors.add('default_locale', `is not a language tag such as en or pt-BR: ${input.default_locale.slice(0, 100)}`);
+  } else if (!current) {
+    errors.add('default_locale', "can't be blank");
+  }
+  const others: string[] = [];
+  for (const [i, raw] of (input.locales ?? current?.locales ?? []).entries()) {
+    const tag = languageTag(raw);
+    if (!tag) errors.add(`locales.${i}`, `is not a language tag such as en or pt-BR: ${raw.slice(0, 100)}`);
+    else others.push(tag);
+  }
+  const locales = [...new Set([defaultLocale, ...others].filter((tag): tag is string => Boolean(tag)))];
+  if (locales.length > limit) errors.add('locales', `are too many (maximum is ${limit})`);
+  return { defaultLocale, locales };
+}

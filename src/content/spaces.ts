@@ -9,7 +9,7 @@ import { orderOf } from '../db/sorting.js';
 import { uniqueViolation } from '../db/unique.js';
 import { FieldErrors, forbidden, invalidField, notFound } from '../errors/index.js';
 import { removeAfterCommit } from '../storage/storage.js';
-import { checkedName, checkedUid, languageTag } from './checks.js';
+import { checkedLocales, checkedName, checkedUid } from './checks.js';
 import { LIMITS, type SpaceInputBody, type SpaceModel } from './schema.js';
 import { contentAssets, contentEntries, contentEntryVersions, contentSpaces } from '../tables/content.js';
 
@@ -53,32 +53,11 @@ interface CheckedSpace {
   locales?: string[];
 }
 
-/** The locales as stored: valid tags in their usual case, the default first, no repeats. */
-function checkedLocales(errors: FieldErrors, input: SpaceInputBody, current: Space | null): Pick<CheckedSpace, 'defaultLocale' | 'locales'> {
-  if (input.default_locale === undefined && input.locales === undefined) return {};
-  let defaultLocale = current?.defaultLocale;
-  if (input.default_locale !== undefined) {
-    defaultLocale = languageTag(input.default_locale) ?? undefined;
-    if (!defaultLocale) errors.add('default_locale', `is not a language tag such as en or pt-BR: ${input.default_locale.slice(0, 100)}`);
-  } else if (!current) {
-    errors.add('default_locale', "can't be blank");
-  }
-  const others: string[] = [];
-  for (const [i, raw] of (input.locales ?? current?.locales ?? []).entries()) {
-    const tag = languageTag(raw);
-    if (!tag) errors.add(`locales.${i}`, `is not a language tag such as en or pt-BR: ${raw.slice(0, 100)}`);
-    else others.push(tag);
-  }
-  const locales = [...new Set([defaultLocale, ...others].filter((tag): tag is string => Boolean(tag)))];
-  if (locales.length > LIMITS.locales) errors.add('locales', `are too many (maximum is ${LIMITS.locales})`);
-  return { defaultLocale, locales };
-}
-
 function checkInput(input: SpaceInputBody, current: Space | null): CheckedSpace {
   const errors = new FieldErrors();
   const uid = checkedUid(errors, input.uid, !current);
   const name = checkedName(errors, input.name, !current);
-  const locales = checkedLocales(errors, input, current);
+  const locales = checkedLocales(errors, input, current, LIMITS.locales);
   errors.throwIfAny();
   return { uid, name, ...locales };
 }

@@ -4,7 +4,7 @@ import type { ActingContext } from '../admin-auth/principal.js';
 import type { Permission } from '../admin-auth/permissions.js';
 import { dropTarget, retarget } from '../admin-auth/role-targets.js';
 import type { Context } from '../context.js';
-import { checkedName, checkedUid, languageTag } from '../content/checks.js';
+import { checkedLocales, checkedName, checkedUid } from '../content/checks.js';
 import { totalCount, totalOf, type Page } from '../db/paging.js';
 import { textSearch } from '../db/like.js';
 import { orderOf } from '../db/sorting.js';
@@ -91,29 +91,11 @@ interface Checked {
   customDomain?: string | null;
 }
 
-function checkedLocales(errors: FieldErrors, input: Input, current: Site | null): Pick<Checked, 'defaultLocale' | 'locales'> {
-  if (input.default_locale === undefined && input.locales === undefined) return {};
-  let defaultLocale = current?.defaultLocale;
-  if (input.default_locale !== undefined) {
-    defaultLocale = languageTag(input.default_locale) ?? undefined;
-    if (!defaultLocale) errors.add('default_locale', 'is not a language tag such as en or pt-BR');
-  } else if (!current) errors.add('default_locale', "can't be blank");
-  const others: string[] = [];
-  for (const [i, raw] of (input.locales ?? current?.locales ?? []).entries()) {
-    const tag = languageTag(raw);
-    if (!tag) errors.add(`locales.${i}`, 'is not a language tag such as en or pt-BR');
-    else others.push(tag);
-  }
-  const locales = [...new Set([defaultLocale, ...others].filter((tag): tag is string => Boolean(tag)))];
-  if (locales.length > SITE_LIMITS.locales) errors.add('locales', `are too many (maximum is ${SITE_LIMITS.locales})`);
-  return { defaultLocale, locales };
-}
-
 function checkInput(ctx: Context, input: Input, current: Site | null): Checked {
   const errors = new FieldErrors();
   const uid = checkedUid(errors, input.uid, !current);
   const name = checkedName(errors, input.name, !current);
-  const locales = checkedLocales(errors, input, current);
+  const locales = checkedLocales(errors, input, current, SITE_LIMITS.locales);
   const customDomain = customDomainOf(ctx, input.custom_domain, errors);
   const realmUid = input.realm_uid === undefined ? undefined : input.realm_uid?.trim() || null;
   let spaceUids: string[] | undefined;
