@@ -1,9 +1,9 @@
-import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { eq } from 'drizzle-orm';
 import type { Context } from '../../context.js';
 import { authorizationEndpointOf } from '../../oauth/metadata.js';
 import { resolveRealmToken } from '../../oauth/credential.js';
+import { s256Challenge } from '../../oauth/pkce.js';
 import { exchangeCode } from '../../oauth/token.js';
 import type { Customer } from '../../realms/credential.js';
 import { findActiveRealm } from '../../realms/realms.js';
@@ -49,11 +49,10 @@ export async function startDomainSignIn(ctx: Context, reply: FastifyReply, site:
   if (!realm || !clientId || !site.customDomain) return false;
   const state = randomSecret(16);
   const verifier = randomSecret(32);
-  const challenge = createHash('sha256').update(verifier).digest('base64url');
   reply.setCookie(FLOW_COOKIE, seal(secretsKey(ctx.config), JSON.stringify({ state, verifier, back }), SEALED_FOR), { ...cookieOptions(ctx), maxAge: FLOW_SECONDS });
   const query = new URLSearchParams({
     response_type: 'code', client_id: clientId, redirect_uri: siteCallbackUrl(ctx, site.customDomain), scope: 'public', state,
-    code_challenge: challenge, code_challenge_method: 'S256',
+    code_challenge: s256Challenge(verifier), code_challenge_method: 'S256',
   });
   reply.code(303).header('cache-control', 'private, no-store').redirect(`${authorizationEndpointOf(ctx, realm)}?${query}`, 303);
   return true;
