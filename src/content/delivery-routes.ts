@@ -3,6 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { Context } from '../context.js';
 import { ref, useModels } from '../http/models.js';
+import { ifNoneMatchHits } from '../http/etag.js';
 import { Meta } from '../http/pagination.js';
 import { customerOf } from '../customers/credential.js';
 import { credentialFailures } from '../customers/schema.js';
@@ -40,19 +41,10 @@ function tokenOf(request: FastifyRequest): string | undefined {
   return typeof query === 'string' ? query : undefined;
 }
 
-/** A weak comparison, as If-None-Match asks: `W/"x"` matches `"x"`; `*` matches anything. */
-function matches(ifNoneMatch: string | undefined, etag: string): boolean {
-  if (!ifNoneMatch) return false;
-  return ifNoneMatch.split(',').some((tag) => {
-    const t = tag.trim();
-    return t === '*' || t.replace(/^W\//, '') === etag;
-  });
-}
-
 function send(request: FastifyRequest, reply: FastifyReply, answer: Delivered): FastifyReply {
   const cacheControl = tokenOf(request) ? 'private, no-cache' : 'public, no-cache';
   reply.header('etag', answer.etag).header('cache-control', cacheControl).header('vary', 'Delivery-Token');
-  if (matches(request.headers['if-none-match'], answer.etag)) return reply.code(304).send();
+  if (ifNoneMatchHits(request.headers['if-none-match'], answer.etag)) return reply.code(304).send();
   return reply.type('application/json; charset=utf-8').send(answer.body);
 }
 

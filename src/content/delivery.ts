@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { strongEtag } from '../http/etag.js';
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { Context } from '../context.js';
 import { notFound } from '../errors/index.js';
@@ -37,7 +37,7 @@ const weight = (answer: Delivered) => answer.body.length * 2 + 200;
 
 function delivered(answer: unknown): Delivered {
   const body = JSON.stringify(answer);
-  return { body, etag: `"${createHash('sha256').update(body).digest('base64url')}"` };
+  return { body, etag: strongEtag(body) };
 }
 
 /** The key of a request: its query in a fixed order, without the token (the reader's segments stand for it). */

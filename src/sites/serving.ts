@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { strongEtag } from '../http/etag.js';
 import { eq } from 'drizzle-orm';
 import type { Context } from '../context.js';
 import { fieldsOf } from '../realms/custom-fields.js';
@@ -91,8 +91,6 @@ export interface RenderedPage {
   etag: string;
 }
 
-export const etagOf = (body: string) => `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
-
 async function userScope(ctx: Context, customer: Customer | null): Promise<Record<string, unknown> | null> {
   if (!customer) return null;
   const { user } = customer;
@@ -129,7 +127,7 @@ export async function renderPage(ctx: Context, site: ServedSite, version: Compil
   for (const block of page.blocks) zones[block.zone] = (zones[block.zone] ?? '') + await blockHtml(blocks, block);
   const internals: RenderInternals = { _zones: zones, _assets: version.assetUrls(root) };
   const body = renderSync(version.engine, layout, { ...scope, ...internals }, RENDER_LIMITS);
-  return { body, etag: etagOf(body) };
+  return { body, etag: strongEtag(body) };
 }
 
 /** A public page that does not read `user`, kept per version, locale and path until the site changes (every instance) or two seconds pass. */

@@ -9,6 +9,7 @@ import { secureCookies } from '../../realms/session-cookie.js';
 import { realmCookieName } from '../../realms/sessions.js';
 import { signOut } from '../../realms/sign-in.js';
 import { csrfMatches, CSRF_FIELD, issueCsrfToken } from '../../shared/html/csrf.js';
+import { ifNoneMatchHits } from '../../http/etag.js';
 import { escapeHtml } from '../../shared/html/markup.js';
 import { checkPreview } from '../preview.js';
 import type { CompiledSite } from '../published.js';
@@ -33,7 +34,7 @@ const rootOf = (request: FastifyRequest, site: ServedSite) => (onOwnDomain(reque
 
 function sendHtml(request: FastifyRequest, reply: FastifyReply, status: number, page: RenderedPage, cacheControl: string) {
   reply.header('content-type', 'text/html; charset=utf-8').header('cache-control', cacheControl).header('etag', page.etag);
-  if (status === 200 && request.headers['if-none-match'] === page.etag) return reply.code(304).send();
+  if (status === 200 && ifNoneMatchHits(request.headers['if-none-match'], page.etag)) return reply.code(304).send();
   return reply.code(status).send(page.body);
 }
 
