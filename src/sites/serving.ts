@@ -1,5 +1,5 @@
 import { strongEtag } from '../http/etag.js';
-import { eq } from 'drizzle-orm';
+import { eq, type SQL } from 'drizzle-orm';
 import type { Context } from '../context.js';
 import { fieldsOf } from '../realms/custom-fields.js';
 import type { Customer } from '../realms/credential.js';
@@ -24,36 +24,28 @@ export interface ServedSite {
   versionId: number | null;
 }
 
-export async function servedSite(ctx: Context, uid: string): Promise<ServedSite | null> {
+/**
+ * A served site found by a condition, kept two seconds under `key` and dropped on every instance when the
+ * site changes; a miss is kept under `missTag` (a host that is no site's: dropped by any site's change).
+ */
+async function keptSite(ctx: Context, key: string, where: SQL, missTag: string[]): Promise<ServedSite | null> {
   const cache = ctx.caches.of<ServedSite | null>('sites');
   const now = ctx.clock.now();
-  const key = `uid:${uid}`;
   const cached = cache.get(key, now);
   if (cached !== undefined) return cached;
   const [row] = await ctx.db.select({
     id: sites.id, uid: sites.uid, name: sites.name, defaultLocale: sites.defaultLocale, locales: sites.locales, realmUid: realms.uid,
     customDomain: sites.customDomain, versionId: sites.publishedVersionId, active: sites.active,
-  }).from(sites).leftJoin(realms, eq(realms.id, sites.realmId)).where(eq(sites.uid, uid));
-  const served = row && row.active ? { ...row } : null;
-  cache.set(key, served, now, served ? [`site:${served.id}`] : []);
+  }).from(sites).leftJoin(realms, eq(realms.id, sites.realmId)).where(where);
+  const served = row?.active ? { ...row } : null;
+  cache.set(key, served, now, served ? [`site:${served.id}`] : missTag);
   return served;
 }
 
-/**
- * The site whose custom domain a host is, if any: kept like `servedSite`, and a host that is no site's
- * is remembered as such under the `domains` tag, which every change of a site drops.
- */
-export async function siteOfDomain(ctx: Context, host: string): Promise<ServedSite | null> {
-  const cache = ctx.caches.of<ServedSite | null>('sites');
-  const now = ctx.clock.now();
-  const key = `host:${host}`;
-  const cached = cache.get(key, now);
-  if (cached !== undefined) return cached;
-  const [row] = await ctx.db.select({ uid: sites.uid }).from(sites).where(eq(sites.customDomain, host));
-  const site = row ? await servedSite(ctx, row.uid) : null;
-  cache.set(key, site, now, site ? [`site:${site.id}`] : ['domains']);
-  return site;
-}
+export const servedSite = (ctx: Context, uid: string) => keptSite(ctx, `uid:${uid}`, eq(sites.uid, uid), []);
+
+/** The active site whose custom domain a host is, if any. */
+export const siteOfDomain = (ctx: Context, host: string) => keptSite(ctx, `host:${host}`, eq(sites.customDomain, host), ['domains']);
 
 /**
  * Compiled versions by id and locales: a version never changes, so one is compiled once per process. Kept
@@ -62,26 +54,19 @@ export async function siteOfDomain(ctx: Context, host: string): Promise<ServedSi
 const compiledByDatabase = new WeakMap<object, Map<string, CompiledSite>>();
 const COMPILED_KEPT = 32;
 
-export async function compiledVersion(ctx: Context, site: ServedSite, snapshot?: Snapshot): Promise<CompiledSite | null> {
-  if (site.versionId === null && !snapshot) return null;
+/** The site's published version, ready to serve; null before its first publish. */
+export async function compiledVersion(ctx: Context, site: ServedSite): Promise<CompiledSite | null> {
+  if (site.versionId === null) return null;
   const key = `${site.versionId}:${site.defaultLocale}:${site.locales.join(',')}`;
   let compiled = compiledByDatabase.get(ctx.caches);
   if (!compiled) compiledByDatabase.set(ctx.caches, compiled = new Map());
-  if (!snapshot) {
-    const found = compiled.get(key);
-    if (found) return found;
-  }
-  let data = snapshot;
-  if (!data) {
-    const [row] = await ctx.db.select({ snapshot: siteVersions.snapshot }).from(siteVersions).where(eq(siteVersions.id, site.versionId!));
-    if (!row) return null;
-    data = row.snapshot as Snapshot;
-  }
-  const result = new CompiledSite(site.versionId ?? 0, data, site);
-  if (!snapshot) {
-    if (compiled.size >= COMPILED_KEPT) compiled.delete(compiled.keys().next().value!);
-    compiled.set(key, result);
-  }
+  const found = compiled.get(key);
+  if (found) return found;
+  const [row] = await ctx.db.select({ snapshot: siteVersions.snapshot }).from(siteVersions).where(eq(siteVersions.id, site.versionId));
+  if (!row) return null;
+  const result = new CompiledSite(site.versionId, row.snapshot as Snapshot, site);
+  if (compiled.size >= COMPILED_KEPT) compiled.delete(compiled.keys().next().value!);
+  compiled.set(key, result);
   return result;
 }
 

@@ -12,7 +12,7 @@ import { csrfMatches, CSRF_FIELD, issueCsrfToken } from '../../shared/html/csrf.
 import { ifNoneMatchHits } from '../../http/etag.js';
 import { escapeHtml } from '../../shared/html/markup.js';
 import { checkPreview } from '../preview.js';
-import type { CompiledSite } from '../published.js';
+import { CompiledSite } from '../published.js';
 import { cachedPage, compiledVersion, renderPage, servedSite, siteOfDomain, type RenderedPage, type ServedSite } from '../serving.js';
 import { draftSnapshot, EMPTY_SNAPSHOT, type SnapshotPage } from '../snapshot.js';
 import { domainCustomer, endDomainSession, finishDomainSignIn, startDomainSignIn } from './domain-sign-in.js';
@@ -101,9 +101,10 @@ async function preview(ctx: Context, request: FastifyRequest, reply: FastifyRepl
   const check = checkPreview(ctx, token);
   if (check.kind === 'invalid' || check.siteId !== site.id) return plain(reply, 404, 'Page not found');
   if (check.kind === 'expired') return plain(reply, 410, 'This preview link has expired');
-  const version = await compiledVersion(ctx, { ...site, versionId: null }, await draftSnapshot(ctx, site.id, site, EMPTY_SNAPSHOT));
-  const page = version?.snapshot.pages.find((p) => p.id === check.pageId);
-  if (!version || !page) return plain(reply, 404, 'Page not found');
+  // The drafts compiled for this one answer, never kept: they change with every save.
+  const version = new CompiledSite(0, await draftSnapshot(ctx, site.id, site, EMPTY_SNAPSHOT), site);
+  const page = version.snapshot.pages.find((p) => p.id === check.pageId);
+  if (!page) return plain(reply, 404, 'Page not found');
   try {
     const rendered = await renderPage(ctx, site, version, page, check.locale, rootOf(request, site), await customerOf(ctx, request, site));
     return sendHtml(request, reply.header('x-robots-tag', 'noindex'), 200, rendered, PRIVATE);
