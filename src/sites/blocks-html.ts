@@ -31,6 +31,10 @@ function snippetOr(b: BlockScope, snippet: unknown, scope: Record<string, unknow
   return renderSync(b.engine, b.engine.parse(source), { ...b.scope, ...scope }, RENDER_LIMITS);
 }
 
+/** The delivery API's locale parameters of a page: its locale, falling back to the site's default. */
+const inLocaleOf = (b: BlockScope): Record<string, string> =>
+  (b.locale === b.defaultLocale ? { locale: b.locale } : { locale: b.locale, fallback_locale: b.defaultLocale });
+
 /** A content list's entries through the delivery API's query engine: in the page's locale falling back to the site's default, else the space's default. */
 async function deliveredList(b: BlockScope, block: PageBlock): Promise<Record<string, unknown>[]> {
   const raw: Record<string, unknown> = { ...(block.filters as Record<string, string> | undefined), per_page: String(block.limit ?? 10) };
@@ -38,16 +42,14 @@ async function deliveredList(b: BlockScope, block: PageBlock): Promise<Record<st
     raw.sort_by = block.sort.replace(/^-/, '');
     raw.order = block.sort.startsWith('-') ? 'desc' : 'asc';
   }
-  const inLocale: Record<string, string> = b.locale === b.defaultLocale ? { locale: b.locale } : { locale: b.locale, fallback_locale: b.defaultLocale };
   const read = (locale?: Record<string, string>) => listEntries(b.ctx, String(block.space_uid), String(block.type_uid), { ...raw, ...locale }, PUBLIC_READER);
-  const answer = await read(inLocale).catch(() => read());
+  const answer = await read(inLocaleOf(b)).catch(() => read());
   return (JSON.parse(answer.body) as { entries?: Record<string, unknown>[] }).entries ?? [];
 }
 
 async function deliveredEntry(b: BlockScope, block: PageBlock): Promise<Record<string, unknown> | null> {
-  const inLocale: Record<string, string> = b.locale === b.defaultLocale ? { locale: b.locale } : { locale: b.locale, fallback_locale: b.defaultLocale };
   const read = (locale: Record<string, string>) => showEntry(b.ctx, String(block.space_uid), String(block.type_uid), String(block.entry_uuid), locale, PUBLIC_READER);
-  const answer = await read(inLocale).catch(() => read({})).catch(() => null);
+  const answer = await read(inLocaleOf(b)).catch(() => read({})).catch(() => null);
   return answer ? JSON.parse(answer.body) as Record<string, unknown> : null;
 }
 

@@ -3,11 +3,11 @@ import type { Static } from '@sinclair/typebox';
 import type { ActingContext } from '../admin-auth/principal.js';
 import type { Page } from '../db/paging.js';
 import { FieldErrors, invalidField, notFound, pageHasChildren, pathTaken } from '../errors/index.js';
-import { sitePages, siteTemplates, sites, type PageBlock, type PageLocale } from '../tables/sites.js';
+import { sitePages, siteTemplates, type PageBlock, type PageLocale } from '../tables/sites.js';
 import { checkBlocks } from './blocks.js';
 import { chainOf, firstClash, RESERVED_SLUGS, sitePaths, SLUG, treeOrder, type TreePage } from './paths.js';
 import { SITE_LIMITS, type PageInput, type PageModel } from './schema.js';
-import { draftChanged, requireSite, type Site } from './sites.js';
+import { draftChanged, lockSiteRow, requireSite, type Site } from './sites.js';
 import { assertSiteItemUnlocked } from './site-locks.js';
 
 export type SitePage = typeof sitePages.$inferSelect;
@@ -99,8 +99,6 @@ async function layoutExists(ctx: ActingContext, siteId: number, name: string): P
   return Boolean(row);
 }
 
-/** Writes of the tree take the site's row first: two moves at once are checked one after the other. */
-const lockSite = (ctx: ActingContext, siteId: number) => ctx.db.select({ id: sites.id }).from(sites).where(eq(sites.id, siteId)).for('update');
 
 async function checkedPage(ctx: ActingContext, site: Site, input: Input, current: SitePage | null) {
   const errors = new FieldErrors();
@@ -117,7 +115,7 @@ async function checkedPage(ctx: ActingContext, site: Site, input: Input, current
 export async function createPage(ctx: ActingContext, siteUid: string, input: Input): Promise<PageBody> {
   const { site } = await requireSite(ctx, siteUid, 'site.write');
   const checked = await checkedPage(ctx, site, input, null);
-  await lockSite(ctx, site.id);
+  await lockSiteRow(ctx, site.id);
   const pages = await pagesOf(ctx, site.id);
   if (pages.length >= SITE_LIMITS.pages) throw invalidField('base', `a site holds at most ${SITE_LIMITS.pages} pages`);
   const position = input.position ?? Math.max(-1, ...pages.filter((p) => p.parentId === checked.parentId).map((p) => p.position)) + 1;
@@ -136,7 +134,7 @@ export async function updatePage(ctx: ActingContext, siteUid: string, id: number
   const { site, page } = await requirePage(ctx, siteUid, id, 'site.write');
   await assertSiteItemUnlocked(ctx, 'layout_page', String(page.id), override);
   const checked = await checkedPage(ctx, site, input, page);
-  await lockSite(ctx, site.id);
+  await lockSiteRow(ctx, site.id);
   const pages = await pagesOf(ctx, site.id);
   const position = input.position ?? page.position;
   checkTree(pages, { id: page.id, parentId: checked.parentId, position, locales: checked.locales }, site);
@@ -151,7 +149,7 @@ export async function updatePage(ctx: ActingContext, siteUid: string, id: number
 export async function deletePage(ctx: ActingContext, siteUid: string, id: number, override = false): Promise<void> {
   const { site, page } = await requirePage(ctx, siteUid, id, 'site.write');
   await assertSiteItemUnlocked(ctx, 'layout_page', String(page.id), override);
-  await lockSite(ctx, site.id);
+  await lockSiteRow(ctx, site.id);
   const [child] = await ctx.db.select({ id: sitePages.id }).from(sitePages).where(eq(sitePages.parentId, page.id)).limit(1);
   if (child) throw pageHasChildren();
   await ctx.db.delete(sitePages).where(eq(sitePages.id, page.id));

@@ -8,7 +8,7 @@ import { emitWebhookEvent } from '../webhooks/outbox.js';
 import { memberName } from '../admin-auth/member-name.js';
 import { siteFiles, siteMenus, sitePages, siteReviewRequests, siteTemplates, siteVersions, sites } from '../tables/sites.js';
 import type { DiffModel, VersionModel } from './schema.js';
-import { requireSite, sitesChanged, type Site } from './sites.js';
+import { lockSiteRow, requireSite, sitesChanged, type Site } from './sites.js';
 import { changesBetween, draftSnapshot, EMPTY_SNAPSHOT, type Snapshot } from './snapshot.js';
 
 type Version = typeof siteVersions.$inferSelect;
@@ -122,7 +122,7 @@ export async function diffVersions(ctx: ActingContext, siteUid: string, from: nu
 export async function restoreVersion(ctx: ActingContext, siteUid: string, number: number): Promise<VersionBody> {
   const { site } = await requireSite(ctx, siteUid, 'site.publish');
   const version = await requireVersion(ctx, site, number);
-  await ctx.db.select({ id: sites.id }).from(sites).where(eq(sites.id, site.id)).for('update');
+  await lockSiteRow(ctx, site.id);
   await replaceDrafts(ctx, site.id, version.snapshot as Snapshot);
   return publishDrafts(ctx, site.id, await authorOf(ctx, ctx.actor.adminId), { note: `Restored version ${number}`, restoredFrom: number });
 }

@@ -74,8 +74,16 @@ export async function requireSite(ctx: ActingContext, uid: string, permission: P
 }
 
 /**
+ * Takes the site's row for the rest of the transaction: writes that check the whole site (the page tree's
+ * paths, a version's number, a rollback of every draft) take turns.
+ */
+export async function lockSiteRow(ctx: Context, siteId: number): Promise<void> {
+  await ctx.db.select({ id: sites.id }).from(sites).where(eq(sites.id, siteId)).for('update');
+}
+
+/**
  * A draft changed: the site's revision moves on (a review request approved an earlier one), in the
- * write's transaction. Answers the site as locked for the rest of it, so two writers count in turn.
+ * write's transaction; the update holds the site's row until it ends, so concurrent writers count in turn.
  */
 export async function draftChanged(ctx: Context, siteId: number): Promise<void> {
   await ctx.db.update(sites).set({ draftRevision: sql`${sites.draftRevision} + 1`, updatedAt: ctx.clock.now() }).where(eq(sites.id, siteId));
@@ -187,7 +195,7 @@ export async function updateSite(ctx: ActingContext, uid: string, input: Input):
     throw forbidden('Changing require_review needs site.publish');
   }
   const { realmId } = await resolveReferences(ctx, checked, site.id);
-  await ctx.db.select({ id: sites.id }).from(sites).where(eq(sites.id, site.id)).for('update');
+  await lockSiteRow(ctx, site.id);
   const renamed = checked.uid !== undefined && checked.uid !== site.uid;
   await ctx.db.update(sites).set({
     uid: checked.uid, name: checked.name, defaultLocale: checked.defaultLocale, locales: checked.locales, realmId,
