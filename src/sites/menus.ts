@@ -3,6 +3,7 @@ import type { Static } from '@sinclair/typebox';
 import type { ActingContext } from '../admin-auth/principal.js';
 import { checkedName, checkedUid } from '../content/checks.js';
 import { uniqueViolation } from '../db/unique.js';
+import { linkProblem } from '../http/links.js';
 import { FieldErrors, invalidField, notFound } from '../errors/index.js';
 import { siteMenus, sitePages, type MenuItem } from '../tables/sites.js';
 import { SITE_LIMITS, type MenuInput, type MenuModel } from './schema.js';
@@ -49,8 +50,6 @@ export async function showMenu(ctx: ActingContext, siteUid: string, menuUid: str
   return menuBody(menu, await pageIdsOf(ctx, site.id));
 }
 
-const isUrl = (url: string) => /^https?:\/\/[^\s/]+/i.test(url) || (/^\/(?!\/)/.test(url) && !url.includes('\\'));
-
 /**
  * Items as stored: one target each (a page of the site, an http(s) address or a path, or a content
  * entry), a label in the default locale, at most SITE_LIMITS.menuDepth levels and menuItems in all.
@@ -76,7 +75,8 @@ function checkedItems(errors: FieldErrors, raw: ItemInput[], site: Site, pageIds
       if (!pageIds.has(item.page_id as number)) errors.add(`${here}.page_id`, 'is not a page of this site');
       target = { page_id: item.page_id as number };
     } else if (item.url !== undefined) {
-      if (!isUrl(item.url as string)) errors.add(`${here}.url`, 'must be an http(s) address or a path starting with /');
+      const problem = linkProblem(item.url as string, { max: SITE_LIMITS.url, schemes: ['http', 'https'] });
+      if (problem) errors.add(`${here}.url`, problem);
       target = { url: item.url as string };
     } else {
       const [space, type, entry] = [item.space_uid, item.type_uid, item.entry_uuid] as string[];

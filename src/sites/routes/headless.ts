@@ -3,6 +3,7 @@ import { Type } from '@sinclair/typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Context } from '../../context.js';
 import { notFound } from '../../errors/index.js';
+import { useModels } from '../../http/models.js';
 import { failures } from '../../http/responses.js';
 import { compiledVersion, servedSite } from '../serving.js';
 
@@ -21,8 +22,7 @@ const PublishedMenu = Type.Object({
 /** The published menus of a site for headless front ends (content catalog; public, like the published site). */
 export function headlessMenuRoutes(ctx: Context): FastifyPluginAsync {
   return async (scope) => {
-    scope.addSchema(MenuItemView);
-    scope.addSchema(PublishedMenu);
+    useModels(scope, MenuItemView, PublishedMenu);
     const app = scope.withTypeProvider<TypeBoxTypeProvider>();
     app.get('/sites/:site_uid/menus/:menu_uid', {
       schema: {
