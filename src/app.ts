@@ -9,6 +9,7 @@ import { handleError } from './http/errors.js';
 import { noSniff } from './http/headers.js';
 import { storableMoments } from './http/moments.js';
 import { finiteNumbers } from './http/finite.js';
+import { sharedCompilers } from './http/schema-compilers.js';
 import { healthRoutes } from './http/health.js';
 import { encodeLocation } from './http/location.js';
 import { logRequest } from './http/logging.js';
@@ -46,6 +47,7 @@ export async function buildApp(ctx: Context, options: AppOptions = {}): Promise<
       plugins: [finiteNumbers],
       onCreate: storableMoments,
     },
+    schemaController: { compilersFactory: sharedCompilers },
   });
   for (const module of modules) if (module.onUsersDeleted) onUsersDeleted(module.onUsersDeleted);
   // Before any route or hook, so that every one is traced (only when tracing is on).
