@@ -57,12 +57,24 @@ export function operationsOf(catalog: string, prefix: string, document: Schema):
   return operations;
 }
 
+/** Each byte as a URL carries it: letters, digits, `_~-` as themselves, every other byte escaped. */
+const ENCODED_BYTES = Array.from({ length: 256 }, (_, byte) => (/[A-Za-z0-9_~-]/.test(String.fromCharCode(byte))
+  ? String.fromCharCode(byte) : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`));
+
+/** The long strings' encodings: the same few megabyte values come back in most operations' samples. */
+const encodedLong = new Map<string, string>();
+
 /** Percent-encodes a path segment byte by byte, so that any string (a lone surrogate too) can be sent. */
 function segment(value: unknown): string {
   const text = typeof value === 'string' ? value : JSON.stringify(value);
   if (!text) return '%20';
-  return [...Buffer.from(text, 'utf8')].map((byte) => (/[A-Za-z0-9_~-]/.test(String.fromCharCode(byte))
-    ? String.fromCharCode(byte) : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`)).join('');
+  const known = encodedLong.get(text);
+  if (known !== undefined) return known;
+  const bytes = Buffer.from(text, 'utf8');
+  let encoded = '';
+  for (let i = 0; i < bytes.length; i++) encoded += ENCODED_BYTES[bytes[i]];
+  if (text.length > 1000) encodedLong.set(text, encoded);
+  return encoded;
 }
 
 /** Segments no encoder makes: broken escapes, invalid UTF-8. */
