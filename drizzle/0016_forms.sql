@@ -32,7 +32,6 @@ CREATE TABLE "forms" (
 	"opens_at" timestamp with time zone,
 	"closes_at" timestamp with time zone,
 	"max_responses" integer,
-	"response_count" integer DEFAULT 0 NOT NULL,
 	"notify_emails" text[] NOT NULL,
 	"confirmation" boolean DEFAULT false NOT NULL,
 	"confirmation_field" text,

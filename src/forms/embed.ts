@@ -16,7 +16,7 @@ export async function formBlockHtml(ctx: Context, uid: string, pageLocale: strin
   if (!row || row.form.access !== 'public') return '<!-- no public form has this uid -->';
   const locale = row.form.locales.includes(pageLocale) ? pageLocale : row.form.defaultLocale;
   try {
-    assertOpen(ctx, row, locale);
+    await assertOpen(ctx, row, locale);
   } catch (err) {
     if (err instanceof AppError) return `<p class="form-closed">${escapeHtml(err.messages.join(' '))}</p>`;
     throw err;

@@ -22,7 +22,8 @@ export interface FormWithRealm {
   realmUid: string | null;
 }
 
-export function formBody({ form, realmUid }: FormWithRealm): FormBody {
+export function formBody(row: FormWithRealm & { responseCount: number }): FormBody {
+  const { form, realmUid } = row;
   return {
     uid: form.uid,
     name: form.name,
@@ -37,7 +38,7 @@ export function formBody({ form, realmUid }: FormWithRealm): FormBody {
     opens_at: form.opensAt?.toISOString() ?? null,
     closes_at: form.closesAt?.toISOString() ?? null,
     max_responses: form.maxResponses,
-    response_count: form.responseCount,
+    response_count: row.responseCount,
     notify_emails: form.notifyEmails,
     confirmation: form.confirmation ? { email_field: form.confirmationField } : null,
     spam: { min_fill_seconds: form.minFillSeconds, rate_limit_per_hour: form.rateLimitPerHour },
@@ -48,7 +49,15 @@ export function formBody({ form, realmUid }: FormWithRealm): FormBody {
   };
 }
 
+// Spelled out: inside select fields Drizzle renders columns unqualified.
+const responseCount = sql<number>`(select count(*)::int from form_responses r where r.form_id = "forms"."id" and r.status = 'received')`;
 const selection = { form: forms, realmUid: realms.uid };
+
+const countOf = async (ctx: Context, id: number) =>
+  (await ctx.db.select({ responseCount }).from(forms).where(eq(forms.id, id)))[0]?.responseCount ?? 0;
+
+/** The form's body as the admin API shows it, with its count of accepted responses. */
+export const shownForm = async (ctx: Context, row: FormWithRealm) => formBody({ ...row, responseCount: await countOf(ctx, row.form.id) });
 
 /** A form by uid with its realm's uid, for any door. */
 export async function findForm(ctx: Context, uid: string): Promise<FormWithRealm | undefined> {
@@ -82,7 +91,7 @@ export function formsReachable(ctx: ActingContext, permission: Permission): SQL 
 
 export async function listForms(ctx: ActingContext, page: Page, realmUid: string | undefined): Promise<{ items: FormBody[]; total: number }> {
   const where = and(formsReachable(ctx, 'forms.read'), realmUid ? eq(realms.uid, realmUid) : undefined);
-  const rows = await ctx.db.select({ ...selection, total: totalCount }).from(forms).leftJoin(realms, eq(realms.id, forms.realmId))
+  const rows = await ctx.db.select({ ...selection, responseCount, total: totalCount }).from(forms).leftJoin(realms, eq(realms.id, forms.realmId))
     .where(where).orderBy(asc(forms.id)).limit(page.perPage).offset(page.offset);
   const total = await totalOf(rows, page, ctx.db, forms, realmUid ? undefined : formsReachable(ctx, 'forms.read'));
   return { items: rows.map(formBody), total };
@@ -142,7 +151,7 @@ export async function createForm(ctx: ActingContext, input: Input): Promise<Form
   const now = ctx.clock.now();
   try {
     const [form] = await ctx.db.insert(forms).values({ notifyEmails: [], ...columns, realmId, createdAt: now, updatedAt: now } as typeof forms.$inferInsert).returning();
-    return formBody({ form, realmUid });
+    return formBody({ form, realmUid, responseCount: 0 });
   } catch (err) {
     if (uniqueViolation(err)) throw invalidField('uid', 'has already been taken');
     throw err;
@@ -155,7 +164,7 @@ export async function updateForm(ctx: ActingContext, uid: string, input: Input):
   if (input.realm_uid !== undefined && input.realm_uid !== row.realmUid) throw invalidField('realm_uid', 'cannot change');
   const { uid: _uid, ...columns } = checkInput(input, row.form, row.form.realmId);
   const [form] = await ctx.db.update(forms).set({ ...columns, updatedAt: ctx.clock.now() }).where(eq(forms.id, row.form.id)).returning();
-  return formBody({ form, realmUid: row.realmUid });
+  return formBody({ form, realmUid: row.realmUid, responseCount: await countOf(ctx, form.id) });
 }
 
 export async function deleteForm(ctx: ActingContext, uid: string): Promise<void> {

@@ -1,4 +1,4 @@
-import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, count, eq } from 'drizzle-orm';
 import { beginAttempt, type AttemptLimit } from '../attempts/limit.js';
 import { inTransaction, type Context } from '../context.js';
 import { formClosed, formFull, formRateLimited, notFound } from '../errors/index.js';
@@ -55,14 +55,20 @@ async function spamReason(ctx: Context, row: FormWithRealm, submission: Submissi
   return null;
 }
 
+/** How many responses the form has accepted (spam not counted). */
+export async function acceptedCount(ctx: Context, formId: number): Promise<number> {
+  const [row] = await ctx.db.select({ n: count() }).from(formResponses).where(and(eq(formResponses.formId, formId), eq(formResponses.status, 'received')));
+  return row.n;
+}
+
 /** Refuses a form that does not take responses now: inactive, not yet open, past its close, or full. */
-export function assertOpen(ctx: Context, { form }: FormWithRealm, locale: string): void {
+export async function assertOpen(ctx: Context, { form }: FormWithRealm, locale: string): Promise<void> {
   const t = formTexts(locale);
   const now = ctx.clock.now();
   if (!form.active) throw formClosed(t.closed);
   if (form.opensAt && form.opensAt > now) throw formClosed(t.notYet(form.opensAt.toISOString()));
   if (form.closesAt && form.closesAt <= now) throw formClosed(t.ended);
-  if (form.maxResponses !== null && form.responseCount >= form.maxResponses) throw formFull();
+  if (form.maxResponses !== null && await acceptedCount(ctx, form.id) >= form.maxResponses) throw formFull();
 }
 
 /** The variables of the response's mails (mails.ts), with answers as text in `locale`. */
@@ -105,7 +111,7 @@ export async function announceResponse(ctx: Context, row: FormWithRealm, respons
 /**
  * The one operation every door calls (hosted page, content catalog, customers API): the per-address
  * limit (taken first, by every submission, caught ones too), the form's dates and fill, the answers'
- * checks (422), then in one transaction the spam judgement, the count under `max_responses`, the
+ * checks (422), then in one transaction the spam judgement, the count under `max_responses` (its row locked), the
  * stored response and what it sets off. A caught response is stored as spam and answered like a real one.
  */
 export async function submitResponse(ctx: Context, row: FormWithRealm, submission: Submission): Promise<AcceptedBody> {
@@ -116,7 +122,7 @@ export async function submitResponse(ctx: Context, row: FormWithRealm, submissio
       const attempt = await beginAttempt(ctx, rateLimit(form.rateLimitPerHour), `${form.id}:${submission.ip}`);
       if (!attempt.allowed) throw formRateLimited(attempt.lockedUntil);
     }
-    assertOpen(ctx, row, submission.locale);
+    await assertOpen(ctx, row, submission.locale);
     const answers = checkAnswers(form, submission, submission.locale);
     // A file sent for a field its condition hides is not kept.
     if (submission.file && !Object.hasOwn(answers, submission.file.field)) {
@@ -125,11 +131,11 @@ export async function submitResponse(ctx: Context, row: FormWithRealm, submissio
     }
     await inTransaction(ctx, async (tx) => {
       const reason = await spamReason(tx, row, submission);
-      if (!reason) {
-        const counted = await tx.db.update(forms).set({ responseCount: sql`${forms.responseCount} + 1` })
-          .where(and(eq(forms.id, form.id), or(isNull(forms.maxResponses), lt(forms.responseCount, forms.maxResponses))))
-          .returning({ id: forms.id });
-        if (!counted.length) throw formFull();
+      // Only a form with a maximum serializes its responses: the row lock makes the count and the insert one step.
+      // NO KEY UPDATE: the key-share locks the foreign keys of the rows inserted meanwhile take do not conflict with it.
+      if (!reason && form.maxResponses !== null) {
+        await tx.db.select({ id: forms.id }).from(forms).where(eq(forms.id, form.id)).for('no key update');
+        if (await acceptedCount(tx, form.id) >= form.maxResponses) throw formFull();
       }
       const email = respondentEmail(form, answers) ?? submission.user?.email?.toLowerCase() ?? null;
       const [response] = await tx.db.insert(formResponses).values({

@@ -64,17 +64,15 @@ export async function deleteResponse(ctx: Context, row: FormWithRealm, id: numbe
 }
 
 /**
- * An admin's verdict. A caught response marked `received` counts toward the maximum and is announced
- * then (notification mails and the webhook; the respondent gets no late confirmation); one marked spam
- * stops counting.
+ * An admin's verdict. A caught response marked `received` counts toward the maximum (even past it) and is
+ * announced then (notification mails and the webhook; the respondent gets no late confirmation); one
+ * marked spam stops counting.
  */
 export async function markResponse(ctx: Context, row: FormWithRealm, id: number, status: 'received' | 'spam'): Promise<ResponseBody> {
   const current = await requireResponse(ctx, row, id);
   if (current.status === status) return responseBody(row.form.uid, current);
   const [response] = await ctx.db.update(formResponses).set({ status, spamReason: status === 'spam' ? 'marked' : null })
     .where(eq(formResponses.id, id)).returning();
-  const step = status === 'received' ? sql`${forms.responseCount} + 1` : sql`greatest(${forms.responseCount} - 1, 0)`;
-  await ctx.db.update(forms).set({ responseCount: step }).where(eq(forms.id, row.form.id));
   if (status === 'received') {
     const [realm] = row.form.realmId === null ? [] : await ctx.db.select({ name: realms.name }).from(realms).where(eq(realms.id, row.form.realmId));
     await announceResponse(ctx, row, response, realm?.name ?? null, false);

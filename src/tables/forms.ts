@@ -25,8 +25,8 @@ export interface StoredStep {
 
 /**
  * A form built by an admin: answered on its hosted page, through the content catalog (public forms) or the
- * customers API (forms of a realm's users). `response_count` counts the responses accepted (not spam), taken
- * under the row's lock so that `max_responses` holds under parallel posts.
+ * customers API (forms of a realm's users). With `max_responses`, a response counts the accepted ones under the
+ * form row's lock, so that the maximum holds under parallel posts; without, responses take no lock at all.
  */
 export const forms = pgTable('forms', {
   id: serial('id').primaryKey(),
@@ -43,7 +43,6 @@ export const forms = pgTable('forms', {
   opensAt: moment('opens_at'),
   closesAt: moment('closes_at'),
   maxResponses: integer('max_responses'),
-  responseCount: integer('response_count').notNull().default(0),
   notifyEmails: text('notify_emails').array().notNull(),
   /** Whether the respondent gets a confirmation mail, and to which email field's answer (null: the signed-in user's address). */
   confirmation: boolean('confirmation').notNull().default(false),

@@ -81,7 +81,7 @@ export function hostedFormPages(ctx: Context): FastifyPluginAsync {
       const { row, realm, user } = loaded;
       const locale = respondentLocale(row.form, request);
       try {
-        assertOpen(ctx, row, locale);
+        await assertOpen(ctx, row, locale);
       } catch (err) {
         if (err instanceof AppError) return page(reply, statusOf(err.kind), row, realm, locale, html`<p class="notice">${err.messages.join(' ')}</p>`);
         throw err;

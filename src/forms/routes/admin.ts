@@ -7,7 +7,7 @@ import { ref, useModels } from '../../http/models.js';
 import { listOf, metaOf, pageOf } from '../../http/pagination.js';
 import { failures, NoContent } from '../../http/responses.js';
 import { exportResponses } from '../export.js';
-import { createForm, deleteForm, formBody, listForms, requireForm, updateForm } from '../forms.js';
+import { createForm, deleteForm, listForms, requireForm, shownForm, updateForm } from '../forms.js';
 import { deleteResponse, eraseResponses, listResponses, markResponse, requireResponse, responseBody } from '../responses.js';
 import {
   ErasureInput, ErasureResult, FieldModel, FormInput, FormListQuery, FormModel, FormParam, ResponseListQuery, ResponseModel, ResponseParams, ResponseStatusInput,
@@ -44,7 +44,7 @@ export function formAdminRoutes(ctx: Context): FastifyPluginAsync {
     app.get('/forms/:form_uid', {
       config: { access: 'forms.read' },
       schema: { tags, summary: 'Show a form', params: FormParam, response: { 200: ref(FormModel), ...failures(401, 403, 404) } },
-    }, async (request) => formBody(await requireForm(acting(ctx, request), request.params.form_uid, 'forms.read')));
+    }, async (request) => shownForm(ctx, await requireForm(acting(ctx, request), request.params.form_uid, 'forms.read')));
 
     app.put('/forms/:form_uid', {
       config: { access: 'forms.manage' },

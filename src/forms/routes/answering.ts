@@ -36,7 +36,7 @@ export function publicFormRoutes(ctx: Context): FastifyPluginAsync {
     }, async (request, reply) => {
       const row = await publicRow(request.params.form_uid);
       const locale = respondentLocale(row.form, request);
-      assertOpen(ctx, row, locale);
+      await assertOpen(ctx, row, locale);
       reply.header('cache-control', 'no-store');
       return publicForm(ctx, row, locale, null);
     });
@@ -76,7 +76,7 @@ export function customerFormRoutes(ctx: Context): FastifyPluginAsync {
       const customer = customerOf(request);
       const row = await realmRow(customer.realm.id, request.params.form_uid);
       const locale = respondentLocale(row.form, request);
-      assertOpen(ctx, row, locale);
+      await assertOpen(ctx, row, locale);
       reply.header('cache-control', 'no-store');
       return publicForm(ctx, row, locale, customer.user.id);
     });
