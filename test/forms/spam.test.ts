@@ -85,3 +85,17 @@ describe('spam', () => {
     expect(res.statusCode).toBe(413);
   });
 });
+
+describe('used form tokens', () => {
+  it('are pruned by the expired-rows job once a replay would be refused as an old token anyway', async () => {
+    const { removeExpiredRows } = await import('../../src/maintenance/expired-rows.js');
+    const form = await simpleForm({ spam: { min_fill_seconds: 0, rate_limit_per_hour: 0 } });
+    const def = await definition(form.uid);
+    expect((await answer(form.uid, { token: def.token, answers: { email: 'once@example.com' } })).statusCode).toBe(201);
+    h.clock.advance(3 * 24 * 3_600_000);
+    expect((await removeExpiredRows(h.ctx)).form_token_uses).toBeGreaterThanOrEqual(1);
+    expect((await answer(form.uid, { token: def.token, answers: { email: 'again@example.com' } })).statusCode).toBe(201);
+    const caught = await responses(h, form.uid, '&status=spam');
+    expect(caught.map((r: { email: string; spam_reason: string }) => [r.email, r.spam_reason])).toEqual([['again@example.com', 'bad_token']]);
+  });
+});
