@@ -43,6 +43,7 @@ function adminCatalog(ctx: Context, routes: FastifyPluginAsync[]): Catalog {
       { name: 'Content', description: 'Content spaces, their content types, entries and assets' },
       { name: 'Locks', description: 'Edit leases on content entries and site items: who is editing, heartbeat, take-over' },
       { name: 'Sites', description: 'Sites: Liquid layouts and snippets, files, the page tree, menus, review requests, versions and publishing' },
+      { name: 'Forms', description: 'Forms built by admins, their responses (spam kept apart), CSV export and erasure' },
       { name: 'Audit log', description: 'What admins did: every write, sign-in, failed sign-in and lockout' },
       { name: 'Webhooks', description: 'Endpoints receiving signed POSTs of events (Standard Webhooks), their deliveries and attempts' },
     ],
@@ -66,6 +67,7 @@ function contentCatalog(routes: FastifyPluginAsync[]): Catalog {
       { name: 'Content types', description: 'The JSON Schema of a content type\'s entries' },
       { name: 'Assets', description: 'Images and files of content spaces, at their public URLs' },
       { name: 'Sites', description: 'The published menus of a site, for headless front ends' },
+      { name: 'Forms', description: 'Public forms for headless front ends: the definition with a form token, and responses' },
     ],
     routes,
   };
@@ -104,6 +106,7 @@ function customersCatalog(ctx: Context, routes: FastifyPluginAsync[]): Catalog {
       { name: 'Integrations', description: 'Help-desk (Zendesk) sign-in for the signed-in user; the realm\'s integration is set up in the admin API first' },
       { name: 'Attachments', description: 'The signed-in user\'s private files, the answers to file questions (spec 2.12)' },
       { name: 'Content', description: 'A delivery token for the private entries of the content API' },
+      { name: 'Forms', description: 'Forms of the realm\'s users, answered by the signed-in user' },
     ],
     notFoundBody: {},
     hooks: { onRequest: customerGuard(ctx) },

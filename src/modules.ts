@@ -17,6 +17,7 @@ import { segmentsModule } from './segments/module.js';
 import { messagingModule } from './messaging/module.js';
 import { contentModule } from './content/module.js';
 import { sitesModule } from './sites/module.js';
+import { formsModule } from './forms/module.js';
 import { locksModule } from './locks/module.js';
 import { auditModule } from './audit/module.js';
 import { webhooksModule } from './webhooks/module.js';
@@ -30,5 +31,5 @@ import { consoleModule } from './console/module.js';
 export const DEFAULT_MODULES: readonly AtriumModule[] = [
   mailModule, maintenanceModule, adminAuthModule, accountModule, realmsModule, oauthModule, customersModule, otpModule,
   notificationsModule, zendeskModule, impersonationModule, delegationModule, originationsModule, uploadsModule, segmentsModule,
-  messagingModule, contentModule, sitesModule, locksModule, auditModule, webhooksModule, profileModule, consoleModule,
+  messagingModule, contentModule, sitesModule, formsModule, locksModule, auditModule, webhooksModule, profileModule, consoleModule,
 ];

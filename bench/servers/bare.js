@@ -21,6 +21,17 @@ app.post('/upload', async (request) => {
   fs.rmSync(file);
   return { status: 'ok' };
 });
+// POST /row: inserts the JSON body as one row (BARE_DATABASE_URL), what the forms benchmark compares a response with.
+if (process.env.BARE_DATABASE_URL) {
+  const { default: pg } = await import('pg');
+  const pool = new pg.Pool({ connectionString: process.env.BARE_DATABASE_URL, max: 10 });
+  await pool.query('create table if not exists bare_rows (id serial primary key, body jsonb not null, created_at timestamptz not null default now())');
+  app.post('/row', async (request, reply) => {
+    await pool.query('insert into bare_rows (body) values ($1)', [JSON.stringify(request.body)]);
+    return reply.code(201).send({ status: 'received' });
+  });
+  app.addHook('onClose', () => pool.end());
+}
 await app.listen({ port: 0, host: '127.0.0.1' });
 process.send({ url: `http://127.0.0.1:${app.server.address().port}` });
 process.on('SIGTERM', () => app.close().then(() => process.exit(0)));

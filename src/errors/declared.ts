@@ -120,3 +120,15 @@ export const reviewRequired = define('ATR_REVIEW_REQUIRED', 'conflict',
 export const reviewClosed = define('ATR_REVIEW_CLOSED', 'conflict', 'The review request is no longer open', {
   message: (status: string) => `The review request is ${status}: it cannot change`, catalogs: admin,
 });
+
+// Forms: the form no longer takes responses, or the client sends them too fast (every door of a form alike).
+const formDoors = ['admin', 'content', 'customers'] as const;
+export const formClosed = define('ATR_FORM_CLOSED', 'gone', 'The form is closed: it does not take responses now', {
+  message: (why: string) => why, catalogs: formDoors,
+});
+export const formFull = define('ATR_FORM_FULL', 'gone', 'The form has received its maximum number of responses', { catalogs: formDoors });
+export const formRateLimited = define('ATR_FORM_RATE_LIMITED', 'rate_limited', 'Too many responses from this address: wait before sending another', {
+  message: (until: Date | null) => (until ? `Too many responses from this address: try again after ${until.toISOString()}` : 'Too many responses from this address'),
+  catalogs: formDoors,
+});
+export const formNotFound = define('ATR_FORM_NOT_FOUND', 'not_found', 'Form not found', { body: {}, catalogs: ['customers'] });

@@ -4,7 +4,7 @@
  */
 export type ErrorKind =
   | 'bad_request' | 'unauthenticated' | 'forbidden' | 'not_found' | 'not_acceptable' | 'conflict' | 'too_large'
-  | 'uri_too_long' | 'unsupported' | 'invalid' | 'rate_limited' | 'internal' | 'unavailable';
+  | 'uri_too_long' | 'unsupported' | 'invalid' | 'gone' | 'rate_limited' | 'internal' | 'unavailable';
 
 /** The four API catalogs, by the last segment of their prefix. */
 export type CatalogName = 'admin' | 'content' | 'profile' | 'customers';

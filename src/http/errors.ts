@@ -16,6 +16,7 @@ const STATUS: Record<ErrorKind, number> = {
   too_large: 413,
   uri_too_long: 414,
   unsupported: 415,
+  gone: 410,
   invalid: 422,
   rate_limited: 429,
   internal: 500,

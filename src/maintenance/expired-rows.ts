@@ -23,6 +23,8 @@ const RETENTION: { table: string; ended: (cutoff: string) => SQL }[] = [
   { table: 'segments', ended: (cutoff) => sql`temporary and expires_at <= ${cutoff}::timestamptz` },
   { table: 'audit_logs', ended: (cutoff) => sql`"at" < ${cutoff}::timestamptz - interval '365 days'` },
   { table: 'queue_tasks', ended: (cutoff) => sql`failed_at < ${cutoff}::timestamptz - interval '7 days'` },
+  // A form token is good for a day from its issue (before its use): past that a replay is refused as an old token anyway.
+  { table: 'form_token_uses', ended: (cutoff) => sql`used_at < ${cutoff}::timestamptz - interval '2 days'` },
   { table: 'webhook_deliveries', ended: (cutoff) => sql`status <> 'pending' and coalesce(last_attempt_at, created_at) < ${cutoff}::timestamptz - interval '30 days'` },
 ];
 

@@ -3,6 +3,7 @@ import sanitizeHtml from 'sanitize-html';
 import type { Liquid } from 'liquidjs';
 import type { Context } from '../context.js';
 import { listEntries, showEntry } from '../content/delivery.js';
+import { formBlockHtml } from '../forms/embed.js';
 import { escapeHtml } from '../shared/html/markup.js';
 import { renderSync } from '../shared/liquid.js';
 import type { PageBlock } from '../tables/sites.js';
@@ -82,6 +83,8 @@ export async function blockHtml(b: BlockScope, block: PageBlock): Promise<string
         if (!menu) return '';
         return snippetOr(b, block.snippet, { menu }, () => `<nav aria-label="${escapeHtml(menu.name)}">${menuHtml(menu.items)}</nav>`);
       }
+      case 'form':
+        return await formBlockHtml(b.ctx, String(block.form_uid), b.locale);
       case 'liquid':
         return renderSync(b.engine, b.engine.parse(String(block.source)), b.scope, RENDER_LIMITS);
       default:

@@ -4,7 +4,7 @@ import { liquidProblem } from './liquid.js';
 import { SITE_LIMITS } from './schema.js';
 import type { Site } from './sites.js';
 
-export const BLOCK_TYPES = ['rich_text', 'content_list', 'content_entry', 'menu', 'liquid'] as const;
+export const BLOCK_TYPES = ['rich_text', 'content_list', 'content_entry', 'menu', 'liquid', 'form'] as const;
 const ZONE = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 
 /** What each block type needs besides `zone` and `type`. */
@@ -14,6 +14,7 @@ const REQUIRED: Record<(typeof BLOCK_TYPES)[number], string[]> = {
   content_entry: ['space_uid', 'type_uid', 'entry_uuid'],
   menu: ['menu_uid'],
   liquid: ['source'],
+  form: ['form_uid'],
 };
 
 /** A page's blocks checked against its site: zones named, content read from the site's spaces, Liquid that parses. */

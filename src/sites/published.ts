@@ -43,7 +43,8 @@ export class CompiledSite {
     const sharedReadsUser = Object.values(snapshot.snippets).some((s) => READS_USER.test(s));
     for (const page of snapshot.pages) {
       const layout = Object.hasOwn(snapshot.layouts, page.layout) ? snapshot.layouts[page.layout] : '';
-      const blocks = page.blocks.some((b) => b.type === 'liquid' && READS_USER.test(String(b.source)));
+      // A form block carries a single-use form token: a cached copy would hand every visitor the same one.
+      const blocks = page.blocks.some((b) => (b.type === 'liquid' && READS_USER.test(String(b.source))) || b.type === 'form');
       if (sharedReadsUser || READS_USER.test(layout) || blocks) this.personal.add(page.id);
     }
     for (const [name, file] of Object.entries(snapshot.files)) {

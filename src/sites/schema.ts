@@ -64,7 +64,7 @@ const PageLocaleModel = Type.Object({ title: Type.String(), description: Type.St
 const PageLocaleInput = Type.Object({
   title: Type.Optional(text(1000)), description: Type.Optional(text(5000)), slug: Type.Optional(text(1000)),
 });
-const BLOCK_TYPES = ['rich_text', 'content_list', 'content_entry', 'menu', 'liquid'] as const;
+const BLOCK_TYPES = ['rich_text', 'content_list', 'content_entry', 'menu', 'liquid', 'form'] as const;
 export const BlockModel = Type.Object({
   zone: Type.String({ maxLength: 64, description: 'The zone of the layout (`{% zone "main" %}`)' }),
   type: Type.Union(BLOCK_TYPES.map((t) => Type.Literal(t))),
@@ -78,6 +78,7 @@ export const BlockModel = Type.Object({
   sort: Type.Optional(text(200, 'content_list: the delivery API\'s `sort`')),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: SITE_LIMITS.listLimit })),
   menu_uid: Type.Optional(text(100, 'menu')),
+  form_uid: Type.Optional(text(100, 'form: a public form, shown as on its hosted page and posted there (the page is then rendered for each request, never cached)')),
   snippet: Type.Optional(text(100, 'content_list, content_entry, menu: the snippet rendered for it (default markup without)')),
   source: Type.Optional(Type.String({ maxLength: SITE_LIMITS.source, description: 'liquid: Liquid source' })),
 }, { $id: 'SiteBlock', additionalProperties: false });

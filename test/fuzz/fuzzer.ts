@@ -105,6 +105,7 @@ export async function fuzzCatalogs(target: FuzzTarget, options: FuzzOptions): Pr
     remember('segments', (await admin('POST', '/segments', { name: 'Fuzz', realm_uid: realm.uid, filters: SAMPLE_FILTERS[0] })).json().id);
     await populateOriginations(realm.uid, user.id);
     await populateContent(n);
+    await populateForms(realm.uid, n);
     const campaign = (await admin('POST', '/messaging/campaigns', { realm_uid: realm.uid, name: 'Fuzz', type: 'mailing', subject: 'Hi {{ user.first_name }}', body: 'Body' })).json();
     remember('campaigns', campaign.id);
     remember('deliveries', (await admin('POST', `/messaging/campaigns/${campaign.id}/deliveries`, { starts_at: '2100-01-01T00:00:00Z' })).json().id);
@@ -156,6 +157,23 @@ export async function fuzzCatalogs(target: FuzzTarget, options: FuzzOptions): Pr
     });
     remember('assets', asset.json().uuid);
     remember('asset_files', asset.json().file_name);
+  }
+
+  /** A public form with a response and a form of the realm's users: the path parameters of the forms routes. */
+  async function populateForms(realmUid: string, n: number): Promise<void> {
+    const fields = [{ name: 'email', type: 'email', labels: { en: 'Email' } }, { name: 'note', type: 'text', labels: { en: 'Note' } }];
+    const spam = { min_fill_seconds: 0, rate_limit_per_hour: 0 };
+    const open = (await admin('POST', '/forms', { uid: `fuzz-form-${n}`, name: 'Fuzz', fields, spam })).json();
+    remember('forms', open.uid);
+    const members = (await admin('POST', '/forms', { uid: `fuzz-members-${n}`, name: 'Fuzz', fields, spam, realm_uid: realmUid, access: 'realm_users' })).json();
+    remember('forms', members.uid);
+    const definition = await target.request({ method: 'GET', url: `/api/content/forms/${open.uid}` });
+    await target.request({
+      method: 'POST', url: `/api/content/forms/${open.uid}/responses`, headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify({ token: definition.json().token, answers: { email: 'fuzz@example.com' } }),
+    });
+    const listed = await admin('GET', `/forms/${open.uid}/responses`);
+    remember('responses', listed.json().responses?.[0]?.id);
   }
 
   /** An access token of the signed-in user through the authorize and token endpoints, or undefined. */

@@ -1,0 +1,154 @@
+import { and, count, eq } from 'drizzle-orm';
+import { beginAttempt, type AttemptLimit } from '../attempts/limit.js';
+import { inTransaction, type Context } from '../context.js';
+import { formClosed, formFull, formRateLimited, notFound } from '../errors/index.js';
+import { recordEvent } from '../events/events.js';
+import { queueMail } from '../mail/queue.js';
+import { removeObjects } from '../storage/storage.js';
+import { formResponses, forms, formTokenUses, type FormResponseRow, type StoredFile } from '../tables/forms.js';
+import { emitWebhookEvent } from '../webhooks/outbox.js';
+import { checkAnswers, labelOf, respondentEmail } from './answers.js';
+import type { FormWithRealm } from './forms.js';
+import { confirmationMail, notificationMail, type FormMailVariables } from './mails.js';
+import { formTexts } from './texts.js';
+import { readFormToken, TOKEN_LIFETIME_MS } from './tokens.js';
+
+/** What any of the three doors hands to `submitResponse`. */
+export interface Submission {
+  values: Record<string, unknown>;
+  /** JSON doors refuse unknown names and cannot carry a file. */
+  strict: boolean;
+  file?: { field: string; stored: StoredFile };
+  token: string | undefined;
+  honeypot: unknown;
+  /** The client's address, the rate limit's subject. */
+  ip: string;
+  /** The signed-in realm user answering, when there is one. */
+  user: { id: number; email: string | null; realmId: number; realmName: string } | null;
+  locale: string;
+}
+
+/** What every response gets, caught or not: no id, nothing that tells the two apart. */
+export interface AcceptedBody {
+  status: 'received';
+  message: string;
+  redirect_url: string | null;
+}
+
+const rateLimit = (perHour: number): AttemptLimit => ({ scope: 'form_responses', max: perHour, windowMs: 3600_000 });
+
+/** Why a response is spam, or null: the honeypot filled, a token not ours (or expired), used before, or sent too fast. */
+async function spamReason(ctx: Context, row: FormWithRealm, submission: Submission): Promise<string | null> {
+  const { form } = row;
+  const token = readFormToken(ctx, submission.token, form.id, submission.user?.id ?? null);
+  const now = ctx.clock.now().getTime();
+  let replayed = false;
+  if (token) {
+    const used = await ctx.db.insert(formTokenUses).values({ nonce: token.nonce, formId: form.id, usedAt: ctx.clock.now() })
+      .onConflictDoNothing().returning({ nonce: formTokenUses.nonce });
+    replayed = used.length === 0;
+  }
+  if (typeof submission.honeypot === 'string' ? submission.honeypot !== '' : submission.honeypot != null) return 'honeypot';
+  if (!token || now - token.issuedAt > TOKEN_LIFETIME_MS || token.issuedAt > now + 60_000) return 'bad_token';
+  if (replayed) return 'replayed_token';
+  if (now - token.issuedAt < form.minFillSeconds * 1000) return 'too_fast';
+  return null;
+}
+
+/** How many responses the form has accepted (spam not counted). */
+export async function acceptedCount(ctx: Context, formId: number): Promise<number> {
+  const [row] = await ctx.db.select({ n: count() }).from(formResponses).where(and(eq(formResponses.formId, formId), eq(formResponses.status, 'received')));
+  return row.n;
+}
+
+/** Refuses a form that does not take responses now: inactive, not yet open, past its close, or full. */
+export async function assertOpen(ctx: Context, { form }: FormWithRealm, locale: string): Promise<void> {
+  const t = formTexts(locale);
+  const now = ctx.clock.now();
+  if (!form.active) throw formClosed(t.closed);
+  if (form.opensAt && form.opensAt > now) throw formClosed(t.notYet(form.opensAt.toISOString()));
+  if (form.closesAt && form.closesAt <= now) throw formClosed(t.ended);
+  if (form.maxResponses !== null && await acceptedCount(ctx, form.id) >= form.maxResponses) throw formFull();
+}
+
+/** The variables of the response's mails (mails.ts), with answers as text in `locale`. */
+export function mailVariables(row: FormWithRealm, response: FormResponseRow, locale: string, realmName: string | null): FormMailVariables {
+  const { form } = row;
+  const t = formTexts(locale);
+  const text = (value: unknown): string => (value === true ? t.yes : value === false ? t.no : Array.isArray(value) ? value.join(', ')
+    : value && typeof value === 'object' ? String((value as { name?: unknown }).name ?? '') : String(value));
+  return {
+    form: { name: form.name, uid: form.uid },
+    response: {
+      id: response.id, submitted_at: response.submittedAt.toISOString(), email: response.email,
+      answers: form.fields.filter((f) => Object.hasOwn(response.answers, f.name))
+        .map((f) => ({ label: labelOf(f.labels, locale, form.defaultLocale), value: text(response.answers[f.name]) })),
+    },
+    realm: row.realmUid && realmName !== null ? { uid: row.realmUid, name: realmName } : null,
+  };
+}
+
+/**
+ * What a real response sets off, in its transaction: the admins' notification mails, the respondent's
+ * confirmation (`confirm`), the webhook event and, for a signed-in user, the business event.
+ */
+export async function announceResponse(ctx: Context, row: FormWithRealm, response: FormResponseRow, realmName: string | null, confirm: boolean): Promise<void> {
+  const { form } = row;
+  for (const to of form.notifyEmails) await queueMail(ctx, notificationMail(to, mailVariables(row, response, form.defaultLocale, realmName), form.defaultLocale));
+  if (confirm && form.confirmation && response.email) {
+    await queueMail(ctx, confirmationMail(response.email, mailVariables(row, response, response.locale, realmName), response.locale));
+  }
+  const variables = mailVariables(row, response, form.defaultLocale, realmName);
+  await emitWebhookEvent(ctx.db, ctx.clock, {
+    type: 'form.response.created', realmUid: row.realmUid,
+    data: { form: variables.form, response: { ...variables.response, status: response.status, user_id: response.userId, answers: response.answers } },
+  }, ctx.caches);
+  if (response.userId !== null && form.realmId !== null) {
+    await recordEvent(ctx, { realmId: form.realmId, userId: response.userId, type: 'form_response_created_log', properties: { form_uid: form.uid, response_id: response.id } });
+  }
+}
+
+/**
+ * The one operation every door calls (hosted page, content catalog, customers API): the per-address
+ * limit (taken first, by every submission, caught ones too), the form's dates and fill, the answers'
+ * checks (422), then in one transaction the spam judgement, the count under `max_responses` (its row locked), the
+ * stored response and what it sets off. A caught response is stored as spam and answered like a real one.
+ */
+export async function submitResponse(ctx: Context, row: FormWithRealm, submission: Submission): Promise<AcceptedBody> {
+  const { form } = row;
+  try {
+    if (form.access === 'realm_users' && submission.user?.realmId !== form.realmId) throw notFound('Form');
+    if (form.rateLimitPerHour > 0) {
+      const attempt = await beginAttempt(ctx, rateLimit(form.rateLimitPerHour), `${form.id}:${submission.ip}`);
+      if (!attempt.allowed) throw formRateLimited(attempt.lockedUntil);
+    }
+    await assertOpen(ctx, row, submission.locale);
+    const answers = checkAnswers(form, submission, submission.locale);
+    // A file sent for a field its condition hides is not kept.
+    if (submission.file && !Object.hasOwn(answers, submission.file.field)) {
+      await removeObjects(ctx.storage, ctx.log, [submission.file.stored.key]);
+      submission = { ...submission, file: undefined };
+    }
+    await inTransaction(ctx, async (tx) => {
+      const reason = await spamReason(tx, row, submission);
+      // Only a form with a maximum serializes its responses: the row lock makes the count and the insert one step.
+      // NO KEY UPDATE: the key-share locks the foreign keys of the rows inserted meanwhile take do not conflict with it.
+      if (!reason && form.maxResponses !== null) {
+        await tx.db.select({ id: forms.id }).from(forms).where(eq(forms.id, form.id)).for('no key update');
+        if (await acceptedCount(tx, form.id) >= form.maxResponses) throw formFull();
+      }
+      const email = respondentEmail(form, answers) ?? submission.user?.email?.toLowerCase() ?? null;
+      const [response] = await tx.db.insert(formResponses).values({
+        formId: form.id, status: reason ? 'spam' : 'received', spamReason: reason, answers: { ...answers },
+        files: submission.file && Object.hasOwn(answers, submission.file.field) ? { [submission.file.field]: submission.file.stored } : {},
+        email, userId: submission.user?.id ?? null, locale: submission.locale, submittedAt: tx.clock.now(),
+      }).returning();
+      if (!reason) await announceResponse(tx, row, response, submission.user?.realmName ?? null, true);
+    });
+  } catch (err) {
+    if (submission.file) await removeObjects(ctx.storage, ctx.log, [submission.file.stored.key]);
+    throw err;
+  }
+  const t = formTexts(submission.locale);
+  return { status: 'received', message: labelOf(form.successMessage, submission.locale, form.defaultLocale) || t.thanks, redirect_url: form.redirectUrl };
+}

@@ -1,0 +1,92 @@
+import { and, asc, desc, eq, gt, gte, inArray, lte, sql, type SQL } from 'drizzle-orm';
+import type { Static } from '@sinclair/typebox';
+import type { ActingContext } from '../admin-auth/principal.js';
+import type { Context } from '../context.js';
+import { totalCount, totalOf, type Page } from '../db/paging.js';
+import { invalidField, notFound } from '../errors/index.js';
+import { removeAfterCommit } from '../storage/storage.js';
+import { formResponses, forms, type FormResponseRow } from '../tables/forms.js';
+import { realms } from '../tables/realms.js';
+import { formsWithPersonalReach, type FormWithRealm } from './forms.js';
+import { announceResponse } from './respond.js';
+import type { ResponseListQuery, ResponseModel } from './schema.js';
+
+export type ResponseBody = Static<typeof ResponseModel>;
+type Query = Static<typeof ResponseListQuery>;
+
+export const responseBody = (formUid: string, r: FormResponseRow): ResponseBody => ({
+  id: r.id, form_uid: formUid, status: r.status, spam_reason: r.spamReason, answers: r.answers, email: r.email, user_id: r.userId,
+  locale: r.locale, submitted_at: r.submittedAt.toISOString(),
+});
+
+/** The filters of the list and the export: status, a date range, and an answer (equal, or among a multiple choice's). */
+export function responseFilter(formId: number, query: Omit<Query, 'page' | 'per_page'>): SQL | undefined {
+  if (query.field !== undefined && query.value === undefined) throw invalidField('value', "can't be blank when field is given");
+  const answer = query.field !== undefined && query.value !== undefined
+    ? sql`(${formResponses.answers} ->> ${query.field} = ${query.value}
+        or (jsonb_typeof(${formResponses.answers} -> ${query.field}) = 'array' and ${formResponses.answers} -> ${query.field} ? ${query.value}))`
+    : undefined;
+  return and(
+    eq(formResponses.formId, formId),
+    query.status ? eq(formResponses.status, query.status) : undefined,
+    query.from ? gte(formResponses.submittedAt, new Date(query.from)) : undefined,
+    query.to ? lte(formResponses.submittedAt, new Date(query.to)) : undefined,
+    answer,
+  );
+}
+
+/** Newest first. */
+export async function listResponses(ctx: Context, row: FormWithRealm, page: Page, query: Query): Promise<{ items: ResponseBody[]; total: number }> {
+  const where = responseFilter(row.form.id, query);
+  const rows = await ctx.db.select({ response: formResponses, total: totalCount }).from(formResponses).where(where)
+    .orderBy(desc(formResponses.submittedAt), desc(formResponses.id)).limit(page.perPage).offset(page.offset);
+  const total = await totalOf(rows, page, ctx.db, formResponses, where);
+  return { items: rows.map((r) => responseBody(row.form.uid, r.response)), total };
+}
+
+/** One page of the export after the response `afterId`, oldest first (keyset: no offset to walk over). */
+export function responsesAfter(ctx: Context, where: SQL | undefined, afterId: number, size: number): Promise<FormResponseRow[]> {
+  return ctx.db.select().from(formResponses).where(and(where, gt(formResponses.id, afterId))).orderBy(asc(formResponses.id)).limit(size);
+}
+
+export async function requireResponse(ctx: Context, row: FormWithRealm, id: number): Promise<FormResponseRow> {
+  const [response] = await ctx.db.select().from(formResponses).where(and(eq(formResponses.formId, row.form.id), eq(formResponses.id, id)));
+  if (!response) throw notFound('Response');
+  return response;
+}
+
+const storedKeys = (rows: Pick<FormResponseRow, 'files'>[]) => rows.flatMap((r) => Object.values(r.files).map((f) => f.key));
+
+export async function deleteResponse(ctx: Context, row: FormWithRealm, id: number): Promise<void> {
+  const [gone] = await ctx.db.delete(formResponses).where(and(eq(formResponses.formId, row.form.id), eq(formResponses.id, id))).returning();
+  if (!gone) throw notFound('Response');
+  await removeAfterCommit(ctx.storage, ctx.log, storedKeys([gone]));
+}
+
+/**
+ * An admin's verdict. A caught response marked `received` counts toward the maximum (even past it) and is
+ * announced then (notification mails and the webhook; the respondent gets no late confirmation); one
+ * marked spam stops counting.
+ */
+export async function markResponse(ctx: Context, row: FormWithRealm, id: number, status: 'received' | 'spam'): Promise<ResponseBody> {
+  const current = await requireResponse(ctx, row, id);
+  if (current.status === status) return responseBody(row.form.uid, current);
+  const [response] = await ctx.db.update(formResponses).set({ status, spamReason: status === 'spam' ? 'marked' : null })
+    .where(eq(formResponses.id, id)).returning();
+  if (status === 'received') {
+    const [realm] = row.form.realmId === null ? [] : await ctx.db.select({ name: realms.name }).from(realms).where(eq(realms.id, row.form.realmId));
+    await announceResponse(ctx, row, response, realm?.name ?? null, false);
+  }
+  return responseBody(row.form.uid, response);
+}
+
+/** Deletes every response of one address or one realm user, across the forms the actor manages and may see respondents of. */
+export async function eraseResponses(ctx: ActingContext, input: { email?: string; user_id?: number }): Promise<number> {
+  if ((input.email === undefined) === (input.user_id === undefined)) throw invalidField('base', 'give either email or user_id');
+  const who = input.email !== undefined ? eq(formResponses.email, input.email.trim().toLowerCase()) : eq(formResponses.userId, input.user_id!);
+  const reach = formsWithPersonalReach(ctx);
+  const inReach = reach ? inArray(formResponses.formId, ctx.db.select({ id: forms.id }).from(forms).where(reach)) : undefined;
+  const gone = await ctx.db.delete(formResponses).where(and(who, inReach)).returning({ files: formResponses.files });
+  await removeAfterCommit(ctx.storage, ctx.log, storedKeys(gone));
+  return gone.length;
+}
