@@ -16,6 +16,10 @@ export const ATRIUM_ERROR_CODES = [
   'ATR_FILE_QUESTION_NOT_FOUND', // not_found: No file question has this question_id
   'ATR_FILE_REFUSED', // invalid: The file is refused: one text per reason, each starting with the file name
   'ATR_FORBIDDEN', // forbidden: The role does not allow this action
+  'ATR_FORM_CLOSED', // gone: The form is closed: it does not take responses now
+  'ATR_FORM_FULL', // gone: The form has received its maximum number of responses
+  'ATR_FORM_NOT_FOUND', // not_found: Form not found
+  'ATR_FORM_RATE_LIMITED', // rate_limited: Too many responses from this address: wait before sending another
   'ATR_GRANT_EXPIRED', // unauthenticated: session expired
   'ATR_IDENTITY_PROVIDER_MISSING', // not_found: This realm has no identity provider
   'ATR_INTEGRATION_MISSING', // not_found: The realm has no such integration: an administrator sets it up first

@@ -524,6 +524,257 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/forms/{form_uid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Show a public form
+         * @description Its fields, steps and labels (every locale), with a single-use form token to send back with the response. A closed or full form: 410.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The form's uid */
+                    form_uid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description A form as a front end renders it, with a form token */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PublicForm"];
+                    };
+                };
+                /** @description The request is malformed */
+                400: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_CONTENT_QUERY" | "ATR_INVALID_JSON";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The resource does not exist */
+                404: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_NOT_FOUND";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The resource no longer takes this request (a closed or full form) */
+                410: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORM_CLOSED" | "ATR_FORM_FULL";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A path parameter is longer than any this server accepts */
+                414: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
+                503: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/forms/{form_uid}/responses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Answer a public form
+         * @description JSON: `answers` by field name, `token` from the definition, the honeypot field (named in the definition) empty or absent. File fields are answered on the hosted page only. A response caught as spam (the honeypot field filled, a missing, foreign or replayed token, sent sooner than the form's minimum fill time) is stored as spam and answered exactly like a real one. Every submission, caught ones too, counts toward the per-address limit (429 past it). Missing or malformed answers: 422 with one error per field name, in the response's language. A closed or full form: 410.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The form's uid */
+                    form_uid: string;
+                };
+                cookie?: never;
+            };
+            /** @description The answers by field name, the form token and the honeypot field (empty) */
+            requestBody: {
+                content: {
+                    "application/json": {
+                        token?: string;
+                        answers: {
+                            [key: string]: unknown;
+                        };
+                        locale?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            responses: {
+                /** @description The same for every response the form takes (a caught one too): no id */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["FormAccepted"];
+                    };
+                };
+                /** @description The request is malformed */
+                400: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_CONTENT_QUERY" | "ATR_INVALID_JSON";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The resource does not exist */
+                404: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_NOT_FOUND";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The resource no longer takes this request (a closed or full form) */
+                410: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORM_CLOSED" | "ATR_FORM_FULL";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is too large */
+                413: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PAYLOAD_TOO_LARGE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A path parameter is longer than any this server accepts */
+                414: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is not of a media type this operation takes */
+                415: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNSUPPORTED_MEDIA_TYPE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The input is not valid; `details` names each attribute */
+                422: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FILE_REFUSED" | "ATR_INVALID";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Too many attempts */
+                429: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORM_RATE_LIMITED";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
+                503: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -637,6 +888,75 @@ export interface components {
             name: string;
             locale: string;
             items: components["schemas"]["PublishedMenuItem"][];
+        };
+        /** @description A field of a form */
+        FormField: {
+            /** @description Lower-case letters, digits and "_", starting with a letter: the key of its answers */
+            name: string;
+            type: "text" | "long_text" | "email" | "number" | "date" | "single_choice" | "multiple_choice" | "checkbox" | "consent" | "file";
+            /** @description A consent field is always required */
+            required?: boolean;
+            /** @description The label per locale; the default locale's is required */
+            labels: {
+                [key: string]: string;
+            };
+            /** @description A help text per locale */
+            help?: {
+                [key: string]: string;
+            };
+            /** @description The choices of a single or multiple choice field */
+            options?: {
+                value: string;
+                /** @description The option's label per locale */
+                labels: {
+                    [key: string]: string;
+                };
+            }[];
+            /** @description Number: the smallest value. Multiple choice: the fewest choices */
+            min?: number;
+            /** @description Number: the largest value. Multiple choice: the most choices */
+            max?: number;
+            min_length?: number;
+            /** @description Text: at most 1000 (long text 10000), the default */
+            max_length?: number;
+            /** @description A regular expression the whole text answer must match; nested quantifiers are refused */
+            pattern?: string;
+            /** @description Conditional visibility: a hidden field is neither required nor stored */
+            show_if?: {
+                /** @description An earlier field */
+                field: string;
+                /** @description Shown when the earlier field's answer is (or, for multiple choice, includes) this value; absent: when it has any answer */
+                value?: string;
+            };
+        };
+        /** @description A form as a front end renders it, with a form token */
+        PublicForm: {
+            uid: string;
+            name: string;
+            locale: string;
+            locales: string[];
+            fields: components["schemas"]["FormField"][];
+            steps: {
+                /** @description The step's title per locale */
+                labels: {
+                    [key: string]: string;
+                };
+                /** @description The names of its fields, in order */
+                fields: string[];
+            }[];
+            /** @description The name of the field that must be sent empty (people never see it) */
+            honeypot: string;
+            /** @description A single-use form token: send it back as `token` with the response */
+            token: string;
+            closes_at: string | null;
+        };
+        /** @description The same for every response the form takes (a caught one too): no id */
+        FormAccepted: {
+            /** @enum {string} */
+            status: "received";
+            /** @description The form's success message in the response's language */
+            message: string;
+            redirect_url: string | null;
         };
     };
     responses: never;

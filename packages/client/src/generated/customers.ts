@@ -56,7 +56,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_ATTACHMENT_NOT_FOUND" | "ATR_FILE_QUESTION_NOT_FOUND" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND" | "ATR_NOTIFICATION_NOT_FOUND" | "ATR_REALM_NOT_FOUND" | "ATR_SUBMISSION_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_ATTACHMENT_NOT_FOUND" | "ATR_FILE_QUESTION_NOT_FOUND" | "ATR_FORM_NOT_FOUND" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND" | "ATR_NOTIFICATION_NOT_FOUND" | "ATR_REALM_NOT_FOUND" | "ATR_SUBMISSION_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -163,7 +163,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_ATTACHMENT_NOT_FOUND" | "ATR_FILE_QUESTION_NOT_FOUND" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND" | "ATR_NOTIFICATION_NOT_FOUND" | "ATR_REALM_NOT_FOUND" | "ATR_SUBMISSION_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_ATTACHMENT_NOT_FOUND" | "ATR_FILE_QUESTION_NOT_FOUND" | "ATR_FORM_NOT_FOUND" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND" | "ATR_NOTIFICATION_NOT_FOUND" | "ATR_REALM_NOT_FOUND" | "ATR_SUBMISSION_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -218,7 +218,7 @@ export interface paths {
                 429: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_OTP_ATTEMPTS_EXCEEDED";
+                        "Atrium-Error-Code"?: "ATR_FORM_RATE_LIMITED" | "ATR_OTP_ATTEMPTS_EXCEEDED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -320,7 +320,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_ATTACHMENT_NOT_FOUND" | "ATR_FILE_QUESTION_NOT_FOUND" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND" | "ATR_NOTIFICATION_NOT_FOUND" | "ATR_REALM_NOT_FOUND" | "ATR_SUBMISSION_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_ATTACHMENT_NOT_FOUND" | "ATR_FILE_QUESTION_NOT_FOUND" | "ATR_FORM_NOT_FOUND" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND" | "ATR_NOTIFICATION_NOT_FOUND" | "ATR_REALM_NOT_FOUND" | "ATR_SUBMISSION_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -414,7 +414,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_ATTACHMENT_NOT_FOUND" | "ATR_FILE_QUESTION_NOT_FOUND" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND" | "ATR_NOTIFICATION_NOT_FOUND" | "ATR_REALM_NOT_FOUND" | "ATR_SUBMISSION_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_ATTACHMENT_NOT_FOUND" | "ATR_FILE_QUESTION_NOT_FOUND" | "ATR_FORM_NOT_FOUND" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND" | "ATR_NOTIFICATION_NOT_FOUND" | "ATR_REALM_NOT_FOUND" | "ATR_SUBMISSION_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -480,7 +480,7 @@ export interface paths {
                 429: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_OTP_ATTEMPTS_EXCEEDED";
+                        "Atrium-Error-Code"?: "ATR_FORM_RATE_LIMITED" | "ATR_OTP_ATTEMPTS_EXCEEDED";
                         [name: string]: unknown;
                     };
                     content: {
@@ -572,7 +572,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_ATTACHMENT_NOT_FOUND" | "ATR_FILE_QUESTION_NOT_FOUND" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND" | "ATR_NOTIFICATION_NOT_FOUND" | "ATR_REALM_NOT_FOUND" | "ATR_SUBMISSION_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_ATTACHMENT_NOT_FOUND" | "ATR_FILE_QUESTION_NOT_FOUND" | "ATR_FORM_NOT_FOUND" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND" | "ATR_NOTIFICATION_NOT_FOUND" | "ATR_REALM_NOT_FOUND" | "ATR_SUBMISSION_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -671,7 +671,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_ATTACHMENT_NOT_FOUND" | "ATR_FILE_QUESTION_NOT_FOUND" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND" | "ATR_NOTIFICATION_NOT_FOUND" | "ATR_REALM_NOT_FOUND" | "ATR_SUBMISSION_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_ATTACHMENT_NOT_FOUND" | "ATR_FILE_QUESTION_NOT_FOUND" | "ATR_FORM_NOT_FOUND" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND" | "ATR_NOTIFICATION_NOT_FOUND" | "ATR_REALM_NOT_FOUND" | "ATR_SUBMISSION_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -798,7 +798,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_ATTACHMENT_NOT_FOUND" | "ATR_FILE_QUESTION_NOT_FOUND" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND" | "ATR_NOTIFICATION_NOT_FOUND" | "ATR_REALM_NOT_FOUND" | "ATR_SUBMISSION_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_ATTACHMENT_NOT_FOUND" | "ATR_FILE_QUESTION_NOT_FOUND" | "ATR_FORM_NOT_FOUND" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND" | "ATR_NOTIFICATION_NOT_FOUND" | "ATR_REALM_NOT_FOUND" | "ATR_SUBMISSION_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -912,7 +912,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_ATTACHMENT_NOT_FOUND" | "ATR_FILE_QUESTION_NOT_FOUND" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND" | "ATR_NOTIFICATION_NOT_FOUND" | "ATR_REALM_NOT_FOUND" | "ATR_SUBMISSION_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_ATTACHMENT_NOT_FOUND" | "ATR_FILE_QUESTION_NOT_FOUND" | "ATR_FORM_NOT_FOUND" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND" | "ATR_NOTIFICATION_NOT_FOUND" | "ATR_REALM_NOT_FOUND" | "ATR_SUBMISSION_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1006,7 +1006,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_ATTACHMENT_NOT_FOUND" | "ATR_FILE_QUESTION_NOT_FOUND" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND" | "ATR_NOTIFICATION_NOT_FOUND" | "ATR_REALM_NOT_FOUND" | "ATR_SUBMISSION_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_ATTACHMENT_NOT_FOUND" | "ATR_FILE_QUESTION_NOT_FOUND" | "ATR_FORM_NOT_FOUND" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND" | "ATR_NOTIFICATION_NOT_FOUND" | "ATR_REALM_NOT_FOUND" | "ATR_SUBMISSION_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1114,7 +1114,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_ATTACHMENT_NOT_FOUND" | "ATR_FILE_QUESTION_NOT_FOUND" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND" | "ATR_NOTIFICATION_NOT_FOUND" | "ATR_REALM_NOT_FOUND" | "ATR_SUBMISSION_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_ATTACHMENT_NOT_FOUND" | "ATR_FILE_QUESTION_NOT_FOUND" | "ATR_FORM_NOT_FOUND" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND" | "ATR_NOTIFICATION_NOT_FOUND" | "ATR_REALM_NOT_FOUND" | "ATR_SUBMISSION_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1211,7 +1211,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_ATTACHMENT_NOT_FOUND" | "ATR_FILE_QUESTION_NOT_FOUND" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND" | "ATR_NOTIFICATION_NOT_FOUND" | "ATR_REALM_NOT_FOUND" | "ATR_SUBMISSION_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_ATTACHMENT_NOT_FOUND" | "ATR_FILE_QUESTION_NOT_FOUND" | "ATR_FORM_NOT_FOUND" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND" | "ATR_NOTIFICATION_NOT_FOUND" | "ATR_REALM_NOT_FOUND" | "ATR_SUBMISSION_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1318,7 +1318,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_ATTACHMENT_NOT_FOUND" | "ATR_FILE_QUESTION_NOT_FOUND" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND" | "ATR_NOTIFICATION_NOT_FOUND" | "ATR_REALM_NOT_FOUND" | "ATR_SUBMISSION_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_ATTACHMENT_NOT_FOUND" | "ATR_FILE_QUESTION_NOT_FOUND" | "ATR_FORM_NOT_FOUND" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND" | "ATR_NOTIFICATION_NOT_FOUND" | "ATR_REALM_NOT_FOUND" | "ATR_SUBMISSION_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1464,7 +1464,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_ATTACHMENT_NOT_FOUND" | "ATR_FILE_QUESTION_NOT_FOUND" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND" | "ATR_NOTIFICATION_NOT_FOUND" | "ATR_REALM_NOT_FOUND" | "ATR_SUBMISSION_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_ATTACHMENT_NOT_FOUND" | "ATR_FILE_QUESTION_NOT_FOUND" | "ATR_FORM_NOT_FOUND" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND" | "ATR_NOTIFICATION_NOT_FOUND" | "ATR_REALM_NOT_FOUND" | "ATR_SUBMISSION_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1592,7 +1592,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_ATTACHMENT_NOT_FOUND" | "ATR_FILE_QUESTION_NOT_FOUND" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND" | "ATR_NOTIFICATION_NOT_FOUND" | "ATR_REALM_NOT_FOUND" | "ATR_SUBMISSION_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_ATTACHMENT_NOT_FOUND" | "ATR_FILE_QUESTION_NOT_FOUND" | "ATR_FORM_NOT_FOUND" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND" | "ATR_NOTIFICATION_NOT_FOUND" | "ATR_REALM_NOT_FOUND" | "ATR_SUBMISSION_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1674,7 +1674,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_ATTACHMENT_NOT_FOUND" | "ATR_FILE_QUESTION_NOT_FOUND" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND" | "ATR_NOTIFICATION_NOT_FOUND" | "ATR_REALM_NOT_FOUND" | "ATR_SUBMISSION_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_ATTACHMENT_NOT_FOUND" | "ATR_FILE_QUESTION_NOT_FOUND" | "ATR_FORM_NOT_FOUND" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND" | "ATR_NOTIFICATION_NOT_FOUND" | "ATR_REALM_NOT_FOUND" | "ATR_SUBMISSION_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1765,7 +1765,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_ATTACHMENT_NOT_FOUND" | "ATR_FILE_QUESTION_NOT_FOUND" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND" | "ATR_NOTIFICATION_NOT_FOUND" | "ATR_REALM_NOT_FOUND" | "ATR_SUBMISSION_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_ATTACHMENT_NOT_FOUND" | "ATR_FILE_QUESTION_NOT_FOUND" | "ATR_FORM_NOT_FOUND" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND" | "ATR_NOTIFICATION_NOT_FOUND" | "ATR_REALM_NOT_FOUND" | "ATR_SUBMISSION_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1798,6 +1798,277 @@ export interface paths {
         };
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/forms/{form_uid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Show a form of the realm's users
+         * @description As the content catalog shows a public form, with a token issued to the signed-in user. A closed or full form: 410.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    form_uid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description A form as a front end renders it, with a form token */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PublicForm"];
+                    };
+                };
+                /** @description The request is malformed */
+                400: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Told apart by the key inside `error` */
+                401: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_GRANT_EXPIRED" | "ATR_USER_SESSION";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["UserSessionError"] | components["schemas"]["GrantExpiredError"];
+                    };
+                };
+                /** @description Unknown or inactive realm */
+                404: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_ATTACHMENT_NOT_FOUND" | "ATR_FILE_QUESTION_NOT_FOUND" | "ATR_FORM_NOT_FOUND" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND" | "ATR_NOTIFICATION_NOT_FOUND" | "ATR_REALM_NOT_FOUND" | "ATR_SUBMISSION_NOT_FOUND";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RealmNotFound"];
+                    };
+                };
+                /** @description The resource no longer takes this request (a closed or full form) */
+                410: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORM_CLOSED" | "ATR_FORM_FULL";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A path parameter is longer than any this server accepts */
+                414: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
+                503: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/forms/{form_uid}/responses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Answer a form of the realm's users
+         * @description As the public JSON door, for a form with access `realm_users`: the response carries the user and records the business event `form_response_created_log`. A response caught as spam (the honeypot field filled, a missing, foreign or replayed token, sent sooner than the form's minimum fill time) is stored as spam and answered exactly like a real one. Every submission, caught ones too, counts toward the per-address limit (429 past it). Missing or malformed answers: 422 with one error per field name, in the response's language. A closed or full form: 410.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    form_uid: string;
+                };
+                cookie?: never;
+            };
+            /** @description The answers by field name, the form token and the honeypot field (empty) */
+            requestBody: {
+                content: {
+                    "application/json": {
+                        token?: string;
+                        answers: {
+                            [key: string]: unknown;
+                        };
+                        locale?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            responses: {
+                /** @description The same for every response the form takes (a caught one too): no id */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["FormAccepted"];
+                    };
+                };
+                /** @description The request is malformed */
+                400: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Told apart by the key inside `error` */
+                401: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_GRANT_EXPIRED" | "ATR_USER_SESSION";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["UserSessionError"] | components["schemas"]["GrantExpiredError"];
+                    };
+                };
+                /** @description Unknown or inactive realm */
+                404: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_ATTACHMENT_NOT_FOUND" | "ATR_FILE_QUESTION_NOT_FOUND" | "ATR_FORM_NOT_FOUND" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND" | "ATR_NOTIFICATION_NOT_FOUND" | "ATR_REALM_NOT_FOUND" | "ATR_SUBMISSION_NOT_FOUND";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RealmNotFound"];
+                    };
+                };
+                /** @description The resource no longer takes this request (a closed or full form) */
+                410: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORM_CLOSED" | "ATR_FORM_FULL";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is too large */
+                413: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PAYLOAD_TOO_LARGE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A path parameter is longer than any this server accepts */
+                414: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is not of a media type this operation takes */
+                415: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNSUPPORTED_MEDIA_TYPE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The input is not valid; `details` names each attribute */
+                422: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_TASK_NOT_YOURS";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Too many attempts */
+                429: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORM_RATE_LIMITED" | "ATR_OTP_ATTEMPTS_EXCEEDED";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
+                503: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;
@@ -2049,6 +2320,75 @@ export interface components {
             token: string;
             /** Format: date-time */
             expires_at: string;
+        };
+        /** @description A field of a form */
+        FormField: {
+            /** @description Lower-case letters, digits and "_", starting with a letter: the key of its answers */
+            name: string;
+            type: "text" | "long_text" | "email" | "number" | "date" | "single_choice" | "multiple_choice" | "checkbox" | "consent" | "file";
+            /** @description A consent field is always required */
+            required?: boolean;
+            /** @description The label per locale; the default locale's is required */
+            labels: {
+                [key: string]: string;
+            };
+            /** @description A help text per locale */
+            help?: {
+                [key: string]: string;
+            };
+            /** @description The choices of a single or multiple choice field */
+            options?: {
+                value: string;
+                /** @description The option's label per locale */
+                labels: {
+                    [key: string]: string;
+                };
+            }[];
+            /** @description Number: the smallest value. Multiple choice: the fewest choices */
+            min?: number;
+            /** @description Number: the largest value. Multiple choice: the most choices */
+            max?: number;
+            min_length?: number;
+            /** @description Text: at most 1000 (long text 10000), the default */
+            max_length?: number;
+            /** @description A regular expression the whole text answer must match; nested quantifiers are refused */
+            pattern?: string;
+            /** @description Conditional visibility: a hidden field is neither required nor stored */
+            show_if?: {
+                /** @description An earlier field */
+                field: string;
+                /** @description Shown when the earlier field's answer is (or, for multiple choice, includes) this value; absent: when it has any answer */
+                value?: string;
+            };
+        };
+        /** @description A form as a front end renders it, with a form token */
+        PublicForm: {
+            uid: string;
+            name: string;
+            locale: string;
+            locales: string[];
+            fields: components["schemas"]["FormField"][];
+            steps: {
+                /** @description The step's title per locale */
+                labels: {
+                    [key: string]: string;
+                };
+                /** @description The names of its fields, in order */
+                fields: string[];
+            }[];
+            /** @description The name of the field that must be sent empty (people never see it) */
+            honeypot: string;
+            /** @description A single-use form token: send it back as `token` with the response */
+            token: string;
+            closes_at: string | null;
+        };
+        /** @description The same for every response the form takes (a caught one too): no id */
+        FormAccepted: {
+            /** @enum {string} */
+            status: "received";
+            /** @description The form's success message in the response's language */
+            message: string;
+            redirect_url: string | null;
         };
     };
     responses: never;

@@ -8,7 +8,7 @@ import type { Site } from './site-form';
 
 export const BLOCK_LABELS: Record<BlockType, MessageKey> = {
   rich_text: 'sites.blockRichText', content_list: 'sites.blockContentList', content_entry: 'sites.blockContentEntry',
-  menu: 'sites.blockMenu', liquid: 'sites.blockLiquid',
+  menu: 'sites.blockMenu', liquid: 'sites.blockLiquid', form: 'sites.blockForm',
 };
 
 interface BlockEditorProps { site: Site; blocks: BlockValues[]; onChange(blocks: BlockValues[]): void; readOnly: boolean }
@@ -18,6 +18,7 @@ export function BlockEditor({ site, blocks, onChange, readOnly }: BlockEditorPro
   const { t } = useI18n();
   const [adding, setAdding] = useState<BlockType>('rich_text');
   const menus = api.useQuery('get', '/sites/{site_uid}/menus', { params: { path: { site_uid: site.uid } } });
+  const forms = api.useQuery('get', '/forms', { params: { query: { per_page: '100' } } }, { enabled: blocks.some((block) => block.type === 'form') });
   const change = (index: number, patch: Partial<BlockValues>) => onChange(blocks.map((block, i) => (i === index ? { ...block, ...patch } : block)));
   return (
     <Stack>
@@ -52,6 +53,10 @@ export function BlockEditor({ site, blocks, onChange, readOnly }: BlockEditorPro
               {block.type === 'menu' && (
                 <Select label={t('sites.menu')} data={(menus.data?.menus ?? []).map((menu) => ({ value: menu.uid, label: menu.name }))}
                   value={block.menu_uid || null} readOnly={readOnly} onChange={(value) => change(index, { menu_uid: value ?? '' })} />
+              )}
+              {block.type === 'form' && (
+                <Select label={t('sites.form')} data={(forms.data?.forms ?? []).filter((form) => form.access === 'public').map((form) => ({ value: form.uid, label: form.name }))}
+                  value={block.form_uid || null} readOnly={readOnly} onChange={(value) => change(index, { form_uid: value ?? '' })} />
               )}
               {block.type !== 'rich_text' && block.type !== 'liquid' && field('snippet', 'sites.snippet')}
               {block.type === 'liquid' && (

@@ -2,7 +2,7 @@ import type { AdminComponents } from '@atrium/client';
 
 export type Block = AdminComponents['schemas']['SiteBlock'];
 export type BlockType = Block['type'];
-export const BLOCK_TYPES: BlockType[] = ['rich_text', 'content_list', 'content_entry', 'menu', 'liquid'];
+export const BLOCK_TYPES: BlockType[] = ['rich_text', 'content_list', 'content_entry', 'menu', 'liquid', 'form'];
 
 /** A block as the editor holds it: every field as text, and a key for React. */
 export interface BlockValues {
@@ -10,14 +10,14 @@ export interface BlockValues {
   space_uid: string; type_uid: string; entry_uuid: string; limit: number | string; sort: string;
   /** A content list's delivery API query parameters, one `name=value` a line. */
   filters: string;
-  menu_uid: string; snippet: string; source: string;
+  menu_uid: string; form_uid: string; snippet: string; source: string;
 }
 
 let nextKey = 0;
 export const blockValues = (block: Partial<Block> & { type: BlockType }): BlockValues => ({
   key: `b${++nextKey}`, zone: block.zone ?? 'main', type: block.type, markdown: { ...(block.markdown ?? {}) },
   space_uid: block.space_uid ?? '', type_uid: block.type_uid ?? '', entry_uuid: block.entry_uuid ?? '', limit: block.limit ?? 10,
-  sort: block.sort ?? '', filters: Object.entries(block.filters ?? {}).map(([name, value]) => `${name}=${value}`).join('\n'), menu_uid: block.menu_uid ?? '', snippet: block.snippet ?? '', source: block.source ?? '',
+  sort: block.sort ?? '', filters: Object.entries(block.filters ?? {}).map(([name, value]) => `${name}=${value}`).join('\n'), menu_uid: block.menu_uid ?? '', form_uid: block.form_uid ?? '', snippet: block.snippet ?? '', source: block.source ?? '',
 });
 
 const present = (values: Record<string, string | number | undefined>) =>
@@ -38,6 +38,7 @@ export function blockBody(block: BlockValues): Block {
     case 'content_entry': return { ...head, ...present({ space_uid: block.space_uid, type_uid: block.type_uid, entry_uuid: block.entry_uuid, snippet: block.snippet }) };
     case 'menu': return { ...head, ...present({ menu_uid: block.menu_uid, snippet: block.snippet }) };
     case 'liquid': return { ...head, source: block.source };
+    case 'form': return { ...head, ...present({ form_uid: block.form_uid, snippet: block.snippet }) };
   }
 }
 
