@@ -33,6 +33,8 @@ export const PERMISSIONS = {
   'webhooks.read': 'List webhook endpoints and their deliveries',
   'webhooks.manage': 'Create, change and delete webhook endpoints, rotate their secrets, resend deliveries',
   'audit.read': 'Read the audit log of admin actions',
+  'templates.read': 'Read and preview the email templates (the account\'s, or a realm\'s overrides)',
+  'templates.manage': 'Change, reset and test-send the email templates (the account\'s, or a realm\'s overrides)',
 } as const;
 
 export type Permission = keyof typeof PERMISSIONS;
@@ -50,6 +52,7 @@ export const ROLE_CONTEXTS: RoleContext[] = ['account', 'site', 'space', 'realm'
 const REALM_PERMISSIONS: Permission[] = [
   'realms.read', 'realms.manage', 'realm.users.read', 'realm.users.write', 'realm.users.impersonate', 'realm.activity.read', 'realm.activity.write',
   'realm.originations.read', 'realm.originations.manage', 'realm.originations.review', 'segments.read', 'segments.manage', 'messaging.read', 'messaging.send',
+  'templates.read', 'templates.manage',
 ];
 const SPACE_PERMISSIONS: Permission[] = ['content.read', 'content.write', 'content.publish', 'content.manage'];
 const SITE_PERMISSIONS: Permission[] = ['site.read', 'site.write', 'site.publish', 'content.read', 'content.write', 'content.publish'];
