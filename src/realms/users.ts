@@ -179,8 +179,10 @@ async function attributeChanges(ctx: Context, realm: Realm, input: RealmUserInpu
     else changes.passwordHash = await hashPassword(input.password);
   }
   if (input.locale !== undefined) {
-    if (input.locale !== null && !isLocale(input.locale)) errors.add('locale', `is not a supported locale (${LOCALES.join(', ')})`);
-    changes.locale = input.locale;
+    // Empty is none, as null is (a client sending back what it read may have it coerced to "").
+    const locale = input.locale || null;
+    if (locale !== null && !isLocale(locale)) errors.add('locale', `is not a supported locale (${LOCALES.join(', ')})`);
+    changes.locale = locale;
   }
   if (input.active !== undefined) {
     changes.active = input.active;

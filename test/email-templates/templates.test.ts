@@ -188,7 +188,9 @@ describe('email templates', () => {
     expect(sent.json()).toEqual({ to: OWNER_EMAIL });
     const mail = await smtp.next(OWNER_EMAIL);
     expect(mail.raw).toContain('Subject: Confirma tu cuenta de Banca Personal');
-    expect(htmlPart(mail)).toContain('<a href="https://atrium.example/realms/personal-banking/activation/TOKEN"');
+    expect(mailText(mail)).toContain('abre este enlace:\r\n\r\nhttps://atrium.example/realms/personal-banking/activation/TOKEN\r\n\r\nEs v=C3=A1lido durante 24 horas');
+    // The shipped wording has no HTML part, as the mails before templates.
+    expect(mail.raw).not.toContain('text/html');
   });
 
   it('permissions: templates.read reads, templates.manage writes, and a user\'s data needs realm.users.read', async () => {
