@@ -110,7 +110,7 @@ export function templateRoutes(ctx: Context): FastifyPluginAsync {
       },
     }, async () => ({ kinds: kindList() }));
     await scope.register(scopeRoutes(ctx, {
-      prefix: '', params: KindParam, what: 'the account\'s default template', failures: [],
+      prefix: '', params: KindParam, what: 'the account\'s default template', failures: [404],
       scopeOf: async (request, permission) => accountScope(adminOf(request), permission),
     }));
     await scope.register(scopeRoutes(ctx, {
