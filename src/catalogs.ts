@@ -30,6 +30,7 @@ function adminCatalog(ctx: Context, routes: FastifyPluginAsync[]): Catalog {
       { name: 'Realms', description: 'End-user directories with their own sign-in pages, sessions and OAuth clients' },
       { name: 'Realm users', description: 'End users of a realm' },
       { name: 'Realm settings', description: 'Custom fields of a realm\'s users' },
+      { name: 'Email templates', description: 'The mails Atrium writes (codes, links, notices): the account\'s defaults, realms\' overrides, previews and versions' },
       { name: 'OAuth clients', description: 'OAuth 2.0 clients of a realm (spec 2.13, 4.4)' },
       { name: 'Notifications', description: 'Notifications sent to users of a realm, read in their inbox (customers API)' },
       { name: 'Realm activity', description: 'The business event log of a realm\'s users' },

@@ -4,6 +4,7 @@ import type { Config } from './config.js';
 import type { Database, Db } from './db/connect.js';
 import type { Caches } from './caches.js';
 import type { Mailer } from './mail/mail.js';
+import type { MailRenderer } from './mail/queue.js';
 import type { Storage } from './storage/storage.js';
 
 /** What every operation is given: the database, the clock, the configuration, a logger, the caches, the file storage and outgoing mail. */
@@ -21,6 +22,8 @@ export interface Context {
   caches: Caches;
   storage: Storage;
   mail: Mailer;
+  /** Writes the queued mails that name a template (a module's `mailRenderer`: email-templates'). */
+  renderMail?: MailRenderer;
 }
 
 /** Runs `work` in one transaction (a savepoint inside an open one), given a context whose `db` is it. */

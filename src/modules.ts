@@ -1,5 +1,6 @@
 import type { AtriumModule } from './shared/atrium-module.js';
 import { mailModule } from './mail/module.js';
+import { emailTemplatesModule } from './email-templates/module.js';
 import { maintenanceModule } from './maintenance/module.js';
 import { adminAuthModule } from './admin-auth/module.js';
 import { accountModule } from './account/module.js';
@@ -29,7 +30,7 @@ import { consoleModule } from './console/module.js';
  * OpenAPI document), of the jobs and of the webhook event types list.
  */
 export const DEFAULT_MODULES: readonly AtriumModule[] = [
-  mailModule, maintenanceModule, adminAuthModule, accountModule, realmsModule, oauthModule, customersModule, otpModule,
+  mailModule, maintenanceModule, adminAuthModule, accountModule, emailTemplatesModule, realmsModule, oauthModule, customersModule, otpModule,
   notificationsModule, zendeskModule, impersonationModule, delegationModule, originationsModule, uploadsModule, segmentsModule,
   messagingModule, contentModule, sitesModule, formsModule, locksModule, auditModule, webhooksModule, profileModule, consoleModule,
 ];

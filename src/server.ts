@@ -60,6 +60,7 @@ export function startingContext(config: Config, log: FastifyBaseLogger, clock: C
     config, log, clock,
     storage: config.storage ? s3Storage(config.storage) : localDiskStorage(path.join(config.dataDir, 'uploads')),
     mail: createMailer(config, log),
+    renderMail: DEFAULT_MODULES.find((m) => m.mailRenderer)?.mailRenderer,
     // Inside an admin write, the request's transaction (db/request-transaction.ts).
     get db() { return requestTransaction() ?? opened().database.db; },
     get database() { return opened().database; },

@@ -16,7 +16,7 @@ const REALM_USE: Permission[] = [...REALM_VIEW, 'realm.users.write', 'realm.acti
 
 /** The fifteen roles every account starts with (facts page, "Roles"). */
 export const BUILT_IN_ROLES: BuiltInRole[] = [
-  { key: 'account_user', name: 'Default user', context: 'account', permissions: ['account.read', 'team.read', 'roles.read', 'realms.read', 'realm.originations.read', 'content.read', 'segments.read', 'messaging.read', 'site.read', 'forms.read'] },
+  { key: 'account_user', name: 'Default user', context: 'account', permissions: ['account.read', 'team.read', 'roles.read', 'realms.read', 'realm.originations.read', 'content.read', 'segments.read', 'messaging.read', 'site.read', 'forms.read', 'templates.read'] },
   { key: 'account_admin', name: 'Default admin', context: 'account', permissions: except('roles.manage') },
   { key: 'account_owner', name: 'Full admin', context: 'account', permissions: [...ALL_PERMISSIONS] },
   { key: 'site_viewer', name: 'Viewer', context: 'site', permissions: SITE_VIEW },
@@ -33,7 +33,7 @@ export const BUILT_IN_ROLES: BuiltInRole[] = [
   { key: 'realm_user', name: 'User', context: 'realm', permissions: REALM_USE },
   // A realm viewer reads users but cannot change them.
   { key: 'realm_viewer', name: 'Viewer', context: 'realm', permissions: REALM_VIEW },
-  { key: 'realm_admin', name: 'Admin', context: 'realm', permissions: [...REALM_USE, 'realms.manage', 'realm.users.impersonate', 'segments.manage', 'messaging.send', 'forms.manage'] },
+  { key: 'realm_admin', name: 'Admin', context: 'realm', permissions: [...REALM_USE, 'realms.manage', 'realm.users.impersonate', 'segments.manage', 'messaging.send', 'forms.manage', 'templates.read', 'templates.manage'] },
 ];
 
 export const OWNER_ROLE = 'account_owner';

@@ -35,6 +35,8 @@ export const PERMISSIONS = {
   'audit.read': 'Read the audit log of admin actions',
   'forms.read': 'Read forms and (with realm.users.read for a realm\'s forms) their responses',
   'forms.manage': 'Create, change and delete forms; mark, delete and erase responses',
+  'templates.read': 'Read and preview the email templates (the account\'s, or a realm\'s overrides)',
+  'templates.manage': 'Change, reset and test-send the email templates (the account\'s, or a realm\'s overrides)',
 } as const;
 
 export type Permission = keyof typeof PERMISSIONS;
@@ -52,6 +54,7 @@ export const ROLE_CONTEXTS: RoleContext[] = ['account', 'site', 'space', 'realm'
 const REALM_PERMISSIONS: Permission[] = [
   'realms.read', 'realms.manage', 'realm.users.read', 'realm.users.write', 'realm.users.impersonate', 'realm.activity.read', 'realm.activity.write',
   'realm.originations.read', 'realm.originations.manage', 'realm.originations.review', 'segments.read', 'segments.manage', 'messaging.read', 'messaging.send', 'forms.read', 'forms.manage',
+  'templates.read', 'templates.manage',
 ];
 const SPACE_PERMISSIONS: Permission[] = ['content.read', 'content.write', 'content.publish', 'content.manage'];
 const SITE_PERMISSIONS: Permission[] = ['site.read', 'site.write', 'site.publish', 'content.read', 'content.write', 'content.publish'];

@@ -14,7 +14,7 @@ import { delegatedTokenOf, type DelegatedTokenBody } from '../delegation/tokens.
 export type MeBody = Static<typeof MeModel>;
 
 /** What a user may change of their own profile. */
-export type MeInput = Pick<RealmUserInput, 'first_name' | 'last_name' | 'second_last_name' | 'username' | 'email' | 'custom_fields'>;
+export type MeInput = Pick<RealmUserInput, 'first_name' | 'last_name' | 'second_last_name' | 'username' | 'email' | 'custom_fields' | 'locale'>;
 
 export function meBody(user: RealmUser, fields: CustomField[], delegatedToken: DelegatedTokenBody | null): MeBody {
   return {
@@ -26,6 +26,7 @@ export function meBody(user: RealmUser, fields: CustomField[], delegatedToken: D
     second_last_name: user.secondLastName,
     email: user.email,
     username: user.username,
+    locale: user.locale,
     avatar: avatarBody(user.avatar ?? null),
     custom_fields: fieldValueList(fields.filter((f) => f.visible), user.customFields as FieldValues),
     delegated_token: delegatedToken,
@@ -37,7 +38,7 @@ export async function getMe(ctx: Context, customer: Customer): Promise<MeBody> {
   return meBody(customer.user, fields, delegatedToken);
 }
 
-const PROFILE_COLUMNS = ['username', 'firstName', 'lastName', 'secondLastName', 'customFields'] as const;
+const PROFILE_COLUMNS = ['username', 'firstName', 'lastName', 'secondLastName', 'locale', 'customFields'] as const;
 
 /**
  * Spec 4.3 rule 1: custom fields that are not both visible and editable by users (and unknown keys)
@@ -59,6 +60,7 @@ export async function updateMe(ctx: Context, customer: Customer, input: MeInput)
     second_last_name: input.second_last_name,
     username: input.username,
     email: input.email,
+    locale: input.locale,
     custom_fields: input.custom_fields?.filter((i) => keys.has(i.key)),
   }, { fields: editable, emailPending: true });
   if (newAddress) await requestEmailChange(ctx, realm, updated, email);

@@ -41,6 +41,7 @@ export const MeModel = Type.Object({
   second_last_name: Type.String(),
   email: Type.String({ format: 'email' }),
   username: Type.Union([Type.String(), Type.Null()]),
+  locale: Type.Union([Type.String(), Type.Null()], { description: 'The language of the user\'s mails (en, es); null: the realm\'s default language' }),
   avatar: Type.Union([ref(AvatarModel), Type.Null()]),
   custom_fields: Type.Array(CustomFieldValue, { description: 'The realm\'s custom fields visible to users, null where unset' }),
   delegated_token: Type.Union([ref(DelegatedTokenModel), Type.Null()], {
@@ -56,6 +57,7 @@ export const MeInput = Type.Object({
   last_name: Type.Optional(Type.String()),
   second_last_name: Type.Optional(Type.String()),
   username: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: 'Unique in the realm regardless of case' })),
+  locale: Type.Optional(Type.Union([Type.String({ maxLength: 20 }), Type.Null()], { description: 'The language of the user\'s mails (en, es); null: the realm\'s default language' })),
   email: Type.Optional(Type.String({ description: 'Unique in the realm regardless of case; a change is pending until the link mailed to the new address is used' })),
   custom_fields: Type.Optional(Type.Array(CustomFieldValue, {
     description: 'Values by key. Fields not both visible and editable by users, and unknown keys, are dropped silently and keep their value.',

@@ -5,10 +5,24 @@ import { seal, unseal } from '../security/sealed.js';
 import type { Mail } from './mail.js';
 import { newMessageId } from './mime.js';
 
-/** A queued mail: the whole mail sealed with SECRETS_KEY, for it carries codes and links. */
+/** A queued mail: the whole mail (or what its template needs) sealed with SECRETS_KEY, for it carries codes and links. */
 interface QueuedMail {
   sealed: string;
 }
+
+/** A mail written from its template when it is sent: the kind, whose template (a realm's, or the account's), the language and the values. */
+export interface TemplatedMail {
+  to: string;
+  kind: string;
+  realmId: number | null;
+  locale: string;
+  variables: Record<string, unknown>;
+}
+
+/** Writes a templated mail; given by the feature that owns templates (its module's `mailRenderer`), read from the context. */
+export type MailRenderer = (ctx: Context, mail: TemplatedMail) => Promise<Mail>;
+
+type Sealed = Mail | { template: TemplatedMail; messageId: string };
 
 const SEALED_FOR = 'queue_tasks:mail';
 
@@ -25,22 +39,37 @@ export const mailQueue: TaskQueue<QueuedMail> = {
   maxAttempts: 8,
   backoffMs: (attempts) => Math.min(5_000 * 3 ** (attempts - 1), 3_600_000),
   async run(ctx, payload) {
-    const mail = JSON.parse(unseal(secretsKey(ctx.config), payload.sealed, SEALED_FOR)) as Mail;
-    try {
-      await ctx.mail.send(mail);
-    } catch (err) {
-      const code = (err as { responseCode?: unknown }).responseCode;
-      if (typeof code === 'number' && code >= 500) throw new PermanentFailure((err as Error).message);
-      throw err;
-    }
+    const queued = JSON.parse(unseal(secretsKey(ctx.config), payload.sealed, SEALED_FOR)) as Sealed;
+    if (!('template' in queued)) return deliverMail(ctx, queued);
+    if (!ctx.renderMail) throw new PermanentFailure('no module renders templated mail');
+    await deliverMail(ctx, { ...await ctx.renderMail(ctx, queued.template), messageId: queued.messageId });
   },
 };
+
+/** Sends a queued mail: a 5xx answer fails it at once, anything else is tried again. */
+async function deliverMail(ctx: Context, mail: Mail): Promise<void> {
+  try {
+    await ctx.mail.send(mail);
+  } catch (err) {
+    const code = (err as { responseCode?: unknown }).responseCode;
+    if (typeof code === 'number' && code >= 500) throw new PermanentFailure((err as Error).message);
+    throw err;
+  }
+}
 
 /**
  * Queues a mail in the transaction `ctx.db` is. With `insert: false` nothing is written, in the same
  * time: for an answer that must not tell whether the address has an account.
  */
 export async function queueMail(ctx: Context, mail: Mail, insert = true): Promise<void> {
-  const sealed = seal(secretsKey(ctx.config), JSON.stringify({ ...mail, messageId: mail.messageId ?? newMessageId(ctx.config.mailFrom) }), SEALED_FOR);
-  await enqueue(ctx.db, ctx.clock, mailQueue, { sealed }, insert);
+  await queueSealed(ctx, { ...mail, messageId: mail.messageId ?? newMessageId(ctx.config.mailFrom) }, insert);
+}
+
+/** Queues a mail to be written from its template when it is sent (by `ctx.renderMail`), as queueMail does. */
+export async function queueTemplatedMail(ctx: Context, template: TemplatedMail, insert = true): Promise<void> {
+  await queueSealed(ctx, { template, messageId: newMessageId(ctx.config.mailFrom) }, insert);
+}
+
+async function queueSealed(ctx: Context, queued: Sealed, insert: boolean): Promise<void> {
+  await enqueue(ctx.db, ctx.clock, mailQueue, { sealed: seal(secretsKey(ctx.config), JSON.stringify(queued), SEALED_FOR) }, insert);
 }

@@ -2,10 +2,10 @@ import { randomInt } from 'node:crypto';
 import { and, eq, gt, sql } from 'drizzle-orm';
 import { attemptFailed, attemptNotCounted, attemptSucceeded, beginAttempt, resetAttempts, type AttemptLimit } from '../attempts/limit.js';
 import { inTransaction, type Context } from '../context.js';
-import type { Mail } from '../mail/mail.js';
-import { queueMail } from '../mail/queue.js';
+import { mailLocale, queueTemplatedMail } from '../email-templates/queue.js';
+import { userVariables } from '../email-templates/templates.js';
 import type { Locale } from '../i18n/locale.js';
-import { realmLanguage, textsIn, type Texts } from '../shared/html/messages.js';
+import { realmLanguage, textsIn } from '../shared/html/messages.js';
 import type { Realm } from '../realms/realms.js';
 import { findByIdentifier } from '../realms/sign-in.js';
 import { CODE_FAILURES_PER_DAY, signInSubject } from '../realms/sign-in-limit.js';
@@ -84,7 +84,13 @@ export async function requestCode(ctx: Context, realm: Realm, identifier: string
       set: { realmId: values.realmId, codeHash: values.codeHash, sentAt: values.sentAt, expiresAt: values.expiresAt },
       setWhere: sql`${otpCodes.sentAt} <= ${resendFrom.toISOString()}::timestamptz`,
     }).returning({ subject: otpCodes.subject });
-    if (row) await queueMail(tx, codeMail(realm, user?.email ?? '', code, textsIn(locale)), Boolean(user));
+    if (row) {
+      const language = mailLocale(user, locale);
+      await queueTemplatedMail(tx, {
+        to: user?.email ?? '', kind: 'one_time_code', realmId: realm.id, locale: language,
+        variables: { realm: { uid: realm.uid, name: realm.name }, user: user ? userVariables(user) : null, code, valid_for: textsIn(language).minutes(realm.otpCodeValidityMinutes) },
+      }, Boolean(user));
+    }
     return row;
   });
   if (!replaced) {
@@ -95,10 +101,6 @@ export async function requestCode(ctx: Context, realm: Realm, identifier: string
   await resetAttempts(ctx, OTP_LIMIT, subject);
   return { sent: true, validMinutes: realm.otpCodeValidityMinutes };
 }
-
-const codeMail = (realm: Realm, to: string, code: string, t: Texts): Mail => ({
-  to, subject: t.codeMailSubject(realm.name), text: t.codeMailText(realm.name, code, t.minutes(realm.otpCodeValidityMinutes)),
-});
 
 export type CodeCheck =
   | { ok: true; user: RealmUser }

@@ -2,6 +2,8 @@ import { and, eq } from 'drizzle-orm';
 import { beginAttempt, type AttemptLimit } from '../attempts/limit.js';
 import { inTransaction, type Context } from '../context.js';
 import { queueMail } from '../mail/queue.js';
+import { mailLocale, queueTemplatedMail } from '../email-templates/queue.js';
+import { userVariables } from '../email-templates/templates.js';
 import { recordEvent } from '../events/events.js';
 import type { Locale } from '../i18n/locale.js';
 import { claimLink, findLink, issueLink, type LinkLookup } from './links.js';
@@ -40,7 +42,8 @@ async function mailActivation(ctx: Context, realm: Realm, email: string, redirec
   if (!user) return;
   const pending = user.confirmationPending && !user.active;
   if (!pending && !(noticeIfActive && user.active)) return;
-  const t = textsIn(locale);
+  const language = mailLocale(user, locale);
+  const t = textsIn(language);
   if (!pending) {
     await queueMail(ctx, {
       to: user.email,
@@ -53,10 +56,9 @@ async function mailActivation(ctx: Context, realm: Realm, email: string, redirec
     const { token } = await issueLink(tx, realm, {
       purpose: 'activation', userId: user.id, email: user.email, lifetimeMs: ACTIVATION_LINK_HOURS * HOUR_MS, redirectUri,
     });
-    await queueMail(tx, {
-      to: user.email,
-      subject: t.activationMailSubject(realm.name),
-      text: t.activationMailText(realm.name, pageUrl(ctx, realm, `activation/${token}`), t.hours(ACTIVATION_LINK_HOURS)),
+    await queueTemplatedMail(tx, {
+      to: user.email, kind: 'activation', realmId: realm.id, locale: language,
+      variables: { realm: { uid: realm.uid, name: realm.name }, user: userVariables(user), url: pageUrl(ctx, realm, `activation/${token}`), valid_for: t.hours(ACTIVATION_LINK_HOURS) },
     });
   });
 }

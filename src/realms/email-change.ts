@@ -1,7 +1,8 @@
 import { and, eq, ne, sql } from 'drizzle-orm';
 import { beginAttempt, type AttemptLimit } from '../attempts/limit.js';
 import { inTransaction, type Context } from '../context.js';
-import { queueMail } from '../mail/queue.js';
+import { mailLocale, queueTemplatedMail } from '../email-templates/queue.js';
+import { userVariables } from '../email-templates/templates.js';
 import { uniqueViolation } from '../db/unique.js';
 import { recordEvent } from '../events/events.js';
 import { tooManyAttempts } from '../errors/index.js';
@@ -32,19 +33,18 @@ export async function allowEmailChange(ctx: Context, user: RealmUser): Promise<v
 
 /** Queues the link to the new address and the notice to the old one, with the link (and the request's writes). */
 export function requestEmailChange(ctx: Context, realm: Realm, user: RealmUser, email: string): Promise<void> {
-  // No page asks for it: the mails are in the realm's default language, as an invitation's.
-  const t = textsIn(realmLanguage(realm));
+  // In the user's language; no page asks for it, so the realm's default language otherwise.
+  const locale = mailLocale(user, realmLanguage(realm));
+  const variables = {
+    realm: { uid: realm.uid, name: realm.name }, user: userVariables(user), new_email: email, valid_for: textsIn(locale).hours(EMAIL_CHANGE_LINK_HOURS),
+  };
   return inTransaction(ctx, async (tx) => {
     const { token } = await issueLink(tx, realm, {
       purpose: 'email_change', userId: user.id, email, lifetimeMs: EMAIL_CHANGE_LINK_HOURS * 60 * 60_000,
     });
     const url = `${ctx.config.baseUrl}/realms/${encodeURIComponent(realm.uid)}/email_change/${token}`;
-    await queueMail(tx, {
-      to: email, subject: t.emailChangeMailSubject(realm.name), text: t.emailChangeMailText(realm.name, url, t.hours(EMAIL_CHANGE_LINK_HOURS)),
-    });
-    await queueMail(tx, {
-      to: user.email, subject: t.emailChangeNoticeSubject(realm.name), text: t.emailChangeNoticeText(realm.name, email, t.hours(EMAIL_CHANGE_LINK_HOURS)),
-    });
+    await queueTemplatedMail(tx, { to: email, kind: 'email_change', realmId: realm.id, locale, variables: { ...variables, url } });
+    await queueTemplatedMail(tx, { to: user.email, kind: 'email_change_notice', realmId: realm.id, locale, variables });
   });
 }
 

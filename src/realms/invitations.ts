@@ -1,7 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { isEmail, normalizeEmail } from '../admin-auth/team.js';
 import type { Context } from '../context.js';
-import { queueMail } from '../mail/queue.js';
+import { queueTemplatedMail } from '../email-templates/queue.js';
 import { invalidField, signUpDisabled } from '../errors/index.js';
 import { issueLink } from './links.js';
 import { realmLanguage, textsIn } from '../shared/html/messages.js';
@@ -34,9 +34,10 @@ export async function inviteRealmUser(ctx: Context, realm: Realm, rawEmail: stri
   const url = `${ctx.config.baseUrl}/realms/${encodeURIComponent(realm.uid)}/signup?${new URLSearchParams({ invitation: token })}`;
   // No page asks for it: the mail is in the realm's default language. Queued with the link, in the request's
   // transaction: a slow or failing mail server delays the mail, it neither fails the answer nor loses the mail.
-  const t = textsIn(realmLanguage(realm));
-  await queueMail(ctx, {
-    to: email, subject: t.invitationMailSubject(realm.name), text: t.invitationMailText(realm.name, url, t.days(INVITATION_DAYS)),
+  const locale = realmLanguage(realm);
+  await queueTemplatedMail(ctx, {
+    to: email, kind: 'invitation', realmId: realm.id, locale,
+    variables: { realm: { uid: realm.uid, name: realm.name }, email, url, valid_for: textsIn(locale).days(INVITATION_DAYS) },
   });
   return { email, expires_at: expiresAt.toISOString() };
 }

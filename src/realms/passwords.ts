@@ -1,13 +1,14 @@
 import { and, eq, type SQL } from 'drizzle-orm';
 import { attemptFailed, attemptSucceeded, beginAttempt, resetAttempts, type AttemptLimit } from '../attempts/limit.js';
 import { inTransaction, type Context } from '../context.js';
-import { queueMail } from '../mail/queue.js';
+import { mailLocale, queueTemplatedMail } from '../email-templates/queue.js';
+import { userVariables } from '../email-templates/templates.js';
 import { recordEvent } from '../events/events.js';
 import { hashPassword, UNKNOWN_ACCOUNT_HASH, verifyPassword } from '../security/passwords.js';
 import type { Customer } from './credential.js';
 import type { Locale } from '../i18n/locale.js';
 import { claimLink, expireLinks, issueLink } from './links.js';
-import { realmLanguage, textsIn, type Texts } from '../shared/html/messages.js';
+import { realmLanguage, textsIn } from '../shared/html/messages.js';
 import type { Realm } from './realms.js';
 import { revokeUserSessions } from './sessions.js';
 import { findByIdentifier } from './sign-in.js';
@@ -39,18 +40,19 @@ export async function requestPasswordReset(
   }
   const user = await findByIdentifier(ctx, realm, identifier);
   if (user?.active) {
-    sendResetLink(ctx, realm, user, textsIn(locale)).catch((err: Error) => ctx.log.error({ realm: realm.uid, reason: err.message }, 'could not send a password reset link'));
+    sendResetLink(ctx, realm, user, mailLocale(user, locale)).catch((err: Error) => ctx.log.error({ realm: realm.uid, reason: err.message }, 'could not send a password reset link'));
   }
   return { accepted: true };
 }
 
 /** Makes the link and queues its mail in one transaction: both or neither. */
-function sendResetLink(ctx: Context, realm: Realm, user: RealmUser, t: Texts): Promise<void> {
+function sendResetLink(ctx: Context, realm: Realm, user: RealmUser, locale: Locale): Promise<void> {
   return inTransaction(ctx, async (tx) => {
     const { token } = await issueLink(tx, realm, { purpose: 'password_reset', userId: user.id, email: user.email, lifetimeMs: RESET_LINK_MINUTES * 60_000 });
     const url = `${ctx.config.baseUrl}/realms/${encodeURIComponent(realm.uid)}/password/reset/${token}`;
-    await queueMail(tx, {
-      to: user.email, subject: t.resetMailSubject(realm.name), text: t.resetMailText(realm.name, url, t.minutes(RESET_LINK_MINUTES)),
+    await queueTemplatedMail(tx, {
+      to: user.email, kind: 'password_reset', realmId: realm.id, locale,
+      variables: { realm: { uid: realm.uid, name: realm.name }, user: userVariables(user), url, valid_for: textsIn(locale).minutes(RESET_LINK_MINUTES) },
     });
   });
 }

@@ -127,6 +127,7 @@ export const RealmUserModel = Type.Object({
   first_name: Type.String(),
   last_name: Type.String(),
   second_last_name: Type.String(),
+  locale: Type.Union([Type.String(), Type.Null()], { description: 'The language of the user\'s mails (en, es): the page\'s at sign-up; null: the realm\'s default language' }),
   external_id: Type.Union([Type.String(), Type.Null()]),
   active: Type.Boolean({ description: 'An inactive user cannot sign in and their credentials answer 401' }),
   confirmation_pending: Type.Boolean({
@@ -153,6 +154,7 @@ export const RealmUserInput = Type.Partial(Type.Object({
   first_name: Type.String(),
   last_name: Type.String(),
   second_last_name: Type.String(),
+  locale: Type.Union([Type.String({ maxLength: 20 }), Type.Null()], { description: 'The language of the user\'s mails (en, es); null: the realm\'s default language' }),
   external_id: Type.Union([Type.String(), Type.Null()]),
   active: Type.Boolean({ description: 'Setting false ends the user\'s sessions' }),
   custom_fields: Type.Array(CustomFieldValue, { description: 'Values by key; fields left out keep their value' }),

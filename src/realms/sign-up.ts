@@ -1,3 +1,4 @@
+import type { Locale } from '../i18n/locale.js';
 import { and, eq, sql } from 'drizzle-orm';
 import type { AttemptLimit } from '../attempts/limit.js';
 import { normalizeEmail } from '../admin-auth/team.js';
@@ -31,6 +32,8 @@ export interface SignUpInput {
   username: string | null;
   password: string;
   customFields: { key: string; value: FieldValue }[];
+  /** The page's language: the user's mails are written in it. */
+  locale?: Locale;
 }
 
 export type SignUpResult =
@@ -77,7 +80,7 @@ export async function signUp(ctx: Context, realm: Realm, input: SignUpInput, fie
   const create = async (writer: Context, email: string) => {
     const user = await writeRealmUser(writer, realm, null, {
       email, username: input.username, password: input.password || undefined,
-      active: invited || (mode !== 'moderated' && mode !== 'activation_email'), custom_fields: input.customFields,
+      active: invited || (mode !== 'moderated' && mode !== 'activation_email'), custom_fields: input.customFields, locale: input.locale,
     }, { fields, confirmationPending: !invited && mode === 'activation_email', emailVerified: invited });
     await recordEvent(writer, {
       realmId: realm.id, userId: user.id, type: 'user_signup_log', properties: { activation_mode: mode, ...(invited ? { invited: true } : {}) },
@@ -88,7 +91,7 @@ export async function signUp(ctx: Context, realm: Realm, input: SignUpInput, fie
   const replace = async (writer: Context, pending: RealmUser) => {
     await expireLinks(writer, realm, { purpose: 'activation', userId: pending.id, email: pending.email });
     const user = await writeRealmUser(writer, realm, pending, {
-      username: input.username, password: input.password || undefined, custom_fields: input.customFields,
+      username: input.username, password: input.password || undefined, custom_fields: input.customFields, locale: input.locale,
     }, { fields });
     await recordEvent(writer, { realmId: realm.id, userId: user.id, type: 'user_signup_log', properties: { activation_mode: mode, replaced_pending: true } });
     return user;

@@ -1,3 +1,4 @@
+import { isLocale, LOCALES } from '../i18n/locale.js';
 import { and, desc, eq, getTableColumns, isNull, sql, type SQL } from 'drizzle-orm';
 import type { Static } from '@sinclair/typebox';
 import type { AvatarModel, RealmUserInput as RealmUserInputSchema, RealmUserModel } from './schema.js';
@@ -53,6 +54,7 @@ export function realmUserBody(user: RealmUser, fields: CustomField[], lockedUnti
     first_name: user.firstName,
     last_name: user.lastName,
     second_last_name: user.secondLastName,
+    locale: user.locale,
     external_id: user.externalId,
     active: user.active,
     confirmation_pending: user.confirmationPending,
@@ -81,7 +83,7 @@ export function realmUserDeletedEvent(realm: Realm, user: Pick<RealmUser, 'id' |
 
 const ATTRIBUTE_NAMES = {
   email: 'email', username: 'username', firstName: 'first_name', lastName: 'last_name', secondLastName: 'second_last_name',
-  externalId: 'external_id', passwordHash: 'password', active: 'active', confirmationPending: 'confirmation_pending', avatar: 'avatar',
+  externalId: 'external_id', locale: 'locale', passwordHash: 'password', active: 'active', confirmationPending: 'confirmation_pending', avatar: 'avatar',
 } as const;
 
 /** The attributes (as the admin API names them; a custom field as `custom_fields.<key>`) whose value differs; never the values. */
@@ -175,6 +177,12 @@ async function attributeChanges(ctx: Context, realm: Realm, input: RealmUserInpu
     const weakness = passwordWeakness(input.password);
     if (weakness) errors.add('password', weakness);
     else changes.passwordHash = await hashPassword(input.password);
+  }
+  if (input.locale !== undefined) {
+    // Empty is none, as null is (a client sending back what it read may have it coerced to "").
+    const locale = input.locale || null;
+    if (locale !== null && !isLocale(locale)) errors.add('locale', `is not a supported locale (${LOCALES.join(', ')})`);
+    changes.locale = locale;
   }
   if (input.active !== undefined) {
     changes.active = input.active;

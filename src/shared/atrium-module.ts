@@ -3,6 +3,7 @@ import type { RoleTargets } from '../admin-auth/role-targets.js';
 import type { Context } from '../context.js';
 import type { Job } from '../jobs/runner.js';
 import type { Lockables } from '../locks/lockables.js';
+import type { MailRenderer } from '../mail/queue.js';
 import type { Worker } from '../queue/loops.js';
 import type { TaskQueue } from '../queue/tasks.js';
 import type { UserCleanup } from '../realms/user-cleanups.js';
@@ -46,6 +47,8 @@ export interface AtriumModule {
   roleTargets?: RoleTargets;
   /** The kinds of item the feature's editors lock while editing (locks/lockables.ts), by `resource_type`. */
   lockables?: Lockables;
+  /** Writes the queued mails that name a template when they are sent (one module: email-templates); the context carries it. */
+  mailRenderer?: MailRenderer;
   /** Rows the feature deletes with a realm's users (realms/user-cleanups.ts). */
   onUsersDeleted?: UserCleanup;
 }

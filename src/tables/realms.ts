@@ -59,6 +59,8 @@ export const realmUsers = pgTable('realm_users', {
    */
   emailVerifiedAt: moment('email_verified_at'),
   avatar: jsonb('avatar').$type<AvatarValue | null>(),
+  /** The language of the user's mails (a Locale): the page's at sign-up; null reads the realm's default language. */
+  locale: text('locale'),
   customFields: jsonb('custom_fields').$type<Record<string, unknown>>().notNull().default({}),
   ...timestamps,
 }, (t) => [

@@ -205,7 +205,7 @@ ${custom}
       }
       const result = await signUp(ctx, realm, {
         email, username: form.username?.trim() || null, password: form.password,
-        customFields: fields.map((field) => fieldInput(field, form[fieldName(field)])),
+        customFields: fields.map((field) => fieldInput(field, form[fieldName(field)])), locale: t.locale,
       }, fields, invitation?.token);
       if (result.outcome === 'invitation_dead') return deadInvitation(t, reply, realm, result.reason);
       if (result.outcome === 'invalid') {

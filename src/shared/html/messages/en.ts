@@ -203,29 +203,10 @@ It is valid for ${hours} and works once; earlier links no longer work.`,
   authorizeUnknownRedirect: 'The return address (redirect_uri) is not registered for this application.',
   authorizeContact: 'The application that sent you here is not set up to sign in with this service. Please contact its provider.',
 
-  resetMailSubject: (realm: string) => `Reset your ${realm} password`,
-  resetMailText: (realm: string, url: string, minutes: string) => `To choose a new password for ${realm}, open this link:\n\n${url}\n\n`
-    + `It is valid for ${minutes} and works once. If you did not ask for it, you can ignore this mail: your password stays as it is.\n`,
-  codeMailSubject: (realm: string) => `Your ${realm} sign-in code`,
-  codeMailText: (realm: string, code: string, minutes: string) => `Your sign-in code for ${realm} is ${code}.\n\n`
-    + `It is valid for ${minutes} and works once. If you did not ask for it, you can ignore this mail.\n`,
-  activationMailSubject: (realm: string) => `Confirm your ${realm} account`,
-  activationMailText: (realm: string, url: string, hours: string) => `To confirm your email address and activate your ${realm} account, open this link:\n\n${url}\n\n`
-    + `It is valid for ${hours} and works once. If you did not create this account, you can ignore this mail.\n`,
   accountExistsMailSubject: (realm: string) => `Your ${realm} account`,
   accountExistsMailText: (realm: string, loginUrl: string, passwordUrl: string) => `Someone asked to create a ${realm} account with this address, which already has one.\n\n`
     + `If it was you, sign in: ${loginUrl}\nIf you forgot your password, choose a new one: ${passwordUrl}\n\n`
     + 'If it was not you, you can ignore this mail: nothing was changed.\n',
-  emailChangeMailSubject: (realm: string) => `Confirm your new ${realm} email address`,
-  emailChangeMailText: (realm: string, url: string, hours: string) => `To make this the email address of your ${realm} account, open this link:\n\n${url}\n\n`
-    + `It is valid for ${hours} and works once. If you did not ask for it, you can ignore this mail: nothing changes.\n`,
-  emailChangeNoticeSubject: (realm: string) => `A change of your ${realm} email address was requested`,
-  emailChangeNoticeText: (realm: string, email: string, hours: string) => `Someone signed in to your ${realm} account asked to change its email address to ${email}.\n\n`
-    + `Nothing changes unless the link we sent to that address is opened within ${hours}. If it was not you, choose a new password `
-    + 'from the sign-in page ("Forgot your password?"): that signs everyone else out and cancels the change if its link was not used yet.\n',
-  invitationMailSubject: (realm: string) => `You are invited to ${realm}`,
-  invitationMailText: (realm: string, url: string, days: string) => `You are invited to create a ${realm} account with this address. To create it, open this link:\n\n${url}\n\n`
-    + `It is valid for ${days} and works once. If you do not want an account, you can ignore this mail.\n`,
   unsubscribeTitle: 'Unsubscribe',
   unsubscribeQuestion: (realm: string) => `Stop receiving campaign messages from ${realm} at this address?`,
   unsubscribeButton: 'Unsubscribe',

@@ -192,29 +192,10 @@ Es válido durante ${hours} y funciona una sola vez; los enlaces anteriores ya n
   authorizeUnknownRedirect: 'La dirección de retorno (redirect_uri) no está registrada para esta aplicación.',
   authorizeContact: 'La aplicación que te envió aquí no está configurada para iniciar sesión con este servicio. Ponte en contacto con quien la ofrece.',
 
-  resetMailSubject: (realm) => `Restaurar contraseña de ${realm}`,
-  resetMailText: (realm, url, minutes) => `Para elegir una nueva contraseña de ${realm}, abre este enlace:\n\n${url}\n\n`
-    + `Es válido durante ${minutes} y funciona una sola vez. Si no lo pediste, puedes ignorar este correo: tu contraseña no cambia.\n`,
-  codeMailSubject: (realm) => `Tu código de inicio de sesión de ${realm}`,
-  codeMailText: (realm, code, minutes) => `Tu código de inicio de sesión de ${realm} es ${code}.\n\n`
-    + `Es válido durante ${minutes} y funciona una sola vez. Si no lo pediste, puedes ignorar este correo.\n`,
-  activationMailSubject: (realm) => `Confirma tu cuenta de ${realm}`,
-  activationMailText: (realm, url, hours) => `Para confirmar tu dirección de correo electrónico y activar tu cuenta de ${realm}, abre este enlace:\n\n${url}\n\n`
-    + `Es válido durante ${hours} y funciona una sola vez. Si no creaste esta cuenta, puedes ignorar este correo.\n`,
   accountExistsMailSubject: (realm) => `Tu cuenta de ${realm}`,
   accountExistsMailText: (realm, loginUrl, passwordUrl) => `Alguien pidió crear una cuenta de ${realm} con esta dirección, que ya tiene una.\n\n`
     + `Si fuiste tú, inicia sesión: ${loginUrl}\nSi olvidaste tu contraseña, elige una nueva: ${passwordUrl}\n\n`
     + 'Si no fuiste tú, puedes ignorar este correo: no se cambió nada.\n',
-  emailChangeMailSubject: (realm) => `Confirma tu nueva dirección de correo electrónico de ${realm}`,
-  emailChangeMailText: (realm, url, hours) => `Para que esta sea la dirección de correo electrónico de tu cuenta de ${realm}, abre este enlace:\n\n${url}\n\n`
-    + `Es válido durante ${hours} y funciona una sola vez. Si no lo pediste, puedes ignorar este correo: no cambia nada.\n`,
-  emailChangeNoticeSubject: (realm) => `Se pidió cambiar tu dirección de correo electrónico de ${realm}`,
-  emailChangeNoticeText: (realm, email, hours) => `Alguien con la sesión iniciada en tu cuenta de ${realm} pidió cambiar su dirección de correo electrónico a ${email}.\n\n`
-    + `No cambia nada salvo que se abra en ${hours} el enlace que enviamos a esa dirección. Si no fuiste tú, elige una contraseña nueva `
-    + 'desde la página de inicio de sesión ("¿Olvidaste tu contraseña?"): eso cierra las demás sesiones y anula el cambio si su enlace aún no se usó.\n',
-  invitationMailSubject: (realm) => `Invitación a ${realm}`,
-  invitationMailText: (realm, url, days) => `Te invitaron a crear una cuenta de ${realm} con esta dirección. Para crearla, abre este enlace:\n\n${url}\n\n`
-    + `Es válido durante ${days} y funciona una sola vez. Si no quieres una cuenta, puedes ignorar este correo.\n`,
   unsubscribeTitle: 'Darse de baja',
   unsubscribeQuestion: (realm: string) => `¿Dejar de recibir mensajes de campañas de ${realm} en esta dirección?`,
   unsubscribeButton: 'Darme de baja',

@@ -1,0 +1,217 @@
+import type { LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inputValue } from '../helpers/cookie-jar.js';
+import { OWNER_EMAIL, startHarnessWithSmtp, type Harness } from '../helpers/harness.js';
+import { makeRealm, makeRealmUser, memberToken } from '../helpers/realms.js';
+import { mailText, type ReceivedMail, type SmtpListener } from '../helpers/smtp.js';
+
+/** The HTML part of a received mail, as written (quoted-printable decoded, line ends as LF). */
+function htmlPart(mail: ReceivedMail): string {
+  const body = /Content-Type: text\/html; charset=utf-8\r\nContent-Transfer-Encoding: quoted-printable\r\n\r\n([\s\S]*?)\r\n\r\n-+_atrium_/.exec(mail.raw)?.[1];
+  if (body === undefined) throw new Error(`no HTML part in the mail:\n${mail.raw}`);
+  const bytes = body.replace(/=\r\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+  return Buffer.from(bytes, 'latin1').toString('utf8').replace(/\r\n/g, '\n');
+}
+
+const cookiesOf = (res: LightMyRequestResponse) => res.cookies.map((c) => `${c.name}=${c.value}`).join('; ');
+
+const RESET_ES = {
+  subject: 'Nueva contraseña para {{ realm.name }}',
+  html: '<style>p { color: #0b57d0; }</style>\n<p>Hola {{ user.first_name }}, <a href="{{ url }}">elige tu contraseña</a> ({{ valid_for }}).</p>',
+  text: 'Hola {{ user.first_name }}: {{ url }} ({{ valid_for }})',
+};
+const PLAIN = { subject: 'Reset', html: '<p>{{ url }}</p>', text: '{{ url }}' };
+
+describe('email templates', () => {
+  let h: Harness;
+  let smtp: SmtpListener;
+  let realm: { uid: string; name: string };
+  const base = (realmUid?: string) => (realmUid ? `/api/admin/customers/${realmUid}/email_templates` : '/api/admin/email_templates');
+
+  beforeAll(async () => {
+    ({ h, smtp } = await startHarnessWithSmtp());
+    realm = await makeRealm(h, { name: 'Banca Personal' });
+  });
+  afterAll(async () => { await h?.close(); });
+
+  async function askReset(identifier: string) {
+    const path = `/realms/${realm.uid}/password`;
+    const page = await h.request({ method: 'GET', url: path, token: null, headers: { 'accept-language': 'en' } });
+    expect(page.statusCode, page.body).toBe(200);
+    const res = await h.request({
+      method: 'POST', url: path, token: null,
+      headers: { cookie: cookiesOf(page), 'content-type': 'application/x-www-form-urlencoded', 'accept-language': 'en' },
+      payload: new URLSearchParams({ identifier, csrf_token: inputValue(page.body, 'csrf_token') ?? '' }).toString(),
+    });
+    expect(res.statusCode, res.body).toBeLessThan(400);
+  }
+
+  it('lists every kind with its variables, and answers the shipped wording while nothing is saved', async () => {
+    const kinds = await h.request({ url: base() });
+    expect(kinds.statusCode, kinds.body).toBe(200);
+    const byKind = Object.fromEntries(kinds.json().kinds.map((k: { kind: string; variables: { name: string }[] }) => [k.kind, k.variables.map((v) => v.name)]));
+    expect(Object.keys(byKind)).toHaveLength(10);
+    expect(byKind.form_notification).toEqual(['form', 'response', 'realm']);
+    expect(byKind.campaign_layout).toContain('content');
+    expect(byKind.password_reset).toEqual(['realm', 'user', 'url', 'valid_for']);
+
+    const shipped = await h.request({ url: `${base(realm.uid)}/password_reset` });
+    expect(shipped.statusCode, shipped.body).toBe(200);
+    expect(shipped.json()).toMatchObject({ kind: 'password_reset', realm_uid: realm.uid, source: 'shipped', format: 'html', updated_at: null });
+    expect(shipped.json().locales.es.subject).toBe('Restaurar contraseña de {{ realm.name }}');
+
+    const openapi = (await h.request({ url: '/api/admin/docs/openapi.json', token: null })).json();
+    expect(openapi.paths['/email_templates/{kind}'].put.description).toContain('`form_notification`: `form`, `response`, `realm`');
+    expect(openapi.paths['/customers/{realm_uid}/email_templates/{kind}/preview']).toBeDefined();
+  });
+
+  it('refuses a broken template at save with the field, line and column: a parse error, an unknown variable, an unknown locale', async () => {
+    const save = (locales: Record<string, unknown>) => h.request({ method: 'PUT', url: `${base()}/password_reset`, payload: { locales } });
+    const unclosed = await save({ en: { ...PLAIN, html: '<p>\n  {% if url %}open</p>' }, es: PLAIN });
+    expect(unclosed.statusCode, unclosed.body).toBe(422);
+    const [parse] = unclosed.json().details;
+    expect(parse.field).toBe('locales.en.html');
+    expect(parse.messages[0]).toMatch(/^is not valid Liquid: line 2, column 3: tag \{% if url %\} not closed/);
+
+    const unknown = await save({ en: PLAIN, es: { ...PLAIN, text: 'Hola\n{{ url }} {{ secret_token }}' } });
+    expect(unknown.statusCode, unknown.body).toBe(422);
+    expect(unknown.json().details).toEqual([{ field: 'locales.es.text', messages: [expect.stringMatching(/^uses an unknown variable: line 2, column 14: secret_token /)] }]);
+
+    const inTag = await save({ en: PLAIN, es: { ...PLAIN, subject: '{% if password %}x{% endif %}' } });
+    expect(inTag.json().details[0]).toMatchObject({ field: 'locales.es.subject', messages: [expect.stringContaining('line 1, column 7: password')] });
+
+    const locale = await save({ en: PLAIN, es: PLAIN, fr: PLAIN });
+    expect(locale.statusCode).toBe(422);
+    expect(locale.json().details).toEqual([{ field: 'locales.fr', messages: ['is not a supported locale (en, es)'] }]);
+    const missing = await save({ en: PLAIN });
+    expect(missing.json().details).toEqual([{ field: 'locales.es', messages: ["can't be blank"] }]);
+    const long = await save({ en: { ...PLAIN, subject: 'x'.repeat(301) }, es: PLAIN });
+    expect(long.statusCode).toBe(422);
+    // Nothing was saved.
+    expect((await h.request({ url: `${base()}/password_reset` })).json().source).toBe('shipped');
+  });
+
+  it('a realm override of the reset mail in Spanish reaches a Spanish user, and its preview is the HTML part received', async () => {
+    const saved = await h.request({ method: 'PUT', url: `${base(realm.uid)}/password_reset`, payload: { locales: { en: PLAIN, es: RESET_ES } } });
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(saved.json()).toMatchObject({ source: 'realm', realm_uid: realm.uid, locales: { es: RESET_ES } });
+
+    const user = await makeRealmUser(h, realm.uid, { first_name: 'Lucía', locale: 'es' });
+    expect(user.locale).toBe('es');
+    // The page is read in English: the mail follows the user's language.
+    await askReset(user.email);
+    const mail = await smtp.next(user.email);
+    expect(mail.raw).toContain('Subject: Nueva =?UTF-8?Q?contrase=C3=B1a?= para Banca Personal');
+    expect(mailText(mail)).toMatch(/Hola Luc=C3=ADa: http:\/\/atrium\.test\/realms\/[^/]+\/password\/reset\/\S+ \(30 minutos\)/);
+    const html = htmlPart(mail);
+    // juice inlined the style for the clients that drop <style>.
+    expect(html).toContain('<p style="color: #0b57d0;">Hola Lucía, <a href="http://atrium.test/realms/');
+
+    const preview = await h.request({ method: 'POST', url: `${base(realm.uid)}/password_reset/preview`, payload: { locale: 'es', user_id: user.id } });
+    expect(preview.statusCode, preview.body).toBe(200);
+    const link = /href="([^"]+)"/.exec(html)![1];
+    // Equal but for the link's token, which only the mail carries (the preview has the example link).
+    expect(preview.json().html.trim()).toBe(html.trim().replace(link, 'https://atrium.example/realms/personal-banking/password/reset/TOKEN'));
+    expect(preview.json().subject).toBe('Nueva contraseña para Banca Personal');
+
+    // An English user of the realm gets the override's English.
+    const english = await makeRealmUser(h, realm.uid);
+    await askReset(english.email);
+    expect((await smtp.next(english.email)).raw).toContain('Subject: Reset');
+  });
+
+  it('compiles MJML, in the preview as in the mail', async () => {
+    const mjml = '<mjml><mj-body><mj-section><mj-column><mj-text>Code {{ code }}</mj-text></mj-column></mj-section></mj-body></mjml>';
+    const saved = await h.request({
+      method: 'PUT', url: `${base()}/one_time_code`,
+      payload: { format: 'mjml', locales: { en: { subject: 'Code', html: mjml, text: 'Your code is {{ code }}.' }, es: { subject: 'Código', html: mjml, text: 'Tu código es {{ code }}.' } } },
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    const preview = await h.request({ method: 'POST', url: `${base()}/one_time_code/preview`, payload: {} });
+    expect(preview.statusCode, preview.body).toBe(200);
+    expect(preview.json().html).toMatch(/^<!doctype html>/i);
+    expect(preview.json().html).toContain('Code 123456');
+    expect(preview.json().html).not.toContain('<mj-');
+    const bad = await h.request({
+      method: 'POST', url: `${base()}/one_time_code/preview`,
+      payload: { draft: { format: 'mjml', subject: 'x', html: '<mjml><mj-body><mj-nothing></mj-nothing></mj-body></mjml>', text: 'x' } },
+    });
+    expect(bad.statusCode).toBe(422);
+    expect(bad.json().errors[0]).toContain('MJML: line 1');
+  });
+
+  it('a saved template that fails when sent falls back to the shipped wording: the link still goes out', async () => {
+    // Fine with the example name (3 letters); past the time limit with a 255-letter one.
+    const slow = '{% for a in (1..user.first_name.size) %}{% for b in (1..user.first_name.size) %}{% for c in (1..user.first_name.size) %}'
+      + '{{ c }}{% endfor %}{% endfor %}{% endfor %}';
+    const fallback = await makeRealm(h, { name: 'Fallback Bank' });
+    const saved = await h.request({
+      method: 'PUT', url: `${base(fallback.uid)}/password_reset`,
+      payload: { format: 'html', locales: { en: { ...PLAIN, text: `${slow}{{ url }}` }, es: PLAIN } },
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    const user = await makeRealmUser(h, fallback.uid, { first_name: 'A'.repeat(255) });
+    const path = `/realms/${fallback.uid}/password`;
+    const page = await h.request({ method: 'GET', url: path, token: null });
+    await h.request({
+      method: 'POST', url: path, token: null, headers: { cookie: cookiesOf(page), 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams({ identifier: user.email, csrf_token: inputValue(page.body, 'csrf_token') ?? '' }).toString(),
+    });
+    const mail = await smtp.next(user.email);
+    expect(mail.raw).toContain('Subject: Reset your Fallback Bank password');
+    expect(mailText(mail)).toMatch(/To choose a new password for Fallback Bank, open this link:\r\n\r\nhttp:\/\/atrium\.test\/realms\/[^/]+\/password\/reset\//);
+  });
+
+  it('keeps every save as a version; reset goes back to the next template', async () => {
+    const url = `${base()}/invitation`;
+    const v1 = { subject: 'Join {{ realm.name }}', html: '', text: 'Open {{ url }}' };
+    for (const subject of ['Join {{ realm.name }}', 'Welcome to {{ realm.name }}']) {
+      const res = await h.request({ method: 'PUT', url, payload: { locales: { en: { ...v1, subject }, es: v1 } } });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json()).toMatchObject({ source: 'account', updated_by: h.ownerId });
+    }
+    // A realm without an override reads the account's default.
+    expect((await h.request({ url: `${base(realm.uid)}/invitation` })).json()).toMatchObject({ source: 'account', locales: { en: { subject: 'Welcome to {{ realm.name }}' } } });
+    const reset = await h.request({ method: 'DELETE', url });
+    expect(reset.statusCode, reset.body).toBe(200);
+    expect(reset.json().source).toBe('shipped');
+    const versions = await h.request({ url: `${url}/versions?per_page=2` });
+    expect(versions.statusCode, versions.body).toBe(200);
+    expect(versions.json().meta).toEqual({ total_entries: 3, per_page: 2, current_page: 1, total_pages: 2 });
+    expect(versions.json().versions.map((v: { action: string }) => v.action)).toEqual(['reset', 'saved']);
+    expect(versions.json().versions[1]).toMatchObject({ admin_id: h.ownerId, format: 'html', locales: { en: { subject: 'Welcome to {{ realm.name }}' } } });
+  });
+
+  it('sends a test to the acting member only, through the mail queue', async () => {
+    const sent = await h.request({ method: 'POST', url: `${base(realm.uid)}/activation/test_send`, payload: { locale: 'es' } });
+    expect(sent.statusCode, sent.body).toBe(202);
+    expect(sent.json()).toEqual({ to: OWNER_EMAIL });
+    const mail = await smtp.next(OWNER_EMAIL);
+    expect(mail.raw).toContain('Subject: Confirma tu cuenta de Banca Personal');
+    expect(mailText(mail)).toContain('abre este enlace:\r\n\r\nhttps://atrium.example/realms/personal-banking/activation/TOKEN\r\n\r\nEs v=C3=A1lido durante 24 horas');
+    // The shipped wording has no HTML part, as the mails before templates.
+    expect(mail.raw).not.toContain('text/html');
+  });
+
+  it('permissions: templates.read reads, templates.manage writes, and a user\'s data needs realm.users.read', async () => {
+    const reader = await memberToken(h, [{ key: 'account_user' }]);
+    expect((await h.request({ url: `${base()}/activation`, token: reader })).statusCode).toBe(200);
+    const put = await h.request({ method: 'PUT', url: `${base()}/activation`, token: reader, payload: { locales: { en: PLAIN, es: PLAIN } } });
+    expect(put.statusCode, put.body).toBe(403);
+    expect((await h.request({ method: 'DELETE', url: `${base(realm.uid)}/password_reset`, token: reader })).statusCode).toBe(403);
+    expect((await h.request({ method: 'POST', url: `${base()}/activation/test_send`, token: reader, payload: {} })).statusCode).toBe(403);
+
+    const user = await makeRealmUser(h, realm.uid);
+    const preview = (token: string, payload: Record<string, unknown>) =>
+      h.request({ method: 'POST', url: `${base(realm.uid)}/password_reset/preview`, token, payload });
+    expect((await preview(reader, {})).statusCode).toBe(200);
+    const personal = await preview(reader, { user_id: user.id });
+    expect(personal.statusCode, personal.body).toBe(403);
+    const admin = await memberToken(h, [{ key: 'realm_admin', target: realm.uid }]);
+    expect((await preview(admin, { user_id: user.id })).statusCode).toBe(200);
+    // A realm role reaches its realm's overrides only.
+    expect((await h.request({ method: 'PUT', url: `${base()}/activation`, token: admin, payload: { locales: { en: PLAIN, es: PLAIN } } })).statusCode).toBe(403);
+    const other = await makeRealm(h);
+    expect((await h.request({ url: `${base(other.uid)}/activation`, token: admin })).statusCode).toBe(403);
+  });
+});
