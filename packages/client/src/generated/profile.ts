@@ -101,6 +101,8 @@ export interface paths {
                         second_last_name?: string;
                         /** @description Unique in the realm regardless of case */
                         username?: string | null;
+                        /** @description The language of the user's mails (en, es); null: the realm's default language */
+                        locale?: string | null;
                         /** @description Unique in the realm regardless of case; a change is pending until the link mailed to the new address is used */
                         email?: string;
                         /** @description Values by key. Fields not both visible and editable by users, and unknown keys, are dropped silently and keep their value. */
@@ -504,6 +506,8 @@ export interface components {
             /** Format: email */
             email: string;
             username: string | null;
+            /** @description The language of the user's mails (en, es); null: the realm's default language */
+            locale: string | null;
             avatar: components["schemas"]["Avatar"] | null;
             /** @description The realm's custom fields visible to users, null where unset */
             custom_fields: {
