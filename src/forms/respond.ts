@@ -3,13 +3,12 @@ import { beginAttempt, type AttemptLimit } from '../attempts/limit.js';
 import { inTransaction, type Context } from '../context.js';
 import { formClosed, formFull, formRateLimited, notFound } from '../errors/index.js';
 import { recordEvent } from '../events/events.js';
-import { queueMail } from '../mail/queue.js';
+import { queueTemplatedMail } from '../mail/queue.js';
 import { removeObjects } from '../storage/storage.js';
 import { formResponses, forms, formTokenUses, type FormResponseRow, type StoredFile } from '../tables/forms.js';
 import { emitWebhookEvent } from '../webhooks/outbox.js';
 import { checkAnswers, labelOf, respondentEmail } from './answers.js';
 import type { FormWithRealm } from './forms.js';
-import { confirmationMail, notificationMail, type FormMailVariables } from './mails.js';
 import { formTexts } from './texts.js';
 import { readFormToken, TOKEN_LIFETIME_MS } from './tokens.js';
 
@@ -71,7 +70,14 @@ export async function assertOpen(ctx: Context, { form }: FormWithRealm, locale: 
   if (form.maxResponses !== null && await acceptedCount(ctx, form.id) >= form.maxResponses) throw formFull();
 }
 
-/** The variables of the response's mails (mails.ts), with answers as text in `locale`. */
+/** The variables of the email-templates kinds `form_notification` and `form_confirmation`. */
+export interface FormMailVariables {
+  form: { name: string; uid: string };
+  response: { id: number; submitted_at: string; email: string | null; answers: { label: string; value: string }[] };
+  realm: { uid: string; name: string } | null;
+}
+
+/** The variables of the response's mails, with answers as text in `locale`. */
 export function mailVariables(row: FormWithRealm, response: FormResponseRow, locale: string, realmName: string | null): FormMailVariables {
   const { form } = row;
   const t = formTexts(locale);
@@ -94,10 +100,11 @@ export function mailVariables(row: FormWithRealm, response: FormResponseRow, loc
  */
 export async function announceResponse(ctx: Context, row: FormWithRealm, response: FormResponseRow, realmName: string | null, confirm: boolean): Promise<void> {
   const { form } = row;
-  for (const to of form.notifyEmails) await queueMail(ctx, notificationMail(to, mailVariables(row, response, form.defaultLocale, realmName), form.defaultLocale));
-  if (confirm && form.confirmation && response.email) {
-    await queueMail(ctx, confirmationMail(response.email, mailVariables(row, response, response.locale, realmName), response.locale));
-  }
+  const mail = (to: string, kind: 'form_notification' | 'form_confirmation', locale: string) => queueTemplatedMail(ctx, {
+    to, kind, realmId: form.realmId, locale, variables: { ...mailVariables(row, response, locale, realmName) },
+  });
+  for (const to of form.notifyEmails) await mail(to, 'form_notification', form.defaultLocale);
+  if (confirm && form.confirmation && response.email) await mail(response.email, 'form_confirmation', response.locale);
   const variables = mailVariables(row, response, form.defaultLocale, realmName);
   await emitWebhookEvent(ctx.db, ctx.clock, {
     type: 'form.response.created', realmUid: row.realmUid,

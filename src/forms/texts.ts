@@ -30,10 +30,6 @@ const en = {
   honeypot: 'Leave this field empty',
   optional: '(optional)',
   received: 'Response received',
-  notificationSubject: (form: string) => `New response to ${form}`,
-  notificationIntro: (form: string, at: string) => `A response to the form "${form}" was received on ${at}.`,
-  confirmationSubject: (form: string) => `We received your response to ${form}`,
-  confirmationIntro: (form: string) => `Thank you for answering "${form}". This is what you sent:`,
   yes: 'Yes',
   no: 'No',
 };
@@ -69,10 +65,6 @@ const es: FormTexts = {
   honeypot: 'Deja este campo vacío',
   optional: '(opcional)',
   received: 'Respuesta recibida',
-  notificationSubject: (form) => `Nueva respuesta a ${form}`,
-  notificationIntro: (form, at) => `Se recibió una respuesta al formulario «${form}» el ${at}.`,
-  confirmationSubject: (form) => `Hemos recibido tu respuesta a ${form}`,
-  confirmationIntro: (form) => `Gracias por responder «${form}». Esto es lo que enviaste:`,
   yes: 'Sí',
   no: 'No',
 };
