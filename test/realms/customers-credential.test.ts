@@ -41,7 +41,7 @@ describe('customers API credential and /me', () => {
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toEqual({
       id: user.id, external_id: 'crm-7', name: 'Ada Lovelace', first_name: 'Ada', last_name: 'Lovelace', second_last_name: '',
-      email: 'ada@example.com', username: 'ada', avatar: null, custom_fields: [], delegated_token: null,
+      email: 'ada@example.com', username: 'ada', avatar: null, custom_fields: [], delegated_token: null, locale: null,
     });
   });
 
