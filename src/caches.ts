@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Database } from './db/connect.js';
 import { afterCommit } from './db/request-transaction.js';
 import { TtlCache } from './ttl-cache.js';
@@ -19,6 +20,8 @@ const EVERYTHING = '*';
 
 export class Caches {
   private readonly byName = new Map<CacheName, TtlCache<unknown>>();
+  /** Names this process's messages: it hears its own NOTIFY too, late, after it may have cached anew what the change left. */
+  private readonly origin = randomUUID();
 
   constructor(private readonly database: Database) {}
 
@@ -38,13 +41,16 @@ export class Caches {
     this.apply(message);
     void afterCommit(() => {
       this.apply(message);
-      this.database.broadcast(message);
+      this.database.broadcast(`${this.origin} ${message}`);
     });
   }
 
   /** Starts hearing other processes' changes; called once per server process. */
   follow(): Promise<void> {
-    return this.database.subscribe((message) => this.apply(message));
+    return this.database.subscribe((message) => {
+      const space = message.indexOf(' ');
+      if (message.slice(0, space) !== this.origin) this.apply(message.slice(space + 1));
+    });
   }
 
   private apply(message: string): void {
