@@ -9,13 +9,13 @@ const TEXT = {
     forms: 'Forms', newForm: 'New form', uid: 'Identifier', name: 'Name', addField: 'Add field', fieldType: 'Field type', fieldName: 'Field name',
     label: 'Label (en)', required: 'Required', email: 'Email', checkbox: 'Checkbox', moveUp: 'Move {name} up', moveDown: 'Move {name} down',
     minFill: 'Minimum fill time (seconds)', save: 'Save', responses: 'Responses', exportCsv: 'Export CSV', status: 'Status', spam: 'Spam',
-    all: 'All', markSpam: 'Mark as spam', notSpam: 'Not spam', noResponses: 'No responses.', showIf: 'Show only when this field has an answer',
+    all: 'All', markSpam: 'Mark as spam', notSpam: 'Not spam', noResponses: 'No responses.', showIf: 'Show only when this field has an answer', preview: 'Preview',
   },
   es: {
     forms: 'Formularios', newForm: 'Nuevo formulario', uid: 'Identificador', name: 'Nombre', addField: 'Añadir campo', fieldType: 'Tipo de campo', fieldName: 'Nombre del campo',
     label: 'Etiqueta (en)', required: 'Obligatorio', email: 'Correo electrónico', checkbox: 'Casilla', moveUp: 'Subir {name}', moveDown: 'Bajar {name}',
     minFill: 'Tiempo mínimo para rellenarlo (segundos)', save: 'Guardar', responses: 'Respuestas', exportCsv: 'Exportar CSV', status: 'Estado', spam: 'Spam',
-    all: 'Todas', markSpam: 'Marcar como spam', notSpam: 'No es spam', noResponses: 'No hay respuestas.', showIf: 'Mostrar solo cuando este campo tenga respuesta',
+    all: 'Todas', markSpam: 'Marcar como spam', notSpam: 'No es spam', noResponses: 'No hay respuestas.', showIf: 'Mostrar solo cuando este campo tenga respuesta', preview: 'Vista previa',
   },
 };
 
@@ -55,6 +55,10 @@ describe('admin console: forms', () => {
         await page.getByRole('button', { name: text.moveUp.replace('{name}', 'agree') }).click();
         await page.getByRole('button', { name: text.moveDown.replace('{name}', 'agree') }).click();
         await page.getByLabel(exactly(text.minFill)).fill('0');
+        // The preview beside the builder asks the fields as the hosted page will, disabled.
+        const preview = page.getByRole('group', { name: text.preview, exact: true });
+        expect(await preview.getByLabel('Email address').isDisabled()).toBe(true);
+        expect(await preview.getByRole('checkbox', { name: 'I agree to be contacted' }).count()).toBe(1);
         await expectAccessible(page);
         await page.getByRole('button', { name: text.save, exact: true }).click();
         await page.waitForURL(new RegExp(`/admin/forms/${uid}$`));

@@ -10,6 +10,7 @@ import { ButtonLink } from '../../components/links';
 import { RealmSelect } from '../../components/realm-select';
 import { useI18n } from '../../i18n/i18n';
 import { CHOICE_TYPES, FIELD_TYPES, FORM_LOCALES, TEXT_TYPES, bodyOf, draftOf, type Draft, type DraftField, type FieldType } from './form-draft';
+import { FormPreview } from './form-preview';
 import { useMayManageForm } from './permissions';
 
 const route = getRouteApi('/app/forms/$formUid');
@@ -206,6 +207,7 @@ function Builder({ draft: initial, creating, url }: { draft: Draft; creating: bo
             </Fieldset>
           </Stack>
         </fieldset>
+        <FormPreview draft={draft} />
         {mayManage && <Group justify="flex-end"><Button type="submit" loading={saving}>{t('common.save')}</Button></Group>}
       </Stack>
     </form>
