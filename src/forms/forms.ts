@@ -111,7 +111,8 @@ function checkInput(input: Input, current: FormRow | null, realmId: number | nul
   if (access === 'realm_users' && realmId === null) errors.add('access', 'realm_users needs the form\'s realm_uid');
   const definition = checkDefinition(errors, input.fields ?? current?.fields ?? [], input.steps ?? (input.fields ? [] : current?.steps ?? []), locales, defaultLocale);
   if (!definition.fields.length && !current && !input.fields) errors.add('fields', "can't be blank");
-  const redirectUrl = input.redirect_url === undefined ? current?.redirectUrl ?? null : input.redirect_url;
+  // The validator coerces a null into "" (coerceTypes), so both mean no redirect.
+  const redirectUrl = input.redirect_url === undefined ? current?.redirectUrl ?? null : input.redirect_url || null;
   checkRedirect(errors, redirectUrl);
   const successMessage = input.success_message ?? current?.successMessage ?? {};
   for (const locale of Object.keys(successMessage)) if (!locales.includes(locale)) errors.add('success_message', `names ${locale}, which is not a locale of the form`);
@@ -139,7 +140,7 @@ function checkInput(input: Input, current: FormRow | null, realmId: number | nul
 }
 
 export async function createForm(ctx: ActingContext, input: Input): Promise<FormBody> {
-  const realmUid = input.realm_uid ?? null;
+  const realmUid = input.realm_uid || null;
   let realmId: number | null = null;
   if (realmUid !== null) {
     const [realm] = await ctx.db.select({ id: realms.id }).from(realms).where(eq(realms.uid, realmUid));

@@ -119,4 +119,18 @@ describe('permissions', () => {
     expect(bad.statusCode).toBe(422);
     expect(bad.json().details.map((d: { field: string }) => d.field).sort()).toEqual(['fields.0.pattern', 'fields.1.show_if.field', 'fields.2.labels', 'fields.2.min_length', 'redirect_url']);
   });
+
+  it('takes null for no realm and no redirect (the validator turns a null there into "")', async () => {
+    const created = await h.request({
+      method: 'POST', url: '/api/admin/forms',
+      payload: { uid: 'null-form', name: 'Nulls', realm_uid: null, redirect_url: null, fields: [{ name: 'a', type: 'text', labels: { en: 'A' } }] },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    expect(created.json()).toMatchObject({ realm_uid: null, redirect_url: null });
+    const withRedirect = await h.request({ method: 'PUT', url: '/api/admin/forms/null-form', payload: { redirect_url: '/thanks' } });
+    expect(withRedirect.json().redirect_url).toBe('/thanks');
+    const cleared = await h.request({ method: 'PUT', url: '/api/admin/forms/null-form', payload: { redirect_url: null } });
+    expect(cleared.statusCode, cleared.body).toBe(200);
+    expect(cleared.json().redirect_url).toBeNull();
+  });
 });

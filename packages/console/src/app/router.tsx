@@ -5,11 +5,13 @@ import { identityRoutes } from '../areas/identity/routes';
 import { originationsRoutes } from '../areas/originations/routes';
 import { realmsRoutes } from '../areas/realms/routes';
 import { sitesRoutes } from '../areas/sites/routes';
+import { formsRoutes } from '../areas/forms/routes';
+import { templatesRoutes } from '../areas/templates/routes';
 import { appRoute, homeRoute, rootRoute, signInRoute } from './routes-base';
 
 const routeTree = rootRoute.addChildren([
   signInRoute,
-  appRoute.addChildren([homeRoute, ...realmsRoutes, ...originationsRoutes, ...engagementRoutes, ...contentRoutes, ...sitesRoutes, ...identityRoutes]),
+  appRoute.addChildren([homeRoute, ...realmsRoutes, ...originationsRoutes, ...engagementRoutes, ...contentRoutes, ...sitesRoutes, ...formsRoutes, ...templatesRoutes, ...identityRoutes]),
 ]);
 
 export const router = createRouter({ routeTree, basepath: '/admin', defaultPreload: 'intent' });

@@ -6,6 +6,7 @@ import { engagementNav } from './engagement/nav';
 import { originationsNav } from './originations/nav';
 import { contentNav } from './content/nav';
 import { sitesNav } from './sites/nav';
+import { formsNav } from './forms/nav';
 
 /** The main navigation, one group per area. */
 export const navGroups: { label: MessageKey; items: NavItem[] }[] = [
@@ -14,5 +15,6 @@ export const navGroups: { label: MessageKey; items: NavItem[] }[] = [
   { label: 'engagement.area', items: engagementNav },
   { label: 'content.area', items: contentNav },
   { label: 'sites.area', items: sitesNav },
+  { label: 'forms.area', items: formsNav },
   { label: 'identity.area', items: identityNav },
 ];

@@ -5,9 +5,11 @@ import { engagement } from '../areas/engagement/messages';
 import { originations } from '../areas/originations/messages';
 import { content } from '../areas/content/messages';
 import { sites } from '../areas/sites/messages';
+import { forms } from '../areas/forms/messages';
+import { templates } from '../areas/templates/messages';
 
 /** Every area's messages, by namespace: a key is `namespace.key`, e.g. `common.save`. */
-export const catalogue = { common, identity, realms, originations, engagement, content, sites };
+export const catalogue = { common, identity, realms, originations, engagement, content, sites, forms, templates };
 
 type Catalogue = typeof catalogue;
 export type MessageKey = {

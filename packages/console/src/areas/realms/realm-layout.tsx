@@ -12,7 +12,7 @@ import { useSession } from '../../session/session';
 
 const route = getRouteApi('/app/realms/$realmUid');
 
-type Tab = { to: '/realms/$realmUid' | `/realms/$realmUid/${'settings' | 'fields' | 'identity-provider' | 'clients' | 'integrations' | 'users' | 'events'}`; label: MessageKey; permission: string };
+type Tab = { to: '/realms/$realmUid' | `/realms/$realmUid/${'settings' | 'fields' | 'identity-provider' | 'clients' | 'integrations' | 'users' | 'events' | 'email-templates'}`; label: MessageKey; permission: string };
 const TABS: Tab[] = [
   { to: '/realms/$realmUid', label: 'realms.overview', permission: 'realms.read' },
   { to: '/realms/$realmUid/settings', label: 'realms.settings', permission: 'realms.read' },
@@ -22,6 +22,7 @@ const TABS: Tab[] = [
   { to: '/realms/$realmUid/integrations', label: 'realms.integrations', permission: 'realms.manage' },
   { to: '/realms/$realmUid/users', label: 'realms.users', permission: 'realm.users.read' },
   { to: '/realms/$realmUid/events', label: 'realms.events', permission: 'realm.activity.read' },
+  { to: '/realms/$realmUid/email-templates', label: 'templates.emailTemplates', permission: 'templates.read' },
 ];
 
 /** A realm: its name, delete, and tabs that are links to its sections (each a child route with its own URL). */

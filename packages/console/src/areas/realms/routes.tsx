@@ -29,6 +29,7 @@ const realmTabs = [
   createRoute({ ...child('integrations'), component: lazyRouteComponent(() => import('./integrations-page'), 'IntegrationsPage') }),
   createRoute({ ...child('users'), validateSearch: validateListSearch, component: lazyRouteComponent(() => import('./users-page'), 'UsersPage') }),
   createRoute({ ...child('users/$userId'), component: lazyRouteComponent(() => import('./user-page'), 'UserPage') }),
+  createRoute({ ...child('email-templates'), component: lazyRouteComponent(() => import('../templates/email-templates-page'), 'RealmEmailTemplatesPage') }),
   createRoute({ ...child('events'), validateSearch: validateEventsSearch, component: lazyRouteComponent(() => import('./events-page'), 'EventsPage') }),
 ] as const;
 

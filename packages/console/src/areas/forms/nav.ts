@@ -1,0 +1,5 @@
+import type { NavItem } from '../area';
+
+export const formsNav: NavItem[] = [
+  { to: '/forms', label: 'forms.forms', permission: 'forms.read' },
+];
