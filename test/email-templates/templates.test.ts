@@ -138,6 +138,12 @@ describe('email templates', () => {
     });
     expect(bad.statusCode).toBe(422);
     expect(bad.json().errors[0]).toContain('MJML: line 1');
+    // mj-include would read a file of the server's disk into the mail: it is never followed.
+    const include = await h.request({
+      method: 'POST', url: `${base()}/one_time_code/preview`,
+      payload: { draft: { format: 'mjml', subject: 'x', html: '<mjml><mj-body><mj-include path="/etc/passwd" type="html" /><mj-section><mj-column><mj-text>ok</mj-text></mj-column></mj-section></mj-body></mjml>', text: 'x' } },
+    });
+    expect(include.body).not.toContain('root:');
   });
 
   it('a saved template that fails when sent falls back to the shipped wording: the link still goes out', async () => {
