@@ -3,7 +3,8 @@ import { beginAttempt, type AttemptLimit } from '../attempts/limit.js';
 import { inTransaction, type Context } from '../context.js';
 import { formClosed, formFull, formRateLimited, notFound } from '../errors/index.js';
 import { recordEvent } from '../events/events.js';
-import { queueTemplatedMail } from '../mail/queue.js';
+import { queueTemplatedMail } from '../email-templates/queue.js';
+import { isLocale } from '../i18n/locale.js';
 import { removeObjects } from '../storage/storage.js';
 import { formResponses, forms, formTokenUses, type FormResponseRow, type StoredFile } from '../tables/forms.js';
 import { emitWebhookEvent } from '../webhooks/outbox.js';
@@ -101,7 +102,7 @@ export function mailVariables(row: FormWithRealm, response: FormResponseRow, loc
 export async function announceResponse(ctx: Context, row: FormWithRealm, response: FormResponseRow, realmName: string | null, confirm: boolean): Promise<void> {
   const { form } = row;
   const mail = (to: string, kind: 'form_notification' | 'form_confirmation', locale: string) => queueTemplatedMail(ctx, {
-    to, kind, realmId: form.realmId, locale, variables: { ...mailVariables(row, response, locale, realmName) },
+    to, kind, realmId: form.realmId, locale: isLocale(locale) ? locale : 'en', variables: { ...mailVariables(row, response, locale, realmName) },
   });
   for (const to of form.notifyEmails) await mail(to, 'form_notification', form.defaultLocale);
   if (confirm && form.confirmation && response.email) await mail(response.email, 'form_confirmation', response.locale);
