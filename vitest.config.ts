@@ -4,6 +4,7 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     globalSetup: ['test/global-setup.ts'],
+    setupFiles: ['test/helpers/one-query-per-connection.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',

@@ -9,11 +9,7 @@ import type { Storage } from './storage/storage.js';
 
 /** What every operation is given: the database, the clock, the configuration, a logger, the caches, the file storage and outgoing mail. */
 export interface Context {
-  /**
-   * The database, or the request's transaction during an admin write (a getter: db/request-transaction.ts).
-   * A context spread from another outside a request keeps the plain database: derive one as
-   * `{ ...ctx, log, get db() { return ctx.db; } }`.
-   */
+  /** The database; during an admin write, the handle itself answers with the request's transaction (db/handle.ts). */
   db: Db;
   database: Database;
   clock: Clock;

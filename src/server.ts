@@ -5,7 +5,6 @@ import { systemClock, type Clock } from './clock.js';
 import { withListenAddress, type Config } from './config.js';
 import type { Context } from './context.js';
 import { openDatabase, type Database } from './db/connect.js';
-import { requestTransaction } from './db/request-transaction.js';
 import { applyMigrations } from './db/migrate.js';
 import { ensureOwner, issueOwnerToken } from './bootstrap.js';
 import { Caches } from './caches.js';
@@ -61,8 +60,7 @@ export function startingContext(config: Config, log: FastifyBaseLogger, clock: C
     storage: config.storage ? s3Storage(config.storage) : localDiskStorage(path.join(config.dataDir, 'uploads')),
     mail: createMailer(config, log),
     renderMail: DEFAULT_MODULES.find((m) => m.mailRenderer)?.mailRenderer,
-    // Inside an admin write, the request's transaction (db/request-transaction.ts).
-    get db() { return requestTransaction() ?? opened().database.db; },
+    get db() { return opened().database.db; },
     get database() { return opened().database; },
     get caches() { return opened().caches; },
   };

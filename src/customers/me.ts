@@ -1,5 +1,6 @@
 import type { Static } from '@sinclair/typebox';
 import type { Context } from '../context.js';
+import { readAll } from '../db/parallel.js';
 import type { MeModel } from './schema.js';
 import { normalizeEmail } from '../admin-auth/team.js';
 import { recordEvent } from '../events/events.js';
@@ -34,7 +35,7 @@ export function meBody(user: RealmUser, fields: CustomField[], delegatedToken: D
 }
 
 export async function getMe(ctx: Context, customer: Customer): Promise<MeBody> {
-  const [fields, delegatedToken] = await Promise.all([fieldsOf(ctx, customer.realm.id), delegatedTokenOf(ctx, customer)]);
+  const [fields, delegatedToken] = await readAll(ctx.db, [() => fieldsOf(ctx, customer.realm.id), () => delegatedTokenOf(ctx, customer)] as const);
   return meBody(customer.user, fields, delegatedToken);
 }
 

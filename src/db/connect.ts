@@ -6,6 +6,7 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import { acquireDataLock } from './data-lock.js';
+import { requestScopedDb } from './handle.js';
 import { DatabaseUnavailable } from './errors.js';
 import { copySeedCluster, loadSeedArchive } from './seed.js';
 
@@ -70,7 +71,7 @@ export function postgresDatabase(url: string, poolSize: number): Database {
   const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: 5000 });
   // An idle client that loses its server must not take the process down with it.
   pool.on('error', () => {});
-  const db = drizzlePg(pool) as unknown as Db;
+  const db = requestScopedDb(drizzlePg(pool) as unknown as Db);
   const channels = new Map<string, Set<(payload: string) => void>>();
   let listening: Promise<pg.Client> | null = null;
   let closed = false;
@@ -167,7 +168,7 @@ async function openEmbedded(dataDir: string | null): Promise<Database> {
       throw new DatabaseUnavailable(`cannot open the embedded database in ${folder}: ${(err as Error).message}`);
     }
   }
-  const db = drizzlePglite(client) as unknown as Db;
+  const db = requestScopedDb(drizzlePglite(client) as unknown as Db);
   return {
     db,
     kind: 'pglite',

@@ -1,4 +1,5 @@
 import type { Db } from './connect.js';
+import { currentDb } from './handle.js';
 
 const statements = new WeakMap<Db, Map<string, unknown>>();
 
@@ -7,7 +8,8 @@ const statements = new WeakMap<Db, Map<string, unknown>>();
  * it once per connection instead of on every request, which is most of the cost of a small query.
  * `name` must be unique in the application and always name the same SQL text.
  */
-export function prepared<T>(db: Db, name: string, build: (db: Db, name: string) => T): T {
+export function prepared<T>(handle: Db, name: string, build: (db: Db, name: string) => T): T {
+  const db = currentDb(handle);
   let byName = statements.get(db);
   if (!byName) statements.set(db, byName = new Map());
   let statement = byName.get(name) as T | undefined;

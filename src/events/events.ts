@@ -26,34 +26,56 @@ const withRealmAndEmail = {
 };
 
 /**
- * Records one business event of a realm user, at the context clock's now, and counts it with the user's;
- * the event goes to the webhook outbox with it, under its own type.
+ * Records one business event of a realm user, at the context clock's now, and counts it with the user's
+ * (one statement: `eventWrites`); the event goes to the webhook outbox with it, under its own type.
  */
 export async function recordEvent(ctx: Pick<Context, 'db' | 'clock' | 'caches'>, event: EventInput): Promise<BusinessEvent> {
   const impersonatorId = event.impersonatorId ?? null;
-  const impersonated = impersonatorId !== null;
   return ctx.db.transaction(async (tx) => {
-    const [row] = await tx.insert(businessEvents).values({
-      realmId: event.realmId,
-      userId: event.userId,
-      type: event.type,
-      impersonated,
-      impersonatorId,
-      properties: event.properties ?? {},
-      createdAt: ctx.clock.now(),
-    }).returning(withRealmAndEmail);
+    const { values, counts } = eventWrites(tx, {
+      realmId: event.realmId, userId: event.userId, type: event.type, at: ctx.clock.now(),
+      impersonatorId, properties: event.properties ?? {},
+    });
+    const [row] = await tx.with(...counts).insert(businessEvents).values(values).returning(withRealmAndEmail);
     const { realmUid, email, ...recorded } = row;
-    if (event.userId !== null) {
-      await countEvent(tx, event.userId, impersonated ? 1 : 0);
-      await countEventOfType(tx, { realmId: event.realmId, userId: event.userId, type: event.type, at: row.createdAt });
-    }
     await emitWebhookEvent(tx, ctx.clock, businessEventWebhook(recorded, email, realmUid), ctx.caches);
     return recorded;
   });
 }
 
+interface EventWrite {
+  realmId: number | SQL;
+  userId: number | SQL | null;
+  type: string | SQL;
+  at: Date | SQL;
+  impersonatorId?: number | null;
+  properties?: Record<string, unknown>;
+}
+
+/**
+ * What recording an event writes, as builders a statement is made of: the event's row, and the
+ * user's counts as data-modifying CTEs (none without a user). `recordEvent` inserts the row after the
+ * counts; a hot path (a sign-in) folds all of it into a statement of its own.
+ */
+export function eventWrites(db: Db, event: EventWrite) {
+  const impersonated = event.impersonatorId != null;
+  const values = {
+    realmId: event.realmId, userId: event.userId, type: event.type, impersonated, impersonatorId: event.impersonatorId ?? null,
+    properties: event.properties ?? {}, createdAt: event.at,
+  };
+  if (event.userId === null) return { values, counts: [] };
+  return {
+    values,
+    counts: [
+      db.$with('event_counted').as(countEvent(db, event.userId, impersonated ? 1 : 0).returning({ userId: businessEventCounts.userId })),
+      db.$with('event_counted_of_type').as(countEventOfType(db, { realmId: event.realmId, userId: event.userId, type: event.type, at: event.at })
+        .returning({ userId: businessEventTypeCounts.userId })),
+    ],
+  };
+}
+
 /** One more event in a user's counts; a builder, so that a hot path can fold it into a statement of its own. */
-export const countEvent = (db: Db, userId: number | SQL, impersonated: 0 | 1) => db.insert(businessEventCounts)
+const countEvent = (db: Db, userId: number | SQL, impersonated: 0 | 1) => db.insert(businessEventCounts)
   .values({ userId, total: 1, impersonated })
   .onConflictDoUpdate({
     target: businessEventCounts.userId,
@@ -64,7 +86,7 @@ export const countEvent = (db: Db, userId: number | SQL, impersonated: 0 | 1) =>
   });
 
 /** One more event of a type in a user's counts, and its time as the type's last; a builder, like `countEvent`. */
-export const countEventOfType = (db: Db, event: { realmId: number | SQL; userId: number | SQL; type: string | SQL; at: Date | SQL }) => db
+const countEventOfType = (db: Db, event: { realmId: number | SQL; userId: number | SQL; type: string | SQL; at: Date | SQL }) => db
   .insert(businessEventTypeCounts)
   .values({ realmId: event.realmId, userId: event.userId, type: event.type, count: 1, lastAt: event.at })
   .onConflictDoUpdate({

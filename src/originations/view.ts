@@ -1,6 +1,7 @@
 import { inArray } from 'drizzle-orm';
 import type { Static } from '@sinclair/typebox';
 import type { Db } from '../db/connect.js';
+import { readAll } from '../db/parallel.js';
 import { admins } from '../tables/admin-auth.js';
 import { realmUsers } from '../tables/realms.js';
 import { userName } from '../realms/users.js';
@@ -51,13 +52,13 @@ async function loadRelated(db: Db, rows: Submission[]) {
   const ids = rows.map((r) => r.id);
   const originationIds = unique(rows.map((r) => r.originationId));
   const groupIds = unique(rows.map((r) => r.assigneeGroupId));
-  const [originationRows, tasks, responses, users, groups] = await Promise.all([
-    db.select().from(originations).where(inArray(originations.id, originationIds)),
-    tasksOf(db, originationIds),
-    db.select().from(submissionTasks).where(inArray(submissionTasks.submissionId, ids)),
-    db.select().from(realmUsers).where(inArray(realmUsers.id, unique(rows.map((r) => r.userId)))),
-    groupIds.length ? db.select().from(reviewerGroups).where(inArray(reviewerGroups.id, groupIds)) : [],
-  ]);
+  const [originationRows, tasks, responses, users, groups] = await readAll(db, [
+    () => db.select().from(originations).where(inArray(originations.id, originationIds)),
+    () => tasksOf(db, originationIds),
+    () => db.select().from(submissionTasks).where(inArray(submissionTasks.submissionId, ids)),
+    () => db.select().from(realmUsers).where(inArray(realmUsers.id, unique(rows.map((r) => r.userId)))),
+    async () => (groupIds.length ? db.select().from(reviewerGroups).where(inArray(reviewerGroups.id, groupIds)) : []),
+  ] as const);
   const adminIds = unique([...rows.map((r) => r.assigneeAdminId), ...responses.map((r) => r.completedByAdminId)]);
   const adminRows = adminIds.length ? await db.select().from(admins).where(inArray(admins.id, adminIds)) : [];
   const fileAnswers = responses.flatMap((response) => {

@@ -61,7 +61,9 @@ export async function requestCode(ctx: Context, realm: Realm, identifier: string
   const subject = signInSubject(realm.id, found, identifier);
   const now = ctx.clock.now();
   const taken: [AttemptLimit, string][] = [];
-  const giveBack = () => Promise.all(taken.map(([limit, counted]) => attemptNotCounted(ctx, limit, counted)));
+  const giveBack = async () => {
+    for (const [limit, counted] of taken) await attemptNotCounted(ctx, limit, counted);
+  };
   for (const counted of [[CODES_PER_ADDRESS, `${realm.id}:${address}`], [CODES_PER_USER, subject]] as [AttemptLimit, string][]) {
     const attempt = await beginAttempt(ctx, counted[0], counted[1]);
     if (!attempt.allowed) {

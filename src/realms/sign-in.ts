@@ -5,8 +5,8 @@ import { SIGN_IN_LIMIT, signInSubject } from './sign-in-limit.js';
 import type { Context } from '../context.js';
 import type { Db } from '../db/connect.js';
 import { prepared } from '../db/prepared.js';
-import { countEvent, countEventOfType, recordEvent } from '../events/events.js';
-import { businessEventCounts, businessEventTypeCounts, businessEvents } from '../tables/events.js';
+import { eventWrites, recordEvent } from '../events/events.js';
+import { businessEvents } from '../tables/events.js';
 import { businessEventWebhook } from '../events/log.js';
 import { emitWebhookEvent } from '../webhooks/outbox.js';
 import { UNKNOWN_ACCOUNT_HASH, verifyPassword } from '../security/passwords.js';
@@ -91,14 +91,9 @@ const signedIn = (db: Db) => prepared(db, 'realm_sign_in_success', (d, name) => 
   const userId = sql`${sql.placeholder('userId')}::integer`;
   const createdAt = sql`${sql.placeholder('createdAt')}::timestamptz`;
   const forgotten = d.$with('forgotten').as(forgetting(d, sql.placeholder('scope'), sql.placeholder('subject')).returning({ subject: attemptCounters.subject }));
-  const logged = d.$with('logged').as(d.insert(businessEvents).values({
-    realmId: sql`${sql.placeholder('realmId')}::integer`, userId, type: 'user_login_log', createdAt,
-  }).returning({ id: businessEvents.id }));
-  const counted = d.$with('counted').as(countEvent(d, userId, 0).returning({ userId: businessEventCounts.userId }));
-  const countedOfType = d.$with('counted_of_type').as(countEventOfType(d, {
-    realmId: sql`${sql.placeholder('realmId')}::integer`, userId, type: 'user_login_log', at: createdAt,
-  }).returning({ userId: businessEventTypeCounts.userId }));
-  return d.with(forgotten, logged, counted, countedOfType).insert(realmSessions).values({
+  const event = eventWrites(d, { realmId: sql`${sql.placeholder('realmId')}::integer`, userId, type: 'user_login_log', at: createdAt });
+  const logged = d.$with('logged').as(d.insert(businessEvents).values(event.values).returning({ id: businessEvents.id }));
+  return d.with(forgotten, logged, ...event.counts).insert(realmSessions).values({
     realmId: sql`${sql.placeholder('realmId')}::integer`, userId, sessionHash: sql`${sql.placeholder('sessionHash')}::text`,
     expiresAt: sql`${sql.placeholder('expiresAt')}::timestamptz`, createdAt, lastUsedAt: createdAt,
     userAgent: sql`${sql.placeholder('userAgent')}::text`,
