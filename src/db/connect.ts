@@ -6,6 +6,7 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import { acquireDataLock } from './data-lock.js';
+import { embeddedAssets } from './embedded-assets.js';
 import { requestScopedDb } from './handle.js';
 import { DatabaseUnavailable } from './errors.js';
 import { copySeedCluster, loadSeedArchive } from './seed.js';
@@ -155,14 +156,14 @@ async function openEmbedded(dataDir: string | null): Promise<Database> {
   let release = () => {};
   let client: PGlite;
   if (dataDir === null) {
-    client = await PGlite.create({ loadDataDir: await loadSeedArchive() });
+    client = await PGlite.create({ loadDataDir: await loadSeedArchive(), ...await embeddedAssets() });
   } else {
     fs.mkdirSync(dataDir, { recursive: true });
     release = acquireDataLock(dataDir);
     const folder = path.join(dataDir, 'db');
     try {
       if (!fs.existsSync(path.join(folder, 'PG_VERSION'))) await copySeedCluster(folder);
-      client = await PGlite.create({ dataDir: folder });
+      client = await PGlite.create({ dataDir: folder, ...await embeddedAssets() });
     } catch (err) {
       release();
       throw new DatabaseUnavailable(`cannot open the embedded database in ${folder}: ${(err as Error).message}`);
