@@ -1,11 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { collectDefaultMetrics, register as processRegistry, Registry } from 'prom-client';
-import type { Context } from '../context.js';
-import { bearerOf } from '../http/bearer.js';
-import { unauthorized } from '../errors/index.js';
-import { hashSecret, safeEqual } from '../security/secrets.js';
-import { databaseGauges } from './gauges.js';
-import { requestDurations } from './http.js';
+import type { Context } from '../../context.js';
+import { bearerOf } from '../../http/bearer.js';
+import { unauthorized } from '../../errors/index.js';
+import { hashSecret, safeEqual } from '../../security/secrets.js';
+import { databaseGauges } from '../gauges.js';
+import { requestDurations } from '../http.js';
 
 let processMetricsStarted = false;
 

@@ -1,14 +1,14 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { Context } from '../context.js';
-import { PERSONAL_ROUTE_NOTE } from '../admin-auth/personal-data.js';
-import { acting } from '../admin-auth/guard.js';
-import { DateTime, ref, useModels } from '../http/models.js';
-import { failures } from '../http/responses.js';
-import { requireRealm } from '../realms/realms.js';
-import { RealmUserParams } from '../realms/schema.js';
-import { createImpersonationLink } from './links.js';
+import type { Context } from '../../context.js';
+import { PERSONAL_ROUTE_NOTE } from '../../admin-auth/personal-data.js';
+import { acting } from '../../admin-auth/guard.js';
+import { DateTime, ref, useModels } from '../../http/models.js';
+import { failures } from '../../http/responses.js';
+import { requireRealm } from '../../realms/realms.js';
+import { RealmUserParams } from '../../realms/schema.js';
+import { createImpersonationLink } from '../links.js';
 
 const ImpersonationLinkModel = Type.Object({
   url: Type.String({ format: 'uri', description: '{BASE_URL}/realms/{realm_uid}/session/access/{token}: opens a session as the user, once' }),

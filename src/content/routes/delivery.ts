@@ -1,20 +1,20 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { Context } from '../context.js';
-import { ref, useModels } from '../http/models.js';
-import { ifNoneMatchHits } from '../http/etag.js';
-import { Meta } from '../http/pagination.js';
-import { customerOf } from '../customers/credential.js';
-import { credentialFailures } from '../customers/schema.js';
-import { RealmUidParam } from '../realms/schema.js';
-import { listEntries, showEntry, type Delivered } from './delivery.js';
-import { QueryProblems } from './delivery-query.js';
+import type { Context } from '../../context.js';
+import { ref, useModels } from '../../http/models.js';
+import { ifNoneMatchHits } from '../../http/etag.js';
+import { Meta } from '../../http/pagination.js';
+import { customerOf } from '../../customers/credential.js';
+import { credentialFailures } from '../../customers/schema.js';
+import { RealmUidParam } from '../../realms/schema.js';
+import { listEntries, showEntry, type Delivered } from '../delivery.js';
+import { QueryProblems } from '../delivery-query.js';
 import {
   contentFailures, DeliveredEntryModel, DeliveredListModel, DeliveryTokenErrorModel, DeliveryTokenModel, EntriesParams, EntriesQuery,
   EntryParams, EntryQuery, QueryErrorModel,
-} from './delivery-schema.js';
-import { issueDeliveryToken, readerOf } from './delivery-token.js';
+} from '../delivery-schema.js';
+import { issueDeliveryToken, readerOf } from '../delivery-token.js';
 
 const tags = ['Entries'];
 const NotModified = Type.Null({ description: 'Not modified: the entity matching If-None-Match is still current (ETag header, no body)' });

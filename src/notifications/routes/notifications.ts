@@ -1,19 +1,19 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { Context } from '../context.js';
-import { PERSONAL_ROUTE_NOTE } from '../admin-auth/personal-data.js';
-import { customerOf } from '../customers/credential.js';
-import { credentialFailures, RealmNotFound } from '../customers/schema.js';
-import { ref, useModels } from '../http/models.js';
-import { metaOf, pageOf, PageQuery } from '../http/pagination.js';
-import { failures } from '../http/responses.js';
-import { requireRealm } from '../realms/realms.js';
-import { RealmUserParams } from '../realms/schema.js';
-import { findRealmUser } from '../realms/users.js';
-import { listInbox, openAllNotifications, openNotification } from './inbox.js';
-import { sendNotification } from './notifications.js';
-import { InboxModel, LIMITS, NotificationInput, NotificationModel, NotificationParams, OpenedAllModel } from './schema.js';
+import type { Context } from '../../context.js';
+import { PERSONAL_ROUTE_NOTE } from '../../admin-auth/personal-data.js';
+import { customerOf } from '../../customers/credential.js';
+import { credentialFailures, RealmNotFound } from '../../customers/schema.js';
+import { ref, useModels } from '../../http/models.js';
+import { metaOf, pageOf, PageQuery } from '../../http/pagination.js';
+import { failures } from '../../http/responses.js';
+import { requireRealm } from '../../realms/realms.js';
+import { RealmUserParams } from '../../realms/schema.js';
+import { findRealmUser } from '../../realms/users.js';
+import { listInbox, openAllNotifications, openNotification } from '../inbox.js';
+import { sendNotification } from '../notifications.js';
+import { InboxModel, LIMITS, NotificationInput, NotificationModel, NotificationParams, OpenedAllModel } from '../schema.js';
 
 const tags = ['Notifications'];
 

@@ -1,15 +1,15 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { Context } from '../context.js';
-import { acting, adminOf } from '../admin-auth/guard.js';
-import { ref, useModels } from '../http/models.js';
-import { listOf, metaOf, pageOf } from '../http/pagination.js';
-import { failures, NoContent } from '../http/responses.js';
-import { AvatarModel, RealmUserModel } from '../realms/schema.js';
-import { ApplyFiltersInput, FiltersInput, MatchesCount, MatchesPreview, SegmentIdParam, SegmentInput, SegmentListQuery, SegmentModel } from './schema.js';
+import type { Context } from '../../context.js';
+import { acting, adminOf } from '../../admin-auth/guard.js';
+import { ref, useModels } from '../../http/models.js';
+import { listOf, metaOf, pageOf } from '../../http/pagination.js';
+import { failures, NoContent } from '../../http/responses.js';
+import { AvatarModel, RealmUserModel } from '../../realms/schema.js';
+import { ApplyFiltersInput, FiltersInput, MatchesCount, MatchesPreview, SegmentIdParam, SegmentInput, SegmentListQuery, SegmentModel } from '../schema.js';
 import {
   applyFilters, countMatches, createSegment, deleteSegment, listSegments, previewMatches, PREVIEWED_USERS, requireSegment, segmentBody, updateSegment,
-} from './segments.js';
+} from '../segments.js';
 
 const tags = ['Segments'];
 const PERSONAL = ' Filters naming a personal attribute (email, username, first_name, last_name, a custom field of type text or paragraph) '

@@ -1,14 +1,14 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { Context } from '../context.js';
-import { acting } from '../admin-auth/guard.js';
-import { ref, useModels } from '../http/models.js';
-import { listOf, metaOf, pageOf } from '../http/pagination.js';
-import { failures, NoContent } from '../http/responses.js';
-import type { Lockables } from './lockables.js';
-import { acquireLock, LEASE_MINUTES, listLocks, releaseLock, renewLock } from './locks.js';
-import { OVERRIDE_DESCRIPTION } from './override.js';
-import { LockIdParam, LockInput, LockListQuery, LockModel } from './schema.js';
+import type { Context } from '../../context.js';
+import { acting } from '../../admin-auth/guard.js';
+import { ref, useModels } from '../../http/models.js';
+import { listOf, metaOf, pageOf } from '../../http/pagination.js';
+import { failures, NoContent } from '../../http/responses.js';
+import type { Lockables } from '../lockables.js';
+import { acquireLock, LEASE_MINUTES, listLocks, releaseLock, renewLock } from '../locks.js';
+import { OVERRIDE_DESCRIPTION } from '../override.js';
+import { LockIdParam, LockInput, LockListQuery, LockModel } from '../schema.js';
 
 const tags = ['Locks'];
 const PERMISSIONS = 'Content entries: `content.write` takes a lock, `content.publish` takes one over or releases another\'s; site items: '

@@ -1,10 +1,10 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { Context } from '../context.js';
-import { ref, useModels } from '../http/models.js';
-import { failures } from '../http/responses.js';
-import { AccountInput, AccountModel } from './schema.js';
-import { accountBody, getAccount, updateAccount } from './account.js';
+import type { Context } from '../../context.js';
+import { ref, useModels } from '../../http/models.js';
+import { failures } from '../../http/responses.js';
+import { AccountInput, AccountModel } from '../schema.js';
+import { accountBody, getAccount, updateAccount } from '../account.js';
 
 const tags = ['Account'];
 

@@ -1,17 +1,17 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { Context } from '../../context.js';
-import { ErrorBody } from '../../http/errors.js';
-import { ref, useModels } from '../../http/models.js';
-import { failures, NoContent } from '../../http/responses.js';
-import { customerOf } from '../../customers/credential.js';
-import { credentialFailures, RealmNotFound } from '../../customers/schema.js';
-import { requireRealm } from '../../realms/realms.js';
-import { RealmUidParam } from '../../realms/schema.js';
-import { deleteZendeskIntegration, getZendeskIntegration, putZendeskIntegration } from './settings.js';
-import { ZendeskIntegrationInput, ZendeskIntegrationModel, ZendeskSsoUrlModel, ZendeskTokenModel } from './schema.js';
-import { zendeskSsoUrl, zendeskToken } from './token.js';
+import type { Context } from '../../../context.js';
+import { ErrorBody } from '../../../http/errors.js';
+import { ref, useModels } from '../../../http/models.js';
+import { failures, NoContent } from '../../../http/responses.js';
+import { customerOf } from '../../../customers/credential.js';
+import { credentialFailures, RealmNotFound } from '../../../customers/schema.js';
+import { requireRealm } from '../../../realms/realms.js';
+import { RealmUidParam } from '../../../realms/schema.js';
+import { deleteZendeskIntegration, getZendeskIntegration, putZendeskIntegration } from '../settings.js';
+import { ZendeskIntegrationInput, ZendeskIntegrationModel, ZendeskSsoUrlModel, ZendeskTokenModel } from '../schema.js';
+import { zendeskSsoUrl, zendeskToken } from '../token.js';
 
 const tags = ['Integrations'];
 const access = { access: 'realms.manage', target: 'realm_uid' } as const;

@@ -1,13 +1,13 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { acting } from '../admin-auth/guard.js';
-import type { Context } from '../context.js';
-import { ref, useModels } from '../http/models.js';
-import { failures, NoContent } from '../http/responses.js';
-import { requireRealm } from '../realms/realms.js';
-import { RealmUidParam } from '../realms/schema.js';
-import { ClaimMappingModel, IdentityProviderInput, IdentityProviderModel } from './schema.js';
-import { deleteIdentityProvider, getIdentityProvider, putIdentityProvider } from './settings.js';
+import { acting } from '../../admin-auth/guard.js';
+import type { Context } from '../../context.js';
+import { ref, useModels } from '../../http/models.js';
+import { failures, NoContent } from '../../http/responses.js';
+import { requireRealm } from '../../realms/realms.js';
+import { RealmUidParam } from '../../realms/schema.js';
+import { ClaimMappingModel, IdentityProviderInput, IdentityProviderModel } from '../schema.js';
+import { deleteIdentityProvider, getIdentityProvider, putIdentityProvider } from '../settings.js';
 
 const tags = ['Identity provider'];
 const path = '/customers/:realm_uid/identity_provider';

@@ -1,16 +1,16 @@
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { Context } from '../context.js';
-import { customerOf } from '../customers/credential.js';
-import { credentialFailures, RealmNotFound } from '../customers/schema.js';
-import { attachmentNotFound, notFound } from '../errors/index.js';
-import { ref, useModels } from '../http/models.js';
-import { FILE_FORM_FAILURES, fileForm, readFileForm } from '../http/multipart.js';
-import { failures, NoContent } from '../http/responses.js';
-import { sendStoredObject } from '../http/stored-object.js';
-import { requireRealm } from '../realms/realms.js';
-import { createAttachment, deleteAttachment, discardFile, readAttachment, receiveFile, uploadLimits, type AttachmentFile } from './attachments.js';
-import { AdminAttachmentParams, AttachmentModel, AttachmentParams, FileContent, RealmParams } from './schema.js';
+import type { Context } from '../../context.js';
+import { customerOf } from '../../customers/credential.js';
+import { credentialFailures, RealmNotFound } from '../../customers/schema.js';
+import { attachmentNotFound, notFound } from '../../errors/index.js';
+import { ref, useModels } from '../../http/models.js';
+import { FILE_FORM_FAILURES, fileForm, readFileForm } from '../../http/multipart.js';
+import { failures, NoContent } from '../../http/responses.js';
+import { sendStoredObject } from '../../http/stored-object.js';
+import { requireRealm } from '../../realms/realms.js';
+import { createAttachment, deleteAttachment, discardFile, readAttachment, receiveFile, uploadLimits, type AttachmentFile } from '../attachments.js';
+import { AdminAttachmentParams, AttachmentModel, AttachmentParams, FileContent, RealmParams } from '../schema.js';
 
 const tags = ['Attachments'];
 

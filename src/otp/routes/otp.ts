@@ -1,14 +1,14 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { Context } from '../context.js';
-import { customerRealmOf } from '../customers/credential.js';
-import { RealmNotFound } from '../customers/schema.js';
-import { otpAttemptsExceeded, otpCodeInvalid } from '../errors/index.js';
-import { ref } from '../http/models.js';
-import { failures } from '../http/responses.js';
-import { checkCode, secondsUntil } from './codes.js';
-import { VerifyInput } from './schema.js';
+import type { Context } from '../../context.js';
+import { customerRealmOf } from '../../customers/credential.js';
+import { RealmNotFound } from '../../customers/schema.js';
+import { otpAttemptsExceeded, otpCodeInvalid } from '../../errors/index.js';
+import { ref } from '../../http/models.js';
+import { failures } from '../../http/responses.js';
+import { checkCode, secondsUntil } from '../codes.js';
+import { VerifyInput } from '../schema.js';
 
 const tags = ['One-time codes'];
 const Params = Type.Object({ realm_uid: Type.String({ description: 'The realm\'s uid' }) });

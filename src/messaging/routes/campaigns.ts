@@ -1,24 +1,24 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { Context } from '../context.js';
-import { acting, adminOf } from '../admin-auth/guard.js';
-import { personalDataReach } from '../admin-auth/personal-data.js';
-import { ref, useModels } from '../http/models.js';
-import { onlyOf, trimmed } from '../http/only.js';
-import { metaOf, pageOf, PageQuery } from '../http/pagination.js';
-import { failures, NoContent } from '../http/responses.js';
-import { campaignBody, campaignRecipientCount, createCampaign, deleteCampaign, listCampaigns, requireCampaign, updateCampaign } from './campaigns.js';
-import { cancelDelivery, createDelivery, listDeliveries, resendInDoubt, showDelivery } from './deliveries.js';
-import { listMessageDeliveries } from './message-deliveries.js';
-import { legacyNaming, listed, renamed } from './naming.js';
-import { previewCampaign, previewDraft, sendTest } from './previews.js';
+import type { Context } from '../../context.js';
+import { acting, adminOf } from '../../admin-auth/guard.js';
+import { personalDataReach } from '../../admin-auth/personal-data.js';
+import { ref, useModels } from '../../http/models.js';
+import { onlyOf, trimmed } from '../../http/only.js';
+import { metaOf, pageOf, PageQuery } from '../../http/pagination.js';
+import { failures, NoContent } from '../../http/responses.js';
+import { campaignBody, campaignRecipientCount, createCampaign, deleteCampaign, listCampaigns, requireCampaign, updateCampaign } from '../campaigns.js';
+import { cancelDelivery, createDelivery, listDeliveries, resendInDoubt, showDelivery } from '../deliveries.js';
+import { listMessageDeliveries } from '../message-deliveries.js';
+import { legacyNaming, listed, renamed } from '../naming.js';
+import { previewCampaign, previewDraft, sendTest } from '../previews.js';
 import {
   CampaignInput, CampaignList, DraftPreviewInput, CampaignListItem, CampaignListQuery, CampaignModel, CampaignParams, CampaignUpdate, DeliveryInput,
   DeliveryList, DeliveryListItem, DeliveryModel, DeliveryParams, MessageDeliveryList, MessageDeliveryModel, MessageDeliveryQuery,
   PreviewInput, PreviewModel, RecipientCountModel, TestInput, TestSentModel,
-} from './schema.js';
-import { TEMPLATE_LIMITS } from './templates.js';
+} from '../schema.js';
+import { TEMPLATE_LIMITS } from '../templates.js';
 
 const tags = ['Messaging'];
 const LEGACY = 'With `X-Api-Naming: legacy` the segment attributes are named `targets`, `targets_enabled`, `target_list` and the '

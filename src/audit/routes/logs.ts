@@ -1,11 +1,11 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { Context } from '../context.js';
-import { ref, useModels } from '../http/models.js';
-import { listOf, metaOf, pageOf } from '../http/pagination.js';
-import { failures } from '../http/responses.js';
-import { listAuditLogs } from './log.js';
-import { AuditLogModel, AuditLogQuery } from './schema.js';
+import type { Context } from '../../context.js';
+import { ref, useModels } from '../../http/models.js';
+import { listOf, metaOf, pageOf } from '../../http/pagination.js';
+import { failures } from '../../http/responses.js';
+import { listAuditLogs } from '../log.js';
+import { AuditLogModel, AuditLogQuery } from '../schema.js';
 
 export function auditLogRoutes(ctx: Context): FastifyPluginAsync {
   return async (scope) => {

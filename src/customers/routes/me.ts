@@ -1,13 +1,13 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { Context } from '../context.js';
-import { ref, useModels } from '../http/models.js';
-import { failures } from '../http/responses.js';
-import { AvatarModel } from '../realms/schema.js';
-import { customerOf } from './credential.js';
-import { getMe, updateMe } from './me.js';
-import { credentialFailures, DelegatedTokenModel, GrantExpiredError, MeInput, MeModel, RealmNotFound, UserSessionError } from './schema.js';
+import type { Context } from '../../context.js';
+import { ref, useModels } from '../../http/models.js';
+import { failures } from '../../http/responses.js';
+import { AvatarModel } from '../../realms/schema.js';
+import { customerOf } from '../credential.js';
+import { getMe, updateMe } from '../me.js';
+import { credentialFailures, DelegatedTokenModel, GrantExpiredError, MeInput, MeModel, RealmNotFound, UserSessionError } from '../schema.js';
 
 const tags = ['Profile'];
 const Params = Type.Object({ realm_uid: Type.String({ description: 'The realm\'s uid' }) });

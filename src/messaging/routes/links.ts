@@ -1,8 +1,8 @@
 import type { FastifyPluginAsync } from 'fastify';
-import type { Context } from '../context.js';
-import { html, pageErrorHandler, sendPage } from '../shared/html/layout.js';
-import { pageTexts, type Texts } from '../shared/html/messages.js';
-import { realmOfLink, recordOpen, unsubscribe } from './tracking.js';
+import type { Context } from '../../context.js';
+import { html, pageErrorHandler, sendPage } from '../../shared/html/layout.js';
+import { pageTexts, type Texts } from '../../shared/html/messages.js';
+import { realmOfLink, recordOpen, unsubscribe } from '../tracking.js';
 
 /** A transparent 1×1 GIF. */
 const PIXEL = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');

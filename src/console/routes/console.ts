@@ -2,12 +2,12 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import fastifyStatic from '@fastify/static';
-import type { Context } from '../context.js';
-import { routeNotFound } from '../errors/index.js';
-import { handleError } from '../http/errors.js';
+import type { Context } from '../../context.js';
+import { routeNotFound } from '../../errors/index.js';
+import { handleError } from '../../http/errors.js';
 
 /** Where `npm run build` (vite, packages/console) writes the console: dist/admin at the project's root. */
-export const CONSOLE_DIR = fileURLToPath(new URL('../../dist/admin/', import.meta.url));
+export const CONSOLE_DIR = fileURLToPath(new URL('../../../dist/admin/', import.meta.url));
 
 /**
  * The page may load only what this server sends: no CDN, font or analytics request leaves the origin.

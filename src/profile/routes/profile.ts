@@ -1,17 +1,17 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { Context } from '../context.js';
-import { ref, useModels } from '../http/models.js';
-import { metaOf, pageOf } from '../http/pagination.js';
-import { failures, NoContent } from '../http/responses.js';
-import { customerOf } from '../customers/credential.js';
-import { getMe, updateMe } from '../customers/me.js';
-import { credentialFailures, DelegatedTokenModel, MeInput, MeModel } from '../customers/schema.js';
-import { AvatarModel } from '../realms/schema.js';
-import { SessionListModel, SessionModel } from '../realms/schema.js';
-import { RealmQuery, SessionNotFound, SessionParams, SessionsQuery } from './schema.js';
-import { endUserSession, listUserSessions } from '../realms/user-sessions.js';
+import type { Context } from '../../context.js';
+import { ref, useModels } from '../../http/models.js';
+import { metaOf, pageOf } from '../../http/pagination.js';
+import { failures, NoContent } from '../../http/responses.js';
+import { customerOf } from '../../customers/credential.js';
+import { getMe, updateMe } from '../../customers/me.js';
+import { credentialFailures, DelegatedTokenModel, MeInput, MeModel } from '../../customers/schema.js';
+import { AvatarModel } from '../../realms/schema.js';
+import { SessionListModel, SessionModel } from '../../realms/schema.js';
+import { RealmQuery, SessionNotFound, SessionParams, SessionsQuery } from '../schema.js';
+import { endUserSession, listUserSessions } from '../../realms/user-sessions.js';
 
 const tags = ['Profile'];
 const Query = Type.Object(RealmQuery);

@@ -1,14 +1,14 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { Context } from '../context.js';
-import { listUserEvents } from '../events/log.js';
-import { UserEventModel, UserEventQuery } from '../events/schema.js';
-import { ref, useModels } from '../http/models.js';
-import { listOf, metaOf, pageOf } from '../http/pagination.js';
-import { preferredLocale } from '../i18n/locale.js';
-import { RealmUidParam } from '../realms/schema.js';
-import { customerOf } from './credential.js';
-import { credentialFailures } from './schema.js';
+import type { Context } from '../../context.js';
+import { listUserEvents } from '../../events/log.js';
+import { UserEventModel, UserEventQuery } from '../../events/schema.js';
+import { ref, useModels } from '../../http/models.js';
+import { listOf, metaOf, pageOf } from '../../http/pagination.js';
+import { preferredLocale } from '../../i18n/locale.js';
+import { RealmUidParam } from '../../realms/schema.js';
+import { customerOf } from '../credential.js';
+import { credentialFailures } from '../schema.js';
 
 /** GET /events of the customers API (spec 4.3 rules 2-3, 2.8). */
 export function userEventRoutes(ctx: Context): FastifyPluginAsync {

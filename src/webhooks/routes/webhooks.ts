@@ -1,18 +1,18 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { acting } from '../admin-auth/guard.js';
-import type { Context } from '../context.js';
-import { ref, useModels } from '../http/models.js';
-import { ListQuery } from '../http/list-query.js';
-import { listOf, metaOf, pageOf } from '../http/pagination.js';
-import { failures, NoContent } from '../http/responses.js';
-import { listDeliveries, retryDelivery } from './deliveries.js';
-import { createEndpoint, deleteEndpoint, endpointBody, ENDPOINT_SORTABLE, listEndpoints, requireEndpoint, rotateSecret, updateEndpoint } from './endpoints.js';
-import { listEventTypes, type AdminEventTypes } from './event-types.js';
+import { acting } from '../../admin-auth/guard.js';
+import type { Context } from '../../context.js';
+import { ref, useModels } from '../../http/models.js';
+import { ListQuery } from '../../http/list-query.js';
+import { listOf, metaOf, pageOf } from '../../http/pagination.js';
+import { failures, NoContent } from '../../http/responses.js';
+import { listDeliveries, retryDelivery } from '../deliveries.js';
+import { createEndpoint, deleteEndpoint, endpointBody, ENDPOINT_SORTABLE, listEndpoints, requireEndpoint, rotateSecret, updateEndpoint } from '../endpoints.js';
+import { listEventTypes, type AdminEventTypes } from '../event-types.js';
 import {
   DeliveryIdParam, DeliveryListQuery, EventTypeList, WebhookDeliveryModel, WebhookEndpointInput, WebhookEndpointModel,
   WebhookEndpointWithSecret, WebhookIdParam,
-} from './schema.js';
+} from '../schema.js';
 
 const tags = ['Webhooks'];
 
