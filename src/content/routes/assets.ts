@@ -10,8 +10,8 @@ import { failures, NoContent } from '../../http/responses.js';
 import { PUBLIC_IMMUTABLE, sendStoredObject } from '../../http/stored-object.js';
 import { discardFile, receiveFile, uploadLimits } from '../../uploads/attachments.js';
 import { FileContent } from '../../uploads/schema.js';
-import { AssetFileParams, AssetListItem, AssetListQuery, AssetModel, AssetParams } from '../asset-schema.js';
-import { ASSET_FOLDER, createAsset, deleteAsset, listAssets, readAssetFile, showAsset } from '../assets.js';
+import { AssetFileParams, AssetListItem, AssetListQuery, AssetModel, AssetParams } from '../assets/schema.js';
+import { ASSET_FOLDER, createAsset, deleteAsset, listAssets, readAssetFile, showAsset } from '../assets/assets.js';
 import { SpaceUidParam } from '../schema.js';
 import { requireSpace } from '../spaces.js';
 

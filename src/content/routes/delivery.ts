@@ -8,13 +8,13 @@ import { Meta } from '../../http/pagination.js';
 import { customerOf } from '../../customers/credential.js';
 import { credentialFailures } from '../../customers/schema.js';
 import { RealmUidParam } from '../../realms/schema.js';
-import { listEntries, showEntry, type Delivered } from '../delivery.js';
-import { QueryProblems } from '../delivery-query.js';
+import { listEntries, showEntry, type Delivered } from '../delivery/delivery.js';
+import { QueryProblems } from '../delivery/query.js';
 import {
   contentFailures, DeliveredEntryModel, DeliveredListModel, DeliveryTokenErrorModel, DeliveryTokenModel, EntriesParams, EntriesQuery,
   EntryParams, EntryQuery, QueryErrorModel,
-} from '../delivery-schema.js';
-import { issueDeliveryToken, readerOf } from '../delivery-token.js';
+} from '../delivery/schema.js';
+import { issueDeliveryToken, readerOf } from '../delivery/token.js';
 
 const tags = ['Entries'];
 const NotModified = Type.Null({ description: 'Not modified: the entity matching If-None-Match is still current (ETag header, no body)' });

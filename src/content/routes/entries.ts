@@ -7,11 +7,11 @@ import { onlyOf, trimmed } from '../../http/only.js';
 import { listOf, metaOf, pageOf } from '../../http/pagination.js';
 import { lockOverrideOf, OVERRIDE_DESCRIPTION } from '../../locks/override.js';
 import { failures, NoContent } from '../../http/responses.js';
-import { createEntry, deleteEntry, listEntries, saveDraft, showEntry } from '../entries.js';
-import { requireEntryScope } from '../entry-scope.js';
-import { AdminEntryListItem, AdminEntryModel, EntryInput, EntryListQuery, EntryParams, EntryUuidParams, LocaleInput, ScheduleInput, VersionQuery } from '../entry-schema.js';
-import { ENTRY_MODELS } from '../entry-view.js';
-import { publishEntry, scheduleEntry, unpublishEntry } from '../publishing.js';
+import { createEntry, deleteEntry, listEntries, saveDraft, showEntry } from '../entries/entries.js';
+import { requireEntryScope } from '../entries/scope.js';
+import { AdminEntryListItem, AdminEntryModel, EntryInput, EntryListQuery, EntryParams, EntryUuidParams, LocaleInput, ScheduleInput, VersionQuery } from '../entries/schema.js';
+import { ENTRY_MODELS } from '../entries/view.js';
+import { publishEntry, scheduleEntry, unpublishEntry } from '../entries/publishing.js';
 
 const tags = ['Content'];
 const ENTRIES = '/content/spaces/:space_uid/types/:type_uid/entries';

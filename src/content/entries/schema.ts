@@ -1,8 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { DateTime } from '../http/models.js';
-import { OnlyQuery } from '../http/only.js';
-import { ListQuery } from '../http/list-query.js';
-import { EntryMetaModel } from './entry-view.js';
+import { DateTime } from '../../http/models.js';
+import { OnlyQuery } from '../../http/only.js';
+import { ListQuery } from '../../http/list-query.js';
+import { EntryMetaModel } from './view.js';
 
 export const EntryParams = Type.Object({
   space_uid: Type.String({ description: 'The space\'s uid' }),

@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { DateTime } from '../http/models.js';
-import { OnlyQuery } from '../http/only.js';
-import { ListQuery } from '../http/list-query.js';
+import { DateTime } from '../../http/models.js';
+import { OnlyQuery } from '../../http/only.js';
+import { ListQuery } from '../../http/list-query.js';
 
 export const AssetModel = Type.Object({
   uuid: Type.String({ format: 'uuid', description: 'What an asset field of an entry holds: {"uuid": "..."}' }),

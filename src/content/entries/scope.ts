@@ -1,8 +1,8 @@
-import type { Context } from '../context.js';
-import { requireSpace, type Space } from './spaces.js';
-import { requireType, type ContentType } from './types.js';
+import type { Context } from '../../context.js';
+import { requireSpace, type Space } from '../spaces.js';
+import { requireType, type ContentType } from '../types/types.js';
 
-export type { Space as ContentSpace } from './spaces.js';
+export type { Space as ContentSpace } from '../spaces.js';
 
 /** The space and content type an entries route names. */
 export interface EntryScope {

@@ -1,5 +1,5 @@
-import { availableLocales, entryView, type EntryBody, type EntryVersion } from './entry-view.js';
-import { contentEntries as entries, contentEntryVersions as versions, type ContentFieldDefinition } from '../tables/content.js';
+import { availableLocales, entryView, type EntryBody, type EntryVersion } from '../entries/view.js';
+import { contentEntries as entries, contentEntryVersions as versions, type ContentFieldDefinition } from '../../tables/content.js';
 
 /** What the delivery API selects of a published version to show it with the entry view. */
 export const deliveredColumns = { version: versions, uuid: entries.uuid, availableLocales };

@@ -1,16 +1,16 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Static } from '@sinclair/typebox';
-import type { Context } from '../context.js';
-import { totalCount, totalOf, type Page } from '../db/paging.js';
-import { textSearch } from '../db/like.js';
-import { orderOf } from '../db/sorting.js';
-import { uniqueViolation } from '../db/unique.js';
-import { FieldErrors, invalidField, notFound } from '../errors/index.js';
-import { checkedName, checkedUid } from './checks.js';
+import type { Context } from '../../context.js';
+import { totalCount, totalOf, type Page } from '../../db/paging.js';
+import { textSearch } from '../../db/like.js';
+import { orderOf } from '../../db/sorting.js';
+import { uniqueViolation } from '../../db/unique.js';
+import { FieldErrors, invalidField, notFound } from '../../errors/index.js';
+import { checkedName, checkedUid } from '../checks.js';
 import { checkChangeWithEntries, checkedFields, removedFields, type FieldDefinition } from './fields.js';
-import type { TypeInputBody, TypeModel } from './schema.js';
-import type { Space } from './spaces.js';
-import { contentEntries, contentEntryVersions, contentTypes } from '../tables/content.js';
+import type { TypeInputBody, TypeModel } from '../schema.js';
+import type { Space } from '../spaces.js';
+import { contentEntries, contentEntryVersions, contentTypes } from '../../tables/content.js';
 
 export type ContentType = typeof contentTypes.$inferSelect;
 export type TypeBody = Static<typeof TypeModel>;

@@ -1,6 +1,6 @@
-import type { FieldErrors } from '../errors/index.js';
-import { CHOICE_FIELD_TYPES, FIELD_TYPES, LIMITS, SORTABLE_FIELD_TYPES, type FieldInputBody, type FieldType } from './schema.js';
-import type { ContentFieldDefinition } from '../tables/content.js';
+import type { FieldErrors } from '../../errors/index.js';
+import { CHOICE_FIELD_TYPES, FIELD_TYPES, LIMITS, SORTABLE_FIELD_TYPES, type FieldInputBody, type FieldType } from '../schema.js';
+import type { ContentFieldDefinition } from '../../tables/content.js';
 
 export type FieldDefinition = ContentFieldDefinition;
 

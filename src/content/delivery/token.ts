@@ -1,11 +1,11 @@
 import { createHmac } from 'node:crypto';
 import { jwtVerify, SignJWT } from 'jose';
-import type { Context } from '../context.js';
-import { define } from '../errors/index.js';
-import type { Customer } from '../realms/credential.js';
-import { secretsKey } from '../security/secrets-key.js';
-import { segmentsOfUser } from '../segments/matching.js';
-import type { Reader } from './delivery-sql.js';
+import type { Context } from '../../context.js';
+import { define } from '../../errors/index.js';
+import type { Customer } from '../../realms/credential.js';
+import { secretsKey } from '../../security/secrets-key.js';
+import { segmentsOfUser } from '../../segments/matching.js';
+import type { Reader } from './sql.js';
 
 /**
  * The delivery token: a JWT (HS256) a signed-in realm user gets from the customers API, which the

@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { Type, type Static } from '@sinclair/typebox';
-import { DateTime } from '../http/models.js';
-import { contentEntryVersions, type ContentFieldDefinition } from '../tables/content.js';
+import { DateTime } from '../../http/models.js';
+import { contentEntryVersions, type ContentFieldDefinition } from '../../tables/content.js';
 
 /**
  * How an entry is shown, by the admin API (its drafts) and by the public content API (what is published):

@@ -1,15 +1,15 @@
-import { strongEtag } from '../http/etag.js';
+import { strongEtag } from '../../http/etag.js';
 import { and, eq, sql, type SQL } from 'drizzle-orm';
-import type { Context } from '../context.js';
-import { notFound } from '../errors/index.js';
-import { metaOf } from '../http/pagination.js';
-import { keptAnswer } from './delivery-cache.js';
-import { embedReferences } from './delivery-include.js';
-import { parseEntryQuery, parseListQuery, type DeliveryQuery, type DeliveryType } from './delivery-query.js';
-import { filtersCondition, orderSql, servedCondition, type Reader } from './delivery-sql.js';
-import { trimEntry } from './delivery-trim.js';
-import { deliveredColumns, deliveredView, type DeliveredRow } from './delivery-view.js';
-import { contentEntries as entries, contentEntryVersions as versions, contentSpaces as spaces, contentTypes as types } from '../tables/content.js';
+import type { Context } from '../../context.js';
+import { notFound } from '../../errors/index.js';
+import { metaOf } from '../../http/pagination.js';
+import { keptAnswer } from './cache.js';
+import { embedReferences } from './include.js';
+import { parseEntryQuery, parseListQuery, type DeliveryQuery, type DeliveryType } from './query.js';
+import { filtersCondition, orderSql, servedCondition, type Reader } from './sql.js';
+import { trimEntry } from './trim.js';
+import { deliveredColumns, deliveredView, type DeliveredRow } from './view.js';
+import { contentEntries as entries, contentEntryVersions as versions, contentSpaces as spaces, contentTypes as types } from '../../tables/content.js';
 
 /**
  * The public content delivery API's operations: a page of a type's published entries, or one entry,

@@ -1,10 +1,10 @@
 import { eq } from 'drizzle-orm';
-import type { ActingContext } from '../admin-auth/principal.js';
-import type { Context } from '../context.js';
-import type { Lockables } from '../locks/lockables.js';
-import { notFound } from '../errors/index.js';
-import { assertUnlocked, dropLocks } from '../locks/locks.js';
-import { contentEntries, contentSpaces } from '../tables/content.js';
+import type { ActingContext } from '../../admin-auth/principal.js';
+import type { Context } from '../../context.js';
+import type { Lockables } from '../../locks/lockables.js';
+import { notFound } from '../../errors/index.js';
+import { assertUnlocked, dropLocks } from '../../locks/locks.js';
+import { contentEntries, contentSpaces } from '../../tables/content.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

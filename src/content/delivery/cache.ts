@@ -1,4 +1,4 @@
-import type { Context } from '../context.js';
+import type { Context } from '../../context.js';
 
 /**
  * The content API's kept answers. Whether one is still valid is asked of the shared `content` cache

@@ -1,8 +1,8 @@
 import { and, eq, inArray } from 'drizzle-orm';
-import type { Context } from '../context.js';
-import { isCalendarDate } from '../db/filters.js';
-import type { FieldErrors } from '../errors/index.js';
-import { contentAssets, contentEntries, type ContentFieldDefinition } from '../tables/content.js';
+import type { Context } from '../../context.js';
+import { isCalendarDate } from '../../db/filters.js';
+import type { FieldErrors } from '../../errors/index.js';
+import { contentAssets, contentEntries, type ContentFieldDefinition } from '../../tables/content.js';
 
 /**
  * An entry's field values checked against its content type's field definitions, and stored as the

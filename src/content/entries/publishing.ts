@@ -1,18 +1,18 @@
 import { and, asc, eq, inArray, lte, or, sql } from 'drizzle-orm';
-import type { ActingContext } from '../admin-auth/principal.js';
-import type { Context } from '../context.js';
-import type { Db } from '../db/connect.js';
-import { uniqueViolation } from '../db/unique.js';
-import { entryNotPublished, FieldErrors, invalidField, notFound } from '../errors/index.js';
-import type { Job } from '../jobs/runner.js';
-import { holdUnlockedEntry } from './entry-lock.js';
+import type { ActingContext } from '../../admin-auth/principal.js';
+import type { Context } from '../../context.js';
+import type { Db } from '../../db/connect.js';
+import { uniqueViolation } from '../../db/unique.js';
+import { entryNotPublished, FieldErrors, invalidField, notFound } from '../../errors/index.js';
+import type { Job } from '../../jobs/runner.js';
+import { holdUnlockedEntry } from './lock.js';
 import { preferredLocale, requireEntry, showVersion, withValues } from './entries.js';
-import { missingRequired, sharedValues } from './entry-fields.js';
-import { checkLocale } from './entry-input.js';
-import type { EntryScope } from './entry-scope.js';
-import type { AdminEntryBody } from './entry-schema.js';
-import { contentEntries, contentEntryVersions, contentSpaces, contentTypes, type ContentFieldDefinition } from '../tables/content.js';
-import { emitWebhookEvent, type WebhookEvent } from '../webhooks/outbox.js';
+import { missingRequired, sharedValues } from './fields.js';
+import { checkLocale } from './input.js';
+import type { EntryScope } from './scope.js';
+import type { AdminEntryBody } from './schema.js';
+import { contentEntries, contentEntryVersions, contentSpaces, contentTypes, type ContentFieldDefinition } from '../../tables/content.js';
+import { emitWebhookEvent, type WebhookEvent } from '../../webhooks/outbox.js';
 
 const versions = contentEntryVersions;
 /** What a change needs to put its webhook event in the outbox. */

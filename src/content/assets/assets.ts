@@ -1,15 +1,15 @@
 import { and, desc, eq } from 'drizzle-orm';
-import type { Context } from '../context.js';
-import { textSearch } from '../db/like.js';
-import { totalCount, totalOf, type Page } from '../db/paging.js';
-import { orderOf } from '../db/sorting.js';
-import { invalidField, notFound } from '../errors/index.js';
-import { discardFile, type ReceivedFile } from '../uploads/attachments.js';
-import { extensionOf, isImage, missingFile, refuseFile } from '../storage/checks.js';
-import { removeAfterCommit, type StoredObject } from '../storage/storage.js';
-import type { AssetBody } from './asset-schema.js';
-import type { Space } from './spaces.js';
-import { contentAssets } from '../tables/content.js';
+import type { Context } from '../../context.js';
+import { textSearch } from '../../db/like.js';
+import { totalCount, totalOf, type Page } from '../../db/paging.js';
+import { orderOf } from '../../db/sorting.js';
+import { invalidField, notFound } from '../../errors/index.js';
+import { discardFile, type ReceivedFile } from '../../uploads/attachments.js';
+import { extensionOf, isImage, missingFile, refuseFile } from '../../storage/checks.js';
+import { removeAfterCommit, type StoredObject } from '../../storage/storage.js';
+import type { AssetBody } from './schema.js';
+import type { Space } from '../spaces.js';
+import { contentAssets } from '../../tables/content.js';
 
 export type ContentAsset = typeof contentAssets.$inferSelect;
 

@@ -1,11 +1,11 @@
 import { and, eq, inArray } from 'drizzle-orm';
-import type { Context } from '../context.js';
-import type { DeliveryQuery, DeliveryType } from './delivery-query.js';
-import { servedCondition, type Reader } from './delivery-sql.js';
-import { deliveredColumns, deliveredView } from './delivery-view.js';
-import type { EntryBody } from './entry-view.js';
-import { assetBody } from './assets.js';
-import { contentAssets as assets, contentEntries as entries, contentEntryVersions as versions, contentTypes as types, type ContentFieldDefinition } from '../tables/content.js';
+import type { Context } from '../../context.js';
+import type { DeliveryQuery, DeliveryType } from './query.js';
+import { servedCondition, type Reader } from './sql.js';
+import { deliveredColumns, deliveredView } from './view.js';
+import type { EntryBody } from '../entries/view.js';
+import { assetBody } from '../assets/assets.js';
+import { contentAssets as assets, contentEntries as entries, contentEntryVersions as versions, contentTypes as types, type ContentFieldDefinition } from '../../tables/content.js';
 
 /**
  * `include=1|2`: the entries an answer's `entry`/`entries` fields name, and the assets its `asset`

@@ -1,7 +1,7 @@
-import type { Context } from '../context.js';
-import { notFound } from '../errors/index.js';
+import type { Context } from '../../context.js';
+import { notFound } from '../../errors/index.js';
 import type { FieldDefinition } from './fields.js';
-import { findSpace, type Space } from './spaces.js';
+import { findSpace, type Space } from '../spaces.js';
 import { findType, type ContentType } from './types.js';
 
 /** A JSON Schema document or subschema (draft 2020-12), as plain data. */

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
-import { ErrorBody } from '../http/errors.js';
-import { DateTime, ref } from '../http/models.js';
-import { PageQuery } from '../http/pagination.js';
+import { ErrorBody } from '../../http/errors.js';
+import { DateTime, ref } from '../../http/models.js';
+import { PageQuery } from '../../http/pagination.js';
 
 const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) => Type.Union([schema, Type.Null()]);
 

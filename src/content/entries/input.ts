@@ -1,10 +1,10 @@
 import { and, eq, inArray } from 'drizzle-orm';
-import type { Context } from '../context.js';
-import type { FieldErrors } from '../errors/index.js';
-import { segments } from '../tables/segments.js';
-import { checkFieldValues, checkReferences } from './entry-fields.js';
-import type { EntryScope } from './entry-scope.js';
-import type { EntryInputBody } from './entry-schema.js';
+import type { Context } from '../../context.js';
+import type { FieldErrors } from '../../errors/index.js';
+import { segments } from '../../tables/segments.js';
+import { checkFieldValues, checkReferences } from './fields.js';
+import type { EntryScope } from './scope.js';
+import type { EntryInputBody } from './schema.js';
 
 /** The attributes of an entry a request sets, checked: only those it sent (PUT is partial). */
 export interface EntryChanges {

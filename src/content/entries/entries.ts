@@ -1,19 +1,19 @@
 import { and, desc, eq, sql, type SQL } from 'drizzle-orm';
-import type { ActingContext } from '../admin-auth/principal.js';
-import type { Context } from '../context.js';
-import type { Db } from '../db/connect.js';
-import { textSearch } from '../db/like.js';
-import { totalCount, totalOf, type Page } from '../db/paging.js';
-import { orderOf } from '../db/sorting.js';
-import { uniqueViolation } from '../db/unique.js';
-import { contentTypeChanged, FieldErrors, forbidden, invalidField, notFound } from '../errors/index.js';
-import { dropEntryLocks, holdUnlockedEntry } from './entry-lock.js';
-import { completeFields, missingRequired, sharedValues } from './entry-fields.js';
-import { checkEntryInput, checkLocale, slugOf, type EntryChanges } from './entry-input.js';
-import type { ContentSpace, EntryScope } from './entry-scope.js';
-import type { AdminEntryBody, EntryInputBody } from './entry-schema.js';
-import { availableLocales, entryView, type EntryVersion, type VersionType } from './entry-view.js';
-import { contentEntries, contentEntryVersions, contentTypes } from '../tables/content.js';
+import type { ActingContext } from '../../admin-auth/principal.js';
+import type { Context } from '../../context.js';
+import type { Db } from '../../db/connect.js';
+import { textSearch } from '../../db/like.js';
+import { totalCount, totalOf, type Page } from '../../db/paging.js';
+import { orderOf } from '../../db/sorting.js';
+import { uniqueViolation } from '../../db/unique.js';
+import { contentTypeChanged, FieldErrors, forbidden, invalidField, notFound } from '../../errors/index.js';
+import { dropEntryLocks, holdUnlockedEntry } from './lock.js';
+import { completeFields, missingRequired, sharedValues } from './fields.js';
+import { checkEntryInput, checkLocale, slugOf, type EntryChanges } from './input.js';
+import type { ContentSpace, EntryScope } from './scope.js';
+import type { AdminEntryBody, EntryInputBody } from './schema.js';
+import { availableLocales, entryView, type EntryVersion, type VersionType } from './view.js';
+import { contentEntries, contentEntryVersions, contentTypes } from '../../tables/content.js';
 
 export type ContentEntry = typeof contentEntries.$inferSelect;
 

@@ -1,9 +1,9 @@
-import { isCalendarDate, MAX_IN_VALUES, MAX_TEXT_LENGTH, type Comparison, type ListOperator } from '../db/filters.js';
-import type { Page } from '../db/paging.js';
-import { AppError, declare } from '../errors/index.js';
-import { pageOf } from '../http/pagination.js';
-import type { ContentFieldDefinition } from '../tables/content.js';
-import { checkJsonPath } from './delivery-trim.js';
+import { isCalendarDate, MAX_IN_VALUES, MAX_TEXT_LENGTH, type Comparison, type ListOperator } from '../../db/filters.js';
+import type { Page } from '../../db/paging.js';
+import { AppError, declare } from '../../errors/index.js';
+import { pageOf } from '../../http/pagination.js';
+import type { ContentFieldDefinition } from '../../tables/content.js';
+import { checkJsonPath } from './trim.js';
 
 /**
  * The content delivery API's query string, read against a content type: every filter cast to the type

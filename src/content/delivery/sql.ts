@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { comparisonSql, listComparisonSql, type Comparison } from '../db/filters.js';
-import type { DeliveryQuery, EntryFilter, FieldKind, SortKey, Target, Test } from './delivery-query.js';
-import { contentEntries as entries, contentEntryVersions as versions } from '../tables/content.js';
+import { comparisonSql, listComparisonSql, type Comparison } from '../../db/filters.js';
+import type { DeliveryQuery, EntryFilter, FieldKind, SortKey, Target, Test } from './query.js';
+import { contentEntries as entries, contentEntryVersions as versions } from '../../tables/content.js';
 
 /**
  * The SQL of the delivery API, in one place: which published versions a request sees (locale with its
