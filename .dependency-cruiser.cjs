@@ -3,7 +3,7 @@
 //   shared     http/, db/ (connections, columns, helpers), shared/, errors/ (declared errors), queue/ (the work queue), and the other plumbing below: no feature
 //   tables     tables/: the schema, one file per feature; a table references tables and column helpers, nothing else
 //   features   one folder each; its operations import shared code, the schema and lower features (no cycle)
-//   web        a feature's routes/, pages/, routes.ts, *-routes.ts, pages.ts, page.ts and its module.ts (what it brings to
+//   web        a feature's routes/ (all its HTTP routes), pages/, pages.ts, page.ts and its module.ts (what it brings to
 //              the app): in its feature's folder, so it imports what the operations may, never another feature's web
 //   app        app.ts, server.ts, catalogs.ts, modules.ts (the list of modules), cli.ts and the start-up wiring
 const SHARED = '^src/(http|db|shared|security|net|telemetry|i18n|storage|metrics|mail|queue|errors)/|^src/(clock|config|context|caches|ttl-cache)[.]ts$';
@@ -13,6 +13,13 @@ const WEB = '/(routes|pages)/|routes[.]ts$|/pages?[.]ts$|/module[.]ts$';
 
 module.exports = {
   forbidden: [
+    {
+      name: 'routes-in-routes-folder',
+      comment: 'A feature\'s HTTP routes live in its routes/ folder (src/<feature>/routes/<group>.ts), not in a routes.ts or x-routes.ts beside it',
+      severity: 'error',
+      from: { path: '^src/.*routes[.]ts$', pathNot: '/(routes|pages)/' },
+      to: {},
+    },
     {
       name: 'no-folder-cycle',
       comment: 'Feature folders form a hierarchy: a lower feature that must reach a higher one offers a hook (shared/hooks.ts)',

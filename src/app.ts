@@ -15,7 +15,7 @@ import { encodeLocation } from './http/location.js';
 import { logRequest } from './http/logging.js';
 import { refuseNulInBody, refuseNulInUrl } from './http/nul-guard.js';
 import { catalogs } from './catalogs.js';
-import { installMetrics } from './metrics/routes.js';
+import { installMetrics } from './metrics/routes/metrics.js';
 import { telemetry } from './telemetry/hooks.js';
 import { lingerOnRefusedBody } from './http/linger.js';
 import { onUsersDeleted } from './realms/user-cleanups.js';

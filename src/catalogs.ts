@@ -5,7 +5,7 @@ import type { AtriumModule, CatalogName } from './shared/atrium-module.js';
 import { requireAccessRule } from './admin-auth/access-rules.js';
 import { adminGuard } from './admin-auth/guard.js';
 import { customerGuard, profileGuard, requireRealmParameter } from './customers/credential.js';
-import { CUSTOMER_MODELS } from './customers/routes.js';
+import { CUSTOMER_MODELS } from './customers/routes/me.js';
 import { auditWrites } from './audit/writes.js';
 
 const bearer = { type: 'http', scheme: 'bearer', description: 'An admin API access token (team settings, API access)' };

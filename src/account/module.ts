@@ -1,5 +1,5 @@
 import type { AtriumModule } from '../shared/atrium-module.js';
-import { accountRoutes } from './routes.js';
+import { accountRoutes } from './routes/account.js';
 
 export const accountModule: AtriumModule = {
   name: 'account',

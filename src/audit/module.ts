@@ -1,5 +1,5 @@
 import type { AtriumModule } from '../shared/atrium-module.js';
-import { auditLogRoutes } from './routes.js';
+import { auditLogRoutes } from './routes/logs.js';
 
 export const auditModule: AtriumModule = {
   name: 'audit',

@@ -1,9 +1,9 @@
 import type { AtriumModule } from '../shared/atrium-module.js';
-import { assetFileRoutes, assetRoutes } from './asset-routes.js';
-import { deliveryRoutes, deliveryTokenRoutes } from './delivery-routes.js';
-import { ENTRY_LOCKABLES } from './entry-lock.js';
-import { entryRoutes } from './entry-routes.js';
-import { contentScheduleJob } from './publishing.js';
+import { assetFileRoutes, assetRoutes } from './routes/assets.js';
+import { deliveryRoutes, deliveryTokenRoutes } from './routes/delivery.js';
+import { ENTRY_LOCKABLES } from './entries/lock.js';
+import { entryRoutes } from './routes/entries.js';
+import { contentScheduleJob } from './entries/publishing.js';
 import { spaceRoutes } from './routes/spaces.js';
 import { typeSchemaRoutes } from './routes/type-schema.js';
 import { typeRoutes } from './routes/types.js';

@@ -1,6 +1,6 @@
 import type { AtriumModule } from '../shared/atrium-module.js';
-import { userEventRoutes } from './event-routes.js';
-import { meRoutes } from './routes.js';
+import { userEventRoutes } from './routes/events.js';
+import { meRoutes } from './routes/me.js';
 
 export const customersModule: AtriumModule = {
   name: 'customers',

@@ -1,6 +1,6 @@
 import type { AtriumModule } from '../shared/atrium-module.js';
 import { delegatedLoginPages, delegationButton } from './pages.js';
-import { identityProviderRoutes } from './routes.js';
+import { identityProviderRoutes } from './routes/identity-providers.js';
 
 export const delegationModule: AtriumModule = {
   name: 'delegation',

@@ -1,6 +1,6 @@
 import type { AtriumModule } from '../shared/atrium-module.js';
 import { impersonationBanner, sessionAccessPage } from './pages.js';
-import { impersonationRoutes } from './routes.js';
+import { impersonationRoutes } from './routes/impersonation.js';
 
 export const impersonationModule: AtriumModule = {
   name: 'impersonation',

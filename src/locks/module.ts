@@ -1,6 +1,6 @@
 import type { AtriumModule } from '../shared/atrium-module.js';
 import { lockablesOf } from './lockables.js';
-import { lockRoutes } from './routes.js';
+import { lockRoutes } from './routes/locks.js';
 
 export const locksModule: AtriumModule = {
   name: 'locks',

@@ -1,6 +1,6 @@
 import type { AtriumModule } from '../shared/atrium-module.js';
-import { messagingLinkRoutes } from './link-routes.js';
-import { messagingRoutes } from './routes.js';
+import { messagingLinkRoutes } from './routes/links.js';
+import { messagingRoutes } from './routes/campaigns.js';
 import { campaignWorker } from './worker.js';
 
 /** The wait of a campaign sender after an empty round while a delivery is sending. */

@@ -1,5 +1,5 @@
 import type { AtriumModule } from '../shared/atrium-module.js';
-import { notificationAdminRoutes, notificationCustomerRoutes } from './routes.js';
+import { notificationAdminRoutes, notificationCustomerRoutes } from './routes/notifications.js';
 
 export const notificationsModule: AtriumModule = {
   name: 'notifications',

@@ -1,6 +1,6 @@
 import type { AtriumModule } from '../shared/atrium-module.js';
 import { otpPages, sendSignUpCode } from './pages.js';
-import { otpRoutes } from './routes.js';
+import { otpRoutes } from './routes/otp.js';
 
 export const otpModule: AtriumModule = {
   name: 'otp',

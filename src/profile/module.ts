@@ -1,5 +1,5 @@
 import type { AtriumModule } from '../shared/atrium-module.js';
-import { profileRoutes } from './routes.js';
+import { profileRoutes } from './routes/profile.js';
 
 export const profileModule: AtriumModule = {
   name: 'profile',

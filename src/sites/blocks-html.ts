@@ -2,7 +2,7 @@ import { marked } from 'marked';
 import sanitizeHtml from 'sanitize-html';
 import type { Liquid } from 'liquidjs';
 import type { Context } from '../context.js';
-import { listEntries, showEntry } from '../content/delivery.js';
+import { listEntries, showEntry } from '../content/delivery/delivery.js';
 import { formBlockHtml } from '../forms/embed.js';
 import { escapeHtml } from '../shared/html/markup.js';
 import { renderSync } from '../shared/liquid.js';

@@ -1,6 +1,6 @@
 import type { AtriumModule } from '../shared/atrium-module.js';
 import { dropAttachments } from './attachments.js';
-import { attachmentAdminRoutes, attachmentCustomerRoutes } from './routes.js';
+import { attachmentAdminRoutes, attachmentCustomerRoutes } from './routes/attachments.js';
 
 export const uploadsModule: AtriumModule = {
   name: 'uploads',

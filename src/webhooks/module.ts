@@ -1,5 +1,5 @@
 import type { AtriumModule } from '../shared/atrium-module.js';
-import { webhookRoutes } from './routes.js';
+import { webhookRoutes } from './routes/webhooks.js';
 import { webhookWorker } from './worker.js';
 
 export const webhooksModule: AtriumModule = {

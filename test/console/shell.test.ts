@@ -1,7 +1,7 @@
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SESSION_HOURS } from '../../src/admin-auth/sessions.js';
-import { consoleRoutes } from '../../src/console/routes.js';
+import { consoleRoutes } from '../../src/console/routes/console.js';
 import { realms } from '../../src/tables/realms.js';
 import { axeViolations, startConsole, VARIANTS, type ConsoleHarness } from '../helpers/console.js';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contentScheduleJob } from '../../src/content/publishing.js';
+import { contentScheduleJob } from '../../src/content/entries/publishing.js';
 import { runDueJobs } from '../../src/jobs/runner.js';
 import { JOBS } from '../../src/server.js';
 import { makeSpace, makeType } from '../helpers/content.js';

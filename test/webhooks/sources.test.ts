@@ -1,6 +1,6 @@
 import { count, eq, inArray } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { contentScheduleJob } from '../../src/content/publishing.js';
+import { contentScheduleJob } from '../../src/content/entries/publishing.js';
 import type { Db } from '../../src/db/connect.js';
 import { recordEvent } from '../../src/events/events.js';
 import { runDueJobs } from '../../src/jobs/runner.js';

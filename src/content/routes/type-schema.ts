@@ -4,7 +4,7 @@ import { Type } from '@sinclair/typebox';
 import type { Context } from '../../context.js';
 import { ref, useModels } from '../../http/models.js';
 import { failures } from '../../http/responses.js';
-import { typeSchema } from '../json-schema.js';
+import { typeSchema } from '../types/json-schema.js';
 import { TypeParams } from '../schema.js';
 
 export const TypeSchemaModel = Type.Object({

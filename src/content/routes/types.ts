@@ -7,7 +7,7 @@ import { listOf, metaOf, pageOf } from '../../http/pagination.js';
 import { failures, NoContent } from '../../http/responses.js';
 import { ContentListQuery, FieldModel, LIMITS, SpaceUidParam, TypeInput, TypeListItem, TypeModel, TypeParams, TypeUpdate } from '../schema.js';
 import { requireSpace } from '../spaces.js';
-import { createType, deleteType, listTypes, requireType, typeBody, updateType } from '../types.js';
+import { createType, deleteType, listTypes, requireType, typeBody, updateType } from '../types/types.js';
 
 const tags = ['Content'];
 const FIELDS = `\`fields\`: at most ${LIMITS.fields}, with distinct identifier names (\`price\`, \`cover_image\`), each of type text, rich_text `

@@ -1,5 +1,5 @@
 import type { AtriumModule } from '../../shared/atrium-module.js';
-import { zendeskAdminRoutes, zendeskCustomerRoutes } from './routes.js';
+import { zendeskAdminRoutes, zendeskCustomerRoutes } from './routes/zendesk.js';
 
 export const zendeskModule: AtriumModule = {
   name: 'zendesk',

@@ -1,0 +1,30 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Context } from '../../context.js';
+import { ref, useModels } from '../../http/models.js';
+import { failures } from '../../http/responses.js';
+import { AccountInput, AccountModel } from '../schema.js';
+import { accountBody, getAccount, updateAccount } from '../account.js';
+
+const tags = ['Account'];
+
+export function accountRoutes(ctx: Context): FastifyPluginAsync {
+  return async (scope) => {
+    useModels(scope, AccountModel);
+    const app = scope.withTypeProvider<TypeBoxTypeProvider>();
+
+    app.get('/account', {
+      config: { access: 'account.read' },
+      schema: { tags, summary: 'Account settings', response: { 200: ref(AccountModel), ...failures(401, 403) } },
+    }, async () => accountBody(await getAccount(ctx)));
+
+    app.put('/account', {
+      config: { access: 'account.manage' },
+      schema: {
+        tags, summary: 'Change account settings',
+        description: 'Name, largest upload in bytes (default 10 MiB) and the allowed upload extensions. Partial.',
+        body: AccountInput, response: { 200: ref(AccountModel), ...failures(401, 403, 422) },
+      },
+    }, async (request) => accountBody(await updateAccount(ctx, request.body)));
+  };
+}

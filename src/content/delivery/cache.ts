@@ -1,0 +1,76 @@
+import type { Context } from '../../context.js';
+
+/**
+ * The content API's kept answers. Whether one is still valid is asked of the shared `content` cache
+ * (`ctx.caches`), where each answer has a small marker: a change of content empties that cache in every
+ * process, and the markers with it. The answers themselves are kept here, within a budget of bytes, the
+ * oldest dropped first: any query string makes its own answer, and a hundred entries embedded two levels
+ * deep weigh far more than the shared cache's per-entry bound assumes.
+ *
+ * An answer kept more than FRESH_MS (and less than the shared cache's two seconds) is answered while one
+ * request reads it again, and concurrent requests for one key share one reading, so that under load no
+ * request waits for an expiry and the database sees one query per key and second.
+ */
+const FRESH_MS = 1_000;
+const BUDGET_BYTES = 64 * 1024 * 1024;
+
+interface Kept {
+  marker: object;
+  value: unknown;
+  bytes: number;
+  freshUntil: number;
+}
+
+class AnswerStore {
+  readonly kept = new Map<string, Kept>();
+  readonly reading = new Map<string, Promise<unknown>>();
+  bytes = 0;
+
+  put(key: string, kept: Kept): void {
+    this.drop(key);
+    this.kept.set(key, kept);
+    this.bytes += kept.bytes;
+    for (const [oldest, entry] of this.kept) {
+      if (this.bytes <= BUDGET_BYTES) break;
+      this.kept.delete(oldest);
+      this.bytes -= entry.bytes;
+    }
+  }
+
+  drop(key: string): void {
+    const found = this.kept.get(key);
+    if (!found) return;
+    this.kept.delete(key);
+    this.bytes -= found.bytes;
+  }
+}
+
+const stores = new WeakMap<object, AnswerStore>();
+
+/** What `make` answers for `key`; `bytes` weighs a value against the budget. */
+export async function keptAnswer<T>(ctx: Context, key: unknown[], bytes: (value: T) => number, make: () => Promise<T>): Promise<T> {
+  let store = stores.get(ctx.caches);
+  if (!store) stores.set(ctx.caches, store = new AnswerStore());
+  const markers = ctx.caches.of<object>('content');
+  const text = JSON.stringify(key);
+  const now = ctx.clock.now();
+  const found = store.kept.get(text);
+  const kept = found && markers.get(text, now) === found.marker ? found : undefined;
+  if (found && !kept) store.drop(text);
+  if (kept && kept.freshUntil > now.getTime()) return kept.value as T;
+  let next = store.reading.get(text) as Promise<T> | undefined;
+  if (!next) {
+    const reading = store.reading;
+    next = make().then((value) => {
+      const at = ctx.clock.now();
+      const marker = {};
+      markers.set(text, marker, at);
+      store.put(text, { marker, value, bytes: bytes(value) + text.length, freshUntil: at.getTime() + FRESH_MS });
+      return value;
+    }).finally(() => reading.delete(text));
+    reading.set(text, next);
+  }
+  if (!kept) return next;
+  next.catch((err: unknown) => ctx.log.warn({ err }, 'a content answer could not be read again'));
+  return kept.value as T;
+}

@@ -1,0 +1,102 @@
+import { strongEtag } from '../../http/etag.js';
+import { and, eq, sql, type SQL } from 'drizzle-orm';
+import type { Context } from '../../context.js';
+import { notFound } from '../../errors/index.js';
+import { metaOf } from '../../http/pagination.js';
+import { keptAnswer } from './cache.js';
+import { embedReferences } from './include.js';
+import { parseEntryQuery, parseListQuery, type DeliveryQuery, type DeliveryType } from './query.js';
+import { filtersCondition, orderSql, servedCondition, type Reader } from './sql.js';
+import { trimEntry } from './trim.js';
+import { deliveredColumns, deliveredView, type DeliveredRow } from './view.js';
+import { contentEntries as entries, contentEntryVersions as versions, contentSpaces as spaces, contentTypes as types } from '../../tables/content.js';
+
+/**
+ * The public content delivery API's operations: a page of a type's published entries, or one entry,
+ * answered as the JSON text sent and its strong ETag. Answers are kept (delivery-cache.ts), keyed by the
+ * request's space, type, query and the reader's segments, until a change of published content, types
+ * or spaces (`ctx.caches.changed('content')`) or two seconds pass.
+ */
+export interface Delivered {
+  body: string;
+  etag: string;
+}
+
+type RawQuery = Record<string, unknown>;
+
+async function deliveryType(ctx: Context, spaceUid: string, typeUid: string): Promise<DeliveryType> {
+  const [row] = await ctx.db.select({
+    spaceId: spaces.id, spaceUid: spaces.uid, defaultLocale: spaces.defaultLocale, locales: spaces.locales,
+    typeId: types.id, typeUid: types.uid, fields: types.fields,
+  }).from(types).innerJoin(spaces, eq(spaces.id, types.spaceId)).where(and(eq(spaces.uid, spaceUid), eq(types.uid, typeUid)));
+  if (!row) throw notFound('Content type');
+  return row;
+}
+
+const weight = (answer: Delivered) => answer.body.length * 2 + 200;
+
+function delivered(answer: unknown): Delivered {
+  const body = JSON.stringify(answer);
+  return { body, etag: strongEtag(body) };
+}
+
+/** The key of a request: its query in a fixed order, without the token (the reader's segments stand for it). */
+function keyOf(kind: string, spaceUid: string, typeUid: string, raw: RawQuery, reader: Reader, extra: string[] = []): unknown[] {
+  const params = Object.keys(raw).filter((k) => k !== 'delivery_token').sort().map((k) => [k, raw[k]]);
+  return [kind, spaceUid, typeUid, ...extra, params, [...reader.segments].sort()];
+}
+
+const shaped = (rows: DeliveredRow[], type: DeliveryType): object[] => rows.map((row) => deliveredView(row, type.spaceUid, type.typeUid, type.fields));
+
+async function finish(ctx: Context, views: object[], type: DeliveryType, query: DeliveryQuery, reader: Reader): Promise<object[]> {
+  const embedded = query.include ? await embedReferences(ctx, views, type, query, reader) : views;
+  return query.fieldsPath ? embedded.map((view) => trimEntry(view, query.fieldsPath!)) : embedded;
+}
+
+export function listEntries(ctx: Context, spaceUid: string, typeUid: string, raw: RawQuery, reader: Reader): Promise<Delivered> {
+  return keptAnswer(ctx, keyOf('list', spaceUid, typeUid, raw, reader), weight, async () => delivered(await readList(ctx, spaceUid, typeUid, raw, reader)));
+}
+
+async function readList(ctx: Context, spaceUid: string, typeUid: string, raw: RawQuery, reader: Reader): Promise<object> {
+  const type = await deliveryType(ctx, spaceUid, typeUid);
+  const query = parseListQuery(raw, type);
+  const where = sql`${servedCondition(type.typeId, query, reader, ctx.clock.now())} and ${filtersCondition(query.filters, ctx.clock.now())}`;
+  const { page } = query;
+  const rows = await ctx.db.select(deliveredColumns).from(versions).innerJoin(entries, eq(entries.id, versions.entryId))
+    .where(where).orderBy(orderSql(query.sort, query.descending)).limit(page.perPage).offset(page.offset);
+  // The page tells the total when it is the first and not full; otherwise one count, which the other pages
+  // and orders of the same filters share.
+  const total = page.offset === 0 && rows.length < page.perPage ? rows.length
+    : await keptAnswer(ctx, ['count', spaceUid, typeUid, filterParams(raw), reader.segments], () => 8, () => countOf(ctx, where, query));
+  const views = await finish(ctx, shaped(rows, type), type, query, reader);
+  return { meta: metaOf(total, page), entries: views };
+}
+
+/** The parameters that choose which entries a list holds (not which page of them, nor in what order). */
+const filterParams = (raw: RawQuery) => Object.keys(raw).filter((k) => !['page', 'per_page', 'sort_by', 'order', 'fields', 'include', 'delivery_token'].includes(k))
+  .sort().map((k) => [k, raw[k]]);
+
+/** How many versions a list's condition holds; the entries are joined only when a filter reads their uuid. */
+async function countOf(ctx: Context, where: SQL, query: DeliveryQuery): Promise<number> {
+  const byUuid = query.filters.some((f) => 'meta' in f.target && f.target.meta === 'uuid');
+  const counted = ctx.db.select({ n: sql<number>`count(*)::integer` }).from(versions);
+  const [{ n }] = await (byUuid ? counted.innerJoin(entries, eq(entries.id, versions.entryId)) : counted).where(where);
+  return n;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function showEntry(ctx: Context, spaceUid: string, typeUid: string, uuid: string, raw: RawQuery, reader: Reader): Promise<Delivered> {
+  return keptAnswer(ctx, keyOf('one', spaceUid, typeUid, raw, reader, [uuid]), weight, async () => delivered(await readEntry(ctx, spaceUid, typeUid, uuid, raw, reader)));
+}
+
+async function readEntry(ctx: Context, spaceUid: string, typeUid: string, uuid: string, raw: RawQuery, reader: Reader): Promise<object> {
+  const type = await deliveryType(ctx, spaceUid, typeUid);
+  const query = parseEntryQuery(raw, type);
+  if (!UUID.test(uuid)) throw notFound('Entry');
+  const [row] = await ctx.db.select(deliveredColumns).from(versions).innerJoin(entries, eq(entries.id, versions.entryId))
+    .where(sql`${entries.uuid} = ${uuid.toLowerCase()}::uuid and ${servedCondition(type.typeId, query, reader, ctx.clock.now())}`).limit(1);
+  if (!row) throw notFound('Entry');
+  const [view] = await finish(ctx, shaped([row], type), type, query, reader);
+  return view;
+}

@@ -1,0 +1,142 @@
+import { sql, type SQL } from 'drizzle-orm';
+import { comparisonSql, listComparisonSql, type Comparison } from '../../db/filters.js';
+import type { DeliveryQuery, EntryFilter, FieldKind, SortKey, Target, Test } from './query.js';
+import { contentEntries as entries, contentEntryVersions as versions } from '../../tables/content.js';
+
+/**
+ * The SQL of the delivery API, in one place: which published versions a request sees (locale with its
+ * fallback, private entries), its filters and its order. Values are parameters; names of fields are
+ * parameters too (`fields -> $1`), so no text of a client's is ever part of the statement.
+ */
+
+/** Who reads: the segments a valid delivery token carries (none without a token). */
+export interface Reader {
+  segments: string[];
+}
+
+const other = sql`content_entry_versions_other`;
+
+/** A version of this locale, or of the fallback locale where the entry has no published version in this one. */
+function localeCondition(locale: string, fallback: string | null): SQL {
+  if (!fallback) return sql`${versions.locale} = ${locale}`;
+  return sql`(${versions.locale} = ${locale} or (${versions.locale} = ${fallback} and not exists (
+    select 1 from ${versions} as ${other} where ${other}.entry_id = ${versions.entryId} and ${other}.state = 'published' and ${other}.locale = ${locale})))`;
+}
+
+/**
+ * Published, not past a scheduled unpublish (the job that removes the row may come up to a minute
+ * later), and not private unless one of the reader's segments is among the entry's.
+ */
+export function visibleCondition(reader: Reader, now: Date): SQL {
+  const published = sql`${versions.state} = 'published' and (${versions.unpublishedAt} is null or ${versions.unpublishedAt} > ${now.toISOString()}::timestamptz)`;
+  if (!reader.segments.length) return sql`(${published} and not ${versions.private})`;
+  return sql`(${published} and (not ${versions.private} or ${versions.segmentUuids} && ${`{${reader.segments.join(',')}}`}::uuid[]))`;
+}
+
+/** The versions a list or a lookup by uuid may answer. */
+export function servedCondition(typeId: number | null, query: Pick<DeliveryQuery, 'locale' | 'fallbackLocale'>, reader: Reader, now: Date): SQL {
+  return sql.join([
+    ...(typeId === null ? [] : [sql`${versions.typeId} = ${typeId}`]),
+    localeCondition(query.locale, query.fallbackLocale),
+    visibleCondition(reader, now),
+  ], sql` and `);
+}
+
+const JSON_TYPES: Partial<Record<FieldKind, string>> = {
+  text: 'string', reference: 'object', number: 'number', boolean: 'boolean', date: 'string', list: 'array', references: 'array',
+};
+
+/** A stored date: `2026-01-15` (midnight UTC) or a date-time in UTC, as the entry checks keep them. */
+const STORED_DATE = '^\\d{4}-\\d{2}-\\d{2}(T\\d{2}:\\d{2}(:\\d{2}(\\.\\d+)?)?Z)?$';
+
+/**
+ * A field's stored value, read as its type, with whether it is there: null, or a value of another JSON
+ * type (or a date not in the stored form), reads as absent, and the value is then NULL. References are
+ * `{"uuid"}`, compared by uuid.
+ */
+function fieldValue(name: string, kind: FieldKind): { present: SQL; value: SQL } {
+  const json = sql`(${versions.fields} -> ${name})`;
+  const text = sql`(${versions.fields} ->> ${name})`;
+  const jsonType = JSON_TYPES[kind];
+  // Never NULL, so that `not present` holds where the field is missing from the stored fields.
+  const present = jsonType ? sql`(coalesce(jsonb_typeof(${json}), 'null') = ${jsonType})` : sql`coalesce(${json} <> 'null'::jsonb, false)`;
+  const when = (then: SQL) => sql`(case when ${present} then ${then} end)`;
+  switch (kind) {
+    case 'number': return { present, value: when(sql`(${json})::numeric`) };
+    case 'boolean': return { present, value: when(sql`(${json})::boolean`) };
+    case 'list': return { present, value: when(sql`array(select jsonb_array_elements_text(${json}))`) };
+    case 'references': return { present, value: when(sql`array(select r ->> 'uuid' from jsonb_array_elements(${json}) r)`) };
+    case 'reference': return { present, value: when(sql`(${json} ->> 'uuid')`) };
+    case 'date': {
+      const stored = sql`(${present} and ${text} ~ ${STORED_DATE})`;
+      return { present: stored, value: sql`(case when ${stored} then (case when length(${text}) = 10 then ${text} || 'T00:00:00Z' else ${text} end)::timestamptz end)` };
+    }
+    default: return { present, value: when(text) };
+  }
+}
+
+export const META_COLUMNS = {
+  created_at: versions.createdAt, updated_at: versions.updatedAt, published_at: versions.publishedAt, unpublished_at: versions.unpublishedAt,
+  name: versions.name, slug: versions.slug,
+};
+
+/** What a filter reads, with whether the entry has it. */
+function targetSql(target: Target): { present: SQL; value: SQL } {
+  if ('field' in target) return fieldValue(target.field.name, target.kind);
+  switch (target.meta) {
+    case 'tags': return { present: sql`(cardinality(${versions.tags}) > 0)`, value: sql`${versions.tags}` };
+    case 'category': return { present: sql`(${versions.category} is not null)`, value: sql`${versions.category}` };
+    case 'uuid': return { present: sql`true`, value: sql`(${entries.uuid}::text)` };
+    case 'unpublished_at': return { present: sql`(${versions.unpublishedAt} is not null)`, value: sql`${versions.unpublishedAt}` };
+    default: return { present: sql`true`, value: sql`${META_COLUMNS[target.meta]}` };
+  }
+}
+
+/** A category path matches itself and every path below it: `news` matches `news` and `news/sports`, not `newsroom`. */
+function categorySql(value: SQL, paths: string[]): SQL {
+  return sql`(${sql.join(paths.map((p) => sql`(${value} = ${p} or starts_with(${value}, ${`${p}/`}))`), sql` or `)})`;
+}
+
+/**
+ * A filter's condition. A comparison reads a value that is NULL where the entry lacks it, so that it
+ * holds for no such entry (`[ne]` included) without a presence test beside it: one expression the
+ * planner estimates as it is, rather than a product of guesses that sends an ordered list to a sort.
+ */
+function testSql(test: Test, present: SQL, value: SQL, now: Date): SQL {
+  if ('operator' in test && test.operator === 'exists') return test.value ? present : sql`(not ${present})`;
+  const checked = test as Exclude<Test, { operator: 'exists' }>;
+  switch (checked.kind) {
+    // An entry without the list holds none of the values.
+    case 'list': return checked.operator === 'none'
+      ? sql`(not ${present} or ${listComparisonSql(value, checked.operator, checked.values)})`
+      : listComparisonSql(value, checked.operator, checked.values);
+    case 'category': {
+      const matches = categorySql(value, checked.values);
+      return sql`(${present} and ${checked.negated ? sql`not ${matches}` : matches})`;
+    }
+    default: return comparisonSql(checked.kind, value, checked.comparison as Comparison, now);
+  }
+}
+
+/** Every filter of the query, all to hold. */
+export function filtersCondition(filters: EntryFilter[], now: Date): SQL {
+  if (!filters.length) return sql`true`;
+  return sql.join(filters.map((f) => {
+    const { present, value } = targetSql(f.target);
+    return testSql(f.test, present, value, now);
+  }), sql` and `);
+}
+
+/** The ORDER BY of a list: the key, absent values last, then the version's id in the same direction so that pages are stable. */
+export function orderSql(sort: SortKey, descending: boolean): SQL {
+  const direction = sql.raw(descending ? 'desc' : 'asc');
+  if ('meta' in sort) {
+    // As content_entry_versions_listed_idx orders published_at (DESC NULLS LAST, read backwards for asc), so that
+    // a page of the default order is read from the index instead of sorting every match; a published version has
+    // no null there anyway.
+    const nulls = sql.raw(descending ? 'nulls last' : 'nulls first');
+    return sql`${META_COLUMNS[sort.meta]} ${direction} ${nulls}, ${versions.id} ${direction}`;
+  }
+  const { value } = fieldValue(sort.field.name, sort.kind);
+  return sql`${value} ${direction} nulls last, ${versions.id} ${direction}`;
+}
