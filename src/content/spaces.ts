@@ -93,7 +93,7 @@ export async function listSpaces(ctx: Context, page: Page, query: { query?: stri
 
 /** Creating a space needs content.manage from an account role: a space role reaches only its own space. */
 export async function createSpace(ctx: ActingContext, input: SpaceInputBody): Promise<SpaceBody> {
-  if (!ctx.actor.holds('content.manage', null)) throw forbidden('Creating a space needs an account role');
+  if (!ctx.actor.holdsEverywhere('content.manage')) throw forbidden('Creating a space needs an account role');
   const checked = checkInput(input, null);
   const now = ctx.clock.now();
   const [space] = await ctx.db.insert(contentSpaces).values({

@@ -49,7 +49,7 @@ export async function realmScope(ctx: Context, realmUid: string): Promise<Templa
  * role (which reaches its realm's overrides only) is refused here.
  */
 export function accountScope(actor: AdminPrincipal, permission: Permission): TemplateScope {
-  if (!actor.holds(permission, null)) throw forbidden(`The account's email templates need ${permission} from an account role`);
+  if (!actor.holdsEverywhere(permission)) throw forbidden(`The account's email templates need ${permission} from an account role`);
   return { realm: null };
 }
 

@@ -69,7 +69,7 @@ const selection = { campaign: campaigns, realmUid: realms.uid, sentCount, lastSe
 export async function requireCampaign(ctx: ActingContext, id: number, permission: Permission): Promise<CampaignView> {
   const rows = await ctx.db.select(selection).from(campaigns).innerJoin(realms, eq(realms.id, campaigns.realmId)).where(eq(campaigns.id, id));
   if (!rows.length) throw notFound('Campaign');
-  if (!ctx.actor.holds(permission, rows[0].realmUid)) throw forbidden();
+  if (!ctx.actor.holdsOn(permission, rows[0].realmUid)) throw forbidden();
   return (await viewsOf(ctx, rows))[0];
 }
 
@@ -137,7 +137,7 @@ async function check(ctx: Context, realmId: number, input: CampaignChanges, curr
 async function realmForWriting(ctx: ActingContext, uid: string) {
   const [realm] = await ctx.db.select().from(realms).where(eq(realms.uid, uid));
   if (!realm) throw invalidField('realm_uid', 'is not a realm');
-  if (!ctx.actor.holds('messaging.send', realm.uid)) throw forbidden();
+  if (!ctx.actor.holdsOn('messaging.send', realm.uid)) throw forbidden();
   return realm;
 }
 

@@ -133,7 +133,7 @@ export function customDomainOf(ctx: Context, raw: string | null | undefined, err
 /** Only an account-wide realms.manage sets a custom domain: every realm's pages trust it. */
 function assertMaySetDomain(ctx: ActingContext, domain: string | null | undefined, current: string | null): void {
   if (domain === undefined || domain === current) return;
-  if (!ctx.actor.holds('realms.manage', null)) throw forbidden('Setting a custom domain needs an account role');
+  if (!ctx.actor.holdsEverywhere('realms.manage')) throw forbidden('Setting a custom domain needs an account role');
 }
 
 interface CheckedInput {
@@ -220,7 +220,7 @@ export async function listRealms(ctx: Context, page: Page, query: RealmListQuery
 
 /** Creating a realm needs realms.manage from an account role: a realm role reaches only its own realm. */
 export async function createRealm(ctx: ActingContext, input: RealmInput): Promise<RealmBody> {
-  if (!ctx.actor.holds('realms.manage', null)) throw forbidden('Creating a realm needs an account role');
+  if (!ctx.actor.holdsEverywhere('realms.manage')) throw forbidden('Creating a realm needs an account role');
   const checked = checkInput(ctx, input, true);
   await assertFree(ctx, checked);
   const settings = input.settings ?? {};

@@ -97,8 +97,8 @@ async function readSegments(ctx: Context, page: Page, query: SegmentListQuery, v
 export async function requireSegment(ctx: ActingContext, id: number, permission: Permission): Promise<{ segment: Segment; realm: Realm }> {
   const [row] = await ctx.db.select({ segment: segments, realm: realms }).from(segments)
     .innerJoin(realms, eq(realms.id, segments.realmId)).where(and(eq(segments.id, id), alive(ctx.clock.now())));
-  if (!row || !ctx.actor.can('segments.read', row.realm.uid)) throw notFound('Segment');
-  if (!ctx.actor.can(permission, row.realm.uid)) throw forbidden();
+  if (!row || !ctx.actor.holdsOn('segments.read', row.realm.uid)) throw notFound('Segment');
+  if (!ctx.actor.holdsOn(permission, row.realm.uid)) throw forbidden();
   return row;
 }
 
@@ -106,7 +106,7 @@ export async function requireSegment(ctx: ActingContext, id: number, permission:
 async function realmFor(ctx: ActingContext, uid: string | undefined, permission: Permission): Promise<Realm> {
   const text = uid?.trim();
   if (!text) throw invalidField('realm_uid', "can't be blank");
-  if (!ctx.actor.can(permission, text)) throw forbidden();
+  if (!ctx.actor.holdsOn(permission, text)) throw forbidden();
   const realm = await findRealmByUid(ctx, text);
   if (!realm) throw invalidField('realm_uid', 'is not a realm of this account');
   return realm;
