@@ -252,8 +252,7 @@ export async function createRealm(ctx: ActingContext, input: RealmInput): Promis
  * PUT is partial: attributes and settings left out keep their value (only those sent are written). A new
  * uid follows into role assignments. The custom domain rule is decided on the realm's row as locked for the write.
  */
-export async function updateRealm(ctx: ActingContext, uid: string, input: RealmInput): Promise<RealmBody> {
-  const found = await requireRealm(ctx, uid);
+export async function updateRealm(ctx: ActingContext, found: Realm, input: RealmInput): Promise<RealmBody> {
   const checked = checkInput(ctx, input, false);
   assertMaySetDomain(ctx, checked.customDomain, found.customDomain);
   await assertFree(ctx, checked, found.id);
@@ -295,8 +294,7 @@ export async function updateRealm(ctx: ActingContext, uid: string, input: RealmI
  * and events, and the role assignments that named it (so that a later realm with the same uid does
  * not inherit them).
  */
-export async function deleteRealm(ctx: Context, uid: string): Promise<void> {
-  const realm = await requireRealm(ctx, uid);
+export async function deleteRealm(ctx: Context, realm: Realm): Promise<void> {
   const users = await ctx.db.transaction(async (tx) => {
     // The lock keeps new users out; deleting the users here rather than by cascade reads the avatars
     // they hold now, including one an upload committed while this waited for the user's row.
