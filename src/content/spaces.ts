@@ -103,8 +103,7 @@ export async function createSpace(ctx: ActingContext, input: SpaceInputBody): Pr
 }
 
 /** PUT is partial. A new uid is followed by the role assignments that named the old one. */
-export async function updateSpace(ctx: Context, uid: string, input: SpaceInputBody): Promise<SpaceBody> {
-  const space = await requireSpace(ctx, uid);
+export async function updateSpace(ctx: Context, space: Space, input: SpaceInputBody): Promise<SpaceBody> {
   const checked = checkInput(input, space);
   await assertLocalesUnused(ctx, space, checked.locales);
   const renamed = checked.uid !== undefined && checked.uid !== space.uid;
@@ -126,8 +125,7 @@ export async function updateSpace(ctx: Context, uid: string, input: SpaceInputBo
  * once committed, and the role assignments that named it, so that a later space of the same uid
  * inherits none of them.
  */
-export async function deleteSpace(ctx: Context, uid: string): Promise<void> {
-  const space = await requireSpace(ctx, uid);
+export async function deleteSpace(ctx: Context, space: Space): Promise<void> {
   const files = await ctx.db.transaction(async (tx) => {
     await tx.select({ id: contentSpaces.id }).from(contentSpaces).where(eq(contentSpaces.id, space.id)).for('update');
     const assets = await tx.delete(contentAssets).where(eq(contentAssets.spaceId, space.id)).returning({ key: contentAssets.storageKey });
