@@ -1,13 +1,10 @@
-import type { preHandlerAsyncHookHandler } from 'fastify';
 import type { Context } from '../context.js';
+import { onPathParameter } from '../http/path-parameter.js';
 import { requireRealm, type Realm } from './realms.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /**
-     * The realm an admin route's path names (`:realm_uid`), loaded once before the handler by
-     * `resolvePathRealm`. Set on those routes only.
-     */
+    /** The realm an admin route's path names (`:realm_uid`), loaded by `resolvePathRealm`; set on those routes only. */
     realm: Realm;
   }
 }
@@ -18,10 +15,6 @@ declare module 'fastify' {
  * that realm, come first), after validation (400, 422), and inside the audit log's transaction of a write,
  * where the handlers used to load it.
  */
-export function resolvePathRealm(ctx: Context): preHandlerAsyncHookHandler {
-  return async function pathRealm(request) {
-    const uid = (request.params as Record<string, unknown> | undefined)?.realm_uid;
-    if (typeof uid !== 'string') return;
-    request.realm = await requireRealm(ctx, uid);
-  };
-}
+export const resolvePathRealm = (ctx: Context) => onPathParameter('realm_uid', async (request, uid) => {
+  request.realm = await requireRealm(ctx, uid);
+});
