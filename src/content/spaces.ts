@@ -80,7 +80,8 @@ const uidTaken = (err: unknown) => {
 const SORTABLE = { uid: contentSpaces.uid, name: contentSpaces.name, created_at: contentSpaces.createdAt, updated_at: contentSpaces.updatedAt };
 
 /** `visible`: the space uids the caller may read, or null for all of them. */
-export async function listSpaces(ctx: Context, page: Page, query: { query?: string; sort_by?: string; order?: string }, visible: string[] | null) {
+export async function listSpaces(ctx: ActingContext, page: Page, query: { query?: string; sort_by?: string; order?: string }) {
+  const visible = ctx.actor.targetsOf('content.read');
   const where = and(
     textSearch(query.query, [contentSpaces.uid, contentSpaces.name]),
     visible ? inArray(contentSpaces.uid, visible.length ? visible : ['']) : undefined,

@@ -84,7 +84,8 @@ export interface CampaignListQuery {
 const SORTABLE = { name: campaigns.name, type: campaigns.type, created_at: campaigns.createdAt, updated_at: campaigns.updatedAt };
 
 /** A page of the campaigns of the realms `visible` names (null: every realm), most recently changed first. */
-export async function listCampaigns(ctx: Context, page: Page, query: CampaignListQuery, visible: string[] | null) {
+export async function listCampaigns(ctx: ActingContext, page: Page, query: CampaignListQuery) {
+  const visible = ctx.actor.targetsOf('messaging.read');
   const where = and(
     query.type === undefined ? undefined : eq(campaigns.type, query.type),
     query.filtered === 'true' || query.filtered === '1' ? hasDeliveries : undefined,

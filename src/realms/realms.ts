@@ -207,7 +207,8 @@ export interface RealmListQuery {
 }
 
 /** `visible`: the uids the caller may read, or null for all of them. */
-export async function listRealms(ctx: Context, page: Page, query: RealmListQuery, visible: string[] | null) {
+export async function listRealms(ctx: ActingContext, page: Page, query: RealmListQuery) {
+  const visible = ctx.actor.targetsOf('realms.read');
   const where = and(
     textSearch(query.query, [realms.uid, realms.name]),
     visible ? inArray(realms.uid, visible.length ? visible : ['']) : undefined,

@@ -61,7 +61,8 @@ type SegmentList = { items: SegmentBody[]; total: number };
  * The lasting segments of the realms `visible` names (null: every realm), temporary ones left out. A
  * page is kept in the `segments` cache, which every change of a segment or of its count empties.
  */
-export async function listSegments(ctx: Context, page: Page, query: SegmentListQuery, visible: string[] | null): Promise<SegmentList> {
+export async function listSegments(ctx: ActingContext, page: Page, query: SegmentListQuery): Promise<SegmentList> {
+  const visible = ctx.actor.targetsOf('segments.read');
   const cache = ctx.caches.of<SegmentList>('segments');
   const now = ctx.clock.now();
   const key = JSON.stringify([page.page, page.perPage, query.query, query.sort_by, query.order, query.realm_uid, visible]);

@@ -162,7 +162,8 @@ function assertAccountWide(ctx: ActingContext, checked: Checked, current: Site |
 const SORTABLE = { uid: sites.uid, name: sites.name, created_at: sites.createdAt, updated_at: sites.updatedAt };
 
 /** `visible`: the site uids the caller may read, or null for all of them. */
-export async function listSites(ctx: Context, page: Page, query: { query?: string; sort_by?: string; order?: string }, visible: string[] | null) {
+export async function listSites(ctx: ActingContext, page: Page, query: { query?: string; sort_by?: string; order?: string }) {
+  const visible = ctx.actor.targetsOf('site.read');
   const where = and(textSearch(query.query, [sites.uid, sites.name]), visible ? inArray(sites.uid, visible.length ? visible : ['']) : undefined);
   const rows = await ctx.db.select({ ...selection, total: totalCount }).from(sites).leftJoin(realms, eq(realms.id, sites.realmId)).where(where)
     .orderBy(orderOf(SORTABLE, query, sites.updatedAt, 'desc'), desc(sites.id)).limit(page.perPage).offset(page.offset);

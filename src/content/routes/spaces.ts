@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Context } from '../../context.js';
-import { acting, adminOf } from '../../admin-auth/guard.js';
+import { acting } from '../../admin-auth/guard.js';
 import { ref, useModels } from '../../http/models.js';
 import { onlyOf, trimmed } from '../../http/only.js';
 import { listOf, metaOf, pageOf } from '../../http/pagination.js';
@@ -29,7 +29,7 @@ export function spaceRoutes(ctx: Context): FastifyPluginAsync {
     }, async (request) => {
       const page = pageOf(request.query);
       const only = onlyOf(request.query);
-      const { items, total } = await listSpaces(ctx, page, request.query, adminOf(request).targetsOf('content.read'));
+      const { items, total } = await listSpaces(acting(ctx, request), page, request.query);
       return { spaces: items.map((item) => trimmed(item, only)), meta: metaOf(total, page) };
     });
 

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Context } from '../../context.js';
-import { acting, adminOf } from '../../admin-auth/guard.js';
+import { acting } from '../../admin-auth/guard.js';
 import { ref, useModels } from '../../http/models.js';
 import { ListQuery } from '../../http/list-query.js';
 import { listOf, metaOf, pageOf } from '../../http/pagination.js';
@@ -26,7 +26,7 @@ export function realmRoutes(ctx: Context): FastifyPluginAsync {
       },
     }, async (request) => {
       const page = pageOf(request.query);
-      const { items, total } = await listRealms(ctx, page, request.query, adminOf(request).targetsOf('realms.read'));
+      const { items, total } = await listRealms(acting(ctx, request), page, request.query);
       return { realms: items, meta: metaOf(total, page) };
     });
 
