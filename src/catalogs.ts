@@ -10,7 +10,7 @@ import { auditWrites } from './audit/writes.js';
 
 const bearer = { type: 'http', scheme: 'bearer', description: 'An admin API access token (team settings, API access)' };
 
-function adminCatalog(ctx: Context, routes: FastifyPluginAsync[]): Catalog {
+function adminCatalog(ctx: Context, routes: FastifyPluginAsync[], modules: readonly AtriumModule[]): Catalog {
   return {
     prefix: '/api/admin',
     title: 'Atrium admin API',
@@ -48,7 +48,7 @@ function adminCatalog(ctx: Context, routes: FastifyPluginAsync[]): Catalog {
       { name: 'Audit log', description: 'What admins did: every write, sign-in, failed sign-in and lockout' },
       { name: 'Webhooks', description: 'Endpoints receiving signed POSTs of events (Standard Webhooks), their deliveries and attempts' },
     ],
-    hooks: { onRequest: adminGuard(ctx) },
+    hooks: { onRequest: adminGuard(ctx), preHandler: modules.flatMap((m) => m.adminPreHandlers?.(ctx) ?? []) },
     checkRoute: requireAccessRule,
     extend: auditWrites(ctx, '/api/admin'),
     routes,
@@ -123,5 +123,5 @@ export function catalogs(ctx: Context, modules: readonly AtriumModule[]): Catalo
   for (const module of modules) {
     for (const [name, plugins] of Object.entries(module.catalogs?.(ctx, modules) ?? {})) routes[name as CatalogName].push(...plugins);
   }
-  return [adminCatalog(ctx, routes.admin), contentCatalog(routes.content), profileCatalog(ctx, routes.profile), customersCatalog(ctx, routes.customers)];
+  return [adminCatalog(ctx, routes.admin, modules), contentCatalog(routes.content), profileCatalog(ctx, routes.profile), customersCatalog(ctx, routes.customers)];
 }

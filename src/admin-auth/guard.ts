@@ -63,7 +63,9 @@ export function adminGuard(ctx: Context) {
     request.admin = principal;
     if (access === 'signed-in') return;
     const targetValue = target ? (request.params as Record<string, string>)[target] : undefined;
-    if (!access || !principal.can(access, targetValue)) throw forbidden();
+    // A route without a target in its path (a list across realms, say) lets any role carrying the
+    // permission through; the operation narrows what it answers with `targetsOf`.
+    if (!access || !(targetValue === undefined ? principal.holdsSomewhere(access) : principal.holdsOn(access, targetValue))) throw forbidden();
     if (personal) assertMaySeePersonalData(principal, targetValue ?? null);
   };
 }

@@ -70,6 +70,6 @@ export const CONTEXT_PERMISSIONS: Record<RoleContext, readonly Permission[]> = {
   site: SITE_PERMISSIONS,
 };
 
-export function permittedIn(context: string, permission: string): boolean {
+export function permittedIn(context: string, permission: string): permission is Permission {
   return Object.hasOwn(CONTEXT_PERMISSIONS, context) && CONTEXT_PERMISSIONS[context as RoleContext].includes(permission as Permission);
 }

@@ -19,7 +19,7 @@ const refusal = () => forbidden(`This shows or counts the personal data of a rea
 
 /** The actor may see the data of the users of this realm (of every realm when `realmUid` is null). */
 export function assertMaySeePersonalData(actor: AdminPrincipal, realmUid: string | null): void {
-  if (!actor.holds(PERSONAL_DATA, realmUid)) throw refusal();
+  if (!(realmUid === null ? actor.holdsEverywhere(PERSONAL_DATA) : actor.holdsOn(PERSONAL_DATA, realmUid))) throw refusal();
 }
 
 /**

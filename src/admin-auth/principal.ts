@@ -21,6 +21,9 @@ export interface EffectivePermissions {
   targets: TargetedPermissions[];
 }
 
+/** An account role applies everywhere, and so does a role given without a target. */
+const reachesEverywhere = (grant: Grant): boolean => grant.context === 'account' || grant.target === null;
+
 /** The team member behind a request, with the roles it acts with. */
 export class AdminPrincipal {
   /** Each grant with only the permissions its role's context allows (a stored role could carry more). */
@@ -42,20 +45,28 @@ export class AdminPrincipal {
     return new AdminPrincipal(0, [{ key: OWNER_ROLE, context: 'account', target: null, permissions: [...ALL_PERMISSIONS] }]);
   }
 
-  /**
-   * Whether a request may run: account roles apply everywhere; a realm or space role applies to its
-   * target only. Without a target (a list across realms, say, which the operation then narrows with
-   * `targetsOf`), any role that carries the permission is enough.
+  /*
+   * Where a permission holds, each question by its own name (a missing target means nothing):
+   * an account role, or a role without a target, holds everywhere; a realm, space or site role holds
+   * on its target only.
    */
-  can(permission: Permission, target?: string): boolean {
-    return this.grants.some((grant) => grant.permissions.includes(permission)
-      && (grant.context === 'account' || grant.target === null || target === undefined || grant.target === target));
+
+  /** The member holds the permission on this realm, space or site: everywhere, or by a role on that target. */
+  holdsOn(permission: Permission, target: string): boolean {
+    return this.grants.some((grant) => grant.permissions.includes(permission) && (reachesEverywhere(grant) || grant.target === target));
   }
 
-  /** Whether the member holds a permission on a target, or everywhere when `target` is null. */
-  holds(permission: string, target: string | null): boolean {
-    return this.grants.some((grant) => grant.permissions.includes(permission)
-      && (grant.context === 'account' || grant.target === null || (target !== null && grant.target === target)));
+  /** The member holds the permission everywhere: by an account role, or a role without a target. */
+  holdsEverywhere(permission: Permission): boolean {
+    return this.grants.some((grant) => grant.permissions.includes(permission) && reachesEverywhere(grant));
+  }
+
+  /**
+   * Some role of the member carries the permission, wherever it reaches: enough for a list across
+   * realms, which the operation then narrows with `targetsOf`.
+   */
+  holdsSomewhere(permission: Permission): boolean {
+    return this.grants.some((grant) => grant.permissions.includes(permission));
   }
 
   /**
@@ -63,7 +74,7 @@ export class AdminPrincipal {
    * (account roles, and roles without a target), then those held on one realm, space or site.
    */
   effectivePermissions(): EffectivePermissions {
-    const everywhere = new Set(this.grants.filter((g) => g.context === 'account' || g.target === null).flatMap((g) => g.permissions));
+    const everywhere = new Set(this.grants.filter(reachesEverywhere).flatMap((g) => g.permissions));
     const targeted = new Map<string, TargetedPermissions>();
     for (const grant of this.grants) {
       if (grant.context === 'account' || grant.target === null) continue;
@@ -85,7 +96,7 @@ export class AdminPrincipal {
    */
   targetsOf(permission: Permission): string[] | null {
     const grants = this.grants.filter((grant) => grant.permissions.includes(permission));
-    if (grants.some((grant) => grant.context === 'account' || grant.target === null)) return null;
+    if (grants.some(reachesEverywhere)) return null;
     return [...new Set(grants.map((grant) => grant.target!))];
   }
 }

@@ -1,7 +1,7 @@
 import { forbidden } from '../errors/index.js';
 import { OWNER_ROLE } from './built-in-roles.js';
 import type { AdminPrincipal, Grant } from './principal.js';
-import { permittedIn } from './permissions.js';
+import { permittedIn, type Permission } from './permissions.js';
 
 /**
  * The privilege rules of the administration, each once (DESIGN.md, "Privileges"): a member grants
@@ -11,9 +11,13 @@ import { permittedIn } from './permissions.js';
 
 const reach = (grant: Pick<Grant, 'context' | 'target'>) => (grant.context === 'account' ? null : grant.target);
 
+/** The actor holds the permission wherever `target` says: on that target, or everywhere when null. */
+const holdsWhere = (actor: AdminPrincipal, permission: Permission, target: string | null): boolean =>
+  (target === null ? actor.holdsEverywhere(permission) : actor.holdsOn(permission, target));
+
 /** The permissions of `grant` that `actor` does not hold where the grant reaches. */
 function lacking(actor: AdminPrincipal, grant: Grant): string[] {
-  return grant.permissions.filter((p) => permittedIn(grant.context, p) && !actor.holds(p, reach(grant)));
+  return grant.permissions.filter((p) => permittedIn(grant.context, p) && !holdsWhere(actor, p, reach(grant)));
 }
 
 /** The actor may give these roles: it holds every permission they carry, where they reach. */
@@ -37,6 +41,7 @@ export function assertMayActOn(actor: AdminPrincipal, grants: Grant[]): void {
 
 /** The actor may define or change a role carrying these permissions (it reaches everyone who holds the role). */
 export function assertMayDefineRole(actor: AdminPrincipal, permissions: string[]): void {
-  const missing = permissions.filter((p) => !actor.holds(p, null));
+  // A name no role can carry is held nowhere (the role's own validation names it).
+  const missing = permissions.filter((p) => !actor.holdsEverywhere(p as Permission));
   if (missing.length) throw forbidden(`You cannot give a role permissions you do not hold (${missing.join(', ')})`);
 }

@@ -7,6 +7,7 @@ import { contentScheduleJob } from './entries/publishing.js';
 import { spaceRoutes } from './routes/spaces.js';
 import { typeSchemaRoutes } from './routes/type-schema.js';
 import { typeRoutes } from './routes/types.js';
+import { resolvePathSpace } from './path-space.js';
 import { spaceExists } from './spaces.js';
 
 export const contentModule: AtriumModule = {
@@ -16,6 +17,7 @@ export const contentModule: AtriumModule = {
     content: [deliveryRoutes(ctx), typeSchemaRoutes(ctx), assetFileRoutes(ctx)],
     customers: [deliveryTokenRoutes(ctx)],
   }),
+  adminPreHandlers: (ctx) => [resolvePathSpace(ctx)],
   jobs: [contentScheduleJob],
   roleTargets: { space: spaceExists },
   lockables: ENTRY_LOCKABLES,

@@ -80,7 +80,8 @@ const uidTaken = (err: unknown) => {
 const SORTABLE = { uid: contentSpaces.uid, name: contentSpaces.name, created_at: contentSpaces.createdAt, updated_at: contentSpaces.updatedAt };
 
 /** `visible`: the space uids the caller may read, or null for all of them. */
-export async function listSpaces(ctx: Context, page: Page, query: { query?: string; sort_by?: string; order?: string }, visible: string[] | null) {
+export async function listSpaces(ctx: ActingContext, page: Page, query: { query?: string; sort_by?: string; order?: string }) {
+  const visible = ctx.actor.targetsOf('content.read');
   const where = and(
     textSearch(query.query, [contentSpaces.uid, contentSpaces.name]),
     visible ? inArray(contentSpaces.uid, visible.length ? visible : ['']) : undefined,
@@ -93,7 +94,7 @@ export async function listSpaces(ctx: Context, page: Page, query: { query?: stri
 
 /** Creating a space needs content.manage from an account role: a space role reaches only its own space. */
 export async function createSpace(ctx: ActingContext, input: SpaceInputBody): Promise<SpaceBody> {
-  if (!ctx.actor.holds('content.manage', null)) throw forbidden('Creating a space needs an account role');
+  if (!ctx.actor.holdsEverywhere('content.manage')) throw forbidden('Creating a space needs an account role');
   const checked = checkInput(input, null);
   const now = ctx.clock.now();
   const [space] = await ctx.db.insert(contentSpaces).values({
@@ -103,8 +104,7 @@ export async function createSpace(ctx: ActingContext, input: SpaceInputBody): Pr
 }
 
 /** PUT is partial. A new uid is followed by the role assignments that named the old one. */
-export async function updateSpace(ctx: Context, uid: string, input: SpaceInputBody): Promise<SpaceBody> {
-  const space = await requireSpace(ctx, uid);
+export async function updateSpace(ctx: Context, space: Space, input: SpaceInputBody): Promise<SpaceBody> {
   const checked = checkInput(input, space);
   await assertLocalesUnused(ctx, space, checked.locales);
   const renamed = checked.uid !== undefined && checked.uid !== space.uid;
@@ -126,8 +126,7 @@ export async function updateSpace(ctx: Context, uid: string, input: SpaceInputBo
  * once committed, and the role assignments that named it, so that a later space of the same uid
  * inherits none of them.
  */
-export async function deleteSpace(ctx: Context, uid: string): Promise<void> {
-  const space = await requireSpace(ctx, uid);
+export async function deleteSpace(ctx: Context, space: Space): Promise<void> {
   const files = await ctx.db.transaction(async (tx) => {
     await tx.select({ id: contentSpaces.id }).from(contentSpaces).where(eq(contentSpaces.id, space.id)).for('update');
     const assets = await tx.delete(contentAssets).where(eq(contentAssets.spaceId, space.id)).returning({ key: contentAssets.storageKey });

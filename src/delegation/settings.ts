@@ -103,7 +103,7 @@ async function checkedMapping(ctx: Context, realm: Realm, mapping: Input['claim_
  * removing it needs impersonation's permission on the realm, beside realms.manage (the route's).
  */
 function requireImpersonation(ctx: ActingContext, realm: Realm): void {
-  if (!ctx.actor.can('realm.users.impersonate', realm.uid)) {
+  if (!ctx.actor.holdsOn('realm.users.impersonate', realm.uid)) {
     throw forbidden('Changing a realm\'s identity provider needs realm.users.impersonate on the realm: the provider can sign in as any of its users');
   }
 }

@@ -8,7 +8,7 @@ import { isLocale, type Locale } from '../i18n/locale.js';
 import type { Page } from '../db/paging.js';
 import { admins } from '../tables/admin-auth.js';
 import { emailTemplates, emailTemplateVersions } from '../tables/email-templates.js';
-import { realms, realmUsers } from '../tables/realms.js';
+import { realmUsers } from '../tables/realms.js';
 import { checkTemplate, fieldProblems, type TemplateInput } from './check.js';
 import { exampleVariables, isTemplateKind, type TemplateKind } from './kinds.js';
 import { FIELDS, renderContent, type RenderedMail } from './render.js';
@@ -37,11 +37,8 @@ export function requireKind(kind: string): TemplateKind {
 }
 
 /** The scope of a realm's overrides; 404 for a realm that does not exist. */
-export async function realmScope(ctx: Context, realmUid: string): Promise<TemplateScope> {
-  const [realm] = await ctx.db.select({ id: realms.id, uid: realms.uid, name: realms.name, defaultLanguage: realms.defaultLanguage })
-    .from(realms).where(eq(realms.uid, realmUid));
-  if (!realm) throw notFound('Realm');
-  return { realm };
+export function realmScope(realm: NonNullable<TemplateScope['realm']>): TemplateScope {
+  return { realm: { id: realm.id, uid: realm.uid, name: realm.name, defaultLanguage: realm.defaultLanguage } };
 }
 
 /**
@@ -49,7 +46,7 @@ export async function realmScope(ctx: Context, realmUid: string): Promise<Templa
  * role (which reaches its realm's overrides only) is refused here.
  */
 export function accountScope(actor: AdminPrincipal, permission: Permission): TemplateScope {
-  if (!actor.holds(permission, null)) throw forbidden(`The account's email templates need ${permission} from an account role`);
+  if (!actor.holdsEverywhere(permission)) throw forbidden(`The account's email templates need ${permission} from an account role`);
   return { realm: null };
 }
 

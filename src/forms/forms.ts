@@ -66,7 +66,8 @@ export async function findForm(ctx: Context, uid: string): Promise<FormWithRealm
 }
 
 /** Whether the actor holds `permission` where the form lives: its realm, or the account for an account form. */
-export const mayOnForm = (ctx: ActingContext, row: FormWithRealm, permission: Permission) => ctx.actor.holds(permission, row.realmUid);
+export const mayOnForm = (ctx: ActingContext, row: FormWithRealm, permission: Permission) =>
+  (row.realmUid === null ? ctx.actor.holdsEverywhere(permission) : ctx.actor.holdsOn(permission, row.realmUid));
 
 /**
  * The form an admin route names, for an actor who may `permission` on it: one it cannot even read is
@@ -147,7 +148,7 @@ export async function createForm(ctx: ActingContext, input: Input): Promise<Form
     if (!realm) throw invalidField('realm_uid', 'is not a realm of this account');
     realmId = realm.id;
   }
-  if (!ctx.actor.holds('forms.manage', realmUid)) throw forbidden();
+  if (!(realmUid === null ? ctx.actor.holdsEverywhere('forms.manage') : ctx.actor.holdsOn('forms.manage', realmUid))) throw forbidden();
   const columns = checkInput(input, null, realmId);
   const now = ctx.clock.now();
   try {
@@ -177,7 +178,7 @@ export async function deleteForm(ctx: ActingContext, uid: string): Promise<void>
 export function formsWithPersonalReach(ctx: ActingContext): SQL | undefined {
   const manage = ctx.actor.targetsOf('forms.manage');
   const personal = ctx.actor.targetsOf('realm.users.read');
-  const accountForms = ctx.actor.holds('forms.manage', null) ? isNull(forms.realmId) : sql`false`;
+  const accountForms = ctx.actor.holdsEverywhere('forms.manage') ? isNull(forms.realmId) : sql`false`;
   if (manage === null && personal === null) return undefined;
   const reach = manage === null ? personal! : personal === null ? manage : manage.filter((u) => personal.includes(u));
   const realmForms = reach.length ? inArray(forms.realmId, ctx.db.select({ id: realms.id }).from(realms).where(inArray(realms.uid, reach))) : sql`false`;

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler, RouteOptions } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TSchema } from '@sinclair/typebox';
@@ -27,7 +27,11 @@ export interface Catalog {
   /** Security requirements that apply to every operation unless it says otherwise. */
   security?: Record<string, string[]>[];
   /** Hooks that apply to every route of the catalog (the admin credential guard, say). */
-  hooks?: { onRequest?: (request: FastifyRequest, reply: FastifyReply) => Promise<void> };
+  hooks?: {
+    onRequest?: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+    /** Run before each handler, after those `extend` adds (the admin path's realm, inside the audit transaction). */
+    preHandler?: preHandlerAsyncHookHandler[];
+  };
   /** Adds more hooks to the catalog's scope before its routes (the admin audit log of writes). */
   extend?: (scope: FastifyInstance) => void;
   /** Refuses (throws) a route the catalog cannot serve safely as declared: start-up then fails (the admin access rule). */
@@ -95,6 +99,7 @@ export function catalogPlugin(catalog: Catalog): FastifyPluginAsync {
     scope.addHook('onSend', noStoreByDefault);
     if (catalog.hooks?.onRequest) scope.addHook('onRequest', catalog.hooks.onRequest);
     catalog.extend?.(scope);
+    for (const hook of catalog.hooks?.preHandler ?? []) scope.addHook('preHandler', hook);
     scope.addHook('onRoute', (route) => {
       catalog.checkRoute?.(route);
       declareCommonFailures(route, name);

@@ -45,8 +45,8 @@ function lockableNamed(lockables: Lockables, type: string): Lockable {
 /** An item the actor may write; 404 when it does not exist or is out of the actor's sight, 403 when the actor only sees it. */
 async function writableItem(ctx: ActingContext, lockable: Lockable, id: string): Promise<{ id: string; scope: string }> {
   const item = await lockable.find(ctx, id);
-  if (!item || !ctx.actor.can(lockable.read, item.scope)) throw notFound('Item');
-  if (!ctx.actor.can(lockable.write, item.scope)) throw forbidden();
+  if (!item || !ctx.actor.holdsOn(lockable.read, item.scope)) throw notFound('Item');
+  if (!ctx.actor.holdsOn(lockable.write, item.scope)) throw forbidden();
   return item;
 }
 
@@ -65,7 +65,7 @@ export interface AcquireInput {
 export async function acquireLock(ctx: ActingContext, lockables: Lockables, input: AcquireInput): Promise<LockBody> {
   const lockable = lockableNamed(lockables, input.resource_type);
   const { id, scope } = await writableItem(ctx, lockable, input.resource_id);
-  const mayTakeOver = ctx.actor.can(lockable.takeOver, scope);
+  const mayTakeOver = ctx.actor.holdsOn(lockable.takeOver, scope);
   const me = ctx.actor.adminId;
   const name = await nameOf(ctx);
   const now = ctx.clock.now();
@@ -104,7 +104,7 @@ async function visibleLock(ctx: ActingContext, lockables: Lockables, id: number,
   const query = ctx.db.select().from(editLocks).where(eq(editLocks.id, id));
   const [lock] = forUpdate ? await query.for('update') : await query;
   const lockable = lock && lockableOf(lockables, lock.resourceType);
-  if (!lock || !lockable || !ctx.actor.can(lockable.read, lock.scope)) throw notFound('Lock');
+  if (!lock || !lockable || !ctx.actor.holdsOn(lockable.read, lock.scope)) throw notFound('Lock');
   return { lock, lockable };
 }
 
@@ -124,7 +124,7 @@ export async function renewLock(ctx: ActingContext, lockables: Lockables, id: nu
 /** Ends a lock: its holder's, or anyone's by a member who may take it over. */
 export async function releaseLock(ctx: ActingContext, lockables: Lockables, id: number): Promise<void> {
   const { lock, lockable } = await visibleLock(ctx, lockables, id, true);
-  if (lock.holderId !== ctx.actor.adminId && !ctx.actor.can(lockable.takeOver, lock.scope)) {
+  if (lock.holderId !== ctx.actor.adminId && !ctx.actor.holdsOn(lockable.takeOver, lock.scope)) {
     throw forbidden(`The lock is ${lock.holderName}'s: only they, or a role that may take it over, release it`);
   }
   await ctx.db.delete(editLocks).where(eq(editLocks.id, lock.id));
@@ -175,7 +175,7 @@ export async function assertUnlocked(ctx: ActingContext, lockables: Lockables, r
   }
   if (!override) throw lockedBy(lock);
   const lockable = lockableOf(lockables, lock.resourceType);
-  if (!lockable || !ctx.actor.can(lockable.takeOver, lock.scope)) {
+  if (!lockable || !ctx.actor.holdsOn(lockable.takeOver, lock.scope)) {
     throw forbidden(`Your role does not allow overriding the lock ${lock.holderName} holds`);
   }
   const name = await nameOf(ctx);

@@ -69,7 +69,7 @@ const selection = { campaign: campaigns, realmUid: realms.uid, sentCount, lastSe
 export async function requireCampaign(ctx: ActingContext, id: number, permission: Permission): Promise<CampaignView> {
   const rows = await ctx.db.select(selection).from(campaigns).innerJoin(realms, eq(realms.id, campaigns.realmId)).where(eq(campaigns.id, id));
   if (!rows.length) throw notFound('Campaign');
-  if (!ctx.actor.holds(permission, rows[0].realmUid)) throw forbidden();
+  if (!ctx.actor.holdsOn(permission, rows[0].realmUid)) throw forbidden();
   return (await viewsOf(ctx, rows))[0];
 }
 
@@ -84,7 +84,8 @@ export interface CampaignListQuery {
 const SORTABLE = { name: campaigns.name, type: campaigns.type, created_at: campaigns.createdAt, updated_at: campaigns.updatedAt };
 
 /** A page of the campaigns of the realms `visible` names (null: every realm), most recently changed first. */
-export async function listCampaigns(ctx: Context, page: Page, query: CampaignListQuery, visible: string[] | null) {
+export async function listCampaigns(ctx: ActingContext, page: Page, query: CampaignListQuery) {
+  const visible = ctx.actor.targetsOf('messaging.read');
   const where = and(
     query.type === undefined ? undefined : eq(campaigns.type, query.type),
     query.filtered === 'true' || query.filtered === '1' ? hasDeliveries : undefined,
@@ -137,7 +138,7 @@ async function check(ctx: Context, realmId: number, input: CampaignChanges, curr
 async function realmForWriting(ctx: ActingContext, uid: string) {
   const [realm] = await ctx.db.select().from(realms).where(eq(realms.uid, uid));
   if (!realm) throw invalidField('realm_uid', 'is not a realm');
-  if (!ctx.actor.holds('messaging.send', realm.uid)) throw forbidden();
+  if (!ctx.actor.holdsOn('messaging.send', realm.uid)) throw forbidden();
   return realm;
 }
 

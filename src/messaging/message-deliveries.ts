@@ -1,6 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Static } from '@sinclair/typebox';
-import type { Context } from '../context.js';
+import { personalDataReach } from '../admin-auth/personal-data.js';
+import type { ActingContext } from '../admin-auth/principal.js';
 import type { Page } from '../db/paging.js';
 import { rowsOf } from '../db/rows.js';
 import { INT32_MAX } from '../http/models.js';
@@ -54,7 +55,9 @@ export interface MessageFilter {
  * A page of messages, oldest first, of the realms `visible` names (null: every realm). A notification's
  * opening is its inbox notification's (`opened_at` there), so the user opening it shows here at once.
  */
-export async function listMessageDeliveries(ctx: Context, page: Page, filter: MessageFilter, visible: string[] | null) {
+export async function listMessageDeliveries(ctx: ActingContext, page: Page, filter: MessageFilter) {
+  // The messages name their users: only realms where the actor may read both (403 when none).
+  const visible = personalDataReach(ctx.actor, 'messaging.read');
   const conditions: SQL[] = [];
   if (filter.campaign_id !== undefined) conditions.push(sql`m.campaign_id = ${Math.min(filter.campaign_id, INT32_MAX)}`);
   if (filter.delivery_id !== undefined) conditions.push(sql`m.delivery_id = ${Math.min(filter.delivery_id, INT32_MAX)}`);

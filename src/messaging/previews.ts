@@ -58,7 +58,7 @@ export async function previewCampaign(ctx: ActingContext, campaignId: number, us
  * answer tells nothing of realms the member does not reach.
  */
 export async function previewDraft(ctx: ActingContext, draft: Draft & { realm_uid: string; user_id: number }) {
-  if (!ctx.actor.holds('messaging.read', draft.realm_uid)) throw forbidden();
+  if (!ctx.actor.holdsOn('messaging.read', draft.realm_uid)) throw forbidden();
   assertMaySeePersonalData(ctx.actor, draft.realm_uid);
   const [realm] = await ctx.db.select({ id: realms.id }).from(realms).where(eq(realms.uid, draft.realm_uid));
   if (!realm) throw invalidField('realm_uid', 'is not a realm');

@@ -3,7 +3,7 @@ import type { Static } from '@sinclair/typebox';
 import type { Context } from '../context.js';
 import { FieldErrors, notFound } from '../errors/index.js';
 import { hashSecret, randomSecret } from '../security/secrets.js';
-import { requireRealm } from '../realms/realms.js';
+import type { Realm } from '../realms/realms.js';
 import { SCOPES, type OAuthClientInput as OAuthClientInputSchema, type OAuthClientModel } from './schema.js';
 import { oauthClients } from '../tables/oauth.js';
 import { textSearch } from '../db/like.js';
@@ -77,12 +77,8 @@ function checkInput(input: OAuthClientInput, creating: boolean, errors: FieldErr
   };
 }
 
-async function realmIdOf(ctx: Context, realmUid: string): Promise<number> {
-  return (await requireRealm(ctx, realmUid)).id;
-}
-
-async function findClient(ctx: Context, realmUid: string, id: number): Promise<ClientRow> {
-  const realmId = await realmIdOf(ctx, realmUid);
+async function findClient(ctx: Context, realm: Realm, id: number): Promise<ClientRow> {
+  const realmId = realm.id;
   const [row] = await ctx.db.select().from(oauthClients).where(and(eq(oauthClients.id, id), eq(oauthClients.realmId, realmId)));
   if (!row) throw notFound('OAuth client');
   return row;
@@ -92,8 +88,8 @@ export const CLIENT_SORTABLE = {
   id: oauthClients.id, uid: oauthClients.uid, name: oauthClients.name, created_at: oauthClients.createdAt, updated_at: oauthClients.updatedAt,
 };
 
-export async function listClients(ctx: Context, realmUid: string, page: Page, query: ListParams) {
-  const realmId = await realmIdOf(ctx, realmUid);
+export async function listClients(ctx: Context, realm: Realm, page: Page, query: ListParams) {
+  const realmId = realm.id;
   const where = and(eq(oauthClients.realmId, realmId), textSearch(query.query, [oauthClients.name, oauthClients.uid]));
   const rows = await ctx.db.select({ client: oauthClients, total: totalCount }).from(oauthClients).where(where)
     .orderBy(orderOf(CLIENT_SORTABLE, query, oauthClients.id, 'asc'), asc(oauthClients.id)).limit(page.perPage).offset(page.offset);
@@ -101,13 +97,13 @@ export async function listClients(ctx: Context, realmUid: string, page: Page, qu
   return { items: rows.map((row) => clientBody(row.client)), total };
 }
 
-export async function getClient(ctx: Context, realmUid: string, id: number): Promise<OAuthClientBody> {
-  return clientBody(await findClient(ctx, realmUid, id));
+export async function getClient(ctx: Context, realm: Realm, id: number): Promise<OAuthClientBody> {
+  return clientBody(await findClient(ctx, realm, id));
 }
 
 /** The secret is shown in this answer only; the database keeps its SHA-256 hash. */
-export async function createClient(ctx: Context, realmUid: string, input: OAuthClientInput): Promise<OAuthClientBody> {
-  const realmId = await realmIdOf(ctx, realmUid);
+export async function createClient(ctx: Context, realm: Realm, input: OAuthClientInput): Promise<OAuthClientBody> {
+  const realmId = realm.id;
   const errors = new FieldErrors();
   const checked = checkInput(input, true, errors);
   errors.throwIfAny();
@@ -128,8 +124,8 @@ export async function createClient(ctx: Context, realmUid: string, input: OAuthC
 }
 
 /** Partial: attributes left out keep their value (only those sent are written). The secret never changes here. */
-export async function updateClient(ctx: Context, realmUid: string, id: number, input: OAuthClientInput): Promise<OAuthClientBody> {
-  const row = await findClient(ctx, realmUid, id);
+export async function updateClient(ctx: Context, realm: Realm, id: number, input: OAuthClientInput): Promise<OAuthClientBody> {
+  const row = await findClient(ctx, realm, id);
   const errors = new FieldErrors();
   const checked = checkInput(input, false, errors);
   errors.throwIfAny();
@@ -146,8 +142,8 @@ export async function updateClient(ctx: Context, realmUid: string, id: number, i
 }
 
 /** Its codes and tokens go with it (cascade): a removed client's tokens stop working. */
-export async function deleteClient(ctx: Context, realmUid: string, id: number): Promise<void> {
-  const row = await findClient(ctx, realmUid, id);
+export async function deleteClient(ctx: Context, realm: Realm, id: number): Promise<void> {
+  const row = await findClient(ctx, realm, id);
   await ctx.db.delete(oauthClients).where(eq(oauthClients.id, row.id));
   // Its tokens went with it.
   ctx.caches.changed('customers', `realm:${row.realmId}`);

@@ -17,7 +17,7 @@ export async function reviewersAmong(db: Db, realm: Realm, ids: number[]): Promi
   const active = await db.select({ id: admins.id }).from(admins).where(and(inArray(admins.id, ids), eq(admins.active, true)));
   const reviewers = new Set<number>();
   for (const { id } of active) {
-    if (new AdminPrincipal(id, await grantsOf(db, id)).holds('realm.originations.review', realm.uid)) reviewers.add(id);
+    if (new AdminPrincipal(id, await grantsOf(db, id)).holdsOn('realm.originations.review', realm.uid)) reviewers.add(id);
   }
   return reviewers;
 }

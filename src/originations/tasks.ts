@@ -95,7 +95,7 @@ export async function completeReviewTask(ctx: ActingContext, realm: Realm, id: n
     adminId: ctx.actor.adminId,
     async assertMayComplete(task, submission, tx) {
       if (USER_TASKS.includes(task.type)) throw taskNotYours('This task is completed by the user, not by a reviewer');
-      if (ctx.actor.holds('realm.originations.manage', realm.uid)) return;
+      if (ctx.actor.holdsOn('realm.originations.manage', realm.uid)) return;
       const assignedAdmin = submission.assigneeAdminId;
       if (assignedAdmin !== null ? assignedAdmin !== ctx.actor.adminId
         : submission.assigneeGroupId !== null && !(await isMember(tx, submission.assigneeGroupId, ctx.actor.adminId))) {

@@ -5,6 +5,7 @@ import { passwordPages } from './pages/password.js';
 import { realmPages } from './pages/routes.js';
 import { signUpPage } from './pages/signup.js';
 import { realmExists } from './realms.js';
+import { resolvePathRealm } from './path-realm.js';
 import { avatarFileRoutes } from './routes/avatar-files.js';
 import { customFieldRoutes } from './routes/custom-fields.js';
 import { realmEventRoutes } from './routes/events.js';
@@ -24,6 +25,7 @@ export const realmsModule: AtriumModule = {
       signUpPage(ctx, parts.signUpCode), activationPages(ctx), emailChangePages(ctx), passwordPages(ctx), avatarFileRoutes(ctx),
     ];
   },
+  adminPreHandlers: (ctx) => [resolvePathRealm(ctx)],
   roleTargets: { realm: realmExists },
   webhookEvents: {
     'realm_user.created': 'A user of a realm was created (admin API, sign-up, invitation accepted, delegated sign-in); data: the user as the admin API shows it',

@@ -133,7 +133,7 @@ export function customDomainOf(ctx: Context, raw: string | null | undefined, err
 /** Only an account-wide realms.manage sets a custom domain: every realm's pages trust it. */
 function assertMaySetDomain(ctx: ActingContext, domain: string | null | undefined, current: string | null): void {
   if (domain === undefined || domain === current) return;
-  if (!ctx.actor.holds('realms.manage', null)) throw forbidden('Setting a custom domain needs an account role');
+  if (!ctx.actor.holdsEverywhere('realms.manage')) throw forbidden('Setting a custom domain needs an account role');
 }
 
 interface CheckedInput {
@@ -207,7 +207,8 @@ export interface RealmListQuery {
 }
 
 /** `visible`: the uids the caller may read, or null for all of them. */
-export async function listRealms(ctx: Context, page: Page, query: RealmListQuery, visible: string[] | null) {
+export async function listRealms(ctx: ActingContext, page: Page, query: RealmListQuery) {
+  const visible = ctx.actor.targetsOf('realms.read');
   const where = and(
     textSearch(query.query, [realms.uid, realms.name]),
     visible ? inArray(realms.uid, visible.length ? visible : ['']) : undefined,
@@ -220,7 +221,7 @@ export async function listRealms(ctx: Context, page: Page, query: RealmListQuery
 
 /** Creating a realm needs realms.manage from an account role: a realm role reaches only its own realm. */
 export async function createRealm(ctx: ActingContext, input: RealmInput): Promise<RealmBody> {
-  if (!ctx.actor.holds('realms.manage', null)) throw forbidden('Creating a realm needs an account role');
+  if (!ctx.actor.holdsEverywhere('realms.manage')) throw forbidden('Creating a realm needs an account role');
   const checked = checkInput(ctx, input, true);
   await assertFree(ctx, checked);
   const settings = input.settings ?? {};
@@ -252,8 +253,7 @@ export async function createRealm(ctx: ActingContext, input: RealmInput): Promis
  * PUT is partial: attributes and settings left out keep their value (only those sent are written). A new
  * uid follows into role assignments. The custom domain rule is decided on the realm's row as locked for the write.
  */
-export async function updateRealm(ctx: ActingContext, uid: string, input: RealmInput): Promise<RealmBody> {
-  const found = await requireRealm(ctx, uid);
+export async function updateRealm(ctx: ActingContext, found: Realm, input: RealmInput): Promise<RealmBody> {
   const checked = checkInput(ctx, input, false);
   assertMaySetDomain(ctx, checked.customDomain, found.customDomain);
   await assertFree(ctx, checked, found.id);
@@ -295,8 +295,7 @@ export async function updateRealm(ctx: ActingContext, uid: string, input: RealmI
  * and events, and the role assignments that named it (so that a later realm with the same uid does
  * not inherit them).
  */
-export async function deleteRealm(ctx: Context, uid: string): Promise<void> {
-  const realm = await requireRealm(ctx, uid);
+export async function deleteRealm(ctx: Context, realm: Realm): Promise<void> {
   const users = await ctx.db.transaction(async (tx) => {
     // The lock keeps new users out; deleting the users here rather than by cascade reads the avatars
     // they hold now, including one an upload committed while this waited for the user's row.

@@ -61,7 +61,8 @@ type SegmentList = { items: SegmentBody[]; total: number };
  * The lasting segments of the realms `visible` names (null: every realm), temporary ones left out. A
  * page is kept in the `segments` cache, which every change of a segment or of its count empties.
  */
-export async function listSegments(ctx: Context, page: Page, query: SegmentListQuery, visible: string[] | null): Promise<SegmentList> {
+export async function listSegments(ctx: ActingContext, page: Page, query: SegmentListQuery): Promise<SegmentList> {
+  const visible = ctx.actor.targetsOf('segments.read');
   const cache = ctx.caches.of<SegmentList>('segments');
   const now = ctx.clock.now();
   const key = JSON.stringify([page.page, page.perPage, query.query, query.sort_by, query.order, query.realm_uid, visible]);
@@ -97,8 +98,8 @@ async function readSegments(ctx: Context, page: Page, query: SegmentListQuery, v
 export async function requireSegment(ctx: ActingContext, id: number, permission: Permission): Promise<{ segment: Segment; realm: Realm }> {
   const [row] = await ctx.db.select({ segment: segments, realm: realms }).from(segments)
     .innerJoin(realms, eq(realms.id, segments.realmId)).where(and(eq(segments.id, id), alive(ctx.clock.now())));
-  if (!row || !ctx.actor.can('segments.read', row.realm.uid)) throw notFound('Segment');
-  if (!ctx.actor.can(permission, row.realm.uid)) throw forbidden();
+  if (!row || !ctx.actor.holdsOn('segments.read', row.realm.uid)) throw notFound('Segment');
+  if (!ctx.actor.holdsOn(permission, row.realm.uid)) throw forbidden();
   return row;
 }
 
@@ -106,7 +107,7 @@ export async function requireSegment(ctx: ActingContext, id: number, permission:
 async function realmFor(ctx: ActingContext, uid: string | undefined, permission: Permission): Promise<Realm> {
   const text = uid?.trim();
   if (!text) throw invalidField('realm_uid', "can't be blank");
-  if (!ctx.actor.can(permission, text)) throw forbidden();
+  if (!ctx.actor.holdsOn(permission, text)) throw forbidden();
   const realm = await findRealmByUid(ctx, text);
   if (!realm) throw invalidField('realm_uid', 'is not a realm of this account');
   return realm;

@@ -1,4 +1,4 @@
-import type { FastifyPluginAsync, onRequestAsyncHookHandler } from 'fastify';
+import type { FastifyPluginAsync, onRequestAsyncHookHandler, preHandlerAsyncHookHandler } from 'fastify';
 import type { RoleTargets } from '../admin-auth/role-targets.js';
 import type { Context } from '../context.js';
 import type { Job } from '../jobs/runner.js';
@@ -33,6 +33,12 @@ export interface AtriumModule {
    * site's). Each must return at once for a request that is not its own.
    */
   requestHooks?(ctx: Context): onRequestAsyncHookHandler[];
+  /**
+   * Hooks the admin catalog runs before each handler, once the credential guard has let the request
+   * through and its input is valid: loading what a path parameter the feature owns names (realms:
+   * `:realm_uid` → `request.realm`). Each must return at once for a route whose path does not name it.
+   */
+  adminPreHandlers?(ctx: Context): preHandlerAsyncHookHandler[];
   /** Periodic jobs (jobs/runner.ts), each run claimed by one process. */
   jobs?: readonly Job[];
   /** Kinds of queued task (queue/tasks.ts). */

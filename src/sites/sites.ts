@@ -68,8 +68,8 @@ export const siteExists = async (ctx: Context, uid: string) => Boolean(await fin
  */
 export async function requireSite(ctx: ActingContext, uid: string, permission: Permission): Promise<SiteRow> {
   const row = await findSite(ctx, uid);
-  if (!row || !ctx.actor.can('site.read', row.site.uid)) throw notFound('Site');
-  if (!ctx.actor.can(permission, row.site.uid)) throw forbidden();
+  if (!row || !ctx.actor.holdsOn('site.read', row.site.uid)) throw notFound('Site');
+  if (!ctx.actor.holdsOn(permission, row.site.uid)) throw forbidden();
   return row;
 }
 
@@ -154,7 +154,7 @@ function refusedWrite(err: unknown): never {
 function assertAccountWide(ctx: ActingContext, checked: Checked, current: Site | null): void {
   const domainChanges = checked.customDomain !== undefined && checked.customDomain !== (current?.customDomain ?? null);
   const spacesChange = checked.spaceUids !== undefined && JSON.stringify(checked.spaceUids) !== JSON.stringify(current?.spaceUids ?? []);
-  if ((domainChanges || spacesChange) && !ctx.actor.holds('site.write', null)) {
+  if ((domainChanges || spacesChange) && !ctx.actor.holdsEverywhere('site.write')) {
     throw forbidden('Setting a custom domain or the content spaces of a site needs an account role');
   }
 }
@@ -162,7 +162,8 @@ function assertAccountWide(ctx: ActingContext, checked: Checked, current: Site |
 const SORTABLE = { uid: sites.uid, name: sites.name, created_at: sites.createdAt, updated_at: sites.updatedAt };
 
 /** `visible`: the site uids the caller may read, or null for all of them. */
-export async function listSites(ctx: Context, page: Page, query: { query?: string; sort_by?: string; order?: string }, visible: string[] | null) {
+export async function listSites(ctx: ActingContext, page: Page, query: { query?: string; sort_by?: string; order?: string }) {
+  const visible = ctx.actor.targetsOf('site.read');
   const where = and(textSearch(query.query, [sites.uid, sites.name]), visible ? inArray(sites.uid, visible.length ? visible : ['']) : undefined);
   const rows = await ctx.db.select({ ...selection, total: totalCount }).from(sites).leftJoin(realms, eq(realms.id, sites.realmId)).where(where)
     .orderBy(orderOf(SORTABLE, query, sites.updatedAt, 'desc'), desc(sites.id)).limit(page.perPage).offset(page.offset);
@@ -172,7 +173,7 @@ export async function listSites(ctx: Context, page: Page, query: { query?: strin
 
 /** Creating a site needs site.write from an account role: a site role reaches only its own site. */
 export async function createSite(ctx: ActingContext, input: Input): Promise<SiteBody> {
-  if (!ctx.actor.holds('site.write', null)) throw forbidden('Creating a site needs an account role');
+  if (!ctx.actor.holdsEverywhere('site.write')) throw forbidden('Creating a site needs an account role');
   const checked = checkInput(ctx, input, null);
   const { realmId } = await resolveReferences(ctx, checked, null);
   const now = ctx.clock.now();
@@ -191,7 +192,7 @@ export async function updateSite(ctx: ActingContext, uid: string, input: Input):
   const { site } = await requireSite(ctx, uid, 'site.write');
   const checked = checkInput(ctx, input, site);
   assertAccountWide(ctx, checked, site);
-  if (input.require_review !== undefined && input.require_review !== site.requireReview && !ctx.actor.can('site.publish', site.uid)) {
+  if (input.require_review !== undefined && input.require_review !== site.requireReview && !ctx.actor.holdsOn('site.publish', site.uid)) {
     throw forbidden('Changing require_review needs site.publish');
   }
   const { realmId } = await resolveReferences(ctx, checked, site.id);
@@ -213,7 +214,7 @@ export async function updateSite(ctx: ActingContext, uid: string, input: Input):
 /** Deletes the site with its drafts and versions, its OAuth client, and the role assignments that named it. */
 export async function deleteSite(ctx: ActingContext, uid: string): Promise<void> {
   const { site } = await requireSite(ctx, uid, 'site.write');
-  if (!ctx.actor.holds('site.write', null)) throw forbidden('Deleting a site needs an account role');
+  if (!ctx.actor.holdsEverywhere('site.write')) throw forbidden('Deleting a site needs an account role');
   await dropTarget(ctx.db, 'site', site.uid);
   await ctx.db.delete(sites).where(eq(sites.id, site.id));
   // The site's own OAuth client of its realm goes with it.

@@ -11,11 +11,11 @@ const realmAdmin = member(grant('realm_admin', 'realm', 'banking', ['realms.mana
 describe('the privilege rules', () => {
   it('applies a realm role to its target only, and never beyond its context', () => {
     const stretched = member(grant('odd', 'realm', 'banking', ['realm.users.read', 'team.manage']));
-    expect(stretched.can('realm.users.read', 'banking')).toBe(true);
-    expect(stretched.can('realm.users.read', 'retail')).toBe(false);
-    expect(stretched.can('team.manage')).toBe(false);
-    expect(stretched.holds('realm.users.read', null)).toBe(false);
-    expect(stretched.holds('realm.users.read', 'banking')).toBe(true);
+    expect(stretched.holdsOn('realm.users.read', 'banking')).toBe(true);
+    expect(stretched.holdsOn('realm.users.read', 'retail')).toBe(false);
+    expect(stretched.holdsSomewhere('team.manage')).toBe(false);
+    expect(stretched.holdsEverywhere('realm.users.read')).toBe(false);
+    expect(stretched.holdsOn('realm.users.read', 'banking')).toBe(true);
   });
 
   it('grants only what the granter holds, where it holds it, and the owner role only by an owner', () => {

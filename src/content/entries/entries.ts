@@ -201,7 +201,7 @@ export async function deleteEntry(ctx: ActingContext, scope: EntryScope, uuid: s
   const entry = await requireEntry(ctx, scope, uuid);
   const [published] = await ctx.db.select({ id: versions.id }).from(versions)
     .where(and(eq(versions.entryId, entry.id), eq(versions.state, 'published'))).limit(1);
-  if (published && !ctx.actor.can('content.publish', scope.space.uid)) {
+  if (published && !ctx.actor.holdsOn('content.publish', scope.space.uid)) {
     throw forbidden('The entry is published: only a role that may publish deletes it');
   }
   await ctx.db.transaction(async (tx) => {

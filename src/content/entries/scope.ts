@@ -1,5 +1,5 @@
 import type { Context } from '../../context.js';
-import { requireSpace, type Space } from '../spaces.js';
+import type { Space } from '../spaces.js';
 import { requireType, type ContentType } from '../types/types.js';
 
 export type { Space as ContentSpace } from '../spaces.js';
@@ -10,8 +10,7 @@ export interface EntryScope {
   type: ContentType;
 }
 
-/** The space and type an entries route names; 404 naming which is missing. */
-export async function requireEntryScope(ctx: Context, spaceUid: string, typeUid: string): Promise<EntryScope> {
-  const space = await requireSpace(ctx, spaceUid);
+/** The type an entries route names in its space (the admin catalog loaded the space: 404 `Space` first); 404 when missing. */
+export async function requireEntryScope(ctx: Context, space: Space, typeUid: string): Promise<EntryScope> {
   return { space, type: await requireType(ctx, space, typeUid) };
 }

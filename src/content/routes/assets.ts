@@ -38,7 +38,7 @@ export function assetRoutes(ctx: Context): FastifyPluginAsync {
         response: { 201: ref(AssetModel), ...failures(401, 403, 404, ...FILE_FORM_FAILURES) },
       },
     }, async (request, reply) => {
-      const space = await requireSpace(ctx, request.params.space_uid);
+      const { space } = request;
       const limits = await uploadLimits(ctx);
       const form = await readFileForm(request, {
         field: 'file', maxBytes: limits.maxBytes,
@@ -56,7 +56,7 @@ export function assetRoutes(ctx: Context): FastifyPluginAsync {
         response: { 200: listOf('assets', ref(AssetListItem)), ...failures(401, 403, 404) },
       },
     }, async (request) => {
-      const space = await requireSpace(ctx, request.params.space_uid);
+      const { space } = request;
       const page = pageOf(request.query);
       const only = onlyOf(request.query);
       const { items, total } = await listAssets(ctx, space, page, request.query);
@@ -66,7 +66,7 @@ export function assetRoutes(ctx: Context): FastifyPluginAsync {
     app.get(`${ASSETS}/:uuid`, {
       config: { access: 'content.read', target: 'space_uid' },
       schema: { tags, summary: 'Show an asset', params: AssetParams, response: { 200: ref(AssetModel), ...failures(401, 403, 404) } },
-    }, async (request) => showAsset(ctx, await requireSpace(ctx, request.params.space_uid), request.params.uuid));
+    }, async (request) => showAsset(ctx, request.space, request.params.uuid));
 
     app.delete(`${ASSETS}/:uuid`, {
       config: { access: 'content.write', target: 'space_uid' },
@@ -76,7 +76,7 @@ export function assetRoutes(ctx: Context): FastifyPluginAsync {
         params: AssetParams, response: { 204: NoContent, ...failures(401, 403, 404) },
       },
     }, async (request, reply) => {
-      await deleteAsset(ctx, await requireSpace(ctx, request.params.space_uid), request.params.uuid);
+      await deleteAsset(ctx, request.space, request.params.uuid);
       return reply.code(204).send(null);
     });
   };

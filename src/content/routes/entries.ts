@@ -8,7 +8,7 @@ import { listOf, metaOf, pageOf } from '../../http/pagination.js';
 import { lockOverrideOf, OVERRIDE_DESCRIPTION } from '../../locks/override.js';
 import { failures, NoContent } from '../../http/responses.js';
 import { createEntry, deleteEntry, listEntries, saveDraft, showEntry } from '../entries/entries.js';
-import { requireEntryScope } from '../entries/scope.js';
+import { requireEntryScope, type ContentSpace } from '../entries/scope.js';
 import { AdminEntryListItem, AdminEntryModel, EntryInput, EntryListQuery, EntryParams, EntryUuidParams, LocaleInput, ScheduleInput, VersionQuery } from '../entries/schema.js';
 import { ENTRY_MODELS } from '../entries/view.js';
 import { publishEntry, scheduleEntry, unpublishEntry } from '../entries/publishing.js';
@@ -28,7 +28,7 @@ export function entryRoutes(ctx: Context): FastifyPluginAsync {
   return async (scope) => {
     useModels(scope, ...ENTRY_MODELS, AdminEntryModel, AdminEntryListItem);
     const app = scope.withTypeProvider<TypeBoxTypeProvider>();
-    const scopeOf = (params: { space_uid: string; type_uid: string }) => requireEntryScope(ctx, params.space_uid, params.type_uid);
+    const scopeOf = (request: { space: ContentSpace; params: { type_uid: string } }) => requireEntryScope(ctx, request.space, request.params.type_uid);
 
     app.get(ENTRIES, {
       config: { access: 'content.read', target: 'space_uid' },
@@ -42,7 +42,7 @@ export function entryRoutes(ctx: Context): FastifyPluginAsync {
     }, async (request) => {
       const page = pageOf(request.query);
       const only = onlyOf(request.query);
-      const { items, total } = await listEntries(ctx, await scopeOf(request.params), page, request.query);
+      const { items, total } = await listEntries(ctx, await scopeOf(request), page, request.query);
       return { entries: items.map((item) => trimmed(item, only)), meta: metaOf(total, page) };
     });
 
@@ -54,7 +54,7 @@ export function entryRoutes(ctx: Context): FastifyPluginAsync {
           + 'checked against the content type (422 naming each bad field, unknown names included); a slug taken in the type and locale: 422.',
         params: EntryParams, body: EntryInput, response: { 201: entryShown, ...failures(401, 403, 404, 409, 422) },
       },
-    }, async (request, reply) => reply.code(201).send(await createEntry(ctx, await scopeOf(request.params), request.body)));
+    }, async (request, reply) => reply.code(201).send(await createEntry(ctx, await scopeOf(request), request.body)));
 
     app.get(ENTRY, {
       config: { access: 'content.read', target: 'space_uid' },
@@ -63,7 +63,7 @@ export function entryRoutes(ctx: Context): FastifyPluginAsync {
         description: 'One locale of the entry, its draft (default) or its published version (`version=published`). 404 when it has none.',
         params: EntryUuidParams, querystring: VersionQuery, response: { 200: entryShown, ...failures(401, 403, 404, 422) },
       },
-    }, async (request) => showEntry(ctx, await scopeOf(request.params), request.params.uuid, request.query));
+    }, async (request) => showEntry(ctx, await scopeOf(request), request.params.uuid, request.query));
 
     app.put(ENTRY, {
       config: { access: 'content.write', target: 'space_uid' },
@@ -75,7 +75,7 @@ export function entryRoutes(ctx: Context): FastifyPluginAsync {
           + OVERRIDE_DESCRIPTION,
         params: EntryUuidParams, body: EntryInput, response: { 200: entryShown, ...failures(401, 403, 404, 409, 422) },
       },
-    }, async (request) => saveDraft(acting(ctx, request), await scopeOf(request.params), request.params.uuid, request.body, lockOverrideOf(request)));
+    }, async (request) => saveDraft(acting(ctx, request), await scopeOf(request), request.params.uuid, request.body, lockOverrideOf(request)));
 
     app.delete(ENTRY, {
       config: { access: 'content.write', target: 'space_uid' },
@@ -86,7 +86,7 @@ export function entryRoutes(ctx: Context): FastifyPluginAsync {
         params: EntryUuidParams, response: { 204: NoContent, ...failures(401, 403, 404, 409) },
       },
     }, async (request, reply) => {
-      await deleteEntry(acting(ctx, request), await scopeOf(request.params), request.params.uuid, lockOverrideOf(request));
+      await deleteEntry(acting(ctx, request), await scopeOf(request), request.params.uuid, lockOverrideOf(request));
       return reply.code(204).send(null);
     });
 
@@ -101,7 +101,7 @@ export function entryRoutes(ctx: Context): FastifyPluginAsync {
           + OVERRIDE_DESCRIPTION,
         params: EntryUuidParams, body: LocaleInput, response: { 200: entryShown, ...failures(401, 403, 404, 409, 422) },
       },
-    }, async (request) => publishEntry(acting(ctx, request), await scopeOf(request.params), request.params.uuid, request.body, lockOverrideOf(request)));
+    }, async (request) => publishEntry(acting(ctx, request), await scopeOf(request), request.params.uuid, request.body, lockOverrideOf(request)));
 
     app.post(`${ENTRY}/unpublish`, {
       preValidation: emptyBodyAllowed,
@@ -113,7 +113,7 @@ export function entryRoutes(ctx: Context): FastifyPluginAsync {
           + `Answers the draft. The body may be left out. ${OVERRIDE_DESCRIPTION}`,
         params: EntryUuidParams, body: LocaleInput, response: { 200: entryShown, ...failures(401, 403, 404, 409, 422) },
       },
-    }, async (request) => unpublishEntry(acting(ctx, request), await scopeOf(request.params), request.params.uuid, request.body, lockOverrideOf(request)));
+    }, async (request) => unpublishEntry(acting(ctx, request), await scopeOf(request), request.params.uuid, request.body, lockOverrideOf(request)));
 
     app.put(`${ENTRY}/schedule`, {
       config: { access: 'content.publish', target: 'space_uid' },
@@ -124,6 +124,6 @@ export function entryRoutes(ctx: Context): FastifyPluginAsync {
           + 'within a minute of their moment. Answers the draft with its schedule.',
         params: EntryUuidParams, body: ScheduleInput, response: { 200: entryShown, ...failures(401, 403, 404, 422) },
       },
-    }, async (request) => scheduleEntry(ctx, await scopeOf(request.params), request.params.uuid, request.body));
+    }, async (request) => scheduleEntry(ctx, await scopeOf(request), request.params.uuid, request.body));
   };
 }

@@ -1,13 +1,13 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Context } from '../../context.js';
-import { acting, adminOf } from '../../admin-auth/guard.js';
+import { acting } from '../../admin-auth/guard.js';
 import { ref, useModels } from '../../http/models.js';
 import { onlyOf, trimmed } from '../../http/only.js';
 import { listOf, metaOf, pageOf } from '../../http/pagination.js';
 import { failures, NoContent } from '../../http/responses.js';
 import { ContentListQuery, SpaceInput, SpaceListItem, SpaceModel, SpaceUidParam, SpaceUpdate } from '../schema.js';
-import { createSpace, deleteSpace, listSpaces, requireSpace, spaceBody, updateSpace } from '../spaces.js';
+import { createSpace, deleteSpace, listSpaces, spaceBody, updateSpace } from '../spaces.js';
 
 const tags = ['Content'];
 const LOCALES = '`locales` are language tags (`en`, `es`, `pt-BR`), stored in their usual case; the default locale is always among them, first.';
@@ -29,14 +29,14 @@ export function spaceRoutes(ctx: Context): FastifyPluginAsync {
     }, async (request) => {
       const page = pageOf(request.query);
       const only = onlyOf(request.query);
-      const { items, total } = await listSpaces(ctx, page, request.query, adminOf(request).targetsOf('content.read'));
+      const { items, total } = await listSpaces(acting(ctx, request), page, request.query);
       return { spaces: items.map((item) => trimmed(item, only)), meta: metaOf(total, page) };
     });
 
     app.get('/content/spaces/:space_uid', {
       config: { access: 'content.read', target: 'space_uid' },
       schema: { tags, summary: 'Show a content space', params: SpaceUidParam, response: { 200: ref(SpaceModel), ...failures(401, 403, 404) } },
-    }, async (request) => spaceBody(await requireSpace(ctx, request.params.space_uid)));
+    }, async (request) => spaceBody(request.space));
 
     app.post('/content/spaces', {
       config: { access: 'content.manage' },
@@ -56,7 +56,7 @@ export function spaceRoutes(ctx: Context): FastifyPluginAsync {
           + 'written in cannot be removed (422). A new uid is followed by the role assignments that named the old one.',
         params: SpaceUidParam, body: SpaceUpdate, response: { 200: ref(SpaceModel), ...failures(401, 403, 404, 422) },
       },
-    }, async (request) => updateSpace(ctx, request.params.space_uid, request.body));
+    }, async (request) => updateSpace(ctx, request.space, request.body));
 
     app.delete('/content/spaces/:space_uid', {
       config: { access: 'content.manage', target: 'space_uid' },
@@ -66,7 +66,7 @@ export function spaceRoutes(ctx: Context): FastifyPluginAsync {
         params: SpaceUidParam, response: { 204: NoContent, ...failures(401, 403, 404) },
       },
     }, async (request, reply) => {
-      await deleteSpace(ctx, request.params.space_uid);
+      await deleteSpace(ctx, request.space);
       return reply.code(204).send(null);
     });
   };

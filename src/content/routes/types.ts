@@ -6,7 +6,6 @@ import { onlyOf, trimmed } from '../../http/only.js';
 import { listOf, metaOf, pageOf } from '../../http/pagination.js';
 import { failures, NoContent } from '../../http/responses.js';
 import { ContentListQuery, FieldModel, LIMITS, SpaceUidParam, TypeInput, TypeListItem, TypeModel, TypeParams, TypeUpdate } from '../schema.js';
-import { requireSpace } from '../spaces.js';
 import { createType, deleteType, listTypes, requireType, typeBody, updateType } from '../types/types.js';
 
 const tags = ['Content'];
@@ -29,7 +28,7 @@ export function typeRoutes(ctx: Context): FastifyPluginAsync {
         response: { 200: listOf('types', ref(TypeListItem)), ...failures(401, 403, 404) },
       },
     }, async (request) => {
-      const space = await requireSpace(ctx, request.params.space_uid);
+      const { space } = request;
       const page = pageOf(request.query);
       const only = onlyOf(request.query);
       const { items, total } = await listTypes(ctx, space, page, request.query);
@@ -40,7 +39,7 @@ export function typeRoutes(ctx: Context): FastifyPluginAsync {
       config: { access: 'content.read', target: 'space_uid' },
       schema: { tags, summary: 'Show a content type', params: TypeParams, response: { 200: ref(TypeModel), ...failures(401, 403, 404) } },
     }, async (request) => {
-      const space = await requireSpace(ctx, request.params.space_uid);
+      const { space } = request;
       return typeBody(await requireType(ctx, space, request.params.type_uid));
     });
 
@@ -51,7 +50,7 @@ export function typeRoutes(ctx: Context): FastifyPluginAsync {
         params: SpaceUidParam, body: TypeInput, response: { 201: ref(TypeModel), ...failures(401, 403, 404, 422) },
       },
     }, async (request, reply) => {
-      const space = await requireSpace(ctx, request.params.space_uid);
+      const { space } = request;
       return reply.code(201).send(await createType(ctx, space, request.body));
     });
 
@@ -65,7 +64,7 @@ export function typeRoutes(ctx: Context): FastifyPluginAsync {
         params: TypeParams, body: TypeUpdate, response: { 200: ref(TypeModel), ...failures(401, 403, 404, 422) },
       },
     }, async (request) => {
-      const space = await requireSpace(ctx, request.params.space_uid);
+      const { space } = request;
       return updateType(ctx, space, request.params.type_uid, request.body);
     });
 
@@ -76,7 +75,7 @@ export function typeRoutes(ctx: Context): FastifyPluginAsync {
         params: TypeParams, response: { 204: NoContent, ...failures(401, 403, 404) },
       },
     }, async (request, reply) => {
-      const space = await requireSpace(ctx, request.params.space_uid);
+      const { space } = request;
       await deleteType(ctx, space, request.params.type_uid);
       return reply.code(204).send(null);
     });

@@ -4,7 +4,6 @@ import { acting } from '../../admin-auth/guard.js';
 import type { Context } from '../../context.js';
 import { ref, useModels } from '../../http/models.js';
 import { failures, NoContent } from '../../http/responses.js';
-import { requireRealm } from '../../realms/realms.js';
 import { RealmUidParam } from '../../realms/schema.js';
 import { ClaimMappingModel, IdentityProviderInput, IdentityProviderModel } from '../schema.js';
 import { deleteIdentityProvider, getIdentityProvider, putIdentityProvider } from '../settings.js';
@@ -25,7 +24,7 @@ export function identityProviderRoutes(ctx: Context): FastifyPluginAsync {
         description: 'Everything but the client secret, and the redirect URI to register at the provider. 404 when the realm has none.',
         params: RealmUidParam, response: { 200: ref(IdentityProviderModel), ...failures(401, 403, 404) },
       },
-    }, async (request) => getIdentityProvider(ctx, await requireRealm(ctx, request.params.realm_uid)));
+    }, async (request) => getIdentityProvider(ctx, request.realm));
 
     app.put(path, {
       config: { access: 'realms.manage', target: 'realm_uid' },
@@ -42,7 +41,7 @@ export function identityProviderRoutes(ctx: Context): FastifyPluginAsync {
         params: RealmUidParam, body: IdentityProviderInput,
         response: { 200: ref(IdentityProviderModel), ...failures(401, 403, 404, 422) },
       },
-    }, async (request) => putIdentityProvider(acting(ctx, request), await requireRealm(ctx, request.params.realm_uid), request.body, request.ip));
+    }, async (request) => putIdentityProvider(acting(ctx, request), request.realm, request.body, request.ip));
 
     app.delete(path, {
       config: { access: 'realms.manage', target: 'realm_uid' },
@@ -54,7 +53,7 @@ export function identityProviderRoutes(ctx: Context): FastifyPluginAsync {
         params: RealmUidParam, response: { 204: NoContent, ...failures(401, 403, 404) },
       },
     }, async (request, reply) => {
-      await deleteIdentityProvider(acting(ctx, request), await requireRealm(ctx, request.params.realm_uid), request.ip);
+      await deleteIdentityProvider(acting(ctx, request), request.realm, request.ip);
       return reply.code(204).send(null);
     });
   };

@@ -115,7 +115,7 @@ export function templateRoutes(ctx: Context): FastifyPluginAsync {
     }));
     await scope.register(scopeRoutes(ctx, {
       prefix: '/customers/:realm_uid', params: RealmKindParams, target: 'realm_uid', what: 'a realm\'s template', failures: [404],
-      scopeOf: (request) => realmScope(ctx, (request.params as { realm_uid: string }).realm_uid),
+      scopeOf: async (request) => realmScope(request.realm),
     }));
   };
 }

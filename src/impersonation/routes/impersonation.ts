@@ -6,7 +6,6 @@ import { PERSONAL_ROUTE_NOTE } from '../../admin-auth/personal-data.js';
 import { acting } from '../../admin-auth/guard.js';
 import { DateTime, ref, useModels } from '../../http/models.js';
 import { failures } from '../../http/responses.js';
-import { requireRealm } from '../../realms/realms.js';
 import { RealmUserParams } from '../../realms/schema.js';
 import { createImpersonationLink } from '../links.js';
 
@@ -29,6 +28,6 @@ export function impersonationRoutes(ctx: Context): FastifyPluginAsync {
           + 'realm\'s profile page, which shows who is impersonating. An inactive user or realm answers 422.' + PERSONAL_ROUTE_NOTE,
         params: RealmUserParams, response: { 200: ref(ImpersonationLinkModel), ...failures(401, 403, 404, 422) },
       },
-    }, async (request) => createImpersonationLink(acting(ctx, request), await requireRealm(ctx, request.params.realm_uid), request.params.id));
+    }, async (request) => createImpersonationLink(acting(ctx, request), request.realm, request.params.id));
   };
 }

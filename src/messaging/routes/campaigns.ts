@@ -2,8 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { Context } from '../../context.js';
-import { acting, adminOf } from '../../admin-auth/guard.js';
-import { personalDataReach } from '../../admin-auth/personal-data.js';
+import { acting } from '../../admin-auth/guard.js';
 import { ref, useModels } from '../../http/models.js';
 import { onlyOf, trimmed } from '../../http/only.js';
 import { metaOf, pageOf, PageQuery } from '../../http/pagination.js';
@@ -47,7 +46,7 @@ export function messagingRoutes(ctx: Context): FastifyPluginAsync {
       const page = pageOf(request.query);
       const legacy = legacyNaming(request);
       const only = onlyOf(request.query);
-      const { items, total } = await listCampaigns(ctx, page, request.query, adminOf(request).targetsOf('messaging.read'));
+      const { items, total } = await listCampaigns(acting(ctx, request), page, request.query);
       // Trimmed after renaming: a legacy client names the attributes it keeps by their legacy names.
       return listed('campaigns', items.map((item) => trimmed(renamed(item, legacy), only)), metaOf(total, page), legacy);
     });
@@ -193,7 +192,7 @@ export function messagingRoutes(ctx: Context): FastifyPluginAsync {
       },
     }, async (request) => {
       const page = pageOf(request.query);
-      const { items, total } = await listMessageDeliveries(ctx, page, request.query, personalDataReach(adminOf(request), 'messaging.read'));
+      const { items, total } = await listMessageDeliveries(acting(ctx, request), page, request.query);
       return listed('message_deliveries', items, metaOf(total, page), legacyNaming(request));
     });
   };

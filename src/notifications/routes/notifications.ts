@@ -8,7 +8,6 @@ import { credentialFailures, RealmNotFound } from '../../customers/schema.js';
 import { ref, useModels } from '../../http/models.js';
 import { metaOf, pageOf, PageQuery } from '../../http/pagination.js';
 import { failures } from '../../http/responses.js';
-import { requireRealm } from '../../realms/realms.js';
 import { RealmUserParams } from '../../realms/schema.js';
 import { findRealmUser } from '../../realms/users.js';
 import { listInbox, openAllNotifications, openNotification } from '../inbox.js';
@@ -33,7 +32,7 @@ export function notificationAdminRoutes(ctx: Context): FastifyPluginAsync {
         params: RealmUserParams, body: NotificationInput, response: { 201: ref(NotificationModel), ...failures(401, 403, 404, 422) },
       },
     }, async (request, reply) => {
-      const realm = await requireRealm(ctx, request.params.realm_uid);
+      const realm = request.realm;
       return reply.code(201).send(await sendNotification(ctx, realm, request.params.id, request.body));
     });
 
@@ -46,7 +45,7 @@ export function notificationAdminRoutes(ctx: Context): FastifyPluginAsync {
         params: RealmUserParams, querystring: Type.Object(PageQuery), response: { 200: ref(InboxModel), ...failures(401, 403, 404) },
       },
     }, async (request) => {
-      const user = await findRealmUser(ctx.db, await requireRealm(ctx, request.params.realm_uid), request.params.id);
+      const user = await findRealmUser(ctx.db, request.realm, request.params.id);
       const page = pageOf(request.query);
       const { items, total, unread } = await listInbox(ctx, user.id, page);
       return { notifications: items, meta: metaOf(total, page), unread_count: unread };

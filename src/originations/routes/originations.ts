@@ -5,7 +5,6 @@ import { ref, useModels } from '../../http/models.js';
 import { ListQuery } from '../../http/list-query.js';
 import { listOf, metaOf, pageOf } from '../../http/pagination.js';
 import { failures, NoContent } from '../../http/responses.js';
-import { requireRealm } from '../../realms/realms.js';
 import { RealmUidParam } from '../../realms/schema.js';
 import { createOrigination, deleteOrigination, getOrigination, listOriginations, ORIGINATION_SORTABLE, updateOrigination } from '../definitions.js';
 import { createGroup, deleteGroup, getGroup, GROUP_SORTABLE, listGroups, updateGroup } from '../groups.js';
@@ -35,7 +34,7 @@ export function originationRoutes(ctx: Context): FastifyPluginAsync {
       },
     }, async (request) => {
       const page = pageOf(request.query);
-      const { items, total } = await listOriginations(ctx, await requireRealm(ctx, request.params.realm_uid), page, request.query);
+      const { items, total } = await listOriginations(ctx, request.realm, page, request.query);
       return { originations: items, meta: metaOf(total, page) };
     });
 
@@ -46,14 +45,14 @@ export function originationRoutes(ctx: Context): FastifyPluginAsync {
         params: RealmUidParam, body: OriginationInput, response: { 201: ref(OriginationModel), ...failures(401, 403, 404, 422) },
       },
     }, async (request, reply) => {
-      const realm = await requireRealm(ctx, request.params.realm_uid);
+      const realm = request.realm;
       return reply.code(201).send(await createOrigination(ctx, realm, request.body));
     });
 
     app.get('/customers/:realm_uid/originations/:id', {
       config: { access: 'realm.originations.read', target: 'realm_uid' },
       schema: { tags, summary: 'Show an origination', params: OriginationParams, response: { 200: ref(OriginationModel), ...failures(401, 403, 404) } },
-    }, async (request) => getOrigination(ctx, await requireRealm(ctx, request.params.realm_uid), request.params.id));
+    }, async (request) => getOrigination(ctx, request.realm, request.params.id));
 
     app.put('/customers/:realm_uid/originations/:id', {
       config: { access: 'realm.originations.manage', target: 'realm_uid' },
@@ -64,7 +63,7 @@ export function originationRoutes(ctx: Context): FastifyPluginAsync {
           + `shown in submissions). A new deadline applies to submissions started afterwards. ${STRUCTURE}`,
         params: OriginationParams, body: OriginationChanges, response: { 200: ref(OriginationModel), ...failures(401, 403, 404, 422) },
       },
-    }, async (request) => updateOrigination(ctx, await requireRealm(ctx, request.params.realm_uid), request.params.id, request.body));
+    }, async (request) => updateOrigination(ctx, request.realm, request.params.id, request.body));
 
     app.delete('/customers/:realm_uid/originations/:id', {
       config: { access: 'realm.originations.manage', target: 'realm_uid' },
@@ -73,7 +72,7 @@ export function originationRoutes(ctx: Context): FastifyPluginAsync {
         params: OriginationParams, response: { 204: NoContent, ...failures(401, 403, 404, 409) },
       },
     }, async (request, reply) => {
-      await deleteOrigination(ctx, await requireRealm(ctx, request.params.realm_uid), request.params.id);
+      await deleteOrigination(ctx, request.realm, request.params.id);
       return reply.code(204).send(null);
     });
 
@@ -85,7 +84,7 @@ export function originationRoutes(ctx: Context): FastifyPluginAsync {
       },
     }, async (request) => {
       const page = pageOf(request.query);
-      const { items, total } = await listGroups(ctx, await requireRealm(ctx, request.params.realm_uid), page, request.query);
+      const { items, total } = await listGroups(ctx, request.realm, page, request.query);
       return { groups: items, meta: metaOf(total, page) };
     });
 
@@ -98,14 +97,14 @@ export function originationRoutes(ctx: Context): FastifyPluginAsync {
         params: RealmUidParam, body: GroupInput, response: { 201: ref(GroupModel), ...failures(401, 403, 404, 422) },
       },
     }, async (request, reply) => {
-      const realm = await requireRealm(ctx, request.params.realm_uid);
+      const realm = request.realm;
       return reply.code(201).send(await createGroup(ctx, realm, request.body));
     });
 
     app.get('/customers/:realm_uid/groups/:id', {
       config: { access: 'realm.originations.read', target: 'realm_uid' },
       schema: { tags, summary: 'Show a reviewer group', params: GroupParams, response: { 200: ref(GroupModel), ...failures(401, 403, 404) } },
-    }, async (request) => getGroup(ctx, await requireRealm(ctx, request.params.realm_uid), request.params.id));
+    }, async (request) => getGroup(ctx, request.realm, request.params.id));
 
     app.put('/customers/:realm_uid/groups/:id', {
       config: { access: 'realm.originations.manage', target: 'realm_uid' },
@@ -113,7 +112,7 @@ export function originationRoutes(ctx: Context): FastifyPluginAsync {
         tags, summary: 'Change a reviewer group', description: `Partial; \`member_ids\`, when given, replaces the members. ${MEMBERS}`,
         params: GroupParams, body: GroupChanges, response: { 200: ref(GroupModel), ...failures(401, 403, 404, 422) },
       },
-    }, async (request) => updateGroup(ctx, await requireRealm(ctx, request.params.realm_uid), request.params.id, request.body));
+    }, async (request) => updateGroup(ctx, request.realm, request.params.id, request.body));
 
     app.delete('/customers/:realm_uid/groups/:id', {
       config: { access: 'realm.originations.manage', target: 'realm_uid' },
@@ -123,7 +122,7 @@ export function originationRoutes(ctx: Context): FastifyPluginAsync {
         params: GroupParams, response: { 204: NoContent, ...failures(401, 403, 404) },
       },
     }, async (request, reply) => {
-      await deleteGroup(ctx, await requireRealm(ctx, request.params.realm_uid), request.params.id);
+      await deleteGroup(ctx, request.realm, request.params.id);
       return reply.code(204).send(null);
     });
   };

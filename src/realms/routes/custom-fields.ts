@@ -7,7 +7,6 @@ import { ListQuery } from '../../http/list-query.js';
 import { listOf, metaOf, pageOf } from '../../http/pagination.js';
 import { failures, NoContent } from '../../http/responses.js';
 import { createCustomField, CUSTOM_FIELD_SORTABLE, deleteCustomField, listCustomFields, MAX_CUSTOM_FIELDS, updateCustomField } from '../custom-fields.js';
-import { requireRealm } from '../realms.js';
 import { CustomFieldInput, CustomFieldModel, RealmUidParam } from '../schema.js';
 
 const tags = ['Realm settings'];
@@ -26,7 +25,7 @@ export function customFieldRoutes(ctx: Context): FastifyPluginAsync {
         response: { 200: listOf('custom_fields', ref(CustomFieldModel)), ...failures(401, 403, 404) },
       },
     }, async (request) => {
-      const realm = await requireRealm(ctx, request.params.realm_uid);
+      const realm = request.realm;
       const page = pageOf(request.query);
       const { items, total } = await listCustomFields(ctx, realm, page, request.query);
       return { custom_fields: items, meta: metaOf(total, page) };
@@ -40,7 +39,7 @@ export function customFieldRoutes(ctx: Context): FastifyPluginAsync {
         params: RealmUidParam, body: CustomFieldInput, response: { 201: ref(CustomFieldModel), ...failures(401, 403, 404, 422) },
       },
     }, async (request, reply) => {
-      const realm = await requireRealm(ctx, request.params.realm_uid);
+      const realm = request.realm;
       return reply.code(201).send(await createCustomField(ctx, realm, request.body));
     });
 
@@ -52,7 +51,7 @@ export function customFieldRoutes(ctx: Context): FastifyPluginAsync {
           + '`unique` can be set only while no two users share a value.',
         params: FieldParams, body: CustomFieldInput, response: { 200: ref(CustomFieldModel), ...failures(401, 403, 404, 422) },
       },
-    }, async (request) => updateCustomField(ctx, await requireRealm(ctx, request.params.realm_uid), request.params.id, request.body));
+    }, async (request) => updateCustomField(ctx, request.realm, request.params.id, request.body));
 
     app.delete('/customers/:realm_uid/custom_fields/:id', {
       config: { access: 'realms.manage', target: 'realm_uid' },
@@ -61,7 +60,7 @@ export function customFieldRoutes(ctx: Context): FastifyPluginAsync {
         params: FieldParams, response: { 204: NoContent, ...failures(401, 403, 404) },
       },
     }, async (request, reply) => {
-      await deleteCustomField(ctx, await requireRealm(ctx, request.params.realm_uid), request.params.id);
+      await deleteCustomField(ctx, request.realm, request.params.id);
       return reply.code(204).send(null);
     });
   };

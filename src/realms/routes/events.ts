@@ -5,7 +5,6 @@ import { PERSONAL_ROUTE_NOTE } from '../../admin-auth/personal-data.js';
 import { ref, useModels } from '../../http/models.js';
 import { listOf, metaOf, pageOf } from '../../http/pagination.js';
 import { failures } from '../../http/responses.js';
-import { requireRealm } from '../realms.js';
 import { RealmUidParam, RealmUserParams } from '../schema.js';
 import { findRealmUser } from '../users.js';
 import { recordCustomEvent } from '../../events/custom.js';
@@ -30,7 +29,7 @@ export function realmEventRoutes(ctx: Context): FastifyPluginAsync {
         response: { 200: listOf('events', ref(AdminEventModel)), ...failures(401, 403, 404, 422) },
       },
     }, async (request) => {
-      const realm = await requireRealm(ctx, request.params.realm_uid);
+      const realm = request.realm;
       const page = pageOf(request.query);
       const { items, total } = await listRealmEvents(ctx, realm, page, request.query);
       return { events: items, meta: metaOf(total, page) };
@@ -44,7 +43,7 @@ export function realmEventRoutes(ctx: Context): FastifyPluginAsync {
           + `users have events of, by name (at most ${CUSTOM_TYPES_MAX}). Not paginated: a vocabulary, not a log.`,
         params: RealmUidParam, response: { 200: EventTypeList, ...failures(401, 403, 404) },
       },
-    }, async (request) => ({ event_types: await eventTypesOf(ctx, await requireRealm(ctx, request.params.realm_uid)) }));
+    }, async (request) => ({ event_types: await eventTypesOf(ctx, request.realm) }));
 
     app.post('/customers/:realm_uid/users/:id/events', {
       config: { access: 'realm.activity.write', target: 'realm_uid', personal: true },
@@ -56,7 +55,7 @@ export function realmEventRoutes(ctx: Context): FastifyPluginAsync {
         response: { 201: ref(AdminEventModel), ...failures(401, 403, 404, 422) },
       },
     }, async (request, reply) => {
-      const realm = await requireRealm(ctx, request.params.realm_uid);
+      const realm = request.realm;
       const user = await findRealmUser(ctx.db, realm, request.params.id);
       return reply.code(201).send(await recordCustomEvent(ctx, realm, user, request.body));
     });

@@ -1,13 +1,13 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Context } from '../../context.js';
-import { acting, adminOf } from '../../admin-auth/guard.js';
+import { acting } from '../../admin-auth/guard.js';
 import { ref, useModels } from '../../http/models.js';
 import { ListQuery } from '../../http/list-query.js';
 import { listOf, metaOf, pageOf } from '../../http/pagination.js';
 import { failures, NoContent } from '../../http/responses.js';
 import { RealmBrandingModel, RealmInput, RealmModel, RealmSettingsModel, RealmUidParam } from '../schema.js';
-import { createRealm, deleteRealm, listRealms, REALM_SORTABLE, realmBody, requireRealm, updateRealm } from '../realms.js';
+import { createRealm, deleteRealm, listRealms, REALM_SORTABLE, realmBody, updateRealm } from '../realms.js';
 
 const tags = ['Realms'];
 
@@ -26,14 +26,14 @@ export function realmRoutes(ctx: Context): FastifyPluginAsync {
       },
     }, async (request) => {
       const page = pageOf(request.query);
-      const { items, total } = await listRealms(ctx, page, request.query, adminOf(request).targetsOf('realms.read'));
+      const { items, total } = await listRealms(acting(ctx, request), page, request.query);
       return { realms: items, meta: metaOf(total, page) };
     });
 
     app.get('/realms/:realm_uid', {
       config: { access: 'realms.read', target: 'realm_uid' },
       schema: { tags, summary: 'Show a realm', params: RealmUidParam, response: { 200: ref(RealmModel), ...failures(401, 403, 404) } },
-    }, async (request) => realmBody(await requireRealm(ctx, request.params.realm_uid)));
+    }, async (request) => realmBody(request.realm));
 
     app.post('/realms', {
       config: { access: 'realms.manage' },
@@ -53,7 +53,7 @@ export function realmRoutes(ctx: Context): FastifyPluginAsync {
           + 'Setting `custom_domain` needs `realms.manage` from an account role (every realm\'s pages trust it as a redirect target).',
         params: RealmUidParam, body: RealmInput, response: { 200: ref(RealmModel), ...failures(401, 403, 404, 422) },
       },
-    }, async (request) => updateRealm(acting(ctx, request), request.params.realm_uid, request.body));
+    }, async (request) => updateRealm(acting(ctx, request), request.realm, request.body));
 
     app.delete('/realms/:realm_uid', {
       config: { access: 'realms.manage', target: 'realm_uid' },
@@ -63,7 +63,7 @@ export function realmRoutes(ctx: Context): FastifyPluginAsync {
         params: RealmUidParam, response: { 204: NoContent, ...failures(401, 403, 404) },
       },
     }, async (request, reply) => {
-      await deleteRealm(ctx, request.params.realm_uid);
+      await deleteRealm(ctx, request.realm);
       return reply.code(204).send(null);
     });
   };

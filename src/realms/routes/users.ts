@@ -10,7 +10,6 @@ import { failures, NoContent } from '../../http/responses.js';
 import { getAccount } from '../../account/account.js';
 import { FILE_FORM_FAILURES, fileForm, readOneFile } from '../../http/multipart.js';
 import { deleteAvatar, setAvatar } from '../avatars.js';
-import { requireRealm } from '../realms.js';
 import { inviteRealmUser } from '../invitations.js';
 import { AvatarModel, InvitationInput, InvitationModel, RealmUidParam, RealmUserInput, RealmUserModel, RealmUserParams, RealmUserSessionParams, SessionListModel, SessionModel } from '../schema.js';
 import { endUserSession, listUserSessions } from '../user-sessions.js';
@@ -35,7 +34,7 @@ export function realmUserRoutes(ctx: Context): FastifyPluginAsync {
         response: { 200: listOf('users', ref(RealmUserModel)), ...failures(401, 403, 404) },
       },
     }, async (request) => {
-      const realm = await requireRealm(ctx, request.params.realm_uid);
+      const realm = request.realm;
       const page = pageOf(request.query);
       const { items, total } = await listRealmUsers(ctx, realm, page, request.query);
       return { users: items, meta: metaOf(total, page) };
@@ -44,7 +43,7 @@ export function realmUserRoutes(ctx: Context): FastifyPluginAsync {
     app.get('/customers/:realm_uid/users/:id', {
       config: { access: 'realm.users.read', target: 'realm_uid' },
       schema: { tags, summary: 'Show a user of a realm', params: RealmUserParams, response: { 200: ref(RealmUserModel), ...failures(401, 403, 404) } },
-    }, async (request) => getRealmUser(ctx, await requireRealm(ctx, request.params.realm_uid), request.params.id));
+    }, async (request) => getRealmUser(ctx, request.realm, request.params.id));
 
     app.post('/customers/:realm_uid/users', {
       config: { access: 'realm.users.write', target: 'realm_uid' },
@@ -55,7 +54,7 @@ export function realmUserRoutes(ctx: Context): FastifyPluginAsync {
         params: RealmUidParam, body: RealmUserInput, response: { 201: ref(RealmUserModel), ...failures(401, 403, 404, 422) },
       },
     }, async (request, reply) => {
-      const realm = await requireRealm(ctx, request.params.realm_uid);
+      const realm = request.realm;
       return reply.code(201).send(await createRealmUser(ctx, realm, request.body));
     });
 
@@ -70,7 +69,7 @@ export function realmUserRoutes(ctx: Context): FastifyPluginAsync {
         params: RealmUidParam, body: InvitationInput, response: { 201: ref(InvitationModel), ...failures(401, 403, 404, 409, 422) },
       },
     }, async (request, reply) => {
-      const realm = await requireRealm(ctx, request.params.realm_uid);
+      const realm = request.realm;
       return reply.code(201).send(await inviteRealmUser(ctx, realm, request.body.email));
     });
 
@@ -82,7 +81,7 @@ export function realmUserRoutes(ctx: Context): FastifyPluginAsync {
           + 'Setting `active` to false ends the user\'s sessions.' + PERSONAL_ROUTE_NOTE,
         params: RealmUserParams, body: RealmUserInput, response: { 200: ref(RealmUserModel), ...failures(401, 403, 404, 422) },
       },
-    }, async (request) => updateRealmUser(ctx, await requireRealm(ctx, request.params.realm_uid), request.params.id, request.body));
+    }, async (request) => updateRealmUser(ctx, request.realm, request.params.id, request.body));
 
     app.post('/customers/:realm_uid/users/:id/activate', {
       config: { access: 'realm.users.write', target: 'realm_uid', personal: true },
@@ -92,13 +91,13 @@ export function realmUserRoutes(ctx: Context): FastifyPluginAsync {
           + 'A user already active is answered unchanged.' + PERSONAL_ROUTE_NOTE,
         params: RealmUserParams, response: { 200: ref(RealmUserModel), ...failures(401, 403, 404) },
       },
-    }, async (request) => activateRealmUser(ctx, await requireRealm(ctx, request.params.realm_uid), request.params.id));
+    }, async (request) => activateRealmUser(ctx, request.realm, request.params.id));
 
     app.delete('/customers/:realm_uid/users/:id', {
       config: { access: 'realm.users.write', target: 'realm_uid' },
       schema: { tags, summary: 'Delete a user of a realm', params: RealmUserParams, response: { 204: NoContent, ...failures(401, 403, 404) } },
     }, async (request, reply) => {
-      await deleteRealmUser(ctx, await requireRealm(ctx, request.params.realm_uid), request.params.id);
+      await deleteRealmUser(ctx, request.realm, request.params.id);
       return reply.code(204).send(null);
     });
 
@@ -117,7 +116,7 @@ export function realmUserRoutes(ctx: Context): FastifyPluginAsync {
         response: { 200: ref(RealmUserModel), ...failures(401, 403, 404, ...FILE_FORM_FAILURES) },
       },
     }, async (request) => {
-      const realm = await requireRealm(ctx, request.params.realm_uid);
+      const realm = request.realm;
       const account = await getAccount(ctx);
       const upload = await readOneFile(request, { field: 'file', maxBytes: account.uploadMaxBytes });
       return setAvatar(ctx, realm, request.params.id, upload);
@@ -127,7 +126,7 @@ export function realmUserRoutes(ctx: Context): FastifyPluginAsync {
       config: { access: 'realm.users.write', target: 'realm_uid' },
       schema: { tags, summary: 'Remove a user\'s avatar', params: RealmUserParams, response: { 204: NoContent, ...failures(401, 403, 404) } },
     }, async (request, reply) => {
-      await deleteAvatar(ctx, await requireRealm(ctx, request.params.realm_uid), request.params.id);
+      await deleteAvatar(ctx, request.realm, request.params.id);
       return reply.code(204).send(null);
     });
 
@@ -139,7 +138,7 @@ export function realmUserRoutes(ctx: Context): FastifyPluginAsync {
         params: RealmUserParams, response: { 204: NoContent, ...failures(401, 403, 404) },
       },
     }, async (request, reply) => {
-      await endRealmUserSessions(ctx, await requireRealm(ctx, request.params.realm_uid), request.params.id);
+      await endRealmUserSessions(ctx, request.realm, request.params.id);
       return reply.code(204).send(null);
     });
 
@@ -152,7 +151,7 @@ export function realmUserRoutes(ctx: Context): FastifyPluginAsync {
         params: RealmUserParams, querystring: Type.Object(PageQuery), response: { 200: ref(SessionListModel), ...failures(401, 403, 404) },
       },
     }, async (request) => {
-      const user = await findRealmUser(ctx.db, await requireRealm(ctx, request.params.realm_uid), request.params.id);
+      const user = await findRealmUser(ctx.db, request.realm, request.params.id);
       const page = pageOf(request.query);
       const { items, total } = await listUserSessions(ctx, user.id, page, null);
       return { sessions: items, meta: metaOf(total, page) };
@@ -167,7 +166,7 @@ export function realmUserRoutes(ctx: Context): FastifyPluginAsync {
         params: RealmUserSessionParams, response: { 204: NoContent, ...failures(401, 403, 404) },
       },
     }, async (request, reply) => {
-      const user = await findRealmUser(ctx.db, await requireRealm(ctx, request.params.realm_uid), request.params.id);
+      const user = await findRealmUser(ctx.db, request.realm, request.params.id);
       await endUserSession(ctx, user.id, request.params.session_id);
       return reply.code(204).send(null);
     });

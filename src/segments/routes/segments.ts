@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Context } from '../../context.js';
-import { acting, adminOf } from '../../admin-auth/guard.js';
+import { acting } from '../../admin-auth/guard.js';
 import { ref, useModels } from '../../http/models.js';
 import { listOf, metaOf, pageOf } from '../../http/pagination.js';
 import { failures, NoContent } from '../../http/responses.js';
@@ -30,7 +30,7 @@ export function segmentRoutes(ctx: Context): FastifyPluginAsync {
       },
     }, async (request) => {
       const page = pageOf(request.query);
-      const { items, total } = await listSegments(ctx, page, request.query, adminOf(request).targetsOf('segments.read'));
+      const { items, total } = await listSegments(acting(ctx, request), page, request.query);
       return { segments: items, meta: metaOf(total, page) };
     });
 

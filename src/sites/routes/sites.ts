@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Context } from '../../context.js';
-import { acting, adminOf } from '../../admin-auth/guard.js';
+import { acting } from '../../admin-auth/guard.js';
 import { ref, useModels } from '../../http/models.js';
 import { listOf, metaOf, pageOf } from '../../http/pagination.js';
 import { failures, NoContent } from '../../http/responses.js';
@@ -20,7 +20,7 @@ export function siteRoutes(ctx: Context): FastifyPluginAsync {
       schema: { tags, summary: 'List sites', description: 'The sites the credential\'s roles reach.', querystring: SiteListQuery, response: { 200: listOf('sites', ref(SiteModel)), ...failures(401, 403) } },
     }, async (request) => {
       const page = pageOf(request.query);
-      const { items, total } = await listSites(ctx, page, request.query, adminOf(request).targetsOf('site.read'));
+      const { items, total } = await listSites(acting(ctx, request), page, request.query);
       return { sites: items, meta: metaOf(total, page) };
     });
 

@@ -8,7 +8,6 @@ import { ref, useModels } from '../../http/models.js';
 import { FILE_FORM_FAILURES, fileForm, readFileForm } from '../../http/multipart.js';
 import { failures, NoContent } from '../../http/responses.js';
 import { sendStoredObject } from '../../http/stored-object.js';
-import { requireRealm } from '../../realms/realms.js';
 import { createAttachment, deleteAttachment, discardFile, readAttachment, receiveFile, uploadLimits, type AttachmentFile } from '../attachments.js';
 import { AdminAttachmentParams, AttachmentModel, AttachmentParams, FileContent, RealmParams } from '../schema.js';
 
@@ -102,7 +101,7 @@ export function attachmentAdminRoutes(ctx: Context): FastifyPluginAsync {
         params: AdminAttachmentParams, response: { 200: FileContent, ...failures(401, 403, 404) },
       },
     }, async (request, reply) => {
-      const realm = await requireRealm(ctx, request.params.realm_uid);
+      const realm = request.realm;
       const file = await readAttachment(ctx, request.params.uuid, { realmId: realm.id });
       if (!file) throw notFound('Attachment');
       return sendAttachment(reply, file);

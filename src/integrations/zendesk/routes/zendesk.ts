@@ -7,7 +7,6 @@ import { ref, useModels } from '../../../http/models.js';
 import { failures, NoContent } from '../../../http/responses.js';
 import { customerOf } from '../../../customers/credential.js';
 import { credentialFailures, RealmNotFound } from '../../../customers/schema.js';
-import { requireRealm } from '../../../realms/realms.js';
 import { RealmUidParam } from '../../../realms/schema.js';
 import { deleteZendeskIntegration, getZendeskIntegration, putZendeskIntegration } from '../settings.js';
 import { ZendeskIntegrationInput, ZendeskIntegrationModel, ZendeskSsoUrlModel, ZendeskTokenModel } from '../schema.js';
@@ -30,7 +29,7 @@ export function zendeskAdminRoutes(ctx: Context): FastifyPluginAsync {
         description: 'The subdomain and key id; the shared secret is never shown. 404 when the realm has none.',
         params: RealmUidParam, response: { 200: ref(ZendeskIntegrationModel), ...failures(401, 403, 404) },
       },
-    }, async (request) => getZendeskIntegration(ctx, await requireRealm(ctx, request.params.realm_uid)));
+    }, async (request) => getZendeskIntegration(ctx, request.realm));
 
     app.put(path, {
       config: access,
@@ -42,7 +41,7 @@ export function zendeskAdminRoutes(ctx: Context): FastifyPluginAsync {
         params: RealmUidParam, body: ZendeskIntegrationInput,
         response: { 200: ref(ZendeskIntegrationModel), ...failures(401, 403, 404, 422) },
       },
-    }, async (request) => putZendeskIntegration(ctx, await requireRealm(ctx, request.params.realm_uid), request.body));
+    }, async (request) => putZendeskIntegration(ctx, request.realm, request.body));
 
     app.delete(path, {
       config: access,
@@ -52,7 +51,7 @@ export function zendeskAdminRoutes(ctx: Context): FastifyPluginAsync {
         params: RealmUidParam, response: { 204: NoContent, ...failures(401, 403, 404) },
       },
     }, async (request, reply) => {
-      await deleteZendeskIntegration(ctx, await requireRealm(ctx, request.params.realm_uid));
+      await deleteZendeskIntegration(ctx, request.realm);
       return reply.code(204).send(null);
     });
   };
