@@ -62,7 +62,7 @@ export async function startConsole(env: Record<string, string> = {}): Promise<Co
 /** The WCAG 2.1 A and AA violations axe-core finds on the page as it is now (open dialogs included), one line each. */
 export async function axeViolations(page: Page): Promise<string[]> {
   // Evaluated through the DevTools protocol, which the page's CSP does not govern (an injected <script> would be refused).
-  await page.evaluate(axeSource);
+  if (!await page.evaluate(() => 'axe' in window)) await page.evaluate(axeSource);
   const violations = await page.evaluate(async () => {
     const axe = (window as unknown as { axe: { run(context: unknown, options: unknown): Promise<{ violations: { id: string; help: string; nodes: { target: unknown[]; html: string; failureSummary?: string }[] }[] }> } }).axe;
     const result = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] }, resultTypes: ['violations'] });
