@@ -1,4 +1,4 @@
-import { and, count, eq } from 'drizzle-orm';
+import { and, count, eq, sql } from 'drizzle-orm';
 import { beginAttempt, type AttemptLimit } from '../attempts/limit.js';
 import { inTransaction, type Context } from '../context.js';
 import { formClosed, formFull, formRateLimited, notFound } from '../errors/index.js';
@@ -8,6 +8,7 @@ import { isLocale } from '../i18n/locale.js';
 import { removeObjects } from '../storage/storage.js';
 import { formResponses, forms, formTokenUses, type FormResponseRow, type StoredFile } from '../tables/forms.js';
 import { emitWebhookEvent } from '../webhooks/outbox.js';
+import { subscribedTypes } from '../webhooks/subscribers.js';
 import { checkAnswers, labelOf, respondentEmail } from './answers.js';
 import type { FormWithRealm } from './forms.js';
 import { formTexts } from './texts.js';
@@ -35,24 +36,48 @@ export interface AcceptedBody {
   redirect_url: string | null;
 }
 
+const FORM_RESPONSE_CREATED = 'form.response.created';
+
 const rateLimit = (perHour: number): AttemptLimit => ({ scope: 'form_responses', max: perHour, windowMs: 3600_000 });
 
-/** Why a response is spam, or null: the honeypot filled, a token not ours (or expired), used before, or sent too fast. */
-async function spamReason(ctx: Context, row: FormWithRealm, submission: Submission): Promise<string | null> {
+interface SpamJudgement {
+  /** Caught before the token's nonce is looked at: the honeypot, or a token not ours (or expired). */
+  before: string | null;
+  /** The nonce to record: a second use of it is a replay. */
+  nonce: string | null;
+  /** Caught after: sent too fast. */
+  after: string | null;
+}
+
+/** Why a response is spam, in the order the reasons count: honeypot, a bad token, a replayed one (decided at insert), too fast. */
+function judge(ctx: Context, row: FormWithRealm, submission: Submission): SpamJudgement {
   const { form } = row;
   const token = readFormToken(ctx, submission.token, form.id, submission.user?.id ?? null);
   const now = ctx.clock.now().getTime();
-  let replayed = false;
-  if (token) {
-    const used = await ctx.db.insert(formTokenUses).values({ nonce: token.nonce, formId: form.id, usedAt: ctx.clock.now() })
-      .onConflictDoNothing().returning({ nonce: formTokenUses.nonce });
-    replayed = used.length === 0;
+  const nonce = token?.nonce ?? null;
+  if (typeof submission.honeypot === 'string' ? submission.honeypot !== '' : submission.honeypot != null) return { before: 'honeypot', nonce, after: null };
+  if (!token || now - token.issuedAt > TOKEN_LIFETIME_MS || token.issuedAt > now + 60_000) return { before: 'bad_token', nonce, after: null };
+  return { before: null, nonce, after: now - token.issuedAt < form.minFillSeconds * 1000 ? 'too_fast' : null };
+}
+
+/**
+ * The response, and its token's nonce recorded, in one statement: a nonce already recorded makes it
+ * spam (`replayed_token`) unless an earlier reason already did.
+ */
+async function insertResponse(ctx: Context, values: Omit<typeof formResponses.$inferInsert, 'status' | 'spamReason'>, judgement: SpamJudgement): Promise<FormResponseRow> {
+  if (judgement.nonce === null) {
+    const reason = judgement.before ?? judgement.after;
+    const [response] = await ctx.db.insert(formResponses).values({ ...values, status: reason ? 'spam' : 'received', spamReason: reason }).returning();
+    return response;
   }
-  if (typeof submission.honeypot === 'string' ? submission.honeypot !== '' : submission.honeypot != null) return 'honeypot';
-  if (!token || now - token.issuedAt > TOKEN_LIFETIME_MS || token.issuedAt > now + 60_000) return 'bad_token';
-  if (replayed) return 'replayed_token';
-  if (now - token.issuedAt < form.minFillSeconds * 1000) return 'too_fast';
-  return null;
+  const used = ctx.db.$with('used').as(ctx.db.insert(formTokenUses).values({ nonce: judgement.nonce, formId: values.formId, usedAt: values.submittedAt })
+    .onConflictDoNothing().returning({ nonce: formTokenUses.nonce }));
+  const replayed = sql`not exists (select 1 from ${used})`;
+  const reason = sql<string | null>`coalesce(${judgement.before}::text, case when ${replayed} then 'replayed_token' end, ${judgement.after}::text)`;
+  const [response] = await ctx.db.with(used).insert(formResponses).values({
+    ...values, status: sql`case when ${reason} is null then 'received' else 'spam' end`, spamReason: reason,
+  }).returning();
+  return response;
 }
 
 /** How many responses the form has accepted (spam not counted). */
@@ -108,12 +133,18 @@ export async function announceResponse(ctx: Context, row: FormWithRealm, respons
   if (confirm && form.confirmation && response.email) await mail(response.email, 'form_confirmation', response.locale);
   const variables = mailVariables(row, response, form.defaultLocale, realmName);
   await emitWebhookEvent(ctx.db, ctx.clock, {
-    type: 'form.response.created', realmUid: row.realmUid,
+    type: FORM_RESPONSE_CREATED, realmUid: row.realmUid,
     data: { form: variables.form, response: { ...variables.response, status: response.status, user_id: response.userId, answers: response.answers } },
   }, ctx.caches);
   if (response.userId !== null && form.realmId !== null) {
     await recordEvent(ctx, { realmId: form.realmId, userId: response.userId, type: 'form_response_created_log', properties: { form_uid: form.uid, response_id: response.id } });
   }
+}
+
+/** Whether a real response would set anything off (announceResponse): a mail, a webhook event, a business event. */
+async function setsOff(ctx: Context, { form }: FormWithRealm, email: string | null, submission: Submission): Promise<boolean> {
+  return form.notifyEmails.length > 0 || (form.confirmation && email !== null) || (submission.user !== null && form.realmId !== null)
+    || (await subscribedTypes(ctx.db, ctx.clock, ctx.caches)).has(FORM_RESPONSE_CREATED);
 }
 
 /**
@@ -137,22 +168,28 @@ export async function submitResponse(ctx: Context, row: FormWithRealm, submissio
       await removeObjects(ctx.storage, ctx.log, [submission.file.stored.key]);
       submission = { ...submission, file: undefined };
     }
-    await inTransaction(ctx, async (tx) => {
-      const reason = await spamReason(tx, row, submission);
-      // Only a form with a maximum serializes its responses: the row lock makes the count and the insert one step.
-      // NO KEY UPDATE: the key-share locks the foreign keys of the rows inserted meanwhile take do not conflict with it.
-      if (!reason && form.maxResponses !== null) {
-        await tx.db.select({ id: forms.id }).from(forms).where(eq(forms.id, form.id)).for('no key update');
-        if (await acceptedCount(tx, form.id) >= form.maxResponses) throw formFull();
-      }
-      const email = respondentEmail(form, answers) ?? submission.user?.email?.toLowerCase() ?? null;
-      const [response] = await tx.db.insert(formResponses).values({
-        formId: form.id, status: reason ? 'spam' : 'received', spamReason: reason, answers: { ...answers },
-        files: submission.file && Object.hasOwn(answers, submission.file.field) ? { [submission.file.field]: submission.file.stored } : {},
-        email, userId: submission.user?.id ?? null, locale: submission.locale, submittedAt: tx.clock.now(),
-      }).returning();
-      if (!reason) await announceResponse(tx, row, response, submission.user?.realmName ?? null, true);
-    });
+    const judgement = judge(ctx, row, submission);
+    const email = respondentEmail(form, answers) ?? submission.user?.email?.toLowerCase() ?? null;
+    const values = {
+      formId: form.id, answers: { ...answers }, email, userId: submission.user?.id ?? null, locale: submission.locale, submittedAt: ctx.clock.now(),
+      files: submission.file && Object.hasOwn(answers, submission.file.field) ? { [submission.file.field]: submission.file.stored } : {},
+    };
+    const counted = !judgement.before && form.maxResponses !== null;
+    // One statement when nothing else is to be written with it; a transaction otherwise.
+    if (!counted && !await setsOff(ctx, row, email, submission)) {
+      await insertResponse(ctx, values, judgement);
+    } else {
+      await inTransaction(ctx, async (tx) => {
+        // Only a form with a maximum serializes its responses: the row lock makes the count and the insert one step.
+        // NO KEY UPDATE: the key-share locks the foreign keys of the rows inserted meanwhile take do not conflict with it.
+        if (counted) {
+          await tx.db.select({ id: forms.id }).from(forms).where(eq(forms.id, form.id)).for('no key update');
+          if (await acceptedCount(tx, form.id) >= form.maxResponses!) throw formFull();
+        }
+        const response = await insertResponse(tx, values, judgement);
+        if (response.status === 'received') await announceResponse(tx, row, response, submission.user?.realmName ?? null, true);
+      });
+    }
   } catch (err) {
     if (submission.file) await removeObjects(ctx.storage, ctx.log, [submission.file.stored.key]);
     throw err;

@@ -6,7 +6,13 @@ import { secretsKey } from '../security/secrets-key.js';
 /** How long a form token stays good: a page left open over a night and sent in the morning is still a person. */
 export const TOKEN_LIFETIME_MS = 24 * 3600_000;
 
-const keyOf = (ctx: Pick<Context, 'config'>) => createHmac('sha256', secretsKey(ctx.config)).update('atrium form tokens').digest();
+const keys = new WeakMap<Context['config'], Buffer>();
+/** The tokens' own key, derived from the secrets key once per configuration. */
+function keyOf({ config }: Pick<Context, 'config'>): Buffer {
+  let key = keys.get(config);
+  if (!key) keys.set(config, key = createHmac('sha256', secretsKey(config)).update('atrium form tokens').digest());
+  return key;
+}
 const sign = (ctx: Pick<Context, 'config'>, body: string) => createHmac('sha256', keyOf(ctx)).update(body).digest('base64url');
 
 /**

@@ -54,6 +54,19 @@ describe('spam', () => {
     expect(smtp.received.filter((m) => m.to.includes('desk@example.com'))).toHaveLength(2);
   });
 
+  it('takes one token once under 20 parallel posts, with or without a transaction: the rest are stored as replays', async () => {
+    // Without notification addresses nothing else is written with a response: one statement each.
+    for (const notify of [[], ['desk@example.com']]) {
+      const form = await simpleForm({ notify_emails: notify, spam: { min_fill_seconds: 0, rate_limit_per_hour: 0 } });
+      const { token } = await definition(form.uid);
+      const sent = await Promise.all(Array.from({ length: 20 }, (_, i) => answer(form.uid, { token, answers: { email: `r${i}@example.com` } })));
+      expect(sent.map((res) => res.statusCode)).toEqual(Array(20).fill(201));
+      expect(await responses(h, form.uid, '&status=received')).toHaveLength(1);
+      const caught = await responses(h, form.uid, '&status=spam');
+      expect(caught.map((r: { spam_reason: string }) => r.spam_reason)).toEqual(Array(19).fill('replayed_token'));
+    }
+  });
+
   it('limits submissions per address, caught ones too: 429 past the limit under 30 parallel posts', async () => {
     const form = await simpleForm({ spam: { min_fill_seconds: 0, rate_limit_per_hour: 10 } });
     const tokens = await Promise.all(Array.from({ length: 30 }, () => definition(form.uid)));
