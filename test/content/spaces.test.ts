@@ -185,7 +185,7 @@ describe('content spaces admin API', () => {
     expect(names).toEqual([...names].sort());
     const { data: unknownSort } = await list({ sort_by: '__proto__', per_page: '2' });
     expect(unknownSort!.spaces).toEqual(first!.spaces);
-    // Raw: only[] as the console writes it; openapi-fetch would send only=uid&only=name.
+    // Raw: the Rails form only[]=uid&only[]=name as written; openapi-fetch would percent-encode the brackets.
     const trimmed = await h.request({ method: 'GET', url: `${SPACES}?only[]=uid&only[]=name&per_page=1` });
     expect(Object.keys(trimmed.json().spaces[0])).toEqual(['uid', 'name']);
     const { data: past } = await list({ page: '999' });
