@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contentEntries, contentEntryVersions, contentTypes } from '../../src/tables/content.js';
+import { adminClient, refusal, statusOf } from '../helpers/client.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { memberToken } from '../helpers/realms.js';
 import { makeSpace, makeType, uniqueUid } from '../helpers/content.js';
@@ -31,6 +32,17 @@ describe('content types admin API', () => {
   });
   afterAll(async () => { await h?.close(); });
 
+  type Field = { name: string; type: string; required?: boolean; localized?: boolean; sortable?: boolean; options?: string[] };
+  const admin = (token?: string | null) => adminClient(h, token);
+  const inSpace = (spaceUid: string) => ({ params: { path: { space_uid: spaceUid } } });
+  const ofType = (spaceUid: string, typeUid: string) => ({ params: { path: { space_uid: spaceUid, type_uid: typeUid } } });
+  const create = (spaceUid: string, body: { uid: string; name: string; fields?: Field[] }, token?: string) =>
+    admin(token).POST('/content/spaces/{space_uid}/types', { ...inSpace(spaceUid), body });
+  const update = (spaceUid: string, typeUid: string, body: { uid?: string; name?: string; fields?: Field[] }, token?: string) =>
+    admin(token).PUT('/content/spaces/{space_uid}/types/{type_uid}', { ...ofType(spaceUid, typeUid), body });
+  const show = (spaceUid: string, typeUid: string, token?: string) => admin(token).GET('/content/spaces/{space_uid}/types/{type_uid}', ofType(spaceUid, typeUid));
+  const remove = (spaceUid: string, typeUid: string, token?: string) => admin(token).DELETE('/content/spaces/{space_uid}/types/{type_uid}', ofType(spaceUid, typeUid));
+
   /** An entry of the type written straight into the tables, with a draft in English holding `fields`. */
   async function addEntry(typeUid: string, fields: Record<string, unknown>) {
     const [type] = await h.ctx.db.select().from(contentTypes).where(eq(contentTypes.uid, typeUid));
@@ -40,26 +52,24 @@ describe('content types admin API', () => {
   }
 
   it('creates a type with every field type, with the flags defaulted, and shows it', async () => {
-    const res = await h.request({ method: 'POST', url: typesOf(space.uid), payload: { uid: 'article', name: 'Article', fields: EVERY_FIELD } });
-    expect(res.statusCode, res.body).toBe(201);
-    const body = res.json();
+    const res = await create(space.uid, { uid: 'article', name: 'Article', fields: EVERY_FIELD });
+    expect(res.response.status).toBe(201);
+    const body = res.data!;
     expect(body).toEqual({
       uid: 'article', name: 'Article',
       fields: EVERY_FIELD.map((f) => ({ required: false, localized: false, sortable: false, options: [], ...f })),
       created_at: expect.any(String), updated_at: expect.any(String),
     });
-    const shown = await h.request({ method: 'GET', url: `${typesOf(space.uid)}/article` });
-    expect(shown.statusCode).toBe(200);
-    expect(shown.json()).toEqual(body);
-    const noFields = await h.request({ method: 'POST', url: typesOf(space.uid), payload: { uid: 'empty', name: 'Empty' } });
-    expect(noFields.statusCode).toBe(201);
-    expect(noFields.json().fields).toEqual([]);
+    const shown = await show(space.uid, 'article');
+    expect(shown.response.status).toBe(200);
+    expect(shown.data).toEqual(body);
+    const noFields = await create(space.uid, { uid: 'empty', name: 'Empty' });
+    expect(noFields.response.status).toBe(201);
+    expect(noFields.data!.fields).toEqual([]);
   });
 
   it('refuses invalid fields with 422 naming each one', async () => {
-    const res = await h.request({
-      method: 'POST', url: typesOf(space.uid),
-      payload: {
+    const res = await refusal(create(space.uid, {
         uid: uniqueUid('t'), name: 'Bad',
         fields: [
           { name: 'Title', type: 'text' },
@@ -72,10 +82,9 @@ describe('content types admin API', () => {
           { name: 'loc', type: 'location', sortable: true },
           { name: '', type: 'text' },
         ],
-      },
-    });
-    expect(res.statusCode).toBe(422);
-    expect(res.json().details).toEqual([
+    }));
+    expect(res.status).toBe(422);
+    expect(res.body.details).toEqual([
       { field: 'fields.0.name', messages: [expect.stringMatching(/^must be an identifier/)] },
       { field: 'fields.2.name', messages: ['is used by another field: ok'] },
       { field: 'fields.3.type', messages: ['must be one of text, rich_text, integer, decimal, boolean, date, dropdown, checkbox, location, asset, entry, entries'] },
@@ -89,15 +98,15 @@ describe('content types admin API', () => {
 
   it('refuses more than 100 fields, bad uids, names and shapes', async () => {
     const many = Array.from({ length: 101 }, (_, i) => ({ name: `f${i}`, type: 'text' }));
-    const res = await h.request({ method: 'POST', url: typesOf(space.uid), payload: { uid: uniqueUid('t'), name: 'Many', fields: many } });
-    expect(res.statusCode).toBe(422);
-    expect(res.json().details).toEqual([{ field: 'fields', messages: ['are too many (maximum is 100)'] }]);
-    const fifty = await h.request({ method: 'POST', url: typesOf(space.uid), payload: { uid: uniqueUid('t'), name: 'Hundred', fields: many.slice(0, 100) } });
-    expect(fifty.statusCode).toBe(201);
+    const res = await refusal(create(space.uid, { uid: uniqueUid('t'), name: 'Many', fields: many }));
+    expect(res.status).toBe(422);
+    expect(res.body.details).toEqual([{ field: 'fields', messages: ['are too many (maximum is 100)'] }]);
+    expect(await statusOf(create(space.uid, { uid: uniqueUid('t'), name: 'Hundred', fields: many.slice(0, 100) }))).toBe(201);
 
-    const bad = await h.request({ method: 'POST', url: typesOf(space.uid), payload: { uid: 'Not OK', name: '' } });
-    expect(bad.statusCode).toBe(422);
-    expect(bad.json().details.map((d: { field: string }) => d.field)).toEqual(['uid', 'name']);
+    const bad = await refusal(create(space.uid, { uid: 'Not OK', name: '' }));
+    expect(bad.status).toBe(422);
+    expect(bad.body.details!.map((d) => d.field)).toEqual(['uid', 'name']);
+    // Raw: shapes the client's types refuse (an unknown attribute, a field without a type, fields not a list), and long ones.
     for (const payload of [
       { uid: 'x', name: 'x', fields: [{ name: 'a', type: 'text', extra: true }] },
       { uid: 'x', name: 'x', fields: [{ name: 'a' }] },
@@ -114,28 +123,25 @@ describe('content types admin API', () => {
   it('keeps uids unique per space, not across spaces', async () => {
     const other = await makeSpace(h);
     await makeType(h, space.uid, { uid: 'shared' });
-    expect((await h.request({ method: 'POST', url: typesOf(other.uid), payload: { uid: 'shared', name: 'x' } })).statusCode).toBe(201);
-    const dup = await h.request({ method: 'POST', url: typesOf(space.uid), payload: { uid: 'shared', name: 'x' } });
-    expect(dup.statusCode).toBe(422);
-    expect(dup.json().details).toEqual([{ field: 'uid', messages: ['has already been taken'] }]);
+    expect(await statusOf(create(other.uid, { uid: 'shared', name: 'x' }))).toBe(201);
+    const dup = await refusal(create(space.uid, { uid: 'shared', name: 'x' }));
+    expect(dup.status).toBe(422);
+    expect(dup.body.details).toEqual([{ field: 'uid', messages: ['has already been taken'] }]);
     const other2 = await makeType(h, space.uid);
-    const renamed = await h.request({ method: 'PUT', url: `${typesOf(space.uid)}/${other2.uid}`, payload: { uid: 'shared' } });
-    expect(renamed.statusCode).toBe(422);
+    expect(await statusOf(update(space.uid, other2.uid, { uid: 'shared' }))).toBe(422);
   });
 
   it('changes a type partially; fields replace the list', async () => {
     const type = await makeType(h, space.uid, { fields: [{ name: 'title', type: 'text' }] });
-    const named = await h.request({ method: 'PUT', url: `${typesOf(space.uid)}/${type.uid}`, payload: { name: 'Renamed' } });
-    expect(named.statusCode).toBe(200);
-    expect(named.json()).toMatchObject({ uid: type.uid, name: 'Renamed', fields: [{ name: 'title', type: 'text' }] });
-    const fields = await h.request({
-      method: 'PUT', url: `${typesOf(space.uid)}/${type.uid}`, payload: { fields: [{ name: 'price', type: 'integer', required: true }] },
-    });
-    expect(fields.statusCode).toBe(200);
-    expect(fields.json().fields).toEqual([{ name: 'price', type: 'integer', required: true, localized: false, sortable: false, options: [] }]);
-    const renamed = await h.request({ method: 'PUT', url: `${typesOf(space.uid)}/${type.uid}`, payload: { uid: `${type.uid}-2` } });
-    expect(renamed.json().uid).toBe(`${type.uid}-2`);
-    expect((await h.request({ method: 'GET', url: `${typesOf(space.uid)}/${type.uid}-2` })).statusCode).toBe(200);
+    const named = await update(space.uid, type.uid, { name: 'Renamed' });
+    expect(named.response.status).toBe(200);
+    expect(named.data).toMatchObject({ uid: type.uid, name: 'Renamed', fields: [{ name: 'title', type: 'text' }] });
+    const fields = await update(space.uid, type.uid, { fields: [{ name: 'price', type: 'integer', required: true }] });
+    expect(fields.response.status).toBe(200);
+    expect(fields.data!.fields).toEqual([{ name: 'price', type: 'integer', required: true, localized: false, sortable: false, options: [] }]);
+    const { data: renamed } = await update(space.uid, type.uid, { uid: `${type.uid}-2` });
+    expect(renamed!.uid).toBe(`${type.uid}-2`);
+    expect(await statusOf(show(space.uid, `${type.uid}-2`))).toBe(200);
   });
 
   it('while entries exist: allows removing a field (dropping its values), refuses incompatible changes', async () => {
@@ -147,63 +153,57 @@ describe('content types admin API', () => {
       ],
     });
     const entry = await addEntry(type.uid, { title: 'Hello', price: 9.5, section: 'news' });
-    const url = `${typesOf(space.uid)}/${type.uid}`;
-    const fieldsWith = (changes: Record<string, Record<string, unknown>>) => [
+    const change = (fields: Field[]) => update(space.uid, type.uid, { fields });
+    const details = async (fields: Field[]) => (await refusal(change(fields))).body.details;
+    const fieldsWith = (changes: Record<string, Partial<Field>>): Field[] => [
       { name: 'title', type: 'text', required: true, ...changes.title },
       { name: 'price', type: 'decimal', ...changes.price },
       { name: 'section', type: 'dropdown', options: ['news', 'sports'], ...changes.section },
     ];
 
-    const retyped = await h.request({ method: 'PUT', url, payload: { fields: fieldsWith({ price: { type: 'integer' } }) } });
-    expect(retyped.statusCode).toBe(422);
-    expect(retyped.json().details).toEqual([{ field: 'fields.1.type', messages: ["can't change from decimal while the type has entries"] }]);
-    const localized = await h.request({ method: 'PUT', url, payload: { fields: fieldsWith({ title: { localized: true } }) } });
-    expect(localized.json().details).toEqual([{ field: 'fields.0.localized', messages: ["can't change while the type has entries"] }]);
-    const required = await h.request({ method: 'PUT', url, payload: { fields: fieldsWith({ price: { required: true } }) } });
-    expect(required.json().details).toEqual([{ field: 'fields.1.required', messages: ["can't become true while the type has entries"] }]);
-    const lostChoice = await h.request({ method: 'PUT', url, payload: { fields: fieldsWith({ section: { options: ['sports', 'culture'] } }) } });
-    expect(lostChoice.json().details).toEqual([{ field: 'fields.2.options', messages: ['must keep news while the type has entries'] }]);
-    const newRequired = await h.request({ method: 'PUT', url, payload: { fields: [...fieldsWith({}), { name: 'extra', type: 'text', required: true }] } });
-    expect(newRequired.json().details).toEqual([{ field: 'fields.3.required', messages: ['must be false for a new field while the type has entries'] }]);
+    const retyped = await refusal(change(fieldsWith({ price: { type: 'integer' } })));
+    expect(retyped.status).toBe(422);
+    expect(retyped.body.details).toEqual([{ field: 'fields.1.type', messages: ["can't change from decimal while the type has entries"] }]);
+    expect(await details(fieldsWith({ title: { localized: true } }))).toEqual([{ field: 'fields.0.localized', messages: ["can't change while the type has entries"] }]);
+    expect(await details(fieldsWith({ price: { required: true } }))).toEqual([{ field: 'fields.1.required', messages: ["can't become true while the type has entries"] }]);
+    expect(await details(fieldsWith({ section: { options: ['sports', 'culture'] } }))).toEqual([{ field: 'fields.2.options', messages: ['must keep news while the type has entries'] }]);
+    expect(await details([...fieldsWith({}), { name: 'extra', type: 'text', required: true }])).toEqual([{ field: 'fields.3.required', messages: ['must be false for a new field while the type has entries'] }]);
 
-    const allowed = await h.request({
-      method: 'PUT', url,
-      payload: { fields: [
-        { name: 'title', type: 'text', required: false, sortable: true },
-        { name: 'section', type: 'dropdown', options: ['news', 'sports', 'culture'] },
-        { name: 'extra', type: 'text' },
-      ] },
-    });
-    expect(allowed.statusCode, allowed.body).toBe(200);
+    const allowed = await change([
+      { name: 'title', type: 'text', required: false, sortable: true },
+      { name: 'section', type: 'dropdown', options: ['news', 'sports', 'culture'] },
+      { name: 'extra', type: 'text' },
+    ]);
+    expect(allowed.response.status).toBe(200);
     const [version] = await h.ctx.db.select().from(contentEntryVersions).where(eq(contentEntryVersions.entryId, entry.id));
     expect(version.fields).toEqual({ title: 'Hello', section: 'news' });
   });
 
   it('changes anything while the type has no entries', async () => {
     const type = await makeType(h, space.uid, { fields: [{ name: 'price', type: 'decimal' }] });
-    const res = await h.request({ method: 'PUT', url: `${typesOf(space.uid)}/${type.uid}`, payload: { fields: [{ name: 'price', type: 'integer', required: true, localized: true }] } });
-    expect(res.statusCode).toBe(200);
+    const res = await update(space.uid, type.uid, { fields: [{ name: 'price', type: 'integer', required: true, localized: true }] });
+    expect(res.response.status).toBe(200);
   });
 
   it('deletes a type with its entries (204)', async () => {
     const type = await makeType(h, space.uid, { fields: [{ name: 'title', type: 'text' }] });
     const entry = await addEntry(type.uid, { title: 'Gone' });
-    const res = await h.request({ method: 'DELETE', url: `${typesOf(space.uid)}/${type.uid}` });
-    expect(res.statusCode).toBe(204);
+    expect(await statusOf(remove(space.uid, type.uid))).toBe(204);
     expect(await h.ctx.db.select().from(contentEntries).where(eq(contentEntries.id, entry.id))).toEqual([]);
     expect(await h.ctx.db.select().from(contentEntryVersions).where(eq(contentEntryVersions.entryId, entry.id))).toEqual([]);
-    expect((await h.request({ method: 'GET', url: `${typesOf(space.uid)}/${type.uid}` })).statusCode).toBe(404);
+    expect(await statusOf(show(space.uid, type.uid))).toBe(404);
   });
 
   it('answers 404 for an unknown space or type', async () => {
-    const unknownSpace = await h.request({ method: 'GET', url: typesOf('nope') });
-    expect(unknownSpace.statusCode).toBe(404);
-    expect(unknownSpace.json()).toEqual({ errors: ['Space not found'], code: 'ATR_NOT_FOUND' });
-    expect((await h.request({ method: 'POST', url: typesOf('nope'), payload: { uid: 'x', name: 'x' } })).statusCode).toBe(404);
-    for (const method of ['GET', 'PUT', 'DELETE'] as const) {
-      const res = await h.request({ method, url: `${typesOf(space.uid)}/nope`, ...(method === 'PUT' ? { payload: { name: 'x' } } : {}) });
-      expect(res.statusCode, method).toBe(404);
-      expect(res.json()).toEqual({ errors: ['Content type not found'], code: 'ATR_NOT_FOUND' });
+    const unknownSpace = await refusal(admin().GET('/content/spaces/{space_uid}/types', inSpace('nope')));
+    expect(unknownSpace.status).toBe(404);
+    expect(unknownSpace.body).toEqual({ errors: ['Space not found'], code: 'ATR_NOT_FOUND' });
+    expect(await statusOf(create('nope', { uid: 'x', name: 'x' }))).toBe(404);
+    const calls = { GET: () => show(space.uid, 'nope'), PUT: () => update(space.uid, 'nope', { name: 'x' }), DELETE: () => remove(space.uid, 'nope') };
+    for (const [method, call] of Object.entries(calls)) {
+      const res = await refusal(call());
+      expect(res.status, method).toBe(404);
+      expect(res.body).toEqual({ errors: ['Content type not found'], code: 'ATR_NOT_FOUND' });
     }
   });
 
@@ -213,15 +213,17 @@ describe('content types admin API', () => {
       h.clock.advance(1000);
       await makeType(h, own.uid, { name });
     }
-    const res = await h.request({ method: 'GET', url: `${typesOf(own.uid)}?per_page=2` });
-    expect(res.statusCode).toBe(200);
-    expect(res.json().meta).toEqual({ total_entries: 3, per_page: 2, current_page: 1, total_pages: 2 });
-    expect(res.json().types.map((t: { name: string }) => t.name)).toEqual(['Charlie', 'Alpha']);
+    const list = (query: Record<string, string>) => admin().GET('/content/spaces/{space_uid}/types', { params: { path: { space_uid: own.uid }, query } });
+    const res = await list({ per_page: '2' });
+    expect(res.response.status).toBe(200);
+    expect(res.data!.meta).toEqual({ total_entries: 3, per_page: 2, current_page: 1, total_pages: 2 });
+    expect(res.data!.types.map((t) => t.name)).toEqual(['Charlie', 'Alpha']);
+    // Raw: the comma form only=uid,name; openapi-fetch would serialize the list as only=uid&only=name.
     const byName = await h.request({ method: 'GET', url: `${typesOf(own.uid)}?sort_by=name&order=asc&only=uid,name` });
     expect(byName.json().types.map((t: { name: string }) => t.name)).toEqual(['Alpha', 'Bravo', 'Charlie']);
     expect(Object.keys(byName.json().types[0])).toEqual(['uid', 'name']);
-    const page2 = await h.request({ method: 'GET', url: `${typesOf(own.uid)}?per_page=2&page=2` });
-    expect(page2.json().types.map((t: { name: string }) => t.name)).toEqual(['Bravo']);
+    const { data: page2 } = await list({ per_page: '2', page: '2' });
+    expect(page2!.types.map((t) => t.name)).toEqual(['Bravo']);
   });
 
   it('needs content.read to read and content.manage to change, on the role\'s own space only', async () => {
@@ -231,24 +233,25 @@ describe('content types admin API', () => {
     const otherType = await makeType(h, other.uid);
     const viewer = await memberToken(h, [{ key: 'space_viewer', target: own.uid }]);
     const editor = await memberToken(h, [{ key: 'space_editor', target: own.uid }]);
-    const admin = await memberToken(h, [{ key: 'space_admin', target: own.uid }]);
+    const spaceAdmin = await memberToken(h, [{ key: 'space_admin', target: own.uid }]);
     const payload = { uid: uniqueUid('t'), name: 'x' };
+    const list = (spaceUid: string, token?: string | null) => admin(token).GET('/content/spaces/{space_uid}/types', inSpace(spaceUid));
 
-    expect((await h.request({ method: 'GET', url: typesOf(own.uid), token: viewer })).statusCode).toBe(200);
-    expect((await h.request({ method: 'GET', url: `${typesOf(own.uid)}/${ownType.uid}`, token: viewer })).statusCode).toBe(200);
-    expect((await h.request({ method: 'GET', url: typesOf(other.uid), token: viewer })).statusCode).toBe(403);
-    expect((await h.request({ method: 'GET', url: `${typesOf(other.uid)}/${otherType.uid}`, token: admin })).statusCode).toBe(403);
+    expect(await statusOf(list(own.uid, viewer))).toBe(200);
+    expect(await statusOf(show(own.uid, ownType.uid, viewer))).toBe(200);
+    expect(await statusOf(list(other.uid, viewer))).toBe(403);
+    expect(await statusOf(show(other.uid, otherType.uid, spaceAdmin))).toBe(403);
     for (const token of [viewer, editor]) {
-      expect((await h.request({ method: 'POST', url: typesOf(own.uid), token, payload })).statusCode).toBe(403);
-      expect((await h.request({ method: 'PUT', url: `${typesOf(own.uid)}/${ownType.uid}`, token, payload: { name: 'y' } })).statusCode).toBe(403);
-      expect((await h.request({ method: 'DELETE', url: `${typesOf(own.uid)}/${ownType.uid}`, token })).statusCode).toBe(403);
+      expect(await statusOf(create(own.uid, payload, token))).toBe(403);
+      expect(await statusOf(update(own.uid, ownType.uid, { name: 'y' }, token))).toBe(403);
+      expect(await statusOf(remove(own.uid, ownType.uid, token))).toBe(403);
     }
-    expect((await h.request({ method: 'POST', url: typesOf(other.uid), token: admin, payload })).statusCode).toBe(403);
-    expect((await h.request({ method: 'PUT', url: `${typesOf(other.uid)}/${otherType.uid}`, token: admin, payload: { name: 'y' } })).statusCode).toBe(403);
-    expect((await h.request({ method: 'DELETE', url: `${typesOf(other.uid)}/${otherType.uid}`, token: admin })).statusCode).toBe(403);
-    expect((await h.request({ method: 'POST', url: typesOf(own.uid), token: admin, payload })).statusCode).toBe(201);
-    expect((await h.request({ method: 'PUT', url: `${typesOf(own.uid)}/${ownType.uid}`, token: admin, payload: { name: 'y' } })).statusCode).toBe(200);
-    expect((await h.request({ method: 'DELETE', url: `${typesOf(own.uid)}/${ownType.uid}`, token: admin })).statusCode).toBe(204);
-    expect((await h.request({ method: 'GET', url: typesOf(own.uid), token: null })).statusCode).toBe(401);
+    expect(await statusOf(create(other.uid, payload, spaceAdmin))).toBe(403);
+    expect(await statusOf(update(other.uid, otherType.uid, { name: 'y' }, spaceAdmin))).toBe(403);
+    expect(await statusOf(remove(other.uid, otherType.uid, spaceAdmin))).toBe(403);
+    expect(await statusOf(create(own.uid, payload, spaceAdmin))).toBe(201);
+    expect(await statusOf(update(own.uid, ownType.uid, { name: 'y' }, spaceAdmin))).toBe(200);
+    expect(await statusOf(remove(own.uid, ownType.uid, spaceAdmin))).toBe(204);
+    expect(await statusOf(list(own.uid, null))).toBe(401);
   });
 });

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import {
-  createAdminClient, createContentClient, createCustomersClient, createProfileClient,
+  AtriumApiError, AtriumError, createAdminClient, createContentClient, createCustomersClient, createProfileClient,
   type AdminClient, type ContentClient, type CustomersClient, type ProfileClient,
 } from '@atrium/client';
 import type { Harness } from './harness.js';
@@ -32,3 +32,17 @@ export const contentClient = (h: Harness, token?: string): ContentClient =>
   createContentClient({ baseUrl: BASE, token, fetch: injectFetch(h.app) });
 export const profileClient = (h: Harness, token: string): ProfileClient =>
   createProfileClient({ baseUrl: BASE, token, fetch: injectFetch(h.app) });
+
+/** The status a typed call answered, resolved or refused: `expect(await statusOf(admin.GET(...))).toBe(404)`. */
+export const statusOf = (call: Promise<{ response: Response }>): Promise<number> =>
+  call.then(({ response }) => response.status, (error: unknown) => {
+    if (error instanceof AtriumError) return error.status;
+    throw error;
+  });
+
+/** The `{errors, details}` error a typed call was refused with; throws when the call resolved. */
+export const refusal = (call: Promise<unknown>): Promise<AtriumApiError> =>
+  call.then(() => { throw new Error('the call resolved; a refusal was expected'); }, (error: unknown) => {
+    if (error instanceof AtriumApiError) return error;
+    throw error;
+  });

@@ -6,6 +6,7 @@ import { realmUsers, realms } from '../../src/tables/realms.js';
 import { segmentsCondition } from '../../src/segments/matching.js';
 import { segmentCountsJob } from '../../src/segments/refresh.js';
 import { segments } from '../../src/tables/segments.js';
+import { adminClient, refusal, statusOf } from '../helpers/client.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { makeRealm, makeRealmUser, memberToken } from '../helpers/realms.js';
 
@@ -14,21 +15,23 @@ beforeAll(async () => { h = await startHarness(); });
 afterAll(async () => { await h?.close(); });
 
 const named = (value: string) => ({ attribute: 'first_name', operator: 'eq', value });
+const admin = (token?: string | null) => adminClient(h, token);
+const segmentPath = (id: number) => ({ params: { path: { id } } });
 
-async function create(body: Record<string, unknown>, token?: string) {
-  return h.request({ method: 'POST', url: '/api/admin/segments', payload: body, ...(token ? { token } : {}) });
+function create(body: { name?: string; realm_uid?: string; filters?: Record<string, unknown> }, token?: string) {
+  return admin(token).POST('/segments', { body });
 }
 
-async function created(body: Record<string, unknown>) {
-  const res = await create(body);
-  expect(res.statusCode, res.body).toBe(201);
-  return res.json();
+async function created(body: { name?: string; realm_uid?: string; filters?: Record<string, unknown> }) {
+  const { data, response } = await create(body);
+  expect(response.status).toBe(201);
+  return data!;
 }
 
 describe('segments API', () => {
   it('creates a segment answering its summary and its users counted now', async () => {
     const realm = await makeRealm(h);
-    await h.request({ method: 'POST', url: `/api/admin/customers/${realm.uid}/custom_fields`, payload: { key: 'country', name: 'Country', type: 'text' } });
+    await admin().POST('/customers/{realm_uid}/custom_fields', { params: { path: { realm_uid: realm.uid } }, body: { key: 'country', name: 'Country', type: 'text' } });
     await makeRealmUser(h, realm.uid, { first_name: 'Ana', custom_fields: [{ key: 'country', value: 'CL' }] });
     await makeRealmUser(h, realm.uid, { first_name: 'Anabel', custom_fields: [{ key: 'country', value: 'AR' }] });
     await makeRealmUser(h, realm.uid, { first_name: 'Ana', custom_fields: [{ key: 'country', value: 'PE' }] });
@@ -45,13 +48,13 @@ describe('segments API', () => {
       matches_count: 2, matches_counted_at: h.clock.now().toISOString(), temporary: false, expires_at: null,
       created_at: h.clock.now().toISOString(), updated_at: h.clock.now().toISOString(),
     });
-    const shown = await h.request({ method: 'GET', url: `/api/admin/segments/${segment.id}` });
-    expect(shown.json()).toEqual(segment);
+    const { data: shown } = await admin().GET('/segments/{id}', segmentPath(segment.id));
+    expect(shown).toEqual(segment);
   });
 
   it('refuses bad trees with 422 naming the path of the bad node', async () => {
     const realm = await makeRealm(h);
-    const cases: [unknown, string][] = [
+    const cases: [Record<string, unknown>, string][] = [
       [{ all: [named('a'), named('b'), { attribute: 'first_name', operator: 'eq', value: 7 }] }, 'filters.all[2].value'],
       [{ all: [{ attribute: 'shoe_size', operator: 'eq', value: 'x' }] }, 'filters.all[0].attribute'],
       [{ attribute: 'custom_fields.nothing', operator: 'eq', value: 'x' }, 'filters.attribute'],
@@ -72,18 +75,19 @@ describe('segments API', () => {
       [{ attribute: 'random_bucket', operator: 'between', value: [1, Infinity] }, 'filters.value'],
     ];
     for (const [filters, field] of cases) {
-      const res = await create({ name: 'bad', realm_uid: realm.uid, filters });
-      expect(res.statusCode, JSON.stringify(filters)).toBe(422);
-      expect(res.json().details.map((d: { field: string }) => d.field), JSON.stringify(filters)).toContain(field);
+      const refused = await refusal(create({ name: 'bad', realm_uid: realm.uid, filters }));
+      expect(refused.status, JSON.stringify(filters)).toBe(422);
+      expect(refused.body.details!.map((d) => d.field), JSON.stringify(filters)).toContain(field);
     }
-    const list = await h.request({ method: 'GET', url: `/api/admin/segments?realm_uid=${realm.uid}` });
-    expect(list.json().meta.total_entries).toBe(0);
+    const { data: list } = await admin().GET('/segments', { params: { query: { realm_uid: realm.uid } } });
+    expect(list!.meta.total_entries).toBe(0);
   });
 
   it('refuses trees past the documented size, 10,000 deep or wide, without walking them', async () => {
     const realm = await makeRealm(h);
     const deep = `${'{"not":'.repeat(10_000)}{"attribute":"email","operator":"is_set"}${'}'.repeat(10_000)}`;
     const wide = `{"any":[${Array(10_000).fill('{"attribute":"email","operator":"is_set"}').join(',')}]}`;
+    // Raw: bodies 10,000 levels deep or wide, written as text (JSON.stringify would overflow on the deep one).
     for (const filters of [deep, wide]) {
       for (const [url, name] of [['/api/admin/segments', '"name":"big",'], ['/api/admin/segments/count_matches', '']]) {
         const res = await h.request({
@@ -94,33 +98,33 @@ describe('segments API', () => {
         expect(res.json().errors[0]).toMatch(/levels deep|more than 200/);
       }
     }
-    const tenDeep = (depth: number): unknown => (depth === 1 ? named('x') : { not: tenDeep(depth - 1) });
-    expect((await create({ name: 'ok', realm_uid: realm.uid, filters: tenDeep(10) })).statusCode).toBe(201);
-    expect((await create({ name: 'no', realm_uid: realm.uid, filters: tenDeep(11) })).statusCode).toBe(422);
+    const tenDeep = (depth: number): Record<string, unknown> => (depth === 1 ? named('x') : { not: tenDeep(depth - 1) });
+    expect(await statusOf(create({ name: 'ok', realm_uid: realm.uid, filters: tenDeep(10) }))).toBe(201);
+    expect(await statusOf(create({ name: 'no', realm_uid: realm.uid, filters: tenDeep(11) }))).toBe(422);
     const wideOk = { any: Array.from({ length: 199 }, (_, i) => named(`n${i}`)) };
-    expect((await create({ name: 'ok', realm_uid: realm.uid, filters: wideOk })).statusCode).toBe(201);
-    expect((await create({ name: 'no', realm_uid: realm.uid, filters: { any: [...wideOk.any, named('x')] } })).statusCode).toBe(422);
+    expect(await statusOf(create({ name: 'ok', realm_uid: realm.uid, filters: wideOk }))).toBe(201);
+    expect(await statusOf(create({ name: 'no', realm_uid: realm.uid, filters: { any: [...wideOk.any, named('x')] } }))).toBe(422);
   });
 
   it('counts matches without keeping anything, and applies filters as a temporary segment gone after an hour', async () => {
     const realm = await makeRealm(h);
     await makeRealmUser(h, realm.uid, { first_name: 'Bea' });
     await makeRealmUser(h, realm.uid, { first_name: 'Bea' });
-    const counted = await h.request({ method: 'POST', url: '/api/admin/segments/count_matches', payload: { realm_uid: realm.uid, filters: named('Bea') } });
-    expect(counted.statusCode, counted.body).toBe(200);
-    expect(counted.json()).toEqual({ matches_count: 2 });
+    const counted = await admin().POST('/segments/count_matches', { body: { realm_uid: realm.uid, filters: named('Bea') } });
+    expect(counted.response.status).toBe(200);
+    expect(counted.data).toEqual({ matches_count: 2 });
 
-    const applied = await h.request({ method: 'POST', url: '/api/admin/segments/apply_filters', payload: { realm_uid: realm.uid, filters: named('Bea') } });
-    expect(applied.statusCode, applied.body).toBe(201);
-    const temporary = applied.json();
+    const applied = await admin().POST('/segments/apply_filters', { body: { realm_uid: realm.uid, filters: named('Bea') } });
+    expect(applied.response.status).toBe(201);
+    const temporary = applied.data!;
     expect(temporary).toMatchObject({ name: 'Temporary segment', temporary: true, matches_count: 2, expires_at: new Date(h.clock.now().getTime() + 3_600_000).toISOString() });
-    const list = await h.request({ method: 'GET', url: `/api/admin/segments?realm_uid=${realm.uid}` });
-    expect(list.json()).toEqual({ segments: [], meta: { total_entries: 0, per_page: 10, current_page: 1, total_pages: 0 } });
-    expect((await h.request({ method: 'GET', url: `/api/admin/segments/${temporary.id}` })).statusCode).toBe(200);
+    const { data: list } = await admin().GET('/segments', { params: { query: { realm_uid: realm.uid } } });
+    expect(list).toEqual({ segments: [], meta: { total_entries: 0, per_page: 10, current_page: 1, total_pages: 0 } });
+    expect(await statusOf(admin().GET('/segments/{id}', segmentPath(temporary.id)))).toBe(200);
 
     h.clock.advanceMinutes(60);
-    expect((await h.request({ method: 'GET', url: `/api/admin/segments/${temporary.id}` })).statusCode).toBe(404);
-    expect((await h.request({ method: 'PUT', url: `/api/admin/segments/${temporary.id}`, payload: { name: 'kept' } })).statusCode).toBe(404);
+    expect(await statusOf(admin().GET('/segments/{id}', segmentPath(temporary.id)))).toBe(404);
+    expect(await statusOf(admin().PUT('/segments/{id}', { ...segmentPath(temporary.id), body: { name: 'kept' } }))).toBe(404);
     h.clock.advanceMinutes(61);
     await runDueJobs(h.ctx, [expiredRowsJob]);
     expect(await h.ctx.db.select().from(segments).where(eq(segments.id, temporary.id))).toEqual([]);
@@ -134,23 +138,25 @@ describe('segments API', () => {
       made.push(await created({ name, realm_uid: realm.uid, filters }));
       h.clock.advanceMinutes(1);
     }
-    const names = async (query: string) => {
-      const res = await h.request({ method: 'GET', url: `/api/admin/segments?realm_uid=${realm.uid}&${query}` });
-      expect(res.statusCode, res.body).toBe(200);
-      return res.json().segments.map((s: { name: string }) => s.name);
+    const list = (query: { sort_by?: string; order?: string; query?: string; per_page?: string; page?: string }) =>
+      admin().GET('/segments', { params: { query: { realm_uid: realm.uid, ...query } } });
+    const names = async (query: Parameters<typeof list>[0]) => {
+      const { data, response } = await list(query);
+      expect(response.status).toBe(200);
+      return data!.segments.map((s) => s.name);
     };
-    expect(await names('')).toEqual(['gamma', 'Alpha', 'beta']);
-    expect(await names('sort_by=name&order=ASC')).toEqual(['Alpha', 'beta', 'gamma']);
-    expect(await names('sort_by=created_at&order=asc')).toEqual(['beta', 'Alpha', 'gamma']);
-    expect(await names('sort_by=matches_count')).toEqual(['Alpha', 'beta', 'gamma']);
-    expect(await names('sort_by=__proto__')).toEqual(['gamma', 'Alpha', 'beta']);
-    expect(await names('query=ET')).toEqual(['beta']);
-    expect(await names('query=%25')).toEqual([]);
-    const page = await h.request({ method: 'GET', url: `/api/admin/segments?realm_uid=${realm.uid}&per_page=2&page=2` });
-    expect(page.json().meta).toEqual({ total_entries: 3, per_page: 2, current_page: 2, total_pages: 2 });
-    expect(page.json().segments.map((s: { name: string }) => s.name)).toEqual(['beta']);
-    const past = await h.request({ method: 'GET', url: `/api/admin/segments?realm_uid=${realm.uid}&per_page=2&page=9` });
-    expect(past.json().meta.total_entries).toBe(3);
+    expect(await names({})).toEqual(['gamma', 'Alpha', 'beta']);
+    expect(await names({ sort_by: 'name', order: 'ASC' })).toEqual(['Alpha', 'beta', 'gamma']);
+    expect(await names({ sort_by: 'created_at', order: 'asc' })).toEqual(['beta', 'Alpha', 'gamma']);
+    expect(await names({ sort_by: 'matches_count' })).toEqual(['Alpha', 'beta', 'gamma']);
+    expect(await names({ sort_by: '__proto__' })).toEqual(['gamma', 'Alpha', 'beta']);
+    expect(await names({ query: 'ET' })).toEqual(['beta']);
+    expect(await names({ query: '%' })).toEqual([]);
+    const { data: page } = await list({ per_page: '2', page: '2' });
+    expect(page!.meta).toEqual({ total_entries: 3, per_page: 2, current_page: 2, total_pages: 2 });
+    expect(page!.segments.map((s) => s.name)).toEqual(['beta']);
+    const { data: past } = await list({ per_page: '2', page: '9' });
+    expect(past!.meta.total_entries).toBe(3);
     expect(made.map((s) => s.filters_summary)).toEqual(['first name is "Cleo"', 'every user', 'no user']);
     expect(made.map((s) => s.matches_count)).toEqual([1, 1, 0]);
   });
@@ -160,19 +166,20 @@ describe('segments API', () => {
     await makeRealmUser(h, realm.uid, { first_name: 'Dina' });
     const segment = await created({ name: 'Dinas', realm_uid: realm.uid, filters: named('Nobody') });
     h.clock.advanceMinutes(1);
-    const renamed = await h.request({ method: 'PUT', url: `/api/admin/segments/${segment.id}`, payload: { name: 'Renamed' } });
-    expect(renamed.json()).toMatchObject({ name: 'Renamed', filters: named('Nobody'), matches_count: 0, updated_at: h.clock.now().toISOString() });
-    const refiltered = await h.request({ method: 'PUT', url: `/api/admin/segments/${segment.id}`, payload: { filters: named('Dina') } });
-    expect(refiltered.json()).toMatchObject({ name: 'Renamed', matches_count: 1, filters_summary: 'first name is "Dina"' });
+    const update = (body: { name?: string; realm_uid?: string; filters?: Record<string, unknown> }) =>
+      admin().PUT('/segments/{id}', { ...segmentPath(segment.id), body });
+    const { data: renamed } = await update({ name: 'Renamed' });
+    expect(renamed).toMatchObject({ name: 'Renamed', filters: named('Nobody'), matches_count: 0, updated_at: h.clock.now().toISOString() });
+    const { data: refiltered } = await update({ filters: named('Dina') });
+    expect(refiltered).toMatchObject({ name: 'Renamed', matches_count: 1, filters_summary: 'first name is "Dina"' });
     const other = await makeRealm(h);
-    const moved = await h.request({ method: 'PUT', url: `/api/admin/segments/${segment.id}`, payload: { realm_uid: other.uid } });
-    expect(moved.statusCode).toBe(422);
-    expect(moved.json().details[0].field).toBe('realm_uid');
-    const blank = await h.request({ method: 'PUT', url: `/api/admin/segments/${segment.id}`, payload: { name: '  ' } });
-    expect(blank.statusCode).toBe(422);
-    expect((await h.request({ method: 'DELETE', url: `/api/admin/segments/${segment.id}` })).statusCode).toBe(204);
-    expect((await h.request({ method: 'DELETE', url: `/api/admin/segments/${segment.id}` })).statusCode).toBe(404);
-    expect((await h.request({ method: 'GET', url: `/api/admin/segments/${2 ** 40}` })).statusCode).toBe(422);
+    const moved = await refusal(update({ realm_uid: other.uid }));
+    expect(moved.status).toBe(422);
+    expect(moved.body.details![0].field).toBe('realm_uid');
+    expect(await statusOf(update({ name: '  ' }))).toBe(422);
+    expect(await statusOf(admin().DELETE('/segments/{id}', segmentPath(segment.id)))).toBe(204);
+    expect(await statusOf(admin().DELETE('/segments/{id}', segmentPath(segment.id)))).toBe(404);
+    expect(await statusOf(admin().GET('/segments/{id}', segmentPath(2 ** 40)))).toBe(422);
   });
 
   it('gives campaigns the union of saved segments of a realm, and nobody for another realm\'s segment', async () => {
@@ -193,12 +200,12 @@ describe('segments API', () => {
   });
 
   it('refuses missing attributes and an unknown realm', async () => {
-    const missing = await create({});
-    expect(missing.statusCode).toBe(422);
-    expect(missing.json().details.map((d: { field: string }) => d.field).sort()).toEqual(['filters', 'name', 'realm_uid']);
-    const unknown = await create({ name: 'x', realm_uid: 'no-such-realm', filters: { all: [] } });
-    expect(unknown.statusCode).toBe(422);
-    expect(unknown.json().details[0].field).toBe('realm_uid');
+    const missing = await refusal(create({}));
+    expect(missing.status).toBe(422);
+    expect(missing.body.details!.map((d) => d.field).sort()).toEqual(['filters', 'name', 'realm_uid']);
+    const unknown = await refusal(create({ name: 'x', realm_uid: 'no-such-realm', filters: { all: [] } }));
+    expect(unknown.status).toBe(422);
+    expect(unknown.body.details![0].field).toBe('realm_uid');
   });
 
   it('keeps each member to the realms its roles reach', async () => {
@@ -207,23 +214,23 @@ describe('segments API', () => {
     const theirSegment = await created({ name: 'theirs', realm_uid: theirs.uid, filters: { all: [] } });
     const mySegment = await created({ name: 'mine', realm_uid: mine.uid, filters: { all: [] } });
     const viewer = await memberToken(h, [{ key: 'realm_viewer', target: mine.uid }]);
-    const admin = await memberToken(h, [{ key: 'realm_admin', target: mine.uid }]);
+    const realmAdmin = await memberToken(h, [{ key: 'realm_admin', target: mine.uid }]);
 
-    const listed = await h.request({ method: 'GET', url: '/api/admin/segments?per_page=100', token: viewer });
-    expect(listed.json().segments.map((s: { id: number }) => s.id)).toEqual([mySegment.id]);
-    expect((await h.request({ method: 'GET', url: `/api/admin/segments/${theirSegment.id}`, token: viewer })).statusCode).toBe(404);
-    expect((await h.request({ method: 'GET', url: `/api/admin/segments/${mySegment.id}`, token: viewer })).statusCode).toBe(200);
-    expect((await create({ name: 'x', realm_uid: mine.uid, filters: { all: [] } }, viewer)).statusCode).toBe(403);
-    expect((await h.request({ method: 'PUT', url: `/api/admin/segments/${mySegment.id}`, payload: { name: 'y' }, token: viewer })).statusCode).toBe(403);
-    expect((await h.request({ method: 'DELETE', url: `/api/admin/segments/${mySegment.id}`, token: viewer })).statusCode).toBe(403);
-    const count = (token: string, realm: string) => h.request({ method: 'POST', url: '/api/admin/segments/count_matches', token, payload: { realm_uid: realm, filters: { all: [] } } });
-    expect((await count(viewer, mine.uid)).statusCode).toBe(200);
-    expect((await count(viewer, theirs.uid)).statusCode).toBe(403);
+    const { data: listed } = await admin(viewer).GET('/segments', { params: { query: { per_page: '100' } } });
+    expect(listed!.segments.map((s) => s.id)).toEqual([mySegment.id]);
+    expect(await statusOf(admin(viewer).GET('/segments/{id}', segmentPath(theirSegment.id)))).toBe(404);
+    expect(await statusOf(admin(viewer).GET('/segments/{id}', segmentPath(mySegment.id)))).toBe(200);
+    expect(await statusOf(create({ name: 'x', realm_uid: mine.uid, filters: { all: [] } }, viewer))).toBe(403);
+    expect(await statusOf(admin(viewer).PUT('/segments/{id}', { ...segmentPath(mySegment.id), body: { name: 'y' } }))).toBe(403);
+    expect(await statusOf(admin(viewer).DELETE('/segments/{id}', segmentPath(mySegment.id)))).toBe(403);
+    const count = (token: string, realm: string) => admin(token).POST('/segments/count_matches', { body: { realm_uid: realm, filters: { all: [] } } });
+    expect(await statusOf(count(viewer, mine.uid))).toBe(200);
+    expect(await statusOf(count(viewer, theirs.uid))).toBe(403);
 
-    expect((await create({ name: 'x', realm_uid: mine.uid, filters: { all: [] } }, admin)).statusCode).toBe(201);
-    expect((await create({ name: 'x', realm_uid: theirs.uid, filters: { all: [] } }, admin)).statusCode).toBe(403);
-    expect((await h.request({ method: 'DELETE', url: `/api/admin/segments/${theirSegment.id}`, token: admin })).statusCode).toBe(404);
-    expect((await h.request({ method: 'GET', url: '/api/admin/segments', token: null })).statusCode).toBe(401);
+    expect(await statusOf(create({ name: 'x', realm_uid: mine.uid, filters: { all: [] } }, realmAdmin))).toBe(201);
+    expect(await statusOf(create({ name: 'x', realm_uid: theirs.uid, filters: { all: [] } }, realmAdmin))).toBe(403);
+    expect(await statusOf(admin(realmAdmin).DELETE('/segments/{id}', segmentPath(theirSegment.id)))).toBe(404);
+    expect(await statusOf(admin(null).GET('/segments'))).toBe(401);
   });
 
   it('keeps matches_count fresh by the background count, and answers many simultaneous writes', async () => {
@@ -234,17 +241,17 @@ describe('segments API', () => {
     expect(users).toHaveLength(5);
     h.clock.advanceMinutes(1);
     await runDueJobs(h.ctx, [segmentCountsJob]);
-    const early = await h.request({ method: 'GET', url: `/api/admin/segments/${segment.id}` });
-    expect(early.json().matches_count).toBe(0);
+    const { data: early } = await admin().GET('/segments/{id}', segmentPath(segment.id));
+    expect(early!.matches_count).toBe(0);
     h.clock.advanceMinutes(2);
     expect(await runDueJobs(h.ctx, [segmentCountsJob])).toEqual(['segment-counts']);
-    const later = await h.request({ method: 'GET', url: `/api/admin/segments/${segment.id}` });
-    expect(later.json()).toMatchObject({ matches_count: 5, matches_counted_at: h.clock.now().toISOString() });
+    const { data: later } = await admin().GET('/segments/{id}', segmentPath(segment.id));
+    expect(later).toMatchObject({ matches_count: 5, matches_counted_at: h.clock.now().toISOString() });
 
     const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => (i % 2
-      ? h.request({ method: 'POST', url: '/api/admin/segments/count_matches', payload: { realm_uid: realm.uid, filters: named('Eve') } })
-      : h.request({ method: 'PUT', url: `/api/admin/segments/${segment.id}`, payload: { name: `Eves ${i}` } }))));
-    expect(answers.map((a) => a.statusCode)).toEqual(answers.map(() => 200));
-    expect(answers.filter((_, i) => i % 2).every((a) => a.json().matches_count === 5)).toBe(true);
+      ? admin().POST('/segments/count_matches', { body: { realm_uid: realm.uid, filters: named('Eve') } })
+      : admin().PUT('/segments/{id}', { ...segmentPath(segment.id), body: { name: `Eves ${i}` } }))));
+    expect(answers.map((a) => a.response.status)).toEqual(answers.map(() => 200));
+    expect(answers.filter((_, i) => i % 2).every((a) => a.data!.matches_count === 5)).toBe(true);
   });
 });
