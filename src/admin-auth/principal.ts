@@ -1,4 +1,5 @@
 import type { Context } from '../context.js';
+import { forbidden } from '../errors/index.js';
 import { OWNER_ROLE } from './built-in-roles.js';
 import { ALL_PERMISSIONS, permittedIn, type Permission } from './permissions.js';
 
@@ -108,4 +109,13 @@ export interface ActingContext extends Context {
 
 export function actingAs(ctx: Context, actor: AdminPrincipal): ActingContext {
   return { ...ctx, actor };
+}
+
+/**
+ * Refuses, with the admin guard's 403, unless the actor holds the permission on the target, or (no
+ * target: a list the operation then narrows with `targetsOf`) somewhere. The guard asks this first;
+ * an operation asks it again for itself.
+ */
+export function assertHolds(actor: AdminPrincipal, permission: Permission, target?: string): void {
+  if (!(target === undefined ? actor.holdsSomewhere(permission) : actor.holdsOn(permission, target))) throw forbidden();
 }
