@@ -5,7 +5,7 @@ import { forbidden, unauthorized } from '../errors/index.js';
 import { principalFromSession, principalFromToken } from './credential.js';
 import type { Permission } from './permissions.js';
 import { assertMaySeePersonalData } from './personal-data.js';
-import { actingAs, assertHolds, type ActingContext, type AdminPrincipal } from './principal.js';
+import { actingAs, type ActingContext, type AdminPrincipal } from './principal.js';
 
 export const ADMIN_SESSION_COOKIE = 'atrium_admin';
 export const CSRF_HEADER = 'x-csrf-token';
@@ -66,7 +66,7 @@ export function adminGuard(ctx: Context) {
     // A route without a target in its path (a list across realms, say) lets any role carrying the
     // permission through; the operation narrows what it answers with `targetsOf`.
     if (!access) throw forbidden();
-    assertHolds(principal, access, targetValue);
+    principal.assertHolds(access, targetValue);
     if (personal) assertMaySeePersonalData(principal, targetValue ?? null);
   };
 }

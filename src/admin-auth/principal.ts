@@ -71,6 +71,15 @@ export class AdminPrincipal {
   }
 
   /**
+   * Refuses, with the admin guard's 403, unless the member holds the permission on the target, or (no
+   * target: a list the operation then narrows with `targetsOf`) somewhere. The guard asks this first;
+   * an admin operation asks it again for itself (`ctx.actor.assertHolds(...)`).
+   */
+  assertHolds(permission: Permission, target?: string): void {
+    if (!(target === undefined ? this.holdsSomewhere(permission) : this.holdsOn(permission, target))) throw forbidden();
+  }
+
+  /**
    * What the member may do, for a client to show only what it can: the permissions held everywhere
    * (account roles, and roles without a target), then those held on one realm, space or site.
    */
@@ -109,13 +118,4 @@ export interface ActingContext extends Context {
 
 export function actingAs(ctx: Context, actor: AdminPrincipal): ActingContext {
   return { ...ctx, actor };
-}
-
-/**
- * Refuses, with the admin guard's 403, unless the actor holds the permission on the target, or (no
- * target: a list the operation then narrows with `targetsOf`) somewhere. The guard asks this first;
- * an operation asks it again for itself.
- */
-export function assertHolds(actor: AdminPrincipal, permission: Permission, target?: string): void {
-  if (!(target === undefined ? actor.holdsSomewhere(permission) : actor.holdsOn(permission, target))) throw forbidden();
 }

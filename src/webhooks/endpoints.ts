@@ -1,7 +1,7 @@
 import { desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Static } from '@sinclair/typebox';
 import { assertMaySeePersonalData } from '../admin-auth/personal-data.js';
-import { assertHolds, type ActingContext } from '../admin-auth/principal.js';
+import type { ActingContext } from '../admin-auth/principal.js';
 import type { Context } from '../context.js';
 import { textSearch } from '../db/like.js';
 import { totalCount, totalOf, type Page } from '../db/paging.js';
@@ -46,7 +46,7 @@ export const ENDPOINT_SORTABLE = {
 };
 
 export async function listEndpoints(ctx: ActingContext, page: Page, query: ListParams): Promise<{ items: EndpointBody[]; total: number }> {
-  assertHolds(ctx.actor, 'webhooks.read');
+  ctx.actor.assertHolds('webhooks.read');
   const where = textSearch(query.query, [webhookEndpoints.url, webhookEndpoints.description]);
   const rows = await ctx.db.select({ endpoint: webhookEndpoints, total: totalCount }).from(webhookEndpoints).where(where)
     .orderBy(orderOf(ENDPOINT_SORTABLE, query, webhookEndpoints.id, 'desc'), desc(webhookEndpoints.id)).limit(page.perPage).offset(page.offset);
@@ -63,7 +63,7 @@ export async function requireEndpoint(ctx: Context, id: number): Promise<Webhook
 }
 
 export async function showEndpoint(ctx: ActingContext, id: number): Promise<EndpointBody> {
-  assertHolds(ctx.actor, 'webhooks.read');
+  ctx.actor.assertHolds('webhooks.read');
   return endpointBody(await requireEndpoint(ctx, id), ctx.clock.now());
 }
 
@@ -101,7 +101,7 @@ function assertMayReceive(ctx: ActingContext, adminTypes: AdminEventTypes, event
 }
 
 export async function createEndpoint(ctx: ActingContext, adminTypes: AdminEventTypes, input: Input): Promise<Static<typeof WebhookEndpointWithSecret>> {
-  assertHolds(ctx.actor, 'webhooks.manage');
+  ctx.actor.assertHolds('webhooks.manage');
   const errors = new FieldErrors();
   if (input.url === undefined) errors.add('url', "can't be blank");
   if (input.event_types === undefined) errors.add('event_types', "can't be blank");
@@ -128,7 +128,7 @@ export async function createEndpoint(ctx: ActingContext, adminTypes: AdminEventT
 
 /** PUT is partial. Turning an endpoint on again forgets why it was off and how long it had been failing. */
 export async function updateEndpoint(ctx: ActingContext, adminTypes: AdminEventTypes, id: number, input: Input): Promise<EndpointBody> {
-  assertHolds(ctx.actor, 'webhooks.manage');
+  ctx.actor.assertHolds('webhooks.manage');
   const current = await requireEndpoint(ctx, id);
   const now = ctx.clock.now();
   const changes: Partial<typeof webhookEndpoints.$inferInsert> = { updatedAt: now };
@@ -148,7 +148,7 @@ export async function updateEndpoint(ctx: ActingContext, adminTypes: AdminEventT
 }
 
 export async function deleteEndpoint(ctx: ActingContext, id: number): Promise<void> {
-  assertHolds(ctx.actor, 'webhooks.manage');
+  ctx.actor.assertHolds('webhooks.manage');
   const deleted = await ctx.db.delete(webhookEndpoints).where(eq(webhookEndpoints.id, id)).returning({ id: webhookEndpoints.id });
   if (!deleted.length) throw notFound('Webhook endpoint');
   endpointsChanged(ctx);
@@ -159,7 +159,7 @@ export async function deleteEndpoint(ctx: ActingContext, id: number): Promise<vo
  * Rotating again within those hours drops the oldest: at most two secrets sign.
  */
 export async function rotateSecret(ctx: ActingContext, id: number): Promise<Static<typeof WebhookEndpointWithSecret>> {
-  assertHolds(ctx.actor, 'webhooks.manage');
+  ctx.actor.assertHolds('webhooks.manage');
   const now = ctx.clock.now();
   const secret = newSecret();
   const [rotated] = await ctx.db.update(webhookEndpoints).set({

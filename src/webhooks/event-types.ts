@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { assertHolds, type ActingContext } from '../admin-auth/principal.js';
+import type { ActingContext } from '../admin-auth/principal.js';
 import type { Context } from '../context.js';
 import { rowsOf } from '../db/rows.js';
 import { EVENT_TYPES, isBuiltInEventType } from '../shared/event-catalog.js';
@@ -54,7 +54,7 @@ async function customTypes(ctx: Context, types?: string[]): Promise<Map<string, 
 
 /** Every type a webhook may subscribe to: the admin-side ones, the built-in business ones, and each realm's custom ones. */
 export async function listEventTypes(ctx: ActingContext, adminTypes: AdminEventTypes): Promise<EventTypeBody[]> {
-  assertHolds(ctx.actor, 'webhooks.read');
+  ctx.actor.assertHolds('webhooks.read');
   const custom = await customTypes(ctx);
   return [
     ...Object.entries(adminTypes).map(([type, description]) => ({ type, kind: 'admin' as const, description, realm_uids: null })),
