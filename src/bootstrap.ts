@@ -53,10 +53,11 @@ export interface OwnerCredentials extends Owner {
 
 /** A new API access application and access token for the owner, as `atrium bootstrap` prints them. */
 export async function issueOwnerToken(ctx: Context, owner: Owner): Promise<OwnerCredentials> {
-  const application = await createApplication(ctx, {
+  const system = actingAs(ctx, AdminPrincipal.system());
+  const application = await createApplication(system, {
     name: 'Atrium bootstrap',
     description: 'Created by atrium for the owner\'s first API access',
   });
-  const token = await createAccessToken(actingAs(ctx, AdminPrincipal.system()), owner.admin.id, application.id);
+  const token = await createAccessToken(system, owner.admin.id, application.id);
   return { ...owner, application, token };
 }

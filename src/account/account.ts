@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { Static } from '@sinclair/typebox';
 import type { AccountInput, AccountModel } from './schema.js';
+import type { ActingContext } from '../admin-auth/principal.js';
 import type { Context } from '../context.js';
 import { FieldErrors } from '../errors/index.js';
 import { accounts } from '../tables/account.js';
@@ -47,7 +48,8 @@ export async function getAccount(ctx: Context): Promise<Account> {
 
 export type AccountChanges = Static<typeof AccountInput>;
 
-export async function updateAccount(ctx: Context, changes: AccountChanges): Promise<Account> {
+export async function updateAccount(ctx: ActingContext, changes: AccountChanges): Promise<Account> {
+  ctx.actor.assertHolds('account.manage');
   const errors = new FieldErrors();
   if (changes.name !== undefined && !changes.name.trim()) errors.add('name', "can't be blank");
   if (changes.upload_max_bytes !== undefined && changes.upload_max_bytes < 1) errors.add('upload_max_bytes', 'must be greater than 0');

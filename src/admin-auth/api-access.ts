@@ -58,7 +58,8 @@ export const APPLICATION_SORTABLE = {
   id: apiApplications.id, name: apiApplications.name, created_at: apiApplications.createdAt, updated_at: apiApplications.updatedAt,
 };
 
-export async function listApplications(ctx: Context, page: Page, query: ListParams) {
+export async function listApplications(ctx: ActingContext, page: Page, query: ListParams) {
+  ctx.actor.assertHolds('api_access.manage');
   const where = textSearch(query.query, [apiApplications.name, apiApplications.uid]);
   const rows = await ctx.db.select({ app: apiApplications, total: totalCount }).from(apiApplications).where(where)
     .orderBy(orderOf(APPLICATION_SORTABLE, query, apiApplications.updatedAt, 'desc'), desc(apiApplications.id)).limit(page.perPage).offset(page.offset);
@@ -72,12 +73,14 @@ async function findApplication(ctx: Context, id: number): Promise<Application> {
   return app;
 }
 
-export async function getApplication(ctx: Context, id: number): Promise<ApplicationBody> {
+export async function getApplication(ctx: ActingContext, id: number): Promise<ApplicationBody> {
+  ctx.actor.assertHolds('api_access.manage');
   return applicationBody(await findApplication(ctx, id));
 }
 
 /** The Application ID and Secret are generated; the secret is shown in this answer only. */
-export async function createApplication(ctx: Context, input: ApplicationInput): Promise<ApplicationBody> {
+export async function createApplication(ctx: ActingContext, input: ApplicationInput): Promise<ApplicationBody> {
+  ctx.actor.assertHolds('api_access.manage');
   checkApplication(ctx, input, true);
   const secret = randomSecret();
   const now = ctx.clock.now();
@@ -95,7 +98,8 @@ export async function createApplication(ctx: Context, input: ApplicationInput): 
 }
 
 /** PUT is partial: only the attributes sent are written, so a concurrent change of another one stays. */
-export async function updateApplication(ctx: Context, id: number, input: ApplicationInput): Promise<ApplicationBody> {
+export async function updateApplication(ctx: ActingContext, id: number, input: ApplicationInput): Promise<ApplicationBody> {
+  ctx.actor.assertHolds('api_access.manage');
   await findApplication(ctx, id);
   checkApplication(ctx, input, false);
   const [updated] = await ctx.db.update(apiApplications).set({
@@ -144,7 +148,8 @@ const tokenBody = (row: AccessToken, applicationName: string, token?: string): A
   created_at: row.createdAt.toISOString(),
 });
 
-export async function listAccessTokens(ctx: Context, adminId: number, page: Page) {
+export async function listAccessTokens(ctx: ActingContext, adminId: number, page: Page) {
+  ctx.actor.assertHolds('team.manage');
   await findAdmin(ctx, adminId);
   const where = eq(accessTokens.adminId, adminId);
   const rows = await ctx.db.select({ token: accessTokens, applicationName: apiApplications.name, total: totalCount }).from(accessTokens)

@@ -65,7 +65,8 @@ export function adminGuard(ctx: Context) {
     const targetValue = target ? (request.params as Record<string, string>)[target] : undefined;
     // A route without a target in its path (a list across realms, say) lets any role carrying the
     // permission through; the operation narrows what it answers with `targetsOf`.
-    if (!access || !(targetValue === undefined ? principal.holdsSomewhere(access) : principal.holdsOn(access, targetValue))) throw forbidden();
+    if (!access) throw forbidden();
+    principal.assertHolds(access, targetValue);
     if (personal) assertMaySeePersonalData(principal, targetValue ?? null);
   };
 }

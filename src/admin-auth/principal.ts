@@ -1,4 +1,5 @@
 import type { Context } from '../context.js';
+import { forbidden } from '../errors/index.js';
 import { OWNER_ROLE } from './built-in-roles.js';
 import { ALL_PERMISSIONS, permittedIn, type Permission } from './permissions.js';
 
@@ -67,6 +68,15 @@ export class AdminPrincipal {
    */
   holdsSomewhere(permission: Permission): boolean {
     return this.grants.some((grant) => grant.permissions.includes(permission));
+  }
+
+  /**
+   * Refuses, with the admin guard's 403, unless the member holds the permission on the target, or (no
+   * target: a list the operation then narrows with `targetsOf`) somewhere. The guard asks this first;
+   * an admin operation asks it again for itself (`ctx.actor.assertHolds(...)`).
+   */
+  assertHolds(permission: Permission, target?: string): void {
+    if (!(target === undefined ? this.holdsSomewhere(permission) : this.holdsOn(permission, target))) throw forbidden();
   }
 
   /**

@@ -65,7 +65,8 @@ const rolesPage = (db: Db, sortKey: SortKey, descending: boolean) => prepared(db
     .orderBy((descending ? desc : asc)(ROLE_SORTABLE[sortKey]), asc(roles.id))
     .limit(sql.placeholder('limit')).offset(sql.placeholder('offset')).prepare(name));
 
-export async function listRoles(ctx: Context, page: Page, query: RoleListQuery = {}): Promise<{ items: RoleBody[]; total: number }> {
+export async function listRoles(ctx: ActingContext, page: Page, query: RoleListQuery = {}): Promise<{ items: RoleBody[]; total: number }> {
+  ctx.actor.assertHolds('roles.read');
   const sortKey = sortKeyOf(ROLE_SORTABLE, query.sort_by, 'id');
   const descending = query.order?.toLowerCase() === 'desc';
   const text = query.query?.trim() ? containing(query.query.trim()) : null;
@@ -82,10 +83,16 @@ export async function listRoles(ctx: Context, page: Page, query: RoleListQuery =
   return result;
 }
 
-export async function getRole(ctx: Context, id: number): Promise<RoleBody> {
+/** The role as answered, without asking for a permission (the operations that changed it answer with it). */
+async function roleById(ctx: Context, id: number): Promise<RoleBody> {
   const [row] = await ctx.db.select({ role: roles, usersCount }).from(roles).where(eq(roles.id, id));
   if (!row) throw notFound('Role');
   return roleBody(row.role, row.usersCount);
+}
+
+export async function getRole(ctx: ActingContext, id: number): Promise<RoleBody> {
+  ctx.actor.assertHolds('roles.read');
+  return roleById(ctx, id);
 }
 
 export async function findRoleByKey(ctx: Context, key: string): Promise<Role | undefined> {
@@ -162,7 +169,7 @@ export async function updateRole(ctx: ActingContext, id: number, input: RoleInpu
   });
   // A role's permissions are in every principal that holds it.
   ctx.caches.changed('access');
-  return getRole(ctx, id);
+  return roleById(ctx, id);
 }
 
 export async function deleteRole(ctx: ActingContext, id: number): Promise<void> {
@@ -186,5 +193,5 @@ export async function restoreRole(ctx: ActingContext, id: number): Promise<RoleB
   });
   // A role's permissions are in every principal that holds it.
   ctx.caches.changed('access');
-  return getRole(ctx, id);
+  return roleById(ctx, id);
 }

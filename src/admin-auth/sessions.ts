@@ -10,7 +10,7 @@ import { outboundRequest } from '../net/outbound.js';
 import { UNKNOWN_ACCOUNT_HASH, verifyPassword } from '../security/passwords.js';
 import { hashSecret, randomSecret } from '../security/secrets.js';
 import { logoutUrls } from './api-access.js';
-import { getTeamMember, normalizeEmail, type TeamMemberBody } from './team.js';
+import { normalizeEmail, teamMemberById, type TeamMemberBody } from './team.js';
 import { adminSessions, admins } from '../tables/admin-auth.js';
 
 /** Ten failed sign-ins lock a member (or an email nobody has) for fifteen minutes. */
@@ -71,7 +71,7 @@ export async function signIn(ctx: Context, email: string | undefined, password: 
       resourceType: 'sessions', resourceId: String(session.id), address, statusCode: 200,
     });
   });
-  const member = await getTeamMember(ctx, admin.id);
+  const member = await teamMemberById(ctx, admin.id);
   const signedIn = await principalFromSession(ctx, sessionId);
   return { admin: member, permissions: signedIn!.principal.effectivePermissions(), sessionId, csrfToken, expiresAt };
 }

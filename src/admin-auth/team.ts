@@ -65,7 +65,8 @@ export function teamMemberBody(admin: Admin, roleRefs: RoleRef[]): TeamMemberBod
 
 export const TEAM_SORTABLE = { id: admins.id, email: admins.email, first_name: admins.firstName, last_name: admins.lastName, created_at: admins.createdAt, updated_at: admins.updatedAt };
 
-export async function listTeamMembers(ctx: Context, page: Page, query: { query?: string; sort_by?: string; order?: string } = {}) {
+export async function listTeamMembers(ctx: ActingContext, page: Page, query: { query?: string; sort_by?: string; order?: string } = {}) {
+  ctx.actor.assertHolds('team.read');
   const where = textSearch(query.query, [admins.email, admins.firstName, admins.lastName, sql`${admins.firstName} || ' ' || ${admins.lastName}`]);
   const rows = await ctx.db.select({ admin: admins, total: totalCount }).from(admins).where(where)
     .orderBy(orderOf(TEAM_SORTABLE, query, admins.updatedAt, 'desc'), desc(admins.id)).limit(page.perPage).offset(page.offset);
@@ -80,9 +81,15 @@ export async function findAdmin(ctx: Context, id: number): Promise<Admin> {
   return admin;
 }
 
-export async function getTeamMember(ctx: Context, id: number): Promise<TeamMemberBody> {
+/** The member as answered, without asking for a permission: for one's own session, and after a change. */
+export async function teamMemberById(ctx: Context, id: number): Promise<TeamMemberBody> {
   const admin = await findAdmin(ctx, id);
   return teamMemberBody(admin, (await rolesOf(ctx.db, [id])).get(id) ?? []);
+}
+
+export async function getTeamMember(ctx: ActingContext, id: number): Promise<TeamMemberBody> {
+  ctx.actor.assertHolds('team.read');
+  return teamMemberById(ctx, id);
 }
 
 interface ResolvedRole {
@@ -182,7 +189,7 @@ export async function createTeamMember(ctx: ActingContext, input: TeamMemberInpu
     return admin.id;
   });
   ctx.caches.changed('access', 'roles');
-  return getTeamMember(ctx, id);
+  return teamMemberById(ctx, id);
 }
 
 /**
@@ -221,7 +228,7 @@ export async function updateTeamMember(ctx: ActingContext, id: number, input: Te
     if (!updated.active) await endAccess(tx, id);
   });
   ctx.caches.changed('access', `admin:${id}`, 'roles');
-  return getTeamMember(ctx, id);
+  return teamMemberById(ctx, id);
 }
 
 export async function deleteTeamMember(ctx: ActingContext, id: number): Promise<void> {

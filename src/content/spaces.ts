@@ -104,7 +104,8 @@ export async function createSpace(ctx: ActingContext, input: SpaceInputBody): Pr
 }
 
 /** PUT is partial. A new uid is followed by the role assignments that named the old one. */
-export async function updateSpace(ctx: Context, space: Space, input: SpaceInputBody): Promise<SpaceBody> {
+export async function updateSpace(ctx: ActingContext, space: Space, input: SpaceInputBody): Promise<SpaceBody> {
+  ctx.actor.assertHolds('content.manage', space.uid);
   const checked = checkInput(input, space);
   await assertLocalesUnused(ctx, space, checked.locales);
   const renamed = checked.uid !== undefined && checked.uid !== space.uid;
@@ -126,7 +127,8 @@ export async function updateSpace(ctx: Context, space: Space, input: SpaceInputB
  * once committed, and the role assignments that named it, so that a later space of the same uid
  * inherits none of them.
  */
-export async function deleteSpace(ctx: Context, space: Space): Promise<void> {
+export async function deleteSpace(ctx: ActingContext, space: Space): Promise<void> {
+  ctx.actor.assertHolds('content.manage', space.uid);
   const files = await ctx.db.transaction(async (tx) => {
     await tx.select({ id: contentSpaces.id }).from(contentSpaces).where(eq(contentSpaces.id, space.id)).for('update');
     const assets = await tx.delete(contentAssets).where(eq(contentAssets.spaceId, space.id)).returning({ key: contentAssets.storageKey });

@@ -60,7 +60,8 @@ export async function findIdentityProvider(ctx: Context, realmId: number): Promi
   return row;
 }
 
-export async function getIdentityProvider(ctx: Context, realm: Realm): Promise<IdentityProviderBody> {
+export async function getIdentityProvider(ctx: ActingContext, realm: Realm): Promise<IdentityProviderBody> {
+  ctx.actor.assertHolds('realms.read', realm.uid);
   const row = await findIdentityProvider(ctx, realm.id);
   if (!row) throw identityProviderMissing();
   return providerBody(ctx, realm, row);

@@ -1,8 +1,9 @@
 import { Readable } from 'node:stream';
 import { stringify } from 'csv-stringify';
+import type { ActingContext } from '../admin-auth/principal.js';
 import type { Context } from '../context.js';
 import type { FormResponseRow } from '../tables/forms.js';
-import type { FormWithRealm } from './forms.js';
+import { requireForm, type FormWithRealm } from './forms.js';
 import { responseFilter, responsesAfter } from './responses.js';
 
 /** Rows read per query of an export: a keyset page, so memory stays flat whatever the count. */
@@ -25,11 +26,17 @@ function record(row: FormWithRealm, r: FormResponseRow): string[] {
   return [...fixed, ...row.form.fields.map((f) => r.answers[f.name])].map((v) => neutralized(cell(v)));
 }
 
+/** The export of a form the actor reads and may see the respondents of (`requireForm`), with the form's uid to name the file. */
+export async function exportFormResponses(ctx: ActingContext, formUid: string, query: Parameters<typeof responseFilter>[1]): Promise<{ formUid: string; csv: Readable }> {
+  const row = await requireForm(ctx, formUid, 'forms.read', true);
+  return { formUid: row.form.uid, csv: exportResponses(ctx, row, query) };
+}
+
 /**
  * The responses matching `query` as CSV (UTF-8 with a BOM, CRLF, a header, one column per field), read
  * page by page as the client takes the text: a slow reader slows the reads, and no more than one page is held.
  */
-export function exportResponses(ctx: Context, row: FormWithRealm, query: Parameters<typeof responseFilter>[1]): Readable {
+function exportResponses(ctx: Context, row: FormWithRealm, query: Parameters<typeof responseFilter>[1]): Readable {
   const where = responseFilter(row.form.id, query);
   async function* rows() {
     let after = 0;

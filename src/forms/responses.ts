@@ -7,7 +7,7 @@ import { invalidField, notFound } from '../errors/index.js';
 import { removeAfterCommit } from '../storage/storage.js';
 import { formResponses, forms, type FormResponseRow } from '../tables/forms.js';
 import { realms } from '../tables/realms.js';
-import { formsWithPersonalReach, type FormWithRealm } from './forms.js';
+import { formsWithPersonalReach, requireForm, type FormWithRealm } from './forms.js';
 import { announceResponse } from './respond.js';
 import type { ResponseListQuery, ResponseModel } from './schema.js';
 
@@ -35,8 +35,14 @@ export function responseFilter(formId: number, query: Omit<Query, 'page' | 'per_
   );
 }
 
+/*
+ * The operations on one form's responses find the form themselves, with the permission they need on it
+ * and a realm's users' (`requireForm`): 404 `Form`, then 403.
+ */
+
 /** Newest first. */
-export async function listResponses(ctx: Context, row: FormWithRealm, page: Page, query: Query): Promise<{ items: ResponseBody[]; total: number }> {
+export async function listResponses(ctx: ActingContext, formUid: string, page: Page, query: Query): Promise<{ items: ResponseBody[]; total: number }> {
+  const row = await requireForm(ctx, formUid, 'forms.read', true);
   const where = responseFilter(row.form.id, query);
   const rows = await ctx.db.select({ response: formResponses, total: totalCount }).from(formResponses).where(where)
     .orderBy(desc(formResponses.submittedAt), desc(formResponses.id)).limit(page.perPage).offset(page.offset);
@@ -49,15 +55,21 @@ export function responsesAfter(ctx: Context, where: SQL | undefined, afterId: nu
   return ctx.db.select().from(formResponses).where(and(where, gt(formResponses.id, afterId))).orderBy(asc(formResponses.id)).limit(size);
 }
 
-export async function requireResponse(ctx: Context, row: FormWithRealm, id: number): Promise<FormResponseRow> {
+async function responseOf(ctx: Context, row: FormWithRealm, id: number): Promise<FormResponseRow> {
   const [response] = await ctx.db.select().from(formResponses).where(and(eq(formResponses.formId, row.form.id), eq(formResponses.id, id)));
   if (!response) throw notFound('Response');
   return response;
 }
 
+export async function showResponse(ctx: ActingContext, formUid: string, id: number): Promise<ResponseBody> {
+  const row = await requireForm(ctx, formUid, 'forms.read', true);
+  return responseBody(row.form.uid, await responseOf(ctx, row, id));
+}
+
 const storedKeys = (rows: Pick<FormResponseRow, 'files'>[]) => rows.flatMap((r) => Object.values(r.files).map((f) => f.key));
 
-export async function deleteResponse(ctx: Context, row: FormWithRealm, id: number): Promise<void> {
+export async function deleteResponse(ctx: ActingContext, formUid: string, id: number): Promise<void> {
+  const row = await requireForm(ctx, formUid, 'forms.manage', true);
   const [gone] = await ctx.db.delete(formResponses).where(and(eq(formResponses.formId, row.form.id), eq(formResponses.id, id))).returning();
   if (!gone) throw notFound('Response');
   await removeAfterCommit(ctx.storage, ctx.log, storedKeys([gone]));
@@ -68,8 +80,9 @@ export async function deleteResponse(ctx: Context, row: FormWithRealm, id: numbe
  * announced then (notification mails and the webhook; the respondent gets no late confirmation); one
  * marked spam stops counting.
  */
-export async function markResponse(ctx: Context, row: FormWithRealm, id: number, status: 'received' | 'spam'): Promise<ResponseBody> {
-  const current = await requireResponse(ctx, row, id);
+export async function markResponse(ctx: ActingContext, formUid: string, id: number, status: 'received' | 'spam'): Promise<ResponseBody> {
+  const row = await requireForm(ctx, formUid, 'forms.manage', true);
+  const current = await responseOf(ctx, row, id);
   if (current.status === status) return responseBody(row.form.uid, current);
   const [response] = await ctx.db.update(formResponses).set({ status, spamReason: status === 'spam' ? 'marked' : null })
     .where(eq(formResponses.id, id)).returning();

@@ -295,7 +295,8 @@ export async function updateRealm(ctx: ActingContext, found: Realm, input: Realm
  * and events, and the role assignments that named it (so that a later realm with the same uid does
  * not inherit them).
  */
-export async function deleteRealm(ctx: Context, realm: Realm): Promise<void> {
+export async function deleteRealm(ctx: ActingContext, realm: Realm): Promise<void> {
+  ctx.actor.assertHolds('realms.manage', realm.uid);
   const users = await ctx.db.transaction(async (tx) => {
     // The lock keeps new users out; deleting the users here rather than by cascade reads the avatars
     // they hold now, including one an upload committed while this waited for the user's row.

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, inArray, isNull, lte, or } from 'drizzle-orm';
 import type { Static } from '@sinclair/typebox';
-import type { Context } from '../context.js';
+import type { ActingContext } from '../admin-auth/principal.js';
 import { totalCount, totalOf, type Page } from '../db/paging.js';
 import { notFound, webhookDeliveryInFlight, webhookEndpointInactive } from '../errors/index.js';
 import { requireEndpoint } from './endpoints.js';
@@ -34,7 +34,8 @@ function deliveryBody(delivery: Delivery, attempts: Attempt[]): DeliveryBody {
 }
 
 /** An endpoint's deliveries, newest first, each with its attempts. */
-export async function listDeliveries(ctx: Context, endpointId: number, page: Page, status: string | undefined): Promise<{ items: DeliveryBody[]; total: number }> {
+export async function listDeliveries(ctx: ActingContext, endpointId: number, page: Page, status: string | undefined): Promise<{ items: DeliveryBody[]; total: number }> {
+  ctx.actor.assertHolds('webhooks.read');
   await requireEndpoint(ctx, endpointId);
   // An unknown status selects nothing, as a well-formed filter no row matches would.
   const where = and(eq(webhookDeliveries.endpointId, endpointId), status !== undefined ? eq(webhookDeliveries.status, status) : undefined);
@@ -55,7 +56,8 @@ export async function listDeliveries(ctx: Context, endpointId: number, page: Pag
  * Sends a delivery again as soon as a sender is free, under the same webhook-id, whatever its status.
  * One failing again after its schedule ran out is failed again at once; a pending one keeps its schedule.
  */
-export async function retryDelivery(ctx: Context, id: number): Promise<DeliveryBody> {
+export async function retryDelivery(ctx: ActingContext, id: number): Promise<DeliveryBody> {
+  ctx.actor.assertHolds('webhooks.manage');
   const now = ctx.clock.now();
   const [found] = await ctx.db.select({ active: webhookEndpoints.active }).from(webhookDeliveries)
     .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId)).where(eq(webhookDeliveries.id, id));

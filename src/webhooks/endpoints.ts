@@ -45,7 +45,8 @@ export const ENDPOINT_SORTABLE = {
   id: webhookEndpoints.id, url: webhookEndpoints.url, created_at: webhookEndpoints.createdAt, updated_at: webhookEndpoints.updatedAt,
 };
 
-export async function listEndpoints(ctx: Context, page: Page, query: ListParams): Promise<{ items: EndpointBody[]; total: number }> {
+export async function listEndpoints(ctx: ActingContext, page: Page, query: ListParams): Promise<{ items: EndpointBody[]; total: number }> {
+  ctx.actor.assertHolds('webhooks.read');
   const where = textSearch(query.query, [webhookEndpoints.url, webhookEndpoints.description]);
   const rows = await ctx.db.select({ endpoint: webhookEndpoints, total: totalCount }).from(webhookEndpoints).where(where)
     .orderBy(orderOf(ENDPOINT_SORTABLE, query, webhookEndpoints.id, 'desc'), desc(webhookEndpoints.id)).limit(page.perPage).offset(page.offset);
@@ -54,10 +55,16 @@ export async function listEndpoints(ctx: Context, page: Page, query: ListParams)
   return { items: rows.map((r) => endpointBody(r.endpoint, now)), total };
 }
 
+/** The endpoint row, for the operations that go on to read or change it (no permission asked here). */
 export async function requireEndpoint(ctx: Context, id: number): Promise<WebhookEndpoint> {
   const [endpoint] = await ctx.db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, id));
   if (!endpoint) throw notFound('Webhook endpoint');
   return endpoint;
+}
+
+export async function showEndpoint(ctx: ActingContext, id: number): Promise<EndpointBody> {
+  ctx.actor.assertHolds('webhooks.read');
+  return endpointBody(await requireEndpoint(ctx, id), ctx.clock.now());
 }
 
 function checkUrl(ctx: Context, raw: string): string {
@@ -94,6 +101,7 @@ function assertMayReceive(ctx: ActingContext, adminTypes: AdminEventTypes, event
 }
 
 export async function createEndpoint(ctx: ActingContext, adminTypes: AdminEventTypes, input: Input): Promise<Static<typeof WebhookEndpointWithSecret>> {
+  ctx.actor.assertHolds('webhooks.manage');
   const errors = new FieldErrors();
   if (input.url === undefined) errors.add('url', "can't be blank");
   if (input.event_types === undefined) errors.add('event_types', "can't be blank");
@@ -120,6 +128,7 @@ export async function createEndpoint(ctx: ActingContext, adminTypes: AdminEventT
 
 /** PUT is partial. Turning an endpoint on again forgets why it was off and how long it had been failing. */
 export async function updateEndpoint(ctx: ActingContext, adminTypes: AdminEventTypes, id: number, input: Input): Promise<EndpointBody> {
+  ctx.actor.assertHolds('webhooks.manage');
   const current = await requireEndpoint(ctx, id);
   const now = ctx.clock.now();
   const changes: Partial<typeof webhookEndpoints.$inferInsert> = { updatedAt: now };
@@ -138,7 +147,8 @@ export async function updateEndpoint(ctx: ActingContext, adminTypes: AdminEventT
   return endpointBody(updated, now);
 }
 
-export async function deleteEndpoint(ctx: Context, id: number): Promise<void> {
+export async function deleteEndpoint(ctx: ActingContext, id: number): Promise<void> {
+  ctx.actor.assertHolds('webhooks.manage');
   const deleted = await ctx.db.delete(webhookEndpoints).where(eq(webhookEndpoints.id, id)).returning({ id: webhookEndpoints.id });
   if (!deleted.length) throw notFound('Webhook endpoint');
   endpointsChanged(ctx);
@@ -148,7 +158,8 @@ export async function deleteEndpoint(ctx: Context, id: number): Promise<void> {
  * A new secret; the current one becomes the previous one and keeps signing beside it for 24 hours.
  * Rotating again within those hours drops the oldest: at most two secrets sign.
  */
-export async function rotateSecret(ctx: Context, id: number): Promise<Static<typeof WebhookEndpointWithSecret>> {
+export async function rotateSecret(ctx: ActingContext, id: number): Promise<Static<typeof WebhookEndpointWithSecret>> {
+  ctx.actor.assertHolds('webhooks.manage');
   const now = ctx.clock.now();
   const secret = newSecret();
   const [rotated] = await ctx.db.update(webhookEndpoints).set({

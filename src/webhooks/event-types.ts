@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import type { ActingContext } from '../admin-auth/principal.js';
 import type { Context } from '../context.js';
 import { rowsOf } from '../db/rows.js';
 import { EVENT_TYPES, isBuiltInEventType } from '../shared/event-catalog.js';
@@ -52,7 +53,8 @@ async function customTypes(ctx: Context, types?: string[]): Promise<Map<string, 
 }
 
 /** Every type a webhook may subscribe to: the admin-side ones, the built-in business ones, and each realm's custom ones. */
-export async function listEventTypes(ctx: Context, adminTypes: AdminEventTypes): Promise<EventTypeBody[]> {
+export async function listEventTypes(ctx: ActingContext, adminTypes: AdminEventTypes): Promise<EventTypeBody[]> {
+  ctx.actor.assertHolds('webhooks.read');
   const custom = await customTypes(ctx);
   return [
     ...Object.entries(adminTypes).map(([type, description]) => ({ type, kind: 'admin' as const, description, realm_uids: null })),

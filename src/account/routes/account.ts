@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { acting } from '../../admin-auth/guard.js';
 import type { Context } from '../../context.js';
 import { ref, useModels } from '../../http/models.js';
 import { failures } from '../../http/responses.js';
@@ -25,6 +26,6 @@ export function accountRoutes(ctx: Context): FastifyPluginAsync {
         description: 'Name, largest upload in bytes (default 10 MiB) and the allowed upload extensions. Partial.',
         body: AccountInput, response: { 200: ref(AccountModel), ...failures(401, 403, 422) },
       },
-    }, async (request) => accountBody(await updateAccount(ctx, request.body)));
+    }, async (request) => accountBody(await updateAccount(acting(ctx, request), request.body)));
   };
 }

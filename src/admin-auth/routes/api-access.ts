@@ -29,14 +29,14 @@ export function apiAccessRoutes(ctx: Context): FastifyPluginAsync {
       },
     }, async (request) => {
       const page = pageOf(request.query);
-      const { items, total } = await listApplications(ctx, page, request.query);
+      const { items, total } = await listApplications(acting(ctx, request), page, request.query);
       return { applications: items, meta: metaOf(total, page) };
     });
 
     app.get('/api_access/applications/:id', {
       config: { access: 'api_access.manage' },
       schema: { tags, summary: 'Show an application', params: IdParam, response: { 200: ref(ApplicationModel), ...failures(401, 403, 404) } },
-    }, async (request) => getApplication(ctx, request.params.id));
+    }, async (request) => getApplication(acting(ctx, request), request.params.id));
 
     app.post('/api_access/applications', {
       config: { access: 'api_access.manage' },
@@ -45,7 +45,7 @@ export function apiAccessRoutes(ctx: Context): FastifyPluginAsync {
         description: 'Generates the Application ID (`uid`) and the Secret; the secret is shown in this answer only. The callback URL equals the redirect URI.',
         body: ApplicationInput, response: { 201: ref(ApplicationModel), ...failures(401, 403, 422) },
       },
-    }, async (request, reply) => reply.code(201).send(await createApplication(ctx, request.body)));
+    }, async (request, reply) => reply.code(201).send(await createApplication(acting(ctx, request), request.body)));
 
     app.put('/api_access/applications/:id', {
       config: { access: 'api_access.manage' },
@@ -53,7 +53,7 @@ export function apiAccessRoutes(ctx: Context): FastifyPluginAsync {
         tags, summary: 'Change an application', params: IdParam, body: ApplicationInput,
         response: { 200: ref(ApplicationModel), ...failures(401, 403, 404, 422) },
       },
-    }, async (request) => updateApplication(ctx, request.params.id, request.body));
+    }, async (request) => updateApplication(acting(ctx, request), request.params.id, request.body));
 
     app.delete('/api_access/applications/:id', {
       config: { access: 'api_access.manage' },
@@ -77,7 +77,7 @@ export function apiAccessRoutes(ctx: Context): FastifyPluginAsync {
       },
     }, async (request) => {
       const page = pageOf(request.query);
-      const { items, total } = await listAccessTokens(ctx, request.params.id, page);
+      const { items, total } = await listAccessTokens(acting(ctx, request), request.params.id, page);
       return { access_tokens: items, meta: metaOf(total, page) };
     });
 

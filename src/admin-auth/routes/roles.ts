@@ -27,7 +27,7 @@ export function roleRoutes(ctx: Context): FastifyPluginAsync {
       },
     }, async (request) => {
       const page = pageOf(request.query);
-      const { items, total } = await listRoles(ctx, page, request.query);
+      const { items, total } = await listRoles(acting(ctx, request), page, request.query);
       return { roles: items, meta: metaOf(total, page) };
     });
 
@@ -48,7 +48,7 @@ export function roleRoutes(ctx: Context): FastifyPluginAsync {
     app.get('/roles/:id', {
       config: { access: 'roles.read' },
       schema: { tags, summary: 'Show a role', params: IdParam, response: { 200: ref(RoleModel), ...failures(401, 403, 404) } },
-    }, async (request) => getRole(ctx, request.params.id));
+    }, async (request) => getRole(acting(ctx, request), request.params.id));
 
     app.post('/roles', {
       config: { access: 'roles.manage' },

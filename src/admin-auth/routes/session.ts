@@ -7,7 +7,7 @@ import { failures, NoContent } from '../../http/responses.js';
 import { ADMIN_SESSION_COOKIE, adminOf } from '../guard.js';
 import { EffectivePermissionsModel, SessionInput, SessionModel, TeamMemberModel } from '../schema.js';
 import { sessionDetails, signIn, signOut } from '../sessions.js';
-import { getTeamMember } from '../team.js';
+import { teamMemberById } from '../team.js';
 
 const tags = ['Session'];
 
@@ -64,7 +64,7 @@ export function sessionRoutes(ctx: Context): FastifyPluginAsync {
       const principal = adminOf(request);
       const session = await sessionDetails(ctx, principal, request.cookies[ADMIN_SESSION_COOKIE] ?? '');
       return {
-        admin: await getTeamMember(ctx, principal.adminId),
+        admin: await teamMemberById(ctx, principal.adminId),
         ...(session ? { csrf_token: session.csrfToken } : {}),
         credential: session ? 'session' as const : 'access_token' as const,
         expires_at: session ? session.expiresAt.toISOString() : null,

@@ -27,14 +27,14 @@ export function teamRoutes(ctx: Context, targets: RoleTargets): FastifyPluginAsy
       },
     }, async (request) => {
       const page = pageOf(request.query);
-      const { items, total } = await listTeamMembers(ctx, page, request.query);
+      const { items, total } = await listTeamMembers(acting(ctx, request), page, request.query);
       return { team_members: items, meta: metaOf(total, page) };
     });
 
     app.get('/team_members/:id', {
       config: { access: 'team.read' },
       schema: { tags, summary: 'Show a team member', params: IdParam, response: { 200: ref(TeamMemberModel), ...failures(401, 403, 404) } },
-    }, async (request) => getTeamMember(ctx, request.params.id));
+    }, async (request) => getTeamMember(acting(ctx, request), request.params.id));
 
     app.post('/team_members', {
       config: { access: 'team.manage' },

@@ -56,7 +56,7 @@ export function spaceRoutes(ctx: Context): FastifyPluginAsync {
           + 'written in cannot be removed (422). A new uid is followed by the role assignments that named the old one.',
         params: SpaceUidParam, body: SpaceUpdate, response: { 200: ref(SpaceModel), ...failures(401, 403, 404, 422) },
       },
-    }, async (request) => updateSpace(ctx, request.space, request.body));
+    }, async (request) => updateSpace(acting(ctx, request), request.space, request.body));
 
     app.delete('/content/spaces/:space_uid', {
       config: { access: 'content.manage', target: 'space_uid' },
@@ -66,7 +66,7 @@ export function spaceRoutes(ctx: Context): FastifyPluginAsync {
         params: SpaceUidParam, response: { 204: NoContent, ...failures(401, 403, 404) },
       },
     }, async (request, reply) => {
-      await deleteSpace(ctx, request.space);
+      await deleteSpace(acting(ctx, request), request.space);
       return reply.code(204).send(null);
     });
   };

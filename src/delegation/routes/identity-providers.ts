@@ -24,7 +24,7 @@ export function identityProviderRoutes(ctx: Context): FastifyPluginAsync {
         description: 'Everything but the client secret, and the redirect URI to register at the provider. 404 when the realm has none.',
         params: RealmUidParam, response: { 200: ref(IdentityProviderModel), ...failures(401, 403, 404) },
       },
-    }, async (request) => getIdentityProvider(ctx, request.realm));
+    }, async (request) => getIdentityProvider(acting(ctx, request), request.realm));
 
     app.put(path, {
       config: { access: 'realms.manage', target: 'realm_uid' },

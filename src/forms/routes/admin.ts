@@ -6,9 +6,9 @@ import { acting } from '../../admin-auth/guard.js';
 import { ref, useModels } from '../../http/models.js';
 import { listOf, metaOf, pageOf } from '../../http/pagination.js';
 import { failures, NoContent } from '../../http/responses.js';
-import { exportResponses } from '../export.js';
+import { exportFormResponses } from '../export.js';
 import { createForm, deleteForm, listForms, requireForm, shownForm, updateForm } from '../forms.js';
-import { deleteResponse, eraseResponses, listResponses, markResponse, requireResponse, responseBody } from '../responses.js';
+import { deleteResponse, eraseResponses, listResponses, markResponse, showResponse } from '../responses.js';
 import {
   ErasureInput, ErasureResult, FieldModel, FormInput, FormListQuery, FormModel, FormParam, ResponseListQuery, ResponseModel, ResponseParams, ResponseStatusInput,
 } from '../schema.js';
@@ -67,9 +67,8 @@ export function formAdminRoutes(ctx: Context): FastifyPluginAsync {
         params: FormParam, querystring: ResponseListQuery, response: { 200: listOf('responses', ref(ResponseModel)), ...failures(401, 403, 404, 422) },
       },
     }, async (request) => {
-      const row = await requireForm(acting(ctx, request), request.params.form_uid, 'forms.read', true);
       const page = pageOf(request.query);
-      const { items, total } = await listResponses(ctx, row, page, request.query);
+      const { items, total } = await listResponses(acting(ctx, request), request.params.form_uid, page, request.query);
       return { responses: items, meta: metaOf(total, page) };
     });
 
@@ -84,18 +83,17 @@ export function formAdminRoutes(ctx: Context): FastifyPluginAsync {
         response: { 200: CSV_CONTENT, ...failures(401, 403, 404, 422) },
       },
     }, async (request, reply) => {
-      const row = await requireForm(acting(ctx, request), request.params.form_uid, 'forms.read', true);
+      const { formUid, csv } = await exportFormResponses(acting(ctx, request), request.params.form_uid, request.query);
       return reply.header('content-type', 'text/csv; charset=utf-8')
-        .header('content-disposition', `attachment; filename="${row.form.uid}-responses.csv"`)
-        .send(exportResponses(ctx, row, request.query));
+        .header('content-disposition', `attachment; filename="${formUid}-responses.csv"`)
+        .send(csv);
     });
 
     app.get('/forms/:form_uid/responses/:id', {
       config: { access: 'forms.read' },
       schema: { tags, summary: 'Show a response', description: PERSONAL.trim(), params: ResponseParams, response: { 200: ref(ResponseModel), ...failures(401, 403, 404) } },
     }, async (request) => {
-      const row = await requireForm(acting(ctx, request), request.params.form_uid, 'forms.read', true);
-      return responseBody(row.form.uid, await requireResponse(ctx, row, request.params.id));
+      return showResponse(acting(ctx, request), request.params.form_uid, request.params.id);
     });
 
     app.put('/forms/:form_uid/responses/:id', {
@@ -106,16 +104,14 @@ export function formAdminRoutes(ctx: Context): FastifyPluginAsync {
         params: ResponseParams, body: ResponseStatusInput, response: { 200: ref(ResponseModel), ...failures(401, 403, 404, 422) },
       },
     }, async (request) => {
-      const row = await requireForm(acting(ctx, request), request.params.form_uid, 'forms.manage', true);
-      return markResponse(ctx, row, request.params.id, request.body.status);
+      return markResponse(acting(ctx, request), request.params.form_uid, request.params.id, request.body.status);
     });
 
     app.delete('/forms/:form_uid/responses/:id', {
       config: { access: 'forms.manage' },
       schema: { tags, summary: 'Delete a response', description: `With its file.${PERSONAL}`, params: ResponseParams, response: { 204: NoContent, ...failures(401, 403, 404) } },
     }, async (request, reply) => {
-      const row = await requireForm(acting(ctx, request), request.params.form_uid, 'forms.manage', true);
-      await deleteResponse(ctx, row, request.params.id);
+      await deleteResponse(acting(ctx, request), request.params.form_uid, request.params.id);
       return reply.code(204).send(null);
     });
 

@@ -63,7 +63,7 @@ export function realmRoutes(ctx: Context): FastifyPluginAsync {
         params: RealmUidParam, response: { 204: NoContent, ...failures(401, 403, 404) },
       },
     }, async (request, reply) => {
-      await deleteRealm(ctx, request.realm);
+      await deleteRealm(acting(ctx, request), request.realm);
       return reply.code(204).send(null);
     });
   };

@@ -7,7 +7,7 @@ import { ListQuery } from '../../http/list-query.js';
 import { listOf, metaOf, pageOf } from '../../http/pagination.js';
 import { failures, NoContent } from '../../http/responses.js';
 import { listDeliveries, retryDelivery } from '../deliveries.js';
-import { createEndpoint, deleteEndpoint, endpointBody, ENDPOINT_SORTABLE, listEndpoints, requireEndpoint, rotateSecret, updateEndpoint } from '../endpoints.js';
+import { createEndpoint, deleteEndpoint, ENDPOINT_SORTABLE, listEndpoints, rotateSecret, showEndpoint, updateEndpoint } from '../endpoints.js';
 import { listEventTypes, type AdminEventTypes } from '../event-types.js';
 import {
   DeliveryIdParam, DeliveryListQuery, EventTypeList, WebhookDeliveryModel, WebhookEndpointInput, WebhookEndpointModel,
@@ -30,7 +30,7 @@ export function webhookRoutes(ctx: Context, adminTypes: AdminEventTypes): Fastif
           + 'business types each realm has recorded. `event_types` of an endpoint must name types of this list.',
         response: { 200: EventTypeList, ...failures(401, 403) },
       },
-    }, async () => ({ event_types: await listEventTypes(ctx, adminTypes) }));
+    }, async (request) => ({ event_types: await listEventTypes(acting(ctx, request), adminTypes) }));
 
     app.get('/webhooks', {
       config: { access: 'webhooks.read' },
@@ -40,7 +40,7 @@ export function webhookRoutes(ctx: Context, adminTypes: AdminEventTypes): Fastif
       },
     }, async (request) => {
       const page = pageOf(request.query);
-      const { items, total } = await listEndpoints(ctx, page, request.query);
+      const { items, total } = await listEndpoints(acting(ctx, request), page, request.query);
       return { webhooks: items, meta: metaOf(total, page) };
     });
 
@@ -58,7 +58,7 @@ export function webhookRoutes(ctx: Context, adminTypes: AdminEventTypes): Fastif
     app.get('/webhooks/:id', {
       config: { access: 'webhooks.read' },
       schema: { tags, summary: 'Show a webhook endpoint', params: WebhookIdParam, response: { 200: ref(WebhookEndpointModel), ...failures(401, 403, 404) } },
-    }, async (request) => endpointBody(await requireEndpoint(ctx, request.params.id), ctx.clock.now()));
+    }, async (request) => showEndpoint(acting(ctx, request), request.params.id));
 
     app.put('/webhooks/:id', {
       config: { access: 'webhooks.manage' },
@@ -73,7 +73,7 @@ export function webhookRoutes(ctx: Context, adminTypes: AdminEventTypes): Fastif
       config: { access: 'webhooks.manage' },
       schema: { tags, summary: 'Delete a webhook endpoint', description: 'Its deliveries and their attempts go with it.', params: WebhookIdParam, response: { 204: NoContent, ...failures(401, 403, 404) } },
     }, async (request, reply) => {
-      await deleteEndpoint(ctx, request.params.id);
+      await deleteEndpoint(acting(ctx, request), request.params.id);
       return reply.code(204).send(null);
     });
 
@@ -84,7 +84,7 @@ export function webhookRoutes(ctx: Context, adminTypes: AdminEventTypes): Fastif
         description: 'Answers the new secret, shown this once. For 24 hours the previous secret signs too: webhook-signature then holds two space-separated `v1,` signatures.',
         params: WebhookIdParam, response: { 200: ref(WebhookEndpointWithSecret), ...failures(401, 403, 404) },
       },
-    }, async (request) => rotateSecret(ctx, request.params.id));
+    }, async (request) => rotateSecret(acting(ctx, request), request.params.id));
 
     app.get('/webhooks/:id/deliveries', {
       config: { access: 'webhooks.read' },
@@ -96,7 +96,7 @@ export function webhookRoutes(ctx: Context, adminTypes: AdminEventTypes): Fastif
       },
     }, async (request) => {
       const page = pageOf(request.query);
-      const { items, total } = await listDeliveries(ctx, request.params.id, page, request.query.status);
+      const { items, total } = await listDeliveries(acting(ctx, request), request.params.id, page, request.query.status);
       return { deliveries: items, meta: metaOf(total, page) };
     });
 
@@ -108,6 +108,6 @@ export function webhookRoutes(ctx: Context, adminTypes: AdminEventTypes): Fastif
           + 'failed gets one more attempt; a pending one keeps its schedule. 409 when its endpoint is not active, or while it is being sent.',
         params: DeliveryIdParam, response: { 200: ref(WebhookDeliveryModel), ...failures(401, 403, 404, 409) },
       },
-    }, async (request) => retryDelivery(ctx, request.params.id));
+    }, async (request) => retryDelivery(acting(ctx, request), request.params.id));
   };
 }
