@@ -174,7 +174,8 @@ export async function submitResponse(ctx: Context, row: FormWithRealm, submissio
       formId: form.id, answers: { ...answers }, email, userId: submission.user?.id ?? null, locale: submission.locale, submittedAt: ctx.clock.now(),
       files: submission.file && Object.hasOwn(answers, submission.file.field) ? { [submission.file.field]: submission.file.stored } : {},
     };
-    const counted = !judgement.before && form.maxResponses !== null;
+    // As before the single statement: a response already caught (all but a replay, known only at insert) is not counted.
+    const counted = !judgement.before && !judgement.after && form.maxResponses !== null;
     // One statement when nothing else is to be written with it; a transaction otherwise.
     if (!counted && !await setsOff(ctx, row, email, submission)) {
       await insertResponse(ctx, values, judgement);
