@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { drizzle } from 'drizzle-orm/pglite';
@@ -13,12 +14,18 @@ import { migrate } from 'drizzle-orm/pglite/migrator';
 export const SEED_DIR = fileURLToPath(new URL('../../dist/pglite-seed', import.meta.url));
 export const SEED_ARCHIVE = fileURLToPath(new URL('../../dist/pglite-seed.tar.gz', import.meta.url));
 
-export async function loadSeedArchive(): Promise<Blob | undefined> {
-  try {
-    return new Blob([await fs.promises.readFile(SEED_ARCHIVE)]);
-  } catch {
-    return undefined;
-  }
+let seedArchive: Promise<Blob | undefined> | null = null;
+
+/**
+ * The seed cluster as an uncompressed tar, unpacked once per process: an in-memory database (each test
+ * file opens one) then starts a fifth sooner than from the gzip. Only in-memory databases read it.
+ */
+export function loadSeedArchive(): Promise<Blob | undefined> {
+  seedArchive ??= fs.promises.readFile(SEED_ARCHIVE).then(
+    (archive) => new Blob([zlib.gunzipSync(archive)]),
+    () => undefined,
+  );
+  return seedArchive;
 }
 
 /** Copies the seed cluster into an empty folder; false when there is no seed (the cluster is then made in place). */
