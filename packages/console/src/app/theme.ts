@@ -29,6 +29,8 @@ export const cssVariablesResolver: CSSVariablesResolver = (current) => ({
     '--mantine-color-anchor': current.colors.blue[8]!,
     '--mantine-color-placeholder': current.colors.gray[7]!,
     '--mantine-color-error': current.colors.red[9]!,
+    // A red outline button under the mouse (its pale red background) gives shade 8 only 4.2:1.
+    '--mantine-color-red-outline': current.colors.red[9]!,
   },
   dark: {
     '--mantine-color-dimmed': current.colors.dark[1]!,
