@@ -42,8 +42,15 @@ export async function ensureAccount(ctx: Context, name = 'Atrium'): Promise<{ ac
   return { account, created: true };
 }
 
-export async function getAccount(ctx: Context): Promise<Account> {
+/** The installation's account, as the operations that read its settings (upload limits) need it, without a permission. */
+export async function installationAccount(ctx: Context): Promise<Account> {
   return (await ensureAccount(ctx)).account;
+}
+
+/** GET /account: the account's settings. */
+export async function getAccount(ctx: ActingContext): Promise<Account> {
+  ctx.actor.assertHolds('account.read');
+  return installationAccount(ctx);
 }
 
 export type AccountChanges = Static<typeof AccountInput>;
@@ -56,7 +63,7 @@ export async function updateAccount(ctx: ActingContext, changes: AccountChanges)
   const extensions = changes.allowed_extensions?.map((e) => e.trim().toLowerCase().replace(/^\./, ''));
   if (extensions?.some((e) => !/^[a-z0-9]{1,16}$/.test(e))) errors.add('allowed_extensions', 'must be file extensions such as "pdf"');
   errors.throwIfAny();
-  const account = await getAccount(ctx);
+  const account = await installationAccount(ctx);
   const [updated] = await ctx.db.update(accounts).set({
     name: changes.name?.trim() ?? account.name,
     uploadMaxBytes: changes.upload_max_bytes ?? account.uploadMaxBytes,

@@ -5,7 +5,7 @@ import { forbidden, unauthorized } from '../errors/index.js';
 import { principalFromSession, principalFromToken } from './credential.js';
 import type { Permission } from './permissions.js';
 import { assertMaySeePersonalData } from './personal-data.js';
-import { actingAs, type ActingContext, type AdminPrincipal } from './principal.js';
+import type { AdminPrincipal } from './principal.js';
 
 export const ADMIN_SESSION_COOKIE = 'atrium_admin';
 export const CSRF_HEADER = 'x-csrf-token';
@@ -77,7 +77,5 @@ export function adminOf(request: FastifyRequest): AdminPrincipal {
   return request.admin;
 }
 
-/** The context an admin route hands its operation: who acts is part of it. */
-export function acting(ctx: Context, request: FastifyRequest): ActingContext {
-  return actingAs(ctx, adminOf(request));
-}
+/** The context an admin route hands its operation: who acts is part of it (kept in http/, for the audit log's route). */
+export { acting } from '../http/acting.js';

@@ -1,10 +1,9 @@
 import { and, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
 import type { Static } from '@sinclair/typebox';
-import type { Context } from '../context.js';
 import type { Db } from '../db/connect.js';
 import { totalCount, totalOf, type Page } from '../db/paging.js';
 import { admins } from '../tables/admin-auth.js';
-import type { AdminPrincipal } from '../admin-auth/principal.js';
+import type { ActingContext, AdminPrincipal } from '../admin-auth/principal.js';
 import { momentOf } from '../shared/dates.js';
 import { auditLogs } from '../tables/audit.js';
 import type { AuditLogQuery, AuditLogModel } from './schema.js';
@@ -77,7 +76,8 @@ function auditLogBody(row: typeof auditLogs.$inferSelect): AuditLogBody {
 }
 
 /** The log, newest first, filtered by member, resource and period [from, to). */
-export async function listAuditLogs(ctx: Context, page: Page, query: Static<typeof AuditLogQuery>) {
+export async function listAuditLogs(ctx: ActingContext, page: Page, query: Static<typeof AuditLogQuery>) {
+  ctx.actor.assertHolds('audit.read');
   const from = momentOf('from', query.from);
   const to = momentOf('to', query.to);
   const where = and(

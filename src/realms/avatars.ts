@@ -2,7 +2,7 @@ import { randomInt, randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import type { Context } from '../context.js';
-import { getAccount } from '../account/account.js';
+import { installationAccount } from '../account/account.js';
 import { checkUpload, extensionOf, type IncomingFile } from '../storage/checks.js';
 import type { Realm } from './realms.js';
 import { realmUsers, type AvatarValue } from '../tables/realms.js';
@@ -40,7 +40,7 @@ async function swapAvatar(ctx: Context, realm: Realm, userId: number, avatar: Av
  */
 export async function setAvatar(ctx: Context, realm: Realm, userId: number, upload: IncomingFile | undefined): Promise<RealmUserBody> {
   await findRealmUser(ctx.db, realm, userId);
-  const account = await getAccount(ctx);
+  const account = await installationAccount(ctx);
   const file = await checkUpload(upload, {
     extensions: AVATAR_EXTENSIONS, allowedExtensions: account.allowedExtensions, maxBytes: account.uploadMaxBytes, kind: 'an avatar',
   });

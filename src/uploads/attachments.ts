@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import type { Context } from '../context.js';
 import type { Db } from '../db/connect.js';
-import { getAccount } from '../account/account.js';
+import { installationAccount } from '../account/account.js';
 import { attachmentNotFound, fileQuestionNotFound } from '../errors/index.js';
 import type { FilePart } from '../http/multipart.js';
 import { INT32_MAX } from '../http/models.js';
@@ -23,7 +23,7 @@ const NAME_MAX = 255;
 
 /** The limits uploads are read with: the account's. */
 export async function uploadLimits(ctx: Context): Promise<{ maxBytes: number; allowedExtensions: string[] }> {
-  const account = await getAccount(ctx);
+  const account = await installationAccount(ctx);
   return { maxBytes: account.uploadMaxBytes, allowedExtensions: account.allowedExtensions };
 }
 

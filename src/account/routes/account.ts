@@ -17,7 +17,7 @@ export function accountRoutes(ctx: Context): FastifyPluginAsync {
     app.get('/account', {
       config: { access: 'account.read' },
       schema: { tags, summary: 'Account settings', response: { 200: ref(AccountModel), ...failures(401, 403) } },
-    }, async () => accountBody(await getAccount(ctx)));
+    }, async (request) => accountBody(await getAccount(acting(ctx, request))));
 
     app.put('/account', {
       config: { access: 'account.manage' },

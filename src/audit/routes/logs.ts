@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Context } from '../../context.js';
+import { acting } from '../../http/acting.js';
 import { ref, useModels } from '../../http/models.js';
 import { listOf, metaOf, pageOf } from '../../http/pagination.js';
 import { failures } from '../../http/responses.js';
@@ -26,7 +27,7 @@ export function auditLogRoutes(ctx: Context): FastifyPluginAsync {
       },
     }, async (request) => {
       const page = pageOf(request.query);
-      const { items, total } = await listAuditLogs(ctx, page, request.query);
+      const { items, total } = await listAuditLogs(acting(ctx, request), page, request.query);
       return { logs: items, meta: metaOf(total, page) };
     });
   };

@@ -1,4 +1,5 @@
 import { and, desc, eq } from 'drizzle-orm';
+import type { ActingContext } from '../../admin-auth/principal.js';
 import type { Context } from '../../context.js';
 import { textSearch } from '../../db/like.js';
 import { totalCount, totalOf, type Page } from '../../db/paging.js';
@@ -40,10 +41,11 @@ export function assetBody(ctx: Context, spaceUid: string, asset: ContentAsset): 
 /**
  * Records a received file as an asset of the space. A missing or refused file answers 422 (`{"errors"}`,
  * one text per reason, each starting with the file name); the stored object is removed whenever the
- * record is not made.
+ * record is not made, a refusal of the actor included.
  */
-export async function createAsset(ctx: Context, space: Space, file: ReceivedFile | undefined, title: string | undefined): Promise<AssetBody> {
+export async function createAsset(ctx: ActingContext, space: Space, file: ReceivedFile | undefined, title: string | undefined): Promise<AssetBody> {
   try {
+    ctx.actor.assertHolds('content.write', space.uid);
     if (!file) throw missingFile();
     if (file.reasons.length) refuseFile(file.reasons);
     const text = title?.trim() || null;
@@ -64,7 +66,8 @@ export async function createAsset(ctx: Context, space: Space, file: ReceivedFile
 
 const SORTABLE = { file_name: contentAssets.fileName, size: contentAssets.size, created_at: contentAssets.createdAt, updated_at: contentAssets.updatedAt };
 
-export async function listAssets(ctx: Context, space: Space, page: Page, query: { query?: string; sort_by?: string; order?: string }) {
+export async function listAssets(ctx: ActingContext, space: Space, page: Page, query: { query?: string; sort_by?: string; order?: string }) {
+  ctx.actor.assertHolds('content.read', space.uid);
   const where = and(eq(contentAssets.spaceId, space.id), textSearch(query.query, [contentAssets.fileName]));
   const rows = await ctx.db.select({ asset: contentAssets, total: totalCount }).from(contentAssets).where(where)
     .orderBy(orderOf(SORTABLE, query, contentAssets.updatedAt, 'desc'), desc(contentAssets.id)).limit(page.perPage).offset(page.offset);
@@ -77,7 +80,8 @@ async function findAsset(ctx: Context, space: Space, uuid: string): Promise<Cont
   return asset;
 }
 
-export async function showAsset(ctx: Context, space: Space, uuid: string): Promise<AssetBody> {
+export async function showAsset(ctx: ActingContext, space: Space, uuid: string): Promise<AssetBody> {
+  ctx.actor.assertHolds('content.read', space.uid);
   const asset = await findAsset(ctx, space, uuid);
   if (!asset) throw notFound('Asset');
   return assetBody(ctx, space.uid, asset);
@@ -87,7 +91,8 @@ export async function showAsset(ctx: Context, space: Space, uuid: string): Promi
  * Deletes the asset and, at once, its file: its URL stops answering. Entries that refer to it keep the
  * reference, which the content API can no longer resolve.
  */
-export async function deleteAsset(ctx: Context, space: Space, uuid: string): Promise<void> {
+export async function deleteAsset(ctx: ActingContext, space: Space, uuid: string): Promise<void> {
+  ctx.actor.assertHolds('content.write', space.uid);
   const [row] = UUID.test(uuid)
     ? await ctx.db.delete(contentAssets).where(and(eq(contentAssets.uuid, uuid.toLowerCase()), eq(contentAssets.spaceId, space.id)))
       .returning({ storageKey: contentAssets.storageKey })

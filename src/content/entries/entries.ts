@@ -60,7 +60,8 @@ export async function showVersion(ctx: Context, scope: EntryScope, entry: Conten
   return adminEntryBody(scope, entry, row.version, row.locales);
 }
 
-export async function showEntry(ctx: Context, scope: EntryScope, uuid: string, query: { locale?: string; version?: VersionType }): Promise<AdminEntryBody> {
+export async function showEntry(ctx: ActingContext, scope: EntryScope, uuid: string, query: { locale?: string; version?: VersionType }): Promise<AdminEntryBody> {
+  ctx.actor.assertHolds('content.read', scope.space.uid);
   return showVersion(ctx, scope, await requireEntry(ctx, scope, uuid), query.locale, query.version ?? 'draft');
 }
 
@@ -75,7 +76,8 @@ export interface EntryListQuery {
 const SORTABLE = { name: versions.name, slug: versions.slug, created_at: versions.createdAt, updated_at: versions.updatedAt, published_at: versions.publishedAt };
 
 /** The versions of the type's entries in one state (drafts by default), one item per locale unless `locale` narrows it. */
-export async function listEntries(ctx: Context, scope: EntryScope, page: Page, query: EntryListQuery): Promise<{ items: AdminEntryBody[]; total: number }> {
+export async function listEntries(ctx: ActingContext, scope: EntryScope, page: Page, query: EntryListQuery): Promise<{ items: AdminEntryBody[]; total: number }> {
+  ctx.actor.assertHolds('content.read', scope.space.uid);
   const where = and(
     eq(versions.typeId, scope.type.id),
     eq(versions.state, query.version ?? 'draft'),
@@ -137,7 +139,8 @@ async function holdType(tx: Pick<Db, 'select'>, scope: EntryScope): Promise<void
 }
 
 /** POST: a new entry with its first draft, in `locale` (default: the space's default locale). */
-export async function createEntry(ctx: Context, scope: EntryScope, input: EntryInputBody): Promise<AdminEntryBody> {
+export async function createEntry(ctx: ActingContext, scope: EntryScope, input: EntryInputBody): Promise<AdminEntryBody> {
+  ctx.actor.assertHolds('content.write', scope.space.uid);
   const errors = new FieldErrors();
   if (input.name === undefined) errors.add('name', "can't be blank");
   const locale = checkLocale(input.locale ?? scope.space.defaultLocale, scope.space.locales, errors);
@@ -162,6 +165,7 @@ export async function createEntry(ctx: Context, scope: EntryScope, input: EntryI
  * are written to every locale's draft. The entry's row is locked, so saves of one entry take turns.
  */
 export async function saveDraft(ctx: ActingContext, scope: EntryScope, uuid: string, input: EntryInputBody, lockOverride = false): Promise<AdminEntryBody> {
+  ctx.actor.assertHolds('content.write', scope.space.uid);
   const entry = await requireEntry(ctx, scope, uuid);
   const errors = new FieldErrors();
   if (input.locale !== undefined) checkLocale(input.locale, scope.space.locales, errors);
@@ -198,6 +202,7 @@ export async function saveDraft(ctx: ActingContext, scope: EntryScope, uuid: str
  * which only a role that may publish does: a writer deletes entries that are not published.
  */
 export async function deleteEntry(ctx: ActingContext, scope: EntryScope, uuid: string, lockOverride = false): Promise<void> {
+  ctx.actor.assertHolds('content.write', scope.space.uid);
   const entry = await requireEntry(ctx, scope, uuid);
   const [published] = await ctx.db.select({ id: versions.id }).from(versions)
     .where(and(eq(versions.entryId, entry.id), eq(versions.state, 'published'))).limit(1);

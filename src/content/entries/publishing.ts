@@ -95,6 +95,7 @@ function checkedLocale(scope: EntryScope, locale: string | undefined): string | 
 
 /** POST .../publish: answers the published version of `locale` (default: the default locale, or the entry's first). */
 export async function publishEntry(ctx: ActingContext, scope: EntryScope, uuid: string, input: { locale?: string }, lockOverride = false): Promise<AdminEntryBody> {
+  ctx.actor.assertHolds('content.publish', scope.space.uid);
   const entry = await requireEntry(ctx, scope, uuid);
   const locale = checkedLocale(scope, input.locale);
   const published = await ctx.db.transaction(async (tx) => {
@@ -108,6 +109,7 @@ export async function publishEntry(ctx: ActingContext, scope: EntryScope, uuid: 
 
 /** POST .../unpublish: 409 when nothing (of `locale`) is published; answers the draft. */
 export async function unpublishEntry(ctx: ActingContext, scope: EntryScope, uuid: string, input: { locale?: string }, lockOverride = false): Promise<AdminEntryBody> {
+  ctx.actor.assertHolds('content.publish', scope.space.uid);
   const entry = await requireEntry(ctx, scope, uuid);
   const locale = checkedLocale(scope, input.locale);
   const removed = await ctx.db.transaction(async (tx) => {
@@ -127,7 +129,8 @@ const momentOf = (value: string | null | undefined, kept: Date | null) => (value
  * locale (null cancels; left out keeps). A moment given must be in the future, and an unpublish after
  * the publish when both are set. A published version shows the unpublish moment as its `unpublished_at`.
  */
-export async function scheduleEntry(ctx: Context, scope: EntryScope, uuid: string, input: { publish_at?: string | null; unpublish_at?: string | null }): Promise<AdminEntryBody> {
+export async function scheduleEntry(ctx: ActingContext, scope: EntryScope, uuid: string, input: { publish_at?: string | null; unpublish_at?: string | null }): Promise<AdminEntryBody> {
+  ctx.actor.assertHolds('content.publish', scope.space.uid);
   const entry = await requireEntry(ctx, scope, uuid);
   const now = ctx.clock.now();
   const publishAt = momentOf(input.publish_at, entry.publishAt);

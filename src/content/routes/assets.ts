@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Context } from '../../context.js';
+import { acting } from '../../admin-auth/guard.js';
 import { notFound } from '../../errors/index.js';
 import { ref, useModels } from '../../http/models.js';
 import { FILE_FORM_FAILURES, fileForm, readFileForm } from '../../http/multipart.js';
@@ -45,7 +46,7 @@ export function assetRoutes(ctx: Context): FastifyPluginAsync {
         receive: (file) => receiveFile(ctx, file, limits, ASSET_FOLDER),
         discard: (file) => discardFile(ctx, file),
       });
-      return reply.code(201).send(await createAsset(ctx, space, form.file, form.fields.title));
+      return reply.code(201).send(await createAsset(acting(ctx, request), space, form.file, form.fields.title));
     });
 
     app.get(ASSETS, {
@@ -59,14 +60,14 @@ export function assetRoutes(ctx: Context): FastifyPluginAsync {
       const { space } = request;
       const page = pageOf(request.query);
       const only = onlyOf(request.query);
-      const { items, total } = await listAssets(ctx, space, page, request.query);
+      const { items, total } = await listAssets(acting(ctx, request), space, page, request.query);
       return { assets: items.map((item) => trimmed(item, only)), meta: metaOf(total, page) };
     });
 
     app.get(`${ASSETS}/:uuid`, {
       config: { access: 'content.read', target: 'space_uid' },
       schema: { tags, summary: 'Show an asset', params: AssetParams, response: { 200: ref(AssetModel), ...failures(401, 403, 404) } },
-    }, async (request) => showAsset(ctx, request.space, request.params.uuid));
+    }, async (request) => showAsset(acting(ctx, request), request.space, request.params.uuid));
 
     app.delete(`${ASSETS}/:uuid`, {
       config: { access: 'content.write', target: 'space_uid' },
@@ -76,7 +77,7 @@ export function assetRoutes(ctx: Context): FastifyPluginAsync {
         params: AssetParams, response: { 204: NoContent, ...failures(401, 403, 404) },
       },
     }, async (request, reply) => {
-      await deleteAsset(ctx, request.space, request.params.uuid);
+      await deleteAsset(acting(ctx, request), request.space, request.params.uuid);
       return reply.code(204).send(null);
     });
   };

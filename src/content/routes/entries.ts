@@ -42,7 +42,7 @@ export function entryRoutes(ctx: Context): FastifyPluginAsync {
     }, async (request) => {
       const page = pageOf(request.query);
       const only = onlyOf(request.query);
-      const { items, total } = await listEntries(ctx, await scopeOf(request), page, request.query);
+      const { items, total } = await listEntries(acting(ctx, request), await scopeOf(request), page, request.query);
       return { entries: items.map((item) => trimmed(item, only)), meta: metaOf(total, page) };
     });
 
@@ -54,7 +54,7 @@ export function entryRoutes(ctx: Context): FastifyPluginAsync {
           + 'checked against the content type (422 naming each bad field, unknown names included); a slug taken in the type and locale: 422.',
         params: EntryParams, body: EntryInput, response: { 201: entryShown, ...failures(401, 403, 404, 409, 422) },
       },
-    }, async (request, reply) => reply.code(201).send(await createEntry(ctx, await scopeOf(request), request.body)));
+    }, async (request, reply) => reply.code(201).send(await createEntry(acting(ctx, request), await scopeOf(request), request.body)));
 
     app.get(ENTRY, {
       config: { access: 'content.read', target: 'space_uid' },
@@ -63,7 +63,7 @@ export function entryRoutes(ctx: Context): FastifyPluginAsync {
         description: 'One locale of the entry, its draft (default) or its published version (`version=published`). 404 when it has none.',
         params: EntryUuidParams, querystring: VersionQuery, response: { 200: entryShown, ...failures(401, 403, 404, 422) },
       },
-    }, async (request) => showEntry(ctx, await scopeOf(request), request.params.uuid, request.query));
+    }, async (request) => showEntry(acting(ctx, request), await scopeOf(request), request.params.uuid, request.query));
 
     app.put(ENTRY, {
       config: { access: 'content.write', target: 'space_uid' },
@@ -124,6 +124,6 @@ export function entryRoutes(ctx: Context): FastifyPluginAsync {
           + 'within a minute of their moment. Answers the draft with its schedule.',
         params: EntryUuidParams, body: ScheduleInput, response: { 200: entryShown, ...failures(401, 403, 404, 422) },
       },
-    }, async (request) => scheduleEntry(ctx, await scopeOf(request), request.params.uuid, request.body));
+    }, async (request) => scheduleEntry(acting(ctx, request), await scopeOf(request), request.params.uuid, request.body));
   };
 }

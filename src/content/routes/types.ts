@@ -1,12 +1,13 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Context } from '../../context.js';
+import { acting } from '../../admin-auth/guard.js';
 import { ref, useModels } from '../../http/models.js';
 import { onlyOf, trimmed } from '../../http/only.js';
 import { listOf, metaOf, pageOf } from '../../http/pagination.js';
 import { failures, NoContent } from '../../http/responses.js';
 import { ContentListQuery, FieldModel, LIMITS, SpaceUidParam, TypeInput, TypeListItem, TypeModel, TypeParams, TypeUpdate } from '../schema.js';
-import { createType, deleteType, listTypes, requireType, typeBody, updateType } from '../types/types.js';
+import { createType, deleteType, listTypes, showType, updateType } from '../types/types.js';
 
 const tags = ['Content'];
 const FIELDS = `\`fields\`: at most ${LIMITS.fields}, with distinct identifier names (\`price\`, \`cover_image\`), each of type text, rich_text `
@@ -31,7 +32,7 @@ export function typeRoutes(ctx: Context): FastifyPluginAsync {
       const { space } = request;
       const page = pageOf(request.query);
       const only = onlyOf(request.query);
-      const { items, total } = await listTypes(ctx, space, page, request.query);
+      const { items, total } = await listTypes(acting(ctx, request), space, page, request.query);
       return { types: items.map((item) => trimmed(item, only)), meta: metaOf(total, page) };
     });
 
@@ -40,7 +41,7 @@ export function typeRoutes(ctx: Context): FastifyPluginAsync {
       schema: { tags, summary: 'Show a content type', params: TypeParams, response: { 200: ref(TypeModel), ...failures(401, 403, 404) } },
     }, async (request) => {
       const { space } = request;
-      return typeBody(await requireType(ctx, space, request.params.type_uid));
+      return showType(acting(ctx, request), space, request.params.type_uid);
     });
 
     app.post('/content/spaces/:space_uid/types', {
@@ -51,7 +52,7 @@ export function typeRoutes(ctx: Context): FastifyPluginAsync {
       },
     }, async (request, reply) => {
       const { space } = request;
-      return reply.code(201).send(await createType(ctx, space, request.body));
+      return reply.code(201).send(await createType(acting(ctx, request), space, request.body));
     });
 
     app.put('/content/spaces/:space_uid/types/:type_uid', {
@@ -65,7 +66,7 @@ export function typeRoutes(ctx: Context): FastifyPluginAsync {
       },
     }, async (request) => {
       const { space } = request;
-      return updateType(ctx, space, request.params.type_uid, request.body);
+      return updateType(acting(ctx, request), space, request.params.type_uid, request.body);
     });
 
     app.delete('/content/spaces/:space_uid/types/:type_uid', {
@@ -76,7 +77,7 @@ export function typeRoutes(ctx: Context): FastifyPluginAsync {
       },
     }, async (request, reply) => {
       const { space } = request;
-      await deleteType(ctx, space, request.params.type_uid);
+      await deleteType(acting(ctx, request), space, request.params.type_uid);
       return reply.code(204).send(null);
     });
   };

@@ -1,5 +1,6 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Static } from '@sinclair/typebox';
+import type { ActingContext } from '../../admin-auth/principal.js';
 import type { Context } from '../../context.js';
 import { totalCount, totalOf, type Page } from '../../db/paging.js';
 import { textSearch } from '../../db/like.js';
@@ -38,6 +39,12 @@ export async function requireType(ctx: Context, space: Space, uid: string): Prom
   return type;
 }
 
+/** GET one type: the content type of the space with this uid; 404 when there is none. */
+export async function showType(ctx: ActingContext, space: Space, uid: string): Promise<TypeBody> {
+  ctx.actor.assertHolds('content.read', space.uid);
+  return typeBody(await requireType(ctx, space, uid));
+}
+
 /** The field of a type with this name (an own-property-safe lookup of client text). */
 export const fieldOf = (type: ContentType, name: string): FieldDefinition | undefined => type.fields.find((field) => field.name === name);
 
@@ -48,7 +55,8 @@ const uidTaken = (err: unknown) => {
 
 const SORTABLE = { uid: contentTypes.uid, name: contentTypes.name, created_at: contentTypes.createdAt, updated_at: contentTypes.updatedAt };
 
-export async function listTypes(ctx: Context, space: Space, page: Page, query: { query?: string; sort_by?: string; order?: string }) {
+export async function listTypes(ctx: ActingContext, space: Space, page: Page, query: { query?: string; sort_by?: string; order?: string }) {
+  ctx.actor.assertHolds('content.read', space.uid);
   const where = and(eq(contentTypes.spaceId, space.id), textSearch(query.query, [contentTypes.uid, contentTypes.name]));
   const rows = await ctx.db.select({ type: contentTypes, total: totalCount }).from(contentTypes).where(where)
     .orderBy(orderOf(SORTABLE, query, contentTypes.updatedAt, 'desc'), desc(contentTypes.id)).limit(page.perPage).offset(page.offset);
@@ -65,7 +73,8 @@ function checkInput(input: TypeInputBody, creating: boolean) {
   return { uid, name, fields };
 }
 
-export async function createType(ctx: Context, space: Space, input: TypeInputBody): Promise<TypeBody> {
+export async function createType(ctx: ActingContext, space: Space, input: TypeInputBody): Promise<TypeBody> {
+  ctx.actor.assertHolds('content.manage', space.uid);
   const checked = checkInput(input, true);
   const now = ctx.clock.now();
   const [type] = await ctx.db.insert(contentTypes).values({
@@ -79,7 +88,8 @@ export async function createType(ctx: Context, space: Space, input: TypeInputBod
  * entries, only the changes `checkChangeWithEntries` allows are taken, and the values of removed fields
  * are dropped from every entry in the same transaction.
  */
-export async function updateType(ctx: Context, space: Space, uid: string, input: TypeInputBody): Promise<TypeBody> {
+export async function updateType(ctx: ActingContext, space: Space, uid: string, input: TypeInputBody): Promise<TypeBody> {
+  ctx.actor.assertHolds('content.manage', space.uid);
   const type = await requireType(ctx, space, uid);
   const checked = checkInput(input, false);
   const updated = await ctx.db.transaction(async (tx) => {
@@ -111,7 +121,8 @@ export async function updateType(ctx: Context, space: Space, uid: string, input:
 }
 
 /** Deletes the type with its entries (the foreign keys cascade). */
-export async function deleteType(ctx: Context, space: Space, uid: string): Promise<void> {
+export async function deleteType(ctx: ActingContext, space: Space, uid: string): Promise<void> {
+  ctx.actor.assertHolds('content.manage', space.uid);
   const type = await requireType(ctx, space, uid);
   await ctx.db.delete(contentTypes).where(eq(contentTypes.id, type.id));
   ctx.caches.changed('content');

@@ -7,7 +7,7 @@ import { ref, useModels } from '../../http/models.js';
 import { ListQuery } from '../../http/list-query.js';
 import { listOf, metaOf, pageOf, PageQuery } from '../../http/pagination.js';
 import { failures, NoContent } from '../../http/responses.js';
-import { getAccount } from '../../account/account.js';
+import { installationAccount } from '../../account/account.js';
 import { FILE_FORM_FAILURES, fileForm, readOneFile } from '../../http/multipart.js';
 import { deleteAvatar, setAvatar } from '../avatars.js';
 import { inviteRealmUser } from '../invitations.js';
@@ -117,7 +117,7 @@ export function realmUserRoutes(ctx: Context): FastifyPluginAsync {
       },
     }, async (request) => {
       const realm = request.realm;
-      const account = await getAccount(ctx);
+      const account = await installationAccount(ctx);
       const upload = await readOneFile(request, { field: 'file', maxBytes: account.uploadMaxBytes });
       return setAvatar(ctx, realm, request.params.id, upload);
     });
