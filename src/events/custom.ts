@@ -1,4 +1,4 @@
-import type { Context } from '../context.js';
+import type { ActingContext } from '../admin-auth/principal.js';
 import { FieldErrors } from '../errors/index.js';
 import type { Realm } from '../realms/realms.js';
 import type { RealmUser } from '../realms/users.js';
@@ -33,8 +33,9 @@ function propertiesProblem(properties: Record<string, unknown>): string | null {
 
 /** An event of a custom type, recorded by the admin API for a user of the realm (never as impersonated). */
 export async function recordCustomEvent(
-  ctx: Context, realm: Realm, user: Pick<RealmUser, 'id' | 'email'>, input: { type: string; properties?: Record<string, unknown> },
+  ctx: ActingContext, realm: Realm, user: Pick<RealmUser, 'id' | 'email'>, input: { type: string; properties?: Record<string, unknown> },
 ): Promise<AdminEventBody> {
+  ctx.actor.assertHolds('realm.activity.write', realm.uid);
   const errors = new FieldErrors();
   if (isBuiltInEventType(input.type)) errors.add('type', 'is a built-in type, recorded only where it happens: choose another name');
   const properties = input.properties ?? {};

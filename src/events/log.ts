@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, gte, lt, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import type { Static } from '@sinclair/typebox';
+import type { ActingContext } from '../admin-auth/principal.js';
 import type { Context } from '../context.js';
 import type { Db } from '../db/connect.js';
 import { totalCount, totalOf, type Page } from '../db/paging.js';
@@ -96,7 +97,8 @@ export function businessEventWebhook(event: BusinessEvent, email: string | null,
 }
 
 /** The admin's view of a realm's log, newest first, filtered by type, user and period. */
-export async function listRealmEvents(ctx: Context, realm: Realm, page: Page, query: Static<typeof RealmEventQuery>) {
+export async function listRealmEvents(ctx: ActingContext, realm: Realm, page: Page, query: Static<typeof RealmEventQuery>) {
+  ctx.actor.assertHolds('realm.activity.read', realm.uid);
   const from = momentOf('from', query.from);
   const to = momentOf('to', query.to);
   const where = and(

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { Context } from '../context.js';
+import type { ActingContext } from '../admin-auth/principal.js';
 import { rowsOf } from '../db/rows.js';
 import type { Realm } from '../realms/realms.js';
 import { EVENT_TYPES, isBuiltInEventType } from '../shared/event-catalog.js';
@@ -17,7 +17,8 @@ export interface EventTypeBody {
  * The built-in types, then the custom types the realm's users have events of, by name. The distinct
  * types are read by skipping through the per-type counts index (one probe a type, not a scan of the log).
  */
-export async function eventTypesOf(ctx: Context, realm: Realm): Promise<EventTypeBody[]> {
+export async function eventTypesOf(ctx: ActingContext, realm: Realm): Promise<EventTypeBody[]> {
+  ctx.actor.assertHolds('segments.read', realm.uid);
   const rows = rowsOf<{ type: string }>(await ctx.db.execute(sql`
     with recursive found(type) as (
       (select type from business_event_type_counts where realm_id = ${realm.id} order by type limit 1)

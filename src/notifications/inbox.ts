@@ -1,10 +1,13 @@
 import { and, count, desc, eq, isNull, sql } from 'drizzle-orm';
+import type { ActingContext } from '../admin-auth/principal.js';
 import type { Context } from '../context.js';
 import { totalCount, type Page } from '../db/paging.js';
 import { recordEvent } from '../events/events.js';
 import { notificationNotFound } from '../errors/index.js';
 import { INT32_MAX } from '../http/models.js';
 import type { Customer } from '../realms/credential.js';
+import type { Realm } from '../realms/realms.js';
+import { findRealmUser } from '../realms/users.js';
 import { notificationBody, type NotificationBody } from './notifications.js';
 import { notifications } from '../tables/notifications.js';
 
@@ -28,6 +31,13 @@ export async function listInbox(ctx: Context, userId: number, page: Page): Promi
   // A page past the end has no row to carry the counts.
   const [counts] = rows.length ? rows : await ctx.db.select({ total: count(), unread: unreadCount }).from(notifications).where(mine);
   return { items: rows.map((r) => notificationBody(r.notification)), total: counts.total, unread: counts.unread };
+}
+
+/** Admin: the inbox of a user of the realm, as the customers API answers it to the user. */
+export async function listUserNotifications(ctx: ActingContext, realm: Realm, userId: number, page: Page): Promise<Inbox> {
+  ctx.actor.assertHolds('realm.activity.read', realm.uid);
+  const user = await findRealmUser(ctx.db, realm, userId);
+  return listInbox(ctx, user.id, page);
 }
 
 /**

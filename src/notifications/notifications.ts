@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Static } from '@sinclair/typebox';
+import type { ActingContext } from '../admin-auth/principal.js';
 import type { Context } from '../context.js';
 import { rowsOf } from '../db/rows.js';
 import { FieldErrors, notFound } from '../errors/index.js';
@@ -80,7 +81,8 @@ export async function createPersonalNotifications(
 }
 
 /** An admin's notification to one user of the realm (404 when the realm has no such user). */
-export async function sendNotification(ctx: Context, realm: Realm, userId: number, input: Static<typeof NotificationInput>): Promise<NotificationBody> {
+export async function sendNotification(ctx: ActingContext, realm: Realm, userId: number, input: Static<typeof NotificationInput>): Promise<NotificationBody> {
+  ctx.actor.assertHolds('realm.activity.write', realm.uid);
   const [sent] = await createNotifications(ctx, realm, [userId], checkContent(input));
   if (!sent) throw notFound('User');
   return notificationBody(sent);

@@ -1,5 +1,6 @@
 import { and, asc, eq } from 'drizzle-orm';
 import type { Static } from '@sinclair/typebox';
+import type { ActingContext } from '../admin-auth/principal.js';
 import type { Context } from '../context.js';
 import { FieldErrors, notFound } from '../errors/index.js';
 import { hashSecret, randomSecret } from '../security/secrets.js';
@@ -88,7 +89,8 @@ export const CLIENT_SORTABLE = {
   id: oauthClients.id, uid: oauthClients.uid, name: oauthClients.name, created_at: oauthClients.createdAt, updated_at: oauthClients.updatedAt,
 };
 
-export async function listClients(ctx: Context, realm: Realm, page: Page, query: ListParams) {
+export async function listClients(ctx: ActingContext, realm: Realm, page: Page, query: ListParams) {
+  ctx.actor.assertHolds('realms.read', realm.uid);
   const realmId = realm.id;
   const where = and(eq(oauthClients.realmId, realmId), textSearch(query.query, [oauthClients.name, oauthClients.uid]));
   const rows = await ctx.db.select({ client: oauthClients, total: totalCount }).from(oauthClients).where(where)
@@ -97,12 +99,14 @@ export async function listClients(ctx: Context, realm: Realm, page: Page, query:
   return { items: rows.map((row) => clientBody(row.client)), total };
 }
 
-export async function getClient(ctx: Context, realm: Realm, id: number): Promise<OAuthClientBody> {
+export async function getClient(ctx: ActingContext, realm: Realm, id: number): Promise<OAuthClientBody> {
+  ctx.actor.assertHolds('realms.read', realm.uid);
   return clientBody(await findClient(ctx, realm, id));
 }
 
 /** The secret is shown in this answer only; the database keeps its SHA-256 hash. */
-export async function createClient(ctx: Context, realm: Realm, input: OAuthClientInput): Promise<OAuthClientBody> {
+export async function createClient(ctx: ActingContext, realm: Realm, input: OAuthClientInput): Promise<OAuthClientBody> {
+  ctx.actor.assertHolds('realms.manage', realm.uid);
   const realmId = realm.id;
   const errors = new FieldErrors();
   const checked = checkInput(input, true, errors);
@@ -124,7 +128,8 @@ export async function createClient(ctx: Context, realm: Realm, input: OAuthClien
 }
 
 /** Partial: attributes left out keep their value (only those sent are written). The secret never changes here. */
-export async function updateClient(ctx: Context, realm: Realm, id: number, input: OAuthClientInput): Promise<OAuthClientBody> {
+export async function updateClient(ctx: ActingContext, realm: Realm, id: number, input: OAuthClientInput): Promise<OAuthClientBody> {
+  ctx.actor.assertHolds('realms.manage', realm.uid);
   const row = await findClient(ctx, realm, id);
   const errors = new FieldErrors();
   const checked = checkInput(input, false, errors);
@@ -142,7 +147,8 @@ export async function updateClient(ctx: Context, realm: Realm, id: number, input
 }
 
 /** Its codes and tokens go with it (cascade): a removed client's tokens stop working. */
-export async function deleteClient(ctx: Context, realm: Realm, id: number): Promise<void> {
+export async function deleteClient(ctx: ActingContext, realm: Realm, id: number): Promise<void> {
+  ctx.actor.assertHolds('realms.manage', realm.uid);
   const row = await findClient(ctx, realm, id);
   await ctx.db.delete(oauthClients).where(eq(oauthClients.id, row.id));
   // Its tokens went with it.

@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, inArray, notInArray } from 'drizzle-orm';
 import type { Static } from '@sinclair/typebox';
+import type { ActingContext } from '../admin-auth/principal.js';
 import type { Context } from '../context.js';
 import type { Db } from '../db/connect.js';
 import { totalCount, totalOf, type Page } from '../db/paging.js';
@@ -116,14 +117,21 @@ async function writeSteps(tx: Db, originationId: number, steps: Steps, current: 
   await tx.delete(originationTasks).where(and(eq(originationTasks.originationId, originationId), notInArray(originationTasks.id, written)));
 }
 
-export async function getOrigination(ctx: Context, realm: Realm, id: number): Promise<OriginationBody> {
+export async function getOrigination(ctx: ActingContext, realm: Realm, id: number): Promise<OriginationBody> {
+  ctx.actor.assertHolds('realm.originations.read', realm.uid);
+  return originationById(ctx, realm, id);
+}
+
+/** The realm's origination as the admin API shows it, or a 404 (no permission asked here). */
+async function originationById(ctx: Context, realm: Realm, id: number): Promise<OriginationBody> {
   const origination = await findOrigination(ctx.db, realm, id);
   return originationBody(origination, (await tasksOf(ctx.db, [id])).get(id)!);
 }
 
 export const ORIGINATION_SORTABLE = { id: originations.id, name: originations.name, created_at: originations.createdAt, updated_at: originations.updatedAt };
 
-export async function listOriginations(ctx: Context, realm: Realm, page: Page, query: { query?: string; sort_by?: string; order?: string }) {
+export async function listOriginations(ctx: ActingContext, realm: Realm, page: Page, query: { query?: string; sort_by?: string; order?: string }) {
+  ctx.actor.assertHolds('realm.originations.read', realm.uid);
   const where = and(eq(originations.realmId, realm.id), textSearch(query.query, [originations.name]));
   const rows = await ctx.db.select({ origination: originations, total: totalCount }).from(originations).where(where)
     .orderBy(orderOf(ORIGINATION_SORTABLE, query, originations.updatedAt, 'desc'), desc(originations.id)).limit(page.perPage).offset(page.offset);
@@ -136,7 +144,8 @@ function checkName(name: string | undefined): void {
   if (name !== undefined && !name.trim()) throw invalidField('name', "can't be blank");
 }
 
-export async function createOrigination(ctx: Context, realm: Realm, input: Static<typeof OriginationInput>): Promise<OriginationBody> {
+export async function createOrigination(ctx: ActingContext, realm: Realm, input: Static<typeof OriginationInput>): Promise<OriginationBody> {
+  ctx.actor.assertHolds('realm.originations.manage', realm.uid);
   checkName(input.name);
   checkSteps(input.steps, []);
   const now = ctx.clock.now();
@@ -147,11 +156,12 @@ export async function createOrigination(ctx: Context, realm: Realm, input: Stati
     await writeSteps(tx, row.id, input.steps, []);
     return row.id;
   });
-  return getOrigination(ctx, realm, id);
+  return originationById(ctx, realm, id);
 }
 
 /** PUT is partial; `steps`, when given, is the whole new structure (see writeSteps). */
-export async function updateOrigination(ctx: Context, realm: Realm, id: number, changes: Static<typeof OriginationChanges>): Promise<OriginationBody> {
+export async function updateOrigination(ctx: ActingContext, realm: Realm, id: number, changes: Static<typeof OriginationChanges>): Promise<OriginationBody> {
+  ctx.actor.assertHolds('realm.originations.manage', realm.uid);
   checkName(changes.name);
   await ctx.db.transaction(async (tx) => {
     await findOrigination(tx, realm, id, 'update');
@@ -164,11 +174,12 @@ export async function updateOrigination(ctx: Context, realm: Realm, id: number, 
       name: changes.name?.trim(), deadlineDays: changes.deadline_days, updatedAt: ctx.clock.now(),
     }).where(eq(originations.id, id));
   });
-  return getOrigination(ctx, realm, id);
+  return originationById(ctx, realm, id);
 }
 
 /** An origination that has submissions is kept (409): they show its name and tasks. */
-export async function deleteOrigination(ctx: Context, realm: Realm, id: number): Promise<void> {
+export async function deleteOrigination(ctx: ActingContext, realm: Realm, id: number): Promise<void> {
+  ctx.actor.assertHolds('realm.originations.manage', realm.uid);
   await ctx.db.transaction(async (tx) => {
     // The lock waits for a submission being started (which holds the row shared) and keeps new ones out.
     await findOrigination(tx, realm, id, 'update');

@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, inArray } from 'drizzle-orm';
 import type { Static } from '@sinclair/typebox';
+import type { ActingContext } from '../admin-auth/principal.js';
 import type { Context } from '../context.js';
 import type { Db } from '../db/connect.js';
 import { textSearch } from '../db/like.js';
@@ -49,7 +50,13 @@ export async function isMember(db: Db, groupId: number, adminId: number): Promis
   return row !== undefined;
 }
 
-export async function getGroup(ctx: Context, realm: Realm, id: number): Promise<GroupBody> {
+export async function getGroup(ctx: ActingContext, realm: Realm, id: number): Promise<GroupBody> {
+  ctx.actor.assertHolds('realm.originations.read', realm.uid);
+  return groupById(ctx, realm, id);
+}
+
+/** The realm's group as the admin API shows it, or a 404 (no permission asked here). */
+async function groupById(ctx: Context, realm: Realm, id: number): Promise<GroupBody> {
   const group = await findGroup(ctx.db, realm, id);
   return groupBody(group, await membersOf(ctx.db, [id]));
 }
@@ -58,7 +65,8 @@ export const GROUP_SORTABLE = {
   id: reviewerGroups.id, name: reviewerGroups.name, created_at: reviewerGroups.createdAt, updated_at: reviewerGroups.updatedAt,
 };
 
-export async function listGroups(ctx: Context, realm: Realm, page: Page, query: ListParams) {
+export async function listGroups(ctx: ActingContext, realm: Realm, page: Page, query: ListParams) {
+  ctx.actor.assertHolds('realm.originations.read', realm.uid);
   const where = and(eq(reviewerGroups.realmId, realm.id), textSearch(query.query, [reviewerGroups.name]));
   const rows = await ctx.db.select({ group: reviewerGroups, total: totalCount }).from(reviewerGroups).where(where)
     .orderBy(orderOf(GROUP_SORTABLE, query, reviewerGroups.name, 'asc'), desc(reviewerGroups.id)).limit(page.perPage).offset(page.offset);
@@ -90,7 +98,8 @@ async function setMembers(tx: Db, groupId: number, ids: number[] | undefined): P
   if (ids.length) await tx.insert(reviewerGroupMembers).values(ids.map((adminId) => ({ groupId, adminId })));
 }
 
-export async function createGroup(ctx: Context, realm: Realm, input: Static<typeof GroupChanges> & { name: string }): Promise<GroupBody> {
+export async function createGroup(ctx: ActingContext, realm: Realm, input: Static<typeof GroupChanges> & { name: string }): Promise<GroupBody> {
+  ctx.actor.assertHolds('realm.originations.manage', realm.uid);
   const ids = await checkInput(ctx, realm, input);
   const now = ctx.clock.now();
   const id = await ctx.db.transaction(async (tx) => {
@@ -99,11 +108,12 @@ export async function createGroup(ctx: Context, realm: Realm, input: Static<type
     await setMembers(tx, row.id, ids);
     return row.id;
   }).catch(nameTaken);
-  return getGroup(ctx, realm, id);
+  return groupById(ctx, realm, id);
 }
 
 /** PUT is partial; `member_ids`, when given, replaces the members. */
-export async function updateGroup(ctx: Context, realm: Realm, id: number, input: Static<typeof GroupChanges>): Promise<GroupBody> {
+export async function updateGroup(ctx: ActingContext, realm: Realm, id: number, input: Static<typeof GroupChanges>): Promise<GroupBody> {
+  ctx.actor.assertHolds('realm.originations.manage', realm.uid);
   await findGroup(ctx.db, realm, id);
   const ids = await checkInput(ctx, realm, input);
   await ctx.db.transaction(async (tx) => {
@@ -112,11 +122,12 @@ export async function updateGroup(ctx: Context, realm: Realm, id: number, input:
     await tx.update(reviewerGroups).set({ name: input.name?.trim(), updatedAt: ctx.clock.now() }).where(eq(reviewerGroups.id, id));
     await setMembers(tx, id, ids);
   }).catch(nameTaken);
-  return getGroup(ctx, realm, id);
+  return groupById(ctx, realm, id);
 }
 
 /** Submissions assigned to the group become unassigned, or stay with the admin picked from it. */
-export async function deleteGroup(ctx: Context, realm: Realm, id: number): Promise<void> {
+export async function deleteGroup(ctx: ActingContext, realm: Realm, id: number): Promise<void> {
+  ctx.actor.assertHolds('realm.originations.manage', realm.uid);
   await findGroup(ctx.db, realm, id);
   await ctx.db.delete(reviewerGroups).where(eq(reviewerGroups.id, id));
 }

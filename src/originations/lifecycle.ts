@@ -1,4 +1,5 @@
 import { and, eq } from 'drizzle-orm';
+import type { ActingContext } from '../admin-auth/principal.js';
 import type { Context } from '../context.js';
 import type { Db } from '../db/connect.js';
 import { FieldErrors, invalidField, notFound } from '../errors/index.js';
@@ -39,7 +40,8 @@ async function changeOpen(ctx: Context, realm: Realm, id: number, decide: (submi
  * (admin_id alone), or nobody (neither). An admin must be an active team member who may review the
  * realm's submissions.
  */
-export function assignSubmission(ctx: Context, realm: Realm, id: number, input: { group_id?: number | null; admin_id?: number | null }) {
+export function assignSubmission(ctx: ActingContext, realm: Realm, id: number, input: { group_id?: number | null; admin_id?: number | null }) {
+  ctx.actor.assertHolds('realm.originations.review', realm.uid);
   return changeOpen(ctx, realm, id, async (_submission, tx) => {
     const groupId = input.group_id ?? null;
     const adminId = input.admin_id ?? null;
@@ -58,7 +60,8 @@ export function assignSubmission(ctx: Context, realm: Realm, id: number, input: 
  * Moves the deadline by `days` (1 to 365 at a time, at most 3650 in all). A submission whose
  * origination has no deadline has none to move (422).
  */
-export function extendDeadline(ctx: Context, realm: Realm, id: number, days: number) {
+export function extendDeadline(ctx: ActingContext, realm: Realm, id: number, days: number) {
+  ctx.actor.assertHolds('realm.originations.review', realm.uid);
   return changeOpen(ctx, realm, id, async (submission, tx) => {
     if (submission.status === 'pending' && submission.deadlineAt === null) throw invalidField('days', 'cannot extend a submission without a deadline');
     if (submission.status === 'not_started' && (await findOrigination(tx, realm, submission.originationId)).deadlineDays === null) {
@@ -70,7 +73,8 @@ export function extendDeadline(ctx: Context, realm: Realm, id: number, days: num
   });
 }
 
-export function cancelSubmission(ctx: Context, realm: Realm, id: number, reason: string) {
+export function cancelSubmission(ctx: ActingContext, realm: Realm, id: number, reason: string) {
+  ctx.actor.assertHolds('realm.originations.review', realm.uid);
   if (!reason.trim()) throw invalidField('reason', "can't be blank");
   return changeOpen(ctx, realm, id, () => ({ status: 'canceled', canceledAt: ctx.clock.now(), cancellationReason: reason.trim() }));
 }

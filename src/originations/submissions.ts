@@ -1,4 +1,5 @@
 import { and, desc, eq, inArray, type SQL } from 'drizzle-orm';
+import type { ActingContext } from '../admin-auth/principal.js';
 import type { Context } from '../context.js';
 import type { Db } from '../db/connect.js';
 import { textSearch } from '../db/like.js';
@@ -55,7 +56,8 @@ export async function begin(
 }
 
 /** Admin: a submission of the origination for a user of the realm; started now unless `start` is false. */
-export async function startSubmission(ctx: Context, realm: Realm, originationId: number, input: { user_id: number; start?: boolean }): Promise<SubmissionBody> {
+export async function startSubmission(ctx: ActingContext, realm: Realm, originationId: number, input: { user_id: number; start?: boolean }): Promise<SubmissionBody> {
+  ctx.actor.assertHolds('realm.originations.review', realm.uid);
   const row = await ctx.db.transaction(async (tx) => {
     // Shared: the origination cannot be deleted while its submission is being made.
     const origination = await findOrigination(tx, realm, originationId, 'share');
@@ -80,7 +82,8 @@ export async function findSubmission(db: Db, realm: Realm, id: number): Promise<
   return row;
 }
 
-export async function getSubmission(ctx: Context, realm: Realm, id: number): Promise<SubmissionBody> {
+export async function getSubmission(ctx: ActingContext, realm: Realm, id: number): Promise<SubmissionBody> {
+  ctx.actor.assertHolds('realm.originations.read', realm.uid);
   return bodyOf(ctx, await findSubmission(ctx.db, realm, id));
 }
 
@@ -102,7 +105,8 @@ async function listOf(ctx: Context, userId: number, page: Page, query: ListParam
   return { items, total: await totalOf(rows, page, ctx.db, submissions, where) };
 }
 
-export async function listUserSubmissions(ctx: Context, realm: Realm, userId: number, page: Page, query: ListParams) {
+export async function listUserSubmissions(ctx: ActingContext, realm: Realm, userId: number, page: Page, query: ListParams) {
+  ctx.actor.assertHolds('realm.originations.read', realm.uid);
   await findRealmUser(ctx.db, realm, userId);
   return listOf(ctx, userId, page, query);
 }

@@ -1,6 +1,7 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
+import type { ActingContext } from '../admin-auth/principal.js';
 import type { Context } from '../context.js';
 import { installationAccount } from '../account/account.js';
 import { checkUpload, extensionOf, type IncomingFile } from '../storage/checks.js';
@@ -38,7 +39,8 @@ async function swapAvatar(ctx: Context, realm: Realm, userId: number, avatar: Av
  * The new image is stored first and the reference swapped after; the image replaced is removed after
  * the commit, and the new one when the swap fails, so no image is left that nothing refers to.
  */
-export async function setAvatar(ctx: Context, realm: Realm, userId: number, upload: IncomingFile | undefined): Promise<RealmUserBody> {
+export async function setAvatar(ctx: ActingContext, realm: Realm, userId: number, upload: IncomingFile | undefined): Promise<RealmUserBody> {
+  ctx.actor.assertHolds('realm.users.write', realm.uid);
   await findRealmUser(ctx.db, realm, userId);
   const account = await installationAccount(ctx);
   const file = await checkUpload(upload, {
@@ -64,6 +66,7 @@ export async function setAvatar(ctx: Context, realm: Realm, userId: number, uplo
   return swapped.user;
 }
 
-export async function deleteAvatar(ctx: Context, realm: Realm, userId: number): Promise<void> {
+export async function deleteAvatar(ctx: ActingContext, realm: Realm, userId: number): Promise<void> {
+  ctx.actor.assertHolds('realm.users.write', realm.uid);
   await removeAvatarObjects(ctx, [(await swapAvatar(ctx, realm, userId, null)).replaced]);
 }

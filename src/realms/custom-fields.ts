@@ -1,6 +1,7 @@
 import { and, asc, count, eq, sql } from 'drizzle-orm';
 import type { Static } from '@sinclair/typebox';
 import type { CustomFieldInput as CustomFieldInputSchema, CustomFieldModel } from './schema.js';
+import type { ActingContext } from '../admin-auth/principal.js';
 import type { Context } from '../context.js';
 import type { Db } from '../db/connect.js';
 import { prepared } from '../db/prepared.js';
@@ -70,7 +71,8 @@ export const CUSTOM_FIELD_SORTABLE = {
   id: customFields.id, key: customFields.key, name: customFields.name, type: customFields.type, created_at: customFields.createdAt, updated_at: customFields.updatedAt,
 };
 
-export async function listCustomFields(ctx: Context, realm: Realm, page: Page, query: ListParams) {
+export async function listCustomFields(ctx: ActingContext, realm: Realm, page: Page, query: ListParams) {
+  ctx.actor.assertHolds('realms.read', realm.uid);
   const where = and(eq(customFields.realmId, realm.id), textSearch(query.query, [customFields.key, customFields.name]));
   const rows = await ctx.db.select({ field: customFields, total: totalCount }).from(customFields).where(where)
     .orderBy(orderOf(CUSTOM_FIELD_SORTABLE, query, customFields.id, 'asc'), asc(customFields.id)).limit(page.perPage).offset(page.offset);
@@ -118,7 +120,8 @@ function definitionOf(input: CustomFieldInput, before: CustomField | undefined):
 
 const keyTaken = () => invalidField('key', 'has already been taken');
 
-export async function createCustomField(ctx: Context, realm: Realm, input: CustomFieldInput): Promise<CustomFieldBody> {
+export async function createCustomField(ctx: ActingContext, realm: Realm, input: CustomFieldInput): Promise<CustomFieldBody> {
+  ctx.actor.assertHolds('realms.manage', realm.uid);
   const definition = definitionOf(input, undefined);
   const now = ctx.clock.now();
   const field = await ctx.db.transaction(async (tx) => {
@@ -152,7 +155,8 @@ async function storedValues(db: Db, realmId: number, key: string): Promise<unkno
  * PUT is partial. A new key carries the users' values along; a new type or new options must fit the
  * values users already hold, and a field becomes unique only when no two users share a value.
  */
-export async function updateCustomField(ctx: Context, realm: Realm, id: number, input: CustomFieldInput): Promise<CustomFieldBody> {
+export async function updateCustomField(ctx: ActingContext, realm: Realm, id: number, input: CustomFieldInput): Promise<CustomFieldBody> {
+  ctx.actor.assertHolds('realms.manage', realm.uid);
   const updated = await ctx.db.transaction(async (tx) => {
     await lockFieldValues(tx, realm.id);
     const before = await findField(tx, realm, id);
@@ -186,7 +190,8 @@ export async function updateCustomField(ctx: Context, realm: Realm, id: number, 
 }
 
 /** Deletes the field and every user's value of it. */
-export async function deleteCustomField(ctx: Context, realm: Realm, id: number): Promise<void> {
+export async function deleteCustomField(ctx: ActingContext, realm: Realm, id: number): Promise<void> {
+  ctx.actor.assertHolds('realms.manage', realm.uid);
   await ctx.db.transaction(async (tx) => {
     const field = await findField(tx, realm, id);
     await tx.delete(customFields).where(eq(customFields.id, id));

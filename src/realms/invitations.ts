@@ -1,6 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { isEmail, normalizeEmail } from '../admin-auth/team.js';
-import type { Context } from '../context.js';
+import type { ActingContext } from '../admin-auth/principal.js';
 import { queueTemplatedMail } from '../email-templates/queue.js';
 import { invalidField, signUpDisabled } from '../errors/index.js';
 import { issueLink } from './links.js';
@@ -20,7 +20,8 @@ export interface InvitationBody {
  * that fixes the account's email to the invited address. Inviting an address again replaces its
  * earlier link. The token goes only into the mail.
  */
-export async function inviteRealmUser(ctx: Context, realm: Realm, rawEmail: string): Promise<InvitationBody> {
+export async function inviteRealmUser(ctx: ActingContext, realm: Realm, rawEmail: string): Promise<InvitationBody> {
+  ctx.actor.assertHolds('realm.users.write', realm.uid);
   if (realm.activationMode === 'disabled') throw signUpDisabled();
   const email = normalizeEmail(rawEmail);
   if (!email) throw invalidField('email', "can't be blank");

@@ -1,12 +1,15 @@
 import { and, desc, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Static } from '@sinclair/typebox';
+import type { ActingContext } from '../admin-auth/principal.js';
 import type { Context } from '../context.js';
 import { totalCount, totalOf, type Page } from '../db/paging.js';
 import { notFound } from '../errors/index.js';
 import { INT32_MAX } from '../http/models.js';
+import type { Realm } from './realms.js';
 import { endRealmSession } from './sessions.js';
 import { realmSessions } from '../tables/realms.js';
 import type { SessionModel } from './schema.js';
+import { findRealmUser } from './users.js';
 
 export type SessionBody = Static<typeof SessionModel>;
 
@@ -42,4 +45,18 @@ export async function listUserSessions(ctx: Context, userId: number, page: Page,
 export async function endUserSession(ctx: Context, userId: number, id: number): Promise<void> {
   // The id column is 32-bit: past that no session has the id, and the database would refuse the comparison.
   if (id > INT32_MAX || !await endRealmSession(ctx, id, userId)) throw notFound('Session');
+}
+
+/** GET .../users/{id}/sessions: the user's active sessions, as the user sees them in the profile API (none `current`). */
+export async function listRealmUserSessions(ctx: ActingContext, realm: Realm, id: number, page: Page): Promise<{ items: SessionBody[]; total: number }> {
+  ctx.actor.assertHolds('realm.users.read', realm.uid);
+  const user = await findRealmUser(ctx.db, realm, id);
+  return listUserSessions(ctx, user.id, page, null);
+}
+
+/** DELETE .../users/{id}/sessions/{session_id}: ends one session of the realm's user. */
+export async function endRealmUserSession(ctx: ActingContext, realm: Realm, id: number, sessionId: number): Promise<void> {
+  ctx.actor.assertHolds('realm.users.write', realm.uid);
+  const user = await findRealmUser(ctx.db, realm, id);
+  await endUserSession(ctx, user.id, sessionId);
 }

@@ -3,6 +3,7 @@ import { and, desc, eq, getTableColumns, isNull, sql, type SQL } from 'drizzle-o
 import type { Static } from '@sinclair/typebox';
 import type { AvatarModel, RealmUserInput as RealmUserInputSchema, RealmUserModel } from './schema.js';
 import { orderOf } from '../db/sorting.js';
+import type { ActingContext } from '../admin-auth/principal.js';
 import type { Context } from '../context.js';
 import type { Db } from '../db/connect.js';
 import { textSearch } from '../db/like.js';
@@ -111,8 +112,13 @@ export interface RealmUserListQuery {
   order?: string;
 }
 
-/** A page of the realm's users; `matching` (a segment's condition, say) narrows them further. */
-export async function listRealmUsers(ctx: Context, realm: Realm, page: Page, query: RealmUserListQuery, matching?: SQL) {
+export async function listRealmUsers(ctx: ActingContext, realm: Realm, page: Page, query: RealmUserListQuery) {
+  ctx.actor.assertHolds('realm.users.read', realm.uid);
+  return realmUsersPage(ctx, realm, page, query);
+}
+
+/** A page of the realm's users; `matching` (a segment's condition, say) narrows them further (no permission asked here). */
+export async function realmUsersPage(ctx: Context, realm: Realm, page: Page, query: RealmUserListQuery, matching?: SQL) {
   const fullName = sql`concat_ws(' ', nullif(${realmUsers.firstName}, ''), nullif(${realmUsers.lastName}, ''), nullif(${realmUsers.secondLastName}, ''))`;
   const where = and(eq(realmUsers.realmId, realm.id), textSearch(query.query, [realmUsers.email, realmUsers.username, fullName]), matching);
   // One after the other: inside a request's transaction both would share its one connection (the fields are cached anyway).
@@ -131,7 +137,13 @@ export async function findRealmUser(db: Db, realm: Realm, id: number, lock = fal
   return user;
 }
 
-export async function getRealmUser(ctx: Context, realm: Realm, id: number): Promise<RealmUserBody> {
+export async function getRealmUser(ctx: ActingContext, realm: Realm, id: number): Promise<RealmUserBody> {
+  ctx.actor.assertHolds('realm.users.read', realm.uid);
+  return realmUserById(ctx, realm, id);
+}
+
+/** The realm's user as the admin API shows it, or a 404 (no permission asked here). */
+async function realmUserById(ctx: Context, realm: Realm, id: number): Promise<RealmUserBody> {
   const [row] = await ctx.db.select({ user: realmUsers, lockedUntil: signInLockedUntil(ctx.clock.now()) }).from(realmUsers)
     .where(and(eq(realmUsers.id, id), eq(realmUsers.realmId, realm.id)));
   const fields = await fieldsOf(ctx, realm.id);
@@ -284,12 +296,14 @@ async function saveRealmUser(
 }
 
 /** An administrator vouches for the addresses it writes. */
-export async function createRealmUser(ctx: Context, realm: Realm, input: RealmUserInput): Promise<RealmUserBody> {
+export async function createRealmUser(ctx: ActingContext, realm: Realm, input: RealmUserInput): Promise<RealmUserBody> {
+  ctx.actor.assertHolds('realm.users.write', realm.uid);
   return (await saveRealmUser(ctx, realm, null, input, { emailVerified: true })).body;
 }
 
 /** PUT is partial: attributes and custom fields left out keep their value. */
-export async function updateRealmUser(ctx: Context, realm: Realm, id: number, input: RealmUserInput): Promise<RealmUserBody> {
+export async function updateRealmUser(ctx: ActingContext, realm: Realm, id: number, input: RealmUserInput): Promise<RealmUserBody> {
+  ctx.actor.assertHolds('realm.users.write', realm.uid);
   const self = await findRealmUser(ctx.db, realm, id);
   return (await saveRealmUser(ctx, realm, self, input, { emailVerified: true })).body;
 }
@@ -305,9 +319,10 @@ export async function proveAddress(ctx: Context, userId: number): Promise<void> 
  * Lets an inactive user (a moderated sign-up, or one who has not followed the activation link) sign
  * in; an active user is left unchanged.
  */
-export async function activateRealmUser(ctx: Context, realm: Realm, id: number): Promise<RealmUserBody> {
+export async function activateRealmUser(ctx: ActingContext, realm: Realm, id: number): Promise<RealmUserBody> {
+  ctx.actor.assertHolds('realm.users.write', realm.uid);
   const user = await findRealmUser(ctx.db, realm, id);
-  if (user.active) return getRealmUser(ctx, realm, id);
+  if (user.active) return realmUserById(ctx, realm, id);
   const fields = await fieldsOf(ctx, realm.id);
   const now = ctx.clock.now();
   const body = await ctx.db.transaction(async (tx) => {
@@ -320,14 +335,15 @@ export async function activateRealmUser(ctx: Context, realm: Realm, id: number):
     return shown;
   });
   ctx.caches.changed('customers', `user:${id}`);
-  return body ?? getRealmUser(ctx, realm, id);
+  return body ?? realmUserById(ctx, realm, id);
 }
 
 /**
  * The avatar removed is the one the deletion saw, so an upload committed just before it is not left
  * behind; the user's row is locked first, so the attachments dropped with it are all there are.
  */
-export async function deleteRealmUser(ctx: Context, realm: Realm, id: number): Promise<void> {
+export async function deleteRealmUser(ctx: ActingContext, realm: Realm, id: number): Promise<void> {
+  ctx.actor.assertHolds('realm.users.write', realm.uid);
   const deleted = await ctx.db.transaction(async (tx) => {
     const mine = and(eq(realmUsers.id, id), eq(realmUsers.realmId, realm.id));
     await findRealmUser(tx, realm, id, true);
@@ -343,7 +359,8 @@ export async function deleteRealmUser(ctx: Context, realm: Realm, id: number): P
 }
 
 /** DELETE .../users/{id}/sessions: every session of the user ends, and every access token tied to one. */
-export async function endRealmUserSessions(ctx: Context, realm: Realm, id: number): Promise<number> {
+export async function endRealmUserSessions(ctx: ActingContext, realm: Realm, id: number): Promise<number> {
+  ctx.actor.assertHolds('realm.users.write', realm.uid);
   const user = await findRealmUser(ctx.db, realm, id);
   return revokeUserSessions(ctx, user.id);
 }

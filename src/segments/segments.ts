@@ -10,7 +10,7 @@ import { orderOf } from '../db/sorting.js';
 import { FieldErrors, forbidden, invalidField, notFound } from '../errors/index.js';
 import { fieldsOf } from '../realms/custom-fields.js';
 import { findRealmByUid, type Realm } from '../realms/realms.js';
-import { listRealmUsers } from '../realms/users.js';
+import { realmUsersPage } from '../realms/users.js';
 import { realms } from '../tables/realms.js';
 import { segmentCondition } from './compile.js';
 import { namesPersonalData, parseFilters, type FilterNode } from './filters.js';
@@ -184,7 +184,7 @@ export async function previewMatches(ctx: ActingContext, input: Static<typeof Fi
   const tree = await checkedFilters(ctx, realm, input.filters);
   const condition = segmentCondition(realm.id, tree, ctx.clock.now());
   const first = { page: 1, perPage: PREVIEWED_USERS, offset: 0 };
-  const { items, total } = await withinCountTimeout(ctx, (db) => listRealmUsers({ ...ctx, db }, realm, first, {}, condition));
+  const { items, total } = await withinCountTimeout(ctx, (db) => realmUsersPage({ ...ctx, db }, realm, first, {}, condition));
   return { matches_count: total, users: items };
 }
 

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
+import type { ActingContext } from '../admin-auth/principal.js';
 import type { Context } from '../context.js';
 import type { Db } from '../db/connect.js';
 import { installationAccount } from '../account/account.js';
@@ -9,6 +10,7 @@ import { INT32_MAX } from '../http/models.js';
 import { isFileQuestion, type AnswerAttachment } from '../originations/attachments.js';
 import { answerAttachments } from '../tables/originations.js';
 import type { Customer } from '../realms/credential.js';
+import type { Realm } from '../realms/realms.js';
 import { CHECKED_EXTENSIONS, FileInspection, isImage, extensionOf, mediaTypeOf, missingFile, refuseFile } from '../storage/checks.js';
 import { storeInspected } from '../storage/receive.js';
 import { removeObjects, type StoredObject } from '../storage/storage.js';
@@ -110,8 +112,14 @@ export interface AttachmentFile {
   inline: boolean;
 }
 
-/** An attachment's file, for its owner (`userId`) or for an admin of its realm; null when there is none. */
-export async function readAttachment(ctx: Context, uuid: string, owner: { realmId: number; userId?: number }): Promise<AttachmentFile | null> {
+/** Admin: the file of any attachment of the realm's users; null when there is none. */
+export async function readAttachment(ctx: ActingContext, realm: Realm, uuid: string): Promise<AttachmentFile | null> {
+  ctx.actor.assertHolds('realm.originations.read', realm.uid);
+  return attachmentFile(ctx, uuid, { realmId: realm.id });
+}
+
+/** An attachment's file, for its owner (`userId`) or for an admin of its realm; null when there is none (no permission asked here). */
+export async function attachmentFile(ctx: Context, uuid: string, owner: { realmId: number; userId?: number }): Promise<AttachmentFile | null> {
   const attachment = await findAttachment(ctx, uuid, owner);
   // Deleted between the lookup and the read: gone, as it is to everyone from now on.
   const object = attachment && await ctx.storage.get(attachment.storageKey);

@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
 import type { Static } from '@sinclair/typebox';
+import type { ActingContext } from '../../admin-auth/principal.js';
 import type { Context } from '../../context.js';
 import { FieldErrors, integrationMissing } from '../../errors/index.js';
 import type { Realm } from '../../realms/realms.js';
@@ -36,7 +37,10 @@ async function requireIntegration(ctx: Context, realm: Realm): Promise<ZendeskIn
   return row;
 }
 
-export const getZendeskIntegration = async (ctx: Context, realm: Realm) => integrationBody(await requireIntegration(ctx, realm));
+export async function getZendeskIntegration(ctx: ActingContext, realm: Realm): Promise<ZendeskIntegrationBody> {
+  ctx.actor.assertHolds('realms.manage', realm.uid);
+  return integrationBody(await requireIntegration(ctx, realm));
+}
 
 /** The shared secret in clear, to sign with. */
 export const sharedSecretOf = (ctx: Context, row: ZendeskIntegration) => unseal(secretsKey(ctx.config), row.sealedSecret, sealContext(row.realmId));
@@ -65,7 +69,8 @@ function checked(input: Input, stored: ZendeskIntegration | undefined) {
  * Sets up or changes a realm's integration. Partial once configured: attributes left out keep their
  * value, the shared secret included. The secret is stored sealed and never answered.
  */
-export async function putZendeskIntegration(ctx: Context, realm: Realm, input: Input): Promise<ZendeskIntegrationBody> {
+export async function putZendeskIntegration(ctx: ActingContext, realm: Realm, input: Input): Promise<ZendeskIntegrationBody> {
+  ctx.actor.assertHolds('realms.manage', realm.uid);
   const stored = await findZendeskIntegration(ctx, realm);
   const { subdomain, keyId, secret } = checked(input, stored);
   const now = ctx.clock.now();
@@ -81,7 +86,8 @@ export async function putZendeskIntegration(ctx: Context, realm: Realm, input: I
   return integrationBody(row);
 }
 
-export async function deleteZendeskIntegration(ctx: Context, realm: Realm): Promise<void> {
+export async function deleteZendeskIntegration(ctx: ActingContext, realm: Realm): Promise<void> {
+  ctx.actor.assertHolds('realms.manage', realm.uid);
   const removed = await ctx.db.delete(zendeskIntegrations).where(eq(zendeskIntegrations.realmId, realm.id)).returning({ id: zendeskIntegrations.realmId });
   if (!removed.length) throw integrationMissing('Zendesk');
 }

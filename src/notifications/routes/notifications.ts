@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
+import { acting } from '../../admin-auth/guard.js';
 import type { Context } from '../../context.js';
 import { PERSONAL_ROUTE_NOTE } from '../../admin-auth/personal-data.js';
 import { customerOf } from '../../customers/credential.js';
@@ -9,8 +10,7 @@ import { ref, useModels } from '../../http/models.js';
 import { metaOf, pageOf, PageQuery } from '../../http/pagination.js';
 import { failures } from '../../http/responses.js';
 import { RealmUserParams } from '../../realms/schema.js';
-import { findRealmUser } from '../../realms/users.js';
-import { listInbox, openAllNotifications, openNotification } from '../inbox.js';
+import { listInbox, listUserNotifications, openAllNotifications, openNotification } from '../inbox.js';
 import { sendNotification } from '../notifications.js';
 import { InboxModel, LIMITS, NotificationInput, NotificationModel, NotificationParams, OpenedAllModel } from '../schema.js';
 
@@ -33,7 +33,7 @@ export function notificationAdminRoutes(ctx: Context): FastifyPluginAsync {
       },
     }, async (request, reply) => {
       const realm = request.realm;
-      return reply.code(201).send(await sendNotification(ctx, realm, request.params.id, request.body));
+      return reply.code(201).send(await sendNotification(acting(ctx, request), realm, request.params.id, request.body));
     });
 
     app.get('/customers/:realm_uid/users/:id/notifications', {
@@ -45,9 +45,8 @@ export function notificationAdminRoutes(ctx: Context): FastifyPluginAsync {
         params: RealmUserParams, querystring: Type.Object(PageQuery), response: { 200: ref(InboxModel), ...failures(401, 403, 404) },
       },
     }, async (request) => {
-      const user = await findRealmUser(ctx.db, request.realm, request.params.id);
       const page = pageOf(request.query);
-      const { items, total, unread } = await listInbox(ctx, user.id, page);
+      const { items, total, unread } = await listUserNotifications(acting(ctx, request), request.realm, request.params.id, page);
       return { notifications: items, meta: metaOf(total, page), unread_count: unread };
     });
   };

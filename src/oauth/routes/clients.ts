@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { acting } from '../../admin-auth/guard.js';
 import type { Context } from '../../context.js';
 import { ref, useModels } from '../../http/models.js';
 import { ListQuery } from '../../http/list-query.js';
@@ -27,14 +28,14 @@ export function oauthClientRoutes(ctx: Context): FastifyPluginAsync {
       },
     }, async (request) => {
       const page = pageOf(request.query);
-      const { items, total } = await listClients(ctx, request.realm, page, request.query);
+      const { items, total } = await listClients(acting(ctx, request), request.realm, page, request.query);
       return { oauth_clients: items, meta: metaOf(total, page) };
     });
 
     app.get('/customers/:realm_uid/oauth_clients/:id', {
       config: read,
       schema: { tags, summary: 'Show an OAuth client', params: ClientParams, response: { 200: ref(OAuthClientModel), ...failures(401, 403, 404) } },
-    }, async (request) => getClient(ctx, request.realm, request.params.id));
+    }, async (request) => getClient(acting(ctx, request), request.realm, request.params.id));
 
     app.post('/customers/:realm_uid/oauth_clients', {
       config: write,
@@ -43,7 +44,7 @@ export function oauthClientRoutes(ctx: Context): FastifyPluginAsync {
         description: 'Answers the client with its `uid` (client_id) and `secret` (client_secret); the secret is shown only here.',
         params: RealmParam, body: OAuthClientInput, response: { 201: ref(OAuthClientModel), ...failures(401, 403, 404, 422) },
       },
-    }, async (request, reply) => reply.code(201).send(await createClient(ctx, request.realm, request.body)));
+    }, async (request, reply) => reply.code(201).send(await createClient(acting(ctx, request), request.realm, request.body)));
 
     app.put('/customers/:realm_uid/oauth_clients/:id', {
       config: write,
@@ -51,7 +52,7 @@ export function oauthClientRoutes(ctx: Context): FastifyPluginAsync {
         tags, summary: 'Change an OAuth client', description: 'Partial: attributes left out keep their value.',
         params: ClientParams, body: OAuthClientInput, response: { 200: ref(OAuthClientModel), ...failures(401, 403, 404, 422) },
       },
-    }, async (request) => updateClient(ctx, request.realm, request.params.id, request.body));
+    }, async (request) => updateClient(acting(ctx, request), request.realm, request.params.id, request.body));
 
     app.delete('/customers/:realm_uid/oauth_clients/:id', {
       config: write,
@@ -60,7 +61,7 @@ export function oauthClientRoutes(ctx: Context): FastifyPluginAsync {
         params: ClientParams, response: { 204: NoContent, ...failures(401, 403, 404) },
       },
     }, async (request, reply) => {
-      await deleteClient(ctx, request.realm, request.params.id);
+      await deleteClient(acting(ctx, request), request.realm, request.params.id);
       return reply.code(204).send(null);
     });
   };

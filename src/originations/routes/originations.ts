@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { acting } from '../../admin-auth/guard.js';
 import type { Context } from '../../context.js';
 import { ref, useModels } from '../../http/models.js';
 import { ListQuery } from '../../http/list-query.js';
@@ -34,7 +35,7 @@ export function originationRoutes(ctx: Context): FastifyPluginAsync {
       },
     }, async (request) => {
       const page = pageOf(request.query);
-      const { items, total } = await listOriginations(ctx, request.realm, page, request.query);
+      const { items, total } = await listOriginations(acting(ctx, request), request.realm, page, request.query);
       return { originations: items, meta: metaOf(total, page) };
     });
 
@@ -46,13 +47,13 @@ export function originationRoutes(ctx: Context): FastifyPluginAsync {
       },
     }, async (request, reply) => {
       const realm = request.realm;
-      return reply.code(201).send(await createOrigination(ctx, realm, request.body));
+      return reply.code(201).send(await createOrigination(acting(ctx, request), realm, request.body));
     });
 
     app.get('/customers/:realm_uid/originations/:id', {
       config: { access: 'realm.originations.read', target: 'realm_uid' },
       schema: { tags, summary: 'Show an origination', params: OriginationParams, response: { 200: ref(OriginationModel), ...failures(401, 403, 404) } },
-    }, async (request) => getOrigination(ctx, request.realm, request.params.id));
+    }, async (request) => getOrigination(acting(ctx, request), request.realm, request.params.id));
 
     app.put('/customers/:realm_uid/originations/:id', {
       config: { access: 'realm.originations.manage', target: 'realm_uid' },
@@ -63,7 +64,7 @@ export function originationRoutes(ctx: Context): FastifyPluginAsync {
           + `shown in submissions). A new deadline applies to submissions started afterwards. ${STRUCTURE}`,
         params: OriginationParams, body: OriginationChanges, response: { 200: ref(OriginationModel), ...failures(401, 403, 404, 422) },
       },
-    }, async (request) => updateOrigination(ctx, request.realm, request.params.id, request.body));
+    }, async (request) => updateOrigination(acting(ctx, request), request.realm, request.params.id, request.body));
 
     app.delete('/customers/:realm_uid/originations/:id', {
       config: { access: 'realm.originations.manage', target: 'realm_uid' },
@@ -72,7 +73,7 @@ export function originationRoutes(ctx: Context): FastifyPluginAsync {
         params: OriginationParams, response: { 204: NoContent, ...failures(401, 403, 404, 409) },
       },
     }, async (request, reply) => {
-      await deleteOrigination(ctx, request.realm, request.params.id);
+      await deleteOrigination(acting(ctx, request), request.realm, request.params.id);
       return reply.code(204).send(null);
     });
 
@@ -84,7 +85,7 @@ export function originationRoutes(ctx: Context): FastifyPluginAsync {
       },
     }, async (request) => {
       const page = pageOf(request.query);
-      const { items, total } = await listGroups(ctx, request.realm, page, request.query);
+      const { items, total } = await listGroups(acting(ctx, request), request.realm, page, request.query);
       return { groups: items, meta: metaOf(total, page) };
     });
 
@@ -98,13 +99,13 @@ export function originationRoutes(ctx: Context): FastifyPluginAsync {
       },
     }, async (request, reply) => {
       const realm = request.realm;
-      return reply.code(201).send(await createGroup(ctx, realm, request.body));
+      return reply.code(201).send(await createGroup(acting(ctx, request), realm, request.body));
     });
 
     app.get('/customers/:realm_uid/groups/:id', {
       config: { access: 'realm.originations.read', target: 'realm_uid' },
       schema: { tags, summary: 'Show a reviewer group', params: GroupParams, response: { 200: ref(GroupModel), ...failures(401, 403, 404) } },
-    }, async (request) => getGroup(ctx, request.realm, request.params.id));
+    }, async (request) => getGroup(acting(ctx, request), request.realm, request.params.id));
 
     app.put('/customers/:realm_uid/groups/:id', {
       config: { access: 'realm.originations.manage', target: 'realm_uid' },
@@ -112,7 +113,7 @@ export function originationRoutes(ctx: Context): FastifyPluginAsync {
         tags, summary: 'Change a reviewer group', description: `Partial; \`member_ids\`, when given, replaces the members. ${MEMBERS}`,
         params: GroupParams, body: GroupChanges, response: { 200: ref(GroupModel), ...failures(401, 403, 404, 422) },
       },
-    }, async (request) => updateGroup(ctx, request.realm, request.params.id, request.body));
+    }, async (request) => updateGroup(acting(ctx, request), request.realm, request.params.id, request.body));
 
     app.delete('/customers/:realm_uid/groups/:id', {
       config: { access: 'realm.originations.manage', target: 'realm_uid' },
@@ -122,7 +123,7 @@ export function originationRoutes(ctx: Context): FastifyPluginAsync {
         params: GroupParams, response: { 204: NoContent, ...failures(401, 403, 404) },
       },
     }, async (request, reply) => {
-      await deleteGroup(ctx, request.realm, request.params.id);
+      await deleteGroup(acting(ctx, request), request.realm, request.params.id);
       return reply.code(204).send(null);
     });
   };

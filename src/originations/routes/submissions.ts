@@ -36,7 +36,7 @@ export function submissionAdminRoutes(ctx: Context): FastifyPluginAsync {
       },
     }, async (request, reply) => {
       const realm = request.realm;
-      return reply.code(201).send(await startSubmission(ctx, realm, request.params.id, request.body));
+      return reply.code(201).send(await startSubmission(acting(ctx, request), realm, request.params.id, request.body));
     });
 
     app.get('/customers/:realm_uid/users/:id/submissions', {
@@ -49,14 +49,14 @@ export function submissionAdminRoutes(ctx: Context): FastifyPluginAsync {
       },
     }, async (request) => {
       const page = pageOf(request.query);
-      const { items, total } = await listUserSubmissions(ctx, request.realm, request.params.id, page, request.query);
+      const { items, total } = await listUserSubmissions(acting(ctx, request), request.realm, request.params.id, page, request.query);
       return { submissions: items, meta: metaOf(total, page) };
     });
 
     app.get('/customers/:realm_uid/submissions/:id', {
       config: { access: 'realm.originations.read', target: 'realm_uid' },
       schema: { tags, summary: 'Show a submission', params: SubmissionParams, response: { ...submission, ...failures(401, 403, 404) } },
-    }, async (request) => getSubmission(ctx, request.realm, request.params.id));
+    }, async (request) => getSubmission(acting(ctx, request), request.realm, request.params.id));
 
     app.put('/customers/:realm_uid/submissions/:id/assignee', {
       config: { access: 'realm.originations.review', target: 'realm_uid' },
@@ -67,7 +67,7 @@ export function submissionAdminRoutes(ctx: Context): FastifyPluginAsync {
           + `422 names each problem; ${CLOSED}`,
         params: SubmissionParams, body: AssignInput, response: { ...submission, ...failures(401, 403, 404, 409, 422) },
       },
-    }, async (request) => assignSubmission(ctx, request.realm, request.params.id, request.body));
+    }, async (request) => assignSubmission(acting(ctx, request), request.realm, request.params.id, request.body));
 
     app.post('/customers/:realm_uid/submissions/:id/extend_deadline', {
       config: { access: 'realm.originations.review', target: 'realm_uid' },
@@ -77,7 +77,7 @@ export function submissionAdminRoutes(ctx: Context): FastifyPluginAsync {
           + `a submission whose origination has no deadline has none to extend. 422 otherwise; ${CLOSED}`,
         params: SubmissionParams, body: ExtendInput, response: { ...submission, ...failures(401, 403, 404, 409, 422) },
       },
-    }, async (request) => extendDeadline(ctx, request.realm, request.params.id, request.body.days));
+    }, async (request) => extendDeadline(acting(ctx, request), request.realm, request.params.id, request.body.days));
 
     app.post('/customers/:realm_uid/submissions/:id/tasks/:task_uid/complete', {
       config: { access: 'realm.originations.review', target: 'realm_uid' },
@@ -98,6 +98,6 @@ export function submissionAdminRoutes(ctx: Context): FastifyPluginAsync {
         description: `The reason (1 to ${LIMITS.reason} characters) is shown to the user as \`cancellation_reason\`. ${CLOSED}`,
         params: SubmissionParams, body: CancelInput, response: { ...submission, ...failures(401, 403, 404, 409, 422) },
       },
-    }, async (request) => cancelSubmission(ctx, request.realm, request.params.id, request.body.reason));
+    }, async (request) => cancelSubmission(acting(ctx, request), request.realm, request.params.id, request.body.reason));
   };
 }

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
+import { acting } from '../../admin-auth/guard.js';
 import type { Context } from '../../context.js';
 import { Id, ref, useModels } from '../../http/models.js';
 import { ListQuery } from '../../http/list-query.js';
@@ -27,7 +28,7 @@ export function customFieldRoutes(ctx: Context): FastifyPluginAsync {
     }, async (request) => {
       const realm = request.realm;
       const page = pageOf(request.query);
-      const { items, total } = await listCustomFields(ctx, realm, page, request.query);
+      const { items, total } = await listCustomFields(acting(ctx, request), realm, page, request.query);
       return { custom_fields: items, meta: metaOf(total, page) };
     });
 
@@ -40,7 +41,7 @@ export function customFieldRoutes(ctx: Context): FastifyPluginAsync {
       },
     }, async (request, reply) => {
       const realm = request.realm;
-      return reply.code(201).send(await createCustomField(ctx, realm, request.body));
+      return reply.code(201).send(await createCustomField(acting(ctx, request), realm, request.body));
     });
 
     app.put('/customers/:realm_uid/custom_fields/:id', {
@@ -51,7 +52,7 @@ export function customFieldRoutes(ctx: Context): FastifyPluginAsync {
           + '`unique` can be set only while no two users share a value.',
         params: FieldParams, body: CustomFieldInput, response: { 200: ref(CustomFieldModel), ...failures(401, 403, 404, 422) },
       },
-    }, async (request) => updateCustomField(ctx, request.realm, request.params.id, request.body));
+    }, async (request) => updateCustomField(acting(ctx, request), request.realm, request.params.id, request.body));
 
     app.delete('/customers/:realm_uid/custom_fields/:id', {
       config: { access: 'realms.manage', target: 'realm_uid' },
@@ -60,7 +61,7 @@ export function customFieldRoutes(ctx: Context): FastifyPluginAsync {
         params: FieldParams, response: { 204: NoContent, ...failures(401, 403, 404) },
       },
     }, async (request, reply) => {
-      await deleteCustomField(ctx, request.realm, request.params.id);
+      await deleteCustomField(acting(ctx, request), request.realm, request.params.id);
       return reply.code(204).send(null);
     });
   };

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { acting } from '../../admin-auth/guard.js';
 import type { Context } from '../../context.js';
 import { PERSONAL_ROUTE_NOTE } from '../../admin-auth/personal-data.js';
 import { ref, useModels } from '../../http/models.js';
@@ -31,7 +32,7 @@ export function realmEventRoutes(ctx: Context): FastifyPluginAsync {
     }, async (request) => {
       const realm = request.realm;
       const page = pageOf(request.query);
-      const { items, total } = await listRealmEvents(ctx, realm, page, request.query);
+      const { items, total } = await listRealmEvents(acting(ctx, request), realm, page, request.query);
       return { events: items, meta: metaOf(total, page) };
     });
 
@@ -43,7 +44,7 @@ export function realmEventRoutes(ctx: Context): FastifyPluginAsync {
           + `users have events of, by name (at most ${CUSTOM_TYPES_MAX}). Not paginated: a vocabulary, not a log.`,
         params: RealmUidParam, response: { 200: EventTypeList, ...failures(401, 403, 404) },
       },
-    }, async (request) => ({ event_types: await eventTypesOf(ctx, request.realm) }));
+    }, async (request) => ({ event_types: await eventTypesOf(acting(ctx, request), request.realm) }));
 
     app.post('/customers/:realm_uid/users/:id/events', {
       config: { access: 'realm.activity.write', target: 'realm_uid', personal: true },
@@ -57,7 +58,7 @@ export function realmEventRoutes(ctx: Context): FastifyPluginAsync {
     }, async (request, reply) => {
       const realm = request.realm;
       const user = await findRealmUser(ctx.db, realm, request.params.id);
-      return reply.code(201).send(await recordCustomEvent(ctx, realm, user, request.body));
+      return reply.code(201).send(await recordCustomEvent(acting(ctx, request), realm, user, request.body));
     });
   };
 }

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
+import { acting } from '../../admin-auth/guard.js';
 import type { Context } from '../../context.js';
 import { PERSONAL_ROUTE_NOTE } from '../../admin-auth/personal-data.js';
 import { ref, useModels } from '../../http/models.js';
@@ -12,10 +13,10 @@ import { FILE_FORM_FAILURES, fileForm, readOneFile } from '../../http/multipart.
 import { deleteAvatar, setAvatar } from '../avatars.js';
 import { inviteRealmUser } from '../invitations.js';
 import { AvatarModel, InvitationInput, InvitationModel, RealmUidParam, RealmUserInput, RealmUserModel, RealmUserParams, RealmUserSessionParams, SessionListModel, SessionModel } from '../schema.js';
-import { endUserSession, listUserSessions } from '../user-sessions.js';
+import { endRealmUserSession, listRealmUserSessions } from '../user-sessions.js';
 
 import {
-  activateRealmUser, createRealmUser, deleteRealmUser, endRealmUserSessions, findRealmUser, getRealmUser, listRealmUsers, REALM_USER_SORTABLE, updateRealmUser,
+  activateRealmUser, createRealmUser, deleteRealmUser, endRealmUserSessions, getRealmUser, listRealmUsers, REALM_USER_SORTABLE, updateRealmUser,
 } from '../users.js';
 
 const tags = ['Realm users'];
@@ -36,14 +37,14 @@ export function realmUserRoutes(ctx: Context): FastifyPluginAsync {
     }, async (request) => {
       const realm = request.realm;
       const page = pageOf(request.query);
-      const { items, total } = await listRealmUsers(ctx, realm, page, request.query);
+      const { items, total } = await listRealmUsers(acting(ctx, request), realm, page, request.query);
       return { users: items, meta: metaOf(total, page) };
     });
 
     app.get('/customers/:realm_uid/users/:id', {
       config: { access: 'realm.users.read', target: 'realm_uid' },
       schema: { tags, summary: 'Show a user of a realm', params: RealmUserParams, response: { 200: ref(RealmUserModel), ...failures(401, 403, 404) } },
-    }, async (request) => getRealmUser(ctx, request.realm, request.params.id));
+    }, async (request) => getRealmUser(acting(ctx, request), request.realm, request.params.id));
 
     app.post('/customers/:realm_uid/users', {
       config: { access: 'realm.users.write', target: 'realm_uid' },
@@ -55,7 +56,7 @@ export function realmUserRoutes(ctx: Context): FastifyPluginAsync {
       },
     }, async (request, reply) => {
       const realm = request.realm;
-      return reply.code(201).send(await createRealmUser(ctx, realm, request.body));
+      return reply.code(201).send(await createRealmUser(acting(ctx, request), realm, request.body));
     });
 
     app.post('/customers/:realm_uid/users/invitations', {
@@ -70,7 +71,7 @@ export function realmUserRoutes(ctx: Context): FastifyPluginAsync {
       },
     }, async (request, reply) => {
       const realm = request.realm;
-      return reply.code(201).send(await inviteRealmUser(ctx, realm, request.body.email));
+      return reply.code(201).send(await inviteRealmUser(acting(ctx, request), realm, request.body.email));
     });
 
     app.put('/customers/:realm_uid/users/:id', {
@@ -81,7 +82,7 @@ export function realmUserRoutes(ctx: Context): FastifyPluginAsync {
           + 'Setting `active` to false ends the user\'s sessions.' + PERSONAL_ROUTE_NOTE,
         params: RealmUserParams, body: RealmUserInput, response: { 200: ref(RealmUserModel), ...failures(401, 403, 404, 422) },
       },
-    }, async (request) => updateRealmUser(ctx, request.realm, request.params.id, request.body));
+    }, async (request) => updateRealmUser(acting(ctx, request), request.realm, request.params.id, request.body));
 
     app.post('/customers/:realm_uid/users/:id/activate', {
       config: { access: 'realm.users.write', target: 'realm_uid', personal: true },
@@ -91,13 +92,13 @@ export function realmUserRoutes(ctx: Context): FastifyPluginAsync {
           + 'A user already active is answered unchanged.' + PERSONAL_ROUTE_NOTE,
         params: RealmUserParams, response: { 200: ref(RealmUserModel), ...failures(401, 403, 404) },
       },
-    }, async (request) => activateRealmUser(ctx, request.realm, request.params.id));
+    }, async (request) => activateRealmUser(acting(ctx, request), request.realm, request.params.id));
 
     app.delete('/customers/:realm_uid/users/:id', {
       config: { access: 'realm.users.write', target: 'realm_uid' },
       schema: { tags, summary: 'Delete a user of a realm', params: RealmUserParams, response: { 204: NoContent, ...failures(401, 403, 404) } },
     }, async (request, reply) => {
-      await deleteRealmUser(ctx, request.realm, request.params.id);
+      await deleteRealmUser(acting(ctx, request), request.realm, request.params.id);
       return reply.code(204).send(null);
     });
 
@@ -119,14 +120,14 @@ export function realmUserRoutes(ctx: Context): FastifyPluginAsync {
       const realm = request.realm;
       const account = await installationAccount(ctx);
       const upload = await readOneFile(request, { field: 'file', maxBytes: account.uploadMaxBytes });
-      return setAvatar(ctx, realm, request.params.id, upload);
+      return setAvatar(acting(ctx, request), realm, request.params.id, upload);
     });
 
     app.delete('/customers/:realm_uid/users/:id/avatar', {
       config: { access: 'realm.users.write', target: 'realm_uid' },
       schema: { tags, summary: 'Remove a user\'s avatar', params: RealmUserParams, response: { 204: NoContent, ...failures(401, 403, 404) } },
     }, async (request, reply) => {
-      await deleteAvatar(ctx, request.realm, request.params.id);
+      await deleteAvatar(acting(ctx, request), request.realm, request.params.id);
       return reply.code(204).send(null);
     });
 
@@ -138,7 +139,7 @@ export function realmUserRoutes(ctx: Context): FastifyPluginAsync {
         params: RealmUserParams, response: { 204: NoContent, ...failures(401, 403, 404) },
       },
     }, async (request, reply) => {
-      await endRealmUserSessions(ctx, request.realm, request.params.id);
+      await endRealmUserSessions(acting(ctx, request), request.realm, request.params.id);
       return reply.code(204).send(null);
     });
 
@@ -151,9 +152,8 @@ export function realmUserRoutes(ctx: Context): FastifyPluginAsync {
         params: RealmUserParams, querystring: Type.Object(PageQuery), response: { 200: ref(SessionListModel), ...failures(401, 403, 404) },
       },
     }, async (request) => {
-      const user = await findRealmUser(ctx.db, request.realm, request.params.id);
       const page = pageOf(request.query);
-      const { items, total } = await listUserSessions(ctx, user.id, page, null);
+      const { items, total } = await listRealmUserSessions(acting(ctx, request), request.realm, request.params.id, page);
       return { sessions: items, meta: metaOf(total, page) };
     });
 
@@ -166,8 +166,7 @@ export function realmUserRoutes(ctx: Context): FastifyPluginAsync {
         params: RealmUserSessionParams, response: { 204: NoContent, ...failures(401, 403, 404) },
       },
     }, async (request, reply) => {
-      const user = await findRealmUser(ctx.db, request.realm, request.params.id);
-      await endUserSession(ctx, user.id, request.params.session_id);
+      await endRealmUserSession(acting(ctx, request), request.realm, request.params.id, request.params.session_id);
       return reply.code(204).send(null);
     });
   };

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { acting } from '../../admin-auth/guard.js';
 import type { Context } from '../../context.js';
 import { customerOf } from '../../customers/credential.js';
 import { credentialFailures, RealmNotFound } from '../../customers/schema.js';
@@ -8,7 +9,7 @@ import { ref, useModels } from '../../http/models.js';
 import { FILE_FORM_FAILURES, fileForm, readFileForm } from '../../http/multipart.js';
 import { failures, NoContent } from '../../http/responses.js';
 import { sendStoredObject } from '../../http/stored-object.js';
-import { createAttachment, deleteAttachment, discardFile, readAttachment, receiveFile, uploadLimits, type AttachmentFile } from '../attachments.js';
+import { attachmentFile, createAttachment, deleteAttachment, discardFile, readAttachment, receiveFile, uploadLimits, type AttachmentFile } from '../attachments.js';
 import { AdminAttachmentParams, AttachmentModel, AttachmentParams, FileContent, RealmParams } from '../schema.js';
 
 const tags = ['Attachments'];
@@ -68,7 +69,7 @@ export function attachmentCustomerRoutes(ctx: Context): FastifyPluginAsync {
       },
     }, async (request, reply) => {
       const { realm, user } = customerOf(request);
-      const file = await readAttachment(ctx, request.params.uuid, { realmId: realm.id, userId: user.id });
+      const file = await attachmentFile(ctx, request.params.uuid, { realmId: realm.id, userId: user.id });
       if (!file) throw attachmentNotFound();
       return sendAttachment(reply, file);
     });
@@ -101,8 +102,7 @@ export function attachmentAdminRoutes(ctx: Context): FastifyPluginAsync {
         params: AdminAttachmentParams, response: { 200: FileContent, ...failures(401, 403, 404) },
       },
     }, async (request, reply) => {
-      const realm = request.realm;
-      const file = await readAttachment(ctx, request.params.uuid, { realmId: realm.id });
+      const file = await readAttachment(acting(ctx, request), request.realm, request.params.uuid);
       if (!file) throw notFound('Attachment');
       return sendAttachment(reply, file);
     });

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
+import { acting } from '../../../admin-auth/guard.js';
 import type { Context } from '../../../context.js';
 import { ErrorBody } from '../../../http/errors.js';
 import { ref, useModels } from '../../../http/models.js';
@@ -29,7 +30,7 @@ export function zendeskAdminRoutes(ctx: Context): FastifyPluginAsync {
         description: 'The subdomain and key id; the shared secret is never shown. 404 when the realm has none.',
         params: RealmUidParam, response: { 200: ref(ZendeskIntegrationModel), ...failures(401, 403, 404) },
       },
-    }, async (request) => getZendeskIntegration(ctx, request.realm));
+    }, async (request) => getZendeskIntegration(acting(ctx, request), request.realm));
 
     app.put(path, {
       config: access,
@@ -41,7 +42,7 @@ export function zendeskAdminRoutes(ctx: Context): FastifyPluginAsync {
         params: RealmUidParam, body: ZendeskIntegrationInput,
         response: { 200: ref(ZendeskIntegrationModel), ...failures(401, 403, 404, 422) },
       },
-    }, async (request) => putZendeskIntegration(ctx, request.realm, request.body));
+    }, async (request) => putZendeskIntegration(acting(ctx, request), request.realm, request.body));
 
     app.delete(path, {
       config: access,
@@ -51,7 +52,7 @@ export function zendeskAdminRoutes(ctx: Context): FastifyPluginAsync {
         params: RealmUidParam, response: { 204: NoContent, ...failures(401, 403, 404) },
       },
     }, async (request, reply) => {
-      await deleteZendeskIntegration(ctx, request.realm);
+      await deleteZendeskIntegration(acting(ctx, request), request.realm);
       return reply.code(204).send(null);
     });
   };
