@@ -6,7 +6,7 @@ import { queueMail, queueTemplatedMail as queueForTemplate, type TemplatedMail }
 import { isTemplateKind, type TemplateKind } from './kinds.js';
 import { renderContent, type RenderedMail } from './render.js';
 import { SHIPPED } from './shipped.js';
-import { effectiveTemplate, memberAddress, previewTemplate, type PreviewInput, type TemplateScope } from './templates.js';
+import { assertMayUse, effectiveTemplate, memberAddress, renderPreview, type PreviewInput, type TemplateScope } from './templates.js';
 
 const asMail = (to: string, rendered: RenderedMail): Mail => ({
   to, subject: rendered.subject, text: rendered.text, ...(rendered.html ? { html: rendered.html } : {}),
@@ -44,7 +44,8 @@ export function queueTemplatedMail(ctx: Context, mail: TemplatedMail & { kind: T
 
 /** A preview mailed to the acting member's own address, through the mail queue. */
 export async function testSend(ctx: ActingContext, scope: TemplateScope, kind: TemplateKind, input: PreviewInput): Promise<{ to: string }> {
-  const rendered = await previewTemplate(ctx, scope, kind, input);
+  assertMayUse(ctx.actor, scope, 'templates.manage');
+  const rendered = await renderPreview(ctx, scope, kind, input);
   const to = await memberAddress(ctx);
   await queueMail(ctx, asMail(to, rendered));
   return { to };

@@ -41,13 +41,17 @@ export function realmScope(realm: NonNullable<TemplateScope['realm']>): Template
   return { realm: { id: realm.id, uid: realm.uid, name: realm.name, defaultLanguage: realm.defaultLanguage } };
 }
 
+/** The account's defaults. */
+export const ACCOUNT_SCOPE: TemplateScope = { realm: null };
+
 /**
- * The account's defaults: a route without a realm lets any role with the permission through, so a realm
- * role (which reaches its realm's overrides only) is refused here.
+ * The templates of a scope need the permission on its realm, or, for the account's defaults, from an
+ * account role: a route without a realm lets any role with the permission through, and a realm role reaches
+ * its realm's overrides only.
  */
-export function accountScope(actor: AdminPrincipal, permission: Permission): TemplateScope {
-  if (!actor.holdsEverywhere(permission)) throw forbidden(`The account's email templates need ${permission} from an account role`);
-  return { realm: null };
+export function assertMayUse(actor: AdminPrincipal, scope: TemplateScope, permission: Permission): void {
+  if (scope.realm) actor.assertHolds(permission, scope.realm.uid);
+  else if (!actor.holdsEverywhere(permission)) throw forbidden(`The account's email templates need ${permission} from an account role`);
 }
 
 const scopeWhere = (scope: TemplateScope) => (scope.realm ? eq(emailTemplates.realmId, scope.realm.id) : isNull(emailTemplates.realmId));
@@ -64,7 +68,12 @@ export async function effectiveTemplate(ctx: Context, kind: TemplateKind, realmI
   return { source, content: row?.content ?? SHIPPED[kind], row };
 }
 
-export async function showTemplate(ctx: Context, scope: TemplateScope, kind: TemplateKind): Promise<TemplateBody> {
+export async function showTemplate(ctx: ActingContext, scope: TemplateScope, kind: TemplateKind): Promise<TemplateBody> {
+  assertMayUse(ctx.actor, scope, 'templates.read');
+  return templateBody(ctx, scope, kind);
+}
+
+async function templateBody(ctx: Context, scope: TemplateScope, kind: TemplateKind): Promise<TemplateBody> {
   const { source, content, row } = await effectiveTemplate(ctx, kind, scope.realm?.id ?? null);
   return {
     kind, realm_uid: scope.realm?.uid ?? null, source, format: content.format, locales: content.locales,
@@ -80,6 +89,7 @@ async function recordVersion(ctx: ActingContext, scope: TemplateScope, kind: Tem
 
 /** Saves the scope's template of a kind (checked: 422 naming each field, line and column) and keeps it as a version. */
 export async function saveTemplate(ctx: ActingContext, scope: TemplateScope, kind: TemplateKind, input: TemplateInput): Promise<TemplateBody> {
+  assertMayUse(ctx.actor, scope, 'templates.manage');
   const content = await checkTemplate(kind, input);
   const now = ctx.clock.now();
   const values = { content, updatedAt: now, updatedBy: ctx.actor.adminId || null };
@@ -88,17 +98,19 @@ export async function saveTemplate(ctx: ActingContext, scope: TemplateScope, kin
   if (current) await ctx.db.update(emailTemplates).set(values).where(eq(emailTemplates.id, current.id));
   else await ctx.db.insert(emailTemplates).values({ ...values, kind, realmId: scope.realm?.id ?? null });
   await recordVersion(ctx, scope, kind, content);
-  return showTemplate(ctx, scope, kind);
+  return templateBody(ctx, scope, kind);
 }
 
 /** Removes the scope's template: mails of the kind use the next one (the account's default, the shipped wording). */
 export async function resetTemplate(ctx: ActingContext, scope: TemplateScope, kind: TemplateKind): Promise<TemplateBody> {
+  assertMayUse(ctx.actor, scope, 'templates.manage');
   const removed = await ctx.db.delete(emailTemplates).where(and(eq(emailTemplates.kind, kind), scopeWhere(scope))).returning({ id: emailTemplates.id });
   if (removed.length) await recordVersion(ctx, scope, kind, null);
-  return showTemplate(ctx, scope, kind);
+  return templateBody(ctx, scope, kind);
 }
 
-export async function listVersions(ctx: Context, scope: TemplateScope, kind: TemplateKind, page: Page) {
+export async function listVersions(ctx: ActingContext, scope: TemplateScope, kind: TemplateKind, page: Page) {
+  assertMayUse(ctx.actor, scope, 'templates.read');
   const where = and(eq(emailTemplateVersions.kind, kind),
     scope.realm ? eq(emailTemplateVersions.realmId, scope.realm.id) : isNull(emailTemplateVersions.realmId));
   const rows = await ctx.db.select().from(emailTemplateVersions).where(where).orderBy(desc(emailTemplateVersions.id)).limit(page.perPage).offset(page.offset);
@@ -147,6 +159,12 @@ async function previewVariables(ctx: ActingContext, scope: TemplateScope, kind: 
  * with sample data or a chosen user's.
  */
 export async function previewTemplate(ctx: ActingContext, scope: TemplateScope, kind: TemplateKind, input: PreviewInput): Promise<RenderedMail> {
+  assertMayUse(ctx.actor, scope, 'templates.read');
+  return renderPreview(ctx, scope, kind, input);
+}
+
+/** The preview's mail, for a member already let through (a test send asks `templates.manage`). */
+export async function renderPreview(ctx: ActingContext, scope: TemplateScope, kind: TemplateKind, input: PreviewInput): Promise<RenderedMail> {
   const locale = input.locale ?? scope.realm?.defaultLanguage ?? 'en';
   if (!isLocale(locale)) throw invalidField('locale', 'is not a supported locale');
   let format: TemplateContent['format'];

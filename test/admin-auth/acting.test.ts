@@ -10,6 +10,8 @@ import type { EntryScope } from '../../src/content/entries/scope.js';
 import type { Space } from '../../src/content/spaces.js';
 import { createType, deleteType, listTypes, showType, updateType } from '../../src/content/types/types.js';
 import type { Context } from '../../src/context.js';
+import { testSend } from '../../src/email-templates/queue.js';
+import { ACCOUNT_SCOPE, listVersions, previewTemplate, resetTemplate, saveTemplate, showTemplate } from '../../src/email-templates/templates.js';
 import { acting } from '../../src/http/acting.js';
 
 const grant = (key: string, context: string, target: string | null, permissions: string[]): Grant => ({ key, context, target, permissions });
@@ -71,6 +73,18 @@ describe('an admin operation asks for its own permission', () => {
     const none = () => actingWith([grant('space_editor', 'space', 'blog', ['content.read'])]);
     await expect(getAccount(none())).rejects.toEqual(refused);
     await expect(listAuditLogs(none(), page, {})).rejects.toEqual(refused);
+  });
+
+  it('asks for the templates permission on the realm, and from an account role for the account\'s defaults', async () => {
+    const bank = { realm: { id: 1, uid: 'bank', name: 'Bank', defaultLanguage: 'en' } };
+    const realmEditor = () => actingWith([grant('realm_editor', 'realm', 'bank', ['templates.read', 'templates.manage'])]);
+    const reader = () => actingWith([grant('realm_reader', 'realm', 'bank', ['templates.read'])]);
+    await expect(showTemplate(realmEditor(), ACCOUNT_SCOPE, 'invitation')).rejects.toEqual(refused);
+    await expect(listVersions(realmEditor(), ACCOUNT_SCOPE, 'invitation', page)).rejects.toEqual(refused);
+    await expect(previewTemplate(realmEditor(), ACCOUNT_SCOPE, 'invitation', {})).rejects.toEqual(refused);
+    await expect(saveTemplate(reader(), bank, 'invitation', {} as never)).rejects.toEqual(refused);
+    await expect(resetTemplate(reader(), bank, 'invitation')).rejects.toEqual(refused);
+    await expect(testSend(reader(), bank, 'invitation', {})).rejects.toEqual(refused);
   });
 
   it('is handed the principal the guard set on the request, or refuses with 401 without one', () => {

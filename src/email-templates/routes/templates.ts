@@ -2,8 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Context } from '../../context.js';
-import { acting, adminOf } from '../../admin-auth/guard.js';
-import type { Permission } from '../../admin-auth/permissions.js';
+import { acting } from '../../admin-auth/guard.js';
 import { PERSONAL_ROUTE_NOTE } from '../../admin-auth/personal-data.js';
 import { ref, useModels } from '../../http/models.js';
 import { listOf, metaOf, pageOf } from '../../http/pagination.js';
@@ -13,7 +12,7 @@ import { testSend } from '../queue.js';
 import {
   KindModel, KindParam, kindList, PreviewInput, RealmKindParams, RenderedModel, TemplateInput, TemplateModel, TemplateVersionModel, TestSendModel, VersionsQuery,
 } from '../schema.js';
-import { accountScope, listVersions, previewTemplate, realmScope, resetTemplate, saveTemplate, showTemplate, type TemplateScope } from '../templates.js';
+import { ACCOUNT_SCOPE, listVersions, previewTemplate, realmScope, resetTemplate, saveTemplate, showTemplate, type TemplateScope } from '../templates.js';
 
 const tags = ['Email templates'];
 
@@ -28,7 +27,7 @@ interface Where {
   /** The realm parameter the permission targets, for realm overrides. */
   target?: 'realm_uid';
   what: string;
-  scopeOf(request: FastifyRequest, permission: Permission): Promise<TemplateScope>;
+  scopeOf(request: FastifyRequest): TemplateScope;
   failures: number[];
 }
 
@@ -46,7 +45,7 @@ function scopeRoutes(ctx: Context, where: Where): FastifyPluginAsync {
         tags, summary: `Show ${where.what}`, description: `The template in force and where it comes from (\`source\`).${VARIABLES}`,
         params, response: { 200: ref(TemplateModel), ...failures(401, 403, ...where.failures, 422) },
       },
-    }, async (request) => showTemplate(ctx, await where.scopeOf(request, 'templates.read'), request.params.kind));
+    }, async (request) => showTemplate(acting(ctx, request), where.scopeOf(request), request.params.kind));
 
     app.put(base, {
       config: config('templates.manage'),
@@ -54,7 +53,7 @@ function scopeRoutes(ctx: Context, where: Where): FastifyPluginAsync {
         tags, summary: `Save ${where.what}`, description: `Replaces the content in every language.${CHECKED}${VARIABLES}`,
         params, body: TemplateInput, response: { 200: ref(TemplateModel), ...failures(401, 403, ...where.failures, 413, 422) },
       },
-    }, async (request) => saveTemplate(acting(ctx, request), await where.scopeOf(request, 'templates.manage'), request.params.kind, request.body));
+    }, async (request) => saveTemplate(acting(ctx, request), where.scopeOf(request), request.params.kind, request.body));
 
     app.delete(base, {
       config: config('templates.manage'),
@@ -62,7 +61,7 @@ function scopeRoutes(ctx: Context, where: Where): FastifyPluginAsync {
         tags, summary: `Reset ${where.what}`, description: 'Removes the saved template (kept in the versions): the next one applies. Answers the template now in force.',
         params, response: { 200: ref(TemplateModel), ...failures(401, 403, ...where.failures, 422) },
       },
-    }, async (request) => resetTemplate(acting(ctx, request), await where.scopeOf(request, 'templates.manage'), request.params.kind));
+    }, async (request) => resetTemplate(acting(ctx, request), where.scopeOf(request), request.params.kind));
 
     app.get(`${base}/versions`, {
       config: config('templates.read'),
@@ -72,7 +71,7 @@ function scopeRoutes(ctx: Context, where: Where): FastifyPluginAsync {
       },
     }, async (request) => {
       const page = pageOf(request.query);
-      const { items, total } = await listVersions(ctx, await where.scopeOf(request, 'templates.read'), request.params.kind, page);
+      const { items, total } = await listVersions(acting(ctx, request), where.scopeOf(request), request.params.kind, page);
       return { versions: items, meta: metaOf(total, page) };
     });
 
@@ -84,7 +83,7 @@ function scopeRoutes(ctx: Context, where: Where): FastifyPluginAsync {
           + 'kind\'s example values' + (where.target ? ' and the realm, or with `user_id` a user\'s own data.' + PERSONAL_ROUTE_NOTE : '.') + VARIABLES,
         params, body: PreviewInput, response: { 200: ref(RenderedModel), ...failures(401, 403, 404, 413, 422) },
       },
-    }, async (request) => previewTemplate(acting(ctx, request), await where.scopeOf(request, 'templates.read'), request.params.kind, request.body ?? {}));
+    }, async (request) => previewTemplate(acting(ctx, request), where.scopeOf(request), request.params.kind, request.body ?? {}));
 
     app.post(`${base}/test_send`, {
       config: config('templates.manage'),
@@ -94,7 +93,7 @@ function scopeRoutes(ctx: Context, where: Where): FastifyPluginAsync {
           + (where.target ? ` With \`user_id\`:${PERSONAL_ROUTE_NOTE}` : ''),
         params, body: PreviewInput, response: { 202: TestSendModel, ...failures(401, 403, 404, 413, 422) },
       },
-    }, async (request, reply) => reply.code(202).send(await testSend(acting(ctx, request), await where.scopeOf(request, 'templates.manage'), request.params.kind, request.body ?? {})));
+    }, async (request, reply) => reply.code(202).send(await testSend(acting(ctx, request), where.scopeOf(request), request.params.kind, request.body ?? {})));
   };
 }
 
@@ -111,11 +110,11 @@ export function templateRoutes(ctx: Context): FastifyPluginAsync {
     }, async () => ({ kinds: kindList() }));
     await scope.register(scopeRoutes(ctx, {
       prefix: '', params: KindParam, what: 'the account\'s default template', failures: [404],
-      scopeOf: async (request, permission) => accountScope(adminOf(request), permission),
+      scopeOf: () => ACCOUNT_SCOPE,
     }));
     await scope.register(scopeRoutes(ctx, {
       prefix: '/customers/:realm_uid', params: RealmKindParams, target: 'realm_uid', what: 'a realm\'s template', failures: [404],
-      scopeOf: async (request) => realmScope(request.realm),
+      scopeOf: (request) => realmScope(request.realm),
     }));
   };
 }
