@@ -84,7 +84,7 @@ export const KINDS: Record<TemplateKind, KindDefinition> = {
   form_notification: { description: 'A new response, mailed to the form\'s notification addresses', variables: FORM_VARIABLES },
   form_confirmation: { description: 'The confirmation mailed to the person who answered a form', variables: FORM_VARIABLES },
   campaign_layout: {
-    description: 'The layout around a campaign\'s HTML (not applied to campaigns yet)',
+    description: 'The layout around a mailing\'s HTML, for campaigns with `use_layout`',
     variables: [{ name: 'content', description: 'The campaign\'s HTML, written as is', example: '<h1>News</h1><p>Our autumn offers.</p>' }, REALM],
   },
 };

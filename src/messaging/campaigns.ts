@@ -12,6 +12,7 @@ import { countRecipients, segmentListOf, segmentRefsOf, segmentsOfRealm, type Se
 import { sampleScope } from './recipients.js';
 import { CAMPAIGN_TYPES, NAME_MAX, type CampaignChanges, type CampaignInput, type CampaignModel } from './schema.js';
 import { campaignSegments, campaigns } from '../tables/messaging.js';
+import { campaignLayout } from './layout.js';
 import { checkTemplates, renderTemplate, TemplateError, type TemplateKind } from './templates.js';
 
 export type Campaign = typeof campaigns.$inferSelect;
@@ -44,6 +45,7 @@ export function campaignBody(view: CampaignView): CampaignBody {
     segments_enabled: campaign.segmentsEnabled,
     segments: view.segments,
     segment_list: segmentListOf(view.segments),
+    use_layout: campaign.useLayout,
     created_at: campaign.createdAt.toISOString(),
     updated_at: campaign.updatedAt.toISOString(),
   };
@@ -121,7 +123,7 @@ interface Checked {
   segments?: SegmentRef[];
 }
 
-async function check(ctx: Context, realmId: number, input: CampaignChanges, current: Campaign | null): Promise<Checked> {
+async function check(ctx: Context, realm: Realm, input: CampaignChanges, current: Campaign | null): Promise<Checked> {
   const errors = new FieldErrors();
   const name = input.name?.trim();
   if (name !== undefined) {
@@ -131,8 +133,20 @@ async function check(ctx: Context, realmId: number, input: CampaignChanges, curr
   errors.throwIfAny();
   const type = input.type ?? current?.type ?? 'mailing';
   tryRendering(input.subject ?? current?.subject ?? '', input.body ?? current?.body ?? '', type);
-  const segments = input.segment_ids ? await segmentsOfRealm(ctx, realmId, [...new Set(input.segment_ids)]) : undefined;
+  if (input.use_layout ?? current?.useLayout) {
+    if (type !== 'mailing') throw invalidField('use_layout', 'is only for mailings');
+    // Refused now rather than when a delivery is asked for.
+    if (input.use_layout) await campaignLayout(ctx, realm);
+  }
+  const segments = input.segment_ids ? await segmentsOfRealm(ctx, realm.id, [...new Set(input.segment_ids)]) : undefined;
   return { name, segments };
+}
+
+type Realm = typeof realms.$inferSelect;
+
+export async function realmOf(ctx: Context, id: number): Promise<Realm> {
+  const [realm] = await ctx.db.select().from(realms).where(eq(realms.id, id));
+  return realm;
 }
 
 async function realmForWriting(ctx: ActingContext, uid: string) {
@@ -156,14 +170,14 @@ function requireSegmentsWhenEnabled(enabled: boolean, segments: SegmentRef[] | u
 
 export async function createCampaign(ctx: ActingContext, input: Static<typeof CampaignInput>): Promise<CampaignBody> {
   const realm = await realmForWriting(ctx, input.realm_uid);
-  const checked = await check(ctx, realm.id, input, null);
+  const checked = await check(ctx, realm, input, null);
   const enabled = input.segments_enabled ?? false;
   requireSegmentsWhenEnabled(enabled, checked.segments, []);
   const now = ctx.clock.now();
   const id = await ctx.db.transaction(async (tx) => {
     const [row] = await tx.insert(campaigns).values({
       realmId: realm.id, name: checked.name!, type: input.type, subject: input.subject, body: input.body,
-      segmentsEnabled: enabled, createdAt: now, updatedAt: now,
+      segmentsEnabled: enabled, useLayout: input.use_layout ?? false, createdAt: now, updatedAt: now,
     }).returning({ id: campaigns.id });
     await writeSegments(tx, row.id, checked.segments);
     return row.id;
@@ -175,13 +189,13 @@ export async function createCampaign(ctx: ActingContext, input: Static<typeof Ca
 export async function updateCampaign(ctx: ActingContext, id: number, input: CampaignChanges): Promise<CampaignBody> {
   const view = await requireCampaign(ctx, id, 'messaging.send');
   const current = view.campaign;
-  const checked = await check(ctx, current.realmId, input, current);
+  const checked = await check(ctx, await realmOf(ctx, current.realmId), input, current);
   const enabled = input.segments_enabled ?? current.segmentsEnabled;
   requireSegmentsWhenEnabled(enabled, checked.segments, view.segments);
   await ctx.db.transaction(async (tx) => {
     await tx.update(campaigns).set({
       name: checked.name, type: input.type, subject: input.subject, body: input.body,
-      segmentsEnabled: enabled, updatedAt: ctx.clock.now(),
+      segmentsEnabled: enabled, useLayout: input.use_layout, updatedAt: ctx.clock.now(),
     }).where(eq(campaigns.id, id));
     await writeSegments(tx, id, checked.segments);
   });

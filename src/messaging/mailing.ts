@@ -2,6 +2,7 @@ import type { Config } from '../config.js';
 import type { Mail } from '../mail/mail.js';
 import { escapeHtml } from '../shared/html/layout.js';
 import { messageToken, pixelPath, unsubscribePath } from './links.js';
+import { wrapInLayout, type CampaignLayout } from './layout.js';
 import { templateScope, type Recipient } from './recipients.js';
 import { renderTemplate, TEMPLATE_LIMITS, type CampaignTemplates } from './templates.js';
 
@@ -43,7 +44,7 @@ export interface MailingMessage {
  * its end, a text part, and the one-click unsubscribe headers (RFC 8058) large mailbox providers
  * require of bulk mail.
  */
-export function composeMailing(config: Config, templates: CampaignTemplates, message: MailingMessage): Mail {
+export function composeMailing(config: Config, templates: CampaignTemplates, layout: CampaignLayout | null, message: MailingMessage): Mail {
   const links = messageLinks(config, message.messageId);
   const scope = templateScope(message.recipient, links.unsubscribe);
   const limit = TEMPLATE_LIMITS.sendingRenderMs;
@@ -54,7 +55,7 @@ export function composeMailing(config: Config, templates: CampaignTemplates, mes
   return {
     to: message.recipient.email,
     subject,
-    html: `${body}\n${footer}\n${pixel}`,
+    html: layout ? wrapInLayout(layout, message.recipient.locale, `${body}\n${footer}\n${pixel}`) : `${body}\n${footer}\n${pixel}`,
     text: `${textOf(body)}\n\nTo stop receiving these messages, unsubscribe: ${links.unsubscribe}\n`,
     messageId: campaignMessageId(config, message.deliveryUuid, message.recipient.uuid),
     headers: {

@@ -9,6 +9,8 @@ export interface Recipient {
   secondLastName: string;
   externalId: string | null;
   customFields: Record<string, unknown>;
+  /** The language of the user's mails: theirs, else the realm's default. */
+  locale: string | null;
 }
 
 export const fullNameOf = (r: Pick<Recipient, 'firstName' | 'lastName' | 'secondLastName'>) =>
@@ -40,12 +42,13 @@ export function templateScope(recipient: Recipient, unsubscribeUrl = '') {
 export function sampleScope() {
   return templateScope({
     id: 0, uuid: '00000000-0000-4000-8000-000000000000', email: 'ada@example.com', username: 'ada', firstName: 'Ada',
-    lastName: 'Lovelace', secondLastName: '', externalId: null, customFields: {},
+    lastName: 'Lovelace', secondLastName: '', externalId: null, customFields: {}, locale: null,
   }, 'https://example.com/unsubscribe');
 }
 
 /** The columns of realm_users a recipient is read from, for raw SQL over the alias `u`. */
-export const RECIPIENT_COLUMNS = `u.id, u.uuid, u.email, u.username, u.first_name, u.last_name, u.second_last_name, u.external_id, u.custom_fields`;
+export const RECIPIENT_COLUMNS = `u.id, u.uuid, u.email, u.username, u.first_name, u.last_name, u.second_last_name, u.external_id, u.custom_fields,
+  coalesce(u.locale, (select r.default_language from realms r where r.id = u.realm_id)) as locale`;
 
 export interface RecipientRow {
   id: number;
@@ -57,6 +60,7 @@ export interface RecipientRow {
   second_last_name: string;
   external_id: string | null;
   custom_fields: Record<string, unknown> | string;
+  locale: string | null;
 }
 
 export function recipientOf(row: RecipientRow): Recipient {
@@ -64,5 +68,6 @@ export function recipientOf(row: RecipientRow): Recipient {
     id: row.id, uuid: row.uuid, email: row.email, username: row.username, firstName: row.first_name, lastName: row.last_name,
     secondLastName: row.second_last_name, externalId: row.external_id,
     customFields: typeof row.custom_fields === 'string' ? JSON.parse(row.custom_fields) : row.custom_fields ?? {},
+    locale: row.locale,
   };
 }

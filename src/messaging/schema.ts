@@ -28,10 +28,15 @@ const campaignFields = {
   updated_at: DateTime,
 };
 
+const LAYOUT_NOTE = 'A mailing\'s HTML goes inside the realm\'s `campaign_layout` email template (its override, else the account\'s, '
+  + 'else the shipped one), in each recipient\'s language, as it is when a delivery is asked for; the layout\'s CSS is inlined into its own markup. '
+  + 'Only for mailings (422 for a notification); 422 when the layout cannot be rendered or does not write `{{ content }}` once.';
+
 export const CampaignModel = Type.Object({
   ...campaignFields,
   segments_enabled: Type.Boolean({ description: 'Sent to the users of `segments`; otherwise to the whole realm' }),
   segments: Type.Array(SegmentRefModel),
+  use_layout: Type.Boolean({ description: LAYOUT_NOTE }),
   segment_list: Type.String({ description: 'The segments\' names joined by ", ", or "--" when none' }),
 }, { $id: 'Campaign', description: 'A mailing or notification campaign of a realm (spec 2.3)' });
 
@@ -53,6 +58,7 @@ const campaignInputFields = {
   body: Type.String({ description: `A Liquid template, at most ${TEMPLATE_LIMITS.body} characters` }),
   segments_enabled: Type.Boolean({ description: 'Default false: the whole realm' }),
   segment_ids: Type.Array(Id(), { maxItems: SEGMENTS_MAX, description: `Segments of the same realm, at most ${SEGMENTS_MAX}` }),
+  use_layout: Type.Boolean({ description: `Default false. ${LAYOUT_NOTE}` }),
 };
 
 export const CampaignInput = Type.Object({
@@ -60,6 +66,7 @@ export const CampaignInput = Type.Object({
   ...campaignInputFields,
   segments_enabled: Type.Optional(campaignInputFields.segments_enabled),
   segment_ids: Type.Optional(campaignInputFields.segment_ids),
+  use_layout: Type.Optional(campaignInputFields.use_layout),
 }, { additionalProperties: false });
 
 export const CampaignUpdate = Type.Partial(Type.Object(campaignInputFields), { additionalProperties: false });
@@ -87,6 +94,7 @@ export const DraftPreviewInput = Type.Object({
   type: campaignInputFields.type,
   subject: campaignInputFields.subject,
   body: campaignInputFields.body,
+  use_layout: Type.Optional(campaignInputFields.use_layout),
   user_id: Id({ description: 'A user of that realm' }),
 }, { additionalProperties: false });
 export const PreviewModel = Type.Object({

@@ -8,6 +8,7 @@ import { campaignDeliveries } from '../tables/messaging.js';
 import { createPersonalNotifications } from '../notifications/notifications.js';
 import { recipientCondition } from './audience.js';
 import { bodyKindOf } from './campaigns.js';
+import type { CampaignLayout } from './layout.js';
 import { composeMailing } from './mailing.js';
 import { RECIPIENT_COLUMNS, recipientOf, templateScope, type RecipientRow } from './recipients.js';
 import { checkTemplates, renderTemplate, TEMPLATE_LIMITS, TemplateError, type CampaignTemplates } from './templates.js';
@@ -109,6 +110,7 @@ export interface ClaimedDelivery {
   type: string;
   subject: string;
   body: string;
+  layout: CampaignLayout | string | null;
   rate_per_second: number | null;
 }
 
@@ -126,7 +128,7 @@ async function claim(ctx: Context, worker: string): Promise<{ delivery: ClaimedD
   const now = ctx.clock.now();
   const lease = new Date(now.getTime() + ctx.config.sendingLeaseSeconds * 1000);
   return ctx.db.transaction(async (tx) => {
-    const [delivery] = rowsOf<ClaimedDelivery>(await tx.execute(sql`select id, uuid, realm_id, type, subject, body, rate_per_second
+    const [delivery] = rowsOf<ClaimedDelivery>(await tx.execute(sql`select id, uuid, realm_id, type, subject, body, layout, rate_per_second
       from campaign_deliveries d where status = 'sending' and (next_claim_at is null or next_claim_at <= ${sqlMoment(now)})
         and exists (select 1 from message_deliveries m where m.delivery_id = d.id and m.status = 'pending' and m.next_attempt_at <= ${sqlMoment(now)})
       order by id limit 1`));
@@ -184,10 +186,11 @@ function failureOf(err: unknown): { error: string; transient: boolean } {
 
 async function sendMailings(ctx: Context, worker: string, delivery: ClaimedDelivery, messages: ClaimedMessage[]): Promise<Outcome[]> {
   const templates = templatesOf(delivery);
+  const layout = typeof delivery.layout === 'string' ? JSON.parse(delivery.layout) as CampaignLayout : delivery.layout;
   const sent = sentRecorder(ctx, worker, delivery.id);
   const outcomes = await Promise.all(messages.map(async (m): Promise<Outcome> => {
     try {
-      const mail = composeMailing(ctx.config, templates, { messageId: m.message_id, deliveryUuid: delivery.uuid, recipient: recipientOf(m) });
+      const mail = composeMailing(ctx.config, templates, layout, { messageId: m.message_id, deliveryUuid: delivery.uuid, recipient: recipientOf(m) });
       await ctx.mail.send(mail);
       sent.add(m.message_id);
       return { id: m.message_id, attempts: m.attempts, error: null, transient: false };

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, integer, pgTable, primaryKey, serial, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, jsonb, pgTable, primaryKey, serial, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { moment, timestamps } from '../db/columns.js';
+import type { CampaignLayout } from '../messaging/layout.js';
 import { notifications } from './notifications.js';
 import { realmUsers, realms } from './realms.js';
 import { segments } from './segments.js';
@@ -16,6 +17,8 @@ export const campaigns = pgTable('campaigns', {
   subject: text('subject').notNull(),
   body: text('body').notNull(),
   segmentsEnabled: boolean('segments_enabled').notNull().default(false),
+  /** A mailing's HTML goes inside the realm's `campaign_layout` email template. */
+  useLayout: boolean('use_layout').notNull().default(false),
   ...timestamps,
 }, (t) => [index('campaigns_realm_idx').on(t.realmId, t.updatedAt.desc(), t.id.desc())]);
 
@@ -39,6 +42,8 @@ export const campaignDeliveries = pgTable('campaign_deliveries', {
   type: text('type').notNull(),
   subject: text('subject').notNull(),
   body: text('body').notNull(),
+  /** A mailing's layout as it was when the run was asked for (every language, rendered); null: none. */
+  layout: jsonb('layout').$type<CampaignLayout>(),
   /** The audience: null for the whole realm, else these segments' users. */
   segmentIds: integer('segment_ids').array(),
   segmentList: text('segment_list').notNull(),

@@ -91,8 +91,8 @@ describe.skipIf(!!process.env.DATABASE_URL)('admin console: engagement (segments
       expect((await c.h.request({ method: 'POST', url: '/api/admin/realms', payload: { uid: realm, name: realm } })).statusCode).toBe(201);
       const user = await c.h.request({ method: 'POST', url: `/api/admin/customers/${realm}/users`, payload: { email: 'ana@example.com', password: 'a realm user secret 9', first_name: 'Ana <b>' } });
       const L = locale === 'en'
-        ? { campaigns: 'Campaigns', create: 'New campaign', realm: 'Realm', name: 'Campaign name', subject: 'Subject (Liquid)', body: 'Body (Liquid)', user: 'Preview for the user', preview: 'Preview', save: 'Save', del: 'Delete' }
-        : { campaigns: 'Campañas', create: 'Nueva campaña', realm: 'Reino', name: 'Nombre de la campaña', subject: 'Asunto (Liquid)', body: 'Cuerpo (Liquid)', user: 'Vista previa para el usuario', preview: 'Vista previa', save: 'Guardar', del: 'Eliminar' };
+        ? { campaigns: 'Campaigns', create: 'New campaign', realm: 'Realm', name: 'Campaign name', subject: 'Subject (Liquid)', body: 'Body (Liquid)', user: 'Preview for the user', preview: 'Preview', save: 'Save', del: 'Delete', layout: 'Use the realm\'s email layout' }
+        : { campaigns: 'Campañas', create: 'Nueva campaña', realm: 'Reino', name: 'Nombre de la campaña', subject: 'Asunto (Liquid)', body: 'Cuerpo (Liquid)', user: 'Vista previa para el usuario', preview: 'Vista previa', save: 'Guardar', del: 'Eliminar', layout: 'Usar el diseño de correo del reino' };
       const { page, problems, signIn, go, close } = await c.open({ locale, scheme });
       try {
         await signIn();
@@ -102,7 +102,7 @@ describe.skipIf(!!process.env.DATABASE_URL)('admin console: engagement (segments
         await page.getByRole('button', { name: L.create }).click();
         const dialog = page.getByRole('dialog');
         await dialog.waitFor();
-        await dialog.getByLabel(L.realm).fill(realm);
+        await dialog.getByLabel(new RegExp(`^${L.realm}`)).fill(realm);
         await page.getByRole('option', { name: new RegExp(realm) }).click();
         await dialog.getByRole('textbox', { name: L.name }).fill('Welcome');
         await dialog.getByRole('textbox', { name: L.subject }).fill('Hi {{ user.first_name }}');
@@ -127,6 +127,14 @@ describe.skipIf(!!process.env.DATABASE_URL)('admin console: engagement (segments
         await page.getByRole('textbox', { name: L.body }).fill('<p>Bye {{ user.first_name }}</p>');
         await page.getByRole('button', { name: L.save }).click();
         await expect.poll(async () => (await c.h.request({ url: `/api/admin/messaging/campaigns/${id}` })).json().body).toBe('<p>Bye {{ user.first_name }}</p>');
+        // Into the realm's layout: the preview is then the whole mail's HTML.
+        await page.getByRole('checkbox', { name: L.layout }).check();
+        await page.getByRole('button', { name: L.preview }).click();
+
+        await page.locator('[data-preview]').getByText(/^<!doctype html>[\s\S]*<p>Bye Ana &lt;b&gt;<\/p>/i).waitFor();
+        expect(await axeViolations(page)).toEqual([]);
+        await page.getByRole('button', { name: L.save }).click();
+        await expect.poll(async () => (await c.h.request({ url: `/api/admin/messaging/campaigns/${id}` })).json().use_layout).toBe(true);
 
         await page.getByRole('button', { name: L.del }).first().click();
         await page.getByRole('dialog').waitFor();

@@ -4,15 +4,7 @@ import { adminClient, refusal, statusOf } from '../helpers/client.js';
 import { inputValue } from '../helpers/cookie-jar.js';
 import { OWNER_EMAIL, startHarnessWithSmtp, type Harness } from '../helpers/harness.js';
 import { makeRealm, makeRealmUser, memberToken } from '../helpers/realms.js';
-import { mailText, type ReceivedMail, type SmtpListener } from '../helpers/smtp.js';
-
-/** The HTML part of a received mail, as written (quoted-printable decoded, line ends as LF). */
-function htmlPart(mail: ReceivedMail): string {
-  const body = /Content-Type: text\/html; charset=utf-8\r\nContent-Transfer-Encoding: quoted-printable\r\n\r\n([\s\S]*?)\r\n\r\n-+_atrium_/.exec(mail.raw)?.[1];
-  if (body === undefined) throw new Error(`no HTML part in the mail:\n${mail.raw}`);
-  const bytes = body.replace(/=\r\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
-  return Buffer.from(bytes, 'latin1').toString('utf8').replace(/\r\n/g, '\n');
-}
+import { htmlPart, mailText, type SmtpListener } from '../helpers/smtp.js';
 
 const cookiesOf = (res: LightMyRequestResponse) => res.cookies.map((c) => `${c.name}=${c.value}`).join('; ');
 

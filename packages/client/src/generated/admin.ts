@@ -12956,6 +12956,8 @@ export interface paths {
                         segments_enabled?: boolean;
                         /** @description Segments of the same realm, at most 50 */
                         segment_ids?: number[];
+                        /** @description Default false. A mailing's HTML goes inside the realm's `campaign_layout` email template (its override, else the account's, else the shipped one), in each recipient's language, as it is when a delivery is asked for; the layout's CSS is inlined into its own markup. Only for mailings (422 for a notification); 422 when the layout cannot be rendered or does not write `{{ content }}` once. */
+                        use_layout?: boolean;
                     };
                 };
             };
@@ -13191,6 +13193,8 @@ export interface paths {
                         segments_enabled?: boolean;
                         /** @description Segments of the same realm, at most 50 */
                         segment_ids?: number[];
+                        /** @description Default false. A mailing's HTML goes inside the realm's `campaign_layout` email template (its override, else the account's, else the shipped one), in each recipient's language, as it is when a delivery is asked for; the layout's CSS is inlined into its own markup. Only for mailings (422 for a notification); 422 when the layout cannot be rendered or does not write `{{ content }}` once. */
+                        use_layout?: boolean;
                     };
                 };
             };
@@ -13592,6 +13596,8 @@ export interface paths {
                         subject: string;
                         /** @description A Liquid template, at most 100000 characters */
                         body: string;
+                        /** @description Default false. A mailing's HTML goes inside the realm's `campaign_layout` email template (its override, else the account's, else the shipped one), in each recipient's language, as it is when a delivery is asked for; the layout's CSS is inlined into its own markup. Only for mailings (422 for a notification); 422 when the layout cannot be rendered or does not write `{{ content }}` once. */
+                        use_layout?: boolean;
                         /** @description A user of that realm */
                         user_id: number;
                     };
@@ -26969,6 +26975,8 @@ export interface components {
                 id: number;
                 name: string;
             }[];
+            /** @description A mailing's HTML goes inside the realm's `campaign_layout` email template (its override, else the account's, else the shipped one), in each recipient's language, as it is when a delivery is asked for; the layout's CSS is inlined into its own markup. Only for mailings (422 for a notification); 422 when the layout cannot be rendered or does not write `{{ content }}` once. */
+            use_layout: boolean;
             /** @description The segments' names joined by ", ", or "--" when none */
             segment_list: string;
         };
@@ -26998,6 +27006,8 @@ export interface components {
                 id: number;
                 name: string;
             }[];
+            /** @description A mailing's HTML goes inside the realm's `campaign_layout` email template (its override, else the account's, else the shipped one), in each recipient's language, as it is when a delivery is asked for; the layout's CSS is inlined into its own markup. Only for mailings (422 for a notification); 422 when the layout cannot be rendered or does not write `{{ content }}` once. */
+            use_layout?: boolean;
             /** @description The segments' names joined by ", ", or "--" when none */
             segment_list?: string;
             targets_enabled?: boolean;

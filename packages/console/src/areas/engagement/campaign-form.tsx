@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Button, Group, NativeSelect, Stack, Textarea, TextInput } from '@mantine/core';
+import { Button, Checkbox, Group, NativeSelect, Stack, Textarea, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import type { AdminComponents } from '@atrium/client';
 import { FormError, showFieldErrors } from '../../components/form-error';
@@ -8,19 +8,20 @@ import { useI18n } from '../../i18n/i18n';
 import { CampaignPreview } from './campaign-preview';
 
 type Campaign = AdminComponents['schemas']['Campaign'];
-export interface CampaignValues { realm_uid: string; name: string; type: 'mailing' | 'notification'; subject: string; body: string }
+export interface CampaignValues { realm_uid: string; name: string; type: 'mailing' | 'notification'; subject: string; body: string; use_layout: boolean }
 
 /** Create (realm chosen) or edit a campaign's name, type and Liquid subject and body, with the server's preview of the draft. */
 export function CampaignForm({ campaign, onSubmit, onCancel }: { campaign?: Campaign; onSubmit(values: CampaignValues): Promise<unknown>; onCancel?(): void }) {
   const { t } = useI18n();
   const form = useForm<CampaignValues>({
-    initialValues: { realm_uid: campaign?.realm_uid ?? '', name: campaign?.name ?? '', type: campaign?.type ?? 'mailing', subject: campaign?.subject ?? '', body: campaign?.body ?? '' },
+    initialValues: { realm_uid: campaign?.realm_uid ?? '', name: campaign?.name ?? '', type: campaign?.type ?? 'mailing', subject: campaign?.subject ?? '', body: campaign?.body ?? '', use_layout: campaign?.use_layout ?? false },
   });
   const [error, setError] = useState<unknown>(null);
   const submit = form.onSubmit(async (values) => {
     form.clearErrors();
     setError(null);
-    try { await onSubmit(values); } catch (caught) { showFieldErrors(form, caught); setError(caught); }
+    // A notification has no layout.
+    try { await onSubmit({ ...values, use_layout: values.type === 'mailing' && values.use_layout }); } catch (caught) { showFieldErrors(form, caught); setError(caught); }
   });
   return (
     <form onSubmit={submit}>
@@ -31,6 +32,9 @@ export function CampaignForm({ campaign, onSubmit, onCancel }: { campaign?: Camp
         <NativeSelect label={t('engagement.type')} data={[{ value: 'mailing', label: t('engagement.mailing') }, { value: 'notification', label: t('engagement.notification') }]} {...form.getInputProps('type')} />
         <TextInput label={t('engagement.subject')} required {...form.getInputProps('subject')} />
         <Textarea label={t('engagement.body')} required autosize minRows={6} ff="monospace" {...form.getInputProps('body')} />
+        {form.values.type === 'mailing' && (
+          <Checkbox label={t('engagement.useLayout')} description={t('engagement.useLayoutHelp')} {...form.getInputProps('use_layout', { type: 'checkbox' })} />
+        )}
         {form.values.realm_uid && <CampaignPreview draft={form.values} />}
         <Group justify="flex-end">
           {onCancel && <Button variant="default" onClick={onCancel}>{t('common.cancel')}</Button>}

@@ -45,7 +45,7 @@ export function CampaignPage() {
         key={current.updated_at}
         campaign={current}
         onSubmit={async (values) => {
-          await admin.PUT('/messaging/campaigns/{id}', { params: { path: { id } }, body: { name: values.name, type: values.type, subject: values.subject, body: values.body } });
+          await admin.PUT('/messaging/campaigns/{id}', { params: { path: { id } }, body: { name: values.name, type: values.type, subject: values.subject, body: values.body, use_layout: values.use_layout } });
           notifications.show({ message: t('common.saved') });
           await queryClient.invalidateQueries({ queryKey: ['get', '/messaging/campaigns/{id}'] });
         }}

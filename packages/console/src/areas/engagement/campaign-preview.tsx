@@ -16,7 +16,7 @@ export function CampaignPreview({ draft }: { draft: CampaignValues }) {
     setError(null);
     setPreview(null);
     try {
-      const { data } = await admin.POST('/messaging/campaigns/preview', { body: { realm_uid: draft.realm_uid, type: draft.type, subject: draft.subject, body: draft.body, user_id: Number(userId) } });
+      const { data } = await admin.POST('/messaging/campaigns/preview', { body: { realm_uid: draft.realm_uid, type: draft.type, subject: draft.subject, body: draft.body, use_layout: draft.type === 'mailing' && draft.use_layout, user_id: Number(userId) } });
       setPreview(data!);
     } catch (caught) { setError(caught); }
   };
