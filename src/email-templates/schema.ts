@@ -40,6 +40,7 @@ export const TemplateVersionModel = Type.Object({
   format: Type.Union([Format, Type.Null()]),
   locales: Type.Union([Locales, Type.Null()]),
   admin_id: Type.Union([Type.Integer(), Type.Null()]),
+  admin_name: Type.Union([Type.String(), Type.Null()], { description: 'The name (else the address) of the member who saved or reset it; null for the installation itself or a member since removed' }),
   created_at: DateTime,
 }, { $id: 'EmailTemplateVersion', description: 'One save or reset of a template' });
 

@@ -109,16 +109,21 @@ export async function resetTemplate(ctx: ActingContext, scope: TemplateScope, ki
   return templateBody(ctx, scope, kind);
 }
 
+/** A member's name as the console shows it: first and last, else the address; null without a member. */
+const memberName = sql<string | null>`coalesce(nullif(trim(${admins.firstName} || ' ' || ${admins.lastName}), ''), ${admins.email})`;
+
 export async function listVersions(ctx: ActingContext, scope: TemplateScope, kind: TemplateKind, page: Page) {
   assertMayUse(ctx.actor, scope, 'templates.read');
   const where = and(eq(emailTemplateVersions.kind, kind),
     scope.realm ? eq(emailTemplateVersions.realmId, scope.realm.id) : isNull(emailTemplateVersions.realmId));
-  const rows = await ctx.db.select().from(emailTemplateVersions).where(where).orderBy(desc(emailTemplateVersions.id)).limit(page.perPage).offset(page.offset);
+  const rows = await ctx.db.select({ version: emailTemplateVersions, adminName: memberName }).from(emailTemplateVersions)
+    .leftJoin(admins, eq(admins.id, emailTemplateVersions.adminId))
+    .where(where).orderBy(desc(emailTemplateVersions.id)).limit(page.perPage).offset(page.offset);
   const [{ total }] = await ctx.db.select({ total: count() }).from(emailTemplateVersions).where(where);
   return {
-    items: rows.map((v) => ({
+    items: rows.map(({ version: v, adminName }) => ({
       id: v.id, action: v.content ? 'saved' as const : 'reset' as const, format: v.content?.format ?? null, locales: v.content?.locales ?? null,
-      admin_id: v.adminId, created_at: v.createdAt.toISOString(),
+      admin_id: v.adminId, admin_name: adminName, created_at: v.createdAt.toISOString(),
     })),
     total,
   };

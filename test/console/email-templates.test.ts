@@ -47,6 +47,8 @@ describe.skipIf(!!process.env.DATABASE_URL)('admin console: email templates', ()
         expect((await stored()).locales.en).toMatchObject({ subject: 'Reset it, {{ user.first_name }}' });
         await page.getByText(text.account).waitFor();
         await page.getByRole('cell', { name: text.saved, exact: true }).first().waitFor();
+        // The version names the member who saved it.
+        await page.getByRole('row').filter({ has: page.getByRole('cell', { name: text.saved, exact: true }) }).first().getByRole('cell', { name: 'Account Owner', exact: true }).waitFor();
         await page.getByRole('button', { name: text.testSend }).click();
         await page.getByText(text.testSent).first().waitFor();
         await expectAccessible(page);

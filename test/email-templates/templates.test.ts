@@ -182,7 +182,7 @@ describe('email templates', () => {
     expect(versions.response.status).toBe(200);
     expect(versions.data!.meta).toEqual({ total_entries: 3, per_page: 2, current_page: 1, total_pages: 2 });
     expect(versions.data!.versions.map((v) => v.action)).toEqual(['reset', 'saved']);
-    expect(versions.data!.versions[1]).toMatchObject({ admin_id: h.ownerId, format: 'html', locales: { en: { subject: 'Welcome to {{ realm.name }}' } } });
+    expect(versions.data!.versions[1]).toMatchObject({ admin_id: h.ownerId, admin_name: 'Account Owner', format: 'html', locales: { en: { subject: 'Welcome to {{ realm.name }}' } } });
   });
 
   it('sends a test to the acting member only, through the mail queue', async () => {

@@ -26478,6 +26478,8 @@ export interface components {
                 };
             } | null;
             admin_id: number | null;
+            /** @description The name (else the address) of the member who saved or reset it; null for the installation itself or a member since removed */
+            admin_name: string | null;
             /** Format: date-time */
             created_at: string;
         };

@@ -193,7 +193,7 @@ function TemplateForm({ realmUid, template, variables }: { realmUid?: string; te
               <Table.Tr key={version.id}>
                 <Table.Td>{formatDate(version.created_at)}</Table.Td>
                 <Table.Td>{t(version.action === 'saved' ? 'templates.actionSaved' : 'templates.actionReset')}</Table.Td>
-                <Table.Td>{version.admin_id ?? ''}</Table.Td>
+                <Table.Td>{version.admin_name ?? ''}</Table.Td>
               </Table.Tr>
             ))}
           </Table.Tbody>
