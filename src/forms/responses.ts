@@ -4,8 +4,8 @@ import type { ActingContext } from '../admin-auth/principal.js';
 import type { Context } from '../context.js';
 import { totalCount, totalOf, type Page } from '../db/paging.js';
 import { invalidField, notFound } from '../errors/index.js';
-import { removeAfterCommit } from '../storage/storage.js';
-import { formResponses, forms, type FormResponseRow } from '../tables/forms.js';
+import { removeAfterCommit, type StoredObject } from '../storage/storage.js';
+import { formResponses, forms, type FormResponseRow, type StoredFile } from '../tables/forms.js';
 import { realms } from '../tables/realms.js';
 import { formsWithPersonalReach, requireForm, type FormWithRealm } from './forms.js';
 import { announceResponse } from './respond.js';
@@ -64,6 +64,17 @@ async function responseOf(ctx: Context, row: FormWithRealm, id: number): Promise
 export async function showResponse(ctx: ActingContext, formUid: string, id: number): Promise<ResponseBody> {
   const row = await requireForm(ctx, formUid, 'forms.read', true);
   return responseBody(row.form.uid, await responseOf(ctx, row, id));
+}
+
+/** A response's file by its field's name, for an admin who may read the response (404 `File` when it has none, or it is gone). */
+export async function responseFile(ctx: ActingContext, formUid: string, id: number, field: string): Promise<{ file: StoredFile; object: StoredObject }> {
+  const row = await requireForm(ctx, formUid, 'forms.read', true);
+  const response = await responseOf(ctx, row, id);
+  const file = Object.hasOwn(response.files, field) ? response.files[field] : undefined;
+  // Erased or deleted between the two reads: gone, as it is to everyone from now on.
+  const object = file && await ctx.storage.get(file.key);
+  if (!file || !object) throw notFound('File');
+  return { file, object };
 }
 
 const storedKeys = (rows: Pick<FormResponseRow, 'files'>[]) => rows.flatMap((r) => Object.values(r.files).map((f) => f.key));

@@ -18,6 +18,10 @@ const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union(
 
 export const FormParam = Type.Object({ form_uid: Type.String({ maxLength: 100, description: 'The form\'s uid' }) });
 export const ResponseParams = Type.Object({ form_uid: Type.String({ maxLength: 100 }), id: Id({ description: 'The response\'s id' }) });
+export const ResponseFileParams = Type.Object({
+  ...ResponseParams.properties,
+  field: Type.String({ maxLength: 64, description: 'The name of the form\'s file field' }),
+});
 export const RealmFormParams = Type.Object({ realm_uid: Type.String({ maxLength: 100 }), form_uid: Type.String({ maxLength: 100 }) });
 
 const FieldShape = {

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startConsole, VARIANTS, type ConsoleHarness } from '../helpers/console.js';
+import { PNG } from '../forms/helpers.js';
 import { choose, exactly, expectAccessible } from './content-steps.js';
 
 /** The console's words the forms journey clicks and reads, in each language. */
@@ -9,13 +10,13 @@ const TEXT = {
     forms: 'Forms', newForm: 'New form', uid: 'Identifier', name: 'Name', addField: 'Add field', fieldType: 'Field type', fieldName: 'Field name',
     label: 'Label (en)', required: 'Required', email: 'Email', checkbox: 'Checkbox', moveUp: 'Move {name} up', moveDown: 'Move {name} down',
     minFill: 'Minimum fill time (seconds)', save: 'Save', responses: 'Responses', exportCsv: 'Export CSV', status: 'Status', spam: 'Spam',
-    all: 'All', markSpam: 'Mark as spam', notSpam: 'Not spam', noResponses: 'No responses.', showIf: 'Show only when this field has an answer', preview: 'Preview',
+    all: 'All', markSpam: 'Mark as spam', notSpam: 'Not spam', noResponses: 'No responses.', showIf: 'Show only when this field has an answer', preview: 'Preview', file: 'File',
   },
   es: {
     forms: 'Formularios', newForm: 'Nuevo formulario', uid: 'Identificador', name: 'Nombre', addField: 'Añadir campo', fieldType: 'Tipo de campo', fieldName: 'Nombre del campo',
     label: 'Etiqueta (en)', required: 'Obligatorio', email: 'Correo electrónico', checkbox: 'Casilla', moveUp: 'Subir {name}', moveDown: 'Bajar {name}',
     minFill: 'Tiempo mínimo para rellenarlo (segundos)', save: 'Guardar', responses: 'Respuestas', exportCsv: 'Exportar CSV', status: 'Estado', spam: 'Spam',
-    all: 'Todas', markSpam: 'Marcar como spam', notSpam: 'No es spam', noResponses: 'No hay respuestas.', showIf: 'Mostrar solo cuando este campo tenga respuesta', preview: 'Vista previa',
+    all: 'Todas', markSpam: 'Marcar como spam', notSpam: 'No es spam', noResponses: 'No hay respuestas.', showIf: 'Mostrar solo cuando este campo tenga respuesta', preview: 'Vista previa', file: 'Archivo',
   },
 };
 
@@ -55,6 +56,11 @@ describe.skipIf(!!process.env.DATABASE_URL)('admin console: forms', () => {
         // Moved up above the email, then back down.
         await page.getByRole('button', { name: text.moveUp.replace('{name}', 'agree') }).click();
         await page.getByRole('button', { name: text.moveDown.replace('{name}', 'agree') }).click();
+        // A file field last: its answers download from the responses table.
+        await page.getByRole('button', { name: text.addField }).click();
+        await choose(page, page, text.fieldType, text.file);
+        await page.getByLabel(exactly(text.fieldName)).fill('cv');
+        await page.getByLabel(exactly(text.label)).fill('CV');
         await page.getByLabel(exactly(text.minFill)).fill('0');
         // The preview beside the builder asks the fields as the hosted page will, disabled.
         const preview = page.getByRole('group', { name: text.preview, exact: true });
@@ -70,6 +76,7 @@ describe.skipIf(!!process.env.DATABASE_URL)('admin console: forms', () => {
             { name: 'full_name', type: 'text', labels: { en: 'Full name' } },
             { name: 'email', type: 'email', labels: { en: 'Email address' } },
             { name: 'agree', type: 'checkbox', required: true, labels: { en: 'I agree to be contacted' }, show_if: { field: 'email' } },
+            { name: 'cv', type: 'file', labels: { en: 'CV' } },
           ],
         });
         await expectAccessible(page);
@@ -79,6 +86,7 @@ describe.skipIf(!!process.env.DATABASE_URL)('admin console: forms', () => {
         await page.getByLabel('Full name').fill('Ada Lovelace');
         await page.getByLabel('Email address').fill(`Ada.${locale}@Example.com`);
         await page.getByLabel('I agree to be contacted').check();
+        await page.getByLabel('CV').setInputFiles({ name: 'cv.png', mimeType: 'image/png', buffer: PNG });
         await page.getByRole('button', { name: 'Send' }).click();
         await expect.poll(async () => (await c.h.request({ url: `/api/admin/forms/${uid}/responses` })).json().responses.map((r: { status: string }) => r.status)).toEqual(['received']);
 
@@ -94,10 +102,14 @@ describe.skipIf(!!process.env.DATABASE_URL)('admin console: forms', () => {
         const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: text.exportCsv }).click()]);
         const csv = (await readFile((await download.path())!, 'utf8')).replace(/^\uFEFF/, '');
         const lines = csv.trim().split('\r\n');
-        expect(lines[0]).toBe('id,submitted_at,status,spam_reason,email,user_id,locale,full_name,email,agree');
+        expect(lines[0]).toBe('id,submitted_at,status,spam_reason,email,user_id,locale,full_name,email,agree,cv');
         expect(lines).toHaveLength(2);
         expect(lines[1]).toContain(`,received,,ada.${locale}@example.com,,`);
-        expect(lines[1]).toMatch(/,Ada Lovelace,ada\.\w+@example\.com,true$/);
+        expect(lines[1]).toMatch(/,Ada Lovelace,ada\.\w+@example\.com,true,cv\.png$/);
+        // The file answer downloads the file with the session.
+        const [file] = await Promise.all([page.waitForEvent('download'), row.getByRole('link', { name: 'cv.png' }).click()]);
+        expect(file.suggestedFilename()).toBe('cv.png');
+        expect((await readFile((await file.path())!)).equals(PNG)).toBe(true);
 
         // Marked spam: it leaves the received ones and shows in the spam view, where it is marked not spam again.
         await row.getByRole('button', { name: text.markSpam }).click();

@@ -59,6 +59,23 @@ describe('the hosted page', () => {
     const [stored] = await responses(h, form.uid);
     expect(stored.answers).toMatchObject({ topic: 'other', details: 'Tell me more', colors: ['blue'], photo: { name: 'me.png', size: PNG.length, content_type: 'image/png' } });
 
+    // An admin downloads it, served as the type it was checked to be and never cached.
+    const fileUrl = `/api/admin/forms/${form.uid}/responses/${stored.id}/files/photo`;
+    const file = await h.request({ method: 'GET', url: fileUrl });
+    expect(file.statusCode).toBe(200);
+    expect(file.rawPayload.equals(PNG)).toBe(true);
+    expect(file.headers).toMatchObject({
+      'content-type': 'image/png', 'content-disposition': 'attachment; filename="me.png"; filename*=UTF-8\'\'me.png',
+      'x-content-type-options': 'nosniff', 'cache-control': 'private, no-store',
+    });
+    for (const url of [`/api/admin/forms/${form.uid}/responses/${stored.id}/files/full_name`, `/api/admin/forms/${form.uid}/responses/${stored.id}/files/__proto__`, `/api/admin/forms/${form.uid}/responses/2147483647/files/photo`]) {
+      const missing = await h.request({ method: 'GET', url });
+      expect(missing.statusCode, url).toBe(404);
+    }
+    expect((await h.request({ method: 'GET', url: fileUrl, token: null })).statusCode).toBe(401);
+    expect((await h.request({ method: 'DELETE', url: `/api/admin/forms/${form.uid}/responses/${stored.id}` })).statusCode).toBe(204);
+    expect((await h.request({ method: 'GET', url: fileUrl })).statusCode).toBe(404);
+
     const refused = multipart({ ...FILLED, form_token: await pageToken(h, form.uid) }, { field: 'photo', name: 'me.png', content: Buffer.from('not a picture'), type: 'image/png' });
     const bad = await h.request({ method: 'POST', url: `/forms/${form.uid}`, token: null, ...refused });
     expect(bad.statusCode).toBe(422);

@@ -8,9 +8,11 @@ import { listOf, metaOf, pageOf } from '../../http/pagination.js';
 import { failures, NoContent } from '../../http/responses.js';
 import { exportFormResponses } from '../export.js';
 import { createForm, deleteForm, listForms, requireForm, shownForm, updateForm } from '../forms.js';
-import { deleteResponse, eraseResponses, listResponses, markResponse, showResponse } from '../responses.js';
+import { sendStoredObject } from '../../http/stored-object.js';
+import { FileContent } from '../../uploads/schema.js';
+import { deleteResponse, eraseResponses, listResponses, markResponse, responseFile, showResponse } from '../responses.js';
 import {
-  ErasureInput, ErasureResult, FieldModel, FormInput, FormListQuery, FormModel, FormParam, ResponseListQuery, ResponseModel, ResponseParams, ResponseStatusInput,
+  ErasureInput, ErasureResult, FieldModel, FormInput, FormListQuery, FormModel, FormParam, ResponseFileParams, ResponseListQuery, ResponseModel, ResponseParams, ResponseStatusInput,
 } from '../schema.js';
 
 const tags = ['Forms'];
@@ -94,6 +96,20 @@ export function formAdminRoutes(ctx: Context): FastifyPluginAsync {
       schema: { tags, summary: 'Show a response', description: PERSONAL.trim(), params: ResponseParams, response: { 200: ref(ResponseModel), ...failures(401, 403, 404) } },
     }, async (request) => {
       return showResponse(acting(ctx, request), request.params.form_uid, request.params.id);
+    });
+
+    app.get('/forms/:form_uid/responses/:id/files/:field', {
+      config: { access: 'forms.read' },
+      schema: {
+        tags, summary: 'Download a response\'s file',
+        description: 'The file answered to a file field, by the field\'s name (404 `File` when the response has none). Served with '
+          + '`Content-Disposition: attachment`, `X-Content-Type-Options: nosniff` and a sandboxing Content-Security-Policy, as the media '
+          + `type its content was checked to be, and never kept by a cache.${PERSONAL}`,
+        params: ResponseFileParams, response: { 200: FileContent, ...failures(401, 403, 404) },
+      },
+    }, async (request, reply) => {
+      const { file, object } = await responseFile(acting(ctx, request), request.params.form_uid, request.params.id, request.params.field);
+      return sendStoredObject(reply, object, { contentType: file.content_type, cacheControl: 'private, no-store', download: { fileName: file.name, inline: false } });
     });
 
     app.put('/forms/:form_uid/responses/:id', {

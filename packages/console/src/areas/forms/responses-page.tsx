@@ -61,6 +61,8 @@ export function ResponsesPage() {
   const setSearch = (patch: Partial<ResponsesSearch>) => void navigate({ search: { ...search, ...patch, page: undefined } });
   const csv = `/api/admin/forms/${encodeURIComponent(formUid)}/responses.csv${Object.keys(filters).length ? `?${new URLSearchParams(filters)}` : ''}`;
   const fieldNames = form.data?.fields.map((field) => field.name) ?? [];
+  // A file answer downloads the file.
+  const fileFields = new Set(form.data?.fields.filter((field) => field.type === 'file').map((field) => field.name));
 
   const columns: Column<FormResponse>[] = [
     { key: 'submitted_at', label: t('forms.submittedAt'), render: (response) => formatDate(response.submitted_at) },
@@ -71,7 +73,11 @@ export function ResponsesPage() {
     { key: 'email', label: t('forms.email'), render: (response) => response.email ?? '' },
     { key: 'answers', label: t('forms.answers'), render: (response) => (
       <Stack gap={0}>
-        {fieldNames.filter((name) => name in response.answers).map((name) => <Text key={name} size="sm">{name}: {answerText(response.answers[name])}</Text>)}
+        {fieldNames.filter((name) => name in response.answers).map((name) => (
+          <Text key={name} size="sm">{name}: {fileFields.has(name)
+            ? <Anchor href={`/api/admin/forms/${encodeURIComponent(formUid)}/responses/${response.id}/files/${encodeURIComponent(name)}`}>{answerText(response.answers[name])}</Anchor>
+            : answerText(response.answers[name])}</Text>
+        ))}
       </Stack>
     ) },
     ...(manage ? [{ key: 'actions', label: t('common.actions'), render: (response: FormResponse) => (
