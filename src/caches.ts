@@ -5,14 +5,14 @@ import { TtlCache } from './ttl-cache.js';
 
 /**
  * The in-process caches of data every request reads: who may do what (`access`), customer
- * credentials (`customers`), custom field definitions (`fields`), pages of the segment list (`segments`), content API answers (`content`), the event types webhooks subscribe to (`webhooks`) and served site pages (`sites`). Entries live two seconds and
+ * credentials (`customers`), custom field definitions (`fields`), pages of the segment list (`segments`), content API answers (`content`), the event types webhooks subscribe to (`webhooks`), served site pages (`sites`) and the forms respondents answer (`forms`). Entries live two seconds and
  * carry tags naming what they depend on (`admin:3`, `realm:7`, `user:42`, `session:9`, `client:5`).
  * Code that has changed such data (a write that took effect) calls `changed(name, ...tags)`: this
  * process drops the entries with those tags (all of them when no tag is given) at once, and every
  * other server process on the same PostgreSQL hears it through NOTIFY and does the same; the two
  * seconds only bound what a lost notification could cost.
  */
-export type CacheName = 'access' | 'customers' | 'fields' | 'segments' | 'content' | 'webhooks' | 'sites';
+export type CacheName = 'access' | 'customers' | 'fields' | 'segments' | 'content' | 'webhooks' | 'sites' | 'forms';
 
 export const CACHE_TTL_MS = 2000;
 const MAX_ENTRIES = 50_000;

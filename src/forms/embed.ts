@@ -1,7 +1,7 @@
 import type { Context } from '../context.js';
 import { AppError } from '../errors/index.js';
 import { escapeHtml } from '../shared/html/markup.js';
-import { findForm } from './forms.js';
+import { answeredForm } from './forms.js';
 import { assertOpen } from './respond.js';
 import { FORM_STYLE, formMarkup } from './render.js';
 import { issueFormToken } from './tokens.js';
@@ -12,7 +12,7 @@ import { issueFormToken } from './tokens.js';
  * public, or gone, leaves a comment; a closed or full one, its message.
  */
 export async function formBlockHtml(ctx: Context, uid: string, pageLocale: string): Promise<string> {
-  const row = await findForm(ctx, uid);
+  const row = await answeredForm(ctx, uid);
   if (!row || row.form.access !== 'public') return '<!-- no public form has this uid -->';
   const locale = row.form.locales.includes(pageLocale) ? pageLocale : row.form.defaultLocale;
   try {

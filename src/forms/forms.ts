@@ -65,6 +65,23 @@ export async function findForm(ctx: Context, uid: string): Promise<FormWithRealm
   return row;
 }
 
+/**
+ * A form by uid for the doors respondents use (its page, the content catalog, the customers API): kept
+ * in the `forms` cache, dropped here and in every process when the form changes or goes (`formChanged`).
+ * An unknown uid is not kept, so a form made meanwhile is found at once.
+ */
+export async function answeredForm(ctx: Context, uid: string): Promise<FormWithRealm | undefined> {
+  const cache = ctx.caches.of<FormWithRealm>('forms');
+  const now = ctx.clock.now();
+  const cached = cache.get(uid, now);
+  if (cached) return cached;
+  const row = await findForm(ctx, uid);
+  if (row) cache.set(uid, row, now, [`form:${row.form.id}`, ...(row.form.realmId === null ? [] : [`realm:${row.form.realmId}`])]);
+  return row;
+}
+
+const formChanged = (ctx: Context, row: FormWithRealm) => ctx.caches.changed('forms', `form:${row.form.id}`);
+
 /** Whether the actor holds `permission` where the form lives: its realm, or the account for an account form. */
 export const mayOnForm = (ctx: ActingContext, row: FormWithRealm, permission: Permission) =>
   (row.realmUid === null ? ctx.actor.holdsEverywhere(permission) : ctx.actor.holdsOn(permission, row.realmUid));
@@ -166,12 +183,14 @@ export async function updateForm(ctx: ActingContext, uid: string, input: Input):
   if (input.realm_uid !== undefined && input.realm_uid !== row.realmUid) throw invalidField('realm_uid', 'cannot change');
   const { uid: _uid, ...columns } = checkInput(input, row.form, row.form.realmId);
   const [form] = await ctx.db.update(forms).set({ ...columns, updatedAt: ctx.clock.now() }).where(eq(forms.id, row.form.id)).returning();
+  formChanged(ctx, row);
   return formBody({ form, realmUid: row.realmUid, responseCount: await countOf(ctx, form.id) });
 }
 
 export async function deleteForm(ctx: ActingContext, uid: string): Promise<void> {
   const row = await requireForm(ctx, uid, 'forms.manage');
   await ctx.db.delete(forms).where(eq(forms.id, row.form.id));
+  formChanged(ctx, row);
 }
 
 /** The ids of the forms where the actor holds `permission` and may see respondents' data. */

@@ -1,9 +1,12 @@
-import { and, count, eq, sql } from 'drizzle-orm';
+import { and, count, eq, sql, type SQL } from 'drizzle-orm';
 import { beginAttempt, type AttemptLimit } from '../attempts/limit.js';
 import { inTransaction, type Context } from '../context.js';
 import { formClosed, formFull, formRateLimited, notFound } from '../errors/index.js';
 import { recordEvent } from '../events/events.js';
 import { queueTemplatedMail } from '../email-templates/queue.js';
+import type { Db } from '../db/connect.js';
+import { prepared } from '../db/prepared.js';
+import { foreignKeyViolation } from '../db/unique.js';
 import { isLocale } from '../i18n/locale.js';
 import { removeObjects } from '../storage/storage.js';
 import { formResponses, forms, formTokenUses, type FormResponseRow, type StoredFile } from '../tables/forms.js';
@@ -60,24 +63,34 @@ function judge(ctx: Context, row: FormWithRealm, submission: Submission): SpamJu
   return { before: null, nonce, after: now - token.issuedAt < form.minFillSeconds * 1000 ? 'too_fast' : null };
 }
 
+type ResponseValues = Omit<typeof formResponses.$inferInsert, 'status' | 'spamReason'>;
+
 /**
  * The response, and its token's nonce recorded, in one statement: a nonce already recorded makes it
- * spam (`replayed_token`) unless an earlier reason already did.
+ * spam (`replayed_token`) unless an earlier reason already did. Prepared: PostgreSQL plans it once per
+ * connection, which is most of what a small write costs it.
  */
-async function insertResponse(ctx: Context, values: Omit<typeof formResponses.$inferInsert, 'status' | 'spamReason'>, judgement: SpamJudgement): Promise<FormResponseRow> {
-  if (judgement.nonce === null) {
-    const reason = judgement.before ?? judgement.after;
-    const [response] = await ctx.db.insert(formResponses).values({ ...values, status: reason ? 'spam' : 'received', spamReason: reason }).returning();
-    return response;
-  }
-  const used = ctx.db.$with('used').as(ctx.db.insert(formTokenUses).values({ nonce: judgement.nonce, formId: values.formId, usedAt: values.submittedAt })
+const insertStatement = (db: Db, withNonce: boolean) => prepared(db, withNonce ? 'form_response_insert_nonce' : 'form_response_insert', (d, name) => {
+  const param = (key: string, type: string) => sql`${sql.placeholder(key)}::${sql.raw(type)}`;
+  const values = {
+    formId: param('formId', 'integer'), answers: param('answers', 'jsonb'), files: param('files', 'jsonb'), email: param('email', 'text'),
+    userId: param('userId', 'integer'), locale: param('locale', 'text'), submittedAt: param('submittedAt', 'timestamptz'),
+  };
+  const row = (reason: SQL) => ({ ...values, status: sql`case when ${reason} is null then 'received' else 'spam' end`, spamReason: reason });
+  if (!withNonce) return d.insert(formResponses).values(row(sql`coalesce(${param('before', 'text')}, ${param('after', 'text')})`)).returning().prepare(name);
+  const used = d.$with('used').as(d.insert(formTokenUses).values({ nonce: param('nonce', 'text'), formId: param('formId', 'integer'), usedAt: param('submittedAt', 'timestamptz') })
     .onConflictDoNothing().returning({ nonce: formTokenUses.nonce }));
-  const replayed = sql`not exists (select 1 from ${used})`;
-  const reason = sql<string | null>`coalesce(${judgement.before}::text, case when ${replayed} then 'replayed_token' end, ${judgement.after}::text)`;
-  const [response] = await ctx.db.with(used).insert(formResponses).values({
-    ...values, status: sql`case when ${reason} is null then 'received' else 'spam' end`, spamReason: reason,
-  }).returning();
-  return response;
+  const reason = sql`coalesce(${param('before', 'text')}, case when not exists (select 1 from ${used}) then 'replayed_token' end, ${param('after', 'text')})`;
+  return d.with(used).insert(formResponses).values(row(reason)).returning().prepare(name);
+});
+
+async function insertResponse(ctx: Context, values: ResponseValues, judgement: SpamJudgement): Promise<FormResponseRow> {
+  const [response] = await insertStatement(ctx.db, judgement.nonce !== null).execute({
+    formId: values.formId, answers: JSON.stringify(values.answers), files: JSON.stringify(values.files ?? {}), email: values.email ?? null,
+    userId: values.userId ?? null, locale: values.locale, submittedAt: values.submittedAt.toISOString(),
+    before: judgement.before, after: judgement.after, nonce: judgement.nonce,
+  });
+  return response as FormResponseRow;
 }
 
 /** How many responses the form has accepted (spam not counted). */
@@ -193,6 +206,8 @@ export async function submitResponse(ctx: Context, row: FormWithRealm, submissio
     }
   } catch (err) {
     if (submission.file) await removeObjects(ctx.storage, ctx.log, [submission.file.stored.key]);
+    // The form was deleted after it was looked up (or while it was cached): gone, as it is to everyone from now on.
+    if (foreignKeyViolation(err) === 'form_responses_form_id_forms_id_fk') throw notFound('Form');
     throw err;
   }
   const t = formTexts(submission.locale);

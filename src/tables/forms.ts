@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { boolean, index, integer, jsonb, pgTable, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { moment, timestamps } from '../db/columns.js';
 import { realmUsers, realms } from './realms.js';
@@ -78,13 +79,18 @@ export const formResponses = pgTable('form_responses', {
 }, (t) => [
   index('form_responses_form_idx').on(t.formId, t.submittedAt, t.id),
   index('form_responses_email_idx').on(t.email),
-  index('form_responses_user_idx').on(t.userId),
+  // Most responses have no user: only those that do are indexed (the erasure by user reads it).
+  index('form_responses_user_idx').on(t.userId).where(sql`${t.userId} is not null`),
 ]);
 
-/** The nonces of form tokens already used: a second use of one is a replay (spam). */
+/**
+ * The nonces of form tokens already used: a second use of one is a replay (spam). No foreign key to the
+ * form: its check would lock the form's row under every response; a deleted form's nonces go with the
+ * expired ones (maintenance/expired-rows.ts).
+ */
 export const formTokenUses = pgTable('form_token_uses', {
   nonce: text('nonce').primaryKey(),
-  formId: integer('form_id').notNull().references(() => forms.id, { onDelete: 'cascade' }),
+  formId: integer('form_id').notNull(),
   usedAt: moment('used_at').notNull(),
 }, (t) => [index('form_token_uses_used_idx').on(t.usedAt)]);
 

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { drainWebhooks } from '../../src/webhooks/worker.js';
 import { startHarnessWithSmtp, type Harness } from '../helpers/harness.js';
@@ -122,6 +123,23 @@ describe('the JSON doors', () => {
     const realm = await makeRealm(h);
     const members = await makeForm(h, { realm_uid: realm.uid, access: 'realm_users' });
     expect((await h.request({ method: 'GET', url: `/api/content/forms/${members.uid}`, token: null })).statusCode).toBe(404);
+  });
+
+  it('answers a changed form as changed, and a deleted one 404, though the doors keep forms in a cache', async () => {
+    const form = await makeForm(h);
+    const def = await ok(await h.request({ method: 'GET', url: `/api/content/forms/${form.uid}`, token: null }));
+    wait();
+    const post = (token: string) => h.request({ method: 'POST', url: `/api/content/forms/${form.uid}/responses`, token: null, payload: { token, answers } });
+    expect((await post(def.token)).statusCode).toBe(201);
+    // Renamed through the admin API: the next definition says so at once.
+    await ok(await h.request({ method: 'PUT', url: `/api/admin/forms/${form.uid}`, payload: { name: 'Renamed' } }));
+    expect((await ok(await h.request({ method: 'GET', url: `/api/content/forms/${form.uid}`, token: null }))).name).toBe('Renamed');
+    // Deleted behind the cache's back (as by another process whose notice is late): a response is 404, not a failure.
+    const second = (await ok(await h.request({ method: 'GET', url: `/api/content/forms/${form.uid}`, token: null }))).token;
+    await h.ctx.db.execute(sql`delete from forms where uid = ${form.uid}`);
+    const late = await post(second);
+    expect(late.statusCode, late.body).toBe(404);
+    expect(late.json()).toEqual({ errors: ['Form not found'] });
   });
 
   it('customers API: a signed-in user answers a realm_users form; the response carries the user and records a business event', async () => {

@@ -15,7 +15,7 @@ import { refuseFile } from '../../storage/checks.js';
 import type { FormRow } from '../../tables/forms.js';
 import { HONEYPOT } from '../definition.js';
 import { respondentLocale } from '../doors.js';
-import { findForm, type FormWithRealm } from '../forms.js';
+import { answeredForm, type FormWithRealm } from '../forms.js';
 import { choicePart, FORM_STYLE, formMarkup } from '../render.js';
 import { assertOpen, submitResponse, type Submission } from '../respond.js';
 import { formTexts } from '../texts.js';
@@ -50,7 +50,7 @@ export function hostedFormPages(ctx: Context): FastifyPluginAsync {
     scope.setErrorHandler(pageErrorHandler);
 
     async function load(request: FastifyRequest, reply: FastifyReply, uid: string) {
-      const row = await findForm(ctx, uid);
+      const row = await answeredForm(ctx, uid);
       if (!row) return { done: pageNotFound(reply) };
       const realm = row.realmUid ? await findRealmByUid(ctx, row.realmUid) : undefined;
       if (row.form.access !== 'realm_users') return { row, realm, user: null };

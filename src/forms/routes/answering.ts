@@ -7,7 +7,7 @@ import { formNotFound, notFound } from '../../errors/index.js';
 import { ref, useModels } from '../../http/models.js';
 import { failures } from '../../http/responses.js';
 import { jsonSubmission, publicForm, respondent, respondentLocale } from '../doors.js';
-import { findForm } from '../forms.js';
+import { answeredForm } from '../forms.js';
 import { assertOpen, submitResponse } from '../respond.js';
 import { Accepted, AnswerInput, FieldModel, FormParam, PublicFormModel, RealmFormParams } from '../schema.js';
 
@@ -22,7 +22,7 @@ export function publicFormRoutes(ctx: Context): FastifyPluginAsync {
     useModels(scope, FieldModel, PublicFormModel, Accepted);
     const app = scope.withTypeProvider<TypeBoxTypeProvider>();
     const publicRow = async (uid: string) => {
-      const row = await findForm(ctx, uid);
+      const row = await answeredForm(ctx, uid);
       if (!row || row.form.access !== 'public') throw notFound('Form');
       return row;
     };
@@ -61,7 +61,7 @@ export function customerFormRoutes(ctx: Context): FastifyPluginAsync {
     useModels(scope, FieldModel, PublicFormModel, Accepted);
     const app = scope.withTypeProvider<TypeBoxTypeProvider>();
     const realmRow = async (realmId: number, uid: string) => {
-      const row = await findForm(ctx, uid);
+      const row = await answeredForm(ctx, uid);
       if (!row || row.form.access !== 'realm_users' || row.form.realmId !== realmId) throw formNotFound();
       return row;
     };
