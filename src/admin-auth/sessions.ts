@@ -50,7 +50,10 @@ export async function signIn(ctx: Context, email: string | undefined, password: 
   const attempt = await beginAttempt(ctx, SIGN_IN_LIMIT, subject);
   if (!attempt.allowed) {
     await failed('sign_in_failed', 429);
-    throw tooManyAttempts(attempt.lockedUntil);
+    const locked = tooManyAttempts(attempt.lockedUntil);
+    // The console tells the member how long to wait.
+    if (attempt.lockedUntil) locked.headers = { 'retry-after': String(Math.max(1, Math.ceil((attempt.lockedUntil.getTime() - now.getTime()) / 1000))) };
+    throw locked;
   }
   const matches = await verifyPassword(password!, admin?.passwordHash ?? UNKNOWN_ACCOUNT_HASH);
   if (!admin || !matches || !admin.active) {

@@ -77,8 +77,11 @@ describe('admin sessions', () => {
     const locked = await attempt(member.password);
     expect(locked.statusCode).toBe(429);
     expect(locked.json().errors[0]).toMatch(/Too many failed attempts/);
+    expect(locked.headers['retry-after']).toBe(String(15 * 60));
     h.clock.advanceMinutes(14);
-    expect((await attempt(member.password)).statusCode).toBe(429);
+    const later = await attempt(member.password);
+    expect(later.statusCode).toBe(429);
+    expect(later.headers['retry-after']).toBe('60');
     h.clock.advanceMinutes(2);
     expect((await attempt(member.password)).statusCode).toBe(200);
   });

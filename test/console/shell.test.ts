@@ -97,6 +97,38 @@ describe.skipIf(!!process.env.DATABASE_URL)('admin console: serving, sign-in, se
     }, 60_000);
   }
 
+  for (const { locale, scheme } of VARIANTS) {
+    it(`says a wrong email or password is wrong, and how long to wait when sign-in is locked (${locale}, ${scheme})`, async () => {
+      const text = locale === 'en'
+        ? { wrong: 'Wrong email or password.', locked: 'Too many attempts. Try again in 15 minutes.' }
+        : { wrong: 'Correo o contraseña incorrectos.', locked: 'Demasiados intentos. Vuelve a intentarlo dentro de 15 minutos.' };
+      const email = `locked-${locale}@atrium.test`;
+      const { page, problems, go, close } = await c.open({ locale, scheme });
+      try {
+        await go('/sign-in');
+        const attempt = async () => {
+          await page.locator('input[type=email]').fill(email);
+          await page.locator('input[type=password]').fill('not the password');
+          await page.locator('form button[type=submit]').click();
+        };
+        await attempt();
+        await page.getByRole('alert').getByText(text.wrong, { exact: true }).waitFor();
+        expect(await axeViolations(page)).toEqual([]);
+        // Nine more failures reach the limit of ten: the next attempt is refused with Retry-After (15 minutes).
+        for (let i = 0; i < 9; i++) {
+          expect((await c.h.request({ method: 'POST', url: '/api/admin/session', token: null, payload: { email, password: 'not the password' } })).statusCode).toBe(401);
+        }
+        await attempt();
+        await page.getByRole('alert').getByText(text.locked, { exact: true }).waitFor();
+        expect(page.url()).toContain('/admin/sign-in');
+        expect(await axeViolations(page)).toEqual([]);
+        expect(problems).toEqual([]);
+      } finally {
+        await close();
+      }
+    }, 60_000);
+  }
+
   it('refuses a write without the CSRF header, keeps the session over a reload, and signs in again at the same URL after expiry', async () => {
     const { page, signIn, go, close } = await c.open();
     try {

@@ -77,7 +77,7 @@ export interface paths {
         put?: never;
         /**
          * Sign in
-         * @description Signs a team member in with email and password and sets the admin session cookie (HttpOnly, SameSite=Lax). Unsafe requests made with the cookie must carry the returned `csrf_token` in the X-CSRF-Token header. Ten failed sign-ins lock the member for 15 minutes. JSON only (415 for a form post), and 403 when the browser says the request comes from another site (`Sec-Fetch-Site`), so that no other site can sign a browser in to its own account.
+         * @description Signs a team member in with email and password and sets the admin session cookie (HttpOnly, SameSite=Lax). Unsafe requests made with the cookie must carry the returned `csrf_token` in the X-CSRF-Token header. Ten failed sign-ins lock the member for 15 minutes (429, with `Retry-After` in seconds). JSON only (415 for a form post), and 403 when the browser says the request comes from another site (`Sec-Fetch-Site`), so that no other site can sign a browser in to its own account.
          */
         post: {
             parameters: {

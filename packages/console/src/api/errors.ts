@@ -17,9 +17,27 @@ export function messageOf(error: unknown, t: Translate): string {
     case 404: return t('common.error404');
     case 409: return t('common.error409', { detail });
     case 422: return t('common.error422', { detail });
-    case 429: return t('common.error429');
+    case 429: return tooManyOf(error, t);
     default: return error.status >= 500 ? t('common.error5xx', { status: error.status }) : detail || t('common.errorNetwork');
   }
+}
+
+/** A 429 says how long to wait when the answer's `Retry-After` does (in seconds; rounded up to minutes past one). */
+function tooManyOf(error: AtriumError, t: Translate): string {
+  const header = error.response.headers.get('retry-after');
+  const seconds = header && /^\d+$/.test(header.trim()) ? Number(header) : null;
+  if (seconds === null) return t('common.error429');
+  const minutes = Math.ceil(seconds / 60);
+  const wait = seconds < 60
+    ? (seconds === 1 ? t('common.waitSecond') : t('common.waitSeconds', { count: seconds }))
+    : (minutes === 1 ? t('common.waitMinute') : t('common.waitMinutes', { count: minutes }));
+  return t('common.error429Wait', { wait });
+}
+
+/** The sign-in form's message: a refused email and password say so (not "you are not signed in"). */
+export function signInMessageOf(error: unknown, t: Translate): string {
+  if (error instanceof AtriumError && error.status === 401 && error.code === 'ATR_UNAUTHENTICATED') return t('common.wrongCredentials');
+  return messageOf(error, t);
 }
 
 /** The messages of a 422 by field name (`details[].field`), for the form to show on each field. */

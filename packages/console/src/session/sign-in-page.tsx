@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Alert, Button, Center, Paper, PasswordInput, Stack, TextInput, Title } from '@mantine/core';
 import { useNavigate, useSearch } from '@tanstack/react-router';
-import { messageOf } from '../api/errors';
+import { signInMessageOf } from '../api/errors';
 import { useI18n } from '../i18n/i18n';
 import { useSession } from './session';
 
@@ -25,7 +25,7 @@ export function SignInPage() {
       const target = search.redirect?.startsWith('/admin/') && !search.redirect.startsWith('/admin/sign-in') ? search.redirect : '/admin/';
       await navigate({ href: target, replace: true });
     } catch (caught) {
-      setError(messageOf(caught, t));
+      setError(signInMessageOf(caught, t));
     } finally {
       setBusy(false);
     }

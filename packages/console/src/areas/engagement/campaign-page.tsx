@@ -24,7 +24,10 @@ export function CampaignPage() {
   const valid = isRecordId(campaignId);
   const id = Number(campaignId);
   const campaign = api.useQuery('get', '/messaging/campaigns/{id}', { params: { path: { id } } }, { enabled: valid });
-  const recipients = api.useQuery('get', '/messaging/campaigns/{id}/recipient_count', { params: { path: { id } } }, { enabled: valid });
+  const realmUid = campaign.data?.realm_uid;
+  // How many users a campaign reaches tells about the realm's users: shown to members who may read them.
+  const countable = !!realmUid && can('realm.users.read', realmUid);
+  const recipients = api.useQuery('get', '/messaging/campaigns/{id}/recipient_count', { params: { path: { id } } }, { enabled: valid && countable });
 
   if (!valid) return <NotFound />;
   if (campaign.error) return <ErrorView error={campaign.error} />;
@@ -39,19 +42,23 @@ export function CampaignPage() {
         await queryClient.invalidateQueries({ queryKey: ['get', '/messaging/campaigns'] });
         await navigate({ to: '/campaigns' });
       }} />
-      <Text size="sm" c="dimmed">{current.realm_uid} · {current.segment_list} · {t('engagement.updated')} {formatDate(current.updated_at)}</Text>
-      <Text data-recipient-count>{t('engagement.recipients', { count: recipients.data ? formatNumber(recipients.data.recipients) : '…' })}</Text>
+      <Text size="sm" c="dimmed">{current.realm_uid} · {current.segments_enabled ? t('engagement.toSegments', { list: current.segment_list }) : t('engagement.toWholeRealm')} · {t('engagement.updated')} {formatDate(current.updated_at)}</Text>
+      {countable && <Text data-recipient-count>{t('engagement.recipients', { count: recipients.data ? formatNumber(recipients.data.recipients) : '…' })}</Text>}
       <CampaignForm
         key={current.updated_at}
         campaign={current}
         onSubmit={async (values) => {
-          await admin.PUT('/messaging/campaigns/{id}', { params: { path: { id } }, body: { name: values.name, type: values.type, subject: values.subject, body: values.body, use_layout: values.use_layout } });
+          await admin.PUT('/messaging/campaigns/{id}', {
+            params: { path: { id } },
+            body: { name: values.name, type: values.type, subject: values.subject, body: values.body, use_layout: values.use_layout, segments_enabled: values.segments_enabled, segment_ids: values.segment_ids },
+          });
           notifications.show({ message: t('common.saved') });
           await queryClient.invalidateQueries({ queryKey: ['get', '/messaging/campaigns/{id}'] });
+          await queryClient.invalidateQueries({ queryKey: ['get', '/messaging/campaigns/{id}/recipient_count'] });
         }}
       />
       {manage && <CampaignTestSend campaignId={id} />}
-      {manage && <DeliverySchedule campaignId={id} onScheduled={() => queryClient.invalidateQueries({ queryKey: ['get', '/messaging/campaigns/{id}/deliveries'] })} />}
+      {manage && <DeliverySchedule campaign={current} countable={countable} onScheduled={() => queryClient.invalidateQueries({ queryKey: ['get', '/messaging/campaigns/{id}/deliveries'] })} />}
       <CampaignDeliveries campaignId={id} manage={manage} />
     </Stack>
   );

@@ -7,7 +7,7 @@ import { useI18n } from '../../i18n/i18n';
 import type { CampaignValues } from './campaign-form';
 
 /** The draft rendered by the server for one user of the realm (no template engine here); shown as text, never as HTML. */
-export function CampaignPreview({ draft }: { draft: CampaignValues }) {
+export function CampaignPreview({ draft }: { draft: Pick<CampaignValues, 'realm_uid' | 'type' | 'subject' | 'body' | 'use_layout'> }) {
   const { t } = useI18n();
   const [userId, setUserId] = useState<string | null>(null);
   const [preview, setPreview] = useState<{ subject: string; body: string } | null>(null);
