@@ -19,8 +19,18 @@ import { taskWorker, type TaskQueue } from './queue/tasks.js';
 import { DEFAULT_MODULES } from './modules.js';
 import type { AtriumModule } from './shared/atrium-module.js';
 
-export function createLogger(config: Config): FastifyBaseLogger {
-  return pino({ level: config.logLevel }) as unknown as FastifyBaseLogger;
+export function createLogger(config: Config, destination?: pino.DestinationStream): FastifyBaseLogger {
+  return pino({ level: config.logLevel }, destination) as unknown as FastifyBaseLogger;
+}
+
+/**
+ * Where the server's log goes: readable lines (pino-pretty, loaded only then) when stdout is a terminal,
+ * JSON lines otherwise (a log collector, a file, a pipe).
+ */
+async function logDestination(out: NodeJS.WritableStream): Promise<pino.DestinationStream | undefined> {
+  if (!(out as { isTTY?: boolean }).isTTY) return undefined;
+  const { default: pretty } = await import('pino-pretty');
+  return pretty({ sync: true, destination: out, translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname' });
 }
 
 /** Opens the configured database and applies the migrations. */
@@ -119,7 +129,7 @@ export async function createOwner(ctx: Context): Promise<string[]> {
 /** `atrium serve`: migrate, make sure an owner exists, then listen until SIGTERM or SIGINT. */
 export async function serve(config: Config, env: Record<string, string | undefined>, out: NodeJS.WritableStream = process.stdout): Promise<RunningServer> {
   requireSecretsKey(config);
-  const log = createLogger(config);
+  const log = createLogger(config, await logDestination(out));
   // The database opens (a file copy and a WebAssembly compile, mostly off the main thread) while
   // the HTTP modules load and the routes compile.
   const starting = startingContext(config, log);
@@ -146,6 +156,7 @@ export async function serve(config: Config, env: Record<string, string | undefin
   const listening = withListenAddress(config, env, { port: typeof address === 'object' && address ? address.port : config.port });
   ctx = Object.assign(ctx, { config: listening });
   const lines = [`Atrium is serving on ${listening.baseUrl} (${database.kind === 'pglite' ? `embedded database in ${config.dataDir}` : 'PostgreSQL'})`];
+  lines.push(`Admin console: ${listening.baseUrl}/admin/`);
   lines.push(...firstStart);
   lines.push('Reference pages:', ...CATALOG_PAGES.map((page) => `  ${listening.baseUrl}${page}`));
   out.write(`${lines.join('\n')}\n`);

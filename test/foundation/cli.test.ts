@@ -4,7 +4,8 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { runCli, startServe } from '../helpers/cli.js';
+import { spawn } from 'node:child_process';
+import { CLI_BIN, runCli, startServe } from '../helpers/cli.js';
 import { freshDatabaseUrl, usingPostgres } from '../helpers/database.js';
 import { TEST_SECRETS_KEY } from '../helpers/harness.js';
 
@@ -149,6 +150,8 @@ describe('atrium command line', () => {
     for (const page of ['/api/admin/docs', '/api/content/docs', '/api/profile/docs', '/api/customers/docs']) {
       expect(output).toContain(`${first.url}${page}`);
     }
+    // The console's address comes first, right under the serving line.
+    expect(output.split('\n')[1]).toBe(`Admin console: ${first.url}/admin/`);
     const created = await json(`${first.url}/api/admin/team_members`, {
       method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
       body: JSON.stringify({ email: 'kept@example.com', password: 'a long enough secret', name: 'Kept Member' }),
@@ -188,6 +191,31 @@ describe('atrium command line', () => {
     expect(await server.exited).toBe(0);
     const after = await runCli(['bootstrap', '--json'], store);
     expect(after.code).toBe(0);
+  }, 90_000);
+
+  it('writes its log as readable lines in a terminal, and as JSON lines elsewhere', async () => {
+    // `script` gives the process a terminal (util-linux, on every Debian).
+    const child = spawn('script', ['-qfec', `${process.execPath} ${CLI_BIN} serve`, '/dev/null'], {
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...store, PORT: '0', LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk) => { output += chunk; });
+    try {
+      await expect.poll(() => output, { timeout: 30_000, interval: 100 }).toContain('/api/customers/docs');
+      expect(output).toMatch(/^\[\d\d:\d\d:\d\d\] \S*INFO\S*: \S*Server listening at http:\/\/127\.0\.0\.1:\d+/m);
+      expect(output).not.toContain('"level"');
+    } finally {
+      child.kill('SIGTERM');
+      await new Promise((resolve) => child.once('close', resolve));
+    }
+    const piped = await startServe({ ...store, LOG_LEVEL: 'info' });
+    try {
+      const listening = piped.stdout().split('\n').find((line) => line.includes('Server listening at'))!;
+      expect(JSON.parse(listening)).toMatchObject({ level: 30, msg: expect.stringMatching(/^Server listening at http:/) });
+    } finally {
+      piped.child.kill('SIGTERM');
+      await piped.exited;
+    }
   }, 90_000);
 
   it('applies migrations with `atrium migrate`', async () => {

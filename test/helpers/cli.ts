@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
-const BIN = fileURLToPath(new URL('../../bin/atrium.js', import.meta.url));
+export const CLI_BIN = fileURLToPath(new URL('../../bin/atrium.js', import.meta.url));
 
 export interface CliResult {
   code: number | null;
@@ -12,7 +12,7 @@ export interface CliResult {
 /** Runs `atrium <args>` to its end. */
 export function runCli(args: string[], env: Record<string, string | undefined>): Promise<CliResult> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: cliEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI_BIN, ...args], { env: cliEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c) => { stdout += c; });
@@ -31,7 +31,7 @@ export interface RunningCli {
 
 /** Starts `atrium serve` on a free port and resolves once it listens. */
 export function startServe(env: Record<string, string | undefined>): Promise<RunningCli> {
-  const child = spawn(process.execPath, [BIN, 'serve'], { env: cliEnv({ PORT: '0', ...env }), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [CLI_BIN, 'serve'], { env: cliEnv({ PORT: '0', ...env }), stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
