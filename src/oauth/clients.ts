@@ -146,6 +146,21 @@ export async function updateClient(ctx: ActingContext, realm: Realm, id: number,
   return clientBody(updated);
 }
 
+/**
+ * A new secret, shown in this answer only; the previous one stops working at once (a leaked secret is
+ * the reason to regenerate). Tokens already issued to the client keep working: they belong to users' sessions.
+ */
+export async function regenerateSecret(ctx: ActingContext, realm: Realm, id: number): Promise<OAuthClientBody> {
+  ctx.actor.assertHolds('realms.manage', realm.uid);
+  const row = await findClient(ctx, realm, id);
+  const secret = randomSecret();
+  const [updated] = await ctx.db.update(oauthClients).set({ secretHash: hashSecret(secret), updatedAt: ctx.clock.now() })
+    .where(eq(oauthClients.id, row.id)).returning();
+  if (!updated) throw notFound('OAuth client');
+  ctx.caches.changed('customers', `client:${id}`);
+  return clientBody(updated, secret);
+}
+
 /** Its codes and tokens go with it (cascade): a removed client's tokens stop working. */
 export async function deleteClient(ctx: ActingContext, realm: Realm, id: number): Promise<void> {
   ctx.actor.assertHolds('realms.manage', realm.uid);

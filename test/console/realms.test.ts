@@ -93,6 +93,22 @@ describe.skipIf(!!process.env.DATABASE_URL)('admin console: a realm and its user
         const clients = async () => (await api('GET', `/customers/${uid}/oauth_clients`)).json().oauth_clients;
         await poll(async () => (await clients()).map((client: { name: string }) => client.name)).toEqual(['Mobile']);
         expect(JSON.stringify(await clients())).not.toContain(secret);
+        // A new secret, after a confirmation that says the current one stops working: shown once.
+        await page.getByRole('row').filter({ hasText: 'Mobile' }).getByRole('button', { name: L('Edit', 'Editar') }).click();
+        const regenerate = L('Regenerate the secret', 'Regenerar el secreto');
+        await page.getByRole('dialog', { name: L('Edit OAuth client', 'Editar cliente OAuth') }).getByRole('button', { name: regenerate }).click();
+        const confirmation = page.getByRole('dialog', { name: regenerate });
+        await confirmation.getByText(L('stops working at once', 'deja de funcionar al instante'), { exact: false }).waitFor();
+        expect(await axeViolations(page)).toEqual([]);
+        await confirmation.getByRole('button', { name: regenerate }).click();
+        const shown = page.getByRole('dialog', { name: L('Edit OAuth client', 'Editar cliente OAuth') }).locator('[data-secret]');
+        await shown.waitFor();
+        const regenerated = await shown.textContent();
+        expect(regenerated!.length).toBeGreaterThan(20);
+        expect(regenerated).not.toBe(secret);
+        expect(await axeViolations(page)).toEqual([]);
+        await page.getByRole('dialog', { name: L('Edit OAuth client', 'Editar cliente OAuth') }).getByRole('button', { name: L('Close', 'Cerrar'), exact: true }).last().click();
+        expect(JSON.stringify(await clients())).not.toContain(regenerated);
         await page.getByRole('row').filter({ hasText: 'Mobile' }).getByRole('button', { name: L('Delete', 'Eliminar') }).click();
         await confirmDeleteDialog();
         await poll(async () => (await clients()).length).toBe(0);

@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { oauthClients } from '../../src/tables/oauth.js';
 import { hashSecret } from '../../src/security/secrets.js';
-import { createRealm } from './fixtures.js';
+import { createRealm, postForm } from './fixtures.js';
 
 describe('OAuth clients admin API', () => {
   let h: Harness;
@@ -84,6 +84,26 @@ describe('OAuth clients admin API', () => {
     expect(bad.statusCode).toBe(422);
     expect((await h.request({ method: 'DELETE', url: `${base}/${created.id}` })).statusCode).toBe(204);
     expect((await h.request({ method: 'GET', url: `${base}/${created.id}` })).statusCode).toBe(404);
+  });
+
+  it('regenerates a secret: shown once, the previous one refused at once, the client otherwise unchanged', async () => {
+    const created = (await h.request({ method: 'POST', url: base, payload: { name: 'Web', redirect_uris: ['https://a.example/cb'] } })).json();
+    // The revocation endpoint authenticates the client (RFC 7009): 200 with its secret, 401 invalid_client without.
+    const authenticates = async (secret: string) => (await postForm(h, '/realms/bank/oauth/revoke', { token: 'unknown', client_id: created.uid, client_secret: secret })).statusCode;
+    expect(await authenticates(created.secret)).toBe(200);
+    const res = await h.request({ method: 'POST', url: `${base}/${created.id}/regenerate_secret` });
+    expect(res.statusCode).toBe(200);
+    const regenerated = res.json();
+    expect(regenerated).toMatchObject({ id: created.id, uid: created.uid, name: 'Web', redirect_uris: ['https://a.example/cb'] });
+    expect(regenerated.secret).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(regenerated.secret).not.toBe(created.secret);
+    expect(await authenticates(created.secret)).toBe(401);
+    expect(await authenticates(regenerated.secret)).toBe(200);
+    const [row] = await h.ctx.db.select().from(oauthClients).where(eq(oauthClients.id, created.id));
+    expect(row.secretHash).toBe(hashSecret(regenerated.secret));
+    expect((await h.request({ method: 'GET', url: `${base}/${created.id}` })).json().secret).toBeUndefined();
+    expect((await h.request({ method: 'POST', url: `/api/admin/customers/shop/oauth_clients/${created.id}/regenerate_secret` })).statusCode).toBe(404);
+    expect((await h.request({ method: 'POST', url: `${base}/${created.id}/regenerate_secret`, token: null })).statusCode).toBe(401);
   });
 
   it('keeps realms apart and answers 404 for an unknown realm, 401 without a credential', async () => {

@@ -6,7 +6,7 @@ import { ref, useModels } from '../../http/models.js';
 import { ListQuery } from '../../http/list-query.js';
 import { listOf, metaOf, pageOf } from '../../http/pagination.js';
 import { failures, NoContent } from '../../http/responses.js';
-import { CLIENT_SORTABLE, createClient, deleteClient, getClient, listClients, updateClient } from '../clients.js';
+import { CLIENT_SORTABLE, createClient, deleteClient, getClient, listClients, regenerateSecret, updateClient } from '../clients.js';
 import { ClientParams, OAuthClientInput, OAuthClientModel, RealmParam } from '../schema.js';
 
 const tags = ['OAuth clients'];
@@ -53,6 +53,16 @@ export function oauthClientRoutes(ctx: Context): FastifyPluginAsync {
         params: ClientParams, body: OAuthClientInput, response: { 200: ref(OAuthClientModel), ...failures(401, 403, 404, 422) },
       },
     }, async (request) => updateClient(acting(ctx, request), request.realm, request.params.id, request.body));
+
+    app.post('/customers/:realm_uid/oauth_clients/:id/regenerate_secret', {
+      config: write,
+      schema: {
+        tags, summary: 'Regenerate an OAuth client\'s secret',
+        description: 'Answers the client with a new `secret`, shown only here; the previous secret stops working at once. '
+          + 'Access tokens already issued to the client keep working.',
+        params: ClientParams, response: { 200: ref(OAuthClientModel), ...failures(401, 403, 404) },
+      },
+    }, async (request) => regenerateSecret(acting(ctx, request), request.realm, request.params.id));
 
     app.delete('/customers/:realm_uid/oauth_clients/:id', {
       config: write,

@@ -8269,6 +8269,147 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/customers/{realm_uid}/oauth_clients/{id}/regenerate_secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Regenerate an OAuth client's secret
+         * @description Answers the client with a new `secret`, shown only here; the previous secret stops working at once. Access tokens already issued to the client keep working.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    realm_uid: string;
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description An OAuth 2.0 client of a realm (spec 2.13) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["OAuthClient"];
+                    };
+                };
+                /** @description The request is malformed */
+                400: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No credential, or a credential that is not valid */
+                401: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The credential's role does not allow this action, or the CSRF header is missing */
+                403: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The resource does not exist */
+                404: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is too large */
+                413: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PAYLOAD_TOO_LARGE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A path parameter is longer than any this server accepts */
+                414: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is not of a media type this operation takes */
+                415: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNSUPPORTED_MEDIA_TYPE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The input is not valid; `details` names each attribute */
+                422: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
+                503: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/customers/{realm_uid}/users/{id}/notifications": {
         parameters: {
             query?: never;

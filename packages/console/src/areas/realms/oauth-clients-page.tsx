@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { Button, Modal } from '@mantine/core';
+import { Button, Group, Modal, Stack } from '@mantine/core';
+import { modals } from '@mantine/modals';
 import { useQueryClient } from '@tanstack/react-query';
 import { getRouteApi, useNavigate } from '@tanstack/react-router';
 import type { AdminComponents } from '@atrium/client';
@@ -16,7 +17,7 @@ type OAuthClient = AdminComponents['schemas']['OAuthClient'];
 const route = getRouteApi('/app/realms/$realmUid/clients');
 const LIST = '/customers/{realm_uid}/oauth_clients';
 
-/** The realm's OAuth clients: list, create (its secret shown once), edit and delete. */
+/** The realm's OAuth clients: list, create (its secret shown once), edit, regenerate a confidential client's secret (shown once) and delete. */
 export function OAuthClientsPage() {
   const { t } = useI18n();
   const { can } = useSession();
@@ -57,6 +58,7 @@ export function OAuthClientsPage() {
       />
       <Modal opened={editing !== null} onClose={close} title={t(editing === 'new' ? 'realms.newClient' : 'realms.editClient')}>
         {secret !== null ? <SecretOnce secret={secret} label={t('realms.secret')} warning={t('realms.secretOnce')} onClose={close} /> : editing !== null && (
+          <Stack>
           <OAuthClientForm
             client={editing === 'new' ? undefined : editing}
             onCancel={close}
@@ -71,6 +73,19 @@ export function OAuthClientsPage() {
               await queryClient.invalidateQueries({ queryKey: ['get', LIST] });
             }}
           />
+          {editing !== 'new' && editing.confidential && (
+            <Group justify="flex-start">
+              <Button color="red" variant="outline" onClick={() => modals.openConfirmModal({
+                title: t('realms.regenerateSecret'), children: t('realms.regenerateConfirm', { name: editing.name }),
+                labels: { confirm: t('realms.regenerateSecret'), cancel: t('common.cancel') }, confirmProps: { color: 'red' },
+                onConfirm: async () => {
+                  const { data } = await admin.POST('/customers/{realm_uid}/oauth_clients/{id}/regenerate_secret', { params: { path: { ...path, id: editing.id } } });
+                  setSecret(data!.secret!);
+                },
+              })}>{t('realms.regenerateSecret')}</Button>
+            </Group>
+          )}
+          </Stack>
         )}
       </Modal>
     </>
