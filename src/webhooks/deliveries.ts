@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { and, asc, desc, eq, inArray, isNull, lte, or } from 'drizzle-orm';
 import type { Static } from '@sinclair/typebox';
 import type { ActingContext } from '../admin-auth/principal.js';
@@ -51,6 +52,24 @@ export async function listDeliveries(ctx: ActingContext, endpointId: number, pag
   return { items: rows.map((r) => deliveryBody(r.delivery, byDelivery.get(r.delivery.id) ?? [])), total };
 }
 
+/** The event type of a test delivery: sent to one endpoint on an admin's demand, whatever it subscribes to. */
+export const TEST_EVENT_TYPE = 'webhook.test';
+
+/**
+ * A test event to one active endpoint, through the outbox like any event (signed, retried on the usual
+ * schedule, listed among its deliveries), whatever types it subscribes to. 409 for an inactive endpoint.
+ */
+export async function sendTestDelivery(ctx: ActingContext, endpointId: number): Promise<DeliveryBody> {
+  ctx.actor.assertHolds('webhooks.manage');
+  const endpoint = await requireEndpoint(ctx, endpointId);
+  if (!endpoint.active) throw webhookEndpointInactive();
+  const now = ctx.clock.now();
+  const body = JSON.stringify({ type: TEST_EVENT_TYPE, timestamp: now.toISOString(), data: { webhook_endpoint_id: endpoint.id, message: 'A test event sent from the administration' } });
+  const [delivery] = await ctx.db.insert(webhookDeliveries).values({
+    msgId: `msg_${randomUUID().replaceAll('-', '')}`, endpointId: endpoint.id, eventType: TEST_EVENT_TYPE, body, nextAttemptAt: now, createdAt: now,
+  }).returning();
+  return deliveryBody(delivery, []);
+}
 
 /**
  * Sends a delivery again as soon as a sender is free, under the same webhook-id, whatever its status.

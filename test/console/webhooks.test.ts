@@ -6,8 +6,8 @@ import { emit } from '../webhooks/emit.js';
 import { startReceiver, type Receiver } from '../webhooks/receiver.js';
 
 const TEXT = {
-  en: { webhooks: 'Webhooks', create: 'New webhook', url: 'Address (URL)', types: 'Event types', description: 'Description', close: 'Close', retry: 'Retry', delete: 'Delete', audit: 'Audit log' },
-  es: { webhooks: 'Webhooks', create: 'Nuevo webhook', url: 'Dirección (URL)', types: 'Tipos de evento', description: 'Descripción', close: 'Cerrar', retry: 'Reintentar', delete: 'Eliminar', audit: 'Registro de auditoría' },
+  en: { webhooks: 'Webhooks', create: 'New webhook', url: 'Address (URL)', types: 'Event types', description: 'Description', close: 'Close', retry: 'Retry', delete: 'Delete', audit: 'Audit log', test: 'Send a test event' },
+  es: { webhooks: 'Webhooks', create: 'Nuevo webhook', url: 'Dirección (URL)', types: 'Tipos de evento', description: 'Descripción', close: 'Cerrar', retry: 'Reintentar', delete: 'Eliminar', audit: 'Registro de auditoría', test: 'Enviar un evento de prueba' },
 };
 
 describe.skipIf(!!process.env.DATABASE_URL)('admin console: webhooks, their deliveries and a retry in the audit log', () => {
@@ -61,7 +61,15 @@ describe.skipIf(!!process.env.DATABASE_URL)('admin console: webhooks, their deli
         await page.getByLabel(locale === 'en' ? 'Resource id' : /recurso/i).first().fill(String(delivery.id));
         await page.locator('main table tbody tr').filter({ hasText: entry.operation }).first().waitFor();
 
+        // A test event on demand: it shows among the deliveries, and reaches the receiver once sent.
         await go(`/webhooks/${id}`);
+        const heard = receiver.received.length;
+        await page.getByRole('button', { name: text.test }).click();
+        await page.getByRole('button', { name: 'webhook.test' }).waitFor();
+        expect(await axeViolations(page)).toEqual([]);
+        await drainWebhooks(c.h.ctx);
+        expect(receiver.received.slice(heard).map((r) => JSON.parse(r.body).type).filter((type) => type === 'webhook.test')).toEqual(['webhook.test']);
+
         await page.getByLabel(text.description).fill('Orders');
         await page.locator('main form button[type=submit]').click();
         await expect.poll(async () => (await c.h.request({ url: `/api/admin/webhooks/${id}` })).json().description).toBe('Orders');

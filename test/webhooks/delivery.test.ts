@@ -87,6 +87,32 @@ describe('webhook deliveries', () => {
     expect((await show(hook.id)).failing_since).toBeNull();
   });
 
+  it('sends a test event to one endpoint on demand, signed, whatever it subscribes to; refused for an inactive endpoint', async () => {
+    const hook = await endpoint(() => ({ status: 204 }));
+    const res = await h.request({ method: 'POST', url: `/api/admin/webhooks/${hook.id}/test` });
+    expect(res.statusCode, res.body).toBe(202);
+    expect(res.json()).toMatchObject({ event_type: 'webhook.test', status: 'pending', attempts_count: 0 });
+    await drainWebhooks(h.ctx);
+    expect(receiver.received).toHaveLength(1);
+    expect(receiver.received[0].verifiedWith).toEqual([hook.secret]);
+    expect(JSON.parse(receiver.received[0].body)).toEqual({
+      type: 'webhook.test', timestamp: expect.any(String), data: { webhook_endpoint_id: hook.id, message: 'A test event sent from the administration' },
+    });
+    const [delivery] = await deliveries(hook.id);
+    expect(delivery).toMatchObject({ id: res.json().id, webhook_id: receiver.received[0].id, event_type: 'webhook.test', status: 'succeeded', last_status_code: 204 });
+    // Nothing else heard of it: the event type is no subscriber's.
+    await emit(h, 'webhook.test', realm.uid);
+    await drainWebhooks(h.ctx);
+    expect(receiver.received).toHaveLength(1);
+
+    await h.request({ method: 'PUT', url: `/api/admin/webhooks/${hook.id}`, payload: { active: false } });
+    const refused = await h.request({ method: 'POST', url: `/api/admin/webhooks/${hook.id}/test` });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().code).toBe('ATR_WEBHOOK_INACTIVE');
+    expect((await h.request({ method: 'POST', url: '/api/admin/webhooks/2147483647/test' })).statusCode).toBe(404);
+    expect((await h.request({ method: 'POST', url: `/api/admin/webhooks/${hook.id}/test`, token: null })).statusCode).toBe(401);
+  });
+
   it('shows the next try while pending; after the whole schedule fails, the delivery is failed; a resend tries once more with the same id', async () => {
     const hook = await endpoint(() => ({ status: 503 }));
     await emit(h, 'realm_user.updated', realm.uid);

@@ -6,7 +6,7 @@ import { ref, useModels } from '../../http/models.js';
 import { ListQuery } from '../../http/list-query.js';
 import { listOf, metaOf, pageOf } from '../../http/pagination.js';
 import { failures, NoContent } from '../../http/responses.js';
-import { listDeliveries, retryDelivery } from '../deliveries.js';
+import { listDeliveries, retryDelivery, sendTestDelivery, TEST_EVENT_TYPE } from '../deliveries.js';
 import { createEndpoint, deleteEndpoint, ENDPOINT_SORTABLE, listEndpoints, rotateSecret, showEndpoint, updateEndpoint } from '../endpoints.js';
 import { listEventTypes, type AdminEventTypes } from '../event-types.js';
 import {
@@ -85,6 +85,16 @@ export function webhookRoutes(ctx: Context, adminTypes: AdminEventTypes): Fastif
         params: WebhookIdParam, response: { 200: ref(WebhookEndpointWithSecret), ...failures(401, 403, 404) },
       },
     }, async (request) => rotateSecret(acting(ctx, request), request.params.id));
+
+    app.post('/webhooks/:id/test', {
+      config: { access: 'webhooks.manage' },
+      schema: {
+        tags, summary: 'Send a test event to a webhook endpoint',
+        description: `Puts a \`${TEST_EVENT_TYPE}\` event for this endpoint only in the outbox, whatever types it subscribes to: signed, `
+          + 'retried and listed among its deliveries like any event. Answers the delivery (202). 409 when the endpoint is not active.',
+        params: WebhookIdParam, response: { 202: ref(WebhookDeliveryModel), ...failures(401, 403, 404, 409) },
+      },
+    }, async (request, reply) => reply.code(202).send(await sendTestDelivery(acting(ctx, request), request.params.id)));
 
     app.get('/webhooks/:id/deliveries', {
       config: { access: 'webhooks.read' },

@@ -26276,6 +26276,158 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/webhooks/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test event to a webhook endpoint
+         * @description Puts a `webhook.test` event for this endpoint only in the outbox, whatever types it subscribes to: signed, retried and listed among its deliveries like any event. Answers the delivery (202). 409 when the endpoint is not active.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description The endpoint's id */
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description One event sent to one endpoint, and its attempts */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["WebhookDelivery"];
+                    };
+                };
+                /** @description The request is malformed */
+                400: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No credential, or a credential that is not valid */
+                401: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The credential's role does not allow this action, or the CSRF header is missing */
+                403: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The resource does not exist */
+                404: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request conflicts with the current state */
+                409: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_LOCKED" | "ATR_NO_SESSION" | "ATR_NOTHING_TO_PUBLISH" | "ATR_ORIGINATION_IN_USE" | "ATR_PAGE_HAS_CHILDREN" | "ATR_PATH_TAKEN" | "ATR_REVIEW_CLOSED" | "ATR_REVIEW_REQUIRED" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is too large */
+                413: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PAYLOAD_TOO_LARGE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A path parameter is longer than any this server accepts */
+                414: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is not of a media type this operation takes */
+                415: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNSUPPORTED_MEDIA_TYPE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The input is not valid; `details` names each attribute */
+                422: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
+                503: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/webhooks/{id}/deliveries": {
         parameters: {
             query?: never;

@@ -56,6 +56,11 @@ export function WebhookPage() {
         <Title order={1} style={{ minWidth: 0 }}>{current.url}</Title>
         {manage && (
           <Group wrap="nowrap">
+            <Button variant="default" disabled={!current.active} onClick={async () => {
+              await admin.POST('/webhooks/{id}/test', { params: path });
+              notifications.show({ message: t('identity.testQueued') });
+              await refresh();
+            }}>{t('identity.sendTest')}</Button>
             <Button variant="default" onClick={async () => {
               const { data } = await admin.POST('/webhooks/{id}/rotate_secret', { params: path });
               setSecret(data!.secret);
