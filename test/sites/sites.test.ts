@@ -359,6 +359,8 @@ describe('sites', () => {
     const menu = await ok(await h.request({ method: 'GET', url: `/api/content/sites/${uid}/menus/main?locale=es` }));
     expect(menu).toMatchObject({ uid: 'main', locale: 'es', items: [{ label: 'Acerca', url: `/sites/${uid}/es/nosotros`, children: [{ label: 'Team' }] }, { label: 'Blog', url: 'https://blog.example.com/' }] });
     expect((await h.request({ method: 'GET', url: `/api/content/sites/${uid}/menus/none` })).statusCode).toBe(404);
+    // A locale past 100 characters is refused by the query's schema, as the reference page says.
+    expect((await h.request({ method: 'GET', url: `/api/content/sites/${uid}/menus/main?locale=${'x'.repeat(101)}` })).statusCode).toBe(422);
   });
 
   it('gives one of 20 concurrent lock requests on a page the lock; another member\'s write is 409 ATR_LOCKED until taken over', async () => {

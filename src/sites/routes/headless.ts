@@ -31,7 +31,7 @@ export function headlessMenuRoutes(ctx: Context): FastifyPluginAsync {
           + 'Items whose page is gone are left out. Page addresses are under `/sites/{site_uid}`.',
         params: Type.Object({ site_uid: Type.String({ maxLength: 100 }), menu_uid: Type.String({ maxLength: 100 }) }),
         querystring: Type.Object({ locale: Type.Optional(Type.String({ maxLength: 100 })) }),
-        response: { 200: Type.Unsafe({ $ref: 'PublishedMenu#' }), ...failures(404) },
+        response: { 200: Type.Unsafe({ $ref: 'PublishedMenu#' }), ...failures(404, 422) },
       },
     }, async (request) => {
       const site = await servedSite(ctx, request.params.site_uid);
