@@ -42,7 +42,8 @@ export function languageTag(raw: string): string | null {
 export function checkedLocales(
   errors: FieldErrors, input: { default_locale?: string; locales?: string[] }, current: { defaultLocale: string; locales: string[] } | null, limit: number,
 ): { defaultLocale?: string; locales?: string[] } {
-  if (input.default_locale === undefined && input.locales === undefined) return {};
+  // A change that names neither keeps them; something new must name its default locale.
+  if (input.default_locale === undefined && input.locales === undefined && current) return {};
   let defaultLocale = current?.defaultLocale;
   if (input.default_locale !== undefined) {
     defaultLocale = languageTag(input.default_locale) ?? undefined;

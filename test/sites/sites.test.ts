@@ -241,6 +241,10 @@ describe('sites', () => {
     expect(taken.statusCode).toBe(422);
     expect((await admin('PUT', `/realms/${realm.uid}`, { custom_domain: domain })).statusCode).toBe(422);
     expect((await admin('POST', '/sites', { uid: uniqueUid('site'), name: 'Loop', default_locale: 'en', custom_domain: 'localhost' })).statusCode).toBe(422);
+    // A new site names its default locale (the fuzzer found this answered 500).
+    const unnamed = await admin('POST', '/sites', { uid: uniqueUid('site'), name: 'No locale', realm_uid: realm.uid });
+    expect(unnamed.statusCode).toBe(422);
+    expect(unnamed.json().details).toEqual([{ field: 'default_locale', messages: ["can't be blank"] }]);
     // The site's OAuth client of its realm (for sign-in on the domain) comes and goes with the site.
     const clients = async () => (await ok(await admin('GET', `/customers/${realm.uid}/oauth_clients?per_page=100`))).oauth_clients
       .filter((c: { name: string }) => c.name === `Site ${uid}`);
