@@ -119,6 +119,39 @@ describe.skipIf(!!process.env.DATABASE_URL)('admin console: account, team member
   }
 
   for (const { locale, scheme } of VARIANTS) {
+    it(`cuts a 250-character member name to one line, the email, Yes and the date whole beside it (${locale}, ${scheme})`, async () => {
+      const email = `wide-${locale}@example.com`;
+      const created = await c.h.request({ method: 'POST', url: '/api/admin/team_members', payload: { email, password: 'a sturdy password', name: 'Guadalupe María de los Ángeles مرحبا 🌍 '.repeat(10).slice(0, 250), roles: [{ key: 'account_user' }] } });
+      expect(created.statusCode, created.body).toBe(201);
+      const name: string = created.json().name;
+      expect(name.length).toBeGreaterThanOrEqual(249);
+      const { page, problems, signIn, go, close } = await c.open({ locale, scheme });
+      try {
+        await go('/sign-in');
+        await signIn();
+        await go(`/members?q=wide-${locale}`);
+        const row = page.locator('main tbody tr', { has: page.getByRole('link', { name: email }) });
+        await row.waitFor();
+        const cells = await row.locator('td').evaluateAll((tds) => tds.map((td) => {
+          const box = (td.querySelector('[data-truncated]') ?? td) as HTMLElement;
+          return { text: box.textContent ?? '', title: box.getAttribute('title'), height: box.getBoundingClientRect().height, lineHeight: parseFloat(getComputedStyle(box).lineHeight), fits: box.scrollWidth <= box.clientWidth };
+        }));
+        const [emailCell, nameCell, , activeCell, createdCell] = cells;
+        // The name shows one line cut with an ellipsis, its whole text in the DOM (read by screen readers) and in its title.
+        expect(nameCell).toMatchObject({ text: name, title: name, fits: false });
+        expect(await row.getByRole('cell', { name }).count()).toBe(1);
+        for (const cell of [emailCell, nameCell, createdCell]) expect(cell.height, cell.text).toBeLessThanOrEqual(cell.lineHeight * 1.5);
+        expect(emailCell).toMatchObject({ text: email, fits: true });
+        expect(activeCell).toMatchObject({ text: say(locale, 'Yes', 'Sí'), fits: true });
+        expect(createdCell.fits, createdCell.text).toBe(true);
+        expect(await page.evaluate(() => document.querySelector('main')!.scrollWidth - document.querySelector('main')!.clientWidth)).toBeLessThanOrEqual(0);
+        expect(await axeViolations(page)).toEqual([]);
+        expect(problems).toEqual([]);
+      } finally {
+        await close();
+      }
+    }, 30_000);
+
     it(`creates, edits and deletes a role; the owner role is read-only (${locale}, ${scheme})`, async () => {
       const { page, problems, signIn, go, close } = await c.open({ locale, scheme });
       try {
