@@ -283,7 +283,30 @@ describe.skipIf(!!process.env.DATABASE_URL)('admin console: a realm and its user
         expect(await overflowOfMain(page)).toBeLessThanOrEqual(0);
         expect(await axeViolations(page)).toEqual([]);
 
+        // Custom fields and OAuth clients: a 250-character name stays one line; Yes, the type and both row buttons show whole.
+        const field = await api('POST', `/customers/${uid}/custom_fields`, { key: 'tier', name: realmName, type: 'text', required: true });
+        expect(field.statusCode, field.body).toBe(201);
+        const client = await api('POST', `/customers/${uid}/oauth_clients`, { name: realmName, redirect_uris: ['https://app.example.com/callback'] });
+        expect(client.statusCode, client.body).toBe(201);
+        for (const [path, yes] of [[`/realms/${uid}/fields`, 3], [`/realms/${uid}/clients`, 2]] as const) {
+          await go(path);
+          const row = page.locator('main tbody tr').filter({ hasText: realmName.slice(0, 40) });
+          await row.getByRole('button', { name: L('Delete', 'Eliminar') }).waitFor();
+          const cells = await cellsOf(row);
+          const named = cells.find((cell) => cell.title === realmName);
+          expect(named, path).toMatchObject({ text: realmName, fits: false });
+          expect(named!.height, path).toBeLessThanOrEqual(named!.lineHeight * 1.5);
+          expect([L('Yes', 'Sí'), 'No'], path).toContain(cells[yes]!.text);
+          expect(cells.every((cell) => cell.fits || cell === named), path).toBe(true);
+          const buttons = await row.getByRole('button').evaluateAll((all) => all.map((button) => { const box = button.getBoundingClientRect(); const cell = button.closest('td')!.getBoundingClientRect(); return box.right <= cell.right + 0.5 && box.left >= cell.left - 0.5; }));
+          expect(buttons, path).toEqual([true, true]);
+          expect(await overflowOfMain(page), path).toBeLessThanOrEqual(0);
+          expect(await axeViolations(page), path).toEqual([]);
+        }
+
         // On a phone the table scrolls sideways inside its container, and still nothing is squeezed.
+        await go(`/realms/${uid}/users`);
+        await userRow.waitFor();
         await page.setViewportSize({ width: 390, height: 800 });
         await poll(() => overflowOfMain(page)).toBeLessThanOrEqual(0);
         const [narrowEmail, , narrowActive, narrowCreated] = await cellsOf(userRow);
