@@ -44,8 +44,11 @@ function cell<Item>(column: Column<Item>, item: Item) {
 export function DataTable<Item>({ columns, items, rowKey, rowProps, header, busy, minWidth = 560, striped = true }: DataTableProps<Item>) {
   // Fixed as soon as a column declares its width or truncates (one line fits only a column the table sizes); else automatic.
   const fixed = columns.some((column) => column.width !== undefined || column.text);
+  // The columns without a width share what the others leave, at least 160 pixels each: below that the table scrolls sideways.
+  const widths = columns.reduce((sum, column) => sum + (typeof column.width === 'number' ? column.width : 0), 0);
+  const least = fixed ? Math.max(minWidth, widths + 160 * columns.filter((column) => column.width === undefined).length) : minWidth;
   return (
-    <Table.ScrollContainer minWidth={minWidth}>
+    <Table.ScrollContainer minWidth={least}>
       <Table striped={striped} highlightOnHover={striped} aria-busy={busy} layout={fixed ? 'fixed' : undefined}>
         {fixed && (
           <colgroup>
