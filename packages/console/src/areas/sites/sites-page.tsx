@@ -32,7 +32,7 @@ export function SitesPage() {
     ) },
     { key: 'name', label: t('sites.name'), sortable: true, text: (site) => site.name, render: (site) => site.name },
     { key: 'locales', label: t('sites.locales'), render: (site) => site.locales.join(', ') },
-    { key: 'published', label: t('sites.publishedVersion'), width: 170, render: (site) => site.published_version === null
+    { key: 'published', label: t('sites.publishedVersion'), width: 200, render: (site) => site.published_version === null
       ? <Badge color="gray.7">{t('sites.notPublished')}</Badge>
       : t('sites.versionNumber', { number: site.published_version }) },
     { key: 'updated_at', label: t('sites.updated'), sortable: true, width: 200, text: (site) => formatDate(site.updated_at), render: (site) => formatDate(site.updated_at) },
