@@ -119,6 +119,55 @@ describe.skipIf(!!process.env.DATABASE_URL)('admin console: account, team member
   }
 
   for (const { locale, scheme } of VARIANTS) {
+    it(`cuts a 250-character member or role name to one line, the email, Yes, the date and the context whole beside it (${locale}, ${scheme})`, async () => {
+      const email = `wide-${locale}@example.com`;
+      const created = await c.h.request({ method: 'POST', url: '/api/admin/team_members', payload: { email, password: 'a sturdy password', name: 'Guadalupe María de los Ángeles مرحبا 🌍 '.repeat(10).slice(0, 250), roles: [{ key: 'account_user' }] } });
+      expect(created.statusCode, created.body).toBe(201);
+      const name: string = created.json().name;
+      expect(name.length).toBeGreaterThanOrEqual(249);
+      const { page, problems, signIn, go, close } = await c.open({ locale, scheme });
+      try {
+        await go('/sign-in');
+        await signIn();
+        await go(`/members?q=wide-${locale}`);
+        const row = page.locator('main tbody tr', { has: page.getByRole('link', { name: email }) });
+        await row.waitFor();
+        const cells = await row.locator('td').evaluateAll((tds) => tds.map((td) => {
+          const box = (td.querySelector('[data-truncated]') ?? td) as HTMLElement;
+          return { text: box.textContent ?? '', title: box.getAttribute('title'), height: box.getBoundingClientRect().height, lineHeight: parseFloat(getComputedStyle(box).lineHeight), fits: box.scrollWidth <= box.clientWidth };
+        }));
+        const [emailCell, nameCell, , activeCell, createdCell] = cells;
+        // The name shows one line cut with an ellipsis, its whole text in the DOM (read by screen readers) and in its title.
+        expect(nameCell).toMatchObject({ text: name, title: name, fits: false });
+        expect(await row.getByRole('cell', { name }).count()).toBe(1);
+        for (const cell of [emailCell, nameCell, createdCell]) expect(cell.height, cell.text).toBeLessThanOrEqual(cell.lineHeight * 1.5);
+        expect(emailCell).toMatchObject({ text: email, fits: true });
+        expect(activeCell).toMatchObject({ text: say(locale, 'Yes', 'Sí'), fits: true });
+        expect(createdCell.fits, createdCell.text).toBe(true);
+        expect(await page.evaluate(() => document.querySelector('main')!.scrollWidth - document.querySelector('main')!.clientWidth)).toBeLessThanOrEqual(0);
+        expect(await axeViolations(page)).toEqual([]);
+
+        // The roles list: a 250-character role name stays one line, its context and assignment count whole.
+        const role = await c.h.request({ method: 'POST', url: '/api/admin/roles', payload: { key: `wide_${locale}`, name, context: 'account', permissions: [] } });
+        expect(role.statusCode, role.body).toBe(201);
+        await go(`/roles?q=wide_${locale}`);
+        const roleRow = page.locator('main tbody tr', { has: page.getByRole('link', { name: `wide_${locale}` }) });
+        await roleRow.waitFor();
+        const roleCells = await roleRow.locator('td').evaluateAll((tds) => tds.map((td) => {
+          const box = (td.querySelector('[data-truncated]') ?? td) as HTMLElement;
+          return { text: box.textContent ?? '', title: box.getAttribute('title'), height: box.getBoundingClientRect().height, lineHeight: parseFloat(getComputedStyle(box).lineHeight), fits: box.scrollWidth <= box.clientWidth };
+        }));
+        expect(roleCells[1]).toMatchObject({ text: name, title: name, fits: false });
+        expect(roleCells[1]!.height).toBeLessThanOrEqual(roleCells[1]!.lineHeight * 1.5);
+        expect(roleCells[2]).toMatchObject({ text: 'account', fits: true });
+        expect(roleCells[3]).toMatchObject({ text: '0', fits: true });
+        expect(await axeViolations(page)).toEqual([]);
+        expect(problems).toEqual([]);
+      } finally {
+        await close();
+      }
+    }, 30_000);
+
     it(`creates, edits and deletes a role; the owner role is read-only (${locale}, ${scheme})`, async () => {
       const { page, problems, signIn, go, close } = await c.open({ locale, scheme });
       try {

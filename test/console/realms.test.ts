@@ -240,6 +240,100 @@ describe.skipIf(!!process.env.DATABASE_URL)('admin console: a realm and its user
         await close();
       }
     }, 60_000);
+
+    it(`cuts a 250-character name to one line with its whole text kept, never squeezing the email, Yes or the date (${locale}, ${scheme})`, async () => {
+      const uid = `wide-${locale}`;
+      const realm = await api('POST', '/realms', { uid, name: 'Banco Nacional de Desarrollo مرحبا 🌍 '.repeat(10).slice(0, 250) });
+      expect(realm.statusCode, realm.body).toBe(201);
+      const realmName: string = realm.json().name;
+      expect(realmName.length).toBeGreaterThanOrEqual(249);
+      const firstName = 'Guadalupe María de los Ángeles '.repeat(10).slice(0, 250);
+      const created = await api('POST', `/customers/${uid}/users`, { email: `lupe-${locale}@example.com`, first_name: firstName, last_name: 'Ortiz', password: 'a long secret 1' });
+      expect(created.statusCode, created.body).toBe(201);
+      const userName: string = created.json().name;
+      expect(userName.length).toBeGreaterThan(250);
+      const { page, problems, signIn, go, close } = await c.open({ locale, scheme });
+      /** The row's cells as the reader sees them: one line box each, whether their text fits, their title and whole text. */
+      const cellsOf = (row: Locator) => row.locator('td').evaluateAll((cells) => cells.map((cell) => {
+        const box = (cell.querySelector('[data-truncated]') ?? cell) as HTMLElement;
+        const badge = cell.querySelector<HTMLElement>('.mantine-Badge-label');
+        const fits = badge ?? box;
+        return {
+          text: box.textContent ?? '',
+          title: box.getAttribute('title'),
+          height: box.getBoundingClientRect().height,
+          lineHeight: parseFloat(getComputedStyle(box).lineHeight),
+          fits: fits.scrollWidth <= fits.clientWidth,
+        };
+      }));
+      try {
+        await signIn();
+
+        // The realms list: the name shows one line, cut, its whole text in the DOM and in its title; Yes and the date show whole.
+        await go(`/realms?q=${uid}`);
+        const realmRow = page.locator('main tbody tr', { has: page.getByRole('link', { name: uid, exact: true }) });
+        await realmRow.waitFor();
+        expect(await page.locator('main tbody tr').count()).toBe(1);
+        const [uidCell, nameCell, activeCell, updatedCell] = await cellsOf(realmRow);
+        expect(nameCell).toMatchObject({ text: realmName, title: realmName, fits: false });
+        expect(await realmRow.getByRole('cell', { name: realmName }).count()).toBe(1);
+        for (const cell of [uidCell, nameCell, updatedCell]) expect(cell.height, cell.text).toBeLessThanOrEqual(cell.lineHeight * 1.5);
+        expect(uidCell).toMatchObject({ text: uid, fits: true });
+        expect(activeCell).toMatchObject({ text: L('Yes', 'Sí'), fits: true });
+        expect(updatedCell.fits, updatedCell.text).toBe(true);
+        expect(await overflowOfMain(page)).toBeLessThanOrEqual(0);
+        expect(await axeViolations(page)).toEqual([]);
+
+        // The realm's users: the email keeps one line and shows whole beside a 250-character first name.
+        await go(`/realms/${uid}/users`);
+        const userRow = page.locator('main tbody tr', { has: page.getByRole('link', { name: `lupe-${locale}@example.com` }) });
+        await userRow.waitFor();
+        const [emailCell, userNameCell, userActiveCell, createdCell] = await cellsOf(userRow);
+        expect(userNameCell).toMatchObject({ text: userName, title: userName, fits: false });
+        expect(await userRow.getByRole('cell', { name: userName }).count()).toBe(1);
+        expect(emailCell).toMatchObject({ text: `lupe-${locale}@example.com`, title: `lupe-${locale}@example.com`, fits: true });
+        expect(emailCell.height).toBeLessThanOrEqual(emailCell.lineHeight * 1.5);
+        for (const cell of [userNameCell, createdCell]) expect(cell.height, cell.text).toBeLessThanOrEqual(cell.lineHeight * 1.5);
+        expect(userActiveCell).toMatchObject({ text: L('Yes', 'Sí'), fits: true });
+        expect(createdCell.fits, createdCell.text).toBe(true);
+        expect(await overflowOfMain(page)).toBeLessThanOrEqual(0);
+        expect(await axeViolations(page)).toEqual([]);
+
+        // Custom fields and OAuth clients: a 250-character name stays one line; Yes, the type and both row buttons show whole.
+        const field = await api('POST', `/customers/${uid}/custom_fields`, { key: 'tier', name: realmName, type: 'text', required: true });
+        expect(field.statusCode, field.body).toBe(201);
+        const client = await api('POST', `/customers/${uid}/oauth_clients`, { name: realmName, redirect_uris: ['https://app.example.com/callback'] });
+        expect(client.statusCode, client.body).toBe(201);
+        for (const [path, yes] of [[`/realms/${uid}/fields`, 3], [`/realms/${uid}/clients`, 2]] as const) {
+          await go(path);
+          const row = page.locator('main tbody tr').filter({ hasText: realmName.slice(0, 40) });
+          await row.getByRole('button', { name: L('Delete', 'Eliminar') }).waitFor();
+          const cells = await cellsOf(row);
+          const named = cells.find((cell) => cell.title === realmName);
+          expect(named, path).toMatchObject({ text: realmName, fits: false });
+          expect(named!.height, path).toBeLessThanOrEqual(named!.lineHeight * 1.5);
+          expect([L('Yes', 'Sí'), 'No'], path).toContain(cells[yes]!.text);
+          expect(cells.every((cell) => cell.fits || cell === named), path).toBe(true);
+          const buttons = await row.getByRole('button').evaluateAll((all) => all.map((button) => { const box = button.getBoundingClientRect(); const cell = button.closest('td')!.getBoundingClientRect(); return box.right <= cell.right + 0.5 && box.left >= cell.left - 0.5; }));
+          expect(buttons, path).toEqual([true, true]);
+          expect(await overflowOfMain(page), path).toBeLessThanOrEqual(0);
+          expect(await axeViolations(page), path).toEqual([]);
+        }
+
+        // On a phone the table scrolls sideways inside its container, and still nothing is squeezed.
+        await go(`/realms/${uid}/users`);
+        await userRow.waitFor();
+        await page.setViewportSize({ width: 390, height: 800 });
+        await poll(() => overflowOfMain(page)).toBeLessThanOrEqual(0);
+        const [narrowEmail, , narrowActive, narrowCreated] = await cellsOf(userRow);
+        expect(narrowEmail.height).toBeLessThanOrEqual(narrowEmail.lineHeight * 1.5);
+        expect(narrowActive.fits && narrowCreated.fits).toBe(true);
+        expect(await axeViolations(page)).toEqual([]);
+        expect(problems).toEqual([]);
+      } finally {
+        await close();
+      }
+    }, 60_000);
   }
 
   it('keeps the layout with a 10 KB name, pages, sorts and searches users on the server, and Ctrl+K finds users of the realm in the URL', async () => {

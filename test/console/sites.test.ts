@@ -131,6 +131,39 @@ describe.skipIf(!!process.env.DATABASE_URL)('admin console: sites', () => {
         await close();
       }
     }, 180_000);
+
+    it(`cuts a 250-character site name to one line, the status badge, the date and the row buttons whole beside it (${locale}, ${scheme})`, async () => {
+      const uid = `wide-${locale}`;
+      const created = await c.h.request({ method: 'POST', url: '/api/admin/sites', payload: { uid, name: 'Sitio institucional del Banco مرحبا 🌍 '.repeat(10).slice(0, 250), default_locale: 'en', locales: ['en'] } });
+      expect(created.statusCode, created.body).toBe(201);
+      const name: string = created.json().name;
+      const { page, problems, signIn, go, close } = await c.open({ locale, scheme });
+      try {
+        await signIn();
+        await go(`/sites?q=${uid}`);
+        const row = page.locator('main tbody tr', { has: page.getByRole('link', { name: uid, exact: true }) });
+        await row.waitFor();
+        const cells = await row.locator('td').evaluateAll((tds) => tds.map((td) => {
+          const box = (td.querySelector('[data-truncated]') ?? td) as HTMLElement;
+          const fits = td.querySelector<HTMLElement>('.mantine-Badge-label') ?? box;
+          return { text: box.textContent ?? '', title: box.getAttribute('title'), height: box.getBoundingClientRect().height, lineHeight: parseFloat(getComputedStyle(box).lineHeight), fits: fits.scrollWidth <= fits.clientWidth };
+        }));
+        const [uidCell, nameCell, , publishedCell, updatedCell, actionsCell] = cells;
+        // The name: one line cut with an ellipsis, its whole text in the DOM (read by screen readers) and in its title.
+        expect(nameCell).toMatchObject({ text: name, title: name, fits: false });
+        expect(await row.getByRole('cell', { name }).count()).toBe(1);
+        for (const cell of [uidCell!, nameCell!, updatedCell!]) expect(cell.height, cell.text).toBeLessThanOrEqual(cell.lineHeight * 1.5);
+        expect(publishedCell).toMatchObject({ text: locale === 'en' ? 'Not published yet' : 'Aún sin publicar', fits: true });
+        expect(updatedCell!.fits && actionsCell!.fits).toBe(true);
+        const inside = await row.getByRole('button').evaluateAll((all) => all.map((button) => { const box = button.getBoundingClientRect(); const cell = button.closest('td')!.getBoundingClientRect(); return box.left >= cell.left - 0.5 && box.right <= cell.right + 0.5; }));
+        expect(inside).toEqual([true, true]);
+        expect(await page.evaluate(() => document.querySelector('main')!.scrollWidth - document.querySelector('main')!.clientWidth)).toBeLessThanOrEqual(0);
+        await expectAccessible(page);
+        expect(problems).toEqual([]);
+      } finally {
+        await close();
+      }
+    }, 30_000);
   }
 
   it('moves pages in the tree, edits a menu (a broken item flagged), compares two versions and rolls back, takes a lock over and keeps the text of the editor that lost it (en, dark)', async () => {

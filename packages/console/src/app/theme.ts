@@ -39,3 +39,6 @@ export const cssVariablesResolver: CSSVariablesResolver = (current) => ({
     '--mantine-color-error': current.colors.red[4]!,
   },
 });
+
+/** A filled green badge (Active: Yes): Mantine's darkest green (9, #2b8a3e) gives its white 11px text 4.37:1; this one gives 5.56:1. */
+export const ACTIVE_GREEN = '#24773a';

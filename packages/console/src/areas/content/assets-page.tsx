@@ -36,14 +36,14 @@ export function AssetsPage() {
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['get', LIST] });
 
   const columns: Column<Asset>[] = [
-    { key: 'file_name', label: t('content.fileName'), sortable: true, render: (asset) => (
+    { key: 'file_name', label: t('content.fileName'), sortable: true, text: (asset) => asset.file_name ?? '', render: (asset) => (
       <Anchor href={asset.url} target="_blank" rel="noopener noreferrer">{asset.file_name}</Anchor>
     ) },
-    { key: 'title', label: t('content.title'), render: (asset) => asset.title },
-    { key: 'content_type', label: t('content.mediaType'), render: (asset) => asset.content_type },
-    { key: 'size', label: t('content.size'), sortable: true, render: (asset) => sizeOf(asset.size ?? 0, formatNumber) },
-    { key: 'updated_at', label: t('content.updated'), sortable: true, render: (asset) => formatDate(asset.updated_at) },
-    ...(write ? [{ key: 'actions', label: t('common.actions'), render: (asset: Asset) => (
+    { key: 'title', label: t('content.title'), text: (asset) => asset.title ?? '', render: (asset) => asset.title },
+    { key: 'content_type', label: t('content.mediaType'), text: (asset) => asset.content_type ?? '', render: (asset) => asset.content_type },
+    { key: 'size', label: t('content.size'), sortable: true, width: 110, render: (asset) => sizeOf(asset.size ?? 0, formatNumber) },
+    { key: 'updated_at', label: t('content.updated'), sortable: true, width: 200, text: (asset) => formatDate(asset.updated_at), render: (asset) => formatDate(asset.updated_at) },
+    ...(write ? [{ key: 'actions', label: t('common.actions'), width: 120, render: (asset: Asset) => (
       <Button size="xs" variant="default" onClick={() => confirmDelete(t, asset.file_name ?? '', async () => {
         await admin.DELETE('/content/spaces/{space_uid}/assets/{uuid}', { params: { path: { ...path, uuid: asset.uuid ?? '' } } });
         notifications.show({ message: t('common.deleted') });

@@ -34,12 +34,13 @@ export function EntriesPage() {
   );
 
   const columns: Column<Entry>[] = [
-    { key: 'name', label: t('content.name'), sortable: true, render: link },
-    { key: 'slug', label: t('content.slug'), sortable: true, render: (entry) => entry.meta?.slug },
-    { key: 'locale', label: t('content.locale'), render: (entry) => entry.meta?.locale },
-    { key: 'published_at', label: t('content.status'), sortable: true, render: (entry) => (isPublished(entry.meta)
+    { key: 'name', label: t('content.name'), sortable: true, text: (entry) => entry.meta?.name ?? '', render: link },
+    { key: 'slug', label: t('content.slug'), sortable: true, text: (entry) => entry.meta?.slug ?? '', render: (entry) => entry.meta?.slug },
+    { key: 'locale', label: t('content.locale'), width: 100, render: (entry) => entry.meta?.locale },
+    { key: 'published_at', label: t('content.status'), sortable: true, width: 280, text: (entry) => (isPublished(entry.meta)
+      ? t('content.publishedAt', { date: formatDate(entry.meta?.published_at) }) : t('content.notPublished')), render: (entry) => (isPublished(entry.meta)
       ? t('content.publishedAt', { date: formatDate(entry.meta?.published_at) }) : t('content.notPublished')) },
-    { key: 'updated_at', label: t('content.updated'), sortable: true, render: (entry) => formatDate(entry.meta?.updated_at) },
+    { key: 'updated_at', label: t('content.updated'), sortable: true, width: 200, text: (entry) => formatDate(entry.meta?.updated_at), render: (entry) => formatDate(entry.meta?.updated_at) },
   ];
 
   return (

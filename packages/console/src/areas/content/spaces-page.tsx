@@ -27,13 +27,13 @@ export function SpacesPage() {
   const [editing, setEditing] = useState<Space | 'new' | null>(null);
 
   const columns: Column<Space>[] = [
-    { key: 'uid', label: t('content.uid'), sortable: true, render: (space) => (
+    { key: 'uid', label: t('content.uid'), sortable: true, text: (space) => space.uid ?? '', render: (space) => (
       <AnchorLink to="/content/$spaceUid" params={{ spaceUid: space.uid ?? '' }}>{space.uid}</AnchorLink>
     ) },
-    { key: 'name', label: t('content.name'), sortable: true, render: (space) => space.name },
+    { key: 'name', label: t('content.name'), sortable: true, text: (space) => space.name ?? '', render: (space) => space.name },
     { key: 'locales', label: t('content.locales'), render: (space) => space.locales?.join(', ') },
-    { key: 'updated_at', label: t('content.updated'), sortable: true, render: (space) => formatDate(space.updated_at) },
-    { key: 'actions', label: t('common.actions'), render: (space) => can('content.manage', space.uid) && (
+    { key: 'updated_at', label: t('content.updated'), sortable: true, width: 200, text: (space) => formatDate(space.updated_at), render: (space) => formatDate(space.updated_at) },
+    { key: 'actions', label: t('common.actions'), width: 190, render: (space) => can('content.manage', space.uid) && (
       <RowActions name={space.name ?? ''} listPath={LIST} onEdit={() => setEditing(space)}
         onDelete={() => admin.DELETE('/content/spaces/{space_uid}', { params: { path: { space_uid: space.uid ?? '' } } })} />
     ) },

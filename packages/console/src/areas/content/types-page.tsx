@@ -28,13 +28,13 @@ export function TypesPage() {
   const [creating, { open, close }] = useDisclosure(false);
 
   const columns: Column<ContentType>[] = [
-    { key: 'uid', label: t('content.uid'), sortable: true, render: (type) => (
+    { key: 'uid', label: t('content.uid'), sortable: true, text: (type) => type.uid ?? '', render: (type) => (
       <AnchorLink to="/content/$spaceUid/types/$typeUid/entries" params={{ spaceUid, typeUid: type.uid ?? '' }}>{type.uid}</AnchorLink>
     ) },
-    { key: 'name', label: t('content.name'), sortable: true, render: (type) => type.name },
-    { key: 'fields', label: t('content.fields'), render: (type) => t('content.fieldCount', { count: type.fields?.length ?? 0 }) },
-    { key: 'updated_at', label: t('content.updated'), sortable: true, render: (type) => formatDate(type.updated_at) },
-    { key: 'actions', label: t('common.actions'), render: (type) => (
+    { key: 'name', label: t('content.name'), sortable: true, text: (type) => type.name ?? '', render: (type) => type.name },
+    { key: 'fields', label: t('content.fields'), width: 130, render: (type) => t('content.fieldCount', { count: type.fields?.length ?? 0 }) },
+    { key: 'updated_at', label: t('content.updated'), sortable: true, width: 200, text: (type) => formatDate(type.updated_at), render: (type) => formatDate(type.updated_at) },
+    { key: 'actions', label: t('common.actions'), width: 210, render: (type) => (
       <Group gap="xs" wrap="nowrap">
         <AnchorLink to="/content/$spaceUid/types/$typeUid/entries" params={{ spaceUid, typeUid: type.uid ?? '' }}>{t('content.entries')}</AnchorLink>
         <AnchorLink to="/content/$spaceUid/types/$typeUid" params={{ spaceUid, typeUid: type.uid ?? '' }}>

@@ -22,11 +22,11 @@ export function CampaignsPage() {
   const [creating, { open, close }] = useDisclosure(false);
 
   const columns: Column<Campaign>[] = [
-    { key: 'name', label: t('engagement.campaignName'), sortable: true, render: (campaign) => <AnchorLink to="/campaigns/$campaignId" params={{ campaignId: String(campaign.id) }}>{campaign.name}</AnchorLink> },
-    { key: 'realm_uid', label: t('engagement.realm'), render: (campaign) => campaign.realm_uid },
-    { key: 'type', label: t('engagement.type'), render: (campaign) => (campaign.type === 'notification' ? t('engagement.notification') : t('engagement.mailing')) },
-    { key: 'sent_count', label: t('engagement.sentCount'), render: (campaign) => formatNumber(campaign.sent_count ?? 0) },
-    { key: 'updated_at', label: t('engagement.updated'), sortable: true, render: (campaign) => (campaign.updated_at ? formatDate(campaign.updated_at) : '') },
+    { key: 'name', label: t('engagement.campaignName'), sortable: true, text: (campaign) => campaign.name ?? '', render: (campaign) => <AnchorLink to="/campaigns/$campaignId" params={{ campaignId: String(campaign.id) }}>{campaign.name}</AnchorLink> },
+    { key: 'realm_uid', label: t('engagement.realm'), text: (campaign) => campaign.realm_uid ?? '', render: (campaign) => campaign.realm_uid },
+    { key: 'type', label: t('engagement.type'), width: 150, render: (campaign) => (campaign.type === 'notification' ? t('engagement.notification') : t('engagement.mailing')) },
+    { key: 'sent_count', label: t('engagement.sentCount'), width: 110, render: (campaign) => formatNumber(campaign.sent_count ?? 0) },
+    { key: 'updated_at', label: t('engagement.updated'), sortable: true, width: 200, text: (campaign) => (campaign.updated_at ? formatDate(campaign.updated_at) : ''), render: (campaign) => (campaign.updated_at ? formatDate(campaign.updated_at) : '') },
   ];
 
   return (

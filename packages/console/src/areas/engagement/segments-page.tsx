@@ -19,11 +19,11 @@ export function SegmentsPage() {
   const list = api.useQuery('get', '/segments', { params: { query: { ...listQuery(search), ...(search.realm ? { realm_uid: search.realm } : {}) } } });
 
   const columns: Column<Segment>[] = [
-    { key: 'name', label: t('engagement.segmentName'), sortable: true, render: (segment) => <AnchorLink to="/segments/$segmentId" params={{ segmentId: String(segment.id) }}>{segment.name}</AnchorLink> },
-    { key: 'realm_uid', label: t('engagement.realm'), render: (segment) => segment.realm_uid },
+    { key: 'name', label: t('engagement.segmentName'), sortable: true, text: (segment) => segment.name, render: (segment) => <AnchorLink to="/segments/$segmentId" params={{ segmentId: String(segment.id) }}>{segment.name}</AnchorLink> },
+    { key: 'realm_uid', label: t('engagement.realm'), text: (segment) => segment.realm_uid, render: (segment) => segment.realm_uid },
     { key: 'filters_summary', label: t('engagement.summary'), render: (segment) => segment.filters_summary },
-    { key: 'matches_count', label: t('engagement.matchesCount'), sortable: true, render: (segment) => formatNumber(segment.matches_count) },
-    { key: 'updated_at', label: t('engagement.updated'), sortable: true, render: (segment) => formatDate(segment.updated_at) },
+    { key: 'matches_count', label: t('engagement.matchesCount'), sortable: true, width: 140, render: (segment) => formatNumber(segment.matches_count) },
+    { key: 'updated_at', label: t('engagement.updated'), sortable: true, width: 200, text: (segment) => formatDate(segment.updated_at), render: (segment) => formatDate(segment.updated_at) },
   ];
 
   return (

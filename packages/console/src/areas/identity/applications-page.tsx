@@ -22,10 +22,10 @@ export function ApplicationsPage() {
   const [creating, { open, close }] = useDisclosure(false);
 
   const columns: Column<Application>[] = [
-    { key: 'name', label: t('identity.applicationName'), sortable: true, render: (app) => <AnchorLink to="/applications/$applicationId" params={{ applicationId: String(app.id) }}>{app.name}</AnchorLink> },
-    { key: 'uid', label: t('identity.applicationUid'), render: (app) => app.uid },
-    { key: 'redirect_uri', label: t('identity.redirectUri'), render: (app) => app.redirect_uri },
-    { key: 'updated_at', label: t('identity.updated'), sortable: true, render: (app) => formatDate(app.updated_at) },
+    { key: 'name', label: t('identity.applicationName'), sortable: true, text: (app) => app.name, render: (app) => <AnchorLink to="/applications/$applicationId" params={{ applicationId: String(app.id) }}>{app.name}</AnchorLink> },
+    { key: 'uid', label: t('identity.applicationUid'), text: (app) => app.uid, render: (app) => app.uid },
+    { key: 'redirect_uri', label: t('identity.redirectUri'), text: (app) => app.redirect_uri, render: (app) => app.redirect_uri },
+    { key: 'updated_at', label: t('identity.updated'), sortable: true, width: 200, text: (app) => formatDate(app.updated_at), render: (app) => formatDate(app.updated_at) },
   ];
 
   return (

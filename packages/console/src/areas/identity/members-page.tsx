@@ -22,11 +22,11 @@ export function MembersPage() {
   const [creating, { open, close }] = useDisclosure(false);
 
   const columns: Column<Member>[] = [
-    { key: 'email', label: t('identity.email'), sortable: true, render: (member) => <AnchorLink to="/members/$memberId" params={{ memberId: String(member.id) }}>{member.email}</AnchorLink> },
-    { key: 'name', label: t('identity.name'), sortable: true, render: (member) => member.name },
+    { key: 'email', label: t('identity.email'), sortable: true, text: (member) => member.email, render: (member) => <AnchorLink to="/members/$memberId" params={{ memberId: String(member.id) }}>{member.email}</AnchorLink> },
+    { key: 'name', label: t('identity.name'), sortable: true, text: (member) => member.name, render: (member) => member.name },
     { key: 'roles', label: t('identity.roles'), render: (member) => member.roles.map((role) => role.target ? `${role.key} (${role.target})` : role.key).join(', ') },
-    { key: 'active', label: t('identity.active'), render: (member) => (member.active ? t('common.yes') : t('common.no')) },
-    { key: 'created_at', label: t('identity.created'), sortable: true, render: (member) => formatDate(member.created_at) },
+    { key: 'active', label: t('identity.active'), width: 110, render: (member) => (member.active ? t('common.yes') : t('common.no')) },
+    { key: 'created_at', label: t('identity.created'), sortable: true, width: 200, text: (member) => formatDate(member.created_at), render: (member) => formatDate(member.created_at) },
   ];
 
   return (

@@ -22,10 +22,10 @@ export function RolesPage() {
   const [creating, { open, close }] = useDisclosure(false);
 
   const columns: Column<Role>[] = [
-    { key: 'key', label: t('identity.key'), sortable: true, render: (role) => <AnchorLink to="/roles/$roleId" params={{ roleId: String(role.id) }}>{role.key}</AnchorLink> },
-    { key: 'name', label: t('identity.name'), sortable: true, render: (role) => role.name },
-    { key: 'context', label: t('identity.context'), sortable: true, render: (role) => role.context },
-    { key: 'users_count', label: t('identity.assignments'), render: (role) => formatNumber(role.users_count) },
+    { key: 'key', label: t('identity.key'), sortable: true, text: (role) => role.key, render: (role) => <AnchorLink to="/roles/$roleId" params={{ roleId: String(role.id) }}>{role.key}</AnchorLink> },
+    { key: 'name', label: t('identity.name'), sortable: true, text: (role) => role.name, render: (role) => role.name },
+    { key: 'context', label: t('identity.context'), sortable: true, width: 140, render: (role) => role.context },
+    { key: 'users_count', label: t('identity.assignments'), width: 140, render: (role) => formatNumber(role.users_count) },
   ];
 
   return (

@@ -25,10 +25,10 @@ export function WebhooksPage() {
   const [creating, { open, close }] = useDisclosure(false);
 
   const columns: Column<Webhook>[] = [
-    { key: 'url', label: t('identity.webhookUrl'), sortable: true, render: (hook) => <AnchorLink to="/webhooks/$webhookId" params={{ webhookId: String(hook.id) }}>{hook.url}</AnchorLink> },
+    { key: 'url', label: t('identity.webhookUrl'), sortable: true, text: (hook) => hook.url, render: (hook) => <AnchorLink to="/webhooks/$webhookId" params={{ webhookId: String(hook.id) }}>{hook.url}</AnchorLink> },
     { key: 'event_types', label: t('identity.eventTypes'), render: (hook) => hook.event_types.join(', ') },
-    { key: 'active', label: t('identity.active'), render: (hook) => (hook.active ? t('common.yes') : t('common.no')) },
-    { key: 'updated_at', label: t('identity.updated'), sortable: true, render: (hook) => formatDate(hook.updated_at) },
+    { key: 'active', label: t('identity.active'), width: 110, render: (hook) => (hook.active ? t('common.yes') : t('common.no')) },
+    { key: 'updated_at', label: t('identity.updated'), sortable: true, width: 200, text: (hook) => formatDate(hook.updated_at), render: (hook) => formatDate(hook.updated_at) },
   ];
 
   return (

@@ -21,13 +21,13 @@ export function OriginationsPage() {
   const list = api.useQuery('get', '/customers/{realm_uid}/originations', { params: { path: { realm_uid: realmUid }, query: listQuery(search) } }, { enabled: !!search.realm });
 
   const columns: Column<Origination>[] = [
-    { key: 'name', label: t('originations.name'), sortable: true, render: (item) => (
+    { key: 'name', label: t('originations.name'), sortable: true, text: (item) => item.name, render: (item) => (
       <AnchorLink to="/originations/$realmUid/$originationId" params={{ realmUid, originationId: String(item.id) }}>{item.name}</AnchorLink>
     ) },
-    { key: 'steps', label: t('originations.steps'), render: (item) => formatNumber(item.steps.length) },
-    { key: 'tasks', label: t('originations.tasks'), render: (item) => formatNumber(item.steps.reduce((sum, step) => sum + step.tasks.length, 0)) },
-    { key: 'deadline_days', label: t('originations.deadlineDays'), render: (item) => (item.deadline_days === null ? t('originations.noDeadline') : formatNumber(item.deadline_days)) },
-    { key: 'updated_at', label: t('originations.updated'), sortable: true, render: (item) => formatDate(item.updated_at) },
+    { key: 'steps', label: t('originations.steps'), width: 100, render: (item) => formatNumber(item.steps.length) },
+    { key: 'tasks', label: t('originations.tasks'), width: 100, render: (item) => formatNumber(item.steps.reduce((sum, step) => sum + step.tasks.length, 0)) },
+    { key: 'deadline_days', label: t('originations.deadlineDays'), width: 140, render: (item) => (item.deadline_days === null ? t('originations.noDeadline') : formatNumber(item.deadline_days)) },
+    { key: 'updated_at', label: t('originations.updated'), sortable: true, width: 200, text: (item) => formatDate(item.updated_at), render: (item) => formatDate(item.updated_at) },
   ];
 
   return (

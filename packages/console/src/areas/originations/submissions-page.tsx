@@ -26,14 +26,14 @@ export function SubmissionsPage() {
   const list = api.useQuery('get', '/customers/{realm_uid}/users/{id}/submissions', { params: { path, query: listQuery(search) } }, { enabled: ready });
 
   const columns: Column<Submission>[] = [
-    { key: 'origination_name', label: t('originations.origination'), render: (item) => (
+    { key: 'origination_name', label: t('originations.origination'), text: (item) => item.origination_name, render: (item) => (
       <AnchorLink to="/submissions/$realmUid/$submissionId" params={{ realmUid, submissionId: String(item.id) }}>{item.origination_name}</AnchorLink>
     ) },
-    { key: 'status', label: t('originations.status'), sortable: true, render: (item) => <Badge color={STATUS_COLORS[item.status]}>{status(item.status)}</Badge> },
-    { key: 'progress', label: t('originations.progress'), render: (item) => item.progress },
-    { key: 'deadline_at', label: t('originations.due'), sortable: true, render: (item) => (item.due_deadline_at ? formatDate(item.due_deadline_at) : '—') },
-    { key: 'assignee', label: t('originations.assignee'), render: (item) => item.assignee?.label ?? '—' },
-    { key: 'created_at', label: t('originations.created'), sortable: true, render: (item) => formatDate(item.created_at) },
+    { key: 'status', label: t('originations.status'), sortable: true, width: 150, render: (item) => <Badge color={STATUS_COLORS[item.status]}>{status(item.status)}</Badge> },
+    { key: 'progress', label: t('originations.progress'), width: 110, render: (item) => item.progress },
+    { key: 'deadline_at', label: t('originations.due'), sortable: true, width: 200, text: (item) => (item.due_deadline_at ? formatDate(item.due_deadline_at) : '—'), render: (item) => (item.due_deadline_at ? formatDate(item.due_deadline_at) : '—') },
+    { key: 'assignee', label: t('originations.assignee'), text: (item) => item.assignee?.label ?? '—', render: (item) => item.assignee?.label ?? '—' },
+    { key: 'created_at', label: t('originations.created'), sortable: true, width: 200, text: (item) => formatDate(item.created_at), render: (item) => formatDate(item.created_at) },
   ];
 
   return (

@@ -33,11 +33,11 @@ export function CustomFieldsPage() {
   };
 
   const columns: Column<CustomField>[] = [
-    { key: 'key', label: t('realms.key'), sortable: true, render: (field) => field.key },
-    { key: 'name', label: t('realms.name'), sortable: true, render: (field) => field.name },
-    { key: 'type', label: t('realms.type'), render: (field) => field.type },
-    { key: 'required', label: t('realms.required'), render: (field) => (field.required ? t('common.yes') : t('common.no')) },
-    ...(manage ? [{ key: 'actions', label: t('common.actions'), render: (field: CustomField) => (
+    { key: 'key', label: t('realms.key'), sortable: true, text: (field) => field.key, render: (field) => field.key },
+    { key: 'name', label: t('realms.name'), sortable: true, text: (field) => field.name, render: (field) => field.name },
+    { key: 'type', label: t('realms.type'), width: 120, render: (field) => field.type },
+    { key: 'required', label: t('realms.required'), width: 120, render: (field) => (field.required ? t('common.yes') : t('common.no')) },
+    ...(manage ? [{ key: 'actions', label: t('common.actions'), width: 190, render: (field: CustomField) => (
       <RowActions name={field.name} listPath={LIST} onEdit={() => setEditing(field)}
         onDelete={() => admin.DELETE('/customers/{realm_uid}/custom_fields/{id}', { params: { path: { ...path, id: field.id } } })} />
     ) }] : []),

@@ -33,10 +33,10 @@ export function OAuthClientsPage() {
   const close = () => { setEditing(null); setSecret(null); };
 
   const columns: Column<OAuthClient>[] = [
-    { key: 'name', label: t('realms.name'), sortable: true, render: (client) => client.name },
-    { key: 'uid', label: t('realms.clientId'), render: (client) => client.uid },
-    { key: 'confidential', label: t('realms.confidential'), render: (client) => (client.confidential ? t('common.yes') : t('common.no')) },
-    ...(manage ? [{ key: 'actions', label: t('common.actions'), render: (client: OAuthClient) => (
+    { key: 'name', label: t('realms.name'), sortable: true, text: (client) => client.name, render: (client) => client.name },
+    { key: 'uid', label: t('realms.clientId'), text: (client) => client.uid, render: (client) => client.uid },
+    { key: 'confidential', label: t('realms.confidential'), width: 130, render: (client) => (client.confidential ? t('common.yes') : t('common.no')) },
+    ...(manage ? [{ key: 'actions', label: t('common.actions'), width: 190, render: (client: OAuthClient) => (
       <RowActions name={client.name} listPath={LIST} onEdit={() => setEditing(client)}
         onDelete={() => admin.DELETE('/customers/{realm_uid}/oauth_clients/{id}', { params: { path: { ...path, id: client.id } } })} />
     ) }] : []),

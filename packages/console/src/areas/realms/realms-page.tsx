@@ -8,6 +8,7 @@ import { ListPage, type Column } from '../../components/list-page';
 import { listQuery } from '../../components/list-search';
 import { useI18n } from '../../i18n/i18n';
 import { useSession } from '../../session/session';
+import { ACTIVE_GREEN } from '../../app/theme';
 import { RealmForm } from './realm-form';
 
 type Realm = AdminComponents['schemas']['Realm'];
@@ -22,10 +23,10 @@ export function RealmsPage() {
   const [creating, { open, close }] = useDisclosure(false);
 
   const columns: Column<Realm>[] = [
-    { key: 'uid', label: t('realms.uid'), sortable: true, render: (realm) => <AnchorLink to="/realms/$realmUid" params={{ realmUid: realm.uid }}>{realm.uid}</AnchorLink> },
-    { key: 'name', label: t('realms.name'), sortable: true, render: (realm) => realm.name },
-    { key: 'active', label: t('realms.active'), render: (realm) => <Badge color={realm.active ? 'green.9' : 'gray.7'}>{realm.active ? t('common.yes') : t('common.no')}</Badge> },
-    { key: 'updated_at', label: t('realms.updated'), sortable: true, render: (realm) => formatDate(realm.updated_at) },
+    { key: 'uid', label: t('realms.uid'), sortable: true, text: (realm) => realm.uid, render: (realm) => <AnchorLink to="/realms/$realmUid" params={{ realmUid: realm.uid }}>{realm.uid}</AnchorLink> },
+    { key: 'name', label: t('realms.name'), sortable: true, text: (realm) => realm.name, render: (realm) => realm.name },
+    { key: 'active', label: t('realms.active'), width: 110, render: (realm) => <Badge color={realm.active ? ACTIVE_GREEN : 'gray.7'}>{realm.active ? t('common.yes') : t('common.no')}</Badge> },
+    { key: 'updated_at', label: t('realms.updated'), sortable: true, width: 200, text: (realm) => formatDate(realm.updated_at), render: (realm) => formatDate(realm.updated_at) },
   ];
 
   return (

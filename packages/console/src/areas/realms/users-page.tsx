@@ -8,6 +8,7 @@ import { ListPage, type Column } from '../../components/list-page';
 import { listQuery } from '../../components/list-search';
 import { useI18n } from '../../i18n/i18n';
 import { useSession } from '../../session/session';
+import { ACTIVE_GREEN } from '../../app/theme';
 import { UserForm } from './user-form';
 
 type RealmUser = AdminComponents['schemas']['RealmUser'];
@@ -25,12 +26,12 @@ export function UsersPage() {
   const [creating, { open, close }] = useDisclosure(false);
 
   const columns: Column<RealmUser>[] = [
-    { key: 'email', label: t('realms.email'), sortable: true, render: (user) => (
+    { key: 'email', label: t('realms.email'), sortable: true, text: (user) => user.email, render: (user) => (
       <AnchorLink to="/realms/$realmUid/users/$userId" params={{ realmUid, userId: String(user.id) }}>{user.email}</AnchorLink>
     ) },
-    { key: 'last_name', label: t('realms.name'), sortable: true, render: (user) => user.name },
-    { key: 'active', label: t('realms.active'), render: (user) => <Badge color={user.active ? 'green.9' : 'gray.7'}>{user.active ? t('common.yes') : t('common.no')}</Badge> },
-    { key: 'created_at', label: t('realms.created'), sortable: true, render: (user) => formatDate(user.created_at) },
+    { key: 'last_name', label: t('realms.name'), sortable: true, text: (user) => user.name, render: (user) => user.name },
+    { key: 'active', label: t('realms.active'), width: 110, render: (user) => <Badge color={user.active ? ACTIVE_GREEN : 'gray.7'}>{user.active ? t('common.yes') : t('common.no')}</Badge> },
+    { key: 'created_at', label: t('realms.created'), sortable: true, width: 200, text: (user) => formatDate(user.created_at), render: (user) => formatDate(user.created_at) },
   ];
 
   return (

@@ -27,17 +27,17 @@ export function SitesPage() {
   const mayCreate = useHeldEverywhere('site.write');
 
   const columns: Column<Site>[] = [
-    { key: 'uid', label: t('sites.uid'), sortable: true, render: (site) => (
+    { key: 'uid', label: t('sites.uid'), sortable: true, text: (site) => site.uid, render: (site) => (
       <AnchorLink to="/sites/$siteUid" params={{ siteUid: site.uid }}>{site.uid}</AnchorLink>
     ) },
-    { key: 'name', label: t('sites.name'), sortable: true, render: (site) => site.name },
+    { key: 'name', label: t('sites.name'), sortable: true, text: (site) => site.name, render: (site) => site.name },
     { key: 'locales', label: t('sites.locales'), render: (site) => site.locales.join(', ') },
-    { key: 'published', label: t('sites.publishedVersion'), render: (site) => site.published_version === null
+    { key: 'published', label: t('sites.publishedVersion'), width: 200, render: (site) => site.published_version === null
       ? <Badge color="gray.7">{t('sites.notPublished')}</Badge>
       : t('sites.versionNumber', { number: site.published_version }) },
-    { key: 'updated_at', label: t('sites.updated'), sortable: true, render: (site) => formatDate(site.updated_at) },
+    { key: 'updated_at', label: t('sites.updated'), sortable: true, width: 200, text: (site) => formatDate(site.updated_at), render: (site) => formatDate(site.updated_at) },
     // Deleting a site needs an account role too; a site role may only edit its site.
-    { key: 'actions', label: t('common.actions'), render: (site) => (mayCreate ? (
+    { key: 'actions', label: t('common.actions'), width: 190, render: (site) => (mayCreate ? (
       <RowActions name={site.name} listPath={LIST} onEdit={() => setEditing(site)}
         onDelete={() => admin.DELETE('/sites/{site_uid}', { params: { path: { site_uid: site.uid } } })} />
     ) : can('site.write', site.uid) && <Button size="xs" variant="default" onClick={() => setEditing(site)}>{t('common.edit')}</Button>) },
