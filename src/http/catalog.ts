@@ -51,13 +51,23 @@ const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
  * no parser takes (415); and a database that cannot be reached for a moment (503). Each failure then
  * lists the error codes it may carry (code-lists.ts).
  */
+type PropertySchema = Record<string, unknown> & { type?: string };
+
+const CONSTRAINTS = ['maxLength', 'minLength', 'pattern', 'enum', 'const', 'minimum', 'maximum', 'format', 'anyOf', 'oneOf', 'maxItems', 'minItems'];
+
+/** A path or query parameter that validation can refuse (422): a constraint, or a type other than a plain string. */
+const refusable = (property: PropertySchema) => (property.type !== undefined && property.type !== 'string')
+  || CONSTRAINTS.some((key) => Object.hasOwn(property, key));
+
 function declareCommonFailures(route: RouteOptions, catalog: CatalogName): void {
-  const schema = route.schema as { response?: Record<string, unknown>; params?: { properties?: Record<string, { type?: string }> } } | undefined;
+  const schema = route.schema as {
+    response?: Record<string, unknown>; params?: { properties?: Record<string, PropertySchema> }; querystring?: { properties?: Record<string, PropertySchema> };
+  } | undefined;
   if (!schema?.response) return;
   const params = Object.values(schema.params?.properties ?? {});
   const statuses = [400, 503];
   if (params.length) statuses.push(414);
-  if (params.some((p) => p.type === 'integer')) statuses.push(422);
+  if ([...params, ...Object.values(schema.querystring?.properties ?? {})].some(refusable)) statuses.push(422);
   if ([route.method].flat().some((m) => BODY_METHODS.has(m))) statuses.push(413, 415);
   schema.response = listCodes({ ...failures(...statuses), ...schema.response }, catalog);
 }
