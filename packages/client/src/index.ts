@@ -4,6 +4,8 @@ export { AtriumApiError, AtriumError, GrantExpiredError, RealmNotFoundError, Use
 export type { CustomersUnauthorizedBody, ErrorsBody } from './errors.js';
 export { ATRIUM_ERROR_CODES } from './generated/codes.js';
 export type { AtriumErrorCode } from './generated/codes.js';
+export { ATRIUM_PERMISSIONS } from './generated/permissions.js';
+export type { AtriumPermission } from './generated/permissions.js';
 export { pages } from './pages.js';
 export type { ItemOf, Meta } from './pages.js';
 export type { components as AdminComponents, paths as AdminPaths } from './generated/admin.js';

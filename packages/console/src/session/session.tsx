@@ -1,5 +1,5 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
-import type { AdminComponents } from '@atrium/client';
+import type { AdminComponents, AtriumPermission } from '@atrium/client';
 import { admin, onSessionEnd, setCsrfToken } from '../api/client';
 import { statusOf } from '../api/errors';
 
@@ -20,7 +20,7 @@ interface Session {
    * Whether the member holds this permission, on that realm or space uid when given, else anywhere.
    * The server stays the authority: this only hides actions.
    */
-  can(permission: string, target?: string): boolean;
+  can(permission: AtriumPermission, target?: string): boolean;
 }
 
 const SessionContext = createContext<Session | null>(null);

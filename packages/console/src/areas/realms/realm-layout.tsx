@@ -1,3 +1,4 @@
+import type { AtriumPermission } from '@atrium/client';
 import { Button, Group, Stack, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
@@ -12,7 +13,7 @@ import { useSession } from '../../session/session';
 
 const route = getRouteApi('/app/realms/$realmUid');
 
-type Tab = { to: '/realms/$realmUid' | `/realms/$realmUid/${'settings' | 'fields' | 'identity-provider' | 'clients' | 'integrations' | 'users' | 'events' | 'email-templates'}`; label: MessageKey; permission: string };
+type Tab = { to: '/realms/$realmUid' | `/realms/$realmUid/${'settings' | 'fields' | 'identity-provider' | 'clients' | 'integrations' | 'users' | 'events' | 'email-templates'}`; label: MessageKey; permission: AtriumPermission };
 const TABS: Tab[] = [
   { to: '/realms/$realmUid', label: 'realms.overview', permission: 'realms.read' },
   { to: '/realms/$realmUid/settings', label: 'realms.settings', permission: 'realms.read' },

@@ -1,6 +1,6 @@
 import { Checkbox, Stack, TagsInput, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import type { AdminComponents } from '@atrium/client';
+import type { AdminComponents, AtriumPermission } from '@atrium/client';
 import { api } from '../../api/client';
 import { FormActions, type EditFormProps } from '../../components/form-actions';
 import { RealmSelect } from '../../components/realm-select';
@@ -23,7 +23,7 @@ export const siteBody = (values: SiteValues) => ({
 });
 
 /** Whether the member holds a permission from an account role (everywhere), not only on some sites. */
-export function useHeldEverywhere(permission: string): boolean {
+export function useHeldEverywhere(permission: AtriumPermission): boolean {
   const { state } = useSession();
   return state.status === 'signed-in' && state.permissions.everywhere.includes(permission);
 }
