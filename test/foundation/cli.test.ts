@@ -210,8 +210,10 @@ describe('atrium command line', () => {
     }
     const piped = await startServe({ ...store, LOG_LEVEL: 'info' });
     try {
-      const listening = piped.stdout().split('\n').find((line) => line.includes('Server listening at'))!;
-      expect(JSON.parse(listening)).toMatchObject({ level: 30, msg: expect.stringMatching(/^Server listening at http:/) });
+      // The log is written asynchronously: the line may follow the lines printed at start.
+      const listening = () => piped.stdout().split('\n').find((line) => line.includes('Server listening at') && line.endsWith('}'));
+      await expect.poll(listening, { timeout: 10_000, interval: 50 }).toBeDefined();
+      expect(JSON.parse(listening()!)).toMatchObject({ level: 30, msg: expect.stringMatching(/^Server listening at http:/) });
     } finally {
       piped.child.kill('SIGTERM');
       await piped.exited;
