@@ -76,7 +76,7 @@ export async function answeredForm(ctx: Context, uid: string): Promise<FormWithR
   const cached = cache.get(uid, now);
   if (cached) return cached;
   const row = await findForm(ctx, uid);
-  if (row) cache.set(uid, row, now, [`form:${row.form.id}`, ...(row.form.realmId === null ? [] : [`realm:${row.form.realmId}`])]);
+  if (row) cache.set(uid, row, now, [`form:${row.form.id}`]);
   return row;
 }
 

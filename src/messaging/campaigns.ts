@@ -123,7 +123,7 @@ interface Checked {
   segments?: SegmentRef[];
 }
 
-async function check(ctx: Context, realm: Realm, input: CampaignChanges, current: Campaign | null): Promise<Checked> {
+async function check(ctx: Context, realmId: number, input: CampaignChanges, current: Campaign | null): Promise<Checked> {
   const errors = new FieldErrors();
   const name = input.name?.trim();
   if (name !== undefined) {
@@ -136,17 +136,10 @@ async function check(ctx: Context, realm: Realm, input: CampaignChanges, current
   if (input.use_layout ?? current?.useLayout) {
     if (type !== 'mailing') throw invalidField('use_layout', 'is only for mailings');
     // Refused now rather than when a delivery is asked for.
-    if (input.use_layout) await campaignLayout(ctx, realm);
+    if (input.use_layout) await campaignLayout(ctx, realmId);
   }
-  const segments = input.segment_ids ? await segmentsOfRealm(ctx, realm.id, [...new Set(input.segment_ids)]) : undefined;
+  const segments = input.segment_ids ? await segmentsOfRealm(ctx, realmId, [...new Set(input.segment_ids)]) : undefined;
   return { name, segments };
-}
-
-type Realm = typeof realms.$inferSelect;
-
-export async function realmOf(ctx: Context, id: number): Promise<Realm> {
-  const [realm] = await ctx.db.select().from(realms).where(eq(realms.id, id));
-  return realm;
 }
 
 async function realmForWriting(ctx: ActingContext, uid: string) {
@@ -170,7 +163,7 @@ function requireSegmentsWhenEnabled(enabled: boolean, segments: SegmentRef[] | u
 
 export async function createCampaign(ctx: ActingContext, input: Static<typeof CampaignInput>): Promise<CampaignBody> {
   const realm = await realmForWriting(ctx, input.realm_uid);
-  const checked = await check(ctx, realm, input, null);
+  const checked = await check(ctx, realm.id, input, null);
   const enabled = input.segments_enabled ?? false;
   requireSegmentsWhenEnabled(enabled, checked.segments, []);
   const now = ctx.clock.now();
@@ -189,7 +182,7 @@ export async function createCampaign(ctx: ActingContext, input: Static<typeof Ca
 export async function updateCampaign(ctx: ActingContext, id: number, input: CampaignChanges): Promise<CampaignBody> {
   const view = await requireCampaign(ctx, id, 'messaging.send');
   const current = view.campaign;
-  const checked = await check(ctx, await realmOf(ctx, current.realmId), input, current);
+  const checked = await check(ctx, current.realmId, input, current);
   const enabled = input.segments_enabled ?? current.segmentsEnabled;
   requireSegmentsWhenEnabled(enabled, checked.segments, view.segments);
   await ctx.db.transaction(async (tx) => {

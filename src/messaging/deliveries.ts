@@ -5,8 +5,8 @@ import { totalCount, type Page } from '../db/paging.js';
 import { rowsOf } from '../db/rows.js';
 import { deliveryStarted, invalidField, notFound } from '../errors/index.js';
 import { segmentListOf } from './audience.js';
-import { realmOf, requireCampaign } from './campaigns.js';
-import { campaignLayout } from './layout.js';
+import { requireCampaign } from './campaigns.js';
+import { layoutOf } from './layout.js';
 import type { DELIVERY_STATUSES, DeliveryInput, DeliveryModel } from './schema.js';
 import { campaignDeliveries } from '../tables/messaging.js';
 import type { WebhookEvent } from '../webhooks/outbox.js';
@@ -57,7 +57,7 @@ export async function createDelivery(ctx: ActingContext, campaignId: number, inp
   const startsAt = input.starts_at === undefined ? now : new Date(input.starts_at);
   if (Number.isNaN(startsAt.getTime())) throw invalidField('starts_at', 'is not a date-time');
   if (campaign.segmentsEnabled && !segments.length) throw invalidField('base', 'the campaign is sent to segments but names none');
-  const layout = campaign.useLayout && campaign.type === 'mailing' ? await campaignLayout(ctx, await realmOf(ctx, campaign.realmId)) : null;
+  const layout = await layoutOf(ctx, campaign);
   const [delivery] = await ctx.db.insert(campaignDeliveries).values({
     campaignId, realmId: campaign.realmId, type: campaign.type, subject: campaign.subject, body: campaign.body, layout,
     segmentIds: campaign.segmentsEnabled ? segments.map((s) => s.id) : null,

@@ -1,9 +1,11 @@
+import { eq } from 'drizzle-orm';
 import { effectiveTemplate } from '../email-templates/templates.js';
 import { renderContent } from '../email-templates/render.js';
 import { invalidField } from '../errors/index.js';
 import { LOCALES, isLocale, type Locale } from '../i18n/locale.js';
 import type { Context } from '../context.js';
 import { TemplateError, templateProblem } from '../shared/liquid.js';
+import { realms } from '../tables/realms.js';
 
 /**
  * A realm's `campaign_layout` made ready to wrap a mailing, in every language: the HTML before the
@@ -17,8 +19,9 @@ export type CampaignLayout = Record<Locale, { before: string; after: string }>;
 const CONTENT_MARK = 'atriumcampaigncontentc0ffee';
 
 /** The layout in force for the realm (its override, else the account's, else the shipped one), ready to wrap. 422 when it cannot be used. */
-export async function campaignLayout(ctx: Context, realm: { id: number; uid: string; name: string }): Promise<CampaignLayout> {
-  const { content } = await effectiveTemplate(ctx, 'campaign_layout', realm.id);
+export async function campaignLayout(ctx: Context, realmId: number): Promise<CampaignLayout> {
+  const [realm] = await ctx.db.select({ uid: realms.uid, name: realms.name }).from(realms).where(eq(realms.id, realmId));
+  const { content } = await effectiveTemplate(ctx, 'campaign_layout', realmId);
   const layout = {} as CampaignLayout;
   for (const locale of LOCALES) {
     try {
@@ -31,6 +34,11 @@ export async function campaignLayout(ctx: Context, realm: { id: number; uid: str
     }
   }
   return layout;
+}
+
+/** The layout a campaign's mailings go in, or null: a notification, or a mailing without `use_layout`. */
+export function layoutOf(ctx: Context, campaign: { type: string; useLayout: boolean; realmId: number }): Promise<CampaignLayout | null> {
+  return campaign.useLayout && campaign.type === 'mailing' ? campaignLayout(ctx, campaign.realmId) : Promise.resolve(null);
 }
 
 /** The mailing's HTML inside the layout, in the recipient's language. */

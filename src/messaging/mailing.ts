@@ -52,10 +52,11 @@ export function composeMailing(config: Config, templates: CampaignTemplates, lay
   const body = renderTemplate(templates.body, 'html', scope, limit);
   const footer = `<p style="font-size:12px;color:#666">To stop receiving these messages, <a href="${escapeHtml(links.unsubscribe)}">unsubscribe</a>.</p>`;
   const pixel = `<img src="${escapeHtml(links.pixel)}" width="1" height="1" alt="" style="display:block;border:0">`;
+  const html = `${body}\n${footer}\n${pixel}`;
   return {
     to: message.recipient.email,
     subject,
-    html: layout ? wrapInLayout(layout, message.recipient.locale, `${body}\n${footer}\n${pixel}`) : `${body}\n${footer}\n${pixel}`,
+    html: layout ? wrapInLayout(layout, message.recipient.locale, html) : html,
     text: `${textOf(body)}\n\nTo stop receiving these messages, unsubscribe: ${links.unsubscribe}\n`,
     messageId: campaignMessageId(config, message.deliveryUuid, message.recipient.uuid),
     headers: {

@@ -5,20 +5,20 @@ import { rowsOf } from '../db/rows.js';
 import { forbidden, invalidField, notFound } from '../errors/index.js';
 import { INT32_MAX } from '../http/models.js';
 import { realms, realmUsers } from '../tables/realms.js';
-import { bodyKindOf, realmOf, requireCampaign, type Campaign } from './campaigns.js';
-import { campaignLayout, wrapInLayout } from './layout.js';
+import { bodyKindOf, requireCampaign, type Campaign } from './campaigns.js';
+import { layoutOf, wrapInLayout } from './layout.js';
 import { textOf } from './mailing.js';
 import { RECIPIENT_COLUMNS, recipientOf, sampleScope, templateScope, type RecipientRow } from './recipients.js';
 import { checkTemplates, renderTemplate, TemplateError, type TemplateKind } from './templates.js';
 import type { Template } from 'liquidjs';
 
 /** What rendering needs of a campaign, saved or not. */
-type Draft = Pick<Campaign, 'subject' | 'body' | 'type' | 'useLayout'>;
+type Draft = Pick<Campaign, 'subject' | 'body' | 'type' | 'useLayout' | 'realmId'>;
 
 /** The body inside the realm's layout, in the recipient's language, when the mailing asks for it (as a delivery sends it). */
-async function laidOut(ctx: ActingContext, draft: Draft, realmId: number, locale: string | null, body: string): Promise<string> {
-  if (!draft.useLayout || draft.type !== 'mailing') return body;
-  return wrapInLayout(await campaignLayout(ctx, await realmOf(ctx, realmId)), locale, body);
+async function laidOut(ctx: ActingContext, draft: Draft, locale: string | null, body: string): Promise<string> {
+  const layout = await layoutOf(ctx, draft);
+  return layout ? wrapInLayout(layout, locale, body) : body;
 }
 
 function render(campaign: Draft, scope: object) {
@@ -43,11 +43,11 @@ async function recipientWhere(ctx: ActingContext, realmId: number, condition: Re
   return row ? recipientOf(row) : null;
 }
 
-async function renderFor(ctx: ActingContext, draft: Draft, realmId: number, userId: number) {
-  const recipient = userId > INT32_MAX ? null : await recipientWhere(ctx, realmId, sql`u.id = ${userId}`);
+async function renderFor(ctx: ActingContext, draft: Draft, userId: number) {
+  const recipient = userId > INT32_MAX ? null : await recipientWhere(ctx, draft.realmId, sql`u.id = ${userId}`);
   if (!recipient) throw notFound('User');
   const rendered = render(draft, templateScope(recipient, `${ctx.config.baseUrl}/messaging/unsubscribe/preview`));
-  return { ...rendered, body: await laidOut(ctx, draft, realmId, recipient.locale, rendered.body) };
+  return { ...rendered, body: await laidOut(ctx, draft, recipient.locale, rendered.body) };
 }
 
 /**
@@ -57,7 +57,7 @@ async function renderFor(ctx: ActingContext, draft: Draft, realmId: number, user
 export async function previewCampaign(ctx: ActingContext, campaignId: number, userId: number) {
   const { campaign, realmUid } = await requireCampaign(ctx, campaignId, 'messaging.read');
   assertMaySeePersonalData(ctx.actor, realmUid);
-  return renderFor(ctx, campaign, campaign.realmId, userId);
+  return renderFor(ctx, campaign, userId);
 }
 
 /**
@@ -65,12 +65,12 @@ export async function previewCampaign(ctx: ActingContext, campaignId: number, us
  * would be (realm.users.read too, like it). The permissions are checked before the realm is looked up: the
  * answer tells nothing of realms the member does not reach.
  */
-export async function previewDraft(ctx: ActingContext, draft: Omit<Draft, 'useLayout'> & { realm_uid: string; user_id: number; use_layout?: boolean }) {
+export async function previewDraft(ctx: ActingContext, draft: Pick<Draft, 'subject' | 'body' | 'type'> & { realm_uid: string; user_id: number; use_layout?: boolean }) {
   if (!ctx.actor.holdsOn('messaging.read', draft.realm_uid)) throw forbidden();
   assertMaySeePersonalData(ctx.actor, draft.realm_uid);
   const [realm] = await ctx.db.select({ id: realms.id }).from(realms).where(eq(realms.uid, draft.realm_uid));
   if (!realm) throw invalidField('realm_uid', 'is not a realm');
-  return renderFor(ctx, { ...draft, useLayout: draft.use_layout ?? false }, realm.id, draft.user_id);
+  return renderFor(ctx, { ...draft, useLayout: draft.use_layout ?? false, realmId: realm.id }, draft.user_id);
 }
 
 /**
@@ -83,7 +83,7 @@ export async function sendTest(ctx: ActingContext, campaignId: number, email: st
     .where(and(eq(realmUsers.realmId, campaign.realmId), sql`lower(${realmUsers.email}) = lower(${email})`)).limit(1);
   const recipient = known ? await recipientWhere(ctx, campaign.realmId, sql`u.id = ${known.id}`) : null;
   const rendered = render(campaign, recipient ? templateScope(recipient, `${ctx.config.baseUrl}/messaging/unsubscribe/test`) : sampleScope());
-  const html = campaign.type === 'mailing' ? await laidOut(ctx, campaign, campaign.realmId, recipient?.locale ?? null, rendered.body) : undefined;
+  const html = campaign.type === 'mailing' ? await laidOut(ctx, campaign, recipient?.locale ?? null, rendered.body) : undefined;
   await ctx.mail.send({
     to: email, subject: `[Test] ${rendered.subject}`, html, text: campaign.type === 'mailing' ? textOf(rendered.body) : rendered.body,
   });

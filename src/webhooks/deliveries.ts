@@ -1,10 +1,10 @@
-import { randomUUID } from 'node:crypto';
 import { and, asc, desc, eq, inArray, isNull, lte, or } from 'drizzle-orm';
 import type { Static } from '@sinclair/typebox';
 import type { ActingContext } from '../admin-auth/principal.js';
 import { totalCount, totalOf, type Page } from '../db/paging.js';
 import { notFound, webhookDeliveryInFlight, webhookEndpointInactive } from '../errors/index.js';
 import { requireEndpoint } from './endpoints.js';
+import { emitWebhookEventTo } from './outbox.js';
 import type { WebhookDeliveryModel } from './schema.js';
 import { webhookAttempts, webhookDeliveries, webhookEndpoints } from '../tables/webhooks.js';
 
@@ -63,11 +63,12 @@ export async function sendTestDelivery(ctx: ActingContext, endpointId: number): 
   ctx.actor.assertHolds('webhooks.manage');
   const endpoint = await requireEndpoint(ctx, endpointId);
   if (!endpoint.active) throw webhookEndpointInactive();
-  const now = ctx.clock.now();
-  const body = JSON.stringify({ type: TEST_EVENT_TYPE, timestamp: now.toISOString(), data: { webhook_endpoint_id: endpoint.id, message: 'A test event sent from the administration' } });
-  const [delivery] = await ctx.db.insert(webhookDeliveries).values({
-    msgId: `msg_${randomUUID().replaceAll('-', '')}`, endpointId: endpoint.id, eventType: TEST_EVENT_TYPE, body, nextAttemptAt: now, createdAt: now,
-  }).returning();
+  const id = await emitWebhookEventTo(ctx.db, ctx.clock, endpoint.id, {
+    type: TEST_EVENT_TYPE, data: { webhook_endpoint_id: endpoint.id, message: 'A test event sent from the administration' },
+  });
+  // Deleted since it was found: gone, as it is to everyone from now on.
+  if (id === undefined) throw notFound('Webhook endpoint');
+  const [delivery] = await ctx.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, id));
   return deliveryBody(delivery, []);
 }
 
