@@ -3,6 +3,7 @@ import { eq } from 'drizzle-orm';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { oauthClients } from '../../src/tables/oauth.js';
 import { hashSecret } from '../../src/security/secrets.js';
+import { memberToken } from '../helpers/realms.js';
 import { createRealm, postForm } from './fixtures.js';
 
 describe('OAuth clients admin API', () => {
@@ -104,6 +105,10 @@ describe('OAuth clients admin API', () => {
     expect((await h.request({ method: 'GET', url: `${base}/${created.id}` })).json().secret).toBeUndefined();
     expect((await h.request({ method: 'POST', url: `/api/admin/customers/shop/oauth_clients/${created.id}/regenerate_secret` })).statusCode).toBe(404);
     expect((await h.request({ method: 'POST', url: `${base}/${created.id}/regenerate_secret`, token: null })).statusCode).toBe(401);
+    // A member who reads realms but may not manage them gets nothing; the secret in force is unchanged.
+    const reader = await memberToken(h, [{ key: 'account_user' }]);
+    expect((await h.request({ method: 'POST', url: `${base}/${created.id}/regenerate_secret`, token: reader })).statusCode).toBe(403);
+    expect(await authenticates(regenerated.secret)).toBe(200);
   });
 
   it('keeps realms apart and answers 404 for an unknown realm, 401 without a credential', async () => {

@@ -146,6 +146,7 @@ describe('webhook endpoints', () => {
       expect(await statusOf(admin(token).GET('/webhooks/event_types'))).toBe(403);
       expect(await statusOf(create(valid, token))).toBe(403);
       expect(await statusOf(admin(token).POST('/webhooks/{id}/rotate_secret', byId(created.id)))).toBe(403);
+      expect(await statusOf(admin(token).POST('/webhooks/{id}/test', byId(created.id)))).toBe(403);
       expect(await statusOf(admin(token).DELETE('/webhooks/{id}', byId(created.id)))).toBe(403);
     }
     const role = await admin().POST('/roles', { body: { key: 'webhook_reader', name: 'Webhook reader', context: 'account', permissions: ['webhooks.read'] } });
@@ -155,6 +156,7 @@ describe('webhook endpoints', () => {
     expect(await statusOf(reader.GET('/webhooks/{id}/deliveries', byId(created.id)))).toBe(200);
     expect(await statusOf(reader.PUT('/webhooks/{id}', { ...byId(created.id), body: { active: false } }))).toBe(403);
     expect(await statusOf(reader.POST('/webhooks/{id}/rotate_secret', byId(created.id)))).toBe(403);
+    expect(await statusOf(reader.POST('/webhooks/{id}/test', byId(created.id)))).toBe(403);
     expect(await statusOf(admin(null).GET('/webhooks'))).toBe(401);
   });
 
