@@ -169,22 +169,42 @@ async function openEmbedded(dataDir: string | null): Promise<Database> {
       throw new DatabaseUnavailable(`cannot open the embedded database in ${folder}: ${(err as Error).message}`);
     }
   }
+  return embeddedDatabase(client, async () => {
+    try {
+      await client.close();
+    } finally {
+      release();
+    }
+  });
+}
+
+/**
+ * The embedded database over an open PGlite client; `end` runs at close, once this handle's listeners are
+ * removed (the tests hand one client to file after file, emptied between them).
+ */
+export function embeddedDatabase(client: PGlite, end: () => Promise<void>): Database {
   const db = requestScopedDb(drizzlePglite(client) as unknown as Db);
+  const unlistens: (() => Promise<void>)[] = [];
+  let open = true;
   return {
     db,
     kind: 'pglite',
-    ping: async () => { await client.exec('select 1'); },
+    ping: async () => {
+      if (!open) throw new DatabaseUnavailable('the embedded database is closed');
+      await client.exec('select 1');
+    },
     pool: () => ({ max: 1, total: 1, idle: null, waiting: null }),
     exclusive: (_key, fn) => fn(),
     // One process holds the embedded database: there is no one else to tell.
     broadcast: () => {},
     subscribe: async () => {},
-    listen: async (channel, listener) => { await client.listen(channel, listener); },
+    listen: async (channel, listener) => { unlistens.push(await client.listen(channel, listener)); },
     close: async () => {
+      open = false;
       try {
-        await client.close();
+        for (const unlisten of unlistens.splice(0)) await unlisten().catch(() => {});
       } finally {
-        release();
+        await end();
       }
     },
   };

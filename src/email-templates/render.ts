@@ -1,6 +1,7 @@
 import juice from 'juice';
 import type { Template } from 'liquidjs';
 import { renderSync, sandboxedLiquid, TemplateError, type SandboxLimits } from '../shared/liquid.js';
+import { SourceCache } from '../shared/source-cache.js';
 import type { LocaleContent, TemplateContent } from './shipped.js';
 
 /** What one field of a template may be and write. */
@@ -24,18 +25,10 @@ export interface RenderedMail {
 }
 
 /** Parsed once per source: the same templates render every mail of a kind. */
-const parsed = new Map<string, Template[]>();
+const parsed = new SourceCache<Template[]>();
 
-function parse(field: Field, source: string): Template[] {
-  const key = `${field === 'html' ? 'h' : 't'}:${source}`;
-  let templates = parsed.get(key);
-  if (!templates) {
-    templates = engineOf(field).parse(source);
-    if (parsed.size > 500) parsed.clear();
-    parsed.set(key, templates);
-  }
-  return templates;
-}
+const parse = (field: Field, source: string): Template[] =>
+  parsed.get(`${field === 'html' ? 'h' : 't'}:${source}`, () => engineOf(field).parse(source));
 
 const renderField = (field: Field, source: string, variables: object) =>
   renderSync(engineOf(field), parse(field, source), variables, RENDER_LIMITS);

@@ -13,6 +13,7 @@ import { composeMailing } from './mailing.js';
 import { RECIPIENT_COLUMNS, recipientOf, templateScope, type RecipientRow } from './recipients.js';
 import { checkTemplates, renderTemplate, TEMPLATE_LIMITS, TemplateError, type CampaignTemplates } from './templates.js';
 import { sqlMoment } from '../db/columns.js';
+import { SourceCache } from '../shared/source-cache.js';
 
 /** Users written as message rows per transaction when a delivery starts. */
 const RECIPIENT_BATCH = 1000;
@@ -156,17 +157,13 @@ async function claim(ctx: Context, worker: string): Promise<{ delivery: ClaimedD
 }
 
 /** Parsed templates of the deliveries under way in this process (a delivery's copy never changes), by the delivery's uuid. */
-const parsedTemplates = new Map<string, CampaignTemplates>();
+const parsedTemplates = new SourceCache<CampaignTemplates>();
 
-function templatesOf(delivery: ClaimedDelivery): CampaignTemplates {
-  let parsed = parsedTemplates.get(delivery.uuid);
-  if (!parsed) {
-    if (parsedTemplates.size >= 100) parsedTemplates.clear();
-    parsed = checkTemplates(delivery.subject, delivery.body, bodyKindOf(delivery.type));
-    parsedTemplates.set(delivery.uuid, parsed);
-  }
-  return parsed;
-}
+const templatesOf = (delivery: ClaimedDelivery): CampaignTemplates => parsedTemplates.get(
+  delivery.uuid,
+  () => checkTemplates(delivery.subject, delivery.body, bodyKindOf(delivery.type)),
+  delivery.subject.length + delivery.body.length,
+);
 
 interface Outcome {
   id: number;

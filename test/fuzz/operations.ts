@@ -61,8 +61,13 @@ export function operationsOf(catalog: string, prefix: string, document: Schema):
 const ENCODED_BYTES = Array.from({ length: 256 }, (_, byte) => (/[A-Za-z0-9_~-]/.test(String.fromCharCode(byte))
   ? String.fromCharCode(byte) : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`));
 
-/** The long strings' encodings: the same few megabyte values come back in most operations' samples. */
+/**
+ * The long strings' encodings: the same few megabyte values come back in most operations' samples. A few only, and
+ * flat: a string built by `+=` byte by byte is a chain of millions of pieces, and 32 of them held 500 MB of the
+ * worker's heap for the rest of the run (every later file then paid seconds of garbage collection).
+ */
 const encodedLong = new Map<string, string>();
+const ENCODED_LONG_KEPT = 8;
 
 /** Percent-encodes a path segment byte by byte, so that any string (a lone surrogate too) can be sent. */
 function segment(value: unknown): string {
@@ -70,10 +75,11 @@ function segment(value: unknown): string {
   if (!text) return '%20';
   const known = encodedLong.get(text);
   if (known !== undefined) return known;
-  const bytes = Buffer.from(text, 'utf8');
-  let encoded = '';
-  for (let i = 0; i < bytes.length; i++) encoded += ENCODED_BYTES[bytes[i]];
-  if (text.length > 1000) encodedLong.set(text, encoded);
+  const encoded = Array.from(Buffer.from(text, 'utf8'), (byte) => ENCODED_BYTES[byte]).join('');
+  if (text.length > 1000) {
+    if (encodedLong.size >= ENCODED_LONG_KEPT) encodedLong.clear();
+    encodedLong.set(text, encoded);
+  }
   return encoded;
 }
 

@@ -14,7 +14,7 @@ import { WorkSignal } from '../../src/queue/signal.js';
 import { taskWorker } from '../../src/queue/tasks.js';
 import { createContext, createLogger, TASK_QUEUES } from '../../src/server.js';
 import type { AtriumModule } from '../../src/shared/atrium-module.js';
-import { freshDatabaseUrl } from './database.js';
+import { freshDatabaseUrl, freshEmbeddedDatabase } from './database.js';
 import { startSmtp, type SmtpListener } from './smtp.js';
 
 export const OWNER_EMAIL = 'owner@atrium.test';
@@ -49,7 +49,7 @@ export async function startHarness(env: Record<string, string> = {}, modules?: r
     // PostgreSQL needs the secrets key given (several processes share it); the embedded database makes its own file.
     ...(database.url ? { DATABASE_URL: database.url, SECRETS_KEY: TEST_SECRETS_KEY } : {}),
   });
-  const db = await openDatabase({ url: config.databaseUrl, dataDir: null, poolSize: 5 });
+  const db = config.databaseUrl ? await openDatabase({ url: config.databaseUrl, dataDir: null, poolSize: 5 }) : await freshEmbeddedDatabase();
   await applyMigrations(db);
   const clock = new ManualClock(new Date());
   const ctx = createContext(config, db, createLogger(config), clock);

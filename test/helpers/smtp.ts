@@ -42,6 +42,8 @@ export async function startSmtp(options: SmtpOptions = {}): Promise<SmtpListener
   };
   const server = new SMTPServer({
     authOptional: true, disabledCommands: ['STARTTLS', 'AUTH'], logger: false,
+    // A client's pooled connection still open at close is cut after this, not after the default 30 s.
+    closeTimeout: 200,
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
