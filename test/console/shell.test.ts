@@ -79,6 +79,14 @@ describe.skipIf(!!process.env.DATABASE_URL)('admin console: serving, sign-in, se
         await page.locator('main form button[type=submit]').click();
         await page.getByRole('heading', { level: 1, name: 'Renamed realm' }).waitFor();
         expect((await c.h.request({ url: `/api/admin/realms/${uid}` })).json().name).toBe('Renamed realm');
+        // The save's toast sits at the top, over the header, and takes no click but its close button's: what lies
+        // under it (a Save button) stays usable.
+        const toast = page.locator('.mantine-Notification-root').first();
+        await toast.waitFor();
+        const box = (await toast.boundingBox())!;
+        expect(box.y + box.height).toBeLessThan(120);
+        const point = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+        expect(await page.evaluate(({ x, y }) => Boolean(document.elementFromPoint(x, y)?.closest('.mantine-Notification-root')), point)).toBe(false);
 
         await page.getByRole('button', { name: locale === 'en' ? 'Delete' : 'Eliminar' }).first().click();
         await page.getByRole('dialog').waitFor();

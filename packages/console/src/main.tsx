@@ -10,6 +10,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from '@tanstack/react-router';
 import { statusOf } from './api/errors';
 import { router } from './app/router';
+import notificationClasses from './app/notifications.module.css';
 import { cssVariablesResolver, themeFor } from './app/theme';
 import { I18nProvider, useI18n } from './i18n/i18n';
 import { SessionProvider } from './session/session';
@@ -35,7 +36,7 @@ function App() {
       <QueryClientProvider client={queryClient}>
         <SessionProvider>
           <ModalsProvider>
-            <Notifications />
+            <Notifications position="top-center" classNames={notificationClasses} />
             <RouterProvider router={router} />
           </ModalsProvider>
         </SessionProvider>
