@@ -39,8 +39,8 @@ async function nodemailerAlone(count, raw) {
   const mails = [];
   for (let i = 1; i <= count; i++) {
     const recipient = { id: i, uuid: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`, email: `user${i}@example.com`, username: null,
-      firstName: `First${i}`, lastName: 'Last', secondLastName: '', externalId: null, customFields: {} };
-    const mail = composeMailing(config, templates, { messageId: i, deliveryUuid: '00000000-0000-4000-8000-000000000000', recipient });
+      firstName: `First${i}`, lastName: 'Last', secondLastName: '', externalId: null, customFields: {}, locale: 'en' };
+    const mail = composeMailing(config, templates, null, { messageId: i, deliveryUuid: '00000000-0000-4000-8000-000000000000', recipient });
     mails.push(raw ? composeMail(config.mailFrom, mail, new Date()) : { from: config.mailFrom, ...mail });
   }
   const transport = nodemailer.createTransport({ ...POOL, url: sink.url });

@@ -29,3 +29,24 @@ export const OAuthClientInput = Type.Partial(Type.Object(clientFields), { additi
 
 export const RealmParam = Type.Object({ realm_uid: Type.String() });
 export const ClientParams = Type.Object({ realm_uid: Type.String(), id: Id() });
+
+const Address = (description: string) => Type.String({ format: 'uri', description });
+
+export const RealmAddressesModel = Type.Object({
+  pages: Type.Object({
+    sign_in: Address('The sign-in page (`redirect_uri` query: where to go once signed in)'),
+    sign_up: Address('The sign-up page'),
+    one_time_code: Address('Sign-in with a one-time code sent by email'),
+    password_reset: Address('Where a user asks for a password reset link'),
+  }, { description: 'The realm\'s pages, on its custom domain when it has one' }),
+  oauth: Type.Object({
+    issuer: Address('The issuer (`iss`)'),
+    metadata: Address('RFC 8414 authorization server metadata: an OAuth library configured with it finds the rest'),
+    authorization_endpoint: Address('Where an app sends the user to sign in'),
+    token_endpoint: Address('Where an app exchanges a code for a token'),
+    revocation_endpoint: Address('RFC 7009 token revocation'),
+  }),
+  identity_provider_callbacks: Type.Array(Address('A redirect URI'), {
+    description: 'The redirect URIs to register at the upstream identity provider for delegated sign-in: on the base address, and on the custom domain when there is one',
+  }),
+}, { $id: 'RealmAddresses', description: 'The addresses of a realm that apps and identity providers are configured with' });

@@ -52,6 +52,12 @@ describe.skipIf(!!process.env.DATABASE_URL)('admin console: a realm and its user
         await page.getByLabel(L('Page title', 'Título de página')).fill('');
         await submit(page, 'main form');
         await poll(async () => (await api('GET', `/realms/${uid}`)).json().settings.branding.page_title).toBeNull();
+        // Below them, the addresses an app or an identity provider is configured with, each with a copy button.
+        await page.getByText(`${c.base}/realms/${uid}/login`, { exact: true }).waitFor();
+        await page.getByText(`${c.base}/.well-known/oauth-authorization-server/realms/${uid}`, { exact: true }).waitFor();
+        await page.getByText(`${c.base}/realms/${uid}/delegated_login/callback`, { exact: true }).waitFor();
+        await page.getByRole('button', { name: L('Copy: Sign-in page', 'Copiar: Página de acceso') }).waitFor();
+        expect(await axeViolations(page)).toEqual([]);
 
         // Custom fields.
         await tab(L('Custom fields', 'Campos personalizados'));
@@ -241,7 +247,7 @@ describe.skipIf(!!process.env.DATABASE_URL)('admin console: a realm and its user
       }
     }, 60_000);
 
-    it(`cuts a 250-character name to one line with its whole text kept, never squeezing the email, Yes or the date (${locale}, ${scheme})`, async () => {
+    it(`cuts a 250-character name or subject to one line with its whole text kept, never squeezing the email, Yes or the date (${locale}, ${scheme})`, async () => {
       const uid = `wide-${locale}`;
       const realm = await api('POST', '/realms', { uid, name: 'Banco Nacional de Desarrollo مرحبا 🌍 '.repeat(10).slice(0, 250) });
       expect(realm.statusCode, realm.body).toBe(201);
@@ -319,6 +325,20 @@ describe.skipIf(!!process.env.DATABASE_URL)('admin console: a realm and its user
           expect(await overflowOfMain(page), path).toBeLessThanOrEqual(0);
           expect(await axeViolations(page), path).toEqual([]);
         }
+
+        // The user's notifications: a 250-character subject stays one line, cut; the sent date and the unread badge show whole.
+        const subject = 'Su solicitud de crédito hipotecario fue aprobada 🌍 '.repeat(10).slice(0, 250);
+        const sent = await api('POST', `/customers/${uid}/users/${created.json().id}/notifications`, { subject, body: 'Aprobada' });
+        expect(sent.statusCode, sent.body).toBe(201);
+        await go(`/realms/${uid}/users/${created.json().id}`);
+        const notificationRow = page.locator('main tbody tr').filter({ hasText: subject.slice(0, 40) });
+        await notificationRow.waitFor();
+        const [sentCell, subjectCell, , openedCell] = await cellsOf(notificationRow);
+        expect(subjectCell).toMatchObject({ text: subject, title: subject, fits: false });
+        for (const cell of [sentCell, subjectCell]) expect(cell.height, cell.text).toBeLessThanOrEqual(cell.lineHeight * 1.5);
+        expect(sentCell.fits && openedCell.fits).toBe(true);
+        expect(await overflowOfMain(page)).toBeLessThanOrEqual(0);
+        expect(await axeViolations(page)).toEqual([]);
 
         // On a phone the table scrolls sideways inside its container, and still nothing is squeezed.
         await go(`/realms/${uid}/users`);

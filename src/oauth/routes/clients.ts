@@ -7,7 +7,8 @@ import { ListQuery } from '../../http/list-query.js';
 import { listOf, metaOf, pageOf } from '../../http/pagination.js';
 import { failures, NoContent } from '../../http/responses.js';
 import { CLIENT_SORTABLE, createClient, deleteClient, getClient, listClients, regenerateSecret, updateClient } from '../clients.js';
-import { ClientParams, OAuthClientInput, OAuthClientModel, RealmParam } from '../schema.js';
+import { realmAddresses } from '../addresses.js';
+import { ClientParams, OAuthClientInput, OAuthClientModel, RealmAddressesModel, RealmParam } from '../schema.js';
 
 const tags = ['OAuth clients'];
 const read = { access: 'realms.read', target: 'realm_uid' } as const;
@@ -16,7 +17,7 @@ const write = { access: 'realms.manage', target: 'realm_uid' } as const;
 /** Admin API: the OAuth 2.0 clients of a realm. */
 export function oauthClientRoutes(ctx: Context): FastifyPluginAsync {
   return async (scope) => {
-    useModels(scope, OAuthClientModel);
+    useModels(scope, OAuthClientModel, RealmAddressesModel);
     const app = scope.withTypeProvider<TypeBoxTypeProvider>();
 
     app.get('/customers/:realm_uid/oauth_clients', {
@@ -31,6 +32,15 @@ export function oauthClientRoutes(ctx: Context): FastifyPluginAsync {
       const { items, total } = await listClients(acting(ctx, request), request.realm, page, request.query);
       return { oauth_clients: items, meta: metaOf(total, page) };
     });
+
+    app.get('/customers/:realm_uid/addresses', {
+      config: read,
+      schema: {
+        tags, summary: 'Show the addresses apps and identity providers are configured with',
+        description: 'The realm\'s pages, its OAuth 2.0 endpoints and metadata, and the redirect URIs of delegated sign-in.',
+        params: RealmParam, response: { 200: ref(RealmAddressesModel), ...failures(401, 403, 404) },
+      },
+    }, async (request) => realmAddresses(acting(ctx, request), request.realm));
 
     app.get('/customers/:realm_uid/oauth_clients/:id', {
       config: read,

@@ -7914,6 +7914,113 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/customers/{realm_uid}/addresses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Show the addresses apps and identity providers are configured with
+         * @description The realm's pages, its OAuth 2.0 endpoints and metadata, and the redirect URIs of delegated sign-in.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    realm_uid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The addresses of a realm that apps and identity providers are configured with */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RealmAddresses"];
+                    };
+                };
+                /** @description The request is malformed */
+                400: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No credential, or a credential that is not valid */
+                401: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The credential's role does not allow this action, or the CSRF header is missing */
+                403: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The resource does not exist */
+                404: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A path parameter is longer than any this server accepts */
+                414: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
+                503: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/customers/{realm_uid}/oauth_clients/{id}": {
         parameters: {
             query?: never;
@@ -27312,6 +27419,61 @@ export interface components {
             created_at: string;
             /** Format: date-time */
             updated_at: string;
+        };
+        /** @description The addresses of a realm that apps and identity providers are configured with */
+        RealmAddresses: {
+            /** @description The realm's pages, on its custom domain when it has one */
+            pages: {
+                /**
+                 * Format: uri
+                 * @description The sign-in page (`redirect_uri` query: where to go once signed in)
+                 */
+                sign_in: string;
+                /**
+                 * Format: uri
+                 * @description The sign-up page
+                 */
+                sign_up: string;
+                /**
+                 * Format: uri
+                 * @description Sign-in with a one-time code sent by email
+                 */
+                one_time_code: string;
+                /**
+                 * Format: uri
+                 * @description Where a user asks for a password reset link
+                 */
+                password_reset: string;
+            };
+            oauth: {
+                /**
+                 * Format: uri
+                 * @description The issuer (`iss`)
+                 */
+                issuer: string;
+                /**
+                 * Format: uri
+                 * @description RFC 8414 authorization server metadata: an OAuth library configured with it finds the rest
+                 */
+                metadata: string;
+                /**
+                 * Format: uri
+                 * @description Where an app sends the user to sign in
+                 */
+                authorization_endpoint: string;
+                /**
+                 * Format: uri
+                 * @description Where an app exchanges a code for a token
+                 */
+                token_endpoint: string;
+                /**
+                 * Format: uri
+                 * @description RFC 7009 token revocation
+                 */
+                revocation_endpoint: string;
+            };
+            /** @description The redirect URIs to register at the upstream identity provider for delegated sign-in: on the base address, and on the custom domain when there is one */
+            identity_provider_callbacks: string[];
         };
         /** @description A message in a realm user's inbox */
         Notification: {

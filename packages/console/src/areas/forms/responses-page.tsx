@@ -65,12 +65,12 @@ export function ResponsesPage() {
   const fileFields = new Set(form.data?.fields.filter((field) => field.type === 'file').map((field) => field.name));
 
   const columns: Column<FormResponse>[] = [
-    { key: 'submitted_at', label: t('forms.submittedAt'), render: (response) => formatDate(response.submitted_at) },
-    { key: 'status', label: t('forms.status'), render: (response) => (
+    { key: 'submitted_at', label: t('forms.submittedAt'), width: 200, render: (response) => formatDate(response.submitted_at) },
+    { key: 'status', label: t('forms.status'), width: 130, render: (response) => (
       <Badge color={response.status === 'spam' ? 'red.9' : 'teal.9'}>{t(response.status === 'spam' ? 'forms.statusSpam' : 'forms.statusReceived')}</Badge>
     ) },
-    ...(search.status === 'spam' ? [{ key: 'spam_reason', label: t('forms.spamReason'), render: (response: FormResponse) => response.spam_reason ?? '' }] : []),
-    { key: 'email', label: t('forms.email'), render: (response) => response.email ?? '' },
+    ...(search.status === 'spam' ? [{ key: 'spam_reason', label: t('forms.spamReason'), width: 160, text: (response: FormResponse) => response.spam_reason ?? '', render: (response: FormResponse) => response.spam_reason ?? '' }] : []),
+    { key: 'email', label: t('forms.email'), text: (response) => response.email ?? '', render: (response) => response.email ?? '' },
     { key: 'answers', label: t('forms.answers'), render: (response) => (
       <Stack gap={0}>
         {fieldNames.filter((name) => name in response.answers).map((name) => (

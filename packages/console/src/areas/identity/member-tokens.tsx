@@ -42,8 +42,8 @@ export function MemberTokens({ memberId, manage }: { memberId: number; manage: b
     }
   };
   const columns: Column<Token>[] = [
-    { key: 'application', label: t('identity.application'), render: (token) => token.application_name },
-    { key: 'created_at', label: t('identity.created'), render: (token) => formatDate(token.created_at) },
+    { key: 'application', label: t('identity.application'), text: (token) => token.application_name, render: (token) => token.application_name },
+    { key: 'created_at', label: t('identity.created'), width: 200, render: (token) => formatDate(token.created_at) },
     ...(manage ? [{
       key: 'actions', label: t('common.actions'), render: (token: Token) => (
         <Button size="compact-sm" color="red" variant="outline" onClick={() => confirmDelete(t, token.application_name, async () => {

@@ -11,6 +11,7 @@ import { useI18n } from '../../i18n/i18n';
 import { useSession } from '../../session/session';
 import { FormActions } from '../../components/form-actions';
 import { useFormSubmit } from '../../components/use-form-submit';
+import { AddressesPanel } from './addresses-panel';
 
 type Settings = AdminComponents['schemas']['RealmSettings'];
 const route = getRouteApi('/app/realms/$realmUid/settings');
@@ -24,13 +25,18 @@ const MODES: { value: Settings['activation_mode']; label: MessageKey }[] = [
   { value: 'disabled', label: 'realms.modeDisabled' },
 ];
 
-/** The realm's sign-in settings: sessions, one-time codes, PKCE, sign-up mode, language and branding. */
+/** The realm's sign-in settings (sessions, one-time codes, PKCE, sign-up mode, language and branding) and its addresses. */
 export function SettingsPage() {
   const { realmUid } = route.useParams();
   const realm = api.useQuery('get', '/realms/{realm_uid}', { params: { path: { realm_uid: realmUid } } });
   if (!realm.data) return null;
   // Keyed by realm, not by version: a save must not reset what the member types next.
-  return <SettingsForm key={realmUid} realmUid={realmUid} settings={realm.data.settings} />;
+  return (
+    <Stack>
+      <SettingsForm key={realmUid} realmUid={realmUid} settings={realm.data.settings} />
+      <AddressesPanel realmUid={realmUid} />
+    </Stack>
+  );
 }
 
 function SettingsForm({ realmUid, settings }: { realmUid: string; settings: Settings }) {

@@ -16,10 +16,10 @@ export function UserNotifications({ realmUid, userId }: { realmUid: string; user
     params: { path: { realm_uid: realmUid, id: userId }, query: { page: String(page) } },
   });
   const columns: Column<Notification>[] = [
-    { key: 'sent_at', label: t('realms.sent'), render: (n) => formatDate(n.sent_at) },
-    { key: 'subject', label: t('realms.subject'), render: (n) => n.subject },
-    { key: 'body', label: t('realms.body'), render: (n) => n.body },
-    { key: 'opened', label: t('realms.opened'), render: (n) => (n.opened ? t('common.yes') : <Badge variant="outline">{t('realms.unread')}</Badge>) },
+    { key: 'sent_at', label: t('realms.sent'), width: 200, text: (n) => formatDate(n.sent_at), render: (n) => formatDate(n.sent_at) },
+    { key: 'subject', label: t('realms.subject'), text: (n) => n.subject, render: (n) => n.subject },
+    { key: 'body', label: t('realms.body'), text: (n) => n.body, render: (n) => n.body },
+    { key: 'opened', label: t('realms.opened'), width: 130, render: (n) => (n.opened ? t('common.yes') : <Badge variant="outline">{t('realms.unread')}</Badge>) },
   ];
   if (!inbox.data) return null;
   return (

@@ -21,9 +21,9 @@ export function UserSessions({ realmUid, userId, write }: { realmUid: string; us
   const sessions = api.useQuery('get', SESSIONS, { params: { path, query: { page: String(page) } } });
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['get', SESSIONS] });
   const columns: Column<Session>[] = [
-    { key: 'created_at', label: t('realms.sessionStarted'), render: (session) => formatDate(session.created_at) },
-    { key: 'last_used_at', label: t('realms.sessionLastUsed'), render: (session) => formatDate(session.last_used_at) },
-    { key: 'user_agent', label: t('realms.sessionBrowser'), render: (session) => session.user_agent ?? '—' },
+    { key: 'created_at', label: t('realms.sessionStarted'), width: 200, render: (session) => formatDate(session.created_at) },
+    { key: 'last_used_at', label: t('realms.sessionLastUsed'), width: 200, render: (session) => formatDate(session.last_used_at) },
+    { key: 'user_agent', label: t('realms.sessionBrowser'), text: (session) => session.user_agent ?? '—', render: (session) => session.user_agent ?? '—' },
     ...(write ? [{
       key: 'actions', label: t('common.actions'), render: (session: Session) => (
         <Button size="xs" variant="default" aria-label={t('realms.endSessionOf', { started: formatDate(session.created_at) })} onClick={async () => {

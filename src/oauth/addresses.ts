@@ -1,0 +1,38 @@
+import type { Static } from '@sinclair/typebox';
+import type { ActingContext } from '../admin-auth/principal.js';
+import { callbackPath } from '../delegation/settings.js';
+import type { Realm } from '../realms/realms.js';
+import { pagePath } from '../shared/html/paths.js';
+import { metadataOf } from './metadata.js';
+import type { RealmAddressesModel } from './schema.js';
+
+/**
+ * What an app or an identity provider is configured with for this realm: its pages (on its custom domain when it has
+ * one, where its users meet them), its OAuth endpoints as the metadata document gives them, and the delegated
+ * sign-in's redirect URIs (the flow returns to the host it started on, so both when there is a custom domain).
+ */
+export function realmAddresses(ctx: ActingContext, realm: Realm): Static<typeof RealmAddressesModel> {
+  ctx.actor.assertHolds('realms.read', realm.uid);
+  const base = new URL(ctx.config.baseUrl);
+  const origins = [base.origin, ...(realm.customDomain ? [`${base.protocol}//${realm.customDomain}`] : [])];
+  const pages = origins[origins.length - 1];
+  const metadata = metadataOf(ctx, realm);
+  const issuer = new URL(metadata.issuer);
+  return {
+    pages: {
+      sign_in: `${pages}${pagePath(realm, 'login')}`,
+      sign_up: `${pages}${pagePath(realm, 'signup')}`,
+      one_time_code: `${pages}${pagePath(realm, 'otp_login')}`,
+      password_reset: `${pages}${pagePath(realm, 'password')}`,
+    },
+    oauth: {
+      issuer: metadata.issuer,
+      // RFC 8414 section 3: the well-known segment goes between the issuer's host and its path.
+      metadata: `${issuer.origin}/.well-known/oauth-authorization-server${issuer.pathname}`,
+      authorization_endpoint: metadata.authorization_endpoint,
+      token_endpoint: metadata.token_endpoint,
+      revocation_endpoint: metadata.revocation_endpoint,
+    },
+    identity_provider_callbacks: origins.map((origin) => `${origin}${callbackPath(realm)}`),
+  };
+}
