@@ -36,9 +36,10 @@ async function coldStart() {
   return { elapsed, size };
 }
 
+// The server's last files (postmaster.pid) may go while the folder is read: npm's exit can come before its child's.
 function folderSize(dir) {
   return fs.readdirSync(dir, { withFileTypes: true, recursive: true })
-    .filter((e) => e.isFile()).reduce((sum, e) => sum + fs.statSync(path.join(e.parentPath, e.name)).size, 0);
+    .filter((e) => e.isFile()).reduce((sum, e) => sum + (fs.statSync(path.join(e.parentPath, e.name), { throwIfNoEntry: false })?.size ?? 0), 0);
 }
 
 const bare = await startServer('bare');
