@@ -19,11 +19,11 @@ export function DeliveryMessages({ deliveryId }: { deliveryId: number }) {
     params: { query: { delivery_id: deliveryId, page: String(page), per_page: String(PER_PAGE) } },
   });
   const columns: Column<Message>[] = [
-    { key: 'user', label: t('engagement.recipient'), text: (m) => `${m.user_name} <${m.user_email}>`, render: (m) => `${m.user_name} <${m.user_email}>` },
-    { key: 'status', label: t('engagement.status'), width: 140, render: (m) => t(`engagement.s_${m.status}`) },
-    { key: 'sent_at', label: t('engagement.sentAt'), width: 200, render: (m) => (m.sent_at ? formatDate(m.sent_at) : '—') },
-    { key: 'opened_at', label: t('engagement.opened'), width: 200, render: (m) => (m.opened_at ? formatDate(m.opened_at) : t('common.no')) },
-    { key: 'failure_reason', label: t('engagement.failure'), text: (m) => m.failure_reason ?? '—', render: (m) => m.failure_reason ?? '—' },
+    { key: 'user', label: t('engagement.recipient'), render: (m) => `${m.user_name} <${m.user_email}>` },
+    { key: 'status', label: t('engagement.status'), render: (m) => t(`engagement.s_${m.status}`) },
+    { key: 'sent_at', label: t('engagement.sentAt'), render: (m) => (m.sent_at ? formatDate(m.sent_at) : '—') },
+    { key: 'opened_at', label: t('engagement.opened'), render: (m) => (m.opened_at ? formatDate(m.opened_at) : t('common.no')) },
+    { key: 'failure_reason', label: t('engagement.failure'), render: (m) => m.failure_reason ?? '—' },
   ];
   if (messages.error) return <ErrorView error={messages.error} />;
   if (!messages.data) return <Text role="status">{t('common.loading')}</Text>;
