@@ -4,6 +4,7 @@ import { deliveryRoutes, deliveryTokenRoutes } from './routes/delivery.js';
 import { ENTRY_LOCKABLES } from './entries/lock.js';
 import { entryRoutes } from './routes/entries.js';
 import { contentScheduleJob } from './entries/publishing.js';
+import { fieldIndexQueue } from './types/field-indexes.js';
 import { spaceRoutes } from './routes/spaces.js';
 import { typeSchemaRoutes } from './routes/type-schema.js';
 import { typeRoutes } from './routes/types.js';
@@ -19,6 +20,7 @@ export const contentModule: AtriumModule = {
   }),
   adminPreHandlers: (ctx) => [resolvePathSpace(ctx)],
   jobs: [contentScheduleJob],
+  taskQueues: [fieldIndexQueue],
   roleTargets: { space: spaceExists },
   lockables: ENTRY_LOCKABLES,
   webhookEvents: {

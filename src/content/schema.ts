@@ -8,6 +8,7 @@ export type FieldType = typeof FIELD_TYPES[number];
 
 /** Field types whose values have an order the content API can sort by. */
 export const SORTABLE_FIELD_TYPES: readonly FieldType[] = ['text', 'integer', 'decimal', 'boolean', 'date', 'dropdown'];
+export const FILTERABLE_FIELD_TYPES: readonly FieldType[] = ['text', 'integer', 'decimal', 'boolean', 'date', 'dropdown', 'asset', 'entry'];
 /** Field types whose values are chosen among `options`. */
 export const CHOICE_FIELD_TYPES: readonly FieldType[] = ['dropdown', 'checkbox'];
 
@@ -57,6 +58,10 @@ export const FieldModel = Type.Object({
   required: Type.Boolean(),
   localized: Type.Boolean({ description: 'Each locale has its own value; otherwise one value is shared by every locale' }),
   sortable: Type.Boolean({ description: 'The content API may sort by it (text, integer, decimal, boolean, date and dropdown fields)' }),
+  filterable: Type.Boolean({
+    description: 'The content API\'s lists filtered on it are read from an index of the field (text, integer, decimal, boolean, date, dropdown, asset '
+      + 'and entry fields); every field can be filtered on, a field without an index by reading each entry of the type',
+  }),
   options: Type.Array(Type.String(), { description: 'The choices of a dropdown or checkbox; empty for the other types' }),
 }, { $id: 'ContentField', description: 'A field of a content type' });
 
@@ -76,6 +81,7 @@ const FieldInput = Type.Object({
   required: Type.Optional(Type.Boolean({ description: 'Default false' })),
   localized: Type.Optional(Type.Boolean({ description: 'Default false' })),
   sortable: Type.Optional(Type.Boolean({ description: 'Default false' })),
+  filterable: Type.Optional(Type.Boolean({ description: 'Default false' })),
   options: Type.Optional(Type.Array(Type.String({ maxLength: 1000 }), {
     maxItems: 1000, description: `Dropdown and checkbox only: 1 to ${LIMITS.options} distinct choices of at most ${LIMITS.option} characters`,
   })),

@@ -11,7 +11,8 @@ import { FieldErrors, forbidden, invalidField, notFound } from '../errors/index.
 import { removeAfterCommit } from '../storage/storage.js';
 import { checkedLocales, checkedName, checkedUid } from './checks.js';
 import { LIMITS, type SpaceInputBody, type SpaceModel } from './schema.js';
-import { contentAssets, contentEntries, contentEntryVersions, contentSpaces } from '../tables/content.js';
+import { fieldIndexesChanged } from './types/field-indexes.js';
+import { contentAssets, contentEntries, contentEntryVersions, contentSpaces, contentTypes } from '../tables/content.js';
 
 export type Space = typeof contentSpaces.$inferSelect;
 export type SpaceBody = Static<typeof SpaceModel>;
@@ -133,6 +134,8 @@ export async function deleteSpace(ctx: ActingContext, space: Space): Promise<voi
     await tx.select({ id: contentSpaces.id }).from(contentSpaces).where(eq(contentSpaces.id, space.id)).for('update');
     const assets = await tx.delete(contentAssets).where(eq(contentAssets.spaceId, space.id)).returning({ key: contentAssets.storageKey });
     await dropTarget(tx, 'space', space.uid);
+    const types = await tx.delete(contentTypes).where(eq(contentTypes.spaceId, space.id)).returning({ id: contentTypes.id, fields: contentTypes.fields });
+    for (const type of types) await fieldIndexesChanged(ctx, tx, type.id, type.fields, []);
     await tx.delete(contentSpaces).where(eq(contentSpaces.id, space.id));
     return assets.map((asset) => asset.key);
   });

@@ -135,9 +135,9 @@ export function comparisonSql(kind: ValueKind, expr: SQL, comparison: Comparison
         case 'neq': return sql`${expr} <> ${value}`;
         case 'contains': return sql`${expr} ilike ${containing(value as string)}`;
         case 'starts_with': return sql`${expr} ilike ${startingWith(value as string)}`;
-        // One parameter whatever the list's length: a JSON array, whose `?` asks for an element equal to the text.
-        case 'in': return sql`${JSON.stringify(value)}::jsonb ? ${expr}`;
-        case 'not_in': return sql`not (${JSON.stringify(value)}::jsonb ? ${expr})`;
+        // One parameter whatever the list's length, in a form an index of the text can answer.
+        case 'in': return sql`${expr} = any(${textArray(value as string[])})`;
+        case 'not_in': return sql`not (${expr} = any(${textArray(value as string[])}))`;
       }
       break;
     case 'number': {
@@ -205,8 +205,11 @@ function exactSql(expr: SQL, operator: string, bound: SQL): SQL {
 /** What a list of texts (a `text[]` expression, never null) is asked: to hold any, all or none of `values`. */
 export type ListOperator = 'any' | 'all' | 'none';
 
+/** A `text[]` parameter: one, whatever the number of values. */
+const textArray = (values: readonly string[]): SQL => sql`${`{${values.map((v) => `"${v.replace(/["\\]/g, (c) => `\\${c}`)}"`).join(',')}}`}::text[]`;
+
 export function listComparisonSql(expr: SQL, operator: ListOperator, values: readonly string[]): SQL {
-  const wanted = sql`${`{${values.map((v) => `"${v.replace(/["\\]/g, (c) => `\\${c}`)}"`).join(',')}}`}::text[]`;
+  const wanted = textArray(values);
   switch (operator) {
     case 'any': return sql`${expr} && ${wanted}`;
     case 'all': return sql`${expr} @> ${wanted}`;

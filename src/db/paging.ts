@@ -22,3 +22,13 @@ export async function totalOf(rows: { total: number }[], page: Page, db: Db, tab
   const [{ n }] = await db.select({ n: count() }).from(table).where(where);
   return n;
 }
+
+/**
+ * The total of a list whose page was read without a window count (which would read every match before
+ * the limit): the first page tells it when not full; otherwise one count, which an index can answer alone.
+ */
+export async function countedTotal(rows: readonly unknown[], page: Page, db: Db, table: PgTable, where: SQL | undefined): Promise<number> {
+  if (page.offset === 0 && rows.length < page.perPage) return rows.length;
+  const [{ n }] = await db.select({ n: count() }).from(table).where(where);
+  return n;
+}

@@ -3,7 +3,7 @@ import type { Static } from '@sinclair/typebox';
 import type { ActingContext } from '../admin-auth/principal.js';
 import type { Context } from '../context.js';
 import type { Db } from '../db/connect.js';
-import { totalCount, totalOf, type Page } from '../db/paging.js';
+import { countedTotal, type Page } from '../db/paging.js';
 import { prepared } from '../db/prepared.js';
 import { sortKeyOf } from '../db/sorting.js';
 import { momentOf } from '../shared/dates.js';
@@ -108,9 +108,9 @@ export async function listRealmEvents(ctx: ActingContext, realm: Realm, page: Pa
     from ? gte(e.createdAt, from) : undefined,
     to ? lt(e.createdAt, to) : undefined,
   );
-  const rows = await ctx.db.select({ event: e, email: realmUsers.email, total: totalCount })
+  const rows = await ctx.db.select({ event: e, email: realmUsers.email })
     .from(e).leftJoin(realmUsers, eq(realmUsers.id, e.userId)).where(where)
     .orderBy(desc(e.createdAt), desc(e.id)).limit(page.perPage).offset(page.offset);
-  const total = await totalOf(rows, page, ctx.db, e, where);
+  const total = await countedTotal(rows, page, ctx.db, e, where);
   return { items: rows.map((r) => adminEventBody(r.event, r.email)), total };
 }

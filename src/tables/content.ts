@@ -20,6 +20,8 @@ export interface ContentFieldDefinition {
   required: boolean;
   localized: boolean;
   sortable: boolean;
+  /** Lists filtered on it are read from an index of its own (content/types/field-indexes.ts); absent in types stored before it existed. */
+  filterable?: boolean;
   /** The choices of a dropdown or checkbox; empty for the other types. */
   options: string[];
 }

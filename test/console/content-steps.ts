@@ -8,7 +8,7 @@ export const TEXT = {
   en: {
     spaces: 'Content spaces', newSpace: 'New space', uid: 'Identifier', name: 'Name', defaultLocale: 'Default locale', locales: 'Locales',
     newType: 'New content type', addField: 'Add field', field: 'Field', fieldName: 'Field name', fieldType: 'Field type', options: 'Choices',
-    required: 'Required', localized: 'Localized', entries: 'Entries', newEntry: 'New entry', slug: 'Slug', locale: 'Locale', saveDraft: 'Save draft',
+    required: 'Required', localized: 'Localized', filterable: 'Indexed for filters', entries: 'Entries', newEntry: 'New entry', slug: 'Slug', locale: 'Locale', saveDraft: 'Save draft',
     publish: 'Publish', unpublish: 'Unpublish', notPublished: 'Not published', sourceView: 'Markdown source', link: 'Link', linkAddress: 'Link address', assets: 'Assets', upload: 'Upload', file: 'File', title: 'Title', edit: 'Edit',
     delete: 'Delete', save: 'Save', moveUp: 'Move field', removeField: 'Remove field', remove: 'Remove', stay: 'Stay', leave: 'Leave', latitude: 'Latitude', longitude: 'Longitude',
     addTo: 'Add to', schedule: 'Schedule', unpublishAt: 'Unpublish at', nextMonth: 'Next month', confirmDate: 'Confirm the date and time', cancel: 'Cancel', types: 'Content types', published: 'Published', tags: 'Tags', category: 'Category', deleteEntry: 'Delete entry', private: 'Private', addSegment: 'Add a segment that may read it',
@@ -16,7 +16,7 @@ export const TEXT = {
   es: {
     spaces: 'Espacios de contenido', newSpace: 'Nuevo espacio', uid: 'Identificador', name: 'Nombre', defaultLocale: 'Idioma predeterminado', locales: 'Idiomas',
     newType: 'Nuevo tipo de contenido', addField: 'Añadir campo', field: 'Campo', fieldName: 'Nombre del campo', fieldType: 'Tipo de campo', options: 'Opciones',
-    required: 'Obligatorio', localized: 'Por idioma', entries: 'Entradas', newEntry: 'Nueva entrada', slug: 'Slug', locale: 'Idioma de la entrada', saveDraft: 'Guardar borrador',
+    required: 'Obligatorio', localized: 'Por idioma', filterable: 'Indexado para filtros', entries: 'Entradas', newEntry: 'Nueva entrada', slug: 'Slug', locale: 'Idioma de la entrada', saveDraft: 'Guardar borrador',
     publish: 'Publicar', unpublish: 'Retirar', notPublished: 'Sin publicar', sourceView: 'Código Markdown', link: 'Enlace', linkAddress: 'Dirección del enlace', assets: 'Archivos', upload: 'Subir', file: 'Archivo', title: 'Título', edit: 'Editar',
     delete: 'Eliminar', save: 'Guardar', moveUp: 'Subir el campo', removeField: 'Quitar el campo', remove: 'Quitar', stay: 'Quedarse', leave: 'Salir', latitude: 'Latitud', longitude: 'Longitud',
     addTo: 'Añadir a', schedule: 'Programar', unpublishAt: 'Retirar el', nextMonth: 'Mes siguiente', confirmDate: 'Confirmar la fecha y la hora', cancel: 'Cancelar', types: 'Tipos de contenido', published: 'Publicada', tags: 'Etiquetas', category: 'Categoría', deleteEntry: 'Eliminar entrada', private: 'Privada', addSegment: 'Añadir un segmento que puede leerla',
@@ -25,11 +25,11 @@ export const TEXT = {
 export type Text = typeof TEXT.en;
 
 /** A content type with a field of every type the API knows; `title` is localized and required. */
-export const FIELDS: { name: string; type: string; options?: string[]; localized?: boolean; required?: boolean }[] = [
+export const FIELDS: { name: string; type: string; options?: string[]; localized?: boolean; required?: boolean; filterable?: boolean }[] = [
   { name: 'title', type: 'text', localized: true, required: true },
   { name: 'body', type: 'rich_text' },
   { name: 'count', type: 'integer' },
-  { name: 'price', type: 'decimal' },
+  { name: 'price', type: 'decimal', filterable: true },
   { name: 'featured', type: 'boolean' },
   { name: 'launch', type: 'date' },
   { name: 'colour', type: 'dropdown', options: ['red', 'green'] },
@@ -68,6 +68,7 @@ export async function addFields(page: Page, scope: ReturnType<Page['locator']>, 
     if (field.options) await row.getByLabel(text.options).fill(field.options.join('\n'));
     if (field.localized) await row.getByLabel(text.localized).check();
     if (field.required) await row.getByLabel(text.required).check();
+    if (field.filterable) await row.getByLabel(text.filterable).check();
   }
 }
 

@@ -65,6 +65,7 @@ describe.skipIf(!!process.env.DATABASE_URL)('admin console: content spaces, type
         expect(created.fields.map((f: { name: string; type: string }) => `${f.name}:${f.type}`)).toEqual(FIELDS.map((f) => `${f.name}:${f.type}`));
         expect(created.fields[0]).toMatchObject({ localized: true, required: true });
         expect(created.fields[7].options).toEqual(['s', 'm', 'l']);
+        expect(created.fields.filter((f: { filterable: boolean }) => f.filterable).map((f: { name: string }) => f.name)).toEqual(['price']);
         await page.getByRole('button', { name: text.addField }).click();
         await page.getByRole('group', { name: `${text.field} ${FIELDS.length + 1}`, exact: true }).getByLabel(text.fieldName).fill('extra');
         await page.getByRole('button', { name: `${text.removeField} extra` }).click();

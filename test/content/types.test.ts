@@ -57,7 +57,7 @@ describe('content types admin API', () => {
     const body = res.data!;
     expect(body).toEqual({
       uid: 'article', name: 'Article',
-      fields: EVERY_FIELD.map((f) => ({ required: false, localized: false, sortable: false, options: [], ...f })),
+      fields: EVERY_FIELD.map((f) => ({ required: false, localized: false, sortable: false, filterable: false, options: [], ...f })),
       created_at: expect.any(String), updated_at: expect.any(String),
     });
     const shown = await show(space.uid, 'article');
@@ -138,7 +138,7 @@ describe('content types admin API', () => {
     expect(named.data).toMatchObject({ uid: type.uid, name: 'Renamed', fields: [{ name: 'title', type: 'text' }] });
     const fields = await update(space.uid, type.uid, { fields: [{ name: 'price', type: 'integer', required: true }] });
     expect(fields.response.status).toBe(200);
-    expect(fields.data!.fields).toEqual([{ name: 'price', type: 'integer', required: true, localized: false, sortable: false, options: [] }]);
+    expect(fields.data!.fields).toEqual([{ name: 'price', type: 'integer', required: true, localized: false, sortable: false, filterable: false, options: [] }]);
     const { data: renamed } = await update(space.uid, type.uid, { uid: `${type.uid}-2` });
     expect(renamed!.uid).toBe(`${type.uid}-2`);
     expect(await statusOf(show(space.uid, `${type.uid}-2`))).toBe(200);

@@ -1,5 +1,5 @@
 import { strongEtag } from '../../http/etag.js';
-import { and, eq, sql, type SQL } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Context } from '../../context.js';
 import { notFound } from '../../errors/index.js';
 import { metaOf } from '../../http/pagination.js';
@@ -24,13 +24,19 @@ export interface Delivered {
 
 type RawQuery = Record<string, unknown>;
 
-async function deliveryType(ctx: Context, spaceUid: string, typeUid: string): Promise<DeliveryType> {
-  const [row] = await ctx.db.select({
-    spaceId: spaces.id, spaceUid: spaces.uid, defaultLocale: spaces.defaultLocale, locales: spaces.locales,
-    typeId: types.id, typeUid: types.uid, fields: types.fields,
-  }).from(types).innerJoin(spaces, eq(spaces.id, types.spaceId)).where(and(eq(spaces.uid, spaceUid), eq(types.uid, typeUid)));
-  if (!row) throw notFound('Content type');
-  return row;
+/**
+ * The space and type a request names, kept as answers are (a change of types or spaces empties them);
+ * 404 when there is none, which is not kept, so a type created a moment later is found at once.
+ */
+export function deliveryType(ctx: Context, spaceUid: string, typeUid: string): Promise<DeliveryType> {
+  return keptAnswer(ctx, ['type', spaceUid, typeUid], () => 1000, async () => {
+    const [row] = await ctx.db.select({
+      spaceId: spaces.id, spaceUid: spaces.uid, defaultLocale: spaces.defaultLocale, locales: spaces.locales,
+      typeId: types.id, typeUid: types.uid, fields: types.fields,
+    }).from(types).innerJoin(spaces, eq(spaces.id, types.spaceId)).where(and(eq(spaces.uid, spaceUid), eq(types.uid, typeUid)));
+    if (!row) throw notFound('Content type');
+    return row;
+  });
 }
 
 const weight = (answer: Delivered) => answer.body.length * 2 + 200;
@@ -60,29 +66,35 @@ export function listEntries(ctx: Context, spaceUid: string, typeUid: string, raw
 async function readList(ctx: Context, spaceUid: string, typeUid: string, raw: RawQuery, reader: Reader): Promise<object> {
   const type = await deliveryType(ctx, spaceUid, typeUid);
   const query = parseListQuery(raw, type);
-  const where = sql`${servedCondition(type.typeId, query, reader, ctx.clock.now())} and ${filtersCondition(query.filters, ctx.clock.now())}`;
   const { page } = query;
-  const rows = await ctx.db.select(deliveredColumns).from(versions).innerJoin(entries, eq(entries.id, versions.entryId))
-    .where(where).orderBy(orderSql(query.sort, query.descending)).limit(page.perPage).offset(page.offset);
+  const statements = listStatements(ctx, type, query, reader);
+  const rows = await statements.page;
   // The page tells the total when it is the first and not full; otherwise one count, which the other pages
   // and orders of the same filters share.
   const total = page.offset === 0 && rows.length < page.perPage ? rows.length
-    : await keptAnswer(ctx, ['count', spaceUid, typeUid, filterParams(raw), reader.segments], () => 8, () => countOf(ctx, where, query));
+    : await keptAnswer(ctx, ['count', spaceUid, typeUid, filterParams(raw), reader.segments], () => 8, async () => (await statements.count)[0].n);
   const views = await finish(ctx, shaped(rows, type), type, query, reader);
   return { meta: metaOf(total, page), entries: views };
+}
+
+/**
+ * A list's two statements, not yet run: its page, and how many versions its condition holds (the entries
+ * are joined only when a filter reads their uuid).
+ */
+export function listStatements(ctx: Context, type: DeliveryType, query: DeliveryQuery, reader: Reader) {
+  const now = ctx.clock.now();
+  const where = sql`${servedCondition(type.typeId, query, reader, now)} and ${filtersCondition(query.filters, now)}`;
+  const page = ctx.db.select(deliveredColumns).from(versions).innerJoin(entries, eq(entries.id, versions.entryId))
+    .where(where).orderBy(orderSql(query.sort, query.descending)).limit(query.page.perPage).offset(query.page.offset);
+  const byUuid = query.filters.some((f) => 'meta' in f.target && f.target.meta === 'uuid');
+  const counted = ctx.db.select({ n: sql<number>`count(*)::integer` }).from(versions);
+  const count = (byUuid ? counted.innerJoin(entries, eq(entries.id, versions.entryId)) : counted).where(where);
+  return { page, count };
 }
 
 /** The parameters that choose which entries a list holds (not which page of them, nor in what order). */
 const filterParams = (raw: RawQuery) => Object.keys(raw).filter((k) => !['page', 'per_page', 'sort_by', 'order', 'fields', 'include', 'delivery_token'].includes(k))
   .sort().map((k) => [k, raw[k]]);
-
-/** How many versions a list's condition holds; the entries are joined only when a filter reads their uuid. */
-async function countOf(ctx: Context, where: SQL, query: DeliveryQuery): Promise<number> {
-  const byUuid = query.filters.some((f) => 'meta' in f.target && f.target.meta === 'uuid');
-  const counted = ctx.db.select({ n: sql<number>`count(*)::integer` }).from(versions);
-  const [{ n }] = await (byUuid ? counted.innerJoin(entries, eq(entries.id, versions.entryId)) : counted).where(where);
-  return n;
-}
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

@@ -3,6 +3,7 @@ import type { Page } from '../../db/paging.js';
 import { AppError, declare } from '../../errors/index.js';
 import { pageOf } from '../../http/pagination.js';
 import type { ContentFieldDefinition } from '../../tables/content.js';
+import { fieldKindOf, type FieldKind } from '../field-values.js';
 import { checkJsonPath } from './trim.js';
 
 /**
@@ -86,16 +87,6 @@ export class QueryProblems {
 
 export const UNKNOWN_PARAMETER = 'Unknown parameter';
 export const NOT_SORTABLE = 'Key not sortable';
-
-/** How a field's stored value is compared. */
-export type FieldKind = 'text' | 'number' | 'boolean' | 'date' | 'list' | 'reference' | 'references' | 'none';
-
-const FIELD_KINDS: Record<ContentFieldDefinition['type'], FieldKind> = {
-  text: 'text', rich_text: 'text', dropdown: 'text', integer: 'number', decimal: 'number', boolean: 'boolean', date: 'date',
-  checkbox: 'list', entries: 'references', entry: 'reference', asset: 'reference', location: 'none',
-};
-
-export const fieldKindOf = (field: ContentFieldDefinition): FieldKind => FIELD_KINDS[field.type] ?? 'none';
 
 /** Which operators (`''` for plain equality) each kind of value takes. */
 const ALLOWED: Record<FieldKind | 'tags' | 'category' | MetaText | 'timestamp', readonly string[]> = {

@@ -44,6 +44,14 @@ export const QueryErrorModel = Type.Object({
   }),
 }, { $id: 'ContentQueryError', description: 'The query cannot be answered: each parameter at fault with its problems' });
 
+export const QueryPlanModel = Type.Object({
+  page: Type.Array(Type.String(), { description: 'EXPLAIN of the page\'s statement, line by line' }),
+  count: Type.Array(Type.String(), { description: 'EXPLAIN of the count behind `meta.total_entries`' }),
+  indexes: Type.Array(Type.Object({ field: Type.String(), ready: Type.Boolean({ description: 'False while the index is being built' }) }), {
+    description: 'The filterable fields\' indexes',
+  }),
+}, { $id: 'ContentQueryPlan', description: 'How the database would read a delivery list' });
+
 export const DeliveryTokenErrorModel = Type.Object({
   error: Type.Object({ delivery_token: Type.Array(Type.String()) }),
 }, { $id: 'DeliveryTokenError', description: 'The delivery token is not one of ours, or has expired: get a new one from the customers API' });

@@ -1,6 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { comparisonSql, listComparisonSql, type Comparison } from '../../db/filters.js';
-import type { DeliveryQuery, EntryFilter, FieldKind, SortKey, Target, Test } from './query.js';
+import { fieldValue } from '../field-values.js';
+import type { DeliveryQuery, EntryFilter, SortKey, Target, Test } from './query.js';
 import { contentEntries as entries, contentEntryVersions as versions } from '../../tables/content.js';
 
 /**
@@ -40,39 +41,6 @@ export function servedCondition(typeId: number | null, query: Pick<DeliveryQuery
     localeCondition(query.locale, query.fallbackLocale),
     visibleCondition(reader, now),
   ], sql` and `);
-}
-
-const JSON_TYPES: Partial<Record<FieldKind, string>> = {
-  text: 'string', reference: 'object', number: 'number', boolean: 'boolean', date: 'string', list: 'array', references: 'array',
-};
-
-/** A stored date: `2026-01-15` (midnight UTC) or a date-time in UTC, as the entry checks keep them. */
-const STORED_DATE = '^\\d{4}-\\d{2}-\\d{2}(T\\d{2}:\\d{2}(:\\d{2}(\\.\\d+)?)?Z)?$';
-
-/**
- * A field's stored value, read as its type, with whether it is there: null, or a value of another JSON
- * type (or a date not in the stored form), reads as absent, and the value is then NULL. References are
- * `{"uuid"}`, compared by uuid.
- */
-function fieldValue(name: string, kind: FieldKind): { present: SQL; value: SQL } {
-  const json = sql`(${versions.fields} -> ${name})`;
-  const text = sql`(${versions.fields} ->> ${name})`;
-  const jsonType = JSON_TYPES[kind];
-  // Never NULL, so that `not present` holds where the field is missing from the stored fields.
-  const present = jsonType ? sql`(coalesce(jsonb_typeof(${json}), 'null') = ${jsonType})` : sql`coalesce(${json} <> 'null'::jsonb, false)`;
-  const when = (then: SQL) => sql`(case when ${present} then ${then} end)`;
-  switch (kind) {
-    case 'number': return { present, value: when(sql`(${json})::numeric`) };
-    case 'boolean': return { present, value: when(sql`(${json})::boolean`) };
-    case 'list': return { present, value: when(sql`array(select jsonb_array_elements_text(${json}))`) };
-    case 'references': return { present, value: when(sql`array(select r ->> 'uuid' from jsonb_array_elements(${json}) r)`) };
-    case 'reference': return { present, value: when(sql`(${json} ->> 'uuid')`) };
-    case 'date': {
-      const stored = sql`(${present} and ${text} ~ ${STORED_DATE})`;
-      return { present: stored, value: sql`(case when ${stored} then (case when length(${text}) = 10 then ${text} || 'T00:00:00Z' else ${text} end)::timestamptz end)` };
-    }
-    default: return { present, value: when(text) };
-  }
 }
 
 export const META_COLUMNS = {

@@ -8,17 +8,20 @@ import { listOf, metaOf, pageOf } from '../../http/pagination.js';
 import { failures, NoContent } from '../../http/responses.js';
 import { ContentListQuery, FieldModel, LIMITS, SpaceUidParam, TypeInput, TypeListItem, TypeModel, TypeParams, TypeUpdate } from '../schema.js';
 import { createType, deleteType, listTypes, showType, updateType } from '../types/types.js';
+import { queryPlan } from '../delivery/plan.js';
+import { contentFailures, EntriesQuery, QueryErrorModel, QueryPlanModel } from '../delivery/schema.js';
 
 const tags = ['Content'];
 const FIELDS = `\`fields\`: at most ${LIMITS.fields}, with distinct identifier names (\`price\`, \`cover_image\`), each of type text, rich_text `
-  + '(Markdown), integer, decimal, boolean, date, dropdown, checkbox, location, asset, entry or entries; `required`, `localized` and `sortable` '
-  + 'default to false; only text, integer, decimal, boolean, date and dropdown fields can be sortable; `options` (1 to '
+  + '(Markdown), integer, decimal, boolean, date, dropdown, checkbox, location, asset, entry or entries; `required`, `localized`, `sortable` and '
+  + '`filterable` default to false; only text, integer, decimal, boolean, date and dropdown fields can be sortable, and those and asset '
+  + 'and entry fields filterable (an index of the field is built in the background: `GET …/query_plan` tells when it is ready); `options` (1 to '
   + `${LIMITS.options} distinct choices) only for dropdown and checkbox fields.`;
 
 /** Admin catalog: the content types of a space. */
 export function typeRoutes(ctx: Context): FastifyPluginAsync {
   return async (scope) => {
-    useModels(scope, FieldModel, TypeModel, TypeListItem);
+    useModels(scope, FieldModel, TypeModel, TypeListItem, QueryErrorModel, QueryPlanModel);
     const app = scope.withTypeProvider<TypeBoxTypeProvider>();
 
     app.get('/content/spaces/:space_uid/types', {
@@ -80,5 +83,17 @@ export function typeRoutes(ctx: Context): FastifyPluginAsync {
       await deleteType(acting(ctx, request), space, request.params.type_uid);
       return reply.code(204).send(null);
     });
+
+    app.get('/content/spaces/:space_uid/types/:type_uid/query_plan', {
+      config: { access: 'content.read', target: 'space_uid' },
+      schema: {
+        tags, summary: 'How a delivery list of the type would be read',
+        description: 'Takes the query of `GET /api/content/spaces/{space_uid}/types/{type_uid}/entries` (its filters, order and page) and '
+          + 'answers the database\'s plan for the page and for its count, as an anonymous reader\'s, without running them; `indexes` '
+          + 'tells whether each filterable field\'s index is built yet.',
+        params: TypeParams, querystring: EntriesQuery,
+        response: { 200: ref(QueryPlanModel), 400: contentFailures[400], ...failures(401, 403, 404) },
+      },
+    }, async (request) => queryPlan(acting(ctx, request), request.space, request.params.type_uid, request.query));
   };
 }

@@ -1,5 +1,5 @@
 import type { FieldErrors } from '../../errors/index.js';
-import { CHOICE_FIELD_TYPES, FIELD_TYPES, LIMITS, SORTABLE_FIELD_TYPES, type FieldInputBody, type FieldType } from '../schema.js';
+import { CHOICE_FIELD_TYPES, FIELD_TYPES, FILTERABLE_FIELD_TYPES, LIMITS, SORTABLE_FIELD_TYPES, type FieldInputBody, type FieldType } from '../schema.js';
 import type { ContentFieldDefinition } from '../../tables/content.js';
 
 export type FieldDefinition = ContentFieldDefinition;
@@ -42,8 +42,10 @@ export function checkedFields(errors: FieldErrors, inputs: FieldInputBody[]): Fi
     }
     const sortable = input.sortable ?? false;
     if (sortable && !SORTABLE_FIELD_TYPES.includes(input.type)) errors.add(`${at}.sortable`, `is only possible for ${SORTABLE_FIELD_TYPES.join(', ')} fields`);
+    const filterable = input.filterable ?? false;
+    if (filterable && !FILTERABLE_FIELD_TYPES.includes(input.type)) errors.add(`${at}.filterable`, `is only possible for ${FILTERABLE_FIELD_TYPES.join(', ')} fields`);
     fields.push({
-      name, type: input.type, required: input.required ?? false, localized: input.localized ?? false, sortable,
+      name, type: input.type, required: input.required ?? false, localized: input.localized ?? false, sortable, filterable,
       options: checkedOptions(errors, at, input.type, input.options),
     });
   }
@@ -52,7 +54,7 @@ export function checkedFields(errors: FieldErrors, inputs: FieldInputBody[]): Fi
 
 /**
  * What a type may change while it has entries (docs/features/content.md, "Content spaces and types"). A field may be added when it
- * is not required, and removed (its values go with it); `sortable` and `name` of the type change freely.
+ * is not required, and removed (its values go with it); `sortable`, `filterable` and `name` of the type change freely.
  * A field may not change its type or become localized or not (stored values would no longer fit), may
  * not become required, and a dropdown or checkbox may not lose a choice (entries may hold it).
  */

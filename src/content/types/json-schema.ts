@@ -51,6 +51,7 @@ function valueSchema(field: FieldDefinition): JsonSchema {
 function fieldSchema(field: FieldDefinition): JsonSchema {
   const flags = [field.required ? 'required' : 'optional (null when empty)', field.localized ? 'localized' : 'the same in every locale'];
   if (field.sortable) flags.push('sortable');
+  if (field.filterable) flags.push('filterable (indexed)');
   const value = valueSchema(field);
   return { ...(field.required ? value : nullable(value)), description: `${field.type}: ${flags.join(', ')}` };
 }

@@ -8,6 +8,7 @@ import { orderOf } from '../../db/sorting.js';
 import { uniqueViolation } from '../../db/unique.js';
 import { FieldErrors, invalidField, notFound } from '../../errors/index.js';
 import { checkedName, checkedUid } from '../checks.js';
+import { fieldIndexesChanged } from './field-indexes.js';
 import { checkChangeWithEntries, checkedFields, removedFields, type FieldDefinition } from './fields.js';
 import type { TypeInputBody, TypeModel } from '../schema.js';
 import type { Space } from '../spaces.js';
@@ -20,7 +21,7 @@ export function typeBody(type: ContentType): TypeBody {
   return {
     uid: type.uid,
     name: type.name,
-    fields: type.fields.map((f) => ({ name: f.name, type: f.type, required: f.required, localized: f.localized, sortable: f.sortable, options: f.options })),
+    fields: type.fields.map((f) => ({ name: f.name, type: f.type, required: f.required, localized: f.localized, sortable: f.sortable, filterable: f.filterable ?? false, options: f.options })),
     created_at: type.createdAt.toISOString(),
     updated_at: type.updatedAt.toISOString(),
   };
@@ -80,6 +81,7 @@ export async function createType(ctx: ActingContext, space: Space, input: TypeIn
   const [type] = await ctx.db.insert(contentTypes).values({
     spaceId: space.id, uid: checked.uid!, name: checked.name!, fields: checked.fields ?? [], createdAt: now, updatedAt: now,
   }).returning().catch(uidTaken);
+  await fieldIndexesChanged(ctx, ctx.db, type.id, [], type.fields);
   return typeBody(type);
 }
 
@@ -113,6 +115,7 @@ export async function updateType(ctx: ActingContext, space: Space, uid: string, 
       await tx.update(contentEntryVersions).set({ fields: sql`${contentEntryVersions.fields} - array[${names}]::text[]` })
         .where(eq(contentEntryVersions.typeId, type.id));
     }
+    await fieldIndexesChanged(ctx, tx, type.id, current.fields, row.fields);
     return row;
   }).catch(uidTaken);
   // The content API's answers show the type's fields and are found by its uid.
@@ -125,5 +128,6 @@ export async function deleteType(ctx: ActingContext, space: Space, uid: string):
   ctx.actor.assertHolds('content.manage', space.uid);
   const type = await requireType(ctx, space, uid);
   await ctx.db.delete(contentTypes).where(eq(contentTypes.id, type.id));
+  await fieldIndexesChanged(ctx, ctx.db, type.id, type.fields, []);
   ctx.caches.changed('content');
 }

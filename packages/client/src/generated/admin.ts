@@ -15741,7 +15741,7 @@ export interface paths {
         put?: never;
         /**
          * Create a content type
-         * @description Needs `uid` (unique in the space) and `name`. `fields`: at most 100, with distinct identifier names (`price`, `cover_image`), each of type text, rich_text (Markdown), integer, decimal, boolean, date, dropdown, checkbox, location, asset, entry or entries; `required`, `localized` and `sortable` default to false; only text, integer, decimal, boolean, date and dropdown fields can be sortable; `options` (1 to 100 distinct choices) only for dropdown and checkbox fields.
+         * @description Needs `uid` (unique in the space) and `name`. `fields`: at most 100, with distinct identifier names (`price`, `cover_image`), each of type text, rich_text (Markdown), integer, decimal, boolean, date, dropdown, checkbox, location, asset, entry or entries; `required`, `localized`, `sortable` and `filterable` default to false; only text, integer, decimal, boolean, date and dropdown fields can be sortable, and those and asset and entry fields filterable (an index of the field is built in the background: `GET …/query_plan` tells when it is ready); `options` (1 to 100 distinct choices) only for dropdown and checkbox fields.
          */
         post: {
             parameters: {
@@ -15771,6 +15771,8 @@ export interface paths {
                             localized?: boolean;
                             /** @description Default false */
                             sortable?: boolean;
+                            /** @description Default false */
+                            filterable?: boolean;
                             /** @description Dropdown and checkbox only: 1 to 100 distinct choices of at most 100 characters */
                             options?: string[];
                         }[];
@@ -15995,7 +15997,7 @@ export interface paths {
         };
         /**
          * Change a content type
-         * @description Partial: attributes left out keep their value; `fields` replaces the list (fields are matched by name). `fields`: at most 100, with distinct identifier names (`price`, `cover_image`), each of type text, rich_text (Markdown), integer, decimal, boolean, date, dropdown, checkbox, location, asset, entry or entries; `required`, `localized` and `sortable` default to false; only text, integer, decimal, boolean, date and dropdown fields can be sortable; `options` (1 to 100 distinct choices) only for dropdown and checkbox fields. While the type has entries: a removed field's values are dropped from every entry; a new field cannot be required; a field cannot change its type or `localized`, become required, or lose a choice (422).
+         * @description Partial: attributes left out keep their value; `fields` replaces the list (fields are matched by name). `fields`: at most 100, with distinct identifier names (`price`, `cover_image`), each of type text, rich_text (Markdown), integer, decimal, boolean, date, dropdown, checkbox, location, asset, entry or entries; `required`, `localized`, `sortable` and `filterable` default to false; only text, integer, decimal, boolean, date and dropdown fields can be sortable, and those and asset and entry fields filterable (an index of the field is built in the background: `GET …/query_plan` tells when it is ready); `options` (1 to 100 distinct choices) only for dropdown and checkbox fields. While the type has entries: a removed field's values are dropped from every entry; a new field cannot be required; a field cannot change its type or `localized`, become required, or lose a choice (422).
          */
         put: {
             parameters: {
@@ -16027,6 +16029,8 @@ export interface paths {
                             localized?: boolean;
                             /** @description Default false */
                             sortable?: boolean;
+                            /** @description Default false */
+                            filterable?: boolean;
                             /** @description Dropdown and checkbox only: 1 to 100 distinct choices of at most 100 characters */
                             options?: string[];
                         }[];
@@ -16238,6 +16242,147 @@ export interface paths {
                 };
             };
         };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/content/spaces/{space_uid}/types/{type_uid}/query_plan": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * How a delivery list of the type would be read
+         * @description Takes the query of `GET /api/content/spaces/{space_uid}/types/{type_uid}/entries` (its filters, order and page) and answers the database's plan for the page and for its count, as an anonymous reader's, without running them; `indexes` tells whether each filterable field's index is built yet.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /**
+                     * @description Page number, from 1 (default 1)
+                     * @example 1
+                     */
+                    page?: string;
+                    /**
+                     * @description Items per page (default 10, at most 100; larger values are cut)
+                     * @example 10
+                     */
+                    per_page?: string;
+                    /** @description `meta.published_at` (default), `meta.created_at`, `meta.updated_at`, `meta.name`, or `fields.<name>` of a sortable field */
+                    sort_by?: string;
+                    /** @description `asc` or `desc` (default desc for dates, asc for names and fields) */
+                    order?: string;
+                    /** @description One of the space's locales (default: its default locale) */
+                    locale?: string;
+                    /** @description The locale whose version is answered where an entry has none in `locale` */
+                    fallback_locale?: string;
+                    /**
+                     * @description A JSONPath each entry is trimmed to, such as `$.fields.title` or `$.meta[uuid,name]`; script expressions are refused
+                     * @example $.fields
+                     */
+                    fields?: string;
+                    /**
+                     * @description 0 (default), 1 or 2: depth of referenced entries and assets embedded
+                     * @example 1
+                     */
+                    include?: string;
+                    /** @description A delivery token, when the Delivery-Token header cannot be sent */
+                    delivery_token?: string;
+                };
+                header?: never;
+                path: {
+                    /** @description The space's uid */
+                    space_uid: string;
+                    /** @description The content type's uid */
+                    type_uid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description How the database would read a delivery list */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ContentQueryPlan"];
+                    };
+                };
+                /** @description The query cannot be answered (`error.query`), or the URL is malformed (`errors`) */
+                400: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ContentQueryError"] | components["schemas"]["Error"];
+                    };
+                };
+                /** @description No credential, or a credential that is not valid */
+                401: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The credential's role does not allow this action, or the CSRF header is missing */
+                403: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The resource does not exist */
+                404: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A path parameter is longer than any this server accepts */
+                414: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
+                503: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -27923,6 +28068,8 @@ export interface components {
             localized: boolean;
             /** @description The content API may sort by it (text, integer, decimal, boolean, date and dropdown fields) */
             sortable: boolean;
+            /** @description The content API's lists filtered on it are read from an index of the field (text, integer, decimal, boolean, date, dropdown, asset and entry fields); every field can be filtered on, a field without an index by reading each entry of the type */
+            filterable: boolean;
             /** @description The choices of a dropdown or checkbox; empty for the other types */
             options: string[];
         };
@@ -27947,6 +28094,28 @@ export interface components {
             created_at?: string;
             /** Format: date-time */
             updated_at?: string;
+        };
+        /** @description The query cannot be answered: each parameter at fault with its problems */
+        ContentQueryError: {
+            error: {
+                /** @description By parameter: `Unknown parameter`, `Key not sortable`, `must be asc or desc`, `Locale not available`, a value of the wrong type for the field (`must be a number`, ...), `Invalid JSONPath: ...` */
+                query: {
+                    [key: string]: string[];
+                };
+            };
+        };
+        /** @description How the database would read a delivery list */
+        ContentQueryPlan: {
+            /** @description EXPLAIN of the page's statement, line by line */
+            page: string[];
+            /** @description EXPLAIN of the count behind `meta.total_entries` */
+            count: string[];
+            /** @description The filterable fields' indexes */
+            indexes: {
+                field: string;
+                /** @description False while the index is being built */
+                ready: boolean;
+            }[];
         };
         /** @description What describes an entry version, besides its fields */
         ContentEntryMeta: {

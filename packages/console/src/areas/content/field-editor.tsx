@@ -14,17 +14,19 @@ export interface TypeValues { uid: string; name: string; fields: FieldValues[] }
 export const FIELD_TYPES: FieldType[] = ['text', 'rich_text', 'integer', 'decimal', 'boolean', 'date', 'dropdown', 'checkbox', 'location', 'asset', 'entry', 'entries'];
 const CHOICE_TYPES: FieldType[] = ['dropdown', 'checkbox'];
 const SORTABLE_TYPES: FieldType[] = ['text', 'integer', 'decimal', 'boolean', 'date', 'dropdown'];
+const FILTERABLE_TYPES: FieldType[] = [...SORTABLE_TYPES, 'asset', 'entry'];
 
 let nextKey = 0;
 export const fieldValues = (field?: Field): FieldValues => ({
   key: `f${++nextKey}`, name: field?.name ?? '', type: field?.type ?? 'text', required: field?.required ?? false,
-  localized: field?.localized ?? false, sortable: field?.sortable ?? false, options: (field?.options ?? []).join('\n'),
+  localized: field?.localized ?? false, sortable: field?.sortable ?? false, filterable: field?.filterable ?? false, options: (field?.options ?? []).join('\n'),
 });
 
-/** The body of a field as the API takes it: options only for dropdown and checkbox, sortable only where it may be. */
+/** The body of a field as the API takes it: options only for dropdown and checkbox, sortable and filterable only where they may be. */
 export const fieldBody = ({ key: _key, options, ...field }: FieldValues) => ({
   ...field,
   sortable: SORTABLE_TYPES.includes(field.type) && field.sortable,
+  filterable: FILTERABLE_TYPES.includes(field.type) && field.filterable,
   options: CHOICE_TYPES.includes(field.type) ? options.split('\n').map((option) => option.trim()).filter(Boolean) : [],
 });
 
@@ -47,6 +49,7 @@ export function FieldEditor({ form }: { form: UseFormReturnType<TypeValues> }) {
               <Checkbox label={t('content.required')} {...input(`${at(i)}.required`, true)} />
               <Checkbox label={t('content.localized')} {...input(`${at(i)}.localized`, true)} />
               {SORTABLE_TYPES.includes(field.type) && <Checkbox label={t('content.sortable')} {...input(`${at(i)}.sortable`, true)} />}
+              {FILTERABLE_TYPES.includes(field.type) && <Checkbox label={t('content.filterable')} {...input(`${at(i)}.filterable`, true)} />}
               <Group gap={4} ml="auto">
                 <ActionIcon variant="default" disabled={i === 0} aria-label={t('content.moveUp', { name: label })}
                   onClick={() => form.reorderListItem('fields', { from: i, to: i - 1 })}>↑</ActionIcon>

@@ -13,7 +13,7 @@ export function FieldsTable({ fields }: { fields: Field[] }) {
       <Table striped>
         <Table.Thead>
           <Table.Tr>
-            {(['fieldName', 'fieldType', 'required', 'localized', 'sortable', 'fieldOptions'] as const).map((key) => (
+            {(['fieldName', 'fieldType', 'required', 'localized', 'sortable', 'filterable', 'fieldOptions'] as const).map((key) => (
               <Table.Th key={key} scope="col">{t(`content.${key}`)}</Table.Th>
             ))}
           </Table.Tr>
@@ -26,6 +26,7 @@ export function FieldsTable({ fields }: { fields: Field[] }) {
               <Table.Td>{yes(field.required)}</Table.Td>
               <Table.Td>{yes(field.localized)}</Table.Td>
               <Table.Td>{yes(field.sortable)}</Table.Td>
+              <Table.Td>{yes(field.filterable)}</Table.Td>
               <Table.Td>{field.options.join(', ')}</Table.Td>
             </Table.Tr>
           ))}

@@ -1,4 +1,4 @@
-import { Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
 import { getRouteApi, useNavigate } from '@tanstack/react-router';
@@ -43,6 +43,7 @@ export function TypePage() {
           )}
         </Group>
       </Group>
+      <IndexProgress path={path} />
       {!manage && <FieldsTable fields={current.fields} />}
       {manage && (
         <Paper withBorder p="md">
@@ -57,4 +58,15 @@ export function TypePage() {
       )}
     </Stack>
   );
+}
+
+/** While a filterable field's index is being built, says so, and asks again every two seconds until it is ready. */
+function IndexProgress({ path }: { path: { space_uid: string; type_uid: string } }) {
+  const { t } = useI18n();
+  const plan = api.useQuery('get', '/content/spaces/{space_uid}/types/{type_uid}/query_plan', { params: { path } }, {
+    refetchInterval: (query) => (query.state.data?.indexes.some((index) => !index.ready) ? 2000 : false),
+  });
+  const building = (plan.data?.indexes ?? []).filter((index) => !index.ready).map((index) => index.field);
+  if (!building.length) return null;
+  return <Alert role="status" color="blue">{t('content.indexBuilding', { fields: building.join(', ') })}</Alert>;
 }
