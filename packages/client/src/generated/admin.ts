@@ -570,7 +570,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -693,7 +693,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -817,7 +817,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -859,6 +859,274 @@ export interface paths {
                 };
             };
         };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/team_members/invitations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Invite a team member
+         * @description Creates the member inactive, with the roles given (checked as in `POST /team_members`), and mails a one-time link to `/admin/invitation/{token}` (the `member_invitation` template, in `locale`), valid 7 days, where the member chooses a password. Inviting a member whose invitation is still pending again sets its name and roles anew and replaces the link (the earlier one answers 410); the address of any other member is taken (422).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The address the one-time link is mailed to; compared without regard to case */
+                        email: string;
+                        first_name?: string;
+                        last_name?: string;
+                        /** @description The roles the member holds once the invitation is accepted */
+                        roles?: {
+                            key: string;
+                            target?: string | null;
+                        }[];
+                        /** @description The language of the mail; English when left out */
+                        locale?: "en" | "es";
+                    };
+                };
+            };
+            responses: {
+                /** @description An invitation mailed to a team member; the link itself goes only into the mail */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["MemberInvitation"];
+                    };
+                };
+                /** @description The request is malformed */
+                400: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No credential, or a credential that is not valid */
+                401: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The credential's role does not allow this action, or the CSRF header is missing */
+                403: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is too large */
+                413: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PAYLOAD_TOO_LARGE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is not of a media type this operation takes */
+                415: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNSUPPORTED_MEDIA_TYPE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The input is not valid; `details` names each attribute */
+                422: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
+                503: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/team_members/invitations/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept a team invitation
+         * @description Sets the invited member's password (the rules of `POST /team_members`) and makes the member active; the link works once. Then sign in with `POST /session`. 404 for a token no invitation has, 410 for one used, replaced or expired; twenty unknown or spent tokens from one address in an hour lock it until the hour ends (429, with `Retry-After`).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The token of the invitation link (`/admin/invitation/{token}`) */
+                        token: string;
+                        /** @description The member's new password: at least 8 characters, not a common one */
+                        password: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["InvitationAccepted"];
+                    };
+                };
+                /** @description The request is malformed */
+                400: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The resource does not exist */
+                404: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The resource no longer takes this request (a closed or full form, a used or expired invitation) */
+                410: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORM_CLOSED" | "ATR_FORM_FULL" | "ATR_INVITATION_GONE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is too large */
+                413: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PAYLOAD_TOO_LARGE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is not of a media type this operation takes */
+                415: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNSUPPORTED_MEDIA_TYPE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The input is not valid; `details` names each attribute */
+                422: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Too many attempts */
+                429: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORM_RATE_LIMITED" | "ATR_TOO_MANY_ATTEMPTS";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
+                503: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1223,7 +1491,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1337,7 +1605,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1461,7 +1729,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1578,7 +1846,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1922,7 +2190,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -2031,7 +2299,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -2155,7 +2423,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -2284,7 +2552,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -2394,7 +2662,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -2531,7 +2799,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -2932,7 +3200,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -3066,7 +3334,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -3193,7 +3461,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -3323,7 +3591,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -3476,7 +3744,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -3640,7 +3908,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -3793,7 +4061,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -3929,7 +4197,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -4058,7 +4326,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -4190,7 +4458,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -4345,7 +4613,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -4511,7 +4779,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -4889,7 +5157,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -5021,7 +5289,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -5146,7 +5414,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -5268,7 +5536,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -5387,7 +5655,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -5523,7 +5791,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -5652,7 +5920,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -5774,7 +6042,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -5899,7 +6167,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -6051,7 +6319,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -6198,7 +6466,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -6320,7 +6588,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -6447,7 +6715,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -6551,7 +6819,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -6670,7 +6938,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -6806,7 +7074,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -6919,7 +7187,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -7078,7 +7346,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -7203,7 +7471,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -7341,7 +7609,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -7462,7 +7730,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -7583,7 +7851,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -7738,7 +8006,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -7844,7 +8112,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -7982,7 +8250,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -8087,7 +8355,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -8204,7 +8472,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -8329,7 +8597,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -8447,7 +8715,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -8597,7 +8865,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -8713,7 +8981,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -8852,7 +9120,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -8956,7 +9224,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -9081,7 +9349,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -9188,7 +9456,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -9327,7 +9595,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -9452,7 +9720,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -9577,7 +9845,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -9699,7 +9967,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -9828,7 +10096,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -9965,7 +10233,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -10105,7 +10373,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -10231,7 +10499,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -10378,7 +10646,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -10481,7 +10749,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -10618,7 +10886,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -10732,7 +11000,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -10858,7 +11126,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -10986,7 +11254,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -11145,7 +11413,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -11262,7 +11530,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -11393,7 +11661,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -11554,7 +11822,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -11708,7 +11976,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -11868,7 +12136,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -12020,7 +12288,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -12354,7 +12622,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -12482,7 +12750,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -12604,7 +12872,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -13381,7 +13649,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -13504,7 +13772,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -13629,7 +13897,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -13754,7 +14022,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -13909,7 +14177,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -14049,7 +14317,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -14188,7 +14456,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -14324,7 +14592,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -14441,7 +14709,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -14579,7 +14847,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -14702,7 +14970,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -14856,7 +15124,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -15336,7 +15604,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -15442,7 +15710,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -15567,7 +15835,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -15696,7 +15964,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -15824,7 +16092,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -15962,7 +16230,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -16080,7 +16348,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -16207,7 +16475,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -16342,7 +16610,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -16478,7 +16746,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -16637,7 +16905,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -16774,7 +17042,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -16914,7 +17182,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -17043,7 +17311,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -17206,7 +17474,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -17370,7 +17638,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -17534,7 +17802,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -17646,7 +17914,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -17784,7 +18052,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -17879,7 +18147,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -18199,7 +18467,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -18318,7 +18586,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -18443,7 +18711,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -18558,7 +18826,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -18670,7 +18938,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -18807,7 +19075,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -18919,7 +19187,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -19056,7 +19324,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -19182,7 +19450,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -19294,7 +19562,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -19431,7 +19699,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -19543,7 +19811,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -19680,7 +19948,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -19806,7 +20074,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -19918,7 +20186,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -20055,7 +20323,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -20167,7 +20435,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -20304,7 +20572,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -20447,7 +20715,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -20569,7 +20837,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -20717,7 +20985,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -20839,7 +21107,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -20976,7 +21244,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -21102,7 +21370,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -21215,7 +21483,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -21351,7 +21619,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -21463,7 +21731,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -21599,7 +21867,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -21752,7 +22020,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -21901,7 +22169,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -22019,7 +22287,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -22149,7 +22417,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -22271,7 +22539,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -22388,7 +22656,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -22510,7 +22778,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -22672,7 +22940,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -22783,7 +23051,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -22920,7 +23188,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -23048,7 +23316,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -23207,7 +23475,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -23360,7 +23628,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -23519,7 +23787,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -23947,7 +24215,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -24134,7 +24402,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -24259,7 +24527,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -24395,7 +24663,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -24521,7 +24789,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -24641,7 +24909,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -24752,7 +25020,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -24878,7 +25146,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -24997,7 +25265,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -25343,7 +25611,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -25483,7 +25751,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -25619,7 +25887,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -26160,7 +26428,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -26279,7 +26547,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -26404,7 +26672,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -26522,7 +26790,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -26663,7 +26931,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -26829,7 +27097,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -26950,7 +27218,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -27096,6 +27364,22 @@ export interface components {
             /** @description When the session ends (it is not extended); null for an access token, which lasts until revoked */
             expires_at: string | null;
             permissions: components["schemas"]["EffectivePermissions"];
+        };
+        /** @description An invitation mailed to a team member; the link itself goes only into the mail */
+        MemberInvitation: {
+            id: number;
+            /** Format: email */
+            email: string;
+            /** Format: date-time */
+            expires_at: string;
+            member: components["schemas"]["TeamMember"];
+        };
+        InvitationAccepted: {
+            /**
+             * Format: email
+             * @description The member's email, to sign in with (`POST /session`)
+             */
+            email: string;
         };
         Role: {
             id: number;
