@@ -30,8 +30,8 @@ export type InvitationBody = Static<typeof MemberInvitationModel>;
 /**
  * Invites a team member by email: the member is created inactive, with no password anything matches and
  * the roles given (checked and granted as `POST /team_members` does), and a one-time link to choose a
- * password is mailed through the mail queue in the same transaction. Inviting a pending member again (one
- * whose invitation was never accepted) sets their name and roles anew and replaces the link: the earlier
+ * password is mailed through the mail queue in the same transaction. Inviting a pending member again
+ * (inactive, never chose a password) sets their name and roles anew and replaces the link: the earlier
  * one stops working. Any other member's address is taken (422).
  */
 export async function inviteMember(ctx: ActingContext, input: Static<typeof MemberInvitationInput>, targets: RoleTargets): Promise<InvitationBody> {
@@ -75,16 +75,15 @@ export async function inviteMember(ctx: ActingContext, input: Static<typeof Memb
 }
 
 /**
- * The member who already has the address, locked, provided it is still pending and the actor may act on
- * it: its names are set when given, and its live links are marked expired.
+ * The member who already has the address, locked, provided it is still pending (inactive and has never
+ * chosen a password: that holds after the job removing old links, which links alone would not) and the
+ * actor may act on it: its names are set when given, and its live links are marked expired.
  */
 async function reinvite(ctx: ActingContext, tx: Db, email: string, names: { firstName?: string; lastName?: string }, now: Date): Promise<number> {
   const [existing] = await tx.select({ id: admins.id }).from(admins).where(eq(admins.email, email));
   if (!existing) throw emailTaken();
   const member = await lockMemberToActOn(ctx, tx, existing.id);
-  const [pending] = await tx.select({ id: memberInvitations.id }).from(memberInvitations)
-    .where(and(eq(memberInvitations.adminId, member.id), isNull(memberInvitations.usedAt))).limit(1);
-  if (member.active || !pending) throw emailTaken();
+  if (member.active || member.passwordHash !== UNKNOWN_ACCOUNT_HASH) throw emailTaken();
   await tx.update(admins).set({ ...names, updatedAt: now }).where(eq(admins.id, member.id));
   await tx.update(memberInvitations).set({ expiresAt: now })
     .where(and(eq(memberInvitations.adminId, member.id), isNull(memberInvitations.usedAt), gt(memberInvitations.expiresAt, now)));

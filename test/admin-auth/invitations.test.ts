@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMember, signIn } from '../helpers/admin.js';
+import { removeExpiredRows } from '../../src/maintenance/expired-rows.js';
 import { OWNER_EMAIL, startHarnessWithSmtp, type Harness } from '../helpers/harness.js';
 import { makeRealm } from '../helpers/realms.js';
 import { mailText, memberInvitationTokenIn, type SmtpListener } from '../helpers/smtp.js';
@@ -102,7 +103,7 @@ describe('team invitations', () => {
     expect((await invite({ email: 'ada@example.com' })).statusCode).toBe(422);
   });
 
-  it('a link expires after seven days (the injected clock)', async () => {
+  it('a link expires after seven days (the injected clock), and its row goes a week later', async () => {
     await invite({ email: 'late@example.com' });
     const token = memberInvitationTokenIn(await smtp.next('late@example.com'));
     h.clock.advance(7 * DAY_MS);
@@ -110,6 +111,12 @@ describe('team invitations', () => {
     expect(res.statusCode).toBe(410);
     expect(res.json().code).toBe('ATR_INVITATION_GONE');
     expect((await h.request({ method: 'POST', url: '/api/admin/session', token: null, payload: { email: 'late@example.com', password: PASSWORD } })).statusCode).toBe(401);
+    // A week past its end the link's row is removed (then unknown: 404); the member, still pending, can be invited again.
+    h.clock.advance(7 * DAY_MS + 1);
+    expect((await removeExpiredRows(h.ctx)).member_invitations).toBeGreaterThanOrEqual(1);
+    expect((await accept(token)).statusCode).toBe(404);
+    expect((await invite({ email: 'late@example.com' })).statusCode).toBe(201);
+    expect((await accept(memberInvitationTokenIn(await smtp.next('late@example.com')))).statusCode).toBe(200);
   });
 
   it('of 50 parallel uses of one link exactly one sets the password', async () => {

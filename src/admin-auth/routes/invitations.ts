@@ -22,7 +22,7 @@ export function invitationRoutes(ctx: Context, targets: RoleTargets): FastifyPlu
         tags, summary: 'Invite a team member',
         description: `Creates the member inactive, with the roles given (checked as in \`POST /team_members\`), and mails a one-time link `
           + `to \`/admin/invitation/{token}\` (the \`member_invitation\` template, in \`locale\`), valid ${MEMBER_INVITATION_DAYS} days, where the member `
-          + 'chooses a password. Inviting a member whose invitation is still pending again sets its name and roles anew and replaces the link '
+          + 'chooses a password. Inviting a pending member (inactive, never chose a password) again sets its name and roles anew and replaces the link '
           + '(the earlier one answers 410); the address of any other member is taken (422).',
         body: MemberInvitationInput, response: { 201: ref(MemberInvitationModel), ...failures(401, 403, 422) },
       },

@@ -875,7 +875,7 @@ export interface paths {
         put?: never;
         /**
          * Invite a team member
-         * @description Creates the member inactive, with the roles given (checked as in `POST /team_members`), and mails a one-time link to `/admin/invitation/{token}` (the `member_invitation` template, in `locale`), valid 7 days, where the member chooses a password. Inviting a member whose invitation is still pending again sets its name and roles anew and replaces the link (the earlier one answers 410); the address of any other member is taken (422).
+         * @description Creates the member inactive, with the roles given (checked as in `POST /team_members`), and mails a one-time link to `/admin/invitation/{token}` (the `member_invitation` template, in `locale`), valid 7 days, where the member chooses a password. Inviting a pending member (inactive, never chose a password) again sets its name and roles anew and replaces the link (the earlier one answers 410); the address of any other member is taken (422).
          */
         post: {
             parameters: {
