@@ -1,14 +1,14 @@
 import type { AtriumModule } from '../shared/atrium-module.js';
 import { apiAccessRoutes } from './routes/api-access.js';
+import { invitationRoutes } from './routes/invitations.js';
 import { roleRoutes } from './routes/roles.js';
 import { sessionRoutes } from './routes/session.js';
 import { teamRoutes } from './routes/team.js';
 
 export const adminAuthModule: AtriumModule = {
   name: 'admin-auth',
-  catalogs: (ctx, modules) => ({
-    admin: [
-      sessionRoutes(ctx), teamRoutes(ctx, Object.assign({}, ...modules.map((m) => m.roleTargets))), roleRoutes(ctx), apiAccessRoutes(ctx),
-    ],
-  }),
+  catalogs: (ctx, modules) => {
+    const targets = Object.assign({}, ...modules.map((m) => m.roleTargets));
+    return { admin: [sessionRoutes(ctx), teamRoutes(ctx, targets), invitationRoutes(ctx, targets), roleRoutes(ctx), apiAccessRoutes(ctx)] };
+  },
 };

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { DateTime, Id, ref } from '../http/models.js';
+import { LOCALES } from '../i18n/locale.js';
 
 export const TeamMemberModel = Type.Object({
   id: Id(),
@@ -30,6 +31,30 @@ const teamMemberFields = {
 
 export const TeamMemberCreate = Type.Partial(Type.Object(teamMemberFields), { additionalProperties: false });
 export const TeamMemberUpdate = TeamMemberCreate;
+
+export const MemberInvitationInput = Type.Object({
+  email: Type.String({ description: 'The address the one-time link is mailed to; compared without regard to case' }),
+  first_name: Type.Optional(Type.String()),
+  last_name: Type.Optional(Type.String()),
+  roles: Type.Optional(Type.Array(RoleAssignmentInput, { description: 'The roles the member holds once the invitation is accepted' })),
+  locale: Type.Optional(Type.Union(LOCALES.map((l) => Type.Literal(l)), { description: 'The language of the mail; English when left out' })),
+}, { additionalProperties: false });
+
+export const MemberInvitationModel = Type.Object({
+  id: Id(),
+  email: Type.String({ format: 'email' }),
+  expires_at: DateTime,
+  member: ref(TeamMemberModel),
+}, { $id: 'MemberInvitation', description: 'An invitation mailed to a team member; the link itself goes only into the mail' });
+
+export const InvitationAcceptInput = Type.Object({
+  token: Type.String({ description: 'The token of the invitation link (`/admin/invitation/{token}`)' }),
+  password: Type.String({ description: 'The member\'s new password: at least 8 characters, not a common one' }),
+}, { additionalProperties: false });
+
+export const InvitationAcceptedModel = Type.Object({
+  email: Type.String({ format: 'email', description: 'The member\'s email, to sign in with (`POST /session`)' }),
+}, { $id: 'InvitationAccepted' });
 
 export const RoleModel = Type.Object({
   id: Id(),

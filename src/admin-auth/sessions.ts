@@ -50,10 +50,7 @@ export async function signIn(ctx: Context, email: string | undefined, password: 
   const attempt = await beginAttempt(ctx, SIGN_IN_LIMIT, subject);
   if (!attempt.allowed) {
     await failed('sign_in_failed', 429);
-    const locked = tooManyAttempts(attempt.lockedUntil);
-    // The console tells the member how long to wait.
-    if (attempt.lockedUntil) locked.headers = { 'retry-after': String(Math.max(1, Math.ceil((attempt.lockedUntil.getTime() - now.getTime()) / 1000))) };
-    throw locked;
+    throw lockedOut(now, attempt.lockedUntil);
   }
   const matches = await verifyPassword(password!, admin?.passwordHash ?? UNKNOWN_ACCOUNT_HASH);
   if (!admin || !matches || !admin.active) {
@@ -77,6 +74,13 @@ export async function signIn(ctx: Context, email: string | undefined, password: 
   const member = await teamMemberById(ctx, admin.id);
   const signedIn = await principalFromSession(ctx, sessionId);
   return { admin: member, permissions: signedIn!.principal.effectivePermissions(), sessionId, csrfToken, expiresAt };
+}
+
+/** The 429 of a locked subject, with `Retry-After`: the console tells the member how long to wait. */
+export function lockedOut(now: Date, lockedUntil: Date | null) {
+  const locked = tooManyAttempts(lockedUntil);
+  if (lockedUntil) locked.headers = { 'retry-after': String(Math.max(1, Math.ceil((lockedUntil.getTime() - now.getTime()) / 1000))) };
+  return locked;
 }
 
 /**

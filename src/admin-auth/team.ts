@@ -92,14 +92,14 @@ export async function getTeamMember(ctx: ActingContext, id: number): Promise<Tea
   return teamMemberById(ctx, id);
 }
 
-interface ResolvedRole {
+export interface ResolvedRole {
   roleId: number;
   target: string | null;
   grant: Grant;
 }
 
 /** Checks each role reference and resolves it to a role; problems are added to `errors`. */
-async function resolveRoles(ctx: Context, targets: RoleTargets, refs: TeamMemberInput['roles'], errors: FieldErrors): Promise<ResolvedRole[]> {
+export async function resolveRoles(ctx: Context, targets: RoleTargets, refs: TeamMemberInput['roles'], errors: FieldErrors): Promise<ResolvedRole[]> {
   const resolved: ResolvedRole[] = [];
   for (const [i, ref] of (refs ?? []).entries()) {
     const [role] = await ctx.db.select().from(roles).where(eq(roles.key, ref.key));
@@ -156,7 +156,7 @@ async function checkIdentity(ctx: Context, input: TeamMemberInput, errors: Field
   return email;
 }
 
-function checkPassword(password: string | undefined, errors: FieldErrors, required: boolean): void {
+export function checkPassword(password: string | undefined, errors: FieldErrors, required: boolean): void {
   if (password === undefined || password === '') {
     if (required) errors.add('password', "can't be blank");
     return;
@@ -165,7 +165,7 @@ function checkPassword(password: string | undefined, errors: FieldErrors, requir
   if (weakness) errors.add('password', weakness);
 }
 
-const emailTaken = () => invalidField('email', 'has already been taken');
+export const emailTaken = () => invalidField('email', 'has already been taken');
 
 export async function createTeamMember(ctx: ActingContext, input: TeamMemberInput, targets: RoleTargets = {}): Promise<TeamMemberBody> {
   const errors = new FieldErrors();

@@ -74,7 +74,7 @@ export const KINDS: Record<TemplateKind, KindDefinition> = {
     variables: [REALM, USER, NEW_EMAIL, validFor(24, 'hours')],
   },
   member_invitation: {
-    description: 'An invitation of a team member to the admin console (no mail of this kind is sent yet)',
+    description: 'An invitation of a team member to the admin console (`POST /team_members/invitations`): a link to choose a password',
     variables: [
       { name: 'account', description: 'The account: `{name}`', example: { name: 'Atrium' } },
       { name: 'member', description: 'The invited member: `{email, name}`', example: { email: 'grace@example.com', name: 'Grace Hopper' } },

@@ -56,6 +56,9 @@ export const identityProviderMissing = define('ATR_IDENTITY_PROVIDER_MISSING', '
 export const cannotImpersonate = define('ATR_CANNOT_IMPERSONATE', 'invalid', 'The user cannot be impersonated', {
   message: (reason: string) => reason, catalogs: admin,
 });
+export const invitationNotFound = define('ATR_INVITATION_NOT_FOUND', 'not_found', 'No team invitation has this token', { catalogs: admin });
+export const invitationGone = define('ATR_INVITATION_GONE', 'gone',
+  'The team invitation was used, replaced by a newer one or has expired: ask an administrator to invite you again', { catalogs: admin });
 export const signUpDisabled = define('ATR_SIGN_UP_DISABLED', 'conflict',
   'Sign-up is disabled in this realm (activation_mode disabled): nobody could accept an invitation', { catalogs: admin });
 

@@ -11,8 +11,8 @@ const HARMLESS_PARAMS = new Set([
   'response_type', 'scope', 'code_challenge_method', 'client_id',
 ]);
 
-/** Realm pages whose last path segment is a one-time link's token. */
-const LINK_TOKEN = /(\/session\/access\/|\/password\/reset\/|\/realms\/[^/?]+\/activation\/)[^/?]+/;
+/** Pages (the realms', the console's invitation) whose last path segment is a one-time link's token. */
+const LINK_TOKEN = /(\/session\/access\/|\/password\/reset\/|\/realms\/[^/?]+\/activation\/|^\/admin\/invitation\/)[^/?]+/;
 
 /** An address as it may be logged: query values off the allow-list and one-time link tokens are masked. */
 export function redactUrl(url: string): string {

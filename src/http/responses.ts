@@ -8,7 +8,7 @@ const MEANING: Record<number, string> = {
   403: 'The credential\'s role does not allow this action, or the CSRF header is missing',
   404: 'The resource does not exist',
   409: 'The request conflicts with the current state',
-  410: 'The resource no longer takes this request (a closed or full form)',
+  410: 'The resource no longer takes this request (a closed or full form, a used or expired invitation)',
   413: 'The request body is too large',
   414: 'A path parameter is longer than any this server accepts',
   415: 'The request body is not of a media type this operation takes',

@@ -14,6 +14,7 @@ const BATCH = 5_000;
  */
 const RETENTION: { table: string; ended: (cutoff: string) => SQL }[] = [
   { table: 'realm_user_links', ended: (cutoff) => sql`expires_at < ${cutoff}::timestamptz - interval '7 days'` },
+  { table: 'member_invitations', ended: (cutoff) => sql`expires_at < ${cutoff}::timestamptz - interval '7 days'` },
   { table: 'impersonation_links', ended: (cutoff) => sql`expires_at < ${cutoff}::timestamptz - interval '7 days'` },
   { table: 'authorization_codes', ended: (cutoff) => sql`expires_at < ${cutoff}::timestamptz - interval '1 day'` },
   { table: 'used_delegation_states', ended: (cutoff) => sql`expires_at < ${cutoff}::timestamptz` },

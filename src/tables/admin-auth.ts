@@ -62,3 +62,16 @@ export const adminSessions = pgTable('admin_sessions', {
   expiresAt: moment('expires_at').notNull(),
   createdAt: timestamps.createdAt,
 }, (t) => [uniqueIndex('admin_sessions_hash_key').on(t.sessionHash), index('admin_sessions_admin_idx').on(t.adminId)]);
+
+/**
+ * A one-time link that lets an invited team member choose their password (and so become active); only the
+ * token's SHA-256 is kept. Inviting the member again marks the earlier link expired.
+ */
+export const memberInvitations = pgTable('member_invitations', {
+  id: serial('id').primaryKey(),
+  adminId: integer('admin_id').notNull().references(() => admins.id, { onDelete: 'cascade' }),
+  tokenHash: text('token_hash').notNull(),
+  expiresAt: moment('expires_at').notNull(),
+  usedAt: moment('used_at'),
+  createdAt: timestamps.createdAt,
+}, (t) => [uniqueIndex('member_invitations_hash_key').on(t.tokenHash), index('member_invitations_admin_idx').on(t.adminId)]);

@@ -46,6 +46,7 @@ describe('request logging', () => {
     expect(redactUrl('/realms/bank/password/reset/one-time')).toBe('/realms/bank/password/reset/[redacted]');
     expect(redactUrl('/realms/bank/activation/one-time')).toBe('/realms/bank/activation/[redacted]');
     expect(redactUrl('/realms/activation/login')).toBe('/realms/activation/login');
+    expect(redactUrl('/admin/invitation/one-time')).toBe('/admin/invitation/[redacted]');
     expect(redactUrl('/realms/bank/signup?invitation=one-time')).toBe('/realms/bank/signup?invitation=%5Bredacted%5D');
   });
 

@@ -116,3 +116,7 @@ export const resetLinkIn = (mail: ReceivedMail) =>
 /** The path (with its query) of the invitation link an invitation mail carries. */
 export const invitationLinkIn = (mail: ReceivedMail) =>
   linkPathIn(mail, /http:\/\/atrium\.test(\/realms\/[^/\s]+\/signup\?invitation=[A-Za-z0-9_-]{43})/, 'invitation');
+
+/** The token of the link a team invitation mail carries. */
+export const memberInvitationTokenIn = (mail: ReceivedMail) =>
+  linkPathIn(mail, /https?:\/\/[^/\s]+\/admin\/invitation\/([A-Za-z0-9_-]{43})/, 'team invitation');

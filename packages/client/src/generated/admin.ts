@@ -570,7 +570,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -693,7 +693,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -817,7 +817,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -859,6 +859,274 @@ export interface paths {
                 };
             };
         };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/team_members/invitations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Invite a team member
+         * @description Creates the member inactive, with the roles given (checked as in `POST /team_members`), and mails a one-time link to `/admin/invitation/{token}` (the `member_invitation` template, in `locale`), valid 7 days, where the member chooses a password. Inviting a pending member (inactive, never chose a password) again sets its name and roles anew and replaces the link (the earlier one answers 410); the address of any other member is taken (422).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The address the one-time link is mailed to; compared without regard to case */
+                        email: string;
+                        first_name?: string;
+                        last_name?: string;
+                        /** @description The roles the member holds once the invitation is accepted */
+                        roles?: {
+                            key: string;
+                            target?: string | null;
+                        }[];
+                        /** @description The language of the mail; English when left out */
+                        locale?: "en" | "es";
+                    };
+                };
+            };
+            responses: {
+                /** @description An invitation mailed to a team member; the link itself goes only into the mail */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["MemberInvitation"];
+                    };
+                };
+                /** @description The request is malformed */
+                400: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No credential, or a credential that is not valid */
+                401: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The credential's role does not allow this action, or the CSRF header is missing */
+                403: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is too large */
+                413: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PAYLOAD_TOO_LARGE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is not of a media type this operation takes */
+                415: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNSUPPORTED_MEDIA_TYPE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The input is not valid; `details` names each attribute */
+                422: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
+                503: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/team_members/invitations/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept a team invitation
+         * @description Sets the invited member's password (the rules of `POST /team_members`) and makes the member active; the link works once. Then sign in with `POST /session`. 404 for a token no invitation has, 410 for one used, replaced or expired; twenty unknown or spent tokens from one address in an hour lock it until the hour ends (429, with `Retry-After`).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The token of the invitation link (`/admin/invitation/{token}`) */
+                        token: string;
+                        /** @description The member's new password: at least 8 characters, not a common one */
+                        password: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["InvitationAccepted"];
+                    };
+                };
+                /** @description The request is malformed */
+                400: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The resource does not exist */
+                404: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The resource no longer takes this request (a closed or full form, a used or expired invitation) */
+                410: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORM_CLOSED" | "ATR_FORM_FULL" | "ATR_INVITATION_GONE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is too large */
+                413: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_PAYLOAD_TOO_LARGE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request body is not of a media type this operation takes */
+                415: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_UNSUPPORTED_MEDIA_TYPE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The input is not valid; `details` names each attribute */
+                422: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Too many attempts */
+                429: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_FORM_RATE_LIMITED" | "ATR_TOO_MANY_ATTEMPTS";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
+                503: {
+                    headers: {
+                        /** @description The error's stable code */
+                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1223,7 +1491,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1337,7 +1605,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1461,7 +1729,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1578,7 +1846,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -1922,7 +2190,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -2031,7 +2299,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -2155,7 +2423,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -2284,7 +2552,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -2394,7 +2662,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -2531,7 +2799,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -2932,7 +3200,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -3066,7 +3334,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -3193,7 +3461,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -3323,7 +3591,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -3476,7 +3744,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -3640,7 +3908,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -3793,7 +4061,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -3929,7 +4197,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -4058,7 +4326,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -4190,7 +4458,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -4345,7 +4613,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -4511,7 +4779,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -4889,7 +5157,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -5021,7 +5289,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -5146,7 +5414,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -5268,7 +5536,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -5387,7 +5655,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -5523,7 +5791,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -5652,7 +5920,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -5774,7 +6042,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -5899,7 +6167,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -6051,7 +6319,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -6198,7 +6466,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -6320,7 +6588,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -6447,7 +6715,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -6551,7 +6819,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -6670,7 +6938,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -6806,7 +7074,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -6919,7 +7187,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -7078,7 +7346,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -7203,7 +7471,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -7341,7 +7609,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -7462,7 +7730,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -7583,7 +7851,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -7738,7 +8006,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -7844,7 +8112,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -7982,7 +8250,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -8087,7 +8355,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -8204,7 +8472,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -8329,7 +8597,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -8447,7 +8715,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -8597,7 +8865,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -8713,7 +8981,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -8852,7 +9120,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -8956,7 +9224,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -9081,7 +9349,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -9188,7 +9456,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -9327,7 +9595,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -9452,7 +9720,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -9577,7 +9845,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -9699,7 +9967,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -9828,7 +10096,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -9965,7 +10233,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -10105,7 +10373,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -10231,7 +10499,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -10378,7 +10646,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -10481,7 +10749,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -10618,7 +10886,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -10732,7 +11000,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -10858,7 +11126,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -10986,7 +11254,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -11145,7 +11413,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -11262,7 +11530,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -11393,7 +11661,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -11554,7 +11822,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -11708,7 +11976,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -11868,7 +12136,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -12020,7 +12288,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -12354,7 +12622,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -12482,7 +12750,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -12604,7 +12872,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -13381,7 +13649,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -13504,7 +13772,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -13629,7 +13897,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -13754,7 +14022,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -13909,7 +14177,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -14049,7 +14317,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -14188,7 +14456,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -14324,7 +14592,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -14441,7 +14709,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -14579,7 +14847,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -14702,7 +14970,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -14856,7 +15124,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -15336,7 +15604,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -15442,7 +15710,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -15567,7 +15835,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -15696,7 +15964,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -15826,7 +16094,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -15964,7 +16232,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -16084,7 +16352,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -16211,7 +16479,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -16487,7 +16755,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -16623,7 +16891,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -16782,7 +17050,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -16919,7 +17187,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -17059,7 +17327,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -17188,7 +17456,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -17351,7 +17619,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -17515,7 +17783,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -17679,7 +17947,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -17791,7 +18059,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -17929,7 +18197,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -18024,7 +18292,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -18344,7 +18612,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -18463,7 +18731,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -18588,7 +18856,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -18703,7 +18971,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -18815,7 +19083,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -18952,7 +19220,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -19064,7 +19332,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -19201,7 +19469,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -19327,7 +19595,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -19439,7 +19707,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -19576,7 +19844,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -19688,7 +19956,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -19825,7 +20093,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -19951,7 +20219,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -20063,7 +20331,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -20200,7 +20468,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -20312,7 +20580,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -20449,7 +20717,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -20592,7 +20860,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -20714,7 +20982,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -20862,7 +21130,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -20984,7 +21252,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -21121,7 +21389,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -21247,7 +21515,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -21360,7 +21628,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -21496,7 +21764,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -21608,7 +21876,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -21744,7 +22012,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -21897,7 +22165,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -22046,7 +22314,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -22164,7 +22432,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -22294,7 +22562,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -22416,7 +22684,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -22533,7 +22801,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -22655,7 +22923,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -22817,7 +23085,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -22928,7 +23196,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -23065,7 +23333,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -23193,7 +23461,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -23352,7 +23620,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -23505,7 +23773,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -23664,7 +23932,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -24092,7 +24360,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -24279,7 +24547,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -24404,7 +24672,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -24540,7 +24808,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -24666,7 +24934,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -24786,7 +25054,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -24897,7 +25165,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -25023,7 +25291,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -25142,7 +25410,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -25488,7 +25756,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -25628,7 +25896,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -25764,7 +26032,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -26305,7 +26573,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -26424,7 +26692,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -26549,7 +26817,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -26667,7 +26935,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -26808,7 +27076,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -26974,7 +27242,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -27095,7 +27363,7 @@ export interface paths {
                 404: {
                     headers: {
                         /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND";
+                        "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
                         [name: string]: unknown;
                     };
                     content: {
@@ -27241,6 +27509,22 @@ export interface components {
             /** @description When the session ends (it is not extended); null for an access token, which lasts until revoked */
             expires_at: string | null;
             permissions: components["schemas"]["EffectivePermissions"];
+        };
+        /** @description An invitation mailed to a team member; the link itself goes only into the mail */
+        MemberInvitation: {
+            id: number;
+            /** Format: email */
+            email: string;
+            /** Format: date-time */
+            expires_at: string;
+            member: components["schemas"]["TeamMember"];
+        };
+        InvitationAccepted: {
+            /**
+             * Format: email
+             * @description The member's email, to sign in with (`POST /session`)
+             */
+            email: string;
         };
         Role: {
             id: number;

@@ -26,6 +26,8 @@ export const ATRIUM_ERROR_CODES = [
   'ATR_INTERNAL', // internal: Internal server error
   'ATR_INVALID', // invalid: The input is not valid: `details` names each attribute at fault
   'ATR_INVALID_JSON', // bad_request: The request body is not valid JSON
+  'ATR_INVITATION_GONE', // gone: The team invitation was used, replaced by a newer one or has expired: ask an administrator to invite you again
+  'ATR_INVITATION_NOT_FOUND', // not_found: No team invitation has this token
   'ATR_LAST_OWNER', // invalid: The account must keep at least one active member with the account_owner role
   'ATR_LOCKED', // conflict: Another team member holds the edit lock on this item
   'ATR_NO_SESSION', // conflict: There is no session to end: this request was made with an access token, not the session cookie

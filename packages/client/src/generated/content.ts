@@ -611,7 +611,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The resource no longer takes this request (a closed or full form) */
+                /** @description The resource no longer takes this request (a closed or full form, a used or expired invitation) */
                 410: {
                     headers: {
                         /** @description The error's stable code */
@@ -734,7 +734,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description The resource no longer takes this request (a closed or full form) */
+                /** @description The resource no longer takes this request (a closed or full form, a used or expired invitation) */
                 410: {
                     headers: {
                         /** @description The error's stable code */

@@ -1870,7 +1870,7 @@ export interface paths {
                         "application/json": components["schemas"]["RealmNotFound"];
                     };
                 };
-                /** @description The resource no longer takes this request (a closed or full form) */
+                /** @description The resource no longer takes this request (a closed or full form, a used or expired invitation) */
                 410: {
                     headers: {
                         /** @description The error's stable code */
@@ -2003,7 +2003,7 @@ export interface paths {
                         "application/json": components["schemas"]["RealmNotFound"];
                     };
                 };
-                /** @description The resource no longer takes this request (a closed or full form) */
+                /** @description The resource no longer takes this request (a closed or full form, a used or expired invitation) */
                 410: {
                     headers: {
                         /** @description The error's stable code */

@@ -1,7 +1,7 @@
 import { createRouter } from '@tanstack/react-router';
 import { contentRoutes } from '../areas/content/routes';
 import { engagementRoutes } from '../areas/engagement/routes';
-import { identityRoutes } from '../areas/identity/routes';
+import { identityRoutes, invitationRoute } from '../areas/identity/routes';
 import { originationsRoutes } from '../areas/originations/routes';
 import { realmsRoutes } from '../areas/realms/routes';
 import { sitesRoutes } from '../areas/sites/routes';
@@ -11,6 +11,7 @@ import { appRoute, homeRoute, rootRoute, signInRoute } from './routes-base';
 
 const routeTree = rootRoute.addChildren([
   signInRoute,
+  invitationRoute,
   appRoute.addChildren([homeRoute, ...realmsRoutes, ...originationsRoutes, ...engagementRoutes, ...contentRoutes, ...sitesRoutes, ...formsRoutes, ...templatesRoutes, ...identityRoutes]),
 ]);
 

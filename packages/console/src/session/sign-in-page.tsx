@@ -1,7 +1,8 @@
 import { useState, type FormEvent } from 'react';
-import { Alert, Button, Center, Paper, PasswordInput, Stack, TextInput, Title } from '@mantine/core';
+import { Alert, Button, PasswordInput, TextInput } from '@mantine/core';
 import { useNavigate, useSearch } from '@tanstack/react-router';
 import { signInMessageOf } from '../api/errors';
+import { CenteredForm } from '../components/centered-form';
 import { useI18n } from '../i18n/i18n';
 import { useSession } from './session';
 
@@ -32,19 +33,12 @@ export function SignInPage() {
   }
 
   return (
-    <Center mih="100vh" component="main" id="main">
-      <Paper withBorder shadow="sm" p="xl" w={380} maw="95vw">
-        <form onSubmit={submit} aria-labelledby="sign-in-title">
-          <Stack>
-            <Title order={1} size="h2" id="sign-in-title">{t('common.signInTitle')}</Title>
-            {search.expired && <Alert color="yellow" role="status">{t('common.sessionExpired')}</Alert>}
-            {error && <Alert color="red" role="alert">{error}</Alert>}
-            <TextInput label={t('common.email')} type="email" autoComplete="username" required value={email} onChange={(e) => setEmail(e.currentTarget.value)} />
-            <PasswordInput label={t('common.password')} autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.currentTarget.value)} />
-            <Button type="submit" loading={busy}>{t('common.signIn')}</Button>
-          </Stack>
-        </form>
-      </Paper>
-    </Center>
+    <CenteredForm id="sign-in-title" title={t('common.signInTitle')} width={380} onSubmit={submit}>
+      {search.expired && <Alert color="yellow" role="status">{t('common.sessionExpired')}</Alert>}
+      {error && <Alert color="red" role="alert">{error}</Alert>}
+      <TextInput label={t('common.email')} type="email" autoComplete="username" required value={email} onChange={(e) => setEmail(e.currentTarget.value)} />
+      <PasswordInput label={t('common.password')} autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.currentTarget.value)} />
+      <Button type="submit" loading={busy}>{t('common.signIn')}</Button>
+    </CenteredForm>
   );
 }

@@ -9,6 +9,7 @@ import { useI18n } from '../../i18n/i18n';
 import { useSession } from '../../session/session';
 import { MemberForm } from './member-form';
 import { MemberTokens } from './member-tokens';
+import { chosenRoles } from './role-assignments';
 
 const route = getRouteApi('/app/members/$memberId');
 
@@ -47,11 +48,10 @@ export function MemberPage() {
             key={current.updated_at}
             item={current}
             onSubmit={async (values) => {
-              const targeted = current.roles.filter((role) => role.target !== null);
               await admin.PUT('/team_members/{id}', { params: { path }, body: {
                 email: values.email, name: values.name, active: values.active,
                 ...(values.password ? { password: values.password } : {}),
-                roles: [...targeted, ...values.roles.map((key) => ({ key }))],
+                roles: chosenRoles(values.roles),
               } });
               notifications.show({ message: t('common.saved') });
               await queryClient.invalidateQueries({ queryKey: ['get', '/team_members/{id}'] });

@@ -1,5 +1,5 @@
 import { createRoute, lazyRouteComponent } from '@tanstack/react-router';
-import { appRoute } from '../../app/routes-base';
+import { appRoute, rootRoute } from '../../app/routes-base';
 import { validateListSearch, type ListSearch } from '../../components/list-search';
 import { validateAuditSearch } from './audit-search';
 
@@ -7,6 +7,13 @@ export const accountRoute = createRoute({
   getParentRoute: () => appRoute,
   path: 'account',
   component: lazyRouteComponent(() => import('./account-page'), 'AccountPage'),
+});
+
+/** The page a team invitation's link opens, outside the signed-in screens. */
+export const invitationRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: 'invitation/$token',
+  component: lazyRouteComponent(() => import('./invitation-page'), 'InvitationPage'),
 });
 
 export const membersListRoute = createRoute({
