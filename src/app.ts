@@ -18,6 +18,7 @@ import { catalogs } from './catalogs.js';
 import { installMetrics } from './metrics/routes/metrics.js';
 import { telemetry } from './telemetry/hooks.js';
 import { lingerOnRefusedBody } from './http/linger.js';
+import { readEmptyJsonAsNoBody } from './http/json-body.js';
 import { onUsersDeleted } from './realms/user-cleanups.js';
 import { DEFAULT_MODULES } from './modules.js';
 import type { AtriumModule } from './shared/atrium-module.js';
@@ -62,6 +63,7 @@ export async function buildApp(ctx: Context, options: AppOptions = {}): Promise<
   app.addHook('onSend', encodeLocation);
   app.addHook('onSend', lingerOnRefusedBody);
   app.setNotFoundHandler((request, reply) => handleError(routeNotFound(), request, reply));
+  readEmptyJsonAsNoBody(app);
   await app.register(cookie);
   await app.register(formbody);
   // Files are read by the routes that take them (http/multipart.ts), each with its own size limit (the account's);

@@ -63,6 +63,8 @@ function contentCatalog(routes: FastifyPluginAsync[]): Catalog {
     securitySchemes: {
       deliveryToken: { type: 'apiKey', in: 'header', name: 'Delivery-Token', description: 'Needed for private entries' },
     },
+    // Every operation answers without a credential; a delivery token adds private entries.
+    security: [{}, { deliveryToken: [] }],
     tags: [
       { name: 'Entries', description: 'Published entries of a content type, filtered, sorted, in a locale' },
       { name: 'Content types', description: 'The JSON Schema of a content type\'s entries' },

@@ -6,6 +6,7 @@ import { AppError, routeNotFound, type CatalogName, type FixedBody } from '../er
 import { listCodes } from './code-lists.js';
 import { carriesCodeInBody, ErrorBody, ErrorBodyWithCode, handleError } from './errors.js';
 import { noStoreByDefault } from './headers.js';
+import { operationIdOf, withoutOwnKeywords } from './openapi-document.js';
 import { Meta } from './pagination.js';
 import { useModels } from './models.js';
 import { failures } from './responses.js';
@@ -83,7 +84,7 @@ export function catalogPlugin(catalog: Catalog): FastifyPluginAsync {
     await scope.register(swagger, {
       openapi: {
         openapi: '3.1.0',
-        info: { title: catalog.title, description: catalog.description, version: '1.0.0' },
+        info: { title: catalog.title, description: catalog.description, version: '1.0.0', license: { name: 'MIT', identifier: 'MIT' } },
         servers: [{ url: catalog.prefix, description: 'this server' }],
         tags: catalog.tags,
         components: { securitySchemes: catalog.securitySchemes as never },
@@ -91,7 +92,11 @@ export function catalogPlugin(catalog: Catalog): FastifyPluginAsync {
       },
       refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `Model${i}`) },
       // Documented paths are relative to the catalog's server address.
-      transform: ({ schema, url }) => ({ schema: schema as never, url: url.slice(catalog.prefix.length) || '/' }),
+      transform: ({ schema, url }) => ({
+        schema: (schema.summary ? { ...schema, operationId: operationIdOf(String(schema.summary)) } : schema) as never,
+        url: url.slice(catalog.prefix.length) || '/',
+      }),
+      transformObject: (document) => withoutOwnKeywords('openapiObject' in document ? document.openapiObject : document.swaggerObject),
     });
     // The reference pages are public: their routes (the UI's own among them) say so.
     await scope.register(async (docs) => {

@@ -25,6 +25,17 @@ describe('shared HTTP behaviour', () => {
     expect(outside.json()).toEqual({ errors: ['Not found'] });
   });
 
+  it('takes a body-less DELETE or POST sent with a JSON content type as having no body', async () => {
+    const json = { 'content-type': 'application/json' };
+    const space = await h.request({ method: 'POST', url: '/api/admin/content/spaces', payload: { uid: 'empty-body', name: 'Empty', default_locale: 'en', locales: ['en'] } });
+    expect(space.statusCode, space.body).toBe(201);
+    const removed = await h.request({ method: 'DELETE', url: '/api/admin/content/spaces/empty-body', headers: json, payload: '' });
+    expect(removed.statusCode, removed.body).toBe(204);
+    const needsBody = await h.request({ method: 'POST', url: '/api/admin/content/spaces', headers: json, payload: ' ' });
+    expect(needsBody.statusCode).toBe(422);
+    expect(needsBody.json().code).toBe('ATR_INVALID');
+  });
+
   it('refuses malformed JSON with 400 and a clear message', async () => {
     const res = await h.request({
       method: 'POST', url: '/api/admin/team_members', headers: { 'content-type': 'application/json' }, payload: '{"email": ',

@@ -50,12 +50,15 @@ export function operationsOf(catalog: string, prefix: string, document: Schema):
         catalog, prefix, method: method.toUpperCase(), path, responses,
         parameters: operation.parameters ?? [],
         body: bodyType ? { type: bodyType, schema: bodyContent.schema, required: Boolean(operation.requestBody.required) } : undefined,
-        secured: ((operation.security ?? document.security ?? []) as unknown[]).length > 0,
+        // A requirement `{}` among the alternatives makes the credential optional (OpenAPI 3.1, Security Requirement Object).
+        secured: securedBy((operation.security ?? document.security ?? []) as object[]),
       });
     }
   }
   return operations;
 }
+
+const securedBy = (requirements: object[]) => requirements.length > 0 && requirements.every((r) => Object.keys(r).length > 0);
 
 /** Each byte as a URL carries it: letters, digits, `_~-` as themselves, every other byte escaped. */
 const ENCODED_BYTES = Array.from({ length: 256 }, (_, byte) => (/[A-Za-z0-9_~-]/.test(String.fromCharCode(byte))

@@ -2,7 +2,7 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Context } from '../../context.js';
 import { forbidden, noSessionToEnd, unsupportedMediaType } from '../../errors/index.js';
-import { useModels } from '../../http/models.js';
+import { ref, useModels } from '../../http/models.js';
 import { failures, NoContent } from '../../http/responses.js';
 import { ADMIN_SESSION_COOKIE, adminOf } from '../guard.js';
 import { EffectivePermissionsModel, SessionInput, SessionModel, TeamMemberModel } from '../schema.js';
@@ -38,7 +38,7 @@ export function sessionRoutes(ctx: Context): FastifyPluginAsync {
           + 'Ten failed sign-ins lock the member for 15 minutes (429, with `Retry-After` in seconds). JSON only (415 for a form post), and 403 when the browser says '
           + 'the request comes from another site (`Sec-Fetch-Site`), so that no other site can sign a browser in to its own account.',
         body: SessionInput,
-        response: { 200: SessionModel, ...failures(401, 403, 415, 422, 429) },
+        response: { 200: ref(SessionModel), ...failures(401, 403, 415, 422, 429) },
       },
       preValidation: refuseCrossSiteSignIn,
     }, async (request, reply) => {
@@ -58,7 +58,7 @@ export function sessionRoutes(ctx: Context): FastifyPluginAsync {
         tags, summary: 'Current team member',
         description: 'The team member behind the credential of this request (session cookie or access token), what it may do '
           + '(`permissions`), and for a session its `csrf_token` (the same as at sign-in, so a reloaded page gets it back) and `expires_at`.',
-        response: { 200: SessionModel, ...failures(401) },
+        response: { 200: ref(SessionModel), ...failures(401) },
       },
     }, async (request) => {
       const principal = adminOf(request);

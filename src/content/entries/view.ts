@@ -48,13 +48,8 @@ export const EntryFieldsModel = Type.Object({}, {
     + 'entries: an array of {"uuid"}.',
 });
 
-export const EntryModel = Type.Object({
-  meta: Type.Unsafe<Static<typeof EntryMetaModel>>({ $ref: 'ContentEntryMeta#' }),
-  fields: Type.Unsafe<Record<string, unknown>>({ $ref: 'ContentEntryFields#' }),
-}, { $id: 'ContentEntry', description: 'An entry version: one locale of an entry, as a draft or as published' });
-
 /** The models an entry's schema refers to, to register (`useModels`) in each catalog that shows entries. */
-export const ENTRY_MODELS = [EntryMetaModel, EntryFieldsModel, EntryModel];
+export const ENTRY_MODELS = [EntryMetaModel, EntryFieldsModel];
 
 export type EntryMeta = Static<typeof EntryMetaModel>;
 export type EntryBody = { meta: EntryMeta; fields: Record<string, unknown> };

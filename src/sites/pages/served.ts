@@ -121,6 +121,12 @@ function logoutPage(ctx: Context, request: FastifyRequest, reply: FastifyReply, 
 <form method="post" action="/sites/${escapeHtml(site.uid)}/logout"><input type="hidden" name="${CSRF_FIELD}" value="${token}"><button type="submit">Sign out</button></form></main></body></html>`);
 }
 
+/** The scheme and host the site's absolute addresses start with: its own domain when asked on it. */
+function originOf(ctx: Context, request: FastifyRequest, site: ServedSite): string {
+  const base = new URL(ctx.config.baseUrl);
+  return onOwnDomain(request, site) ? `${base.protocol}//${site.customDomain}` : base.origin;
+}
+
 /** Any address of a site: its files, sitemap, robots.txt, previews, sign-out page, and pages. */
 async function serveSite(ctx: Context, request: FastifyRequest, reply: FastifyReply, site: ServedSite, path: string) {
   if (path.startsWith('/_preview/')) return preview(ctx, request, reply, site, path.slice('/_preview/'.length));
@@ -131,13 +137,11 @@ async function serveSite(ctx: Context, request: FastifyRequest, reply: FastifyRe
   }
   const version = await compiledVersion(ctx, site);
   if (!version) return plain(reply, 404, 'Page not found');
-  const base = new URL(ctx.config.baseUrl);
-  const origin = site.customDomain && hostOf(request) === site.customDomain ? `${base.protocol}//${site.customDomain}` : base.origin;
   if (path === '/robots.txt') {
     return reply.header('content-type', 'text/plain; charset=utf-8').header('cache-control', PUBLIC_CACHE)
-      .send(`User-agent: *\nAllow: /\nSitemap: ${origin}${rootOf(request, site)}/sitemap.xml\n`);
+      .send(`User-agent: *\nAllow: /\nSitemap: ${originOf(ctx, request, site)}${rootOf(request, site)}/sitemap.xml\n`);
   }
-  if (path === '/sitemap.xml') return sitemap(request, reply, site, version, origin);
+  if (path === '/sitemap.xml') return sitemap(request, reply, site, version, originOf(ctx, request, site));
   if (path.startsWith('/_assets/')) {
     const file = version.file(path.slice('/_assets/'.length));
     if (!file) return plain(reply, 404, 'Page not found');

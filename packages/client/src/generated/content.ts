@@ -12,133 +12,7 @@ export interface paths {
          * List published entries of a content type
          * @description Filters: `meta.tags=x`, `meta.tags[in][]=a&meta.tags[in][]=b`, `meta.tags[nin][]`, `meta.tags[has][]` (all of them), `meta.category=path` (the path and every path below it: `news` matches `news/sports`), `meta.name`, `meta.slug`, `meta.uuid`, `meta.created_at[lt]=...` and the other meta dates (a date YYYY-MM-DD means midnight UTC), and `fields.<name>=v` with `[gt] [lt] [gte] [lte] [ne] [in][] [nin][] [has][] [search] [exists]`, each value cast to the field's type (numbers compare as numbers, dates as dates YYYY-MM-DD, booleans as true/false). An entry without the value matches no comparison on it (`[ne]` included); `[exists]=false` finds it. `locale`, `fallback_locale`, `fields=<JSONPath>`, `include=1|2`, `sort_by`, `order`, `page`, `per_page` (at most 100). Answers carry a strong ETag (a hash of the body) and `Cache-Control: public, no-cache` (`private, no-cache` when a delivery token was sent: what it shows is the token holder's, never kept by a shared cache); a request whose `If-None-Match` holds it gets 304 without a body. Private entries are shown only with a delivery token (header `Delivery-Token` or query `delivery_token`, from the customers API) whose segments include one of the entry's.
          */
-        get: {
-            parameters: {
-                query?: {
-                    /**
-                     * @description Page number, from 1 (default 1)
-                     * @example 1
-                     */
-                    page?: string;
-                    /**
-                     * @description Items per page (default 10, at most 100; larger values are cut)
-                     * @example 10
-                     */
-                    per_page?: string;
-                    /** @description `meta.published_at` (default), `meta.created_at`, `meta.updated_at`, `meta.name`, or `fields.<name>` of a sortable field */
-                    sort_by?: string;
-                    /** @description `asc` or `desc` (default desc for dates, asc for names and fields) */
-                    order?: string;
-                    /** @description One of the space's locales (default: its default locale) */
-                    locale?: string;
-                    /** @description The locale whose version is answered where an entry has none in `locale` */
-                    fallback_locale?: string;
-                    /**
-                     * @description A JSONPath each entry is trimmed to, such as `$.fields.title` or `$.meta[uuid,name]`; script expressions are refused
-                     * @example $.fields
-                     */
-                    fields?: string;
-                    /**
-                     * @description 0 (default), 1 or 2: depth of referenced entries and assets embedded
-                     * @example 1
-                     */
-                    include?: string;
-                    /** @description A delivery token, when the Delivery-Token header cannot be sent */
-                    delivery_token?: string;
-                };
-                header?: never;
-                path: {
-                    space_uid: string;
-                    type_uid: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description A page of published entries */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["DeliveredList"];
-                    };
-                };
-                /** @description Not modified: the entity matching If-None-Match is still current (ETag header, no body) */
-                304: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description The query cannot be answered (`error.query`), or the URL is malformed (`errors`) */
-                400: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_CONTENT_QUERY" | "ATR_INVALID_JSON";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ContentQueryError"] | components["schemas"]["Error"];
-                    };
-                };
-                /** @description The delivery token is not valid or has expired */
-                401: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_DELIVERY_TOKEN_INVALID";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["DeliveryTokenError"];
-                    };
-                };
-                /** @description No such space, content type, or published entry visible to this reader */
-                404: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_NOT_FOUND";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A path parameter is longer than any this server accepts */
-                414: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The input is not valid; `details` names each attribute */
-                422: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_FILE_REFUSED" | "ATR_INVALID";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
-                503: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        get: operations["listPublishedEntriesOfAContentType"];
         put?: never;
         post?: never;
         delete?: never;
@@ -158,120 +32,7 @@ export interface paths {
          * Show one published entry
          * @description Takes `locale`, `fallback_locale`, `fields=<JSONPath>` and `include` as the list does. Answers carry a strong ETag (a hash of the body) and `Cache-Control: public, no-cache` (`private, no-cache` when a delivery token was sent: what it shows is the token holder's, never kept by a shared cache); a request whose `If-None-Match` holds it gets 304 without a body. Private entries are shown only with a delivery token (header `Delivery-Token` or query `delivery_token`, from the customers API) whose segments include one of the entry's.
          */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description One of the space's locales (default: its default locale) */
-                    locale?: string;
-                    /** @description The locale whose version is answered where an entry has none in `locale` */
-                    fallback_locale?: string;
-                    /**
-                     * @description A JSONPath each entry is trimmed to, such as `$.fields.title` or `$.meta[uuid,name]`; script expressions are refused
-                     * @example $.fields
-                     */
-                    fields?: string;
-                    /**
-                     * @description 0 (default), 1 or 2: depth of referenced entries and assets embedded
-                     * @example 1
-                     */
-                    include?: string;
-                    /** @description A delivery token, when the Delivery-Token header cannot be sent */
-                    delivery_token?: string;
-                };
-                header?: never;
-                path: {
-                    space_uid: string;
-                    type_uid: string;
-                    uuid: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description A published entry. Every part is present unless `fields=<JSONPath>` trimmed it away; with `include`, reference fields hold the entries and assets they name instead of their uuids. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["DeliveredEntry"];
-                    };
-                };
-                /** @description Not modified: the entity matching If-None-Match is still current (ETag header, no body) */
-                304: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description The query cannot be answered (`error.query`), or the URL is malformed (`errors`) */
-                400: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_CONTENT_QUERY" | "ATR_INVALID_JSON";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ContentQueryError"] | components["schemas"]["Error"];
-                    };
-                };
-                /** @description The delivery token is not valid or has expired */
-                401: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_DELIVERY_TOKEN_INVALID";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["DeliveryTokenError"];
-                    };
-                };
-                /** @description No such space, content type, or published entry visible to this reader */
-                404: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_NOT_FOUND";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A path parameter is longer than any this server accepts */
-                414: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The input is not valid; `details` names each attribute */
-                422: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_FILE_REFUSED" | "ATR_INVALID";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
-                503: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        get: operations["showOnePublishedEntry"];
         put?: never;
         post?: never;
         delete?: never;
@@ -291,75 +52,7 @@ export interface paths {
          * JSON Schema of a content type's entries
          * @description Turn it into TypeScript types with `npm run content:types -- <space> <type>`.
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description The space's uid */
-                    space_uid: string;
-                    /** @description The content type's uid */
-                    type_uid: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description A JSON Schema (draft 2020-12, with `$schema` and `$id`) of an entry `{meta, fields}` as the content API answers it without `include`. Every field of the type is in `fields`; one that is not required may be null. text and rich_text (Markdown): string; integer: integer; decimal: number; boolean; date: string, a date (`2026-01-15`) or a date-time; dropdown: one of its options; checkbox: an array of its options; location: `{lat, lon}`; asset and entry: `{"uuid"}`; entries: an array of `{"uuid"}`. */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ContentTypeSchema"];
-                    };
-                };
-                /** @description The request is malformed */
-                400: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_CONTENT_QUERY" | "ATR_INVALID_JSON";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The resource does not exist */
-                404: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_NOT_FOUND";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A path parameter is longer than any this server accepts */
-                414: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
-                503: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        get: operations["jsonSchemaOfAContentTypesEntries"];
         put?: never;
         post?: never;
         delete?: never;
@@ -379,77 +72,7 @@ export interface paths {
          * Download an asset
          * @description The `url` of an asset: its file, as the media type its content was checked to be at upload, with `Cache-Control: public, max-age=31536000, immutable` (an asset never changes at its URL), `X-Content-Type-Options: nosniff`, a sandboxing Content-Security-Policy and `Content-Disposition` inline for images, attachment for every other file. No credential needed.
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description The space's uid */
-                    space_uid: string;
-                    /** @description The asset's uuid */
-                    uuid: string;
-                    /** @description The asset's file name, as its URL has it */
-                    file_name: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The file, of the media type its content was checked to be at upload */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/octet-stream": string;
-                    };
-                };
-                /** @description The request is malformed */
-                400: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_CONTENT_QUERY" | "ATR_INVALID_JSON";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The resource does not exist */
-                404: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_NOT_FOUND";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A path parameter is longer than any this server accepts */
-                414: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
-                503: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        get: operations["downloadAnAsset"];
         put?: never;
         post?: never;
         delete?: never;
@@ -469,86 +92,7 @@ export interface paths {
          * Show a published menu
          * @description As the published version has it, labels in `locale` (default: the site's default locale; a missing label falls back to it). Items whose page is gone are left out. Page addresses are under `/sites/{site_uid}`.
          */
-        get: {
-            parameters: {
-                query?: {
-                    locale?: string;
-                };
-                header?: never;
-                path: {
-                    site_uid: string;
-                    menu_uid: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description A menu of the published version, in one locale */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["PublishedMenu"];
-                    };
-                };
-                /** @description The request is malformed */
-                400: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_CONTENT_QUERY" | "ATR_INVALID_JSON";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The resource does not exist */
-                404: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_NOT_FOUND";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A path parameter is longer than any this server accepts */
-                414: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The input is not valid; `details` names each attribute */
-                422: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_FILE_REFUSED" | "ATR_INVALID";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
-                503: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        get: operations["showAPublishedMenu"];
         put?: never;
         post?: never;
         delete?: never;
@@ -568,95 +112,7 @@ export interface paths {
          * Show a public form
          * @description Its fields, steps and labels (every locale), with a single-use form token to send back with the response. A closed or full form: 410.
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description The form's uid */
-                    form_uid: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description A form as a front end renders it, with a form token */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["PublicForm"];
-                    };
-                };
-                /** @description The request is malformed */
-                400: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_CONTENT_QUERY" | "ATR_INVALID_JSON";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The resource does not exist */
-                404: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_NOT_FOUND";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The resource no longer takes this request (a closed or full form, a used or expired invitation) */
-                410: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_FORM_CLOSED" | "ATR_FORM_FULL";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A path parameter is longer than any this server accepts */
-                414: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The input is not valid; `details` names each attribute */
-                422: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_FILE_REFUSED" | "ATR_INVALID";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
-                503: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        get: operations["showAPublicForm"];
         put?: never;
         post?: never;
         delete?: never;
@@ -678,141 +134,7 @@ export interface paths {
          * Answer a public form
          * @description JSON: `answers` by field name, `token` from the definition, the honeypot field (named in the definition) empty or absent. File fields are answered on the hosted page only. A response caught as spam (the honeypot field filled, a missing, foreign or replayed token, sent sooner than the form's minimum fill time) is stored as spam and answered exactly like a real one. Every submission, caught ones too, counts toward the per-address limit (429 past it). Missing or malformed answers: 422 with one error per field name, in the response's language. A closed or full form: 410.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description The form's uid */
-                    form_uid: string;
-                };
-                cookie?: never;
-            };
-            /** @description The answers by field name, the form token and the honeypot field (empty) */
-            requestBody: {
-                content: {
-                    "application/json": {
-                        token?: string;
-                        answers: {
-                            [key: string]: unknown;
-                        };
-                        locale?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            responses: {
-                /** @description The same for every response the form takes (a caught one too): no id */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FormAccepted"];
-                    };
-                };
-                /** @description The request is malformed */
-                400: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_CONTENT_QUERY" | "ATR_INVALID_JSON";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The resource does not exist */
-                404: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_NOT_FOUND";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The resource no longer takes this request (a closed or full form, a used or expired invitation) */
-                410: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_FORM_CLOSED" | "ATR_FORM_FULL";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is too large */
-                413: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_PAYLOAD_TOO_LARGE";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A path parameter is longer than any this server accepts */
-                414: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is not of a media type this operation takes */
-                415: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_UNSUPPORTED_MEDIA_TYPE";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The input is not valid; `details` names each attribute */
-                422: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_FILE_REFUSED" | "ATR_INVALID";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Too many attempts */
-                429: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_FORM_RATE_LIMITED";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
-                503: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        post: operations["answerAPublicForm"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1010,4 +332,690 @@ export interface components {
     pathItems: never;
 }
 export type $defs = Record<string, never>;
-export type operations = Record<string, never>;
+export interface operations {
+    listPublishedEntriesOfAContentType: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page number, from 1 (default 1)
+                 * @example 1
+                 */
+                page?: string;
+                /**
+                 * @description Items per page (default 10, at most 100; larger values are cut)
+                 * @example 10
+                 */
+                per_page?: string;
+                /** @description `meta.published_at` (default), `meta.created_at`, `meta.updated_at`, `meta.name`, or `fields.<name>` of a sortable field */
+                sort_by?: string;
+                /** @description `asc` or `desc` (default desc for dates, asc for names and fields) */
+                order?: string;
+                /** @description One of the space's locales (default: its default locale) */
+                locale?: string;
+                /** @description The locale whose version is answered where an entry has none in `locale` */
+                fallback_locale?: string;
+                /**
+                 * @description A JSONPath each entry is trimmed to, such as `$.fields.title` or `$.meta[uuid,name]`; script expressions are refused
+                 * @example $.fields
+                 */
+                fields?: string;
+                /**
+                 * @description 0 (default), 1 or 2: depth of referenced entries and assets embedded
+                 * @example 1
+                 */
+                include?: string;
+                /** @description A delivery token, when the Delivery-Token header cannot be sent */
+                delivery_token?: string;
+            };
+            header?: never;
+            path: {
+                space_uid: string;
+                type_uid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of published entries */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeliveredList"];
+                };
+            };
+            /** @description Not modified: the entity matching If-None-Match is still current (ETag header, no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The query cannot be answered (`error.query`), or the URL is malformed (`errors`) */
+            400: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_CONTENT_QUERY" | "ATR_INVALID_JSON";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContentQueryError"] | components["schemas"]["Error"];
+                };
+            };
+            /** @description The delivery token is not valid or has expired */
+            401: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_DELIVERY_TOKEN_INVALID";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeliveryTokenError"];
+                };
+            };
+            /** @description No such space, content type, or published entry visible to this reader */
+            404: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_NOT_FOUND";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A path parameter is longer than any this server accepts */
+            414: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The input is not valid; `details` names each attribute */
+            422: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_FILE_REFUSED" | "ATR_INVALID";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    showOnePublishedEntry: {
+        parameters: {
+            query?: {
+                /** @description One of the space's locales (default: its default locale) */
+                locale?: string;
+                /** @description The locale whose version is answered where an entry has none in `locale` */
+                fallback_locale?: string;
+                /**
+                 * @description A JSONPath each entry is trimmed to, such as `$.fields.title` or `$.meta[uuid,name]`; script expressions are refused
+                 * @example $.fields
+                 */
+                fields?: string;
+                /**
+                 * @description 0 (default), 1 or 2: depth of referenced entries and assets embedded
+                 * @example 1
+                 */
+                include?: string;
+                /** @description A delivery token, when the Delivery-Token header cannot be sent */
+                delivery_token?: string;
+            };
+            header?: never;
+            path: {
+                space_uid: string;
+                type_uid: string;
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A published entry. Every part is present unless `fields=<JSONPath>` trimmed it away; with `include`, reference fields hold the entries and assets they name instead of their uuids. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeliveredEntry"];
+                };
+            };
+            /** @description Not modified: the entity matching If-None-Match is still current (ETag header, no body) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The query cannot be answered (`error.query`), or the URL is malformed (`errors`) */
+            400: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_CONTENT_QUERY" | "ATR_INVALID_JSON";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContentQueryError"] | components["schemas"]["Error"];
+                };
+            };
+            /** @description The delivery token is not valid or has expired */
+            401: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_DELIVERY_TOKEN_INVALID";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeliveryTokenError"];
+                };
+            };
+            /** @description No such space, content type, or published entry visible to this reader */
+            404: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_NOT_FOUND";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A path parameter is longer than any this server accepts */
+            414: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The input is not valid; `details` names each attribute */
+            422: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_FILE_REFUSED" | "ATR_INVALID";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    jsonSchemaOfAContentTypesEntries: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The space's uid */
+                space_uid: string;
+                /** @description The content type's uid */
+                type_uid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A JSON Schema (draft 2020-12, with `$schema` and `$id`) of an entry `{meta, fields}` as the content API answers it without `include`. Every field of the type is in `fields`; one that is not required may be null. text and rich_text (Markdown): string; integer: integer; decimal: number; boolean; date: string, a date (`2026-01-15`) or a date-time; dropdown: one of its options; checkbox: an array of its options; location: `{lat, lon}`; asset and entry: `{"uuid"}`; entries: an array of `{"uuid"}`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContentTypeSchema"];
+                };
+            };
+            /** @description The request is malformed */
+            400: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_CONTENT_QUERY" | "ATR_INVALID_JSON";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist */
+            404: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_NOT_FOUND";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A path parameter is longer than any this server accepts */
+            414: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    downloadAnAsset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The space's uid */
+                space_uid: string;
+                /** @description The asset's uuid */
+                uuid: string;
+                /** @description The asset's file name, as its URL has it */
+                file_name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file, of the media type its content was checked to be at upload */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
+            /** @description The request is malformed */
+            400: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_CONTENT_QUERY" | "ATR_INVALID_JSON";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist */
+            404: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_NOT_FOUND";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A path parameter is longer than any this server accepts */
+            414: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    showAPublishedMenu: {
+        parameters: {
+            query?: {
+                locale?: string;
+            };
+            header?: never;
+            path: {
+                site_uid: string;
+                menu_uid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A menu of the published version, in one locale */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublishedMenu"];
+                };
+            };
+            /** @description The request is malformed */
+            400: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_CONTENT_QUERY" | "ATR_INVALID_JSON";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist */
+            404: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_NOT_FOUND";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A path parameter is longer than any this server accepts */
+            414: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The input is not valid; `details` names each attribute */
+            422: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_FILE_REFUSED" | "ATR_INVALID";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    showAPublicForm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The form's uid */
+                form_uid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A form as a front end renders it, with a form token */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicForm"];
+                };
+            };
+            /** @description The request is malformed */
+            400: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_CONTENT_QUERY" | "ATR_INVALID_JSON";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist */
+            404: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_NOT_FOUND";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource no longer takes this request (a closed or full form, a used or expired invitation) */
+            410: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_FORM_CLOSED" | "ATR_FORM_FULL";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A path parameter is longer than any this server accepts */
+            414: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The input is not valid; `details` names each attribute */
+            422: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_FILE_REFUSED" | "ATR_INVALID";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    answerAPublicForm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The form's uid */
+                form_uid: string;
+            };
+            cookie?: never;
+        };
+        /** @description The answers by field name, the form token and the honeypot field (empty) */
+        requestBody: {
+            content: {
+                "application/json": {
+                    token?: string;
+                    answers: {
+                        [key: string]: unknown;
+                    };
+                    locale?: string;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description The same for every response the form takes (a caught one too): no id */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FormAccepted"];
+                };
+            };
+            /** @description The request is malformed */
+            400: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_CONTENT_QUERY" | "ATR_INVALID_JSON";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist */
+            404: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_NOT_FOUND";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource no longer takes this request (a closed or full form, a used or expired invitation) */
+            410: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_FORM_CLOSED" | "ATR_FORM_FULL";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_PAYLOAD_TOO_LARGE";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A path parameter is longer than any this server accepts */
+            414: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type this operation takes */
+            415: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_UNSUPPORTED_MEDIA_TYPE";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The input is not valid; `details` names each attribute */
+            422: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_FILE_REFUSED" | "ATR_INVALID";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts */
+            429: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_FORM_RATE_LIMITED";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+}

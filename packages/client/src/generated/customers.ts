@@ -12,234 +12,12 @@ export interface paths {
          * The signed-in user
          * @description The user behind the credential, with the custom fields visible to users. `delegated_token` is the identity provider's access token when the realm shows delegation information and the user signed in through the provider; null otherwise.
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The signed-in realm user (spec 2.7) */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Me"];
-                    };
-                };
-                /** @description The request is malformed */
-                400: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Told apart by the key inside `error` */
-                401: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_GRANT_EXPIRED" | "ATR_USER_SESSION";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["UserSessionError"] | components["schemas"]["GrantExpiredError"];
-                    };
-                };
-                /** @description Unknown or inactive realm */
-                404: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_ATTACHMENT_NOT_FOUND" | "ATR_FILE_QUESTION_NOT_FOUND" | "ATR_FORM_NOT_FOUND" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND" | "ATR_NOTIFICATION_NOT_FOUND" | "ATR_REALM_NOT_FOUND" | "ATR_SUBMISSION_NOT_FOUND";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["RealmNotFound"];
-                    };
-                };
-                /** @description A path parameter is longer than any this server accepts */
-                414: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
-                503: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        get: operations["theSignedInUser"];
         /**
          * Change the signed-in user's profile
          * @description Names, username, email and custom field values. Custom fields not both visible and editable by users are dropped silently (the answer is still 200, the other attributes are saved, those fields keep their value). Invalid values of the other attributes answer 422 naming each. Read-only attributes of GET /me may be sent back and are ignored. An email different from the current one is checked (422 when invalid or taken) but not changed at once: a one-time link valid 24 hours is mailed to the new address and a notice to the current one; the change is made when the link is used (realm page email_change/{token}), so the answer, and GET /me until then, show the current email. At most 5 such requests a user an hour (429 past them, nothing written).
          */
-        put: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        first_name?: string;
-                        last_name?: string;
-                        second_last_name?: string;
-                        /** @description Unique in the realm regardless of case */
-                        username?: string | null;
-                        /** @description The language of the user's mails (en, es); null: the realm's default language */
-                        locale?: string | null;
-                        /** @description Unique in the realm regardless of case; a change is pending until the link mailed to the new address is used */
-                        email?: string;
-                        /** @description Values by key. Fields not both visible and editable by users, and unknown keys, are dropped silently and keep their value. */
-                        custom_fields?: {
-                            key: string;
-                            /** @description text and paragraph: a string; number: a number; date: YYYY-MM-DD; checkbox: true or false; dropdown and choice: one of the options; null clears */
-                            value: string | number | boolean | null;
-                        }[];
-                        /** @description Read only: accepted so that a client may send back what it read, and ignored */
-                        id?: unknown;
-                        /** @description Read only: accepted so that a client may send back what it read, and ignored */
-                        name?: unknown;
-                        /** @description Read only: accepted so that a client may send back what it read, and ignored */
-                        external_id?: unknown;
-                        /** @description Read only: accepted so that a client may send back what it read, and ignored */
-                        avatar?: unknown;
-                        /** @description Read only: accepted so that a client may send back what it read, and ignored */
-                        delegated_token?: unknown;
-                    };
-                };
-            };
-            responses: {
-                /** @description The signed-in realm user (spec 2.7) */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Me"];
-                    };
-                };
-                /** @description The request is malformed */
-                400: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Told apart by the key inside `error` */
-                401: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_GRANT_EXPIRED" | "ATR_USER_SESSION";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["UserSessionError"] | components["schemas"]["GrantExpiredError"];
-                    };
-                };
-                /** @description Unknown or inactive realm */
-                404: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_ATTACHMENT_NOT_FOUND" | "ATR_FILE_QUESTION_NOT_FOUND" | "ATR_FORM_NOT_FOUND" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND" | "ATR_NOTIFICATION_NOT_FOUND" | "ATR_REALM_NOT_FOUND" | "ATR_SUBMISSION_NOT_FOUND";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["RealmNotFound"];
-                    };
-                };
-                /** @description The request body is too large */
-                413: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_PAYLOAD_TOO_LARGE";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A path parameter is longer than any this server accepts */
-                414: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is not of a media type this operation takes */
-                415: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_UNSUPPORTED_MEDIA_TYPE";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The input is not valid; `details` names each attribute */
-                422: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_TASK_NOT_YOURS";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Too many attempts */
-                429: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_FORM_RATE_LIMITED" | "ATR_OTP_ATTEMPTS_EXCEEDED";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
-                503: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        put: operations["changeTheSignedInUsersProfile"];
         post?: never;
         delete?: never;
         options?: never;
@@ -258,101 +36,7 @@ export interface paths {
          * The signed-in user's business events
          * @description Only the user's own events, newest first by default. `title` is the event type's name in the language `Accept-Language` prefers among English (the default) and Spanish (weights honoured, `es-MX` counts as Spanish), and empty for events of custom types; `description` names the realm. `per_page` is at most 100.
          */
-        get: {
-            parameters: {
-                query?: {
-                    /**
-                     * @description Page number, from 1 (default 1)
-                     * @example 1
-                     */
-                    page?: string;
-                    /**
-                     * @description Items per page (default 10, at most 100; larger values are cut)
-                     * @example 10
-                     */
-                    per_page?: string;
-                    /** @description `created_at` (default) or `type`; any other value sorts by `created_at` */
-                    sort_by?: string;
-                    /** @description `asc` or `desc` (default); any other value is `desc` */
-                    order?: string;
-                    /** @description Present with any value, even empty: leaves out the events recorded while an admin impersonated the user */
-                    not_impersonated?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            events: components["schemas"]["UserEvent"][];
-                            meta: components["schemas"]["Meta"];
-                        };
-                    };
-                };
-                /** @description The request is malformed */
-                400: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Told apart by the key inside `error` */
-                401: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_GRANT_EXPIRED" | "ATR_USER_SESSION";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["UserSessionError"] | components["schemas"]["GrantExpiredError"];
-                    };
-                };
-                /** @description Unknown or inactive realm */
-                404: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_ATTACHMENT_NOT_FOUND" | "ATR_FILE_QUESTION_NOT_FOUND" | "ATR_FORM_NOT_FOUND" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND" | "ATR_NOTIFICATION_NOT_FOUND" | "ATR_REALM_NOT_FOUND" | "ATR_SUBMISSION_NOT_FOUND";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["RealmNotFound"];
-                    };
-                };
-                /** @description A path parameter is longer than any this server accepts */
-                414: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
-                503: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        get: operations["theSignedInUsersBusinessEvents"];
         put?: never;
         post?: never;
         delete?: never;
@@ -374,134 +58,7 @@ export interface paths {
          * Check a one-time code
          * @description Needs no credential. Checks the code last sent to the user the identifier (email or username) names, by the realm page otp_login; the right unexpired code answers 200 `{}` and is used up. A wrong or expired code, a code that is not 6 digits and an identifier naming no active user all answer 409 alike. After five failures every check answers 429, even with the right code, until a new code is requested. After twenty failures within 24 hours of the first, every check answers 429 with `Retry-After`, whatever the code, until those 24 hours have passed or the user's password is reset. The failures are counted per user together with those of the otp_code page (the same code), apart from password failures.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description The user's email or username */
-                        identifier: string;
-                        /** @description The 6-digit code; any other text is a wrong code (409) */
-                        code: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description The code was right; it is used up */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": Record<string, never>;
-                    };
-                };
-                /** @description The request is malformed */
-                400: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Unknown or inactive realm */
-                404: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_ATTACHMENT_NOT_FOUND" | "ATR_FILE_QUESTION_NOT_FOUND" | "ATR_FORM_NOT_FOUND" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND" | "ATR_NOTIFICATION_NOT_FOUND" | "ATR_REALM_NOT_FOUND" | "ATR_SUBMISSION_NOT_FOUND";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["RealmNotFound"];
-                    };
-                };
-                /** @description The request conflicts with the current state */
-                409: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_OTP_CODE_INVALID" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is too large */
-                413: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_PAYLOAD_TOO_LARGE";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A path parameter is longer than any this server accepts */
-                414: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is not of a media type this operation takes */
-                415: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_UNSUPPORTED_MEDIA_TYPE";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The input is not valid; `details` names each attribute */
-                422: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_TASK_NOT_YOURS";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Too many attempts */
-                429: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_FORM_RATE_LIMITED" | "ATR_OTP_ATTEMPTS_EXCEEDED";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
-                503: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        post: operations["checkAOneTimeCode"];
         delete?: never;
         options?: never;
         head?: never;
@@ -519,92 +76,7 @@ export interface paths {
          * The signed-in user's notifications
          * @description Unread first, then newest first; `unread_count` counts every unread notification of the user, not only this page's.
          */
-        get: {
-            parameters: {
-                query?: {
-                    /**
-                     * @description Page number, from 1 (default 1)
-                     * @example 1
-                     */
-                    page?: string;
-                    /**
-                     * @description Items per page (default 10, at most 100; larger values are cut)
-                     * @example 10
-                     */
-                    per_page?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description A page of a realm user's notifications */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Inbox"];
-                    };
-                };
-                /** @description The request is malformed */
-                400: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Told apart by the key inside `error` */
-                401: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_GRANT_EXPIRED" | "ATR_USER_SESSION";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["UserSessionError"] | components["schemas"]["GrantExpiredError"];
-                    };
-                };
-                /** @description Unknown or inactive realm */
-                404: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_ATTACHMENT_NOT_FOUND" | "ATR_FILE_QUESTION_NOT_FOUND" | "ATR_FORM_NOT_FOUND" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND" | "ATR_NOTIFICATION_NOT_FOUND" | "ATR_REALM_NOT_FOUND" | "ATR_SUBMISSION_NOT_FOUND";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["RealmNotFound"];
-                    };
-                };
-                /** @description A path parameter is longer than any this server accepts */
-                414: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
-                503: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        get: operations["theSignedInUsersNotifications"];
         put?: never;
         post?: never;
         delete?: never;
@@ -626,117 +98,7 @@ export interface paths {
          * Open a notification
          * @description Marks it read and records the business event `notification_opened_log` (flagged as impersonated when an admin impersonates the user). Opening one already read answers it again and records nothing: the event is recorded once per notification, even under concurrent opens.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description The notification's id */
-                    id: number;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description A message in a realm user's inbox */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Notification"];
-                    };
-                };
-                /** @description The request is malformed */
-                400: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Told apart by the key inside `error` */
-                401: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_GRANT_EXPIRED" | "ATR_USER_SESSION";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["UserSessionError"] | components["schemas"]["GrantExpiredError"];
-                    };
-                };
-                /** @description Unknown or inactive realm, or no notification of the signed-in user has this id */
-                404: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_ATTACHMENT_NOT_FOUND" | "ATR_FILE_QUESTION_NOT_FOUND" | "ATR_FORM_NOT_FOUND" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND" | "ATR_NOTIFICATION_NOT_FOUND" | "ATR_REALM_NOT_FOUND" | "ATR_SUBMISSION_NOT_FOUND";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["RealmNotFound"];
-                    };
-                };
-                /** @description The request body is too large */
-                413: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_PAYLOAD_TOO_LARGE";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A path parameter is longer than any this server accepts */
-                414: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is not of a media type this operation takes */
-                415: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_UNSUPPORTED_MEDIA_TYPE";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The input is not valid; `details` names each attribute */
-                422: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_TASK_NOT_YOURS";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
-                503: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        post: operations["openANotification"];
         delete?: never;
         options?: never;
         head?: never;
@@ -756,103 +118,7 @@ export interface paths {
          * Mark every notification read
          * @description Answers how many unread notifications it marked read. No event is recorded: marking all read is not opening them, so `notification_opened_log` stays a record of notifications the user actually opened.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["OpenedAll"];
-                    };
-                };
-                /** @description The request is malformed */
-                400: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Told apart by the key inside `error` */
-                401: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_GRANT_EXPIRED" | "ATR_USER_SESSION";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["UserSessionError"] | components["schemas"]["GrantExpiredError"];
-                    };
-                };
-                /** @description Unknown or inactive realm */
-                404: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_ATTACHMENT_NOT_FOUND" | "ATR_FILE_QUESTION_NOT_FOUND" | "ATR_FORM_NOT_FOUND" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND" | "ATR_NOTIFICATION_NOT_FOUND" | "ATR_REALM_NOT_FOUND" | "ATR_SUBMISSION_NOT_FOUND";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["RealmNotFound"];
-                    };
-                };
-                /** @description The request body is too large */
-                413: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_PAYLOAD_TOO_LARGE";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A path parameter is longer than any this server accepts */
-                414: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is not of a media type this operation takes */
-                415: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_UNSUPPORTED_MEDIA_TYPE";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
-                503: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        post: operations["markEveryNotificationRead"];
         delete?: never;
         options?: never;
         head?: never;
@@ -870,81 +136,7 @@ export interface paths {
          * A Zendesk JWT for the signed-in user
          * @description Signed HS256 with the realm's Zendesk shared secret, for Zendesk's JWT single sign-on or messaging authentication. Claims: `external_id` (the user's uuid), `name`, `email`, `email_verified` (whether the user's address was proven: an activation link, a code, a reset link, an invitation, an admin, an identity provider), `scope: "user"`, `iat`, `exp` (five minutes later), `jti` (random); header `kid` is the integration's key id.
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ZendeskToken"];
-                    };
-                };
-                /** @description The request is malformed */
-                400: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Told apart by the key inside `error` */
-                401: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_GRANT_EXPIRED" | "ATR_USER_SESSION";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["UserSessionError"] | components["schemas"]["GrantExpiredError"];
-                    };
-                };
-                /** @description Unknown or inactive realm (`{}`), or a realm without a Zendesk integration (`errors`) */
-                404: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_ATTACHMENT_NOT_FOUND" | "ATR_FILE_QUESTION_NOT_FOUND" | "ATR_FORM_NOT_FOUND" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND" | "ATR_NOTIFICATION_NOT_FOUND" | "ATR_REALM_NOT_FOUND" | "ATR_SUBMISSION_NOT_FOUND";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["RealmNotFound"] | components["schemas"]["Error"];
-                    };
-                };
-                /** @description A path parameter is longer than any this server accepts */
-                414: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
-                503: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        get: operations["aZendeskJWTForTheSignedInUser"];
         put?: never;
         post?: never;
         delete?: never;
@@ -964,81 +156,7 @@ export interface paths {
          * The Zendesk single sign-on address for the signed-in user
          * @description Zendesk's JWT sign-in address carrying a fresh token (valid five minutes). Claims: `external_id` (the user's uuid), `name`, `email`, `email_verified` (whether the user's address was proven: an activation link, a code, a reset link, an invitation, an admin, an identity provider), `scope: "user"`, `iat`, `exp` (five minutes later), `jti` (random); header `kid` is the integration's key id.
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ZendeskSsoUrl"];
-                    };
-                };
-                /** @description The request is malformed */
-                400: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Told apart by the key inside `error` */
-                401: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_GRANT_EXPIRED" | "ATR_USER_SESSION";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["UserSessionError"] | components["schemas"]["GrantExpiredError"];
-                    };
-                };
-                /** @description Unknown or inactive realm (`{}`), or a realm without a Zendesk integration (`errors`) */
-                404: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_ATTACHMENT_NOT_FOUND" | "ATR_FILE_QUESTION_NOT_FOUND" | "ATR_FORM_NOT_FOUND" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND" | "ATR_NOTIFICATION_NOT_FOUND" | "ATR_REALM_NOT_FOUND" | "ATR_SUBMISSION_NOT_FOUND";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["RealmNotFound"] | components["schemas"]["Error"];
-                    };
-                };
-                /** @description A path parameter is longer than any this server accepts */
-                414: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
-                503: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        get: operations["theZendeskSingleSignOnAddressForTheSignedInUser"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1058,95 +176,7 @@ export interface paths {
          * The signed-in user's submissions
          * @description Newest first. Status, progress (share of completed tasks), the deadline texts (`due`, `due_label`, `due_status_label`: on track, due soon within 2 days, overdue), the assignee by `type`, and the tasks of the origination in order with their status; input tasks carry their questions and the answers (`fields`), pending review tasks their `content`.
          */
-        get: {
-            parameters: {
-                query?: {
-                    /**
-                     * @description Page number, from 1 (default 1)
-                     * @example 1
-                     */
-                    page?: string;
-                    /**
-                     * @description Items per page (default 10, at most 100; larger values are cut)
-                     * @example 10
-                     */
-                    per_page?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            submissions: components["schemas"]["Submission"][];
-                            meta: components["schemas"]["Meta"];
-                        };
-                    };
-                };
-                /** @description The request is malformed */
-                400: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Told apart by the key inside `error` */
-                401: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_GRANT_EXPIRED" | "ATR_USER_SESSION";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["UserSessionError"] | components["schemas"]["GrantExpiredError"];
-                    };
-                };
-                /** @description Unknown or inactive realm */
-                404: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_ATTACHMENT_NOT_FOUND" | "ATR_FILE_QUESTION_NOT_FOUND" | "ATR_FORM_NOT_FOUND" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND" | "ATR_NOTIFICATION_NOT_FOUND" | "ATR_REALM_NOT_FOUND" | "ATR_SUBMISSION_NOT_FOUND";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["RealmNotFound"];
-                    };
-                };
-                /** @description A path parameter is longer than any this server accepts */
-                414: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
-                503: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        get: operations["theSignedInUsersSubmissions"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1166,84 +196,7 @@ export interface paths {
          * A submission of the signed-in user (spec 2.9)
          * @description Status, progress (share of completed tasks), the deadline texts (`due`, `due_label`, `due_status_label`: on track, due soon within 2 days, overdue), the assignee by `type`, and the tasks of the origination in order with their status; input tasks carry their questions and the answers (`fields`), pending review tasks their `content`.
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description The submission's uuid */
-                    uuid: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Spec 2.9: a realm user's run through an origination */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Submission"];
-                    };
-                };
-                /** @description The request is malformed */
-                400: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Told apart by the key inside `error` */
-                401: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_GRANT_EXPIRED" | "ATR_USER_SESSION";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["UserSessionError"] | components["schemas"]["GrantExpiredError"];
-                    };
-                };
-                /** @description Unknown or inactive realm, or no submission of the signed-in user has this uuid */
-                404: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_ATTACHMENT_NOT_FOUND" | "ATR_FILE_QUESTION_NOT_FOUND" | "ATR_FORM_NOT_FOUND" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND" | "ATR_NOTIFICATION_NOT_FOUND" | "ATR_REALM_NOT_FOUND" | "ATR_SUBMISSION_NOT_FOUND";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["RealmNotFound"];
-                    };
-                };
-                /** @description A path parameter is longer than any this server accepts */
-                414: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
-                503: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        get: operations["aSubmissionOfTheSignedInUserSpec29"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1264,137 +217,7 @@ export interface paths {
          * Answer a task of one's submission
          * @description An input task: `fields` holds one answer per question, keyed by question id (text and choice a string, number a number, date `YYYY-MM-DD`, file the `id` of an attachment the user uploaded with POST /private_upload/answer). A confirmation task: `fields` is `{}`. The task must be the next one of the submission (409 for one done or not yet reached); the submission must be open (409 once completed or canceled); 422 names each wrong answer, or a task a reviewer completes. The first answer starts a submission not yet started; the last task completes it. Answers the submission.
          */
-        put: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    uuid: string;
-                    task_uid: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description Input task: one answer per question, keyed by question id: text and choice a string, number a number, date `YYYY-MM-DD`, file the `id` of an attachment the user uploaded. Confirmation task: `{}` */
-                        fields: {
-                            [key: string]: string | number | null;
-                        };
-                    };
-                };
-            };
-            responses: {
-                /** @description Spec 2.9: a realm user's run through an origination */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Submission"];
-                    };
-                };
-                /** @description The request is malformed */
-                400: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Told apart by the key inside `error` */
-                401: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_GRANT_EXPIRED" | "ATR_USER_SESSION";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["UserSessionError"] | components["schemas"]["GrantExpiredError"];
-                    };
-                };
-                /** @description Unknown or inactive realm, or no submission of the signed-in user has this uuid */
-                404: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_ATTACHMENT_NOT_FOUND" | "ATR_FILE_QUESTION_NOT_FOUND" | "ATR_FORM_NOT_FOUND" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND" | "ATR_NOTIFICATION_NOT_FOUND" | "ATR_REALM_NOT_FOUND" | "ATR_SUBMISSION_NOT_FOUND";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["RealmNotFound"];
-                    };
-                };
-                /** @description The request conflicts with the current state */
-                409: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_OTP_CODE_INVALID" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is too large */
-                413: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_PAYLOAD_TOO_LARGE";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A path parameter is longer than any this server accepts */
-                414: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is not of a media type this operation takes */
-                415: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_UNSUPPORTED_MEDIA_TYPE";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The input is not valid; `details` names each attribute */
-                422: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_TASK_NOT_YOURS";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
-                503: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        put: operations["answerATaskOfOnesSubmission"];
         post?: never;
         delete?: never;
         options?: never;
@@ -1415,121 +238,7 @@ export interface paths {
          * Upload a private file
          * @description multipart/form-data: `file` (required) and `question_id` (optional: the id of a file question of one of the realm's originations, 404 otherwise). The file is stored as the signed-in user's own; its `id` is the answer to the file question, its `uuid` deletes it, its `url` serves it to the user only. 422 `{"errors": [...]}`, one text per reason, each starting with the file name: no file, an extension the account does not allow (or whose content cannot be checked: pdf, jpg, png, gif, webp, doc, docx, xls, xlsx, ppt, pptx, odt, ods, odp, rtf, txt, csv), content that is not what the extension says (by its magic bytes; txt and csv must be UTF-8 text without markup; an image or a document that is also a page is refused), a file larger than the account's limit (it is cut there, never held whole). A form without a boundary or cut short answers 400, one with more than one file or too many parts 413; nothing is kept.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "multipart/form-data": {
-                        /** Format: binary */
-                        file?: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description A private file of the signed-in user, uploaded to answer a file question (spec 2.12) */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Attachment"];
-                    };
-                };
-                /** @description The request is malformed */
-                400: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Told apart by the key inside `error` */
-                401: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_GRANT_EXPIRED" | "ATR_USER_SESSION";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["UserSessionError"] | components["schemas"]["GrantExpiredError"];
-                    };
-                };
-                /** @description Unknown or inactive realm, or `question_id` names no file question of the realm */
-                404: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_ATTACHMENT_NOT_FOUND" | "ATR_FILE_QUESTION_NOT_FOUND" | "ATR_FORM_NOT_FOUND" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND" | "ATR_NOTIFICATION_NOT_FOUND" | "ATR_REALM_NOT_FOUND" | "ATR_SUBMISSION_NOT_FOUND";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["RealmNotFound"];
-                    };
-                };
-                /** @description The request body is too large */
-                413: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_PAYLOAD_TOO_LARGE";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A path parameter is longer than any this server accepts */
-                414: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is not of a media type this operation takes */
-                415: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_UNSUPPORTED_MEDIA_TYPE";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The input is not valid; `details` names each attribute */
-                422: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_TASK_NOT_YOURS";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
-                503: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        post: operations["uploadAPrivateFile"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1547,166 +256,14 @@ export interface paths {
          * Read one of the user's files
          * @description The `url` of an attachment: only its owner reads it (another user's or an unknown uuid: 404). Served with `Content-Disposition: attachment` (`inline` for images), `X-Content-Type-Options: nosniff` and a sandboxing Content-Security-Policy, as the media type its content was checked to be.
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description The attachment's uuid */
-                    uuid: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The file, of the media type its content was checked to be at upload */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/octet-stream": string;
-                    };
-                };
-                /** @description The request is malformed */
-                400: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Told apart by the key inside `error` */
-                401: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_GRANT_EXPIRED" | "ATR_USER_SESSION";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["UserSessionError"] | components["schemas"]["GrantExpiredError"];
-                    };
-                };
-                /** @description Unknown or inactive realm, or no file of the user has this uuid */
-                404: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_ATTACHMENT_NOT_FOUND" | "ATR_FILE_QUESTION_NOT_FOUND" | "ATR_FORM_NOT_FOUND" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND" | "ATR_NOTIFICATION_NOT_FOUND" | "ATR_REALM_NOT_FOUND" | "ATR_SUBMISSION_NOT_FOUND";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["RealmNotFound"];
-                    };
-                };
-                /** @description A path parameter is longer than any this server accepts */
-                414: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
-                503: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        get: operations["readOneOfTheUsersFiles"];
         put?: never;
         post?: never;
         /**
          * Delete one of the user's files
          * @description Removes the record and the stored file at once, for good; an answer that used it is left without a file. Answers 200 with an empty body. Another user's or an unknown uuid: 404.
          */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description The attachment's uuid */
-                    uuid: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Deleted: the body is empty */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description The request is malformed */
-                400: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Told apart by the key inside `error` */
-                401: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_GRANT_EXPIRED" | "ATR_USER_SESSION";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["UserSessionError"] | components["schemas"]["GrantExpiredError"];
-                    };
-                };
-                /** @description Unknown or inactive realm, or no file of the user has this uuid */
-                404: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_ATTACHMENT_NOT_FOUND" | "ATR_FILE_QUESTION_NOT_FOUND" | "ATR_FORM_NOT_FOUND" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND" | "ATR_NOTIFICATION_NOT_FOUND" | "ATR_REALM_NOT_FOUND" | "ATR_SUBMISSION_NOT_FOUND";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["RealmNotFound"];
-                    };
-                };
-                /** @description A path parameter is longer than any this server accepts */
-                414: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
-                503: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        delete: operations["deleteOneOfTheUsersFiles"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1723,81 +280,7 @@ export interface paths {
          * A delivery token for the signed-in user's private content entries
          * @description A JWT (HS256) valid one hour, carrying the realm uid and the uuids of the segments the user matches now. The content API shows a private entry to a token whose segments include one of the entry's; an expired or forged token is refused there (401).
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description A delivery token for the signed-in user's private entries, valid one hour */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["DeliveryToken"];
-                    };
-                };
-                /** @description The request is malformed */
-                400: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Told apart by the key inside `error` */
-                401: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_GRANT_EXPIRED" | "ATR_USER_SESSION";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["UserSessionError"] | components["schemas"]["GrantExpiredError"];
-                    };
-                };
-                /** @description Unknown or inactive realm */
-                404: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_ATTACHMENT_NOT_FOUND" | "ATR_FILE_QUESTION_NOT_FOUND" | "ATR_FORM_NOT_FOUND" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND" | "ATR_NOTIFICATION_NOT_FOUND" | "ATR_REALM_NOT_FOUND" | "ATR_SUBMISSION_NOT_FOUND";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["RealmNotFound"];
-                    };
-                };
-                /** @description A path parameter is longer than any this server accepts */
-                414: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
-                503: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        get: operations["aDeliveryTokenForTheSignedInUsersPrivateContentEntries"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1817,105 +300,7 @@ export interface paths {
          * Show a form of the realm's users
          * @description As the content catalog shows a public form, with a token issued to the signed-in user. A closed or full form: 410.
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    form_uid: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description A form as a front end renders it, with a form token */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["PublicForm"];
-                    };
-                };
-                /** @description The request is malformed */
-                400: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Told apart by the key inside `error` */
-                401: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_GRANT_EXPIRED" | "ATR_USER_SESSION";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["UserSessionError"] | components["schemas"]["GrantExpiredError"];
-                    };
-                };
-                /** @description Unknown or inactive realm */
-                404: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_ATTACHMENT_NOT_FOUND" | "ATR_FILE_QUESTION_NOT_FOUND" | "ATR_FORM_NOT_FOUND" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND" | "ATR_NOTIFICATION_NOT_FOUND" | "ATR_REALM_NOT_FOUND" | "ATR_SUBMISSION_NOT_FOUND";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["RealmNotFound"];
-                    };
-                };
-                /** @description The resource no longer takes this request (a closed or full form, a used or expired invitation) */
-                410: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_FORM_CLOSED" | "ATR_FORM_FULL";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A path parameter is longer than any this server accepts */
-                414: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The input is not valid; `details` names each attribute */
-                422: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_TASK_NOT_YOURS";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
-                503: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        get: operations["showAFormOfTheRealmsUsers"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1937,151 +322,7 @@ export interface paths {
          * Answer a form of the realm's users
          * @description As the public JSON door, for a form with access `realm_users`: the response carries the user and records the business event `form_response_created_log`. A response caught as spam (the honeypot field filled, a missing, foreign or replayed token, sent sooner than the form's minimum fill time) is stored as spam and answered exactly like a real one. Every submission, caught ones too, counts toward the per-address limit (429 past it). Missing or malformed answers: 422 with one error per field name, in the response's language. A closed or full form: 410.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    form_uid: string;
-                };
-                cookie?: never;
-            };
-            /** @description The answers by field name, the form token and the honeypot field (empty) */
-            requestBody: {
-                content: {
-                    "application/json": {
-                        token?: string;
-                        answers: {
-                            [key: string]: unknown;
-                        };
-                        locale?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
-                };
-            };
-            responses: {
-                /** @description The same for every response the form takes (a caught one too): no id */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FormAccepted"];
-                    };
-                };
-                /** @description The request is malformed */
-                400: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Told apart by the key inside `error` */
-                401: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_GRANT_EXPIRED" | "ATR_USER_SESSION";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["UserSessionError"] | components["schemas"]["GrantExpiredError"];
-                    };
-                };
-                /** @description Unknown or inactive realm */
-                404: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_ATTACHMENT_NOT_FOUND" | "ATR_FILE_QUESTION_NOT_FOUND" | "ATR_FORM_NOT_FOUND" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND" | "ATR_NOTIFICATION_NOT_FOUND" | "ATR_REALM_NOT_FOUND" | "ATR_SUBMISSION_NOT_FOUND";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["RealmNotFound"];
-                    };
-                };
-                /** @description The resource no longer takes this request (a closed or full form, a used or expired invitation) */
-                410: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_FORM_CLOSED" | "ATR_FORM_FULL";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is too large */
-                413: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_PAYLOAD_TOO_LARGE";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description A path parameter is longer than any this server accepts */
-                414: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is not of a media type this operation takes */
-                415: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_UNSUPPORTED_MEDIA_TYPE";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The input is not valid; `details` names each attribute */
-                422: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_TASK_NOT_YOURS";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Too many attempts */
-                429: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_FORM_RATE_LIMITED" | "ATR_OTP_ATTEMPTS_EXCEEDED";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
-                503: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        post: operations["answerAFormOfTheRealmsUsers"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2413,4 +654,1782 @@ export interface components {
     pathItems: never;
 }
 export type $defs = Record<string, never>;
-export type operations = Record<string, never>;
+export interface operations {
+    theSignedInUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The signed-in realm user (spec 2.7) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Me"];
+                };
+            };
+            /** @description The request is malformed */
+            400: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Told apart by the key inside `error` */
+            401: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_GRANT_EXPIRED" | "ATR_USER_SESSION";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserSessionError"] | components["schemas"]["GrantExpiredError"];
+                };
+            };
+            /** @description Unknown or inactive realm */
+            404: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_ATTACHMENT_NOT_FOUND" | "ATR_FILE_QUESTION_NOT_FOUND" | "ATR_FORM_NOT_FOUND" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND" | "ATR_NOTIFICATION_NOT_FOUND" | "ATR_REALM_NOT_FOUND" | "ATR_SUBMISSION_NOT_FOUND";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RealmNotFound"];
+                };
+            };
+            /** @description A path parameter is longer than any this server accepts */
+            414: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    changeTheSignedInUsersProfile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    first_name?: string;
+                    last_name?: string;
+                    second_last_name?: string;
+                    /** @description Unique in the realm regardless of case */
+                    username?: string | null;
+                    /** @description The language of the user's mails (en, es); null: the realm's default language */
+                    locale?: string | null;
+                    /** @description Unique in the realm regardless of case; a change is pending until the link mailed to the new address is used */
+                    email?: string;
+                    /** @description Values by key. Fields not both visible and editable by users, and unknown keys, are dropped silently and keep their value. */
+                    custom_fields?: {
+                        key: string;
+                        /** @description text and paragraph: a string; number: a number; date: YYYY-MM-DD; checkbox: true or false; dropdown and choice: one of the options; null clears */
+                        value: string | number | boolean | null;
+                    }[];
+                    /** @description Read only: accepted so that a client may send back what it read, and ignored */
+                    id?: unknown;
+                    /** @description Read only: accepted so that a client may send back what it read, and ignored */
+                    name?: unknown;
+                    /** @description Read only: accepted so that a client may send back what it read, and ignored */
+                    external_id?: unknown;
+                    /** @description Read only: accepted so that a client may send back what it read, and ignored */
+                    avatar?: unknown;
+                    /** @description Read only: accepted so that a client may send back what it read, and ignored */
+                    delegated_token?: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description The signed-in realm user (spec 2.7) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Me"];
+                };
+            };
+            /** @description The request is malformed */
+            400: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Told apart by the key inside `error` */
+            401: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_GRANT_EXPIRED" | "ATR_USER_SESSION";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserSessionError"] | components["schemas"]["GrantExpiredError"];
+                };
+            };
+            /** @description Unknown or inactive realm */
+            404: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_ATTACHMENT_NOT_FOUND" | "ATR_FILE_QUESTION_NOT_FOUND" | "ATR_FORM_NOT_FOUND" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND" | "ATR_NOTIFICATION_NOT_FOUND" | "ATR_REALM_NOT_FOUND" | "ATR_SUBMISSION_NOT_FOUND";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RealmNotFound"];
+                };
+            };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_PAYLOAD_TOO_LARGE";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A path parameter is longer than any this server accepts */
+            414: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type this operation takes */
+            415: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_UNSUPPORTED_MEDIA_TYPE";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The input is not valid; `details` names each attribute */
+            422: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_TASK_NOT_YOURS";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts */
+            429: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_FORM_RATE_LIMITED" | "ATR_OTP_ATTEMPTS_EXCEEDED";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    theSignedInUsersBusinessEvents: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page number, from 1 (default 1)
+                 * @example 1
+                 */
+                page?: string;
+                /**
+                 * @description Items per page (default 10, at most 100; larger values are cut)
+                 * @example 10
+                 */
+                per_page?: string;
+                /** @description `created_at` (default) or `type`; any other value sorts by `created_at` */
+                sort_by?: string;
+                /** @description `asc` or `desc` (default); any other value is `desc` */
+                order?: string;
+                /** @description Present with any value, even empty: leaves out the events recorded while an admin impersonated the user */
+                not_impersonated?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        events: components["schemas"]["UserEvent"][];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            /** @description The request is malformed */
+            400: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Told apart by the key inside `error` */
+            401: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_GRANT_EXPIRED" | "ATR_USER_SESSION";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserSessionError"] | components["schemas"]["GrantExpiredError"];
+                };
+            };
+            /** @description Unknown or inactive realm */
+            404: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_ATTACHMENT_NOT_FOUND" | "ATR_FILE_QUESTION_NOT_FOUND" | "ATR_FORM_NOT_FOUND" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND" | "ATR_NOTIFICATION_NOT_FOUND" | "ATR_REALM_NOT_FOUND" | "ATR_SUBMISSION_NOT_FOUND";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RealmNotFound"];
+                };
+            };
+            /** @description A path parameter is longer than any this server accepts */
+            414: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    checkAOneTimeCode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The user's email or username */
+                    identifier: string;
+                    /** @description The 6-digit code; any other text is a wrong code (409) */
+                    code: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The code was right; it is used up */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description The request is malformed */
+            400: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unknown or inactive realm */
+            404: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_ATTACHMENT_NOT_FOUND" | "ATR_FILE_QUESTION_NOT_FOUND" | "ATR_FORM_NOT_FOUND" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND" | "ATR_NOTIFICATION_NOT_FOUND" | "ATR_REALM_NOT_FOUND" | "ATR_SUBMISSION_NOT_FOUND";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RealmNotFound"];
+                };
+            };
+            /** @description The request conflicts with the current state */
+            409: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_OTP_CODE_INVALID" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_PAYLOAD_TOO_LARGE";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A path parameter is longer than any this server accepts */
+            414: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type this operation takes */
+            415: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_UNSUPPORTED_MEDIA_TYPE";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The input is not valid; `details` names each attribute */
+            422: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_TASK_NOT_YOURS";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts */
+            429: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_FORM_RATE_LIMITED" | "ATR_OTP_ATTEMPTS_EXCEEDED";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    theSignedInUsersNotifications: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page number, from 1 (default 1)
+                 * @example 1
+                 */
+                page?: string;
+                /**
+                 * @description Items per page (default 10, at most 100; larger values are cut)
+                 * @example 10
+                 */
+                per_page?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of a realm user's notifications */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Inbox"];
+                };
+            };
+            /** @description The request is malformed */
+            400: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Told apart by the key inside `error` */
+            401: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_GRANT_EXPIRED" | "ATR_USER_SESSION";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserSessionError"] | components["schemas"]["GrantExpiredError"];
+                };
+            };
+            /** @description Unknown or inactive realm */
+            404: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_ATTACHMENT_NOT_FOUND" | "ATR_FILE_QUESTION_NOT_FOUND" | "ATR_FORM_NOT_FOUND" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND" | "ATR_NOTIFICATION_NOT_FOUND" | "ATR_REALM_NOT_FOUND" | "ATR_SUBMISSION_NOT_FOUND";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RealmNotFound"];
+                };
+            };
+            /** @description A path parameter is longer than any this server accepts */
+            414: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    openANotification: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The notification's id */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A message in a realm user's inbox */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Notification"];
+                };
+            };
+            /** @description The request is malformed */
+            400: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Told apart by the key inside `error` */
+            401: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_GRANT_EXPIRED" | "ATR_USER_SESSION";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserSessionError"] | components["schemas"]["GrantExpiredError"];
+                };
+            };
+            /** @description Unknown or inactive realm, or no notification of the signed-in user has this id */
+            404: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_ATTACHMENT_NOT_FOUND" | "ATR_FILE_QUESTION_NOT_FOUND" | "ATR_FORM_NOT_FOUND" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND" | "ATR_NOTIFICATION_NOT_FOUND" | "ATR_REALM_NOT_FOUND" | "ATR_SUBMISSION_NOT_FOUND";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RealmNotFound"];
+                };
+            };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_PAYLOAD_TOO_LARGE";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A path parameter is longer than any this server accepts */
+            414: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type this operation takes */
+            415: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_UNSUPPORTED_MEDIA_TYPE";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The input is not valid; `details` names each attribute */
+            422: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_TASK_NOT_YOURS";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    markEveryNotificationRead: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenedAll"];
+                };
+            };
+            /** @description The request is malformed */
+            400: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Told apart by the key inside `error` */
+            401: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_GRANT_EXPIRED" | "ATR_USER_SESSION";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserSessionError"] | components["schemas"]["GrantExpiredError"];
+                };
+            };
+            /** @description Unknown or inactive realm */
+            404: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_ATTACHMENT_NOT_FOUND" | "ATR_FILE_QUESTION_NOT_FOUND" | "ATR_FORM_NOT_FOUND" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND" | "ATR_NOTIFICATION_NOT_FOUND" | "ATR_REALM_NOT_FOUND" | "ATR_SUBMISSION_NOT_FOUND";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RealmNotFound"];
+                };
+            };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_PAYLOAD_TOO_LARGE";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A path parameter is longer than any this server accepts */
+            414: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type this operation takes */
+            415: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_UNSUPPORTED_MEDIA_TYPE";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    aZendeskJWTForTheSignedInUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ZendeskToken"];
+                };
+            };
+            /** @description The request is malformed */
+            400: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Told apart by the key inside `error` */
+            401: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_GRANT_EXPIRED" | "ATR_USER_SESSION";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserSessionError"] | components["schemas"]["GrantExpiredError"];
+                };
+            };
+            /** @description Unknown or inactive realm (`{}`), or a realm without a Zendesk integration (`errors`) */
+            404: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_ATTACHMENT_NOT_FOUND" | "ATR_FILE_QUESTION_NOT_FOUND" | "ATR_FORM_NOT_FOUND" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND" | "ATR_NOTIFICATION_NOT_FOUND" | "ATR_REALM_NOT_FOUND" | "ATR_SUBMISSION_NOT_FOUND";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RealmNotFound"] | components["schemas"]["Error"];
+                };
+            };
+            /** @description A path parameter is longer than any this server accepts */
+            414: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    theZendeskSingleSignOnAddressForTheSignedInUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ZendeskSsoUrl"];
+                };
+            };
+            /** @description The request is malformed */
+            400: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Told apart by the key inside `error` */
+            401: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_GRANT_EXPIRED" | "ATR_USER_SESSION";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserSessionError"] | components["schemas"]["GrantExpiredError"];
+                };
+            };
+            /** @description Unknown or inactive realm (`{}`), or a realm without a Zendesk integration (`errors`) */
+            404: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_ATTACHMENT_NOT_FOUND" | "ATR_FILE_QUESTION_NOT_FOUND" | "ATR_FORM_NOT_FOUND" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND" | "ATR_NOTIFICATION_NOT_FOUND" | "ATR_REALM_NOT_FOUND" | "ATR_SUBMISSION_NOT_FOUND";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RealmNotFound"] | components["schemas"]["Error"];
+                };
+            };
+            /** @description A path parameter is longer than any this server accepts */
+            414: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    theSignedInUsersSubmissions: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page number, from 1 (default 1)
+                 * @example 1
+                 */
+                page?: string;
+                /**
+                 * @description Items per page (default 10, at most 100; larger values are cut)
+                 * @example 10
+                 */
+                per_page?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        submissions: components["schemas"]["Submission"][];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            /** @description The request is malformed */
+            400: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Told apart by the key inside `error` */
+            401: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_GRANT_EXPIRED" | "ATR_USER_SESSION";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserSessionError"] | components["schemas"]["GrantExpiredError"];
+                };
+            };
+            /** @description Unknown or inactive realm */
+            404: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_ATTACHMENT_NOT_FOUND" | "ATR_FILE_QUESTION_NOT_FOUND" | "ATR_FORM_NOT_FOUND" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND" | "ATR_NOTIFICATION_NOT_FOUND" | "ATR_REALM_NOT_FOUND" | "ATR_SUBMISSION_NOT_FOUND";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RealmNotFound"];
+                };
+            };
+            /** @description A path parameter is longer than any this server accepts */
+            414: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    aSubmissionOfTheSignedInUserSpec29: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The submission's uuid */
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Spec 2.9: a realm user's run through an origination */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Submission"];
+                };
+            };
+            /** @description The request is malformed */
+            400: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Told apart by the key inside `error` */
+            401: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_GRANT_EXPIRED" | "ATR_USER_SESSION";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserSessionError"] | components["schemas"]["GrantExpiredError"];
+                };
+            };
+            /** @description Unknown or inactive realm, or no submission of the signed-in user has this uuid */
+            404: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_ATTACHMENT_NOT_FOUND" | "ATR_FILE_QUESTION_NOT_FOUND" | "ATR_FORM_NOT_FOUND" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND" | "ATR_NOTIFICATION_NOT_FOUND" | "ATR_REALM_NOT_FOUND" | "ATR_SUBMISSION_NOT_FOUND";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RealmNotFound"];
+                };
+            };
+            /** @description A path parameter is longer than any this server accepts */
+            414: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    answerATaskOfOnesSubmission: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                uuid: string;
+                task_uid: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Input task: one answer per question, keyed by question id: text and choice a string, number a number, date `YYYY-MM-DD`, file the `id` of an attachment the user uploaded. Confirmation task: `{}` */
+                    fields: {
+                        [key: string]: string | number | null;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Spec 2.9: a realm user's run through an origination */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Submission"];
+                };
+            };
+            /** @description The request is malformed */
+            400: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Told apart by the key inside `error` */
+            401: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_GRANT_EXPIRED" | "ATR_USER_SESSION";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserSessionError"] | components["schemas"]["GrantExpiredError"];
+                };
+            };
+            /** @description Unknown or inactive realm, or no submission of the signed-in user has this uuid */
+            404: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_ATTACHMENT_NOT_FOUND" | "ATR_FILE_QUESTION_NOT_FOUND" | "ATR_FORM_NOT_FOUND" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND" | "ATR_NOTIFICATION_NOT_FOUND" | "ATR_REALM_NOT_FOUND" | "ATR_SUBMISSION_NOT_FOUND";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RealmNotFound"];
+                };
+            };
+            /** @description The request conflicts with the current state */
+            409: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_OTP_CODE_INVALID" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_PAYLOAD_TOO_LARGE";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A path parameter is longer than any this server accepts */
+            414: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type this operation takes */
+            415: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_UNSUPPORTED_MEDIA_TYPE";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The input is not valid; `details` names each attribute */
+            422: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_TASK_NOT_YOURS";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    uploadAPrivateFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** Format: binary */
+                    file?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description A private file of the signed-in user, uploaded to answer a file question (spec 2.12) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Attachment"];
+                };
+            };
+            /** @description The request is malformed */
+            400: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Told apart by the key inside `error` */
+            401: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_GRANT_EXPIRED" | "ATR_USER_SESSION";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserSessionError"] | components["schemas"]["GrantExpiredError"];
+                };
+            };
+            /** @description Unknown or inactive realm, or `question_id` names no file question of the realm */
+            404: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_ATTACHMENT_NOT_FOUND" | "ATR_FILE_QUESTION_NOT_FOUND" | "ATR_FORM_NOT_FOUND" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND" | "ATR_NOTIFICATION_NOT_FOUND" | "ATR_REALM_NOT_FOUND" | "ATR_SUBMISSION_NOT_FOUND";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RealmNotFound"];
+                };
+            };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_PAYLOAD_TOO_LARGE";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A path parameter is longer than any this server accepts */
+            414: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type this operation takes */
+            415: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_UNSUPPORTED_MEDIA_TYPE";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The input is not valid; `details` names each attribute */
+            422: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_TASK_NOT_YOURS";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    readOneOfTheUsersFiles: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The attachment's uuid */
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file, of the media type its content was checked to be at upload */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
+            /** @description The request is malformed */
+            400: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Told apart by the key inside `error` */
+            401: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_GRANT_EXPIRED" | "ATR_USER_SESSION";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserSessionError"] | components["schemas"]["GrantExpiredError"];
+                };
+            };
+            /** @description Unknown or inactive realm, or no file of the user has this uuid */
+            404: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_ATTACHMENT_NOT_FOUND" | "ATR_FILE_QUESTION_NOT_FOUND" | "ATR_FORM_NOT_FOUND" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND" | "ATR_NOTIFICATION_NOT_FOUND" | "ATR_REALM_NOT_FOUND" | "ATR_SUBMISSION_NOT_FOUND";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RealmNotFound"];
+                };
+            };
+            /** @description A path parameter is longer than any this server accepts */
+            414: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteOneOfTheUsersFiles: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The attachment's uuid */
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted: the body is empty */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is malformed */
+            400: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Told apart by the key inside `error` */
+            401: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_GRANT_EXPIRED" | "ATR_USER_SESSION";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserSessionError"] | components["schemas"]["GrantExpiredError"];
+                };
+            };
+            /** @description Unknown or inactive realm, or no file of the user has this uuid */
+            404: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_ATTACHMENT_NOT_FOUND" | "ATR_FILE_QUESTION_NOT_FOUND" | "ATR_FORM_NOT_FOUND" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND" | "ATR_NOTIFICATION_NOT_FOUND" | "ATR_REALM_NOT_FOUND" | "ATR_SUBMISSION_NOT_FOUND";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RealmNotFound"];
+                };
+            };
+            /** @description A path parameter is longer than any this server accepts */
+            414: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    aDeliveryTokenForTheSignedInUsersPrivateContentEntries: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A delivery token for the signed-in user's private entries, valid one hour */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeliveryToken"];
+                };
+            };
+            /** @description The request is malformed */
+            400: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Told apart by the key inside `error` */
+            401: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_GRANT_EXPIRED" | "ATR_USER_SESSION";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserSessionError"] | components["schemas"]["GrantExpiredError"];
+                };
+            };
+            /** @description Unknown or inactive realm */
+            404: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_ATTACHMENT_NOT_FOUND" | "ATR_FILE_QUESTION_NOT_FOUND" | "ATR_FORM_NOT_FOUND" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND" | "ATR_NOTIFICATION_NOT_FOUND" | "ATR_REALM_NOT_FOUND" | "ATR_SUBMISSION_NOT_FOUND";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RealmNotFound"];
+                };
+            };
+            /** @description A path parameter is longer than any this server accepts */
+            414: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    showAFormOfTheRealmsUsers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                form_uid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A form as a front end renders it, with a form token */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicForm"];
+                };
+            };
+            /** @description The request is malformed */
+            400: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Told apart by the key inside `error` */
+            401: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_GRANT_EXPIRED" | "ATR_USER_SESSION";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserSessionError"] | components["schemas"]["GrantExpiredError"];
+                };
+            };
+            /** @description Unknown or inactive realm */
+            404: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_ATTACHMENT_NOT_FOUND" | "ATR_FILE_QUESTION_NOT_FOUND" | "ATR_FORM_NOT_FOUND" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND" | "ATR_NOTIFICATION_NOT_FOUND" | "ATR_REALM_NOT_FOUND" | "ATR_SUBMISSION_NOT_FOUND";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RealmNotFound"];
+                };
+            };
+            /** @description The resource no longer takes this request (a closed or full form, a used or expired invitation) */
+            410: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_FORM_CLOSED" | "ATR_FORM_FULL";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A path parameter is longer than any this server accepts */
+            414: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The input is not valid; `details` names each attribute */
+            422: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_TASK_NOT_YOURS";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    answerAFormOfTheRealmsUsers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                form_uid: string;
+            };
+            cookie?: never;
+        };
+        /** @description The answers by field name, the form token and the honeypot field (empty) */
+        requestBody: {
+            content: {
+                "application/json": {
+                    token?: string;
+                    answers: {
+                        [key: string]: unknown;
+                    };
+                    locale?: string;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description The same for every response the form takes (a caught one too): no id */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FormAccepted"];
+                };
+            };
+            /** @description The request is malformed */
+            400: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Told apart by the key inside `error` */
+            401: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_GRANT_EXPIRED" | "ATR_USER_SESSION";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserSessionError"] | components["schemas"]["GrantExpiredError"];
+                };
+            };
+            /** @description Unknown or inactive realm */
+            404: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_ATTACHMENT_NOT_FOUND" | "ATR_FILE_QUESTION_NOT_FOUND" | "ATR_FORM_NOT_FOUND" | "ATR_INTEGRATION_MISSING" | "ATR_NOT_FOUND" | "ATR_NOTIFICATION_NOT_FOUND" | "ATR_REALM_NOT_FOUND" | "ATR_SUBMISSION_NOT_FOUND";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RealmNotFound"];
+                };
+            };
+            /** @description The resource no longer takes this request (a closed or full form, a used or expired invitation) */
+            410: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_FORM_CLOSED" | "ATR_FORM_FULL";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_PAYLOAD_TOO_LARGE";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A path parameter is longer than any this server accepts */
+            414: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type this operation takes */
+            415: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_UNSUPPORTED_MEDIA_TYPE";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The input is not valid; `details` names each attribute */
+            422: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_TASK_NOT_YOURS";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts */
+            429: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_FORM_RATE_LIMITED" | "ATR_OTP_ATTEMPTS_EXCEEDED";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+}

@@ -12,218 +12,12 @@ export interface paths {
          * The signed-in user
          * @description The same answer as the customers API's GET /realms/{realm_uid}/me. A bearer token names its realm; with the realm session cookie instead, `realm_uid` names the realm (it may be left out when the browser holds the session cookie of one realm only). The credential failures are the customers API's.
          */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description The realm, when signing in with its session cookie */
-                    realm_uid?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description The signed-in realm user (spec 2.7) */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Me"];
-                    };
-                };
-                /** @description The request is malformed */
-                400: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Told apart by the key inside `error` */
-                401: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_GRANT_EXPIRED" | "ATR_USER_SESSION";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["UserSessionError"] | components["schemas"]["GrantExpiredError"];
-                    };
-                };
-                /** @description Unknown or inactive realm */
-                404: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_NOT_FOUND" | "ATR_REALM_NOT_FOUND";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["RealmNotFound"];
-                    };
-                };
-                /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
-                503: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        get: operations["theSignedInUser"];
         /**
          * Change the signed-in user's profile
          * @description The same operation as the customers API's PUT /realms/{realm_uid}/me (spec 4.3 rule 1): names, username, email and custom field values; custom fields not both visible and editable by users are dropped silently; invalid values of the other attributes answer 422 naming each; read-only attributes of GET /me may be sent back and are ignored. The email change is pending until the link mailed to the new address is used (see the customers API's PUT /me). A bearer token names its realm; with the realm session cookie instead, `realm_uid` names the realm (it may be left out when the browser holds the session cookie of one realm only). The credential failures are the customers API's.
          */
-        put: {
-            parameters: {
-                query?: {
-                    /** @description The realm, when signing in with its session cookie */
-                    realm_uid?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        first_name?: string;
-                        last_name?: string;
-                        second_last_name?: string;
-                        /** @description Unique in the realm regardless of case */
-                        username?: string | null;
-                        /** @description The language of the user's mails (en, es); null: the realm's default language */
-                        locale?: string | null;
-                        /** @description Unique in the realm regardless of case; a change is pending until the link mailed to the new address is used */
-                        email?: string;
-                        /** @description Values by key. Fields not both visible and editable by users, and unknown keys, are dropped silently and keep their value. */
-                        custom_fields?: {
-                            key: string;
-                            /** @description text and paragraph: a string; number: a number; date: YYYY-MM-DD; checkbox: true or false; dropdown and choice: one of the options; null clears */
-                            value: string | number | boolean | null;
-                        }[];
-                        /** @description Read only: accepted so that a client may send back what it read, and ignored */
-                        id?: unknown;
-                        /** @description Read only: accepted so that a client may send back what it read, and ignored */
-                        name?: unknown;
-                        /** @description Read only: accepted so that a client may send back what it read, and ignored */
-                        external_id?: unknown;
-                        /** @description Read only: accepted so that a client may send back what it read, and ignored */
-                        avatar?: unknown;
-                        /** @description Read only: accepted so that a client may send back what it read, and ignored */
-                        delegated_token?: unknown;
-                    };
-                };
-            };
-            responses: {
-                /** @description The signed-in realm user (spec 2.7) */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Me"];
-                    };
-                };
-                /** @description The request is malformed */
-                400: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Told apart by the key inside `error` */
-                401: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_GRANT_EXPIRED" | "ATR_USER_SESSION";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["UserSessionError"] | components["schemas"]["GrantExpiredError"];
-                    };
-                };
-                /** @description Unknown or inactive realm */
-                404: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_NOT_FOUND" | "ATR_REALM_NOT_FOUND";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["RealmNotFound"];
-                    };
-                };
-                /** @description The request body is too large */
-                413: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_PAYLOAD_TOO_LARGE";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The request body is not of a media type this operation takes */
-                415: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_UNSUPPORTED_MEDIA_TYPE";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The input is not valid; `details` names each attribute */
-                422: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_FILE_REFUSED" | "ATR_INVALID";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Too many attempts */
-                429: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_TOO_MANY_ATTEMPTS";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
-                503: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        put: operations["changeTheSignedInUsersProfile"];
         post?: never;
         delete?: never;
         options?: never;
@@ -242,83 +36,7 @@ export interface paths {
          * The signed-in user's active sessions
          * @description Every realm session of the user that is neither ended nor expired: the browsers signed in, with when each started and was last used (to the minute) and its user agent. OAuth access tokens are not listed: each lives as long as the session that authorized it, and ending that session ends them. `current` marks the session making the request when its cookie is the credential. A bearer token names its realm; with the realm session cookie instead, `realm_uid` names the realm (it may be left out when the browser holds the session cookie of one realm only). The credential failures are the customers API's.
          */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description The realm, when signing in with its session cookie */
-                    realm_uid?: string;
-                    /**
-                     * @description Page number, from 1 (default 1)
-                     * @example 1
-                     */
-                    page?: string;
-                    /**
-                     * @description Items per page (default 10, at most 100; larger values are cut)
-                     * @example 10
-                     */
-                    per_page?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description A page of a realm user's active sessions */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ProfileSessions"];
-                    };
-                };
-                /** @description The request is malformed */
-                400: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Told apart by the key inside `error` */
-                401: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_GRANT_EXPIRED" | "ATR_USER_SESSION";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["UserSessionError"] | components["schemas"]["GrantExpiredError"];
-                    };
-                };
-                /** @description Unknown or inactive realm */
-                404: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_NOT_FOUND" | "ATR_REALM_NOT_FOUND";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["RealmNotFound"];
-                    };
-                };
-                /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
-                503: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        get: operations["theSignedInUsersActiveSessions"];
         put?: never;
         post?: never;
         delete?: never;
@@ -341,96 +59,7 @@ export interface paths {
          * End one of the signed-in user's sessions
          * @description Signs that browser out: its cookie, and every OAuth access token it authorized, then answer 401 `grant_expired`. Ending the current session signs this browser out. Only the user's own active sessions can be ended: another user's, an unknown id, or one already ended or expired answers 404 (so of simultaneous requests for one session, one answers 204 and the others 404). A bearer token names its realm; with the realm session cookie instead, `realm_uid` names the realm (it may be left out when the browser holds the session cookie of one realm only). The credential failures are the customers API's.
          */
-        delete: {
-            parameters: {
-                query?: {
-                    /** @description The realm, when signing in with its session cookie */
-                    realm_uid?: string;
-                };
-                header?: never;
-                path: {
-                    /** @description The session's id, from GET /sessions */
-                    id: number;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description No content */
-                204: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description The request is malformed */
-                400: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Told apart by the key inside `error` */
-                401: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_GRANT_EXPIRED" | "ATR_USER_SESSION";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["UserSessionError"] | components["schemas"]["GrantExpiredError"];
-                    };
-                };
-                /** @description Unknown or inactive realm (`{}`), or no active session of the signed-in user has this id */
-                404: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_NOT_FOUND" | "ATR_REALM_NOT_FOUND";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["RealmNotFound"] | components["schemas"]["Error"];
-                    };
-                };
-                /** @description A path parameter is longer than any this server accepts */
-                414: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The input is not valid; `details` names each attribute */
-                422: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_FILE_REFUSED" | "ATR_INVALID";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
-                503: {
-                    headers: {
-                        /** @description The error's stable code */
-                        "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        delete: operations["endOneOfTheSignedInUsersSessions"];
         options?: never;
         head?: never;
         patch?: never;
@@ -544,4 +173,380 @@ export interface components {
     pathItems: never;
 }
 export type $defs = Record<string, never>;
-export type operations = Record<string, never>;
+export interface operations {
+    theSignedInUser: {
+        parameters: {
+            query?: {
+                /** @description The realm, when signing in with its session cookie */
+                realm_uid?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The signed-in realm user (spec 2.7) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Me"];
+                };
+            };
+            /** @description The request is malformed */
+            400: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Told apart by the key inside `error` */
+            401: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_GRANT_EXPIRED" | "ATR_USER_SESSION";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserSessionError"] | components["schemas"]["GrantExpiredError"];
+                };
+            };
+            /** @description Unknown or inactive realm */
+            404: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_NOT_FOUND" | "ATR_REALM_NOT_FOUND";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RealmNotFound"];
+                };
+            };
+            /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    changeTheSignedInUsersProfile: {
+        parameters: {
+            query?: {
+                /** @description The realm, when signing in with its session cookie */
+                realm_uid?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    first_name?: string;
+                    last_name?: string;
+                    second_last_name?: string;
+                    /** @description Unique in the realm regardless of case */
+                    username?: string | null;
+                    /** @description The language of the user's mails (en, es); null: the realm's default language */
+                    locale?: string | null;
+                    /** @description Unique in the realm regardless of case; a change is pending until the link mailed to the new address is used */
+                    email?: string;
+                    /** @description Values by key. Fields not both visible and editable by users, and unknown keys, are dropped silently and keep their value. */
+                    custom_fields?: {
+                        key: string;
+                        /** @description text and paragraph: a string; number: a number; date: YYYY-MM-DD; checkbox: true or false; dropdown and choice: one of the options; null clears */
+                        value: string | number | boolean | null;
+                    }[];
+                    /** @description Read only: accepted so that a client may send back what it read, and ignored */
+                    id?: unknown;
+                    /** @description Read only: accepted so that a client may send back what it read, and ignored */
+                    name?: unknown;
+                    /** @description Read only: accepted so that a client may send back what it read, and ignored */
+                    external_id?: unknown;
+                    /** @description Read only: accepted so that a client may send back what it read, and ignored */
+                    avatar?: unknown;
+                    /** @description Read only: accepted so that a client may send back what it read, and ignored */
+                    delegated_token?: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description The signed-in realm user (spec 2.7) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Me"];
+                };
+            };
+            /** @description The request is malformed */
+            400: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Told apart by the key inside `error` */
+            401: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_GRANT_EXPIRED" | "ATR_USER_SESSION";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserSessionError"] | components["schemas"]["GrantExpiredError"];
+                };
+            };
+            /** @description Unknown or inactive realm */
+            404: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_NOT_FOUND" | "ATR_REALM_NOT_FOUND";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RealmNotFound"];
+                };
+            };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_PAYLOAD_TOO_LARGE";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type this operation takes */
+            415: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_UNSUPPORTED_MEDIA_TYPE";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The input is not valid; `details` names each attribute */
+            422: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_FILE_REFUSED" | "ATR_INVALID";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts */
+            429: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_TOO_MANY_ATTEMPTS";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    theSignedInUsersActiveSessions: {
+        parameters: {
+            query?: {
+                /** @description The realm, when signing in with its session cookie */
+                realm_uid?: string;
+                /**
+                 * @description Page number, from 1 (default 1)
+                 * @example 1
+                 */
+                page?: string;
+                /**
+                 * @description Items per page (default 10, at most 100; larger values are cut)
+                 * @example 10
+                 */
+                per_page?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of a realm user's active sessions */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProfileSessions"];
+                };
+            };
+            /** @description The request is malformed */
+            400: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Told apart by the key inside `error` */
+            401: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_GRANT_EXPIRED" | "ATR_USER_SESSION";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserSessionError"] | components["schemas"]["GrantExpiredError"];
+                };
+            };
+            /** @description Unknown or inactive realm */
+            404: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_NOT_FOUND" | "ATR_REALM_NOT_FOUND";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RealmNotFound"];
+                };
+            };
+            /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    endOneOfTheSignedInUsersSessions: {
+        parameters: {
+            query?: {
+                /** @description The realm, when signing in with its session cookie */
+                realm_uid?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The session's id, from GET /sessions */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is malformed */
+            400: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Told apart by the key inside `error` */
+            401: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_GRANT_EXPIRED" | "ATR_USER_SESSION";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserSessionError"] | components["schemas"]["GrantExpiredError"];
+                };
+            };
+            /** @description Unknown or inactive realm (`{}`), or no active session of the signed-in user has this id */
+            404: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_NOT_FOUND" | "ATR_REALM_NOT_FOUND";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RealmNotFound"] | components["schemas"]["Error"];
+                };
+            };
+            /** @description A path parameter is longer than any this server accepts */
+            414: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The input is not valid; `details` names each attribute */
+            422: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_FILE_REFUSED" | "ATR_INVALID";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+}
