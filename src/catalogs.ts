@@ -8,6 +8,22 @@ import { customerGuard, profileGuard, requireRealmParameter } from './customers/
 import { CUSTOMER_MODELS } from './customers/routes/me.js';
 import { auditWrites } from './audit/writes.js';
 
+/**
+ * The admin reference page's writes with the session cookie (a member signed in to the console, no token
+ * given to Authorize): the page asks the session for its CSRF token and sends it as X-CSRF-Token, as the
+ * console does. A request with an Authorization header needs none.
+ */
+async function sendSessionCsrfToken<R extends { [key: string]: unknown }>(request: R): Promise<R> {
+  const headers = request.headers as Record<string, string>;
+  const method = String(request.method ?? 'GET').toUpperCase();
+  const bearer = Object.keys(headers).some((name) => name.toLowerCase() === 'authorization');
+  if (['GET', 'HEAD', 'OPTIONS'].includes(method) || bearer) return request;
+  const session = await fetch('/api/admin/session', { credentials: 'same-origin' });
+  const token = session.ok ? (await session.json()).csrf_token : undefined;
+  if (token) headers['X-CSRF-Token'] = token;
+  return request;
+}
+
 const bearer = { type: 'http', scheme: 'bearer', description: 'An admin API access token (team settings, API access)' };
 
 function adminCatalog(ctx: Context, routes: FastifyPluginAsync[], modules: readonly AtriumModule[]): Catalog {
@@ -21,6 +37,7 @@ function adminCatalog(ctx: Context, routes: FastifyPluginAsync[], modules: reado
       session: { type: 'apiKey', in: 'cookie', name: 'atrium_admin', description: 'The admin session cookie set by POST /session' },
     },
     security: [{ bearer: [] }, { session: [] }],
+    docsRequestInterceptor: sendSessionCsrfToken,
     tags: [
       { name: 'Session', description: 'Signing in and out of the administration' },
       { name: 'Account', description: 'Account settings' },

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler, RouteOptions } from 'fastify';
 import swagger from '@fastify/swagger';
-import swaggerUi from '@fastify/swagger-ui';
+import swaggerUi, { type FastifySwaggerUiConfigOptions } from '@fastify/swagger-ui';
 import type { TSchema } from '@sinclair/typebox';
 import { AppError, routeNotFound, type CatalogName, type FixedBody } from '../errors/index.js';
 import { listCodes } from './code-lists.js';
@@ -37,6 +37,11 @@ export interface Catalog {
   extend?: (scope: FastifyInstance) => void;
   /** Refuses (throws) a route the catalog cannot serve safely as declared: start-up then fails (the admin access rule). */
   checkRoute?: (route: RouteOptions) => void;
+  /**
+   * Runs in the reference page before each request it executes (Swagger UI's `requestInterceptor`),
+   * serialized as source: it may use nothing but its argument and the browser's globals.
+   */
+  docsRequestInterceptor?: NonNullable<FastifySwaggerUiConfigOptions['requestInterceptor']>;
   /** Models every route of the catalog may reference. */
   models?: TSchema[];
   routes: FastifyPluginAsync[];
@@ -104,7 +109,10 @@ export function catalogPlugin(catalog: Catalog): FastifyPluginAsync {
       await docs.register(swaggerUi, {
         routePrefix: '/docs',
         indexPrefix: catalog.prefix,
-        uiConfig: { docExpansion: 'list', deepLinking: true, persistAuthorization: true, tryItOutEnabled: true },
+        uiConfig: {
+          docExpansion: 'list', deepLinking: true, persistAuthorization: true, tryItOutEnabled: true,
+          ...(catalog.docsRequestInterceptor ? { requestInterceptor: catalog.docsRequestInterceptor } : {}),
+        },
         staticCSP: true,
         theme: { title: catalog.title },
         logo: { type: 'image/svg+xml', content: LOGO, href: `${catalog.prefix}/docs`, target: '_self' },

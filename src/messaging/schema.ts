@@ -1,8 +1,9 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { DateTime, Id, ref } from '../http/models.js';
 import { OnlyQuery } from '../http/only.js';
+import { namedListOf } from '../http/legacy-naming.js';
 import { ListQuery } from '../http/list-query.js';
-import { Meta, PageQuery } from '../http/pagination.js';
+import { PageQuery } from '../http/pagination.js';
 import { TEMPLATE_LIMITS } from './templates.js';
 
 export const CAMPAIGN_TYPES = ['mailing', 'notification'] as const;
@@ -78,12 +79,7 @@ export const CampaignListQuery = ListQuery({ searched: 'the name or subject', so
   ...OnlyQuery,
 });
 
-const listShape = <T extends Record<string, ReturnType<typeof Type.Array>>>(items: T, description: string) => Type.Union([
-  Type.Object({ ...items, meta: ref(Meta) }),
-  Type.Object({ ...items, goal: ref(Meta) }, { description: 'With `X-Api-Naming: legacy`: the pagination envelope is `goal`' }),
-], { description });
-
-export const CampaignList = listShape({ campaigns: Type.Array(ref(CampaignListItem)) }, 'A page of campaigns');
+export const CampaignList = namedListOf('campaigns', ref(CampaignListItem), 'A page of campaigns');
 
 export const CampaignParams = Type.Object({ id: Id({ description: 'The campaign\'s id' }) });
 export const DeliveryParams = Type.Object({ id: Id({ description: 'The campaign\'s id' }), delivery_id: Id({ description: 'The delivery\'s id' }) });
@@ -136,7 +132,7 @@ export const DeliveryListItem = Type.Object({
   target_list: Type.Optional(Type.String({ description: '`segment_list` under the legacy naming' })),
 }, { $id: 'CampaignDeliveryListItem', description: 'A delivery in a list (`target_list` in place of `segment_list` under the legacy naming)' });
 
-export const DeliveryList = listShape({ deliveries: Type.Array(ref(DeliveryListItem)) }, 'A page of a campaign\'s deliveries, newest first');
+export const DeliveryList = namedListOf('deliveries', ref(DeliveryListItem), 'A page of a campaign\'s deliveries, newest first');
 
 export const DeliveryInput = Type.Object({
   starts_at: Type.Optional(Type.String({ format: 'date-time', description: 'When to start (default now); a moment in the past starts at once' })),
@@ -161,7 +157,7 @@ export const MessageDeliveryModel = Type.Object({
   delivery_start_date: DateTime,
 }, { $id: 'MessageDelivery', description: 'One message of a delivery to one user (spec 2.5)' });
 
-export const MessageDeliveryList = listShape({ message_deliveries: Type.Array(ref(MessageDeliveryModel)) }, 'A page of messages, oldest first');
+export const MessageDeliveryList = namedListOf('message_deliveries', ref(MessageDeliveryModel), 'A page of messages, oldest first');
 
 export const MessageDeliveryQuery = Type.Object({
   ...PageQuery,

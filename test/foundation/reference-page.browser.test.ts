@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { startBrowserHarness, type BrowserHarness } from '../helpers/browser.js';
-import type { Harness } from '../helpers/harness.js';
+import { OWNER_EMAIL, OWNER_PASSWORD, type Harness } from '../helpers/harness.js';
 
 describe('the admin reference page in Chromium', () => {
   let env: BrowserHarness;
@@ -42,5 +42,29 @@ describe('the admin reference page in Chromium', () => {
     await operation.locator('.live-responses-table .response-col_status', { hasText: '200' }).first().waitFor();
     await expect.poll(() => operation.locator('.live-responses-table').innerText()).toContain('account_owner');
     await page.close();
+  });
+
+  it('executes a write with the console\'s session cookie, sending the session\'s CSRF token', async () => {
+    const created = await h.request({ method: 'POST', url: '/api/admin/content/spaces', payload: { uid: 'tried', name: 'Tried', default_locale: 'en', locales: ['en'] } });
+    expect(created.statusCode, created.body).toBe(201);
+    const context = await browser.newContext({ viewport: { width: 1280, height: 4000 } });
+    const signedIn = await context.request.post(`${base}/api/admin/session`, { data: { email: OWNER_EMAIL, password: OWNER_PASSWORD } });
+    expect(signedIn.status()).toBe(200);
+    const { csrf_token: csrf } = await signedIn.json();
+    const page = await context.newPage();
+    await page.goto(`${base}/api/admin/docs#/Content/deleteAContentSpace`);
+    const operation = page.locator('.opblock-delete', { has: page.locator('[data-path="/content/spaces/{space_uid}"]') }).first();
+    await operation.waitFor();
+    if (!(await operation.getByRole('button', { name: 'Execute' }).count())) await operation.locator('.opblock-summary').click();
+    const tryItOut = operation.getByRole('button', { name: 'Try it out' });
+    if (await tryItOut.count()) await tryItOut.click();
+    await operation.locator('input[placeholder="space_uid"]').fill('tried');
+    const answered = page.waitForResponse((res) => res.url() === `${base}/api/admin/content/spaces/tried`);
+    await operation.getByRole('button', { name: 'Execute' }).click();
+    const response = await answered;
+    expect(response.status()).toBe(204);
+    expect(response.request().headers()['x-csrf-token']).toBe(csrf);
+    expect((await h.request({ method: 'GET', url: '/api/admin/content/spaces/tried' })).statusCode).toBe(404);
+    await context.close();
   });
 });

@@ -1,3 +1,4 @@
+import { currentNaming } from '@atrium/client';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runDueJobs } from '../../src/jobs/runner.js';
@@ -80,7 +81,7 @@ describe('segments API', () => {
       expect(refused.body.details!.map((d) => d.field), JSON.stringify(filters)).toContain(field);
     }
     const { data: list } = await admin().GET('/segments', { params: { query: { realm_uid: realm.uid } } });
-    expect(list!.meta.total_entries).toBe(0);
+    expect(currentNaming(list!).meta.total_entries).toBe(0);
   });
 
   it('refuses trees past the documented size, 10,000 deep or wide, without walking them', async () => {
@@ -143,7 +144,7 @@ describe('segments API', () => {
     const names = async (query: Parameters<typeof list>[0]) => {
       const { data, response } = await list(query);
       expect(response.status).toBe(200);
-      return data!.segments.map((s) => s.name);
+      return currentNaming(data!).segments.map((s) => s.name);
     };
     expect(await names({})).toEqual(['gamma', 'Alpha', 'beta']);
     expect(await names({ sort_by: 'name', order: 'ASC' })).toEqual(['Alpha', 'beta', 'gamma']);
@@ -153,10 +154,17 @@ describe('segments API', () => {
     expect(await names({ query: 'ET' })).toEqual(['beta']);
     expect(await names({ query: '%' })).toEqual([]);
     const { data: page } = await list({ per_page: '2', page: '2' });
-    expect(page!.meta).toEqual({ total_entries: 3, per_page: 2, current_page: 2, total_pages: 2 });
-    expect(page!.segments.map((s) => s.name)).toEqual(['beta']);
+    expect(currentNaming(page!).meta).toEqual({ total_entries: 3, per_page: 2, current_page: 2, total_pages: 2 });
+    expect(currentNaming(page!).segments.map((s) => s.name)).toEqual(['beta']);
     const { data: past } = await list({ per_page: '2', page: '9' });
-    expect(past!.meta.total_entries).toBe(3);
+    expect(currentNaming(past!).meta.total_entries).toBe(3);
+
+    // The older names, with X-Api-Naming: legacy (spec 9): `targets` and `goal`.
+    const legacy = await h.request({ method: 'GET', url: `/api/admin/segments?realm_uid=${realm.uid}&per_page=2`, headers: { 'x-api-naming': 'legacy' } });
+    expect(legacy.statusCode).toBe(200);
+    expect(Object.keys(legacy.json())).toEqual(['targets', 'goal']);
+    expect(legacy.json().targets.map((s: { name: string }) => s.name)).toEqual(['gamma', 'Alpha']);
+    expect(legacy.json().goal).toEqual({ total_entries: 3, per_page: 2, current_page: 1, total_pages: 2 });
     expect(made.map((s) => s.filters_summary)).toEqual(['first name is "Cleo"', 'every user', 'no user']);
     expect(made.map((s) => s.matches_count)).toEqual([1, 1, 0]);
   });
@@ -217,7 +225,7 @@ describe('segments API', () => {
     const realmAdmin = await memberToken(h, [{ key: 'realm_admin', target: mine.uid }]);
 
     const { data: listed } = await admin(viewer).GET('/segments', { params: { query: { per_page: '100' } } });
-    expect(listed!.segments.map((s) => s.id)).toEqual([mySegment.id]);
+    expect(currentNaming(listed!).segments.map((s) => s.id)).toEqual([mySegment.id]);
     expect(await statusOf(admin(viewer).GET('/segments/{id}', segmentPath(theirSegment.id)))).toBe(404);
     expect(await statusOf(admin(viewer).GET('/segments/{id}', segmentPath(mySegment.id)))).toBe(200);
     expect(await statusOf(create({ name: 'x', realm_uid: mine.uid, filters: { all: [] } }, viewer))).toBe(403);

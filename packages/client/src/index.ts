@@ -6,7 +6,7 @@ export { ATRIUM_ERROR_CODES } from './generated/codes.js';
 export type { AtriumErrorCode } from './generated/codes.js';
 export { ATRIUM_PERMISSIONS } from './generated/permissions.js';
 export type { AtriumPermission } from './generated/permissions.js';
-export { pages } from './pages.js';
+export { currentNaming, pages } from './pages.js';
 export type { ItemOf, Meta } from './pages.js';
 export type { components as AdminComponents, paths as AdminPaths } from './generated/admin.js';
 export type { components as ContentComponents, paths as ContentPaths } from './generated/content.js';

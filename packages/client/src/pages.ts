@@ -25,3 +25,15 @@ export async function* pages<Body extends { meta: Meta }>(
     if (items.length === 0 || page >= data.meta.total_pages) return;
   }
 }
+
+/**
+ * A listing as it is answered without `X-Api-Naming: legacy`, which this client never sends: the spec's
+ * older names (`targets`, `goal`) are the other shape of the listings that have them, and this picks the
+ * current one, `{<root>: items, meta}`, for the type checker.
+ */
+export function currentNaming<Body extends object>(data: Body): Extract<Body, { meta: Meta }>;
+export function currentNaming<Body extends object>(data: Body | undefined): Extract<Body, { meta: Meta }> | undefined;
+export function currentNaming<Body extends object>(data: Body | undefined): Extract<Body, { meta: Meta }> | undefined {
+  if (data !== undefined && !('meta' in data)) throw new Error('a listing answered in the legacy naming');
+  return data as Extract<Body, { meta: Meta }> | undefined;
+}

@@ -10,7 +10,7 @@ import { failures, NoContent } from '../../http/responses.js';
 import { campaignBody, campaignRecipientCount, createCampaign, deleteCampaign, listCampaigns, requireCampaign, updateCampaign } from '../campaigns.js';
 import { cancelDelivery, createDelivery, listDeliveries, resendInDoubt, showDelivery } from '../deliveries.js';
 import { listMessageDeliveries } from '../message-deliveries.js';
-import { legacyNaming, listed, renamed } from '../naming.js';
+import { legacyNaming, listed, NamingHeaders, renamed } from '../../http/legacy-naming.js';
 import { previewCampaign, previewDraft, sendTest } from '../previews.js';
 import {
   CampaignInput, CampaignList, DraftPreviewInput, CampaignListItem, CampaignListQuery, CampaignModel, CampaignParams, CampaignUpdate, DeliveryInput,
@@ -40,7 +40,7 @@ export function messagingRoutes(ctx: Context): FastifyPluginAsync {
         tags, summary: 'List campaigns',
         description: 'Campaigns of the realms the credential\'s roles reach, most recently changed first unless `sort_by` says otherwise. `type` keeps one type, '
           + '`filtered=true` only campaigns with at least one delivery, `only` trims each item to the attributes named. ' + LEGACY,
-        querystring: CampaignListQuery, response: { 200: CampaignList, ...failures(401, 403) },
+        querystring: CampaignListQuery, headers: NamingHeaders, response: { 200: CampaignList, ...failures(401, 403) },
       },
     }, async (request) => {
       const page = pageOf(request.query);
@@ -133,7 +133,7 @@ export function messagingRoutes(ctx: Context): FastifyPluginAsync {
       config: { access: 'messaging.read' },
       schema: {
         tags, summary: 'List a campaign\'s deliveries', description: `Newest first. ${LEGACY}`,
-        params: CampaignParams, querystring: Type.Object(PageQuery),
+        params: CampaignParams, querystring: Type.Object(PageQuery), headers: NamingHeaders,
         response: { 200: DeliveryList, ...failures(401, 403, 404) },
       },
     }, async (request) => {
@@ -188,7 +188,7 @@ export function messagingRoutes(ctx: Context): FastifyPluginAsync {
           + 'when its tracking pixel is fetched: mail clients and privacy proxies that fetch images ahead make it an upper bound. '
           + 'Each names its user (`user_email`): only realms where the credential also holds `realm.users.read` are listed, and a '
           + 'credential holding it on none of them is refused (403). The pagination envelope is `goal` with `X-Api-Naming: legacy`.',
-        querystring: MessageDeliveryQuery, response: { 200: MessageDeliveryList, ...failures(401, 403, 422) },
+        querystring: MessageDeliveryQuery, headers: NamingHeaders, response: { 200: MessageDeliveryList, ...failures(401, 403, 422) },
       },
     }, async (request) => {
       const page = pageOf(request.query);

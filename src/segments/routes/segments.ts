@@ -3,7 +3,8 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Context } from '../../context.js';
 import { acting } from '../../admin-auth/guard.js';
 import { ref, useModels } from '../../http/models.js';
-import { listOf, metaOf, pageOf } from '../../http/pagination.js';
+import { legacyNaming, listed, namedListOf, NamingHeaders } from '../../http/legacy-naming.js';
+import { metaOf, pageOf } from '../../http/pagination.js';
 import { failures, NoContent } from '../../http/responses.js';
 import { AvatarModel, RealmUserModel } from '../../realms/schema.js';
 import { ApplyFiltersInput, FiltersInput, MatchesCount, MatchesPreview, SegmentIdParam, SegmentInput, SegmentListQuery, SegmentModel } from '../schema.js';
@@ -24,14 +25,16 @@ export function segmentRoutes(ctx: Context): FastifyPluginAsync {
       config: { access: 'segments.read' },
       schema: {
         tags, summary: 'List segments',
-        description: 'The segments of the realms the credential\'s roles reach, temporary ones left out. `matches_count` is the last background count, at most five minutes old.',
-        querystring: SegmentListQuery,
-        response: { 200: listOf('segments', ref(SegmentModel)), ...failures(401, 403) },
+        description: 'The segments of the realms the credential\'s roles reach, temporary ones left out. `matches_count` is the last background count, at most five minutes old. '
+          + 'With `X-Api-Naming: legacy` the list is `targets` and the pagination envelope `goal`.',
+        querystring: SegmentListQuery, headers: NamingHeaders,
+        response: { 200: namedListOf('segments', ref(SegmentModel), 'A page of segments', 'targets'), ...failures(401, 403) },
       },
     }, async (request) => {
       const page = pageOf(request.query);
       const { items, total } = await listSegments(acting(ctx, request), page, request.query);
-      return { segments: items, meta: metaOf(total, page) };
+      const legacy = legacyNaming(request);
+      return listed(legacy ? 'targets' : 'segments', items, metaOf(total, page), legacy);
     });
 
     app.get('/segments/:id', {

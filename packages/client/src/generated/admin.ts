@@ -1326,7 +1326,7 @@ export interface paths {
         };
         /**
          * List segments
-         * @description The segments of the realms the credential's roles reach, temporary ones left out. `matches_count` is the last background count, at most five minutes old.
+         * @description The segments of the realms the credential's roles reach, temporary ones left out. `matches_count` is the last background count, at most five minutes old. With `X-Api-Naming: legacy` the list is `targets` and the pagination envelope `goal`.
          */
         get: operations["listSegments"];
         put?: never;
@@ -15454,13 +15454,19 @@ export interface operations {
                 /** @description Only the segments of this realm */
                 realm_uid?: string;
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description `legacy`: the listing's older names (`targets`, `targets_enabled`, `target_list`, `goal`)
+                 * @example legacy
+                 */
+                "x-api-naming"?: string;
+            };
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description A page of segments */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -15469,6 +15475,9 @@ export interface operations {
                     "application/json": {
                         segments: components["schemas"]["Segment"][];
                         meta: components["schemas"]["Meta"];
+                    } | {
+                        targets: components["schemas"]["Segment"][];
+                        goal: components["schemas"]["Meta"];
                     };
                 };
             };
@@ -16373,7 +16382,13 @@ export interface operations {
                 /** @description The same as `only`, Rails style: `only[]=id&only[]=name` */
                 "only[]"?: string[];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description `legacy`: the listing's older names (`targets`, `targets_enabled`, `target_list`, `goal`)
+                 * @example legacy
+                 */
+                "x-api-naming"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -17407,7 +17422,13 @@ export interface operations {
                  */
                 per_page?: string;
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description `legacy`: the listing's older names (`targets`, `targets_enabled`, `target_list`, `goal`)
+                 * @example legacy
+                 */
+                "x-api-naming"?: string;
+            };
             path: {
                 /** @description The campaign's id */
                 id: number;
@@ -18021,7 +18042,13 @@ export interface operations {
                 campaign_id?: number;
                 delivery_id?: number;
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description `legacy`: the listing's older names (`targets`, `targets_enabled`, `target_list`, `goal`)
+                 * @example legacy
+                 */
+                "x-api-naming"?: string;
+            };
             path?: never;
             cookie?: never;
         };

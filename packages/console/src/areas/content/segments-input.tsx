@@ -1,3 +1,4 @@
+import { currentNaming } from '@atrium/client';
 import { Stack } from '@mantine/core';
 import { api } from '../../api/client';
 import type { Option } from '../../components/server-select';
@@ -6,7 +7,7 @@ import { PickedList, PickSelect, usePickLabels } from './pick';
 
 function useSegmentOptions(search: string): { options: Option[]; loading: boolean } {
   const list = api.useQuery('get', '/segments', { params: { query: { per_page: '20', sort_by: 'name', order: 'asc', ...(search ? { query: search } : {}) } } });
-  return { options: (list.data?.segments ?? []).map((segment) => ({ value: segment.uuid, label: `${segment.name} (${segment.realm_uid})` })), loading: list.isLoading };
+  return { options: (currentNaming(list.data)?.segments ?? []).map((segment) => ({ value: segment.uuid, label: `${segment.name} (${segment.realm_uid})` })), loading: list.isLoading };
 }
 
 /** The segments whose users may read a private entry, picked by name (searched on the server). */

@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'react';
 import { Button, Checkbox, Group, NativeSelect, Radio, Stack, Textarea, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import type { AdminComponents } from '@atrium/client';
+import { currentNaming, type AdminComponents } from '@atrium/client';
 import { api } from '../../api/client';
 import { FormError, showFieldErrors } from '../../components/form-error';
 import { RealmSelect } from '../../components/realm-select';
@@ -20,7 +20,7 @@ interface FormValues extends Omit<CampaignValues, 'segments_enabled' | 'segment_
 /** The saved segments of one realm whose name matches what was typed (the server searches). */
 const segmentOptionsOf = (realmUid: string): UseOptions => function useSegmentOptions(search) {
   const segments = api.useQuery('get', '/segments', { params: { query: { realm_uid: realmUid, per_page: '20', sort_by: 'name', order: 'asc', ...(search ? { query: search } : {}) } } }, { enabled: !!realmUid });
-  return { options: (segments.data?.segments ?? []).map((segment) => ({ value: String(segment.id), label: segment.name })), loading: segments.isLoading };
+  return { options: (currentNaming(segments.data)?.segments ?? []).map((segment) => ({ value: String(segment.id), label: segment.name })), loading: segments.isLoading };
 };
 
 /**

@@ -1,5 +1,5 @@
 import { getRouteApi, useNavigate } from '@tanstack/react-router';
-import type { AdminComponents } from '@atrium/client';
+import { currentNaming, type AdminComponents } from '@atrium/client';
 import { api } from '../../api/client';
 import { AnchorLink, ButtonLink } from '../../components/links';
 import { ListPage, type Column } from '../../components/list-page';
@@ -31,8 +31,8 @@ export function SegmentsPage() {
       title={t('engagement.segments')}
       columns={columns}
       rowKey={(segment) => segment.id}
-      items={list.data?.segments}
-      meta={list.data?.meta}
+      items={currentNaming(list.data)?.segments}
+      meta={currentNaming(list.data)?.meta}
       loading={list.isLoading}
       error={list.error}
       search={search}
