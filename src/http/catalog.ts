@@ -5,6 +5,7 @@ import type { TSchema } from '@sinclair/typebox';
 import { AppError, routeNotFound, type CatalogName, type FixedBody } from '../errors/index.js';
 import { listCodes } from './code-lists.js';
 import { carriesCodeInBody, ErrorBody, ErrorBodyWithCode, handleError } from './errors.js';
+import { compressAnswers } from './compression.js';
 import { noStoreByDefault } from './headers.js';
 import { operationIdOf, withoutOwnKeywords } from './openapi-document.js';
 import { Meta } from './pagination.js';
@@ -85,6 +86,7 @@ function declareCommonFailures(route: RouteOptions, catalog: CatalogName): void 
 export function catalogPlugin(catalog: Catalog): FastifyPluginAsync {
   return async (scope: FastifyInstance) => {
     const name = catalog.prefix.slice('/api/'.length) as CatalogName;
+    await compressAnswers(scope);
     useModels(scope, carriesCodeInBody(catalog.prefix) ? ErrorBodyWithCode : ErrorBody, Meta, ...(catalog.models ?? []));
     await scope.register(swagger, {
       openapi: {

@@ -19,10 +19,16 @@ export const DateTime = Type.String({ format: 'date-time' });
  * makes it appear in the reference page's Models section; validation and serialization resolve the
  * same reference, so the documented shape is the enforced one.
  */
+const referenced = new Map<string, TSchema>();
+
 export function ref<T extends TSchema>(model: T) {
   if (!model.$id) throw new Error('ref() needs a model with an $id');
+  referenced.set(`${model.$id}#`, model);
   return Type.Unsafe<Static<T>>({ $ref: `${model.$id}#` });
 }
+
+/** The model a `$ref` made by `ref()` names, for a reader of route schemas (http/compression.ts). */
+export const referencedModel = (reference: string): TSchema | undefined => referenced.get(reference);
 
 /** Registers models in a catalog's scope; a model several route modules use is registered once. */
 export function useModels(scope: FastifyInstance, ...models: TSchema[]): void {
