@@ -2,16 +2,19 @@ import type { Context } from '../context.js';
 import { removeAfterCommit, removeObjects } from '../storage/storage.js';
 import type { AvatarValue } from '../tables/realms.js';
 
-/** An avatar is stored under the key avatars/<uuid>.<ext> and served at /uploads/avatars/<uuid>.<ext>. */
+/**
+ * An avatar is stored under the key avatars/<uuid>.<ext> and served at /uploads/avatars/<uuid>.<ext>;
+ * its renditions beside it as <uuid>-64.webp and <uuid>-256.webp.
+ */
 export const AVATAR_URL_PREFIX = '/uploads/avatars/';
 export const AVATAR_EXTENSIONS = ['jpg', 'png', 'gif', 'webp'];
-export const AVATAR_FILE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.(jpg|png|gif|webp)$/;
+export const AVATAR_FILE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(?:\.(jpg|png|gif|webp)|-(64|256)\.webp)$/;
 
 export const avatarKey = (name: string) => `avatars/${name}`;
 
-/** The stored object an avatar refers to, when it refers to one of ours. */
-function keyOf(avatar: AvatarValue | null): string | null {
-  const name = avatar?.path.startsWith(AVATAR_URL_PREFIX) ? avatar.path.slice(AVATAR_URL_PREFIX.length) : '';
+/** The stored object a path refers to, when it is one of ours. */
+function keyOf(path: string | null | undefined): string | null {
+  const name = path?.startsWith(AVATAR_URL_PREFIX) ? path.slice(AVATAR_URL_PREFIX.length) : '';
   return AVATAR_FILE.test(name) ? avatarKey(name) : null;
 }
 
@@ -20,6 +23,6 @@ function keyOf(avatar: AvatarValue | null): string | null {
  * them, or `now` (an image stored for a change that failed).
  */
 export async function removeAvatarObjects(ctx: Context, avatars: (AvatarValue | null)[], when: 'after commit' | 'now' = 'after commit'): Promise<void> {
-  const keys = avatars.map(keyOf).filter((key): key is string => key !== null);
+  const keys = avatars.flatMap((a) => [a?.path, a?.small_path, a?.medium_path]).map(keyOf).filter((key): key is string => key !== null);
   await (when === 'now' ? removeObjects : removeAfterCommit)(ctx.storage, ctx.log, keys);
 }

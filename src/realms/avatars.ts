@@ -11,6 +11,7 @@ import { changedAttributes, findRealmUser, realmUserBody, realmUserEvent, userWi
 import { fieldsOf } from './custom-fields.js';
 import { emitWebhookEvent } from '../webhooks/outbox.js';
 import { AVATAR_EXTENSIONS, AVATAR_URL_PREFIX, avatarKey, removeAvatarObjects } from './avatar-files.js';
+import { avatarRenditions, RENDITION_SIZES } from './avatar-renditions.js';
 
 /**
  * Sets the user's avatar to `avatar` (null removes it) and answers the one it replaced. The user's row
@@ -34,10 +35,10 @@ async function swapAvatar(ctx: Context, realm: Realm, userId: number, avatar: Av
 
 /**
  * Sets a user's avatar from an uploaded image: the extension must be an image type the account
- * allows, the content (by its magic bytes) must be that type, and the size within the account's
- * limit. No image library is used, so the original is reused for the small and medium renditions.
- * The new image is stored first and the reference swapped after; the image replaced is removed after
- * the commit, and the new one when the swap fails, so no image is left that nothing refers to.
+ * allows, the content (by its magic bytes) must be that type, the size within the account's limit,
+ * and the image readable (its renditions are made from it: avatar-renditions.ts). The new images are
+ * stored first and the reference swapped after; the images replaced are removed after the commit, and
+ * the new ones when the swap fails, so no image is left that nothing refers to.
  */
 export async function setAvatar(ctx: ActingContext, realm: Realm, userId: number, upload: IncomingFile | undefined): Promise<RealmUserBody> {
   ctx.actor.assertHolds('realm.users.write', realm.uid);
@@ -46,17 +47,21 @@ export async function setAvatar(ctx: ActingContext, realm: Realm, userId: number
   const file = await checkUpload(upload, {
     extensions: AVATAR_EXTENSIONS, allowedExtensions: account.allowedExtensions, maxBytes: account.uploadMaxBytes, kind: 'an avatar',
   });
-  const name = `${randomUUID()}.${extensionOf(file.fileName)}`;
-  await ctx.storage.put(avatarKey(name), file.content);
+  const renditions = await avatarRenditions(file.content, path.basename(file.fileName));
+  const id = randomUUID();
+  const name = `${id}.${extensionOf(file.fileName)}`;
   const avatar: AvatarValue = {
     id: randomInt(1, 2 ** 31 - 1),
     file_name: path.basename(file.fileName),
     path: `${AVATAR_URL_PREFIX}${name}`,
-    small_path: null,
-    medium_path: null,
+    small_path: `${AVATAR_URL_PREFIX}${id}-${RENDITION_SIZES.small}.webp`,
+    medium_path: `${AVATAR_URL_PREFIX}${id}-${RENDITION_SIZES.medium}.webp`,
   };
   let swapped: Awaited<ReturnType<typeof swapAvatar>>;
   try {
+    await ctx.storage.put(avatarKey(name), file.content);
+    await ctx.storage.put(avatarKey(`${id}-${RENDITION_SIZES.small}.webp`), renditions.small);
+    await ctx.storage.put(avatarKey(`${id}-${RENDITION_SIZES.medium}.webp`), renditions.medium);
     swapped = await swapAvatar(ctx, realm, userId, avatar);
   } catch (err) {
     await removeAvatarObjects(ctx, [avatar], 'now');

@@ -114,8 +114,8 @@ export const AvatarModel = Type.Object({
   id: Id(),
   file_name: Type.String(),
   url_original: Type.String({ description: 'A path on this server' }),
-  url_small: Type.String({ description: 'A path; the original is reused when there is no smaller rendition' }),
-  url_medium: Type.String({ description: 'A path; the original is reused when there is no smaller rendition' }),
+  url_small: Type.String({ description: 'A path: a 64-pixel square WebP rendition (the original for an avatar set before renditions were made)' }),
+  url_medium: Type.String({ description: 'A path: a 256-pixel square WebP rendition (the original for an avatar set before renditions were made)' }),
 }, { $id: 'Avatar' });
 
 export const RealmUserModel = Type.Object({

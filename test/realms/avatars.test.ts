@@ -1,5 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { crc32 } from 'node:zlib';
+import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { makeRealm, makeRealmUser, memberToken, REALM_USER_PASSWORD, signInAtLoginPage } from '../helpers/realms.js';
@@ -7,6 +9,19 @@ import { listen } from '../helpers/server.js';
 
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64');
 const GIF = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
+
+/** A photo as a phone takes it: a JPEG with EXIF metadata (where it was taken, say). */
+const PHOTO = await sharp({ create: { width: 600, height: 400, channels: 3, background: { r: 200, g: 40, b: 40 } } })
+  .jpeg().withExif({ IFD0: { Copyright: 'Somebody', ImageDescription: 'Taken at home' } }).toBuffer();
+
+/** A PNG whose header claims width × height pixels, with the content of a 1 × 1 image: a decompression bomb's shape. */
+function pngClaiming(width: number, height: number): Buffer {
+  const image = Buffer.from(PNG);
+  image.writeUInt32BE(width, 16);
+  image.writeUInt32BE(height, 20);
+  image.writeUInt32BE(crc32(image.subarray(12, 29)), 29);
+  return image;
+}
 
 /** Every file under DATA_DIR/uploads, temporary ones included, relative to it. */
 function storedFiles(h: Harness): string[] {
@@ -48,16 +63,45 @@ describe('realm user avatars', () => {
   }
   const stored = (url: string) => path.join(h.config.dataDir, 'uploads', 'avatars', url.slice('/uploads/avatars/'.length));
 
-  it('stores an image, reuses the original for the renditions and serves it', async () => {
+  it('stores an image with its 64- and 256-pixel WebP renditions, without metadata, and serves them', async () => {
+    const user = await makeRealmUser(h, realm.uid);
+    const res = await upload(user.id, 'photo.jpg', PHOTO);
+    expect(res.status).toBe(200);
+    const { avatar: photo } = await res.json();
+    const id = photo.url_original.slice('/uploads/avatars/'.length, -'.jpg'.length);
+    expect(photo).toEqual({
+      id: expect.any(Number), file_name: 'photo.jpg', url_original: expect.stringMatching(/^\/uploads\/avatars\/[0-9a-f-]{36}\.jpg$/),
+      url_small: `/uploads/avatars/${id}-64.webp`, url_medium: `/uploads/avatars/${id}-256.webp`,
+    });
+    for (const [url, size] of [[photo.url_small, 64], [photo.url_medium, 256]] as const) {
+      const served = await fetch(`${base}${url}`);
+      expect(served.status).toBe(200);
+      expect(served.headers.get('content-type')).toBe('image/webp');
+      const meta = await sharp(Buffer.from(await served.arrayBuffer())).metadata();
+      expect({ format: meta.format, width: meta.width, height: meta.height, exif: meta.exif }).toEqual({ format: 'webp', width: size, height: size, exif: undefined });
+    }
+    expect((await sharp(PHOTO).metadata()).exif).toBeDefined();
+    expect((await h.request({ method: 'DELETE', url: `/api/admin/customers/${realm.uid}/users/${user.id}/avatar` })).statusCode).toBe(204);
+    for (const url of [photo.url_original, photo.url_small, photo.url_medium]) expect(fs.existsSync(stored(url)), url).toBe(false);
+  });
+
+  it('refuses an image it cannot read, or one claiming too many pixels, before storing anything', async () => {
+    const user = await makeRealmUser(h, realm.uid);
+    const broken = await upload(user.id, 'broken.png', Buffer.concat([PNG.subarray(0, 40), Buffer.alloc(40, 7)]));
+    expect(broken.status).toBe(422);
+    expect((await broken.json()).errors).toEqual(['broken.png: cannot be read as an image']);
+    const bomb = await upload(user.id, 'bomb.png', pngClaiming(20_000, 20_000));
+    expect(bomb.status).toBe(422);
+    expect((await bomb.json()).errors).toEqual(['bomb.png: is larger than 40,000,000 pixels']);
+    expect(storedFiles(h)).toEqual([]);
+  });
+
+  it('stores an image and serves it', async () => {
     const user = await makeRealmUser(h, realm.uid);
     const res = await upload(user.id, 'me.png', PNG);
     expect(res.status).toBe(200);
     const { avatar } = await res.json();
-    expect(avatar).toEqual({
-      id: expect.any(Number), file_name: 'me.png',
-      url_original: expect.stringMatching(/^\/uploads\/avatars\/[0-9a-f-]{36}\.png$/),
-      url_small: avatar.url_original, url_medium: avatar.url_original,
-    });
+    expect(avatar).toMatchObject({ id: expect.any(Number), file_name: 'me.png', url_original: expect.stringMatching(/^\/uploads\/avatars\/[0-9a-f-]{36}\.png$/) });
     expect(Number.isInteger(avatar.id)).toBe(true);
     const served = await fetch(`${base}${avatar.url_original}`);
     expect(served.status).toBe(200);
@@ -83,7 +127,7 @@ describe('realm user avatars', () => {
 
   it('removes an avatar', async () => {
     const user = await makeRealmUser(h, realm.uid);
-    const { avatar } = await (await upload(user.id, 'me.jpeg', Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(64)]))).json();
+    const { avatar } = await (await upload(user.id, 'me.jpeg', PHOTO)).json();
     expect(avatar.url_original).toMatch(/\.jpg$/);
     expect((await h.request({ method: 'DELETE', url: `/api/admin/customers/${realm.uid}/users/${user.id}/avatar` })).statusCode).toBe(204);
     expect((await h.request({ method: 'GET', url: `/api/admin/customers/${realm.uid}/users/${user.id}` })).json().avatar).toBeNull();
@@ -161,7 +205,8 @@ describe('realm user avatars', () => {
       await Promise.all(answers.map((res) => res.arrayBuffer()));
 
       const { avatar } = (await h.request({ method: 'GET', url: userUrl(user.id) })).json();
-      expect(storedFiles(h)).toEqual([path.join('avatars', avatar.url_original.slice('/uploads/avatars/'.length))]);
+      const files = [avatar.url_original, avatar.url_small, avatar.url_medium].map((url: string) => path.join('avatars', url.slice('/uploads/avatars/'.length)));
+      expect(storedFiles(h).sort()).toEqual(files.sort());
       const served = await fetch(`${base}${avatar.url_original}`);
       expect(served.status).toBe(200);
       expect(served.headers.get('content-type')).toBe('image/png');
@@ -190,19 +235,19 @@ describe('realm user avatars', () => {
     it('removes the image with the avatar, with the user, and with the realm', async () => {
       const user = await makeRealmUser(h, realm.uid);
       expect((await upload(user.id, 'me.png', PNG)).status).toBe(200);
-      expect(storedFiles(h)).toHaveLength(1);
+      expect(storedFiles(h)).toHaveLength(3);
       expect((await h.request({ method: 'DELETE', url: avatarUrl(user.id) })).statusCode).toBe(204);
       expect(storedFiles(h)).toEqual([]);
 
       expect((await upload(user.id, 'me.png', PNG)).status).toBe(200);
-      expect(storedFiles(h)).toHaveLength(1);
+      expect(storedFiles(h)).toHaveLength(3);
       expect((await h.request({ method: 'DELETE', url: userUrl(user.id) })).statusCode).toBe(204);
       expect(storedFiles(h)).toEqual([]);
 
       const doomed = await makeRealm(h);
       const users = await Promise.all([1, 2, 3].map(() => makeRealmUser(h, doomed.uid)));
       for (const each of users) expect((await upload(each.id, 'me.png', PNG, h.ownerToken, doomed.uid)).status).toBe(200);
-      expect(storedFiles(h)).toHaveLength(3);
+      expect(storedFiles(h)).toHaveLength(9);
       expect((await h.request({ method: 'DELETE', url: `/api/admin/realms/${doomed.uid}` })).statusCode).toBe(204);
     });
 
@@ -215,7 +260,7 @@ describe('realm user avatars', () => {
       // A refused replacement keeps the current image.
       expect((await upload(user.id, 'me.png', PNG)).status).toBe(200);
       expect((await upload(user.id, 'photo.exe', PNG)).status).toBe(422);
-      expect(storedFiles(h)).toHaveLength(1);
+      expect(storedFiles(h)).toHaveLength(3);
       expect((await h.request({ method: 'DELETE', url: userUrl(user.id) })).statusCode).toBe(204);
     });
 

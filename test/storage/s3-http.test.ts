@@ -73,7 +73,8 @@ describe('uploads kept in S3-compatible storage (STORAGE_URL)', () => {
     expect(storedFiles(h)).toEqual([]);
     const keys = s3.keys();
     expect(keys).toContain(`attachments/${attachment.uuid}`);
-    expect(keys).toHaveLength(3);
+    // The avatar with its two renditions, the attachment, the asset.
+    expect(keys).toHaveLength(5);
     const bucket = s3Storage(h.config.storage!);
     expect((await bucket.get(`attachments/${attachment.uuid}`))?.size).toBe(document.length);
 
