@@ -15763,6 +15763,10 @@ export interface paths {
                         /** @description At most 100 fields with distinct names */
                         fields?: {
                             name: string;
+                            /** @description The field's display name by locale (each a locale of the space), for editors: the entry editor shows it instead of `name`; each at most 100 characters. Default: none */
+                            labels?: {
+                                [key: string]: string;
+                            };
                             /** @description text, rich_text, integer, decimal, boolean, date, dropdown, checkbox, location, asset, entry, entries */
                             type: string;
                             /** @description Default false */
@@ -16021,6 +16025,10 @@ export interface paths {
                         /** @description At most 100 fields with distinct names */
                         fields?: {
                             name: string;
+                            /** @description The field's display name by locale (each a locale of the space), for editors: the entry editor shows it instead of `name`; each at most 100 characters. Default: none */
+                            labels?: {
+                                [key: string]: string;
+                            };
                             /** @description text, rich_text, integer, decimal, boolean, date, dropdown, checkbox, location, asset, entry, entries */
                             type: string;
                             /** @description Default false */
@@ -28060,8 +28068,12 @@ export interface components {
         };
         /** @description A field of a content type */
         ContentField: {
-            /** @description An identifier: a lower-case letter, then lower-case letters, digits and "_" */
+            /** @description An identifier: a lower-case letter, then lower-case letters, digits and "_"; what the content API names the field by */
             name: string;
+            /** @description The field's display name by locale (each a locale of the space), for editors: the entry editor shows it instead of `name`; empty when it has none */
+            labels: {
+                [key: string]: string;
+            };
             type: "text" | "rich_text" | "integer" | "decimal" | "boolean" | "date" | "dropdown" | "checkbox" | "location" | "asset" | "entry" | "entries";
             required: boolean;
             /** @description Each locale has its own value; otherwise one value is shared by every locale */
