@@ -13687,7 +13687,7 @@ export interface paths {
         put?: never;
         /**
          * Render a campaign for one user
-         * @description The subject and body as that user of the campaign's realm would get them (without the tracking pixel). It shows the user's data: 403 without `realm.users.read` on the realm besides `messaging.read`. 404 when the realm has no such user; 422 when the template cannot be rendered for this user (past a limit).
+         * @description The subject and body as that user of the campaign's realm would get them, and a mailing's HTML and text parts exactly as a delivery sends them but for the token of the tracking pixel and unsubscribe link (`preview`). It shows the user's data: 403 without `realm.users.read` on the realm besides `messaging.read`. 404 when the realm has no such user; 422 when the template cannot be rendered for this user (past a limit).
          */
         post: {
             parameters: {
@@ -13708,7 +13708,7 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description The campaign's subject and body rendered for one user */
+                /** @description The campaign's subject and body rendered for one user, and the parts of the message it sends */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -13863,7 +13863,7 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description The campaign's subject and body rendered for one user */
+                /** @description The campaign's subject and body rendered for one user, and the parts of the message it sends */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -28024,10 +28024,15 @@ export interface components {
             /** Format: date-time */
             delivery_start_date: string;
         };
-        /** @description The campaign's subject and body rendered for one user */
+        /** @description The campaign's subject and body rendered for one user, and the parts of the message it sends */
         CampaignPreview: {
             subject: string;
+            /** @description The rendered body (a mailing's inside the realm's layout when it uses it), without the unsubscribe link and tracking pixel */
             body: string;
+            /** @description A mailing's HTML part exactly as a delivery sends it to this user, but for the token of the tracking pixel and unsubscribe link (`preview` here, each message's own in a delivery); null for a notification */
+            html: string | null;
+            /** @description The text part as sent (likewise); a notification's body */
+            text: string;
         };
         /** @description The address the test message went to */
         CampaignTestSent: {
