@@ -12,7 +12,7 @@ export const FILTERABLE_FIELD_TYPES: readonly FieldType[] = ['text', 'integer', 
 /** Field types whose values are chosen among `options`. */
 export const CHOICE_FIELD_TYPES: readonly FieldType[] = ['dropdown', 'checkbox'];
 
-export const LIMITS = { name: 255, uid: 100, locales: 20, fields: 100, fieldName: 64, options: 100, option: 100 } as const;
+export const LIMITS = { name: 255, uid: 100, locales: 20, fields: 100, fieldName: 64, label: 100, options: 100, option: 100 } as const;
 
 export const SpaceUidParam = Type.Object({ space_uid: Type.String({ description: 'The space\'s uid' }) });
 export const TypeParams = Type.Object({
@@ -52,8 +52,11 @@ export const SpaceUpdate = Type.Partial(Type.Object(spaceInputFields), { additio
 
 export type SpaceInputBody = Static<typeof SpaceUpdate>;
 
+const labelsDescription = 'The field\'s display name by locale (each a locale of the space), for editors: the entry editor shows it instead of `name`';
+
 export const FieldModel = Type.Object({
-  name: Type.String({ description: 'An identifier: a lower-case letter, then lower-case letters, digits and "_"' }),
+  name: Type.String({ description: 'An identifier: a lower-case letter, then lower-case letters, digits and "_"; what the content API names the field by' }),
+  labels: Type.Record(Type.String(), Type.String(), { description: `${labelsDescription}; empty when it has none` }),
   type: Type.Union(FIELD_TYPES.map((t) => Type.Literal(t))),
   required: Type.Boolean(),
   localized: Type.Boolean({ description: 'Each locale has its own value; otherwise one value is shared by every locale' }),
@@ -77,6 +80,9 @@ export const TypeListItem = Type.Partial(TypeModel, { $id: 'ContentTypeListItem'
 
 const FieldInput = Type.Object({
   name: Type.String({ maxLength: 1000 }),
+  labels: Type.Optional(Type.Record(Type.String({ maxLength: 100 }), Type.String({ maxLength: 1000 }), {
+    maxProperties: 100, description: `${labelsDescription}; each at most ${LIMITS.label} characters. Default: none`,
+  })),
   type: Type.String({ maxLength: 100, description: FIELD_TYPES.join(', ') }),
   required: Type.Optional(Type.Boolean({ description: 'Default false' })),
   localized: Type.Optional(Type.Boolean({ description: 'Default false' })),

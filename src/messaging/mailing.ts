@@ -39,10 +39,34 @@ export interface MailingMessage {
   recipient: Recipient;
 }
 
+/** Where a message's tracking pixel and unsubscribe link go. */
+export type MessageLinks = ReturnType<typeof messageLinks>;
+
 /**
- * One mailing rendered for its recipient: the body with an unsubscribe link and a tracking pixel at
- * its end, a text part, and the one-click unsubscribe headers (RFC 8058) large mailbox providers
- * require of bulk mail.
+ * The links of a message that is not one of a delivery (a preview, a test): the same addresses with `preview` for the
+ * token, which opens nothing and unsubscribes no one.
+ */
+export function sampleLinks(config: Config): MessageLinks {
+  return { pixel: `${config.baseUrl}${pixelPath('preview')}`, unsubscribe: `${config.baseUrl}${unsubscribePath('preview')}` };
+}
+
+/**
+ * A mailing's rendered body as sent: the HTML part (the body with an unsubscribe link and a tracking pixel at its end,
+ * in the realm's layout when it has one) and the text part. Deliveries, previews and tests all compose it here.
+ */
+export function mailingParts(body: string, layout: CampaignLayout | null, locale: string | null, links: MessageLinks): { html: string; text: string } {
+  const footer = `<p style="font-size:12px;color:#666">To stop receiving these messages, <a href="${escapeHtml(links.unsubscribe)}">unsubscribe</a>.</p>`;
+  const pixel = `<img src="${escapeHtml(links.pixel)}" width="1" height="1" alt="" style="display:block;border:0">`;
+  const html = `${body}\n${footer}\n${pixel}`;
+  return {
+    html: layout ? wrapInLayout(layout, locale, html) : html,
+    text: `${textOf(body)}\n\nTo stop receiving these messages, unsubscribe: ${links.unsubscribe}\n`,
+  };
+}
+
+/**
+ * One mailing rendered for its recipient: its parts (`mailingParts`), and the one-click unsubscribe headers (RFC 8058)
+ * large mailbox providers require of bulk mail.
  */
 export function composeMailing(config: Config, templates: CampaignTemplates, layout: CampaignLayout | null, message: MailingMessage): Mail {
   const links = messageLinks(config, message.messageId);
@@ -50,14 +74,10 @@ export function composeMailing(config: Config, templates: CampaignTemplates, lay
   const limit = TEMPLATE_LIMITS.sendingRenderMs;
   const subject = renderTemplate(templates.subject, 'text', scope, limit).replace(/[\r\n]+/g, ' ').trim();
   const body = renderTemplate(templates.body, 'html', scope, limit);
-  const footer = `<p style="font-size:12px;color:#666">To stop receiving these messages, <a href="${escapeHtml(links.unsubscribe)}">unsubscribe</a>.</p>`;
-  const pixel = `<img src="${escapeHtml(links.pixel)}" width="1" height="1" alt="" style="display:block;border:0">`;
-  const html = `${body}\n${footer}\n${pixel}`;
   return {
     to: message.recipient.email,
     subject,
-    html: layout ? wrapInLayout(layout, message.recipient.locale, html) : html,
-    text: `${textOf(body)}\n\nTo stop receiving these messages, unsubscribe: ${links.unsubscribe}\n`,
+    ...mailingParts(body, layout, message.recipient.locale, links),
     messageId: campaignMessageId(config, message.deliveryUuid, message.recipient.uuid),
     headers: {
       'List-Unsubscribe': `<${links.unsubscribe}>`,

@@ -7,19 +7,13 @@ import { INT32_MAX } from '../http/models.js';
 import { realms, realmUsers } from '../tables/realms.js';
 import { bodyKindOf, requireCampaign, type Campaign } from './campaigns.js';
 import { layoutOf, wrapInLayout } from './layout.js';
-import { textOf } from './mailing.js';
+import { mailingParts, sampleLinks, type MessageLinks } from './mailing.js';
 import { RECIPIENT_COLUMNS, recipientOf, sampleScope, templateScope, type RecipientRow } from './recipients.js';
 import { checkTemplates, renderTemplate, TemplateError, type TemplateKind } from './templates.js';
 import type { Template } from 'liquidjs';
 
 /** What rendering needs of a campaign, saved or not. */
 type Draft = Pick<Campaign, 'subject' | 'body' | 'type' | 'useLayout' | 'realmId'>;
-
-/** The body inside the realm's layout, in the recipient's language, when the mailing asks for it (as a delivery sends it). */
-async function laidOut(ctx: ActingContext, draft: Draft, locale: string | null, body: string): Promise<string> {
-  const layout = await layoutOf(ctx, draft);
-  return layout ? wrapInLayout(layout, locale, body) : body;
-}
 
 function render(campaign: Draft, scope: object) {
   const templates = checkTemplates(campaign.subject, campaign.body, bodyKindOf(campaign.type));
@@ -43,11 +37,22 @@ async function recipientWhere(ctx: ActingContext, realmId: number, condition: Re
   return row ? recipientOf(row) : null;
 }
 
+/**
+ * The rendered subject and body as a message carries them: `body` inside the realm's layout when the mailing asks for it,
+ * a mailing's HTML and text parts composed as a delivery composes them (`links` standing for the recipient's own),
+ * a notification's body as its text.
+ */
+async function messageOf(ctx: ActingContext, draft: Draft, locale: string | null, rendered: ReturnType<typeof render>, links: MessageLinks) {
+  if (draft.type !== 'mailing') return { ...rendered, html: null, text: rendered.body };
+  const layout = await layoutOf(ctx, draft);
+  return { ...rendered, body: layout ? wrapInLayout(layout, locale, rendered.body) : rendered.body, ...mailingParts(rendered.body, layout, locale, links) };
+}
+
 async function renderFor(ctx: ActingContext, draft: Draft, userId: number) {
   const recipient = userId > INT32_MAX ? null : await recipientWhere(ctx, draft.realmId, sql`u.id = ${userId}`);
   if (!recipient) throw notFound('User');
-  const rendered = render(draft, templateScope(recipient, `${ctx.config.baseUrl}/messaging/unsubscribe/preview`));
-  return { ...rendered, body: await laidOut(ctx, draft, recipient.locale, rendered.body) };
+  const links = sampleLinks(ctx.config);
+  return messageOf(ctx, draft, recipient.locale, render(draft, templateScope(recipient, links.unsubscribe)), links);
 }
 
 /**
@@ -75,17 +80,16 @@ export async function previewDraft(ctx: ActingContext, draft: Pick<Draft, 'subje
 
 /**
  * Sends one rendered message to an address, marked as a test and counted nowhere: rendered for the
- * realm's user with that address when there is one, else for a made-up user.
+ * realm's user with that address when there is one, else for a made-up user; the same parts as its preview.
  */
 export async function sendTest(ctx: ActingContext, campaignId: number, email: string) {
   const { campaign } = await requireCampaign(ctx, campaignId, 'messaging.send');
   const [known] = await ctx.db.select({ id: realmUsers.id }).from(realmUsers)
     .where(and(eq(realmUsers.realmId, campaign.realmId), sql`lower(${realmUsers.email}) = lower(${email})`)).limit(1);
   const recipient = known ? await recipientWhere(ctx, campaign.realmId, sql`u.id = ${known.id}`) : null;
-  const rendered = render(campaign, recipient ? templateScope(recipient, `${ctx.config.baseUrl}/messaging/unsubscribe/test`) : sampleScope());
-  const html = campaign.type === 'mailing' ? await laidOut(ctx, campaign, recipient?.locale ?? null, rendered.body) : undefined;
-  await ctx.mail.send({
-    to: email, subject: `[Test] ${rendered.subject}`, html, text: campaign.type === 'mailing' ? textOf(rendered.body) : rendered.body,
-  });
+  const links = sampleLinks(ctx.config);
+  const rendered = render(campaign, recipient ? templateScope(recipient, links.unsubscribe) : sampleScope());
+  const message = await messageOf(ctx, campaign, recipient?.locale ?? null, rendered, links);
+  await ctx.mail.send({ to: email, subject: `[Test] ${message.subject}`, html: message.html ?? undefined, text: message.text });
   return { sent_to: email };
 }

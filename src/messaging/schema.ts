@@ -95,8 +95,13 @@ export const DraftPreviewInput = Type.Object({
 }, { additionalProperties: false });
 export const PreviewModel = Type.Object({
   subject: Type.String(),
-  body: Type.String(),
-}, { $id: 'CampaignPreview', description: 'The campaign\'s subject and body rendered for one user' });
+  body: Type.String({ description: 'The rendered body (a mailing\'s inside the realm\'s layout when it uses it), without the unsubscribe link and tracking pixel' }),
+  html: Type.Union([Type.String(), Type.Null()], {
+    description: 'A mailing\'s HTML part exactly as a delivery sends it to this user, but for the token of the tracking pixel and unsubscribe link '
+      + '(`preview` here, each message\'s own in a delivery); null for a notification',
+  }),
+  text: Type.String({ description: 'The text part as sent (likewise); a notification\'s body' }),
+}, { $id: 'CampaignPreview', description: 'The campaign\'s subject and body rendered for one user, and the parts of the message it sends' });
 
 export const TestInput = Type.Object({
   email: Type.String({ format: 'email', maxLength: 320, description: 'Where the one test message goes' }),

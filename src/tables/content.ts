@@ -16,6 +16,8 @@ export const contentSpaces = pgTable('content_spaces', {
 /** How one field of a content type is defined. */
 export interface ContentFieldDefinition {
   name: string;
+  /** The display name by locale of the space; absent in types stored before labels existed. */
+  labels?: Record<string, string>;
   type: 'text' | 'rich_text' | 'integer' | 'decimal' | 'boolean' | 'date' | 'dropdown' | 'checkbox' | 'location' | 'asset' | 'entry' | 'entries';
   required: boolean;
   localized: boolean;

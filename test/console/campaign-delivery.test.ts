@@ -2,18 +2,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { drainSending } from '../../src/messaging/worker.js';
 import { axeViolations, startConsole, VARIANTS, type ConsoleHarness } from '../helpers/console.js';
 import { createMember } from '../helpers/admin.js';
-import { mailText, startSmtp, type SmtpListener } from '../helpers/smtp.js';
-import { unfolded } from '../messaging/fixtures.js';
+import { htmlPart, mailText, startSmtp, textPartOf, type SmtpListener } from '../helpers/smtp.js';
+import { makeRealm, makeRealmUser } from '../helpers/realms.js';
+import { asPreview, makeCampaign, unfolded } from '../messaging/fixtures.js';
 
 const TEXT = {
   en: {
-    user: 'Preview for the user', preview: 'Preview', testTo: 'Send a test to', sendTest: 'Send test', startsAt: 'Start at (empty: now)', send: 'Send', cancel: 'Cancel', recipients: 'Recipients now: 2', scheduled: 'scheduled', canceled: 'canceled', completed: 'completed', sent: 'sent',
+    user: 'Preview for the user', preview: 'Preview', textTab: 'Text', testTo: 'Send a test to', sendTest: 'Send test', startsAt: 'Start at (empty: now)', send: 'Send', cancel: 'Cancel', recipients: 'Recipients now: 2', scheduled: 'scheduled', canceled: 'canceled', completed: 'completed', sent: 'sent',
     goesTo2: 'It goes to 2 recipients.', now: 'It is sent now.', at: /^It is sent on Jan 1, 2099.* \(your local time\)\.$/, sendNow: 'Send now', schedule: 'Schedule',
     realmAudience: 'Audience: every active user of the realm.', segmentAudience: 'Audience: the users of the segments VIP.',
     campaigns: 'Campaigns', create: 'New campaign', realm: 'Realm', name: 'Campaign name', subject: 'Subject (Liquid)', body: 'Body (Liquid)', chosen: 'Chosen segments', segments: 'Segments',
   },
   es: {
-    user: 'Vista previa para el usuario', preview: 'Vista previa', testTo: 'Enviar una prueba a', sendTest: 'Enviar prueba', startsAt: 'Empezar a las (vacío: ahora)', send: 'Enviar', cancel: 'Cancelar', recipients: 'Destinatarios ahora: 2', scheduled: 'programado', canceled: 'cancelado', completed: 'completado', sent: 'enviado',
+    user: 'Vista previa para el usuario', preview: 'Vista previa', textTab: 'Texto', testTo: 'Enviar una prueba a', sendTest: 'Enviar prueba', startsAt: 'Empezar a las (vacío: ahora)', send: 'Enviar', cancel: 'Cancelar', recipients: 'Destinatarios ahora: 2', scheduled: 'programado', canceled: 'cancelado', completed: 'completado', sent: 'enviado',
     goesTo2: 'Llega a 2 destinatarios.', now: 'Se envía ahora.', at: /^Se envía el 1 ene 2099.* \(tu hora local\)\.$/, sendNow: 'Enviar ahora', schedule: 'Programar',
     realmAudience: 'Destinatarios: todos los usuarios activos del reino.', segmentAudience: 'Destinatarios: los usuarios de los segmentos VIP.',
     campaigns: 'Campañas', create: 'Nueva campaña', realm: 'Reino', name: 'Nombre de la campaña', subject: 'Asunto (Liquid)', body: 'Cuerpo (Liquid)', chosen: 'Segmentos elegidos', segments: 'Segmentos',
@@ -65,7 +66,8 @@ describe.skipIf(!!process.env.DATABASE_URL)('admin console: a campaign\'s test s
         await page.getByRole('button', { name: text.sendTest }).click();
         const mail = await smtp.next(users[0].email);
         expect(unfolded(mail.raw)).toMatch(new RegExp(`^Subject: \\[Test\\] ${subject}\\r$`, 'm'));
-        expect(mailText(mail)).toContain(body);
+        // The text part shown is the test's own (SMTP ends its lines with CRLF).
+        expect(mailText(mail).replace(/\r\n/g, '\n')).toContain(body);
         expect(await axeViolations(page)).toEqual([]);
 
         // A delivery scheduled for later, then canceled.
@@ -190,5 +192,54 @@ describe.skipIf(!!process.env.DATABASE_URL)('admin console: a campaign\'s test s
         await other2.close();
       }
     }, 90_000);
+  }
+
+  for (const { locale, scheme } of VARIANTS) {
+    it(`previews a campaign in a sandboxed frame equal to the HTML part smtp-server receives, but for the recipient's tokens (${locale}, ${scheme})`, async () => {
+      const text = TEXT[locale];
+      const realm = (await makeRealm(c.h)).uid;
+      const email = `lucia-${locale}@example.com`;
+      await makeRealmUser(c.h, realm, { email, first_name: 'Lucía', last_name: 'Pérez' });
+      const { id } = await makeCampaign(c.h, realm, { body: '<p>Hello {{ user.first_name }}, this is <b>html</b></p>' });
+      const { page, problems, signIn, go, close } = await c.open({ locale, scheme });
+      try {
+        await signIn();
+        await go(`/campaigns/${id}`);
+        const picker = page.getByRole('combobox', { name: text.user });
+        await picker.fill('lucia');
+        // Once picked, the picker searches its own label, which finds no one: it keeps the user's name all the same, not their id.
+        const searched = page.waitForResponse((res) => new URL(res.url()).searchParams.get('query') === `Lucía Pérez <${email}>`);
+        await page.getByRole('option', { name: email }).click();
+        await searched;
+        await page.getByRole('button', { name: text.preview }).click();
+        const frame = page.locator('iframe[data-preview-html]');
+        await frame.waitFor();
+        expect(await picker.inputValue()).toBe(`Lucía Pérez <${email}>`);
+        // `<b>html</b>` is markup in the frame, which may run nothing and has no origin of the console's.
+        await page.frameLocator('iframe[data-preview-html]').locator('b').getByText('html', { exact: true }).waitFor();
+        expect(await frame.getAttribute('sandbox')).toBe('');
+        const source = (await frame.getAttribute('srcdoc'))!;
+        const shown = await page.frameLocator('iframe[data-preview-html]').locator(':root').evaluate((root) => root.outerHTML);
+        await page.getByRole('tab', { name: text.textTab }).click();
+        const textPart = await page.locator('[data-preview-text]').innerText();
+        expect(await axeViolations(page)).toEqual([]);
+
+        // Sent to that user by the server's sender: the HTML part received is the frame's, once the tokens are set aside.
+        await page.getByRole('button', { name: text.send, exact: true }).click();
+        await page.getByRole('dialog').getByRole('button', { name: text.sendNow, exact: true }).click();
+        await expect.poll(async () => (await c.h.request({ url: `/api/admin/messaging/campaigns/${id}/deliveries` })).json().deliveries.length).toBe(1);
+        await drainSending(c.h.ctx);
+        const mail = await smtp.next(email);
+        const received = asPreview(htmlPart(mail));
+        expect(received).not.toBe(htmlPart(mail));
+        expect(received).toBe(source);
+        // Read by the browser as the frame read it, the received part makes the same document.
+        expect(await page.evaluate((html) => new DOMParser().parseFromString(html, 'text/html').documentElement.outerHTML, received)).toBe(shown);
+        expect(asPreview(textPartOf(mail, 'plain')).trimEnd()).toBe(textPart.trimEnd());
+        expect(problems).toEqual([]);
+      } finally {
+        await close();
+      }
+    }, 60_000);
   }
 });

@@ -7,7 +7,7 @@ import { png } from '../uploads/files.js';
 export const TEXT = {
   en: {
     spaces: 'Content spaces', newSpace: 'New space', uid: 'Identifier', name: 'Name', defaultLocale: 'Default locale', locales: 'Locales',
-    newType: 'New content type', addField: 'Add field', field: 'Field', fieldName: 'Field name', fieldType: 'Field type', options: 'Choices',
+    newType: 'New content type', addField: 'Add field', field: 'Field', fieldLabel: 'Label', fieldIdentifier: 'Field identifier', fieldType: 'Field type', options: 'Choices',
     required: 'Required', localized: 'Localized', filterable: 'Indexed for filters', entries: 'Entries', newEntry: 'New entry', slug: 'Slug', locale: 'Locale', saveDraft: 'Save draft',
     publish: 'Publish', unpublish: 'Unpublish', notPublished: 'Not published', sourceView: 'Markdown source', link: 'Link', linkAddress: 'Link address', assets: 'Assets', upload: 'Upload', file: 'File', title: 'Title', edit: 'Edit',
     delete: 'Delete', save: 'Save', moveUp: 'Move field', removeField: 'Remove field', remove: 'Remove', stay: 'Stay', leave: 'Leave', latitude: 'Latitude', longitude: 'Longitude',
@@ -15,7 +15,7 @@ export const TEXT = {
   },
   es: {
     spaces: 'Espacios de contenido', newSpace: 'Nuevo espacio', uid: 'Identificador', name: 'Nombre', defaultLocale: 'Idioma predeterminado', locales: 'Idiomas',
-    newType: 'Nuevo tipo de contenido', addField: 'Añadir campo', field: 'Campo', fieldName: 'Nombre del campo', fieldType: 'Tipo de campo', options: 'Opciones',
+    newType: 'Nuevo tipo de contenido', addField: 'Añadir campo', field: 'Campo', fieldLabel: 'Etiqueta', fieldIdentifier: 'Identificador del campo', fieldType: 'Tipo de campo', options: 'Opciones',
     required: 'Obligatorio', localized: 'Por idioma', filterable: 'Indexado para filtros', entries: 'Entradas', newEntry: 'Nueva entrada', slug: 'Slug', locale: 'Idioma de la entrada', saveDraft: 'Guardar borrador',
     publish: 'Publicar', unpublish: 'Retirar', notPublished: 'Sin publicar', sourceView: 'Código Markdown', link: 'Enlace', linkAddress: 'Dirección del enlace', assets: 'Archivos', upload: 'Subir', file: 'Archivo', title: 'Título', edit: 'Editar',
     delete: 'Eliminar', save: 'Guardar', moveUp: 'Subir el campo', removeField: 'Quitar el campo', remove: 'Quitar', stay: 'Quedarse', leave: 'Salir', latitude: 'Latitud', longitude: 'Longitud',
@@ -58,12 +58,13 @@ export async function choose(page: Page, scope: ReturnType<Page['locator']> | Pa
   await page.getByRole('option', { name: option, exact: true }).click();
 }
 
-/** Adds the fields of FIELDS in the type form (in a dialog or on the type screen). */
+/** Adds the fields of FIELDS in the type form (in a dialog or on the type screen), each by its label, the identifier derived from it. */
 export async function addFields(page: Page, scope: ReturnType<Page['locator']>, text: Text): Promise<void> {
   for (const [i, field] of FIELDS.entries()) {
     await scope.getByRole('button', { name: text.addField }).click();
     const row = scope.getByRole('group', { name: `${text.field} ${i + 1}`, exact: true });
-    await row.getByLabel(text.fieldName).fill(field.name);
+    await row.getByLabel(text.fieldLabel).fill(field.name);
+    expect(await row.getByLabel(text.fieldIdentifier).inputValue()).toBe(field.name);
     if (field.type !== 'text') await choose(page, row, text.fieldType, field.type);
     if (field.options) await row.getByLabel(text.options).fill(field.options.join('\n'));
     if (field.localized) await row.getByLabel(text.localized).check();

@@ -67,7 +67,7 @@ describe.skipIf(!!process.env.DATABASE_URL)('admin console: content spaces, type
         expect(created.fields[7].options).toEqual(['s', 'm', 'l']);
         expect(created.fields.filter((f: { filterable: boolean }) => f.filterable).map((f: { name: string }) => f.name)).toEqual(['price']);
         await page.getByRole('button', { name: text.addField }).click();
-        await page.getByRole('group', { name: `${text.field} ${FIELDS.length + 1}`, exact: true }).getByLabel(text.fieldName).fill('extra');
+        await page.getByRole('group', { name: `${text.field} ${FIELDS.length + 1}`, exact: true }).getByLabel(text.fieldLabel).fill('extra');
         await page.getByRole('button', { name: `${text.removeField} extra` }).click();
         await page.getByRole('button', { name: `${text.moveUp} body` }).first().click();
         await page.getByLabel(exactly(text.name)).fill('News article');

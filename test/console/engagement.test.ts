@@ -117,8 +117,15 @@ describe.skipIf(!!process.env.DATABASE_URL)('admin console: engagement (segments
         await page.getByRole('option', { name: 'ana@example.com' }).click();
         await page.getByRole('button', { name: L.preview }).click();
         const expected = (await c.h.request({ method: 'POST', url: `/api/admin/messaging/campaigns/${id}/preview`, payload: { user_id: user.json().id } })).json();
-        await page.locator('[data-preview]').getByText(expected.body, { exact: true }).waitFor();
+        // The HTML part in a frame that runs nothing: the user's `<b>` is text there, as in the mail.
+        const frame = page.locator('iframe[data-preview-html]');
+        await frame.waitFor();
+        expect(await frame.getAttribute('sandbox')).toBe('');
+        expect(await frame.getAttribute('srcdoc')).toBe(expected.html);
+        await page.frameLocator('iframe[data-preview-html]').getByText('Hello Ana <b>', { exact: true }).waitFor();
         await page.locator('[data-preview]').getByText(expected.subject, { exact: true }).waitFor();
+        // The picker names the user it was given, not their id.
+        expect(await page.getByRole('combobox', { name: L.user }).inputValue()).toBe('Ana <b> <ana@example.com>');
         expect(await axeViolations(page)).toEqual([]);
 
         await page.getByRole('textbox', { name: L.body }).fill('<p>Hello</p>\n{% if user.first_name %}\n{{ user.first_name');
@@ -131,7 +138,8 @@ describe.skipIf(!!process.env.DATABASE_URL)('admin console: engagement (segments
         await page.getByRole('checkbox', { name: L.layout }).check();
         await page.getByRole('button', { name: L.preview }).click();
 
-        await page.locator('[data-preview]').getByText(/^<!doctype html>[\s\S]*<p>Bye Ana &lt;b&gt;<\/p>/i).waitFor();
+        await expect.poll(() => frame.getAttribute('srcdoc')).toMatch(/^<!doctype html>[\s\S]*<p>Bye Ana &lt;b&gt;<\/p>/i);
+        await page.frameLocator('iframe[data-preview-html]').getByText('Bye Ana <b>', { exact: true }).waitFor();
         expect(await axeViolations(page)).toEqual([]);
         await page.getByRole('button', { name: L.save }).click();
         await expect.poll(async () => (await c.h.request({ url: `/api/admin/messaging/campaigns/${id}` })).json().use_layout).toBe(true);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { apiValue, entryBody, entryValues, errorPath, formValue } from '../../packages/console/src/areas/content/entry-values.js';
 
 type Field = Parameters<typeof formValue>[0];
-const field = (name: string, type: Field['type'], extra: Partial<Field> = {}): Field => ({ name, type, required: false, localized: false, sortable: false, filterable: false, options: [], ...extra });
+const field = (name: string, type: Field['type'], extra: Partial<Field> = {}): Field => ({ name, labels: {}, type, required: false, localized: false, sortable: false, filterable: false, options: [], ...extra });
 
 const FIELDS: Field[] = [
   field('title', 'text', { localized: true }), field('body', 'rich_text'), field('count', 'integer'), field('price', 'decimal'),

@@ -32,7 +32,7 @@ describe('content types admin API', () => {
   });
   afterAll(async () => { await h?.close(); });
 
-  type Field = { name: string; type: string; required?: boolean; localized?: boolean; sortable?: boolean; options?: string[] };
+  type Field = { name: string; labels?: Record<string, string>; type: string; required?: boolean; localized?: boolean; sortable?: boolean; options?: string[] };
   const admin = (token?: string | null) => adminClient(h, token);
   const inSpace = (spaceUid: string) => ({ params: { path: { space_uid: spaceUid } } });
   const ofType = (spaceUid: string, typeUid: string) => ({ params: { path: { space_uid: spaceUid, type_uid: typeUid } } });
@@ -57,7 +57,7 @@ describe('content types admin API', () => {
     const body = res.data!;
     expect(body).toEqual({
       uid: 'article', name: 'Article',
-      fields: EVERY_FIELD.map((f) => ({ required: false, localized: false, sortable: false, filterable: false, options: [], ...f })),
+      fields: EVERY_FIELD.map((f) => ({ labels: {}, required: false, localized: false, sortable: false, filterable: false, options: [], ...f })),
       created_at: expect.any(String), updated_at: expect.any(String),
     });
     const shown = await show(space.uid, 'article');
@@ -94,6 +94,66 @@ describe('content types admin API', () => {
       { field: 'fields.7.sortable', messages: ['is only possible for text, integer, decimal, boolean, date, dropdown fields'] },
       { field: 'fields.8.name', messages: ["can't be blank"] },
     ]);
+  });
+
+  it('stores each field\'s labels by locale of the space, trimmed, and shows them; refuses other locales, blank and long labels', async () => {
+    const res = await create(space.uid, {
+      uid: uniqueUid('t'), name: 'Labelled',
+      fields: [
+        { name: 'cover_image', labels: { en: ' Cover image ', ES: 'Imagen de portada' }, type: 'asset' },
+        { name: 'plain', type: 'text' },
+      ],
+    });
+    expect(res.response.status).toBe(201);
+    expect(res.data!.fields.map((f) => ({ name: f.name, labels: f.labels }))).toEqual([
+      { name: 'cover_image', labels: { en: 'Cover image', es: 'Imagen de portada' } },
+      { name: 'plain', labels: {} },
+    ]);
+    expect((await show(space.uid, res.data!.uid)).data!.fields[0]!.labels).toEqual({ en: 'Cover image', es: 'Imagen de portada' });
+    const listed = await admin().GET('/content/spaces/{space_uid}/types', { params: { path: { space_uid: space.uid }, query: { query: res.data!.uid } } });
+    expect(listed.data!.types[0]!.fields![0]!.labels).toEqual({ en: 'Cover image', es: 'Imagen de portada' });
+    // PUT replaces them with the list.
+    const changed = await update(space.uid, res.data!.uid, { fields: [{ name: 'cover_image', labels: { es: 'Portada' }, type: 'asset' }] });
+    expect(changed.data!.fields[0]!.labels).toEqual({ es: 'Portada' });
+
+    const bad = await refusal(create(space.uid, {
+      uid: uniqueUid('t'), name: 'Bad labels',
+      fields: [
+        { name: 'a', labels: { fr: 'Titre', 'not a tag': 'x', en: 'Fine' }, type: 'text' },
+        { name: 'b', labels: { en: '   ' }, type: 'text' },
+        { name: 'c', labels: { es: 'x'.repeat(101) }, type: 'text' },
+        { name: 'd', labels: { en: 'One', EN: 'Two' }, type: 'text' },
+      ],
+    }));
+    expect(bad.status).toBe(422);
+    expect(bad.body.details).toEqual([
+      { field: 'fields.0.labels.fr', messages: ['is not a locale of the space (en, es)'] },
+      { field: 'fields.0.labels.not a tag', messages: ['is not a locale of the space (en, es)'] },
+      { field: 'fields.1.labels.en', messages: ["can't be blank"] },
+      { field: 'fields.2.labels.es', messages: ['is too long (maximum is 100 characters)'] },
+      { field: 'fields.3.labels.EN', messages: ['names the locale en twice'] },
+    ]);
+    const proto = await h.request({ method: 'POST', url: typesOf(space.uid), payload: JSON.parse('{"uid":"p","name":"p","fields":[{"name":"a","type":"text","labels":{"__proto__":"x"}}]}') });
+    // The body parser refuses a `__proto__` key before any route sees it.
+    expect(proto.statusCode).toBe(400);
+  });
+
+  it('shows no labels for a type stored before labels, nor those of a locale the space no longer offers', async () => {
+    const own = await makeSpace(h);
+    const type = await makeType(h, own.uid, { fields: [{ name: 'title', labels: { en: 'Title', es: 'Título' }, type: 'text' }] });
+    const old = await makeType(h, own.uid);
+    // As stored before labels existed (and before filterable).
+    await h.ctx.db.update(contentTypes).set({ fields: [{ name: 'old', type: 'text', required: false, localized: false, sortable: false, options: [] }] })
+      .where(eq(contentTypes.uid, old.uid));
+    expect((await show(own.uid, old.uid)).data!.fields).toEqual([
+      { name: 'old', labels: {}, type: 'text', required: false, localized: false, sortable: false, filterable: false, options: [] },
+    ]);
+    const spaceChange = await h.request({ method: 'PUT', url: `/api/admin/content/spaces/${own.uid}`, payload: { locales: ['en'] } });
+    expect(spaceChange.statusCode, spaceChange.body).toBe(200);
+    const shown = await show(own.uid, type.uid);
+    expect(shown.data!.fields[0]!.labels).toEqual({ en: 'Title' });
+    // What is shown can be sent back as it is.
+    expect(await statusOf(update(own.uid, type.uid, { fields: shown.data!.fields }))).toBe(200);
   });
 
   it('refuses more than 100 fields, bad uids, names and shapes', async () => {
@@ -138,7 +198,7 @@ describe('content types admin API', () => {
     expect(named.data).toMatchObject({ uid: type.uid, name: 'Renamed', fields: [{ name: 'title', type: 'text' }] });
     const fields = await update(space.uid, type.uid, { fields: [{ name: 'price', type: 'integer', required: true }] });
     expect(fields.response.status).toBe(200);
-    expect(fields.data!.fields).toEqual([{ name: 'price', type: 'integer', required: true, localized: false, sortable: false, filterable: false, options: [] }]);
+    expect(fields.data!.fields).toEqual([{ name: 'price', labels: {}, type: 'integer', required: true, localized: false, sortable: false, filterable: false, options: [] }]);
     const { data: renamed } = await update(space.uid, type.uid, { uid: `${type.uid}-2` });
     expect(renamed!.uid).toBe(`${type.uid}-2`);
     expect(await statusOf(show(space.uid, `${type.uid}-2`))).toBe(200);

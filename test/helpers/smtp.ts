@@ -87,15 +87,19 @@ export function codeIn(mail: ReceivedMail): string {
   return code;
 }
 
-/** A mail's text as written (quoted-printable soft line breaks joined, `=3D` read back). */
 /** The HTML part of a received mail, as written (quoted-printable decoded, line ends as LF). */
-export function htmlPart(mail: ReceivedMail): string {
-  const body = /Content-Type: text\/html; charset=utf-8\r\nContent-Transfer-Encoding: quoted-printable\r\n\r\n([\s\S]*?)\r\n\r\n-+_atrium_/.exec(mail.raw)?.[1];
-  if (body === undefined) throw new Error(`no HTML part in the mail:\n${mail.raw}`);
+export const htmlPart = (mail: ReceivedMail): string => textPartOf(mail, 'html');
+
+/** The text/html or text/plain part of a received mail, as written (quoted-printable decoded, line ends as LF). */
+export function textPartOf(mail: ReceivedMail, subtype: 'html' | 'plain'): string {
+  const part = new RegExp(`Content-Type: text/${subtype}; charset=utf-8\r\nContent-Transfer-Encoding: quoted-printable\r\n\r\n([\\s\\S]*?)\r\n\r\n-+_atrium_`);
+  const body = part.exec(mail.raw)?.[1];
+  if (body === undefined) throw new Error(`no text/${subtype} part in the mail:\n${mail.raw}`);
   const bytes = body.replace(/=\r\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
   return Buffer.from(bytes, 'latin1').toString('utf8').replace(/\r\n/g, '\n');
 }
 
+/** A mail's text as written (quoted-printable soft line breaks joined, `=3D` read back). */
 export const mailText = (mail: ReceivedMail) => mail.raw.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
 
 /** The path of the one-time link a mail carries, found by `pattern` (its first group); fails the test when there is none. */

@@ -108,7 +108,10 @@ describe('campaigns', () => {
     const user = await makeRealmUser(h, realm.uid, { first_name: '<Ada>' });
     const campaign = await makeCampaign(h, realm.uid);
     const preview = await h.request({ method: 'POST', url: `${CAMPAIGNS}/${campaign.id}/preview`, payload: { user_id: user.id } });
-    expect(preview.json()).toEqual({ subject: 'Hello <Ada>', body: '<p>Hi &lt;Ada&gt;!</p>' });
+    expect(preview.json()).toMatchObject({ subject: 'Hello <Ada>', body: '<p>Hi &lt;Ada&gt;!</p>' });
+    // The parts as sent, the footer and pixel with `preview` for the recipient's token.
+    expect(preview.json().html).toMatch(/^<p>Hi &lt;Ada&gt;!<\/p>\n<p style="font-size:12px;color:#666">To stop receiving these messages, <a href="[^"]+\/messaging\/unsubscribe\/preview">unsubscribe<\/a>\.<\/p>\n<img src="[^"]+\/messaging\/open\/preview\.gif"/);
+    expect(preview.json().text).toMatch(/^Hi <Ada>!\n\nTo stop receiving these messages, unsubscribe: \S+\/messaging\/unsubscribe\/preview\n$/);
     expect((await h.request({ method: 'POST', url: `${CAMPAIGNS}/${campaign.id}/preview`, payload: { user_id: 2147483647 } })).statusCode).toBe(404);
     const test = await h.request({ method: 'POST', url: `${CAMPAIGNS}/${campaign.id}/test`, payload: { email: 'tester@example.com' } });
     expect(test.statusCode, test.body).toBe(200);

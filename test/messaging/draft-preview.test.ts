@@ -45,7 +45,7 @@ describe('preview of an unsaved campaign', () => {
     };
     const res = await preview({ realm_uid: realm.uid, ...draft, user_id: user.id });
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json()).toEqual({
+    expect(res.json()).toMatchObject({
       subject: 'Hello <Ada> Byron',
       body: '<p>Hi &lt;Ada&gt;!</p>\n<p>Welcome back, &lt;Ada&gt; Byron.</p>',
     });
@@ -56,14 +56,15 @@ describe('preview of an unsaved campaign', () => {
     expect(test.statusCode, test.body).toBe(200);
     const mail = await smtp.next(user.email);
     expect(subjectOf(mail)).toBe(`[Test] ${res.json().subject}`);
-    // SMTP carries lines ended by CRLF.
-    expect(partOf(mail, 'text/html').replace(/\r\n/g, '\n')).toBe(res.json().body);
+    // The test carries the parts the preview shows. SMTP carries lines ended by CRLF.
+    expect(partOf(mail, 'text/html').replace(/\r\n/g, '\n')).toBe(res.json().html);
+    expect(partOf(mail, 'text/plain').replace(/\r\n/g, '\n').trimEnd()).toBe(res.json().text.trimEnd());
   });
 
   it('renders a notification as plain text', async () => {
     const user = await makeRealmUser(h, realm.uid, { first_name: '<b>Bo</b>' });
     const res = await preview({ realm_uid: realm.uid, type: 'notification', subject: 'Hi', body: 'Dear {{ user.first_name }}', user_id: user.id });
-    expect(res.json()).toEqual({ subject: 'Hi', body: 'Dear <b>Bo</b>' });
+    expect(res.json()).toEqual({ subject: 'Hi', body: 'Dear <b>Bo</b>', html: null, text: 'Dear <b>Bo</b>' });
   });
 
   it('answers a template that does not parse with 422 naming the field and the line', async () => {
@@ -100,6 +101,6 @@ describe('preview of an unsaved campaign', () => {
     expect((await preview({ ...draft, realm_uid: realm.uid }, viewer)).statusCode).toBe(403);
     expect((await preview({ ...draft, realm_uid: 'no-such-realm' }, viewer)).statusCode).toBe(403);
     const allowed = await memberToken(h, [{ key: 'realm_viewer', target: realm.uid }]);
-    expect((await preview({ ...draft, realm_uid: realm.uid }, allowed)).json()).toEqual({ subject: 'S', body: 'B' });
+    expect((await preview({ ...draft, realm_uid: realm.uid }, allowed)).json()).toMatchObject({ subject: 'S', body: 'B' });
   });
 });

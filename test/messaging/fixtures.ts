@@ -40,3 +40,6 @@ export function linkIn(raw: string, pattern: RegExp): string {
   if (!found) throw new Error(`no ${pattern} in the mail:\n${raw}`);
   return found;
 }
+
+/** A message with each recipient's own tokens (tracking pixel, unsubscribe link) written as a preview writes them, `preview`. */
+export const asPreview = (message: string) => message.replace(/(\/messaging\/(?:open|unsubscribe)\/)\d+\.[A-Za-z0-9_-]{32}/g, '$1preview');

@@ -3,7 +3,7 @@ import { drainSending } from '../../src/messaging/worker.js';
 import { startHarnessWithSmtp, type Harness } from '../helpers/harness.js';
 import { makeRealm, makeRealmUser } from '../helpers/realms.js';
 import { htmlPart, type SmtpListener } from '../helpers/smtp.js';
-import { deliver, makeCampaign } from './fixtures.js';
+import { asPreview, deliver, makeCampaign } from './fixtures.js';
 
 const CAMPAIGNS = '/api/admin/messaging/campaigns';
 
@@ -50,12 +50,14 @@ describe('a mailing inside the realm\'s campaign layout', () => {
     const preview = await h.request({ method: 'POST', url: `${CAMPAIGNS}/${campaign.id}/preview`, payload: { user_id: lucia.id } });
     expect(preview.statusCode, preview.body).toBe(200);
     expect(preview.json().body).toBe(spanish.replace(FOOTER_AND_PIXEL, ''));
+    expect(preview.json().html).toBe(asPreview(spanish));
     // An unsaved campaign's preview wraps the same way.
     const draft = await h.request({
       method: 'POST', url: `${CAMPAIGNS}/preview`,
       payload: { realm_uid: realm.uid, type: 'mailing', subject: 'Hello', body: '<p>Hi {{ user.first_name }}!</p>', use_layout: true, user_id: ada.id },
     });
     expect(draft.json().body).toBe(english.replace(FOOTER_AND_PIXEL, ''));
+    expect(draft.json().html).toBe(asPreview(english));
   });
 
   it('keeps the layout a delivery was asked with, and leaves a campaign without use_layout as it is', async () => {
@@ -76,6 +78,8 @@ describe('a mailing inside the realm\'s campaign layout', () => {
     const html = htmlPart(await smtp.next(user.email));
     expect(html).toMatch(/^<p>Hi Grace!<\/p>\n<p style="font-size:12px/);
     expect(html).not.toContain('<html');
+    const preview = await h.request({ method: 'POST', url: `${CAMPAIGNS}/${plain.id}/preview`, payload: { user_id: user.id } });
+    expect(preview.json().html).toBe(asPreview(html));
   });
 
   it('refuses use_layout for a notification, and a layout that does not write the content once', async () => {

@@ -1,4 +1,5 @@
 import type { FieldErrors } from '../../errors/index.js';
+import { languageTag } from '../checks.js';
 import { CHOICE_FIELD_TYPES, FIELD_TYPES, FILTERABLE_FIELD_TYPES, LIMITS, SORTABLE_FIELD_TYPES, type FieldInputBody, type FieldType } from '../schema.js';
 import type { ContentFieldDefinition } from '../../tables/content.js';
 
@@ -24,8 +25,31 @@ function checkedOptions(errors: FieldErrors, at: string, type: FieldType, option
   return trimmed;
 }
 
-/** The fields as stored, each with every flag; problems are added to `errors` under `fields.<i>.<attribute>`. */
-export function checkedFields(errors: FieldErrors, inputs: FieldInputBody[]): FieldDefinition[] {
+/** The labels as stored: keyed by locales of the space in their usual case, trimmed. */
+function checkedLabels(errors: FieldErrors, at: string, locales: readonly string[], labels: Record<string, string> | undefined): Record<string, string> {
+  const checked: Record<string, string> = {};
+  for (const [key, raw] of Object.entries(labels ?? {})) {
+    const where = `${at}.labels.${key.slice(0, 100)}`;
+    const locale = languageTag(key);
+    const label = raw.trim();
+    if (!locale || !locales.includes(locale)) errors.add(where, `is not a locale of the space (${locales.join(', ')})`);
+    else if (Object.hasOwn(checked, locale)) errors.add(where, `names the locale ${locale} twice`);
+    else if (!label) errors.add(where, "can't be blank");
+    else if (label.length > LIMITS.label) errors.add(where, `is too long (maximum is ${LIMITS.label} characters)`);
+    else checked[locale] = label;
+  }
+  return checked;
+}
+
+/** The labels a stored field shows: those of locales the space still offers (one removed since may not be sent back). */
+export const labelsShown = (field: FieldDefinition, locales: readonly string[]): Record<string, string> =>
+  Object.fromEntries(Object.entries(field.labels ?? {}).filter(([locale]) => locales.includes(locale)));
+
+/**
+ * The fields as stored, each with every flag; problems are added to `errors` under `fields.<i>.<attribute>`.
+ * `locales` are the space's: the only keys labels may have.
+ */
+export function checkedFields(errors: FieldErrors, inputs: FieldInputBody[], locales: readonly string[]): FieldDefinition[] {
   if (inputs.length > LIMITS.fields) errors.add('fields', `are too many (maximum is ${LIMITS.fields})`);
   const seen = new Set<string>();
   const fields: FieldDefinition[] = [];
@@ -45,7 +69,7 @@ export function checkedFields(errors: FieldErrors, inputs: FieldInputBody[]): Fi
     const filterable = input.filterable ?? false;
     if (filterable && !FILTERABLE_FIELD_TYPES.includes(input.type)) errors.add(`${at}.filterable`, `is only possible for ${FILTERABLE_FIELD_TYPES.join(', ')} fields`);
     fields.push({
-      name, type: input.type, required: input.required ?? false, localized: input.localized ?? false, sortable, filterable,
+      name, labels: checkedLabels(errors, at, locales, input.labels), type: input.type, required: input.required ?? false, localized: input.localized ?? false, sortable, filterable,
       options: checkedOptions(errors, at, input.type, input.options),
     });
   }

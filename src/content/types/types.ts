@@ -9,7 +9,7 @@ import { uniqueViolation } from '../../db/unique.js';
 import { FieldErrors, invalidField, notFound } from '../../errors/index.js';
 import { checkedName, checkedUid } from '../checks.js';
 import { fieldIndexesChanged } from './field-indexes.js';
-import { checkChangeWithEntries, checkedFields, removedFields, type FieldDefinition } from './fields.js';
+import { checkChangeWithEntries, checkedFields, labelsShown, removedFields, type FieldDefinition } from './fields.js';
 import type { TypeInputBody, TypeModel } from '../schema.js';
 import type { Space } from '../spaces.js';
 import { contentEntries, contentEntryVersions, contentTypes } from '../../tables/content.js';
@@ -17,11 +17,11 @@ import { contentEntries, contentEntryVersions, contentTypes } from '../../tables
 export type ContentType = typeof contentTypes.$inferSelect;
 export type TypeBody = Static<typeof TypeModel>;
 
-export function typeBody(type: ContentType): TypeBody {
+export function typeBody(type: ContentType, space: Space): TypeBody {
   return {
     uid: type.uid,
     name: type.name,
-    fields: type.fields.map((f) => ({ name: f.name, type: f.type, required: f.required, localized: f.localized, sortable: f.sortable, filterable: f.filterable ?? false, options: f.options })),
+    fields: type.fields.map((f) => ({ name: f.name, labels: labelsShown(f, space.locales), type: f.type, required: f.required, localized: f.localized, sortable: f.sortable, filterable: f.filterable ?? false, options: f.options })),
     created_at: type.createdAt.toISOString(),
     updated_at: type.updatedAt.toISOString(),
   };
@@ -43,7 +43,7 @@ export async function requireType(ctx: Context, space: Space, uid: string): Prom
 /** GET one type: the content type of the space with this uid; 404 when there is none. */
 export async function showType(ctx: ActingContext, space: Space, uid: string): Promise<TypeBody> {
   ctx.actor.assertHolds('content.read', space.uid);
-  return typeBody(await requireType(ctx, space, uid));
+  return typeBody(await requireType(ctx, space, uid), space);
 }
 
 /** The field of a type with this name (an own-property-safe lookup of client text). */
@@ -62,27 +62,27 @@ export async function listTypes(ctx: ActingContext, space: Space, page: Page, qu
   const rows = await ctx.db.select({ type: contentTypes, total: totalCount }).from(contentTypes).where(where)
     .orderBy(orderOf(SORTABLE, query, contentTypes.updatedAt, 'desc'), desc(contentTypes.id)).limit(page.perPage).offset(page.offset);
   const total = await totalOf(rows, page, ctx.db, contentTypes, where);
-  return { items: rows.map((r) => typeBody(r.type)), total };
+  return { items: rows.map((r) => typeBody(r.type, space)), total };
 }
 
-function checkInput(input: TypeInputBody, creating: boolean) {
+function checkInput(space: Space, input: TypeInputBody, creating: boolean) {
   const errors = new FieldErrors();
   const uid = checkedUid(errors, input.uid, creating);
   const name = checkedName(errors, input.name, creating);
-  const fields = input.fields === undefined ? undefined : checkedFields(errors, input.fields);
+  const fields = input.fields === undefined ? undefined : checkedFields(errors, input.fields, space.locales);
   errors.throwIfAny();
   return { uid, name, fields };
 }
 
 export async function createType(ctx: ActingContext, space: Space, input: TypeInputBody): Promise<TypeBody> {
   ctx.actor.assertHolds('content.manage', space.uid);
-  const checked = checkInput(input, true);
+  const checked = checkInput(space, input, true);
   const now = ctx.clock.now();
   const [type] = await ctx.db.insert(contentTypes).values({
     spaceId: space.id, uid: checked.uid!, name: checked.name!, fields: checked.fields ?? [], createdAt: now, updatedAt: now,
   }).returning().catch(uidTaken);
   await fieldIndexesChanged(ctx, ctx.db, type.id, [], type.fields);
-  return typeBody(type);
+  return typeBody(type, space);
 }
 
 /**
@@ -93,7 +93,7 @@ export async function createType(ctx: ActingContext, space: Space, input: TypeIn
 export async function updateType(ctx: ActingContext, space: Space, uid: string, input: TypeInputBody): Promise<TypeBody> {
   ctx.actor.assertHolds('content.manage', space.uid);
   const type = await requireType(ctx, space, uid);
-  const checked = checkInput(input, false);
+  const checked = checkInput(space, input, false);
   const updated = await ctx.db.transaction(async (tx) => {
     // The lock orders this change after (or before) a concurrent one to the same type.
     const [current] = await tx.select().from(contentTypes).where(eq(contentTypes.id, type.id)).for('update');
@@ -120,7 +120,7 @@ export async function updateType(ctx: ActingContext, space: Space, uid: string, 
   }).catch(uidTaken);
   // The content API's answers show the type's fields and are found by its uid.
   ctx.caches.changed('content');
-  return typeBody(updated);
+  return typeBody(updated, space);
 }
 
 /** Deletes the type with its entries (the foreign keys cascade). */

@@ -91,7 +91,8 @@ export function messagingRoutes(ctx: Context): FastifyPluginAsync {
       config: { access: 'messaging.read' },
       schema: {
         tags, summary: 'Render a campaign for one user',
-        description: 'The subject and body as that user of the campaign\'s realm would get them (without the tracking pixel). '
+        description: 'The subject and body as that user of the campaign\'s realm would get them, and a mailing\'s HTML and text parts exactly as '
+          + 'a delivery sends them but for the token of the tracking pixel and unsubscribe link (`preview`). '
           + 'It shows the user\'s data: 403 without `realm.users.read` on the realm besides `messaging.read`. 404 when the realm has no such user; 422 when the template cannot be rendered for this user (past a limit).',
         params: CampaignParams, body: PreviewInput, response: { 200: ref(PreviewModel), ...failures(401, 403, 404, 422) },
       },

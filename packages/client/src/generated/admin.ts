@@ -1483,7 +1483,7 @@ export interface paths {
         put?: never;
         /**
          * Render a campaign for one user
-         * @description The subject and body as that user of the campaign's realm would get them (without the tracking pixel). It shows the user's data: 403 without `realm.users.read` on the realm besides `messaging.read`. 404 when the realm has no such user; 422 when the template cannot be rendered for this user (past a limit).
+         * @description The subject and body as that user of the campaign's realm would get them, and a mailing's HTML and text parts exactly as a delivery sends them but for the token of the tracking pixel and unsubscribe link (`preview`). It shows the user's data: 403 without `realm.users.read` on the realm besides `messaging.read`. 404 when the realm has no such user; 422 when the template cannot be rendered for this user (past a limit).
          */
         post: operations["renderACampaignForOneUser"];
         delete?: never;
@@ -3098,9 +3098,9 @@ export interface components {
             file_name: string;
             /** @description A path on this server */
             url_original: string;
-            /** @description A path; the original is reused when there is no smaller rendition */
+            /** @description A path: a 64-pixel square WebP rendition (the original for an avatar set before renditions were made) */
             url_small: string;
-            /** @description A path; the original is reused when there is no smaller rendition */
+            /** @description A path: a 256-pixel square WebP rendition (the original for an avatar set before renditions were made) */
             url_medium: string;
         };
         /** @description A user of a realm (admin view) */
@@ -3689,10 +3689,15 @@ export interface components {
             /** Format: date-time */
             delivery_start_date: string;
         };
-        /** @description The campaign's subject and body rendered for one user */
+        /** @description The campaign's subject and body rendered for one user, and the parts of the message it sends */
         CampaignPreview: {
             subject: string;
+            /** @description The rendered body (a mailing's inside the realm's layout when it uses it), without the unsubscribe link and tracking pixel */
             body: string;
+            /** @description A mailing's HTML part exactly as a delivery sends it to this user, but for the token of the tracking pixel and unsubscribe link (`preview` here, each message's own in a delivery); null for a notification */
+            html: string | null;
+            /** @description The text part as sent (likewise); a notification's body */
+            text: string;
         };
         /** @description The address the test message went to */
         CampaignTestSent: {
@@ -3733,8 +3738,12 @@ export interface components {
         };
         /** @description A field of a content type */
         ContentField: {
-            /** @description An identifier: a lower-case letter, then lower-case letters, digits and "_" */
+            /** @description An identifier: a lower-case letter, then lower-case letters, digits and "_"; what the content API names the field by */
             name: string;
+            /** @description The field's display name by locale (each a locale of the space), for editors: the entry editor shows it instead of `name`; empty when it has none */
+            labels: {
+                [key: string]: string;
+            };
             type: "text" | "rich_text" | "integer" | "decimal" | "boolean" | "date" | "dropdown" | "checkbox" | "location" | "asset" | "entry" | "entries";
             required: boolean;
             /** @description Each locale has its own value; otherwise one value is shared by every locale */
@@ -16941,7 +16950,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The campaign's subject and body rendered for one user */
+            /** @description The campaign's subject and body rendered for one user, and the parts of the message it sends */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -17077,7 +17086,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The campaign's subject and body rendered for one user */
+            /** @description The campaign's subject and body rendered for one user, and the parts of the message it sends */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -18790,6 +18799,10 @@ export interface operations {
                     /** @description At most 100 fields with distinct names */
                     fields?: {
                         name: string;
+                        /** @description The field's display name by locale (each a locale of the space), for editors: the entry editor shows it instead of `name`; each at most 100 characters. Default: none */
+                        labels?: {
+                            [key: string]: string;
+                        };
                         /** @description text, rich_text, integer, decimal, boolean, date, dropdown, checkbox, location, asset, entry, entries */
                         type: string;
                         /** @description Default false */
@@ -19030,6 +19043,10 @@ export interface operations {
                     /** @description At most 100 fields with distinct names */
                     fields?: {
                         name: string;
+                        /** @description The field's display name by locale (each a locale of the space), for editors: the entry editor shows it instead of `name`; each at most 100 characters. Default: none */
+                        labels?: {
+                            [key: string]: string;
+                        };
                         /** @description text, rich_text, integer, decimal, boolean, date, dropdown, checkbox, location, asset, entry, entries */
                         type: string;
                         /** @description Default false */

@@ -373,9 +373,9 @@ export interface components {
             file_name: string;
             /** @description A path on this server */
             url_original: string;
-            /** @description A path; the original is reused when there is no smaller rendition */
+            /** @description A path: a 64-pixel square WebP rendition (the original for an avatar set before renditions were made) */
             url_small: string;
-            /** @description A path; the original is reused when there is no smaller rendition */
+            /** @description A path: a 256-pixel square WebP rendition (the original for an avatar set before renditions were made) */
             url_medium: string;
         };
         /** @description The access token the realm's identity provider gave at the delegated sign-in behind this session (refreshed with its refresh token when it is about to expire): `uuid` names the delegation, `access_token_expires_in` is in seconds */

@@ -34,9 +34,16 @@ export interface ServerSelectProps extends Omit<SelectProps, 'data' | 'searchVal
 /** A searchable select whose options come from the server as the member types (realm, space, user, entry pickers). */
 export function ServerSelect({ value = null, onChange, useOptions, selectedLabel, ...props }: ServerSelectProps) {
   const { options, props: searchProps } = useServerSearch(useOptions);
+  // The option picked keeps its label once the search (now its label) finds other options, or none.
+  const [picked, setPicked] = useState<Option | null>(null);
   const data = value && !options.some((option) => option.value === value)
-    ? [{ value, label: selectedLabel ?? value }, ...options] : options;
-  return <Select clearable {...searchProps} {...props} data={data} value={value} onChange={(next) => onChange(next)} />;
+    ? [{ value, label: picked?.value === value ? picked.label : selectedLabel ?? value }, ...options] : options;
+  return (
+    <Select clearable {...searchProps} {...props} data={data} value={value} onChange={(next) => {
+      setPicked(options.find((option) => option.value === next) ?? null);
+      onChange(next);
+    }} />
+  );
 }
 
 export interface ServerMultiSelectProps extends Omit<MultiSelectProps, 'data' | 'searchValue' | 'onSearchChange' | 'onChange' | 'value'> {

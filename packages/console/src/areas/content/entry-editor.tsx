@@ -6,6 +6,7 @@ import { fieldErrorsOf } from '../../api/errors';
 import { FormError } from '../../components/form-error';
 import { useI18n } from '../../i18n/i18n';
 import { EntryFieldInput, type FieldContext } from './entry-field-input';
+import { fieldLabel } from './field-labels';
 import { entryBody, entryValues, errorPath, type EntryValues, type FormValue } from './entry-values';
 import { LeaveGuard } from './leave-guard';
 import { SegmentsInput } from './segments-input';
@@ -29,9 +30,12 @@ interface EntryEditorProps {
   actions?(saveFirst: () => Promise<boolean>): React.ReactNode;
 }
 
-/** The entry editor generated from the content type: shared fields, then one tab per locale with its name, slug and localized fields. */
+/**
+ * The entry editor generated from the content type: shared fields, then one tab per locale with its name, slug and localized fields;
+ * each field named by its label (`locales[0]` is the space's default locale).
+ */
 export function EntryEditor({ fields, locales, drafts, context, tab, onTab, saveLocale, onSaved, actions }: EntryEditorProps) {
-  const { t } = useI18n();
+  const { t, locale: language } = useI18n();
   const form = useForm<EntryValues>({ initialValues: entryValues(fields, locales, drafts) });
   const [error, setError] = useState<unknown>(null);
   const [saving, setSaving] = useState(false);
@@ -69,7 +73,7 @@ export function EntryEditor({ fields, locales, drafts, context, tab, onTab, save
 
   const input = (path: string, field: Field, locale: string) => {
     const props = form.getInputProps(path);
-    return <EntryFieldInput key={path} field={field} value={props.value as FormValue} error={props.error as string | undefined}
+    return <EntryFieldInput key={path} field={field} label={fieldLabel(field, language, locales[0])} value={props.value as FormValue} error={props.error as string | undefined}
       onChange={(value) => form.setFieldValue(path as never, value as never)} context={{ ...context, locale }} />;
   };
   const shared = fields.filter((field) => !field.localized);

@@ -12,12 +12,14 @@ type Field = AdminComponents['schemas']['ContentField'];
 /** Where a field is edited; `writable` false (a member who may only read) shows the values without changing them. */
 export interface FieldContext { spaceUid: string; typeUid: string; locale: string; writable: boolean }
 
-/** The control of an entry's field by the field's type; a required field is marked (drafts may still lack it: publishing checks). */
-export function EntryFieldInput({ field, value, error, onChange, context }: { field: Field; value: FormValue; error?: string; onChange(value: FormValue): void; context: FieldContext }) {
+interface EntryFieldInputProps { field: Field; label: string; value: FormValue; error?: string; onChange(value: FormValue): void; context: FieldContext }
+
+/** The control of an entry's field by the field's type, named `label`; a required field is marked (drafts may still lack it: publishing checks). */
+export function EntryFieldInput({ field, label, value, error, onChange, context }: EntryFieldInputProps) {
   const { t } = useI18n();
   const calendar = useCalendarProps();
-  const common = { label: field.name, withAsterisk: field.required, error };
-  const clear = { clearable: true, clearButtonProps: { 'aria-label': t('content.clear', { name: field.name }) } };
+  const common = { label, withAsterisk: field.required, error };
+  const clear = { clearable: true, clearButtonProps: { 'aria-label': t('content.clear', { name: label }) } };
   switch (field.type) {
     case 'rich_text':
       return <MarkdownEditor {...common} editable={context.writable} value={String(value ?? '')} onChange={onChange} />;
@@ -25,7 +27,7 @@ export function EntryFieldInput({ field, value, error, onChange, context }: { fi
     case 'decimal':
       return <NumberInput {...common} allowDecimal={field.type === 'decimal'} value={typeof value === 'number' ? value : ''} onChange={(next) => onChange(typeof next === 'number' ? next : '')} />;
     case 'boolean':
-      return <Checkbox label={field.name} error={error} checked={value === true} onChange={(event) => onChange(event.currentTarget.checked)} />;
+      return <Checkbox label={label} error={error} checked={value === true} onChange={(event) => onChange(event.currentTarget.checked)} />;
     case 'date':
       return <DateInput {...common} {...clear} {...calendar} valueFormat="YYYY-MM-DD" value={typeof value === 'string' ? value : null} onChange={(next) => onChange(next)} />;
     case 'dropdown':
@@ -40,10 +42,10 @@ export function EntryFieldInput({ field, value, error, onChange, context }: { fi
       const place = value as { lat: number | ''; lon: number | '' };
       const set = (key: 'lat' | 'lon') => (next: string | number) => onChange({ ...place, [key]: typeof next === 'number' ? next : '' });
       return (
-        <Fieldset legend={`${field.name}${field.required ? ' *' : ''}`} variant="unstyled">
+        <Fieldset legend={`${label}${field.required ? ' *' : ''}`} variant="unstyled">
           <Group>
-            <NumberInput label={`${field.name}: ${t('content.latitude')}`} min={-90} max={90} value={place.lat} onChange={set('lat')} error={error} />
-            <NumberInput label={`${field.name}: ${t('content.longitude')}`} min={-180} max={180} value={place.lon} onChange={set('lon')} />
+            <NumberInput label={`${label}: ${t('content.latitude')}`} min={-90} max={90} value={place.lat} onChange={set('lat')} error={error} />
+            <NumberInput label={`${label}: ${t('content.longitude')}`} min={-180} max={180} value={place.lon} onChange={set('lon')} />
           </Group>
         </Fieldset>
       );

@@ -1,19 +1,20 @@
 import { Table } from '@mantine/core';
 import type { AdminComponents } from '@atrium/client';
 import { useI18n } from '../../i18n/i18n';
+import { fieldLabel } from './field-labels';
 
 type Field = AdminComponents['schemas']['ContentField'];
 
 /** A content type's fields, read only (for a member who may not change the type). */
-export function FieldsTable({ fields }: { fields: Field[] }) {
-  const { t } = useI18n();
+export function FieldsTable({ fields, defaultLocale }: { fields: Field[]; defaultLocale: string }) {
+  const { t, locale } = useI18n();
   const yes = (value: boolean) => (value ? t('common.yes') : t('common.no'));
   return (
     <Table.ScrollContainer minWidth={500}>
       <Table striped>
         <Table.Thead>
           <Table.Tr>
-            {(['fieldName', 'fieldType', 'required', 'localized', 'sortable', 'filterable', 'fieldOptions'] as const).map((key) => (
+            {(['fieldLabelColumn', 'fieldIdentifier', 'fieldType', 'required', 'localized', 'sortable', 'filterable', 'fieldOptions'] as const).map((key) => (
               <Table.Th key={key} scope="col">{t(`content.${key}`)}</Table.Th>
             ))}
           </Table.Tr>
@@ -21,6 +22,7 @@ export function FieldsTable({ fields }: { fields: Field[] }) {
         <Table.Tbody>
           {fields.map((field) => (
             <Table.Tr key={field.name}>
+              <Table.Td>{fieldLabel(field, locale, defaultLocale)}</Table.Td>
               <Table.Td>{field.name}</Table.Td>
               <Table.Td>{field.type}</Table.Td>
               <Table.Td>{yes(field.required)}</Table.Td>

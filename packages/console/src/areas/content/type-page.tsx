@@ -9,6 +9,7 @@ import { ButtonLink } from '../../components/links';
 import { useI18n } from '../../i18n/i18n';
 import { useSession } from '../../session/session';
 import { FieldsTable } from './fields-table';
+import { useSpace } from './space-layout';
 import { TypeForm } from './type-form';
 
 const route = getRouteApi('/app/content/$spaceUid/types/$typeUid');
@@ -22,10 +23,12 @@ export function TypePage() {
   const queryClient = useQueryClient();
   const path = { space_uid: spaceUid, type_uid: typeUid };
   const type = api.useQuery('get', '/content/spaces/{space_uid}/types/{type_uid}', { params: { path } });
+  const space = useSpace(spaceUid);
   if (type.error) return <ErrorView error={type.error} />;
-  if (!type.data) return <Text role="status">{t('common.loading')}</Text>;
+  if (!type.data || !space.data) return <Text role="status">{t('common.loading')}</Text>;
   const current = type.data;
   const manage = can('content.manage', spaceUid);
+  const locale = space.data.default_locale;
 
   return (
     <Stack>
@@ -44,10 +47,10 @@ export function TypePage() {
         </Group>
       </Group>
       <IndexProgress path={path} />
-      {!manage && <FieldsTable fields={current.fields} />}
+      {!manage && <FieldsTable fields={current.fields} defaultLocale={locale} />}
       {manage && (
         <Paper withBorder p="md">
-          <TypeForm key={current.updated_at} item={current} onSubmit={async (body) => {
+          <TypeForm key={current.updated_at} item={current} locale={locale} onSubmit={async (body) => {
             const { data } = await admin.PUT('/content/spaces/{space_uid}/types/{type_uid}', { params: { path }, body });
             notifications.show({ message: t('common.saved') });
             await queryClient.invalidateQueries({ queryKey: ['get', '/content/spaces/{space_uid}/types'] });

@@ -9,6 +9,7 @@ import { ListPage, type Column } from '../../components/list-page';
 import { listQuery } from '../../components/list-search';
 import { useI18n } from '../../i18n/i18n';
 import { useSession } from '../../session/session';
+import { useSpace } from './space-layout';
 import { TypeForm } from './type-form';
 
 type ContentType = AdminComponents['schemas']['ContentTypeListItem'];
@@ -26,6 +27,7 @@ export function TypesPage() {
   const path = { space_uid: spaceUid };
   const list = api.useQuery('get', LIST, { params: { path, query: listQuery(search) } });
   const [creating, { open, close }] = useDisclosure(false);
+  const space = useSpace(spaceUid);
 
   const columns: Column<ContentType>[] = [
     { key: 'uid', label: t('content.uid'), sortable: true, text: (type) => type.uid ?? '', render: (type) => (
@@ -53,12 +55,12 @@ export function TypesPage() {
         actions={can('content.manage', spaceUid) && <Button onClick={open}>{t('content.newType')}</Button>}
       />
       <Modal opened={creating} onClose={close} title={t('content.newType')} size="xl">
-        <TypeForm onCancel={close} onSubmit={async (body) => {
+        {space.data && <TypeForm locale={space.data.default_locale} onCancel={close} onSubmit={async (body) => {
           const { data } = await admin.POST(LIST, { params: { path }, body });
           await queryClient.invalidateQueries({ queryKey: ['get', LIST] });
           close();
           await navigate({ to: '/content/$spaceUid/types/$typeUid', params: { spaceUid, typeUid: data!.uid } });
-        }} />
+        }} />}
       </Modal>
     </>
   );

@@ -1,16 +1,23 @@
 import { useState } from 'react';
-import { Alert, Button, Code, Group, Paper, Stack, Text } from '@mantine/core';
+import { Alert, Box, Button, Code, Group, Paper, Stack, Tabs, Text } from '@mantine/core';
+import type { AdminComponents } from '@atrium/client';
 import { admin } from '../../api/client';
 import { messageOf } from '../../api/errors';
 import { UserSelect } from '../../components/user-select';
 import { useI18n } from '../../i18n/i18n';
 import type { CampaignValues } from './campaign-form';
 
-/** The draft rendered by the server for one user of the realm (no template engine here); shown as text, never as HTML. */
+type Preview = AdminComponents['schemas']['CampaignPreview'];
+
+/**
+ * The draft rendered by the server for one user of the realm (no template engine here): the subject, then the message's
+ * parts as sent. The HTML part is shown in a frame sandboxed of everything (no script, an origin of its own), the text
+ * part as text.
+ */
 export function CampaignPreview({ draft }: { draft: Pick<CampaignValues, 'realm_uid' | 'type' | 'subject' | 'body' | 'use_layout'> }) {
   const { t } = useI18n();
   const [userId, setUserId] = useState<string | null>(null);
-  const [preview, setPreview] = useState<{ subject: string; body: string } | null>(null);
+  const [preview, setPreview] = useState<Preview | null>(null);
   const [error, setError] = useState<unknown>(null);
   const run = async () => {
     setError(null);
@@ -20,6 +27,7 @@ export function CampaignPreview({ draft }: { draft: Pick<CampaignValues, 'realm_
       setPreview(data!);
     } catch (caught) { setError(caught); }
   };
+  const text = (value: string) => <Code block style={{ whiteSpace: 'pre-wrap' }} data-preview-text>{value}</Code>;
   return (
     <Paper withBorder p="sm">
       <Stack gap="xs">
@@ -32,7 +40,20 @@ export function CampaignPreview({ draft }: { draft: Pick<CampaignValues, 'realm_
           {preview && (
             <Stack gap={4} data-preview>
               <Text fw={700}>{preview.subject}</Text>
-              <Code block style={{ whiteSpace: 'pre-wrap' }}>{preview.body}</Code>
+              {preview.html === null ? text(preview.text) : (
+                <Tabs defaultValue="html">
+                  <Tabs.List aria-label={t('engagement.previewParts')}>
+                    <Tabs.Tab value="html">{t('engagement.previewHtml')}</Tabs.Tab>
+                    <Tabs.Tab value="text">{t('engagement.previewText')}</Tabs.Tab>
+                  </Tabs.List>
+                  <Tabs.Panel value="html" pt="xs">
+                    {/* A mail is read on a white page whatever the console's scheme. */}
+                    <Box component="iframe" sandbox="" srcDoc={preview.html} title={t('engagement.previewFrame')} data-preview-html
+                      w="100%" h={420} bg="white" style={{ border: '1px solid var(--mantine-color-default-border)', borderRadius: 4 }} />
+                  </Tabs.Panel>
+                  <Tabs.Panel value="text" pt="xs">{text(preview.text)}</Tabs.Panel>
+                </Tabs>
+              )}
             </Stack>
           )}
         </div>
