@@ -5,8 +5,8 @@
 // two-second content cache after the first); a new price on every request over a fifth of the entries
 // (fields.price[gt] with meta.tags[in][], so that every answer, list and exact count, is read from the
 // database); and a new narrow price range on every request (a shop's filter page: a few dozen matches).
-// Then 900,000 more entries, and the two new-query runs again: the cost should grow with the page and
-// the matches, not with the type.
+// Then 900,000 more entries, and the two new-query runs again: the narrow range shrinks to keep about
+// 100 matches, whose cost should grow with the page and the matches, not with the type.
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { adminApi, load, row, scratchPostgres, startServer, verdict } from './lib.js';
@@ -24,14 +24,14 @@ const bare = await startServer('bare');
 const db = new pg.Client({ connectionString: scratch.url });
 const admin = adminApi(atrium);
 
-/** Entries `from`..`to` of the type: prices 0.0 to 99.9, one of five tags each (two of them asked for), published one minute apart. */
+/** Entries `from`..`to` of the type: prices 0.0000 to 99.9999, one of five tags each (two of them asked for), published one minute apart. */
 async function writeEntries(type, from, to) {
   const started = performance.now();
   await db.query(`insert into content_entries (id, space_id, type_id, created_at, updated_at)
     select g, $1, $2, now() - make_interval(mins => g), now() - make_interval(mins => g) from generate_series(${from}, ${to}) g`, [type.space_id, type.id]);
   await db.query(`insert into content_entry_versions (entry_id, type_id, locale, state, name, slug, fields, tags, published_at, created_at, updated_at)
     select e.id, e.type_id, 'en', 'published', 'Product ' || e.id, 'product-' || e.id,
-      jsonb_build_object('title', 'Product ' || e.id, 'price', (e.id::bigint * 7919 % 1000) / 10.0, 'stock', e.id % 50),
+      jsonb_build_object('title', 'Product ' || e.id, 'price', (e.id::bigint * 7919 % 1000000) / 10000.0, 'stock', e.id % 50),
       array[(array['red', 'green', 'blue', 'sale', 'new'])[1 + e.id % 5]], e.created_at, e.created_at, e.created_at
     from content_entries e where e.type_id = $1 and e.id between $2 and $3`, [type.id, from, to]);
   await db.query("select setval(pg_get_serial_sequence('content_entries', 'id'), $1)", [to]);
@@ -49,8 +49,13 @@ async function newQueries(query) {
 
 // A price above 50 plus a millionth per request: the same fifth of the entries, never the same query.
 const wide = (n) => QUERY.replace('=50', `=${(50 + n / 1e7).toFixed(7)}`);
-// A tenth of a unit wide, somewhere between 0 and 99.9: about one entry in a thousand.
-const narrow = (n) => `fields.price[gte]=${((n * 37) % 999) / 10 + n / 1e9}&fields.price[lt]=${((n * 37) % 999) / 10 + 0.1}&sort_by=meta.published_at`;
+// A range somewhere between 0 and 99.9, as wide as holds about 100 entries of those written so far (a
+// tenth of a unit at 100,000, a hundredth at 1,000,000): the same page and count, a larger type.
+let written = ENTRIES;
+const narrow = (n) => {
+  const from = ((n * 37) % 999) / 10 + n / 1e9;
+  return `fields.price[gte]=${from}&fields.price[lt]=${from + 10_000 / written}&sort_by=meta.published_at`;
+};
 
 async function planOf(query) {
   const plan = await admin('GET', `/content/spaces/bench/types/product/query_plan?${query}`);
@@ -92,7 +97,7 @@ try {
   row('a new narrow price range each request', narrowSmall, bareFigures);
 
   await writeEntries(type, ENTRIES + 1, ENTRIES + MORE);
-  const total = ENTRIES + MORE;
+  const total = written = ENTRIES + MORE;
   console.log(`\nthe plan of a new narrow query at ${total.toLocaleString('en')} entries:\n${(await planOf(narrow(2))).text}\n`);
   await newQueries(narrow);
   const wideLarge = await newQueries(wide);

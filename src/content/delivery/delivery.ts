@@ -8,7 +8,7 @@ import { embedReferences } from './include.js';
 import { parseEntryQuery, parseListQuery, type DeliveryQuery, type DeliveryType } from './query.js';
 import { filtersCondition, orderSql, servedCondition, type Reader } from './sql.js';
 import { trimEntry } from './trim.js';
-import { deliveredColumns, deliveredView, type DeliveredRow } from './view.js';
+import { deliveredColumns, deliveredColumnsAlone, deliveredView, type DeliveredRow } from './view.js';
 import { contentEntries as entries, contentEntryVersions as versions, contentSpaces as spaces, contentTypes as types } from '../../tables/content.js';
 
 /**
@@ -79,14 +79,14 @@ async function readList(ctx: Context, spaceUid: string, typeUid: string, raw: Ra
 
 /**
  * A list's two statements, not yet run: its page, and how many versions its condition holds (the entries
- * are joined only when a filter reads their uuid).
+ * are joined only when a filter reads their uuid; otherwise the page reads each shown entry's uuid alone).
  */
 export function listStatements(ctx: Context, type: DeliveryType, query: DeliveryQuery, reader: Reader) {
   const now = ctx.clock.now();
   const where = sql`${servedCondition(type.typeId, query, reader, now)} and ${filtersCondition(query.filters, now)}`;
-  const page = ctx.db.select(deliveredColumns).from(versions).innerJoin(entries, eq(entries.id, versions.entryId))
-    .where(where).orderBy(orderSql(query.sort, query.descending)).limit(query.page.perPage).offset(query.page.offset);
   const byUuid = query.filters.some((f) => 'meta' in f.target && f.target.meta === 'uuid');
+  const page = (byUuid ? ctx.db.select(deliveredColumns).from(versions).innerJoin(entries, eq(entries.id, versions.entryId)) : ctx.db.select(deliveredColumnsAlone).from(versions))
+    .where(where).orderBy(orderSql(query.sort, query.descending)).limit(query.page.perPage).offset(query.page.offset);
   const counted = ctx.db.select({ n: sql<number>`count(*)::integer` }).from(versions);
   const count = (byUuid ? counted.innerJoin(entries, eq(entries.id, versions.entryId)) : counted).where(where);
   return { page, count };
