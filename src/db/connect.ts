@@ -152,18 +152,27 @@ export function postgresDatabase(url: string, poolSize: number): Database {
 const BROADCAST_CHANNEL = 'atrium_broadcast';
 const RELISTEN_MS = 1000;
 
+/**
+ * PostgreSQL's memory inside PGlite, sized for one process's workload rather than a server's: its
+ * default 128 MB of shared buffers, mostly touched once the catalog and a few tables are read, was two
+ * thirds of an embedded server's memory at rest (issue 30 item 5).
+ */
+const EMBEDDED_SETTINGS = {
+  startParams: [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB', '-c', 'work_mem=4MB', '-c', 'maintenance_work_mem=16MB'],
+};
+
 async function openEmbedded(dataDir: string | null): Promise<Database> {
   let release = () => {};
   let client: PGlite;
   if (dataDir === null) {
-    client = await PGlite.create({ loadDataDir: await loadSeedArchive(), ...await embeddedAssets() });
+    client = await PGlite.create({ loadDataDir: await loadSeedArchive(), ...await embeddedAssets(), ...EMBEDDED_SETTINGS });
   } else {
     fs.mkdirSync(dataDir, { recursive: true });
     release = acquireDataLock(dataDir);
     const folder = path.join(dataDir, 'db');
     try {
       if (!fs.existsSync(path.join(folder, 'PG_VERSION'))) await copySeedCluster(folder);
-      client = await PGlite.create({ dataDir: folder, ...await embeddedAssets() });
+      client = await PGlite.create({ dataDir: folder, ...await embeddedAssets(), ...EMBEDDED_SETTINGS });
     } catch (err) {
       release();
       throw new DatabaseUnavailable(`cannot open the embedded database in ${folder}: ${(err as Error).message}`);
