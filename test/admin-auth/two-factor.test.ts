@@ -93,6 +93,19 @@ describe('two-factor sign-in of team members', () => {
     expect((await secondStep({ challenge: await challengeOf(member), recovery_code: fresh[1] })).statusCode).toBe(200);
   });
 
+  // Four at once, twice: the wrong ones stay below the attempt limit whatever the order.
+  it('takes a code once when it is sent several times at once', async () => {
+    const member = await createMember(h, [{ key: 'account_user' }]);
+    const { secret, codes } = await enrol(await signIn(h, member.email, member.password));
+    const factors: Record<string, string>[] = [{ totp: codeAt(secret) }, { recovery_code: codes[0] }];
+    for (const factor of factors) {
+      const challenge = await challengeOf(member);
+      const answers = await Promise.all(Array.from({ length: 4 }, () => secondStep({ challenge, ...factor })));
+      expect(answers.filter((answer) => answer.statusCode === 200)).toHaveLength(1);
+      expect(answers.every((answer) => answer.statusCode === 200 || answer.statusCode === 401)).toBe(true);
+    }
+  });
+
   it('locks the second step after ten wrong codes, as wrong passwords do', async () => {
     const member = await createMember(h, [{ key: 'account_user' }]);
     const { secret } = await enrol(await signIn(h, member.email, member.password));
