@@ -22,6 +22,7 @@ export function accountBody(account: Account): AccountBody {
     name: account.name,
     upload_max_bytes: account.uploadMaxBytes,
     allowed_extensions: account.allowedExtensions,
+    second_factor_required: account.secondFactorRequired,
     created_at: account.createdAt.toISOString(),
     updated_at: account.updatedAt.toISOString(),
   };
@@ -68,6 +69,7 @@ export async function updateAccount(ctx: ActingContext, changes: AccountChanges)
     name: changes.name?.trim() ?? account.name,
     uploadMaxBytes: changes.upload_max_bytes ?? account.uploadMaxBytes,
     allowedExtensions: extensions ? [...new Set(extensions)] : account.allowedExtensions,
+    secondFactorRequired: changes.second_factor_required ?? account.secondFactorRequired,
     updatedAt: ctx.clock.now(),
   }).where(eq(accounts.id, account.id)).returning();
   return updated;

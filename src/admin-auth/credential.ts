@@ -29,7 +29,7 @@ const byToken = (db: Db) => prepared(db, 'admin_by_token', (d, name) => d
   .prepare(name));
 
 const bySession = (db: Db) => prepared(db, 'admin_by_session', (d, name) => d
-  .select({ adminId: admins.id, grants, sessionId: adminSessions.id, csrfHash: adminSessions.csrfHash })
+  .select({ adminId: admins.id, grants, sessionId: adminSessions.id, csrfHash: adminSessions.csrfHash, enrolmentOnly: adminSessions.enrolmentOnly })
   .from(adminSessions).innerJoin(admins, eq(admins.id, adminSessions.adminId))
   .where(and(eq(adminSessions.sessionHash, sql.placeholder('hash')), gt(adminSessions.expiresAt, sql.placeholder('now')), eq(admins.active, true)))
   .prepare(name));
@@ -51,6 +51,8 @@ export async function principalFromToken(ctx: Context, token: string): Promise<A
 export interface SessionCheck {
   principal: AdminPrincipal;
   csrfMatches(token: string | undefined): boolean;
+  /** The session may only set up a second factor (the account requires one). */
+  enrolmentOnly: boolean;
 }
 
 /** The admin session cookie: resolves while the session lasts and its member is active. */
@@ -60,5 +62,6 @@ export async function principalFromSession(ctx: Context, sessionId: string): Pro
   return {
     principal: new AdminPrincipal(row.adminId, grantsOf(row.grants), row.sessionId),
     csrfMatches: (token) => token !== undefined && safeEqual(hashSecret(token), row.csrfHash),
+    enrolmentOnly: row.enrolmentOnly,
   };
 }

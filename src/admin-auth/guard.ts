@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Context } from '../context.js';
 import { bearerOf } from '../http/bearer.js';
-import { forbidden, unauthorized } from '../errors/index.js';
+import { forbidden, secondFactorEnrolment, unauthorized } from '../errors/index.js';
 import { principalFromSession, principalFromToken } from './credential.js';
 import type { Permission } from './permissions.js';
 import { assertMaySeePersonalData } from './personal-data.js';
@@ -21,6 +21,8 @@ declare module 'fastify' {
     target?: string;
     /** The answer shows a realm user's data: the member needs realm.users.read on the target too (personal-data.ts). */
     personal?: boolean;
+    /** A session that must set up a second factor first (the account requires one) may call this route: its own session and enrolment. */
+    enrolment?: boolean;
   }
   interface FastifyRequest {
     admin: AdminPrincipal | null;
@@ -51,6 +53,7 @@ export async function authenticate(ctx: Context, request: FastifyRequest): Promi
       throw forbidden(`Missing or wrong ${CSRF_HEADER} header`);
     }
   }
+  if (session.enrolmentOnly && !request.routeOptions.config.enrolment) throw secondFactorEnrolment();
   return session.principal;
 }
 

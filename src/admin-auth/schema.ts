@@ -139,6 +139,44 @@ export const SessionModel = Type.Object({
   credential: Type.Union([Type.Literal('session'), Type.Literal('access_token')], { description: 'What the request was signed in with' }),
   expires_at: Type.Union([DateTime, Type.Null()], { description: 'When the session ends (it is not extended); null for an access token, which lasts until revoked' }),
   permissions: ref(EffectivePermissionsModel),
+  second_factor_enrolment_required: Type.Optional(Type.Boolean({
+    description: 'Present (true) when the account requires a second factor and the member has none: until one is set up (`POST /two_factor/totp`), '
+      + 'every other operation answers 403 `ATR_SECOND_FACTOR_ENROLMENT`',
+  })),
 }, { $id: 'AdminSession' });
+export const SecondFactorInput = Type.Object({
+  challenge: Type.String({ description: 'The `challenge` of the 401 `ATR_SECOND_FACTOR_REQUIRED` answer to `POST /session`' }),
+  totp: Type.Optional(Type.String({ description: 'The six digits the authenticator app shows now' })),
+  recovery_code: Type.Optional(Type.String({ description: 'One of the member\'s recovery codes instead; each works once' })),
+}, { additionalProperties: false });
+
+export const SignInRefusedModel = Type.Object({
+  errors: Type.Array(Type.String()),
+  details: Type.Optional(Type.Array(Type.Object({ field: Type.String(), messages: Type.Array(Type.String()) }))),
+  code: Type.String({ description: '`ATR_UNAUTHENTICATED` for a wrong email, password or code; `ATR_SECOND_FACTOR_REQUIRED` for a right password of a member with a second factor' }),
+  challenge: Type.Optional(Type.String({ description: 'With `ATR_SECOND_FACTOR_REQUIRED`: what `POST /session/second_factor` takes, for 5 minutes' })),
+  second_factors: Type.Optional(Type.Array(Type.Union([Type.Literal('totp'), Type.Literal('recovery_code')]), { description: 'What the member can finish with' })),
+}, { $id: 'SignInRefused', description: 'A refused sign-in, or the first step of one that needs a second factor' });
+
+export const TwoFactorModel = Type.Object({
+  totp: Type.Boolean({ description: 'An authenticator app (TOTP) is set up' }),
+  recovery_codes_left: Type.Integer({ minimum: 0, maximum: 10, description: 'Recovery codes not used yet' }),
+  required: Type.Boolean({ description: 'The account requires a second factor of every member (`second_factor_required` of `PUT /account`)' }),
+}, { $id: 'TwoFactor', description: 'The signed-in member\'s second factor' });
+
+export const TotpEnrolmentModel = Type.Object({
+  secret: Type.String({ description: 'The base32 secret, for typing into the app by hand' }),
+  otpauth_uri: Type.String({ description: 'The otpauth:// address the QR code holds' }),
+  qr_code: Type.String({ description: '`otpauth_uri` as a QR code: an SVG image as a data URL' }),
+}, { $id: 'TotpEnrolment', description: 'An authenticator app being set up: it counts once `POST /two_factor/totp/confirm` takes a code from it' });
+
+export const TotpCodeInput = Type.Object({
+  code: Type.String({ description: 'The six digits the authenticator app shows now' }),
+}, { additionalProperties: false });
+
+export const RecoveryCodesModel = Type.Object({
+  recovery_codes: Type.Array(Type.String(), { description: 'Ten codes, each good for one sign-in in place of the app; shown only in this answer' }),
+}, { $id: 'RecoveryCodes' });
+
 
 export const IdParam = Type.Object({ id: Id() });

@@ -1,6 +1,6 @@
-import { eq } from 'drizzle-orm';
+import { and, eq, gt } from 'drizzle-orm';
 import type { Context } from '../context.js';
-import { FieldErrors, tooManyAttempts, unauthorized } from '../errors/index.js';
+import { FieldErrors, secondFactorRequired, signInChallengeExpired, tooManyAttempts, unauthorized } from '../errors/index.js';
 import { attemptFailed, attemptSucceeded, beginAttempt, type AttemptLimit } from '../attempts/limit.js';
 import { actorOf, NO_ONE, recordAudit } from '../audit/log.js';
 import type { AdminPrincipal, EffectivePermissions } from './principal.js';
@@ -10,12 +10,17 @@ import { outboundRequest } from '../net/outbound.js';
 import { UNKNOWN_ACCOUNT_HASH, verifyPassword } from '../security/passwords.js';
 import { hashSecret, randomSecret } from '../security/secrets.js';
 import { logoutUrls } from './api-access.js';
+import { acceptTotp, hasSecondFactor, secondFactorPolicy, useRecoveryCode } from './second-factors.js';
 import { normalizeEmail, teamMemberById, type TeamMemberBody } from './team.js';
-import { adminSessions, admins } from '../tables/admin-auth.js';
+import { adminSessions, adminSignInChallenges, admins } from '../tables/admin-auth.js';
 
 /** Ten failed sign-ins lock a member (or an email nobody has) for fifteen minutes. */
 export const SIGN_IN_LIMIT: AttemptLimit = { scope: 'admin_sign_in', max: 10, lockMs: 15 * 60_000, lockout: 'admin' };
+/** The second step of a sign-in has the same limit, counted per member. */
+export const SECOND_FACTOR_LIMIT: AttemptLimit = { ...SIGN_IN_LIMIT, scope: 'admin_second_factor' };
 export const SESSION_HOURS = 12;
+/** How long the challenge of a password accepted waits for the second factor. */
+export const CHALLENGE_MINUTES = 5;
 
 export interface SignedIn {
   admin: TeamMemberBody;
@@ -23,6 +28,8 @@ export interface SignedIn {
   sessionId: string;
   csrfToken: string;
   expiresAt: Date;
+  /** The account requires a second factor and the member has none: the session reaches only enrolment. */
+  enrolmentOnly: boolean;
 }
 
 const refused = () => unauthorized('Invalid email or password');
@@ -59,21 +66,87 @@ export async function signIn(ctx: Context, email: string | undefined, password: 
     throw refused();
   }
   await attemptSucceeded(ctx, SIGN_IN_LIMIT, subject);
+  if (await hasSecondFactor(ctx, admin.id)) throw await secondFactorChallenge(ctx, admin.id);
+  return openSession(ctx, admin.id, address, (await secondFactorPolicy(ctx)).required);
+}
+
+/**
+ * The password was right and the member has a second factor: a short-lived challenge (one per member,
+ * only its hash kept) that `completeSignIn` takes with a code, answered in the 401 `ATR_SECOND_FACTOR_REQUIRED`.
+ */
+async function secondFactorChallenge(ctx: Context, adminId: number) {
+  const challenge = randomSecret();
+  const now = ctx.clock.now();
+  await ctx.db.transaction(async (tx) => {
+    await tx.delete(adminSignInChallenges).where(eq(adminSignInChallenges.adminId, adminId));
+    await tx.insert(adminSignInChallenges).values({
+      adminId, challengeHash: hashSecret(challenge), expiresAt: new Date(now.getTime() + CHALLENGE_MINUTES * 60_000), createdAt: now,
+    });
+  });
+  return secondFactorRequired(challenge, ['totp', 'recovery_code']);
+}
+
+export interface SecondStep {
+  challenge: string;
+  totp?: string;
+  recovery_code?: string;
+}
+
+/**
+ * The second step of a sign-in: the challenge of the password step and a code of the member's
+ * authenticator app or one of its recovery codes (used up). Wrong codes count against the member like
+ * wrong passwords (`SECOND_FACTOR_LIMIT`) and are in the audit log; the challenge stays until it expires,
+ * so a mistyped code can be typed again, and ends with the sign-in it completes.
+ */
+export async function completeSignIn(ctx: Context, step: SecondStep, address: string | null = null): Promise<SignedIn> {
+  const errors = new FieldErrors();
+  if (!step.challenge) errors.add('challenge', "can't be blank");
+  if (!step.totp && !step.recovery_code) errors.add('totp', "can't be blank");
+  errors.throwIfAny();
+  const now = ctx.clock.now();
+  const [found] = await ctx.db.select({ id: adminSignInChallenges.id, adminId: adminSignInChallenges.adminId }).from(adminSignInChallenges)
+    .innerJoin(admins, eq(admins.id, adminSignInChallenges.adminId))
+    .where(and(eq(adminSignInChallenges.challengeHash, hashSecret(step.challenge)), gt(adminSignInChallenges.expiresAt, now), eq(admins.active, true)));
+  if (!found) throw signInChallengeExpired();
+  const subject = `admin:${found.adminId}`;
+  const failed = (operation: 'sign_in_failed' | 'locked_out', statusCode: number) => recordAudit(ctx.db, now, {
+    actor: { ...NO_ONE, adminId: found.adminId }, operation, address, statusCode,
+  });
+  const attempt = await beginAttempt(ctx, SECOND_FACTOR_LIMIT, subject);
+  if (!attempt.allowed) {
+    await failed('sign_in_failed', 429);
+    throw lockedOut(now, attempt.lockedUntil);
+  }
+  const accepted = step.totp ? await acceptTotp(ctx, found.adminId, step.totp) : await useRecoveryCode(ctx, found.adminId, step.recovery_code!);
+  if (!accepted) {
+    await failed('sign_in_failed', 401);
+    if (attemptFailed(SECOND_FACTOR_LIMIT, attempt)) await failed('locked_out', 401);
+    throw unauthorized('Invalid code');
+  }
+  await attemptSucceeded(ctx, SECOND_FACTOR_LIMIT, subject);
+  const ended = await ctx.db.delete(adminSignInChallenges).where(eq(adminSignInChallenges.id, found.id)).returning({ id: adminSignInChallenges.id });
+  if (!ended.length) throw signInChallengeExpired();
+  return openSession(ctx, found.adminId, address, false);
+}
+
+/** A new session of the member, recorded as `sign_in`. */
+async function openSession(ctx: Context, adminId: number, address: string | null, enrolmentOnly: boolean): Promise<SignedIn> {
+  const now = ctx.clock.now();
   const sessionId = randomSecret();
   const csrfToken = csrfTokenOf(sessionId);
   const expiresAt = new Date(now.getTime() + SESSION_HOURS * 3_600_000);
   await ctx.db.transaction(async (tx) => {
     const [session] = await tx.insert(adminSessions).values({
-      adminId: admin.id, sessionHash: hashSecret(sessionId), csrfHash: hashSecret(csrfToken), expiresAt, createdAt: now,
+      adminId, sessionHash: hashSecret(sessionId), csrfHash: hashSecret(csrfToken), expiresAt, createdAt: now, enrolmentOnly,
     }).returning({ id: adminSessions.id });
     await recordAudit(tx, now, {
-      actor: { adminId: admin.id, credentialKind: 'session', applicationId: null }, operation: 'sign_in',
+      actor: { adminId, credentialKind: 'session', applicationId: null }, operation: 'sign_in',
       resourceType: 'sessions', resourceId: String(session.id), address, statusCode: 200,
     });
   });
-  const member = await teamMemberById(ctx, admin.id);
+  const member = await teamMemberById(ctx, adminId);
   const signedIn = await principalFromSession(ctx, sessionId);
-  return { admin: member, permissions: signedIn!.principal.effectivePermissions(), sessionId, csrfToken, expiresAt };
+  return { admin: member, permissions: signedIn!.principal.effectivePermissions(), sessionId, csrfToken, expiresAt, enrolmentOnly };
 }
 
 /** The 429 of a locked subject, with `Retry-After`: the console tells the member how long to wait. */
@@ -93,10 +166,11 @@ export function csrfTokenOf(sessionId: string): string {
 }
 
 /** The CSRF token and expiry of the session behind `principal`, whose cookie holds `sessionId`. */
-export async function sessionDetails(ctx: Context, principal: AdminPrincipal, sessionId: string): Promise<{ csrfToken: string; expiresAt: Date } | null> {
+export async function sessionDetails(ctx: Context, principal: AdminPrincipal, sessionId: string): Promise<{ csrfToken: string; expiresAt: Date; enrolmentOnly: boolean } | null> {
   if (principal.sessionId === null) return null;
-  const [row] = await ctx.db.select({ expiresAt: adminSessions.expiresAt }).from(adminSessions).where(eq(adminSessions.id, principal.sessionId));
-  return row ? { csrfToken: csrfTokenOf(sessionId), expiresAt: row.expiresAt } : null;
+  const [row] = await ctx.db.select({ expiresAt: adminSessions.expiresAt, enrolmentOnly: adminSessions.enrolmentOnly }).from(adminSessions)
+    .where(eq(adminSessions.id, principal.sessionId));
+  return row ? { csrfToken: csrfTokenOf(sessionId), expiresAt: row.expiresAt, enrolmentOnly: row.enrolmentOnly } : null;
 }
 
 /**

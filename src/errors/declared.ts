@@ -1,4 +1,4 @@
-import { define } from './app-error.js';
+import { AppError, define } from './app-error.js';
 
 // Failures any operation can answer whatever its own logic.
 export const databaseUnreachable = define('ATR_DATABASE_UNREACHABLE', 'unavailable', 'The database cannot be reached right now: try again in a few seconds');
@@ -61,6 +61,24 @@ export const invitationGone = define('ATR_INVITATION_GONE', 'gone',
   'The team invitation was used, replaced by a newer one or has expired: ask an administrator to invite you again', { catalogs: admin });
 export const signUpDisabled = define('ATR_SIGN_UP_DISABLED', 'conflict',
   'Sign-up is disabled in this realm (activation_mode disabled): nobody could accept an invitation', { catalogs: admin });
+
+// Two-factor sign-in of team members.
+const secondFactorStep = define('ATR_SECOND_FACTOR_REQUIRED', 'unauthenticated',
+  'The password is right and the member has a second factor: finish signing in with POST /session/second_factor and the `challenge`', { catalogs: admin });
+/** The 401 of a password accepted for a member with a second factor: its body carries the challenge of the second step. */
+export const secondFactorRequired = Object.assign((challenge: string, methods: string[]) => {
+  const message = 'Enter a code of your authenticator app, or a recovery code, to finish signing in';
+  return new AppError(secondFactorStep.declaration, [message], {
+    body: { errors: [message], code: secondFactorStep.declaration.code, challenge, second_factors: methods },
+  });
+}, { declaration: secondFactorStep.declaration });
+export const signInChallengeExpired = define('ATR_SIGN_IN_CHALLENGE_EXPIRED', 'unauthenticated',
+  'The sign-in took too long or was already finished: sign in again with your password', { catalogs: admin });
+export const secondFactorEnrolment = define('ATR_SECOND_FACTOR_ENROLMENT', 'forbidden',
+  'The account requires a second factor: set one up (POST /two_factor/totp) before anything else', { catalogs: admin });
+export const twoFactorState = define('ATR_TWO_FACTOR_STATE', 'conflict', 'The member\'s second factor does not allow this now', {
+  message: (why: string) => why, catalogs: admin,
+});
 
 // Originations: a submission's state refuses the change (admin API and customers API alike).
 const originations = ['admin', 'customers'] as const;

@@ -7,11 +7,11 @@ import { referencedModel } from './models.js';
  * A catalog's answers above 1 KB are compressed for a client that accepts it (brotli at a fast level,
  * else gzip); small ones are not worth it. Never an answer that can carry a secret (BREACH: an attacker
  * who can put text beside a secret in a compressed answer learns the secret from its size): a route whose
- * success schema names a property like a token, secret, password or CSRF token is left uncompressed
+ * success schema names a property like a token, secret, password, CSRF token or recovery code is left uncompressed
  * whole, decided from its schema at start-up. Only the catalogs compress: the HTML pages outside them
  * (realm sign-in, OAuth, sites) carry CSRF tokens in their forms.
  */
-const SECRET_NAME = /token|secret|password|csrf/i;
+const SECRET_NAME = /token|secret|password|csrf|recovery_code/i;
 
 function namesASecret(schema: unknown, seen = new Set<unknown>()): boolean {
   if (!schema || typeof schema !== 'object' || seen.has(schema)) return false;

@@ -60,6 +60,8 @@ export const adminSessions = pgTable('admin_sessions', {
   sessionHash: text('session_hash').notNull(),
   csrfHash: text('csrf_hash').notNull(),
   expiresAt: moment('expires_at').notNull(),
+  /** The account requires a second factor and the member had none at sign-in: the session reaches only enrolment. */
+  enrolmentOnly: boolean('enrolment_only').notNull().default(false),
   createdAt: timestamps.createdAt,
 }, (t) => [uniqueIndex('admin_sessions_hash_key').on(t.sessionHash), index('admin_sessions_admin_idx').on(t.adminId)]);
 
@@ -75,3 +77,33 @@ export const memberInvitations = pgTable('member_invitations', {
   usedAt: moment('used_at'),
   createdAt: timestamps.createdAt,
 }, (t) => [uniqueIndex('member_invitations_hash_key').on(t.tokenHash), index('member_invitations_admin_idx').on(t.adminId)]);
+
+/**
+ * A member's authenticator app (TOTP, RFC 6238): the secret sealed with the secrets key, bound to the row. It is a
+ * second factor once confirmed by a code from the app; `last_step` is the time step of the last code taken (each once).
+ */
+export const adminTotp = pgTable('admin_totp', {
+  adminId: integer('admin_id').primaryKey().references(() => admins.id, { onDelete: 'cascade' }),
+  sealedSecret: text('sealed_secret').notNull(),
+  confirmedAt: moment('confirmed_at'),
+  lastStep: integer('last_step'),
+  createdAt: timestamps.createdAt,
+});
+
+/** A member's single-use recovery codes (ten, made with the authenticator app); only their SHA-256 is kept. */
+export const adminRecoveryCodes = pgTable('admin_recovery_codes', {
+  id: serial('id').primaryKey(),
+  adminId: integer('admin_id').notNull().references(() => admins.id, { onDelete: 'cascade' }),
+  codeHash: text('code_hash').notNull(),
+  usedAt: moment('used_at'),
+  createdAt: timestamps.createdAt,
+}, (t) => [index('admin_recovery_codes_admin_idx').on(t.adminId, t.codeHash)]);
+
+/** The challenge of a sign-in whose password was right, waiting for the second factor (one per member; only its hash kept). */
+export const adminSignInChallenges = pgTable('admin_sign_in_challenges', {
+  id: serial('id').primaryKey(),
+  adminId: integer('admin_id').notNull().references(() => admins.id, { onDelete: 'cascade' }),
+  challengeHash: text('challenge_hash').notNull(),
+  expiresAt: moment('expires_at').notNull(),
+  createdAt: timestamps.createdAt,
+}, (t) => [uniqueIndex('admin_sign_in_challenges_hash_key').on(t.challengeHash), index('admin_sign_in_challenges_admin_idx').on(t.adminId)]);

@@ -23,7 +23,8 @@ export function accountRoutes(ctx: Context): FastifyPluginAsync {
       config: { access: 'account.manage' },
       schema: {
         tags, summary: 'Change account settings',
-        description: 'Name, largest upload in bytes (default 10 MiB) and the allowed upload extensions. Partial.',
+        description: 'Name, largest upload in bytes (default 10 MiB), the allowed upload extensions, and whether every team member needs a second factor '
+          + '(a member without one is sent to set one up at the next sign-in and reaches nothing else until then). Partial.',
         body: AccountInput, response: { 200: ref(AccountModel), ...failures(401, 403, 422) },
       },
     }, async (request) => accountBody(await updateAccount(acting(ctx, request), request.body)));

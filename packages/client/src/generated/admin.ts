@@ -16,7 +16,7 @@ export interface paths {
         put?: never;
         /**
          * Sign in
-         * @description Signs a team member in with email and password and sets the admin session cookie (HttpOnly, SameSite=Lax). Unsafe requests made with the cookie must carry the returned `csrf_token` in the X-CSRF-Token header. Ten failed sign-ins lock the member for 15 minutes (429, with `Retry-After` in seconds). JSON only (415 for a form post), and 403 when the browser says the request comes from another site (`Sec-Fetch-Site`), so that no other site can sign a browser in to its own account.
+         * @description Signs a team member in with email and password and sets the admin session cookie (HttpOnly, SameSite=Lax). Unsafe requests made with the cookie must carry the returned `csrf_token` in the X-CSRF-Token header. Ten failed sign-ins lock the member for 15 minutes (429, with `Retry-After` in seconds). JSON only (415 for a form post), and 403 when the browser says the request comes from another site (`Sec-Fetch-Site`), so that no other site can sign a browser in to its own account. A member with a second factor gets a 401 `ATR_SECOND_FACTOR_REQUIRED` with a `challenge` (valid 5 minutes) instead, for `POST /session/second_factor`. When the account requires a second factor and the member has none, the session can only set one up (`second_factor_enrolment_required`; every other operation answers 403 `ATR_SECOND_FACTOR_ENROLMENT`).
          */
         post: operations["signIn"];
         /**
@@ -24,6 +24,130 @@ export interface paths {
          * @description Ends the admin session and clears its cookie, then sends a GET to the logout URL of every API access application (spec 5.1), without waiting for them. A request made with an access token has no session to end: it is answered 409 and no application is called.
          */
         delete: operations["signOut"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/session/second_factor": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Finish signing in with a second factor
+         * @description The second step of `POST /session` for a member with a second factor: the `challenge` and either `totp` (the code the authenticator app shows now; each code works once) or `recovery_code` (each works once). Sets the session cookie and answers as `POST /session`. A wrong code is 401 and can be retried with the same challenge; ten wrong codes lock the member for 15 minutes (429, with `Retry-After`). An unknown, used or expired challenge is 401 `ATR_SIGN_IN_CHALLENGE_EXPIRED`: sign in with the password again. Bearer tokens never need this step.
+         */
+        post: operations["finishSigningInWithASecondFactor"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/two_factor": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Own second factor
+         * @description Whether the signed-in member has an authenticator app, how many recovery codes are left, and whether the account requires a second factor.
+         */
+        get: operations["ownSecondFactor"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/two_factor/totp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start setting up an authenticator app
+         * @description A new TOTP secret (RFC 6238: six digits, 30 seconds, SHA-1), stored sealed, with its otpauth:// address and QR code. It counts only once a code from the app is confirmed; starting again replaces an unconfirmed one. 409 when an app is already set up.
+         */
+        post: operations["startSettingUpAnAuthenticatorApp"];
+        /**
+         * Remove the authenticator app
+         * @description Turns the signed-in member's second factor off (the app and the recovery codes). 409 while the account requires a second factor.
+         */
+        delete: operations["removeTheAuthenticatorApp"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/two_factor/totp/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirm the authenticator app
+         * @description Takes a current code of the app being set up (422 otherwise), turns the second factor on and answers ten recovery codes, shown this once. From then on `POST /session` asks for a code. A session that could only enrol (the account requires a second factor) reaches everything again.
+         */
+        post: operations["confirmTheAuthenticatorApp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/two_factor/recovery_codes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Regenerate recovery codes
+         * @description Ten new recovery codes, shown this once; the earlier ones stop working. 409 without an authenticator app.
+         */
+        post: operations["regenerateRecoveryCodes"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/team_members/{id}/two_factor": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Reset a member's second factor
+         * @description For a member who lost their authenticator app and recovery codes: removes both, so that the member signs in with the password (and sets up a new app first when the account requires one). Only an owner may (403 otherwise).
+         */
+        delete: operations["resetAMembersSecondFactor"];
         options?: never;
         head?: never;
         patch?: never;
@@ -296,7 +420,7 @@ export interface paths {
         get: operations["accountSettings"];
         /**
          * Change account settings
-         * @description Name, largest upload in bytes (default 10 MiB) and the allowed upload extensions. Partial.
+         * @description Name, largest upload in bytes (default 10 MiB), the allowed upload extensions, and whether every team member needs a second factor (a member without one is sent to set one up at the next sign-in and reaches nothing else until then). Partial.
          */
         put: operations["changeAccountSettings"];
         post?: never;
@@ -2898,6 +3022,44 @@ export interface components {
             /** @description When the session ends (it is not extended); null for an access token, which lasts until revoked */
             expires_at: string | null;
             permissions: components["schemas"]["EffectivePermissions"];
+            /** @description Present (true) when the account requires a second factor and the member has none: until one is set up (`POST /two_factor/totp`), every other operation answers 403 `ATR_SECOND_FACTOR_ENROLMENT` */
+            second_factor_enrolment_required?: boolean;
+        };
+        /** @description A refused sign-in, or the first step of one that needs a second factor */
+        SignInRefused: {
+            errors: string[];
+            details?: {
+                field: string;
+                messages: string[];
+            }[];
+            /** @description `ATR_UNAUTHENTICATED` for a wrong email, password or code; `ATR_SECOND_FACTOR_REQUIRED` for a right password of a member with a second factor */
+            code: string;
+            /** @description With `ATR_SECOND_FACTOR_REQUIRED`: what `POST /session/second_factor` takes, for 5 minutes */
+            challenge?: string;
+            /** @description What the member can finish with */
+            second_factors?: ("totp" | "recovery_code")[];
+        };
+        /** @description The signed-in member's second factor */
+        TwoFactor: {
+            /** @description An authenticator app (TOTP) is set up */
+            totp: boolean;
+            /** @description Recovery codes not used yet */
+            recovery_codes_left: number;
+            /** @description The account requires a second factor of every member (`second_factor_required` of `PUT /account`) */
+            required: boolean;
+        };
+        /** @description An authenticator app being set up: it counts once `POST /two_factor/totp/confirm` takes a code from it */
+        TotpEnrolment: {
+            /** @description The base32 secret, for typing into the app by hand */
+            secret: string;
+            /** @description The otpauth:// address the QR code holds */
+            otpauth_uri: string;
+            /** @description `otpauth_uri` as a QR code: an SVG image as a data URL */
+            qr_code: string;
+        };
+        RecoveryCodes: {
+            /** @description Ten codes, each good for one sign-in in place of the app; shown only in this answer */
+            recovery_codes: string[];
         };
         /** @description An invitation mailed to a team member; the link itself goes only into the mail */
         MemberInvitation: {
@@ -2980,6 +3142,8 @@ export interface components {
             upload_max_bytes: number;
             /** @description File extensions accepted for uploads */
             allowed_extensions: string[];
+            /** @description Every team member needs a second factor: one without it can only set one up after signing in */
+            second_factor_required: boolean;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -4384,7 +4548,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4440,22 +4604,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description No credential, or a credential that is not valid */
+            /** @description A wrong email, password or code; or a right password of a member with a second factor (`ATR_SECOND_FACTOR_REQUIRED`, with the `challenge`) */
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["SignInRefused"];
                 };
             };
             /** @description The credential's role does not allow this action, or the CSRF header is missing */
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4550,7 +4714,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4561,7 +4725,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4572,7 +4736,658 @@ export interface operations {
             409: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_LOCKED" | "ATR_NO_SESSION" | "ATR_NOTHING_TO_PUBLISH" | "ATR_ORIGINATION_IN_USE" | "ATR_PAGE_HAS_CHILDREN" | "ATR_PATH_TAKEN" | "ATR_REVIEW_CLOSED" | "ATR_REVIEW_REQUIRED" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
+                    "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_LOCKED" | "ATR_NO_SESSION" | "ATR_NOTHING_TO_PUBLISH" | "ATR_ORIGINATION_IN_USE" | "ATR_PAGE_HAS_CHILDREN" | "ATR_PATH_TAKEN" | "ATR_REVIEW_CLOSED" | "ATR_REVIEW_REQUIRED" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_TWO_FACTOR_STATE" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    finishSigningInWithASecondFactor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The `challenge` of the 401 `ATR_SECOND_FACTOR_REQUIRED` answer to `POST /session` */
+                    challenge: string;
+                    /** @description The six digits the authenticator app shows now */
+                    totp?: string;
+                    /** @description One of the member's recovery codes instead; each works once */
+                    recovery_code?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminSession"];
+                };
+            };
+            /** @description The request is malformed */
+            400: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A wrong email, password or code; or a right password of a member with a second factor (`ATR_SECOND_FACTOR_REQUIRED`, with the `challenge`) */
+            401: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignInRefused"];
+                };
+            };
+            /** @description The credential's role does not allow this action, or the CSRF header is missing */
+            403: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_PAYLOAD_TOO_LARGE";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type this operation takes */
+            415: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_UNSUPPORTED_MEDIA_TYPE";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The input is not valid; `details` names each attribute */
+            422: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many attempts */
+            429: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_FORM_RATE_LIMITED" | "ATR_TOO_MANY_ATTEMPTS";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    ownSecondFactor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The signed-in member's second factor */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TwoFactor"];
+                };
+            };
+            /** @description The request is malformed */
+            400: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No credential, or a credential that is not valid */
+            401: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    startSettingUpAnAuthenticatorApp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An authenticator app being set up: it counts once `POST /two_factor/totp/confirm` takes a code from it */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TotpEnrolment"];
+                };
+            };
+            /** @description The request is malformed */
+            400: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No credential, or a credential that is not valid */
+            401: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential's role does not allow this action, or the CSRF header is missing */
+            403: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request conflicts with the current state */
+            409: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_LOCKED" | "ATR_NO_SESSION" | "ATR_NOTHING_TO_PUBLISH" | "ATR_ORIGINATION_IN_USE" | "ATR_PAGE_HAS_CHILDREN" | "ATR_PATH_TAKEN" | "ATR_REVIEW_CLOSED" | "ATR_REVIEW_REQUIRED" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_TWO_FACTOR_STATE" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_PAYLOAD_TOO_LARGE";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type this operation takes */
+            415: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_UNSUPPORTED_MEDIA_TYPE";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    removeTheAuthenticatorApp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is malformed */
+            400: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No credential, or a credential that is not valid */
+            401: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential's role does not allow this action, or the CSRF header is missing */
+            403: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request conflicts with the current state */
+            409: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_LOCKED" | "ATR_NO_SESSION" | "ATR_NOTHING_TO_PUBLISH" | "ATR_ORIGINATION_IN_USE" | "ATR_PAGE_HAS_CHILDREN" | "ATR_PATH_TAKEN" | "ATR_REVIEW_CLOSED" | "ATR_REVIEW_REQUIRED" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_TWO_FACTOR_STATE" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    confirmTheAuthenticatorApp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The six digits the authenticator app shows now */
+                    code: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecoveryCodes"];
+                };
+            };
+            /** @description The request is malformed */
+            400: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No credential, or a credential that is not valid */
+            401: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential's role does not allow this action, or the CSRF header is missing */
+            403: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request conflicts with the current state */
+            409: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_LOCKED" | "ATR_NO_SESSION" | "ATR_NOTHING_TO_PUBLISH" | "ATR_ORIGINATION_IN_USE" | "ATR_PAGE_HAS_CHILDREN" | "ATR_PATH_TAKEN" | "ATR_REVIEW_CLOSED" | "ATR_REVIEW_REQUIRED" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_TWO_FACTOR_STATE" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_PAYLOAD_TOO_LARGE";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type this operation takes */
+            415: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_UNSUPPORTED_MEDIA_TYPE";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The input is not valid; `details` names each attribute */
+            422: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    regenerateRecoveryCodes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecoveryCodes"];
+                };
+            };
+            /** @description The request is malformed */
+            400: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No credential, or a credential that is not valid */
+            401: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential's role does not allow this action, or the CSRF header is missing */
+            403: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request conflicts with the current state */
+            409: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_LOCKED" | "ATR_NO_SESSION" | "ATR_NOTHING_TO_PUBLISH" | "ATR_ORIGINATION_IN_USE" | "ATR_PAGE_HAS_CHILDREN" | "ATR_PATH_TAKEN" | "ATR_REVIEW_CLOSED" | "ATR_REVIEW_REQUIRED" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_TWO_FACTOR_STATE" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_PAYLOAD_TOO_LARGE";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type this operation takes */
+            415: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_UNSUPPORTED_MEDIA_TYPE";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    resetAMembersSecondFactor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is malformed */
+            400: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No credential, or a credential that is not valid */
+            401: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential's role does not allow this action, or the CSRF header is missing */
+            403: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist */
+            404: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A path parameter is longer than any this server accepts */
+            414: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The input is not valid; `details` names each attribute */
+            422: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4645,7 +5460,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4656,7 +5471,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4729,7 +5544,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4740,7 +5555,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4828,7 +5643,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4839,7 +5654,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4947,7 +5762,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4958,7 +5773,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5066,7 +5881,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5077,7 +5892,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5179,7 +5994,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5190,7 +6005,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5413,7 +6228,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5424,7 +6239,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5488,7 +6303,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5499,7 +6314,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5585,7 +6400,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5596,7 +6411,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5651,7 +6466,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5662,7 +6477,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5761,7 +6576,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5772,7 +6587,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5880,7 +6695,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5891,7 +6706,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5979,7 +6794,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5990,7 +6805,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6118,7 +6933,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6129,7 +6944,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6191,7 +7006,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6202,7 +7017,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6290,7 +7105,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6301,7 +7116,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6398,7 +7213,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6409,7 +7224,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6517,7 +7332,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6528,7 +7343,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6630,7 +7445,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6641,7 +7456,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6735,7 +7550,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6746,7 +7561,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6855,7 +7670,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6866,7 +7681,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6952,7 +7767,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6963,7 +7778,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6996,6 +7811,7 @@ export interface operations {
                     name?: string;
                     upload_max_bytes?: number;
                     allowed_extensions?: string[];
+                    second_factor_required?: boolean;
                 };
             };
         };
@@ -7024,7 +7840,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7035,7 +7851,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7123,7 +7939,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7134,7 +7950,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7190,7 +8006,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7201,7 +8017,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7308,7 +8124,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7319,7 +8135,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7430,7 +8246,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7441,7 +8257,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7544,7 +8360,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7555,7 +8371,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7664,7 +8480,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7675,7 +8491,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7809,7 +8625,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7820,7 +8636,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7933,7 +8749,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7944,7 +8760,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8053,7 +8869,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8064,7 +8880,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8177,7 +8993,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8188,7 +9004,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8293,7 +9109,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8304,7 +9120,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8415,7 +9231,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8426,7 +9242,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8562,7 +9378,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8573,7 +9389,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8701,7 +9517,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8712,7 +9528,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8804,7 +9620,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8815,7 +9631,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8904,7 +9720,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8915,7 +9731,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9032,7 +9848,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9043,7 +9859,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9152,7 +9968,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9163,7 +9979,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9261,7 +10077,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9272,7 +10088,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9375,7 +10191,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9386,7 +10202,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9497,7 +10313,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9508,7 +10324,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9622,7 +10438,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9633,7 +10449,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9742,7 +10558,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9753,7 +10569,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9849,7 +10665,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9860,7 +10676,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9882,7 +10698,7 @@ export interface operations {
             409: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_LOCKED" | "ATR_NO_SESSION" | "ATR_NOTHING_TO_PUBLISH" | "ATR_ORIGINATION_IN_USE" | "ATR_PAGE_HAS_CHILDREN" | "ATR_PATH_TAKEN" | "ATR_REVIEW_CLOSED" | "ATR_REVIEW_REQUIRED" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
+                    "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_LOCKED" | "ATR_NO_SESSION" | "ATR_NOTHING_TO_PUBLISH" | "ATR_ORIGINATION_IN_USE" | "ATR_PAGE_HAS_CHILDREN" | "ATR_PATH_TAKEN" | "ATR_REVIEW_CLOSED" | "ATR_REVIEW_REQUIRED" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_TWO_FACTOR_STATE" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9982,7 +10798,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9993,7 +10809,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10111,7 +10927,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10122,7 +10938,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10231,7 +11047,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10242,7 +11058,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10342,7 +11158,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10353,7 +11169,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10440,7 +11256,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10451,7 +11267,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10540,7 +11356,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10551,7 +11367,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10660,7 +11476,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10671,7 +11487,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10768,7 +11584,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10779,7 +11595,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10909,7 +11725,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10920,7 +11736,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11029,7 +11845,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11040,7 +11856,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11151,7 +11967,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11162,7 +11978,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11253,7 +12069,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11264,7 +12080,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11353,7 +12169,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11364,7 +12180,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11494,7 +12310,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11505,7 +12321,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11595,7 +12411,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11606,7 +12422,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11716,7 +12532,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11727,7 +12543,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11805,7 +12621,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11816,7 +12632,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11918,7 +12734,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11929,7 +12745,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12038,7 +12854,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12049,7 +12865,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12138,7 +12954,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12149,7 +12965,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12271,7 +13087,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12282,7 +13098,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12382,7 +13198,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12393,7 +13209,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12504,7 +13320,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12515,7 +13331,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12604,7 +13420,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12615,7 +13431,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12724,7 +13540,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12735,7 +13551,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12813,7 +13629,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12824,7 +13640,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12935,7 +13751,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12946,7 +13762,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13056,7 +13872,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13067,7 +13883,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13176,7 +13992,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13187,7 +14003,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13285,7 +14101,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13296,7 +14112,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13409,7 +14225,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13420,7 +14236,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13532,7 +14348,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13543,7 +14359,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13668,7 +14484,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13679,7 +14495,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13789,7 +14605,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13800,7 +14616,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13822,7 +14638,7 @@ export interface operations {
             409: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_LOCKED" | "ATR_NO_SESSION" | "ATR_NOTHING_TO_PUBLISH" | "ATR_ORIGINATION_IN_USE" | "ATR_PAGE_HAS_CHILDREN" | "ATR_PATH_TAKEN" | "ATR_REVIEW_CLOSED" | "ATR_REVIEW_REQUIRED" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
+                    "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_LOCKED" | "ATR_NO_SESSION" | "ATR_NOTHING_TO_PUBLISH" | "ATR_ORIGINATION_IN_USE" | "ATR_PAGE_HAS_CHILDREN" | "ATR_PATH_TAKEN" | "ATR_REVIEW_CLOSED" | "ATR_REVIEW_REQUIRED" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_TWO_FACTOR_STATE" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13920,7 +14736,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13931,7 +14747,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14018,7 +14834,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14029,7 +14845,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14141,7 +14957,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14152,7 +14968,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14251,7 +15067,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14262,7 +15078,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14372,7 +15188,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14383,7 +15199,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14482,7 +15298,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14493,7 +15309,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14624,7 +15440,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14635,7 +15451,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14725,7 +15541,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14736,7 +15552,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14836,7 +15652,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14847,7 +15663,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14869,7 +15685,7 @@ export interface operations {
             409: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_LOCKED" | "ATR_NO_SESSION" | "ATR_NOTHING_TO_PUBLISH" | "ATR_ORIGINATION_IN_USE" | "ATR_PAGE_HAS_CHILDREN" | "ATR_PATH_TAKEN" | "ATR_REVIEW_CLOSED" | "ATR_REVIEW_REQUIRED" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
+                    "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_LOCKED" | "ATR_NO_SESSION" | "ATR_NOTHING_TO_PUBLISH" | "ATR_ORIGINATION_IN_USE" | "ATR_PAGE_HAS_CHILDREN" | "ATR_PATH_TAKEN" | "ATR_REVIEW_CLOSED" | "ATR_REVIEW_REQUIRED" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_TWO_FACTOR_STATE" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14977,7 +15793,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14988,7 +15804,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15010,7 +15826,7 @@ export interface operations {
             409: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_LOCKED" | "ATR_NO_SESSION" | "ATR_NOTHING_TO_PUBLISH" | "ATR_ORIGINATION_IN_USE" | "ATR_PAGE_HAS_CHILDREN" | "ATR_PATH_TAKEN" | "ATR_REVIEW_CLOSED" | "ATR_REVIEW_REQUIRED" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
+                    "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_LOCKED" | "ATR_NO_SESSION" | "ATR_NOTHING_TO_PUBLISH" | "ATR_ORIGINATION_IN_USE" | "ATR_PAGE_HAS_CHILDREN" | "ATR_PATH_TAKEN" | "ATR_REVIEW_CLOSED" | "ATR_REVIEW_REQUIRED" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_TWO_FACTOR_STATE" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15112,7 +15928,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15123,7 +15939,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15145,7 +15961,7 @@ export interface operations {
             409: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_LOCKED" | "ATR_NO_SESSION" | "ATR_NOTHING_TO_PUBLISH" | "ATR_ORIGINATION_IN_USE" | "ATR_PAGE_HAS_CHILDREN" | "ATR_PATH_TAKEN" | "ATR_REVIEW_CLOSED" | "ATR_REVIEW_REQUIRED" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
+                    "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_LOCKED" | "ATR_NO_SESSION" | "ATR_NOTHING_TO_PUBLISH" | "ATR_ORIGINATION_IN_USE" | "ATR_PAGE_HAS_CHILDREN" | "ATR_PATH_TAKEN" | "ATR_REVIEW_CLOSED" | "ATR_REVIEW_REQUIRED" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_TWO_FACTOR_STATE" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15253,7 +16069,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15264,7 +16080,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15286,7 +16102,7 @@ export interface operations {
             409: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_LOCKED" | "ATR_NO_SESSION" | "ATR_NOTHING_TO_PUBLISH" | "ATR_ORIGINATION_IN_USE" | "ATR_PAGE_HAS_CHILDREN" | "ATR_PATH_TAKEN" | "ATR_REVIEW_CLOSED" | "ATR_REVIEW_REQUIRED" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
+                    "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_LOCKED" | "ATR_NO_SESSION" | "ATR_NOTHING_TO_PUBLISH" | "ATR_ORIGINATION_IN_USE" | "ATR_PAGE_HAS_CHILDREN" | "ATR_PATH_TAKEN" | "ATR_REVIEW_CLOSED" | "ATR_REVIEW_REQUIRED" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_TWO_FACTOR_STATE" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15388,7 +16204,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15399,7 +16215,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15505,7 +16321,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15516,7 +16332,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15593,7 +16409,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15604,7 +16420,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15693,7 +16509,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15704,7 +16520,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15817,7 +16633,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15828,7 +16644,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15937,7 +16753,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15948,7 +16764,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -16058,7 +16874,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -16069,7 +16885,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -16180,7 +16996,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -16191,7 +17007,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -16299,7 +17115,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -16310,7 +17126,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -16433,7 +17249,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -16444,7 +17260,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -16528,7 +17344,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -16539,7 +17355,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -16628,7 +17444,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -16639,7 +17455,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -16747,7 +17563,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -16758,7 +17574,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -16867,7 +17683,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -16878,7 +17694,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -16974,7 +17790,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -16985,7 +17801,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -17110,7 +17926,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -17121,7 +17937,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -17231,7 +18047,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -17242,7 +18058,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -17353,7 +18169,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -17364,7 +18180,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -17476,7 +18292,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -17487,7 +18303,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -17588,7 +18404,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -17599,7 +18415,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -17712,7 +18528,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -17723,7 +18539,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -17814,7 +18630,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -17825,7 +18641,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -17847,7 +18663,7 @@ export interface operations {
             409: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_LOCKED" | "ATR_NO_SESSION" | "ATR_NOTHING_TO_PUBLISH" | "ATR_ORIGINATION_IN_USE" | "ATR_PAGE_HAS_CHILDREN" | "ATR_PATH_TAKEN" | "ATR_REVIEW_CLOSED" | "ATR_REVIEW_REQUIRED" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
+                    "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_LOCKED" | "ATR_NO_SESSION" | "ATR_NOTHING_TO_PUBLISH" | "ATR_ORIGINATION_IN_USE" | "ATR_PAGE_HAS_CHILDREN" | "ATR_PATH_TAKEN" | "ATR_REVIEW_CLOSED" | "ATR_REVIEW_REQUIRED" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_TWO_FACTOR_STATE" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
                     [name: string]: unknown;
                 };
                 content: {
@@ -17949,7 +18765,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -17960,7 +18776,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -18093,7 +18909,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -18104,7 +18920,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -18192,7 +19008,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -18203,7 +19019,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -18280,7 +19096,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -18291,7 +19107,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -18380,7 +19196,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -18391,7 +19207,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -18482,7 +19298,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -18493,7 +19309,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -18602,7 +19418,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -18613,7 +19429,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -18715,7 +19531,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -18726,7 +19542,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -18844,7 +19660,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -18855,7 +19671,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -18968,7 +19784,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -18979,7 +19795,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -19088,7 +19904,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -19099,7 +19915,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -19210,7 +20026,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -19221,7 +20037,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -19332,7 +20148,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -19343,7 +20159,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -19451,7 +20267,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -19462,7 +20278,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -19582,7 +20398,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -19593,7 +20409,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -19615,7 +20431,7 @@ export interface operations {
             409: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_LOCKED" | "ATR_NO_SESSION" | "ATR_NOTHING_TO_PUBLISH" | "ATR_ORIGINATION_IN_USE" | "ATR_PAGE_HAS_CHILDREN" | "ATR_PATH_TAKEN" | "ATR_REVIEW_CLOSED" | "ATR_REVIEW_REQUIRED" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
+                    "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_LOCKED" | "ATR_NO_SESSION" | "ATR_NOTHING_TO_PUBLISH" | "ATR_ORIGINATION_IN_USE" | "ATR_PAGE_HAS_CHILDREN" | "ATR_PATH_TAKEN" | "ATR_REVIEW_CLOSED" | "ATR_REVIEW_REQUIRED" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_TWO_FACTOR_STATE" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
                     [name: string]: unknown;
                 };
                 content: {
@@ -19724,7 +20540,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -19735,7 +20551,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -19857,7 +20673,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -19868,7 +20684,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -19890,7 +20706,7 @@ export interface operations {
             409: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_LOCKED" | "ATR_NO_SESSION" | "ATR_NOTHING_TO_PUBLISH" | "ATR_ORIGINATION_IN_USE" | "ATR_PAGE_HAS_CHILDREN" | "ATR_PATH_TAKEN" | "ATR_REVIEW_CLOSED" | "ATR_REVIEW_REQUIRED" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
+                    "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_LOCKED" | "ATR_NO_SESSION" | "ATR_NOTHING_TO_PUBLISH" | "ATR_ORIGINATION_IN_USE" | "ATR_PAGE_HAS_CHILDREN" | "ATR_PATH_TAKEN" | "ATR_REVIEW_CLOSED" | "ATR_REVIEW_REQUIRED" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_TWO_FACTOR_STATE" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
                     [name: string]: unknown;
                 };
                 content: {
@@ -19992,7 +20808,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -20003,7 +20819,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -20025,7 +20841,7 @@ export interface operations {
             409: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_LOCKED" | "ATR_NO_SESSION" | "ATR_NOTHING_TO_PUBLISH" | "ATR_ORIGINATION_IN_USE" | "ATR_PAGE_HAS_CHILDREN" | "ATR_PATH_TAKEN" | "ATR_REVIEW_CLOSED" | "ATR_REVIEW_REQUIRED" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
+                    "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_LOCKED" | "ATR_NO_SESSION" | "ATR_NOTHING_TO_PUBLISH" | "ATR_ORIGINATION_IN_USE" | "ATR_PAGE_HAS_CHILDREN" | "ATR_PATH_TAKEN" | "ATR_REVIEW_CLOSED" | "ATR_REVIEW_REQUIRED" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_TWO_FACTOR_STATE" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
                     [name: string]: unknown;
                 };
                 content: {
@@ -20103,7 +20919,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -20114,7 +20930,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -20136,7 +20952,7 @@ export interface operations {
             409: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_LOCKED" | "ATR_NO_SESSION" | "ATR_NOTHING_TO_PUBLISH" | "ATR_ORIGINATION_IN_USE" | "ATR_PAGE_HAS_CHILDREN" | "ATR_PATH_TAKEN" | "ATR_REVIEW_CLOSED" | "ATR_REVIEW_REQUIRED" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
+                    "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_LOCKED" | "ATR_NO_SESSION" | "ATR_NOTHING_TO_PUBLISH" | "ATR_ORIGINATION_IN_USE" | "ATR_PAGE_HAS_CHILDREN" | "ATR_PATH_TAKEN" | "ATR_REVIEW_CLOSED" | "ATR_REVIEW_REQUIRED" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_TWO_FACTOR_STATE" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
                     [name: string]: unknown;
                 };
                 content: {
@@ -20247,7 +21063,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -20258,7 +21074,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -20280,7 +21096,7 @@ export interface operations {
             409: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_LOCKED" | "ATR_NO_SESSION" | "ATR_NOTHING_TO_PUBLISH" | "ATR_ORIGINATION_IN_USE" | "ATR_PAGE_HAS_CHILDREN" | "ATR_PATH_TAKEN" | "ATR_REVIEW_CLOSED" | "ATR_REVIEW_REQUIRED" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
+                    "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_LOCKED" | "ATR_NO_SESSION" | "ATR_NOTHING_TO_PUBLISH" | "ATR_ORIGINATION_IN_USE" | "ATR_PAGE_HAS_CHILDREN" | "ATR_PATH_TAKEN" | "ATR_REVIEW_CLOSED" | "ATR_REVIEW_REQUIRED" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_TWO_FACTOR_STATE" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
                     [name: string]: unknown;
                 };
                 content: {
@@ -20393,7 +21209,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -20404,7 +21220,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -20539,7 +21355,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -20550,7 +21366,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -20646,7 +21462,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -20657,7 +21473,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -20770,7 +21586,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -20781,7 +21597,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -20859,7 +21675,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -20870,7 +21686,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -20965,7 +21781,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -20976,7 +21792,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -21044,7 +21860,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -21055,7 +21871,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -21144,7 +21960,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -21155,7 +21971,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -21259,7 +22075,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -21270,7 +22086,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -21379,7 +22195,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -21390,7 +22206,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -21481,7 +22297,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -21492,7 +22308,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -21588,7 +22404,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -21599,7 +22415,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -21711,7 +22527,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -21722,7 +22538,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -21819,7 +22635,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -21830,7 +22646,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -21852,7 +22668,7 @@ export interface operations {
             409: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_LOCKED" | "ATR_NO_SESSION" | "ATR_NOTHING_TO_PUBLISH" | "ATR_ORIGINATION_IN_USE" | "ATR_PAGE_HAS_CHILDREN" | "ATR_PATH_TAKEN" | "ATR_REVIEW_CLOSED" | "ATR_REVIEW_REQUIRED" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
+                    "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_LOCKED" | "ATR_NO_SESSION" | "ATR_NOTHING_TO_PUBLISH" | "ATR_ORIGINATION_IN_USE" | "ATR_PAGE_HAS_CHILDREN" | "ATR_PATH_TAKEN" | "ATR_REVIEW_CLOSED" | "ATR_REVIEW_REQUIRED" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_TWO_FACTOR_STATE" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
                     [name: string]: unknown;
                 };
                 content: {
@@ -21951,7 +22767,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -21962,7 +22778,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -21984,7 +22800,7 @@ export interface operations {
             409: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_LOCKED" | "ATR_NO_SESSION" | "ATR_NOTHING_TO_PUBLISH" | "ATR_ORIGINATION_IN_USE" | "ATR_PAGE_HAS_CHILDREN" | "ATR_PATH_TAKEN" | "ATR_REVIEW_CLOSED" | "ATR_REVIEW_REQUIRED" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
+                    "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_LOCKED" | "ATR_NO_SESSION" | "ATR_NOTHING_TO_PUBLISH" | "ATR_ORIGINATION_IN_USE" | "ATR_PAGE_HAS_CHILDREN" | "ATR_PATH_TAKEN" | "ATR_REVIEW_CLOSED" | "ATR_REVIEW_REQUIRED" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_TWO_FACTOR_STATE" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
                     [name: string]: unknown;
                 };
                 content: {
@@ -22064,7 +22880,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -22075,7 +22891,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -22171,7 +22987,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -22182,7 +22998,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -22294,7 +23110,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -22305,7 +23121,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -22402,7 +23218,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -22413,7 +23229,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -22435,7 +23251,7 @@ export interface operations {
             409: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_LOCKED" | "ATR_NO_SESSION" | "ATR_NOTHING_TO_PUBLISH" | "ATR_ORIGINATION_IN_USE" | "ATR_PAGE_HAS_CHILDREN" | "ATR_PATH_TAKEN" | "ATR_REVIEW_CLOSED" | "ATR_REVIEW_REQUIRED" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
+                    "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_LOCKED" | "ATR_NO_SESSION" | "ATR_NOTHING_TO_PUBLISH" | "ATR_ORIGINATION_IN_USE" | "ATR_PAGE_HAS_CHILDREN" | "ATR_PATH_TAKEN" | "ATR_REVIEW_CLOSED" | "ATR_REVIEW_REQUIRED" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_TWO_FACTOR_STATE" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
                     [name: string]: unknown;
                 };
                 content: {
@@ -22534,7 +23350,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -22545,7 +23361,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -22567,7 +23383,7 @@ export interface operations {
             409: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_LOCKED" | "ATR_NO_SESSION" | "ATR_NOTHING_TO_PUBLISH" | "ATR_ORIGINATION_IN_USE" | "ATR_PAGE_HAS_CHILDREN" | "ATR_PATH_TAKEN" | "ATR_REVIEW_CLOSED" | "ATR_REVIEW_REQUIRED" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
+                    "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_LOCKED" | "ATR_NO_SESSION" | "ATR_NOTHING_TO_PUBLISH" | "ATR_ORIGINATION_IN_USE" | "ATR_PAGE_HAS_CHILDREN" | "ATR_PATH_TAKEN" | "ATR_REVIEW_CLOSED" | "ATR_REVIEW_REQUIRED" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_TWO_FACTOR_STATE" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
                     [name: string]: unknown;
                 };
                 content: {
@@ -22647,7 +23463,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -22658,7 +23474,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -22754,7 +23570,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -22765,7 +23581,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -22877,7 +23693,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -22888,7 +23704,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -22985,7 +23801,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -22996,7 +23812,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -23018,7 +23834,7 @@ export interface operations {
             409: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_LOCKED" | "ATR_NO_SESSION" | "ATR_NOTHING_TO_PUBLISH" | "ATR_ORIGINATION_IN_USE" | "ATR_PAGE_HAS_CHILDREN" | "ATR_PATH_TAKEN" | "ATR_REVIEW_CLOSED" | "ATR_REVIEW_REQUIRED" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
+                    "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_LOCKED" | "ATR_NO_SESSION" | "ATR_NOTHING_TO_PUBLISH" | "ATR_ORIGINATION_IN_USE" | "ATR_PAGE_HAS_CHILDREN" | "ATR_PATH_TAKEN" | "ATR_REVIEW_CLOSED" | "ATR_REVIEW_REQUIRED" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_TWO_FACTOR_STATE" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
                     [name: string]: unknown;
                 };
                 content: {
@@ -23117,7 +23933,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -23128,7 +23944,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -23150,7 +23966,7 @@ export interface operations {
             409: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_LOCKED" | "ATR_NO_SESSION" | "ATR_NOTHING_TO_PUBLISH" | "ATR_ORIGINATION_IN_USE" | "ATR_PAGE_HAS_CHILDREN" | "ATR_PATH_TAKEN" | "ATR_REVIEW_CLOSED" | "ATR_REVIEW_REQUIRED" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
+                    "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_LOCKED" | "ATR_NO_SESSION" | "ATR_NOTHING_TO_PUBLISH" | "ATR_ORIGINATION_IN_USE" | "ATR_PAGE_HAS_CHILDREN" | "ATR_PATH_TAKEN" | "ATR_REVIEW_CLOSED" | "ATR_REVIEW_REQUIRED" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_TWO_FACTOR_STATE" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
                     [name: string]: unknown;
                 };
                 content: {
@@ -23244,7 +24060,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -23255,7 +24071,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -23361,7 +24177,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -23372,7 +24188,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -23394,7 +24210,7 @@ export interface operations {
             409: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_LOCKED" | "ATR_NO_SESSION" | "ATR_NOTHING_TO_PUBLISH" | "ATR_ORIGINATION_IN_USE" | "ATR_PAGE_HAS_CHILDREN" | "ATR_PATH_TAKEN" | "ATR_REVIEW_CLOSED" | "ATR_REVIEW_REQUIRED" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
+                    "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_LOCKED" | "ATR_NO_SESSION" | "ATR_NOTHING_TO_PUBLISH" | "ATR_ORIGINATION_IN_USE" | "ATR_PAGE_HAS_CHILDREN" | "ATR_PATH_TAKEN" | "ATR_REVIEW_CLOSED" | "ATR_REVIEW_REQUIRED" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_TWO_FACTOR_STATE" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
                     [name: string]: unknown;
                 };
                 content: {
@@ -23495,7 +24311,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -23506,7 +24322,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -23613,7 +24429,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -23624,7 +24440,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -23646,7 +24462,7 @@ export interface operations {
             409: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_LOCKED" | "ATR_NO_SESSION" | "ATR_NOTHING_TO_PUBLISH" | "ATR_ORIGINATION_IN_USE" | "ATR_PAGE_HAS_CHILDREN" | "ATR_PATH_TAKEN" | "ATR_REVIEW_CLOSED" | "ATR_REVIEW_REQUIRED" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
+                    "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_LOCKED" | "ATR_NO_SESSION" | "ATR_NOTHING_TO_PUBLISH" | "ATR_ORIGINATION_IN_USE" | "ATR_PAGE_HAS_CHILDREN" | "ATR_PATH_TAKEN" | "ATR_REVIEW_CLOSED" | "ATR_REVIEW_REQUIRED" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_TWO_FACTOR_STATE" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
                     [name: string]: unknown;
                 };
                 content: {
@@ -23745,7 +24561,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -23756,7 +24572,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -23778,7 +24594,7 @@ export interface operations {
             409: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_LOCKED" | "ATR_NO_SESSION" | "ATR_NOTHING_TO_PUBLISH" | "ATR_ORIGINATION_IN_USE" | "ATR_PAGE_HAS_CHILDREN" | "ATR_PATH_TAKEN" | "ATR_REVIEW_CLOSED" | "ATR_REVIEW_REQUIRED" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
+                    "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_LOCKED" | "ATR_NO_SESSION" | "ATR_NOTHING_TO_PUBLISH" | "ATR_ORIGINATION_IN_USE" | "ATR_PAGE_HAS_CHILDREN" | "ATR_PATH_TAKEN" | "ATR_REVIEW_CLOSED" | "ATR_REVIEW_REQUIRED" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_TWO_FACTOR_STATE" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
                     [name: string]: unknown;
                 };
                 content: {
@@ -23858,7 +24674,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -23869,7 +24685,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -23966,7 +24782,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -23977,7 +24793,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -24088,7 +24904,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -24099,7 +24915,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -24196,7 +25012,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -24207,7 +25023,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -24229,7 +25045,7 @@ export interface operations {
             409: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_LOCKED" | "ATR_NO_SESSION" | "ATR_NOTHING_TO_PUBLISH" | "ATR_ORIGINATION_IN_USE" | "ATR_PAGE_HAS_CHILDREN" | "ATR_PATH_TAKEN" | "ATR_REVIEW_CLOSED" | "ATR_REVIEW_REQUIRED" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
+                    "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_LOCKED" | "ATR_NO_SESSION" | "ATR_NOTHING_TO_PUBLISH" | "ATR_ORIGINATION_IN_USE" | "ATR_PAGE_HAS_CHILDREN" | "ATR_PATH_TAKEN" | "ATR_REVIEW_CLOSED" | "ATR_REVIEW_REQUIRED" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_TWO_FACTOR_STATE" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
                     [name: string]: unknown;
                 };
                 content: {
@@ -24327,7 +25143,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -24338,7 +25154,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -24360,7 +25176,7 @@ export interface operations {
             409: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_LOCKED" | "ATR_NO_SESSION" | "ATR_NOTHING_TO_PUBLISH" | "ATR_ORIGINATION_IN_USE" | "ATR_PAGE_HAS_CHILDREN" | "ATR_PATH_TAKEN" | "ATR_REVIEW_CLOSED" | "ATR_REVIEW_REQUIRED" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
+                    "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_LOCKED" | "ATR_NO_SESSION" | "ATR_NOTHING_TO_PUBLISH" | "ATR_ORIGINATION_IN_USE" | "ATR_PAGE_HAS_CHILDREN" | "ATR_PATH_TAKEN" | "ATR_REVIEW_CLOSED" | "ATR_REVIEW_REQUIRED" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_TWO_FACTOR_STATE" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
                     [name: string]: unknown;
                 };
                 content: {
@@ -24462,7 +25278,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -24473,7 +25289,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -24495,7 +25311,7 @@ export interface operations {
             409: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_LOCKED" | "ATR_NO_SESSION" | "ATR_NOTHING_TO_PUBLISH" | "ATR_ORIGINATION_IN_USE" | "ATR_PAGE_HAS_CHILDREN" | "ATR_PATH_TAKEN" | "ATR_REVIEW_CLOSED" | "ATR_REVIEW_REQUIRED" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
+                    "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_LOCKED" | "ATR_NO_SESSION" | "ATR_NOTHING_TO_PUBLISH" | "ATR_ORIGINATION_IN_USE" | "ATR_PAGE_HAS_CHILDREN" | "ATR_PATH_TAKEN" | "ATR_REVIEW_CLOSED" | "ATR_REVIEW_REQUIRED" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_TWO_FACTOR_STATE" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
                     [name: string]: unknown;
                 };
                 content: {
@@ -24597,7 +25413,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -24608,7 +25424,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -24696,7 +25512,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -24707,7 +25523,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -24810,7 +25626,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -24821,7 +25637,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -24913,7 +25729,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -24924,7 +25740,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -25014,7 +25830,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -25025,7 +25841,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -25115,7 +25931,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -25126,7 +25942,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -25148,7 +25964,7 @@ export interface operations {
             409: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_LOCKED" | "ATR_NO_SESSION" | "ATR_NOTHING_TO_PUBLISH" | "ATR_ORIGINATION_IN_USE" | "ATR_PAGE_HAS_CHILDREN" | "ATR_PATH_TAKEN" | "ATR_REVIEW_CLOSED" | "ATR_REVIEW_REQUIRED" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
+                    "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_LOCKED" | "ATR_NO_SESSION" | "ATR_NOTHING_TO_PUBLISH" | "ATR_ORIGINATION_IN_USE" | "ATR_PAGE_HAS_CHILDREN" | "ATR_PATH_TAKEN" | "ATR_REVIEW_CLOSED" | "ATR_REVIEW_REQUIRED" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_TWO_FACTOR_STATE" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
                     [name: string]: unknown;
                 };
                 content: {
@@ -25263,7 +26079,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -25274,7 +26090,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -25369,7 +26185,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -25380,7 +26196,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -25492,7 +26308,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -25503,7 +26319,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -25599,7 +26415,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -25610,7 +26426,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -25632,7 +26448,7 @@ export interface operations {
             409: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_LOCKED" | "ATR_NO_SESSION" | "ATR_NOTHING_TO_PUBLISH" | "ATR_ORIGINATION_IN_USE" | "ATR_PAGE_HAS_CHILDREN" | "ATR_PATH_TAKEN" | "ATR_REVIEW_CLOSED" | "ATR_REVIEW_REQUIRED" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
+                    "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_LOCKED" | "ATR_NO_SESSION" | "ATR_NOTHING_TO_PUBLISH" | "ATR_ORIGINATION_IN_USE" | "ATR_PAGE_HAS_CHILDREN" | "ATR_PATH_TAKEN" | "ATR_REVIEW_CLOSED" | "ATR_REVIEW_REQUIRED" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_TWO_FACTOR_STATE" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
                     [name: string]: unknown;
                 };
                 content: {
@@ -25739,7 +26555,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -25750,7 +26566,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -25772,7 +26588,7 @@ export interface operations {
             409: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_LOCKED" | "ATR_NO_SESSION" | "ATR_NOTHING_TO_PUBLISH" | "ATR_ORIGINATION_IN_USE" | "ATR_PAGE_HAS_CHILDREN" | "ATR_PATH_TAKEN" | "ATR_REVIEW_CLOSED" | "ATR_REVIEW_REQUIRED" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
+                    "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_LOCKED" | "ATR_NO_SESSION" | "ATR_NOTHING_TO_PUBLISH" | "ATR_ORIGINATION_IN_USE" | "ATR_PAGE_HAS_CHILDREN" | "ATR_PATH_TAKEN" | "ATR_REVIEW_CLOSED" | "ATR_REVIEW_REQUIRED" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_TWO_FACTOR_STATE" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
                     [name: string]: unknown;
                 };
                 content: {
@@ -25873,7 +26689,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -25884,7 +26700,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -25906,7 +26722,7 @@ export interface operations {
             409: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_LOCKED" | "ATR_NO_SESSION" | "ATR_NOTHING_TO_PUBLISH" | "ATR_ORIGINATION_IN_USE" | "ATR_PAGE_HAS_CHILDREN" | "ATR_PATH_TAKEN" | "ATR_REVIEW_CLOSED" | "ATR_REVIEW_REQUIRED" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
+                    "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_LOCKED" | "ATR_NO_SESSION" | "ATR_NOTHING_TO_PUBLISH" | "ATR_ORIGINATION_IN_USE" | "ATR_PAGE_HAS_CHILDREN" | "ATR_PATH_TAKEN" | "ATR_REVIEW_CLOSED" | "ATR_REVIEW_REQUIRED" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_TWO_FACTOR_STATE" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
                     [name: string]: unknown;
                 };
                 content: {
@@ -26013,7 +26829,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -26024,7 +26840,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -26147,7 +26963,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -26158,7 +26974,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -26305,7 +27121,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -26316,7 +27132,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -26405,7 +27221,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -26416,7 +27232,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -26588,7 +27404,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -26599,7 +27415,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -26708,7 +27524,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -26719,7 +27535,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -26828,7 +27644,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -26839,7 +27655,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -26935,7 +27751,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -26946,7 +27762,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -27036,7 +27852,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -27047,7 +27863,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -27143,7 +27959,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -27154,7 +27970,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -27264,7 +28080,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -27275,7 +28091,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -27367,7 +28183,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -27378,7 +28194,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -27475,7 +28291,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -27486,7 +28302,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -27592,7 +28408,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -27603,7 +28419,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -27670,7 +28486,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -27681,7 +28497,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -27703,7 +28519,7 @@ export interface operations {
             409: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_LOCKED" | "ATR_NO_SESSION" | "ATR_NOTHING_TO_PUBLISH" | "ATR_ORIGINATION_IN_USE" | "ATR_PAGE_HAS_CHILDREN" | "ATR_PATH_TAKEN" | "ATR_REVIEW_CLOSED" | "ATR_REVIEW_REQUIRED" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
+                    "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_LOCKED" | "ATR_NO_SESSION" | "ATR_NOTHING_TO_PUBLISH" | "ATR_ORIGINATION_IN_USE" | "ATR_PAGE_HAS_CHILDREN" | "ATR_PATH_TAKEN" | "ATR_REVIEW_CLOSED" | "ATR_REVIEW_REQUIRED" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_TWO_FACTOR_STATE" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
                     [name: string]: unknown;
                 };
                 content: {
@@ -27792,7 +28608,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -27803,7 +28619,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -27825,7 +28641,7 @@ export interface operations {
             409: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_LOCKED" | "ATR_NO_SESSION" | "ATR_NOTHING_TO_PUBLISH" | "ATR_ORIGINATION_IN_USE" | "ATR_PAGE_HAS_CHILDREN" | "ATR_PATH_TAKEN" | "ATR_REVIEW_CLOSED" | "ATR_REVIEW_REQUIRED" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
+                    "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_LOCKED" | "ATR_NO_SESSION" | "ATR_NOTHING_TO_PUBLISH" | "ATR_ORIGINATION_IN_USE" | "ATR_PAGE_HAS_CHILDREN" | "ATR_PATH_TAKEN" | "ATR_REVIEW_CLOSED" | "ATR_REVIEW_REQUIRED" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_TWO_FACTOR_STATE" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
                     [name: string]: unknown;
                 };
                 content: {
@@ -27923,7 +28739,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -27934,7 +28750,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -28044,7 +28860,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -28055,7 +28871,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -28128,7 +28944,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -28139,7 +28955,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -28212,7 +29028,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -28223,7 +29039,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -28291,7 +29107,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -28302,7 +29118,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -28391,7 +29207,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -28402,7 +29218,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -28506,7 +29322,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -28517,7 +29333,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -28626,7 +29442,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -28637,7 +29453,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -28726,7 +29542,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -28737,7 +29553,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -28848,7 +29664,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -28859,7 +29675,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -28881,7 +29697,7 @@ export interface operations {
             409: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_LOCKED" | "ATR_NO_SESSION" | "ATR_NOTHING_TO_PUBLISH" | "ATR_ORIGINATION_IN_USE" | "ATR_PAGE_HAS_CHILDREN" | "ATR_PATH_TAKEN" | "ATR_REVIEW_CLOSED" | "ATR_REVIEW_REQUIRED" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
+                    "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_LOCKED" | "ATR_NO_SESSION" | "ATR_NOTHING_TO_PUBLISH" | "ATR_ORIGINATION_IN_USE" | "ATR_PAGE_HAS_CHILDREN" | "ATR_PATH_TAKEN" | "ATR_REVIEW_CLOSED" | "ATR_REVIEW_REQUIRED" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_TWO_FACTOR_STATE" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
                     [name: string]: unknown;
                 };
                 content: {
@@ -28997,7 +29813,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -29008,7 +29824,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -29097,7 +29913,7 @@ export interface operations {
             401: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_UNAUTHENTICATED";
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
                     [name: string]: unknown;
                 };
                 content: {
@@ -29108,7 +29924,7 @@ export interface operations {
             403: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_FORBIDDEN";
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
                     [name: string]: unknown;
                 };
                 content: {
@@ -29130,7 +29946,7 @@ export interface operations {
             409: {
                 headers: {
                     /** @description The error's stable code */
-                    "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_LOCKED" | "ATR_NO_SESSION" | "ATR_NOTHING_TO_PUBLISH" | "ATR_ORIGINATION_IN_USE" | "ATR_PAGE_HAS_CHILDREN" | "ATR_PATH_TAKEN" | "ATR_REVIEW_CLOSED" | "ATR_REVIEW_REQUIRED" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
+                    "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_LOCKED" | "ATR_NO_SESSION" | "ATR_NOTHING_TO_PUBLISH" | "ATR_ORIGINATION_IN_USE" | "ATR_PAGE_HAS_CHILDREN" | "ATR_PATH_TAKEN" | "ATR_REVIEW_CLOSED" | "ATR_REVIEW_REQUIRED" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_TWO_FACTOR_STATE" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
                     [name: string]: unknown;
                 };
                 content: {

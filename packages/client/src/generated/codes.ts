@@ -52,12 +52,16 @@ export const ATRIUM_ERROR_CODES = [
   'ATR_REVIEW_REQUIRED', // conflict: The site requires review: only an approved review request of the current drafts can be published
   'ATR_ROLE_READ_ONLY', // invalid: The role cannot be changed
   'ATR_ROUTE_NOT_FOUND', // not_found: No operation or page at this address
+  'ATR_SECOND_FACTOR_ENROLMENT', // forbidden: The account requires a second factor: set one up (POST /two_factor/totp) before anything else
+  'ATR_SECOND_FACTOR_REQUIRED', // unauthenticated: The password is right and the member has a second factor: finish signing in with POST /session/second_factor and the `challenge`
+  'ATR_SIGN_IN_CHALLENGE_EXPIRED', // unauthenticated: The sign-in took too long or was already finished: sign in again with your password
   'ATR_SIGN_UP_DISABLED', // conflict: Sign-up is disabled in this realm (activation_mode disabled): nobody could accept an invitation
   'ATR_SUBMISSION_CLOSED', // conflict: The submission is closed: it cannot be changed
   'ATR_SUBMISSION_NOT_FOUND', // not_found: Submission not found
   'ATR_TASK_NOT_CURRENT', // conflict: The task is not the submission's current one
   'ATR_TASK_NOT_YOURS', // invalid: The task is not assigned to the caller
   'ATR_TOO_MANY_ATTEMPTS', // rate_limited: Too many failed attempts: wait before trying again
+  'ATR_TWO_FACTOR_STATE', // conflict: The member's second factor does not allow this now
   'ATR_UNAUTHENTICATED', // unauthenticated: No credential, or a credential that is not valid
   'ATR_UNSUPPORTED_MEDIA_TYPE', // unsupported: The request body is not of a media type this operation takes
   'ATR_USER_SESSION', // unauthenticated: user not found

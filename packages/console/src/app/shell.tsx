@@ -1,7 +1,7 @@
 import { Anchor, AppShell, Burger, Button, Group, ScrollArea, Stack, Text, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { spotlight } from '@mantine/spotlight';
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { Outlet, useNavigate, useRouterState } from '@tanstack/react-router';
 import { navGroups } from '../areas/nav';
 import { AnchorLink, NavLinkLink } from '../components/links';
@@ -11,6 +11,8 @@ import { Preferences } from './preferences';
 import { Shortcuts } from './shortcuts';
 import { AppSpotlight } from './spotlight';
 import classes from './shell.module.css';
+
+const EnrolPage = lazy(() => import('../areas/identity/enrol-page').then((m) => ({ default: m.EnrolPage })));
 
 /** The signed-in frame: skip link, header, main navigation, and the screen in <main>. Signed out, goes to sign-in and back. */
 export function Shell() {
@@ -28,7 +30,10 @@ export function Shell() {
   // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [signedOut]);
 
-  if (session.state.status !== 'signed-in') return <Text role="status" p="md">{t('common.loading')}</Text>;
+  const loading = <Text role="status" p="md">{t('common.loading')}</Text>;
+  if (session.state.status !== 'signed-in') return loading;
+  // The account requires a second factor and the member has none: enrolment is all there is until then.
+  if (session.state.mustEnrol) return <Suspense fallback={loading}><EnrolPage /></Suspense>;
   const member = session.state.member;
 
   return (

@@ -1,5 +1,5 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
-import type { AdminComponents, AtriumPermission } from '@atrium/client';
+import { AtriumError, type AdminComponents, type AtriumPermission } from '@atrium/client';
 import { admin, onSessionEnd, setCsrfToken } from '../api/client';
 import { statusOf } from '../api/errors';
 
@@ -10,11 +10,21 @@ type Permissions = SessionAnswer['permissions'];
 type State =
   | { status: 'loading' }
   | { status: 'signed-out'; expired: boolean }
-  | { status: 'signed-in'; member: TeamMember; permissions: Permissions };
+  /** `mustEnrol`: the account requires a second factor and the member has none: only enrolment answers. */
+  | { status: 'signed-in'; member: TeamMember; permissions: Permissions; mustEnrol: boolean };
+
+/** What the second step of a sign-in takes: a code of the authenticator app, or a recovery code. */
+export type SecondFactor = { totp: string } | { recovery_code: string };
+
+/** The password was right and the member has a second factor: the challenge that `completeSignIn` takes. */
+export type SignInStep = { done: true } | { done: false; challenge: string };
 
 interface Session {
   state: State;
-  signIn(email: string, password: string): Promise<void>;
+  signIn(email: string, password: string): Promise<SignInStep>;
+  completeSignIn(challenge: string, factor: SecondFactor): Promise<void>;
+  /** The second factor was set up: the session reaches everything again. */
+  enrolled(): void;
   signOut(): Promise<void>;
   /**
    * Whether the member holds this permission, on that realm or space uid when given, else anywhere.
@@ -25,6 +35,10 @@ interface Session {
 
 const SessionContext = createContext<Session | null>(null);
 
+const signedIn = (answer: SessionAnswer): State => ({
+  status: 'signed-in', member: answer.admin, permissions: answer.permissions, mustEnrol: answer.second_factor_enrolment_required === true,
+});
+
 export function SessionProvider({ children }: { children: ReactNode }) {
   const [state, setState] = useState<State>({ status: 'loading' });
 
@@ -33,7 +47,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     admin.GET('/session').then(({ data }) => {
       const answer = data as SessionAnswer;
       setCsrfToken(answer.csrf_token ?? null);
-      if (live) setState({ status: 'signed-in', member: answer.admin, permissions: answer.permissions });
+      if (live) setState(signedIn(answer));
     }, (error: unknown) => {
       if (live) setState({ status: 'signed-out', expired: false });
       if (statusOf(error) !== 401) console.warn(error);
@@ -45,11 +59,30 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     return () => { live = false; stop(); };
   }, []);
 
-  const signIn = useCallback(async (email: string, password: string) => {
-    const { data } = await admin.POST('/session', { body: { email, password } });
-    const answer = data as SessionAnswer;
+  const begin = useCallback((answer: SessionAnswer) => {
     setCsrfToken(answer.csrf_token ?? null);
-    setState({ status: 'signed-in', member: answer.admin, permissions: answer.permissions });
+    setState(signedIn(answer));
+  }, []);
+
+  const signIn = useCallback(async (email: string, password: string): Promise<SignInStep> => {
+    try {
+      const { data } = await admin.POST('/session', { body: { email, password } });
+      begin(data as SessionAnswer);
+      return { done: true };
+    } catch (error) {
+      const body = error instanceof AtriumError ? error.body as { challenge?: string } | null : null;
+      if (error instanceof AtriumError && error.code === 'ATR_SECOND_FACTOR_REQUIRED' && body?.challenge) return { done: false, challenge: body.challenge };
+      throw error;
+    }
+  }, [begin]);
+
+  const completeSignIn = useCallback(async (challenge: string, factor: SecondFactor) => {
+    const { data } = await admin.POST('/session/second_factor', { body: { challenge, ...factor } });
+    begin(data as SessionAnswer);
+  }, [begin]);
+
+  const enrolled = useCallback(() => {
+    setState((current) => (current.status === 'signed-in' ? { ...current, mustEnrol: false } : current));
   }, []);
 
   const signOut = useCallback(async () => {
@@ -62,14 +95,14 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   }, []);
 
   const value = useMemo<Session>(() => ({
-    state, signIn, signOut,
+    state, signIn, completeSignIn, enrolled, signOut,
     can: (permission, target) => {
-      if (state.status !== 'signed-in') return false;
+      if (state.status !== 'signed-in' || state.mustEnrol) return false;
       const { everywhere, targets } = state.permissions;
       return everywhere.includes(permission)
         || targets.some((held) => (target === undefined || held.target === target) && held.permissions.includes(permission));
     },
-  }), [state, signIn, signOut]);
+  }), [state, signIn, completeSignIn, enrolled, signOut]);
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
 }
 

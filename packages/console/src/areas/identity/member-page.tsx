@@ -1,4 +1,5 @@
 import { Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { modals } from '@mantine/modals';
 import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
 import { getRouteApi, useNavigate } from '@tanstack/react-router';
@@ -15,7 +16,7 @@ const route = getRouteApi('/app/members/$memberId');
 
 export function MemberPage() {
   const { t, formatDate } = useI18n();
-  const { can } = useSession();
+  const { can, state } = useSession();
   const { memberId } = route.useParams();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
@@ -26,11 +27,24 @@ export function MemberPage() {
   if (!member.data) return <Text role="status">{t('common.loading')}</Text>;
   const current = member.data;
   const label = current.name || current.email;
+  const isOwner = state.status === 'signed-in' && state.member.roles.some((role) => role.key === 'account_owner');
+  const resetTwoFactor = () => modals.openConfirmModal({
+    title: t('identity.resetTwoFactor'),
+    children: t('identity.resetTwoFactorConfirm'),
+    labels: { confirm: t('identity.resetTwoFactor'), cancel: t('common.cancel') },
+    confirmProps: { color: 'red' },
+    onConfirm: async () => {
+      await admin.DELETE('/team_members/{id}/two_factor', { params: { path } });
+      notifications.show({ message: t('identity.twoFactorReset') });
+    },
+  });
 
   return (
     <Stack>
       <Group justify="space-between">
         <Title order={1}>{label}</Title>
+        <Group>
+        {isOwner && can('team.manage') && <Button variant="default" onClick={resetTwoFactor}>{t('identity.resetTwoFactor')}</Button>}
         {can('team.manage') && (
           <Button color="red" variant="outline" onClick={() => confirmDelete(t, label, async () => {
             await admin.DELETE('/team_members/{id}', { params: { path } });
@@ -39,6 +53,7 @@ export function MemberPage() {
             await navigate({ to: '/members' });
           })}>{t('common.delete')}</Button>
         )}
+        </Group>
       </Group>
       <Text size="sm" c="dimmed">{current.email} · {t('identity.created')} {formatDate(current.created_at)}</Text>
       {can('team.manage') && (
