@@ -2,6 +2,7 @@ import { createContext, useCallback, useContext, useEffect, useMemo, useState, t
 import type { AdminComponents, AtriumPermission } from '@atrium/client';
 import { admin, onSessionEnd, setCsrfToken } from '../api/client';
 import { statusOf } from '../api/errors';
+import { dropAllDrafts } from './drafts';
 
 export type TeamMember = AdminComponents['schemas']['TeamMember'];
 type SessionAnswer = AdminComponents['schemas']['AdminSession'];
@@ -57,6 +58,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       await admin.DELETE('/session');
     } finally {
       setCsrfToken(null);
+      dropAllDrafts();
       setState({ status: 'signed-out', expired: false });
     }
   }, []);
