@@ -15,7 +15,7 @@ export interface UnsavedChangesProps<Values> {
   /** Whether the values differ from those loaded or last saved. */
   changed(): boolean;
   /** Whether a save is under way: the navigation it makes is not asked about. */
-  saving?(): boolean;
+  saving(): boolean;
   onRestore(values: Values): void;
 }
 
@@ -44,7 +44,7 @@ export function UnsavedChanges<Values>({ name, values, changed, saving, onRestor
   };
   return (
     <>
-      <LeaveGuard dirty={() => changed() && !saving?.()} />
+      <LeaveGuard dirty={() => changed() && !saving()} />
       {kept !== undefined && (
         <Alert color="blue" title={t('common.draftTitle')} data-kept-draft>
           <Text size="sm">{t('common.draftText')}</Text>
