@@ -122,5 +122,41 @@ describe.skipIf(!!process.env.DATABASE_URL)('admin console: unsaved changes and 
         await close();
       }
     }, 120_000);
+
+    it(`keeps a dialog's draft without its password across a re-sign-in (${locale}, ${scheme})`, async () => {
+      const { page, problems, signIn, go, close } = await c.open({ locale, scheme });
+      const dialog = page.getByRole('dialog', { name: L('New member', 'Nuevo miembro') });
+      const email = dialog.getByLabel(new RegExp(`^${L('Email', 'Correo electrónico')}`));
+      const password = dialog.getByLabel(new RegExp(`^${L('Password', 'Contraseña')}`));
+      const newMember = () => page.getByRole('button', { name: L('New member', 'Nuevo miembro') }).click();
+      try {
+        await signIn();
+        await go('/members');
+        await newMember();
+        await email.fill(`kept-${locale}@atrium.test`);
+        await password.fill('never in storage 42');
+        await endSessions();
+        await dialog.locator('button[type=submit]').press('Enter');
+        await page.waitForURL((url) => url.pathname === '/admin/sign-in');
+        const stored = await page.evaluate(() => Object.entries(sessionStorage).filter(([key]) => key.startsWith('atrium.draft:')).map(([, value]) => value).join());
+        expect(stored).toContain(`kept-${locale}@atrium.test`);
+        expect(stored).not.toContain('never in storage');
+
+        await signIn();
+        await newMember();
+        await dialog.getByText(L('Unsaved changes were kept', 'Se conservaron cambios sin guardar')).waitFor();
+        expect(await axeViolations(page)).toEqual([]);
+        await dialog.getByRole('button', { name: L('Restore', 'Restaurar') }).click();
+        expect(await email.inputValue()).toBe(`kept-${locale}@atrium.test`);
+        expect(await password.inputValue()).toBe('');
+        // Cancelling the dialog drops the edit without a question.
+        await dialog.getByRole('button', { name: L('Cancel', 'Cancelar') }).click();
+        await dialog.waitFor({ state: 'hidden' });
+        expect(await page.getByRole('dialog').count()).toBe(0);
+        expect(problems).toEqual([]);
+      } finally {
+        await close();
+      }
+    }, 60_000);
   }
 });
