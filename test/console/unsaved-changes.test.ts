@@ -70,6 +70,19 @@ describe.skipIf(!!process.env.DATABASE_URL)('admin console: unsaved changes and 
         await leaveDialog.getByRole('button', { name: L('Leave', 'Salir') }).click();
         await page.waitForURL((url) => url.pathname === '/admin/realms');
 
+        // A campaign the same: Leave discards the edited name.
+        const campaign = await api('POST', '/messaging/campaigns', { realm_uid: uid, name: 'Autumn', type: 'mailing', subject: 'Hi', body: '<p>Hello</p>' });
+        expect(campaign.statusCode).toBe(201);
+        const campaignName = page.getByLabel(new RegExp(`^${L('Campaign name', 'Nombre de la campaña')}`));
+        await go(`/campaigns/${campaign.json().id}`);
+        await campaignName.fill('Autumn, renamed');
+        await toRealms();
+        await leaveDialog.waitFor();
+        expect(await axeViolations(page)).toEqual([]);
+        await leaveDialog.getByRole('button', { name: L('Leave', 'Salir') }).click();
+        await page.waitForURL((url) => url.pathname === '/admin/realms');
+        expect((await api('GET', `/messaging/campaigns/${campaign.json().id}`)).json().name).toBe('Autumn');
+
         // The session ends while the settings are edited: saving goes to sign-in, and back on the screen Restore brings the edit back.
         await go(`/realms/${uid}/settings`);
         await pageTitle.fill('Kept across a sign-in');
@@ -118,6 +131,15 @@ describe.skipIf(!!process.env.DATABASE_URL)('admin console: unsaved changes and 
         await page.getByRole('row').filter({ hasText: `Guarded ${locale}` }).waitFor();
         expect(await offline.count()).toBe(0);
         expect(problems).toEqual([]);
+
+        // Closing the tab with an edit: the browser asks first.
+        await go(`/realms/${uid}/settings`);
+        await pageTitle.fill('Edited before closing');
+        let asked: string | null = null;
+        page.once('dialog', (question) => { asked = question.type(); void question.accept(); });
+        await page.close({ runBeforeUnload: true });
+        await page.waitForEvent('close');
+        expect(asked).toBe('beforeunload');
       } finally {
         await close();
       }
