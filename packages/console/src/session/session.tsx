@@ -2,6 +2,7 @@ import { createContext, useCallback, useContext, useEffect, useMemo, useState, t
 import { AtriumError, type AdminComponents, type AtriumPermission } from '@atrium/client';
 import { admin, onSessionEnd, setCsrfToken } from '../api/client';
 import { statusOf } from '../api/errors';
+import { dropAllDrafts } from './drafts';
 
 export type TeamMember = AdminComponents['schemas']['TeamMember'];
 type SessionAnswer = AdminComponents['schemas']['AdminSession'];
@@ -90,6 +91,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       await admin.DELETE('/session');
     } finally {
       setCsrfToken(null);
+      dropAllDrafts();
       setState({ status: 'signed-out', expired: false });
     }
   }, []);

@@ -3,12 +3,12 @@ import { Alert, Button, Checkbox, Fieldset, Group, Stack, Tabs, TagsInput, TextI
 import { useForm } from '@mantine/form';
 import type { AdminComponents } from '@atrium/client';
 import { fieldErrorsOf } from '../../api/errors';
+import { UnsavedChanges } from '../../components/unsaved-changes';
 import { FormError } from '../../components/form-error';
 import { useI18n } from '../../i18n/i18n';
 import { EntryFieldInput, type FieldContext } from './entry-field-input';
 import { fieldLabel } from './field-labels';
 import { entryBody, entryValues, errorPath, type EntryValues, type FormValue } from './entry-values';
-import { LeaveGuard } from './leave-guard';
 import { SegmentsInput } from './segments-input';
 
 type Entry = AdminComponents['schemas']['ContentAdminEntry'];
@@ -81,8 +81,8 @@ export function EntryEditor({ fields, locales, drafts, context, tab, onTab, save
 
   return (
     <form onSubmit={(event) => { event.preventDefault(); void save(); }}>
-      <LeaveGuard dirty={() => !done.current && form.isDirty()} />
       <Stack>
+        <UnsavedChanges name="entry" values={() => form.getValues()} changed={() => form.isDirty()} saving={() => done.current} onRestore={(kept) => form.setValues(kept)} />
         <FormError error={error} />
         <Tabs value={tab} onChange={(next) => next && onTab(next)} keepMounted={false}>
           <Tabs.List aria-label={t('content.localeTabs')}>

@@ -2,6 +2,7 @@ import { Stack, TagsInput, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import type { AdminComponents } from '@atrium/client';
 import { FormActions, type EditFormProps } from '../../components/form-actions';
+import { UnsavedChanges } from '../../components/unsaved-changes';
 import { useFormSubmit } from '../../components/use-form-submit';
 import { useI18n } from '../../i18n/i18n';
 import { UidNameInputs } from './uid-name-inputs';
@@ -15,10 +16,11 @@ export function SpaceForm({ item, onSubmit, onCancel }: EditFormProps<Space, Spa
   const form = useForm<SpaceValues>({
     initialValues: { uid: item?.uid ?? '', name: item?.name ?? '', default_locale: item?.default_locale ?? 'en', locales: item?.locales ?? [] },
   });
-  const { submit, error } = useFormSubmit(form, onSubmit);
+  const { submit, error, guard } = useFormSubmit(form, onSubmit, `space:${item?.uid ?? 'new'}`);
   return (
     <form onSubmit={submit}>
       <Stack>
+        <UnsavedChanges {...guard} />
         <UidNameInputs error={error} inputProps={form.getInputProps} />
         <TextInput label={t('content.defaultLocale')} required {...form.getInputProps('default_locale')} />
         <TagsInput label={t('content.locales')} {...form.getInputProps('locales')} />

@@ -2,6 +2,7 @@ import { Stack } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import type { AdminComponents } from '@atrium/client';
 import { FormActions, type EditFormProps } from '../../components/form-actions';
+import { UnsavedChanges } from '../../components/unsaved-changes';
 import { useFormSubmit } from '../../components/use-form-submit';
 import { UidNameInputs } from './uid-name-inputs';
 import { fieldBody, FieldEditor, fieldValues, type TypeValues } from './field-editor';
@@ -17,10 +18,11 @@ export function TypeForm({ item, locale, onSubmit, onCancel }: EditFormProps<Con
   const form = useForm<TypeValues>({
     initialValues: { uid: item?.uid ?? '', name: item?.name ?? '', fields: (item?.fields ?? []).map((field) => fieldValues(locale, field)) },
   });
-  const { submit, error } = useFormSubmit(form, (values) => onSubmit({ ...values, fields: values.fields.map(fieldBody(locale)) }));
+  const { submit, error, guard } = useFormSubmit(form, (values) => onSubmit({ ...values, fields: values.fields.map(fieldBody(locale)) }), 'content-type');
   return (
     <form onSubmit={submit}>
       <Stack>
+        <UnsavedChanges {...guard} />
         <UidNameInputs error={error} inputProps={form.getInputProps} />
         <FieldEditor form={form} locale={locale} />
         <FormActions submitting={form.submitting} onCancel={onCancel} />

@@ -3,9 +3,11 @@ import { Button, Checkbox, Group, NativeSelect, Radio, Stack, Textarea, TextInpu
 import { useForm } from '@mantine/form';
 import { currentNaming, type AdminComponents } from '@atrium/client';
 import { api } from '../../api/client';
-import { FormError, showFieldErrors } from '../../components/form-error';
+import { FormError } from '../../components/form-error';
 import { RealmSelect } from '../../components/realm-select';
 import { ServerMultiSelect, type UseOptions } from '../../components/server-select';
+import { UnsavedChanges } from '../../components/unsaved-changes';
+import { useFormSubmit } from '../../components/use-form-submit';
 import { useI18n } from '../../i18n/i18n';
 import { CampaignPreview } from './campaign-preview';
 
@@ -35,21 +37,17 @@ export function CampaignForm({ campaign, onSubmit, onCancel }: { campaign?: Camp
       audience: campaign?.segments_enabled ? 'segments' : 'realm', segment_ids: (campaign?.segments ?? []).map((segment) => String(segment.id)),
     },
   });
-  const [error, setError] = useState<unknown>(null);
   const [known] = useState(() => (campaign?.segments ?? []).map((segment) => ({ value: String(segment.id), label: segment.name })));
   const useSegmentOptions = useMemo(() => segmentOptionsOf(form.values.realm_uid), [form.values.realm_uid]);
-  const submit = form.onSubmit(async ({ audience, segment_ids, ...values }) => {
-    form.clearErrors();
-    setError(null);
+  const { submit, error, guard } = useFormSubmit(form, ({ audience, segment_ids, ...values }) => {
     const segments = audience === 'segments';
     // A notification has no layout; the whole realm keeps no segments.
-    try {
-      await onSubmit({ ...values, use_layout: values.type === 'mailing' && values.use_layout, segments_enabled: segments, segment_ids: segments ? segment_ids.map(Number) : [] });
-    } catch (caught) { showFieldErrors(form, caught); setError(caught); }
-  });
+    return onSubmit({ ...values, use_layout: values.type === 'mailing' && values.use_layout, segments_enabled: segments, segment_ids: segments ? segment_ids.map(Number) : [] });
+  }, 'campaign');
   return (
     <form onSubmit={submit}>
       <Stack>
+        <UnsavedChanges {...guard} />
         <FormError error={error} />
         {!campaign && <RealmSelect label={t('engagement.realm')} required value={form.values.realm_uid || null} onChange={(uid) => { form.setFieldValue('realm_uid', uid ?? ''); form.setFieldValue('segment_ids', []); }} />}
         <TextInput label={t('engagement.campaignName')} required {...form.getInputProps('name')} />

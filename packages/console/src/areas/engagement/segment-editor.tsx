@@ -4,6 +4,7 @@ import { QueryBuilder, findPath, type RuleGroupType } from 'react-querybuilder';
 import { api } from '../../api/client';
 import { fieldErrorsOf, messageOf } from '../../api/errors';
 import { FormError } from '../../components/form-error';
+import { UnsavedChanges, useUnsavedState } from '../../components/unsaved-changes';
 import { useI18n } from '../../i18n/i18n';
 import { useSession } from '../../session/session';
 import { builderControls } from './builder-controls';
@@ -12,6 +13,9 @@ import { pathOfField, toQuery, toTree, type RuleGroup, type SegmentTree } from '
 import { useLiveCount } from './use-live-count';
 
 export interface SegmentValues { name: string; filters: SegmentTree }
+
+/** The name and builder query without the query's generated ids, to compare with those loaded. */
+const snapshotOf = (values: { name: string; query: RuleGroupType }) => JSON.stringify(values, (key, value: unknown) => (key === 'id' ? undefined : value));
 
 /** A segment's name and filter tree, with the live count of the unsaved tree and its first matching users. */
 export function SegmentEditor({ realmUid, initial, summary, onSubmit }: {
@@ -26,6 +30,7 @@ export function SegmentEditor({ realmUid, initial, summary, onSubmit }: {
   const [query, setQuery] = useState<RuleGroupType>(() => toQuery(initial?.filters ?? { all: [] }) as RuleGroupType);
   const [error, setError] = useState<unknown>(null);
   const [saving, setSaving] = useState(false);
+  const unsaved = useUnsavedState(`segment:${realmUid}`, { name, query }, (kept) => { setName(kept.name); setQuery(kept.query); }, snapshotOf);
   const customFields = api.useQuery('get', '/customers/{realm_uid}/custom_fields', { params: { path: { realm_uid: realmUid }, query: { per_page: '100' } } });
   const eventTypes = api.useQuery('get', '/customers/{realm_uid}/event_types', { params: { path: { realm_uid: realmUid } } });
   const fields = useMemo(() => segmentFields({
@@ -53,12 +58,13 @@ export function SegmentEditor({ realmUid, initial, summary, onSubmit }: {
     event.preventDefault();
     setError(null);
     setSaving(true);
-    try { await onSubmit({ name, filters: tree }); } catch (caught) { setError(caught); } finally { setSaving(false); }
+    try { await unsaved.save(() => onSubmit({ name, filters: tree })); } catch (caught) { setError(caught); } finally { setSaving(false); }
   };
 
   return (
     <form onSubmit={save}>
       <Stack>
+        <UnsavedChanges {...unsaved.guard} />
         <FormError error={error} />
         <TextInput label={t('engagement.segmentName')} required value={name} onChange={(event) => setName(event.currentTarget.value)} error={fieldErrorsOf(error).name} maw={560} />
         <Paper withBorder p="sm">

@@ -7,6 +7,7 @@ import { admin, api } from '../../api/client';
 import { ErrorView } from '../../components/error-view';
 import { FormError } from '../../components/form-error';
 import { ButtonLink } from '../../components/links';
+import { UnsavedChanges, useUnsavedState } from '../../components/unsaved-changes';
 import { RealmSelect } from '../../components/realm-select';
 import { useI18n } from '../../i18n/i18n';
 import { CHOICE_TYPES, FIELD_TYPES, FORM_LOCALES, TEXT_TYPES, bodyOf, draftOf, type Draft, type DraftField, type FieldType } from './form-draft';
@@ -33,6 +34,7 @@ function Builder({ draft: initial, creating, url }: { draft: Draft; creating: bo
   const [selected, setSelected] = useState<number | null>(initial.fields.length ? 0 : null);
   const [error, setError] = useState<unknown>(null);
   const [saving, setSaving] = useState(false);
+  const unsaved = useUnsavedState(creating ? 'form:new' : 'form', draft, setDraft);
   const set = (patch: Partial<Draft>) => setDraft((current) => ({ ...current, ...patch }));
   const setField = (index: number, patch: Partial<DraftField>) =>
     setDraft((current) => ({ ...current, fields: current.fields.map((field, i) => (i === index ? { ...field, ...patch } : field)) }));
@@ -59,13 +61,15 @@ function Builder({ draft: initial, creating, url }: { draft: Draft; creating: bo
     setError(null);
     setSaving(true);
     try {
-      const body = bodyOf(draft, creating);
-      if (creating) await admin.POST('/forms', { body });
-      else await admin.PUT('/forms/{form_uid}', { params: { path: { form_uid: draft.uid } }, body });
-      notifications.show({ message: t('common.saved') });
-      await queryClient.invalidateQueries({ queryKey: ['get', '/forms'] });
-      await queryClient.invalidateQueries({ queryKey: ['get', '/forms/{form_uid}'] });
-      if (creating) await navigate({ to: '/forms/$formUid', params: { formUid: draft.uid } });
+      await unsaved.save(async () => {
+        const body = bodyOf(draft, creating);
+        if (creating) await admin.POST('/forms', { body });
+        else await admin.PUT('/forms/{form_uid}', { params: { path: { form_uid: draft.uid } }, body });
+        notifications.show({ message: t('common.saved') });
+        await queryClient.invalidateQueries({ queryKey: ['get', '/forms'] });
+        await queryClient.invalidateQueries({ queryKey: ['get', '/forms/{form_uid}'] });
+        if (creating) await navigate({ to: '/forms/$formUid', params: { formUid: draft.uid } });
+      });
     } catch (caught) {
       setError(caught);
     } finally {
@@ -80,6 +84,7 @@ function Builder({ draft: initial, creating, url }: { draft: Draft; creating: bo
   return (
     <form onSubmit={(event) => void save(event)}>
       <Stack>
+        <UnsavedChanges {...unsaved.guard} />
         <Group justify="space-between">
           <Title order={1}>{creating ? t('forms.newForm') : t('forms.editForm', { name: initial.name })}</Title>
           {!creating && (

@@ -8,6 +8,7 @@ import { ErrorView } from '../../components/error-view';
 import { FormError } from '../../components/form-error';
 import { useI18n } from '../../i18n/i18n';
 import { useSession } from '../../session/session';
+import { UnsavedChanges } from '../../components/unsaved-changes';
 import { useFormSubmit } from '../../components/use-form-submit';
 import { TwoFactorSection } from './two-factor-section';
 
@@ -50,15 +51,16 @@ function AccountForm({ account }: { account: Account }) {
     },
   });
   const readOnly = !can('account.manage');
-  const { submit, error } = useFormSubmit(form, async (values) => {
+  const { submit, error, guard } = useFormSubmit(form, async (values) => {
     await admin.PUT('/account', { body: values });
     notifications.show({ message: t('common.saved') });
     await queryClient.invalidateQueries({ queryKey: ['get', '/account'] });
     await queryClient.invalidateQueries({ queryKey: ['get', '/two_factor'] });
-  });
+  }, 'account');
   return (
     <form onSubmit={submit}>
       <Stack>
+        <UnsavedChanges {...guard} />
         <FormError error={error} />
         <TextInput label={t('identity.accountName')} required readOnly={readOnly} {...form.getInputProps('name')} />
         <NumberInput label={t('identity.uploadLimit')} allowDecimal={false} readOnly={readOnly} {...form.getInputProps('upload_max_bytes')} />

@@ -3,6 +3,7 @@ import { useForm } from '@mantine/form';
 import type { AdminComponents } from '@atrium/client';
 import { FormActions, type EditFormProps } from '../../components/form-actions';
 import { FormError } from '../../components/form-error';
+import { UnsavedChanges } from '../../components/unsaved-changes';
 import { useFormSubmit } from '../../components/use-form-submit';
 import { useI18n } from '../../i18n/i18n';
 
@@ -15,10 +16,11 @@ export function ApplicationForm({ item, onSubmit, onCancel }: EditFormProps<Appl
   const form = useForm<ApplicationValues>({
     initialValues: { name: item?.name ?? '', description: item?.description ?? '', redirect_uri: item?.redirect_uri ?? '', logout_url: item?.logout_url ?? '' },
   });
-  const { submit, error } = useFormSubmit(form, onSubmit);
+  const { submit, error, guard } = useFormSubmit(form, onSubmit, 'application');
   return (
     <form onSubmit={submit}>
       <Stack>
+        <UnsavedChanges {...guard} />
         <FormError error={error} />
         <TextInput label={t('identity.applicationName')} required {...form.getInputProps('name')} />
         <TextInput label={t('identity.description')} {...form.getInputProps('description')} />

@@ -2,6 +2,7 @@ import { Group, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { FormError } from '../../components/form-error';
 import { FormActions } from '../../components/form-actions';
+import { UnsavedChanges } from '../../components/unsaved-changes';
 import { useFormSubmit } from '../../components/use-form-submit';
 import { useI18n } from '../../i18n/i18n';
 import { RoleAssignments, type RoleRef } from './role-assignments';
@@ -12,10 +13,11 @@ export interface InviteValues { email: string; first_name: string; last_name: st
 export function InviteForm({ onSubmit, onCancel }: { onSubmit(values: InviteValues): Promise<unknown>; onCancel(): void }) {
   const { t } = useI18n();
   const form = useForm<InviteValues>({ initialValues: { email: '', first_name: '', last_name: '', roles: [] } });
-  const { submit, error } = useFormSubmit(form, onSubmit);
+  const { submit, error, guard } = useFormSubmit(form, onSubmit, 'invitation');
   return (
     <form onSubmit={submit}>
       <Stack>
+        <UnsavedChanges {...guard} />
         <FormError error={error} />
         <TextInput label={t('identity.email')} type="email" required {...form.getInputProps('email')} />
         <Group grow>

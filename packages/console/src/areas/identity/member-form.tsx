@@ -4,6 +4,7 @@ import type { AdminComponents } from '@atrium/client';
 import { FormError } from '../../components/form-error';
 import { useI18n } from '../../i18n/i18n';
 import { FormActions, type EditFormProps } from '../../components/form-actions';
+import { UnsavedChanges } from '../../components/unsaved-changes';
 import { useFormSubmit } from '../../components/use-form-submit';
 import { RoleAssignments, type RoleRef } from './role-assignments';
 
@@ -19,10 +20,11 @@ export function MemberForm({ item: member, onSubmit, onCancel }: EditFormProps<M
       roles: member?.roles ?? [],
     },
   });
-  const { submit, error } = useFormSubmit(form, onSubmit);
+  const { submit, error, guard } = useFormSubmit(form, onSubmit, 'member');
   return (
     <form onSubmit={submit}>
       <Stack>
+        <UnsavedChanges {...guard} />
         <FormError error={error} />
         <TextInput label={t('identity.email')} type="email" required {...form.getInputProps('email')} />
         <TextInput label={t('identity.name')} {...form.getInputProps('name')} />

@@ -5,6 +5,7 @@ import { api } from '../../api/client';
 import { FormError } from '../../components/form-error';
 import { useI18n } from '../../i18n/i18n';
 import { FormActions, type EditFormProps } from '../../components/form-actions';
+import { UnsavedChanges } from '../../components/unsaved-changes';
 import { useFormSubmit } from '../../components/use-form-submit';
 
 type Role = AdminComponents['schemas']['Role'];
@@ -21,12 +22,13 @@ export function RoleForm({ item: role, onSubmit, onCancel }: EditFormProps<Role,
   const form = useForm<RoleValues>({
     initialValues: { name: role?.name ?? '', context: role?.context ?? 'account', permissions: role?.permissions ?? [] },
   });
-  const { submit, error } = useFormSubmit(form, onSubmit);
+  const { submit, error, guard } = useFormSubmit(form, onSubmit, 'role');
   const offered = (catalogue.data?.contexts.find((c) => c.context === form.values.context)?.permissions ?? [])
     .map((permission) => ({ value: permission.key, label: `${permission.key} — ${permission.description}` }));
   return (
     <form onSubmit={submit}>
       <Stack>
+        <UnsavedChanges {...guard} />
         <FormError error={error} />
         <TextInput label={t('identity.name')} required {...form.getInputProps('name')} />
         <Select label={t('identity.context')} data={CONTEXTS} disabled={!!role} allowDeselect={false} {...form.getInputProps('context')}

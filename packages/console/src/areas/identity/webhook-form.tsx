@@ -4,6 +4,7 @@ import type { AdminComponents } from '@atrium/client';
 import { api } from '../../api/client';
 import { FormActions, type EditFormProps } from '../../components/form-actions';
 import { FormError } from '../../components/form-error';
+import { UnsavedChanges } from '../../components/unsaved-changes';
 import { useFormSubmit } from '../../components/use-form-submit';
 import { useI18n } from '../../i18n/i18n';
 
@@ -26,11 +27,12 @@ export function WebhookForm({ item, onSubmit, onCancel }: EditFormProps<Webhook,
       all_realms: item ? item.realm_uids === 'all' : true, realm_uids: item && item.realm_uids !== 'all' ? item.realm_uids : [], active: item?.active ?? true,
     },
   });
-  const { submit, error } = useFormSubmit(form, onSubmit);
+  const { submit, error, guard } = useFormSubmit(form, onSubmit, 'webhook');
   const typeNames = types.data?.event_types.map((entry) => entry.type) ?? [];
   return (
     <form onSubmit={submit}>
       <Stack>
+        <UnsavedChanges {...guard} />
         <FormError error={error} />
         <TextInput label={t('identity.webhookUrl')} required type="url" {...form.getInputProps('url')} />
         <TextInput label={t('identity.description')} {...form.getInputProps('description')} />

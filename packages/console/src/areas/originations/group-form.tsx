@@ -4,6 +4,7 @@ import type { AdminComponents } from '@atrium/client';
 import { FormActions, type EditFormProps } from '../../components/form-actions';
 import { FormError } from '../../components/form-error';
 import { MemberMultiSelect, memberOption } from '../../components/member-select';
+import { UnsavedChanges } from '../../components/unsaved-changes';
 import { useFormSubmit } from '../../components/use-form-submit';
 import { useI18n } from '../../i18n/i18n';
 
@@ -17,10 +18,11 @@ export const groupBody = (values: GroupValues) => ({ name: values.name, member_i
 export function GroupForm({ item, onSubmit, onCancel }: EditFormProps<Group, GroupValues>) {
   const { t } = useI18n();
   const form = useForm<GroupValues>({ initialValues: { name: item?.name ?? '', member_ids: item?.members.map((member) => String(member.id)) ?? [] } });
-  const { submit, error } = useFormSubmit(form, onSubmit);
+  const { submit, error, guard } = useFormSubmit(form, onSubmit, `reviewer-group:${item?.id ?? 'new'}`);
   return (
     <form onSubmit={submit}>
       <Stack>
+        <UnsavedChanges {...guard} />
         <FormError error={error} />
         <TextInput label={t('originations.groupName')} required data-autofocus {...form.getInputProps('name')} />
         <MemberMultiSelect label={t('originations.members')} description={t('originations.membersHelp')} known={item?.members.map(memberOption) ?? []}

@@ -3,6 +3,7 @@ import { useForm } from '@mantine/form';
 import type { AdminComponents } from '@atrium/client';
 import { FormActions, type EditFormProps } from '../../components/form-actions';
 import { FormError } from '../../components/form-error';
+import { UnsavedChanges } from '../../components/unsaved-changes';
 import { useFormSubmit } from '../../components/use-form-submit';
 import { useI18n } from '../../i18n/i18n';
 import { newStep, originationValues, type OriginationValues } from './origination-values';
@@ -14,10 +15,11 @@ type Origination = AdminComponents['schemas']['Origination'];
 export function OriginationForm({ item, onSubmit, onCancel }: EditFormProps<Origination, OriginationValues>) {
   const { t } = useI18n();
   const form = useForm<OriginationValues>({ initialValues: originationValues(item) });
-  const { submit, error } = useFormSubmit(form, onSubmit);
+  const { submit, error, guard } = useFormSubmit(form, onSubmit, 'origination');
   return (
     <form onSubmit={submit}>
       <Stack>
+        <UnsavedChanges {...guard} />
         <FormError error={error} />
         <TextInput label={t('originations.name')} required {...form.getInputProps('name')} />
         <NumberInput label={t('originations.deadlineDays')} description={t('originations.deadlineHelp')} min={1} max={3650}

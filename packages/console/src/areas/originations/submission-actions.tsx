@@ -34,7 +34,7 @@ export function SubmissionActions({ realmUid, submission, onDone }: { realmUid: 
       </Group>
       <Modal opened={action !== null} onClose={close} title={action ? titles[action] : ''}>
         {action === 'assign' && (
-          <ActionForm onCancel={close}
+          <ActionForm name="submission-assign" onCancel={close}
             initialValues={{
               group_id: assignee && assignee.type !== 'user' ? String(assignee.type === 'group' ? assignee.id : assignee.group_id) : null as string | null,
               admin_id: assignee && assignee.type !== 'group' ? String(assignee.id) : null as string | null,
@@ -54,7 +54,7 @@ export function SubmissionActions({ realmUid, submission, onDone }: { realmUid: 
           </ActionForm>
         )}
         {action === 'extend' && (
-          <ActionForm onCancel={close} initialValues={{ days: 7 as number | string }} onSubmit={async (values) => {
+          <ActionForm name="submission-extend" onCancel={close} initialValues={{ days: 7 as number | string }} onSubmit={async (values) => {
             await admin.POST('/customers/{realm_uid}/submissions/{id}/extend_deadline', { ...params, body: { days: Number(values.days) } });
             await done();
           }}>
@@ -62,7 +62,7 @@ export function SubmissionActions({ realmUid, submission, onDone }: { realmUid: 
           </ActionForm>
         )}
         {action === 'cancel' && (
-          <ActionForm onCancel={close} initialValues={{ reason: '' }} onSubmit={async (values) => {
+          <ActionForm name="submission-cancel" onCancel={close} initialValues={{ reason: '' }} onSubmit={async (values) => {
             await admin.POST('/customers/{realm_uid}/submissions/{id}/cancel', { ...params, body: { reason: values.reason } });
             await done();
           }}>

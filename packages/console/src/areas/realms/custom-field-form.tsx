@@ -4,6 +4,7 @@ import type { AdminComponents } from '@atrium/client';
 import { FormError } from '../../components/form-error';
 import { useI18n } from '../../i18n/i18n';
 import { FormActions } from '../../components/form-actions';
+import { UnsavedChanges } from '../../components/unsaved-changes';
 import { useFormSubmit } from '../../components/use-form-submit';
 
 type CustomField = AdminComponents['schemas']['CustomField'];
@@ -19,13 +20,14 @@ export function CustomFieldForm({ field, onSubmit, onCancel }: { field?: CustomF
       required: field?.required ?? false, unique: field?.unique ?? false, visible: field?.visible ?? true, editable: field?.editable ?? false,
     },
   });
-  const { submit, error } = useFormSubmit(form, (values) => onSubmit({
+  const { submit, error, guard } = useFormSubmit(form, (values) => onSubmit({
     ...values, options: values.options.split('\n').map((option) => option.trim()).filter(Boolean),
-  }));
+  }), `custom-field:${field?.id ?? 'new'}`);
   const withOptions = form.values.type === 'dropdown' || form.values.type === 'choice';
   return (
     <form onSubmit={submit}>
       <Stack>
+        <UnsavedChanges {...guard} />
         <FormError error={error} />
         <TextInput label={t('realms.key')} required {...form.getInputProps('key')} />
         <TextInput label={t('realms.name')} required {...form.getInputProps('name')} />

@@ -9,6 +9,7 @@ import { FormError } from '../../components/form-error';
 import { useI18n } from '../../i18n/i18n';
 import { FormActions } from '../../components/form-actions';
 import { SingletonPanel } from './singleton-panel';
+import { UnsavedChanges } from '../../components/unsaved-changes';
 import { useFormSubmit } from '../../components/use-form-submit';
 
 type IdentityProvider = AdminComponents['schemas']['IdentityProvider'];
@@ -51,13 +52,14 @@ function ProviderForm({ provider, onSubmit }: { provider?: IdentityProvider; onS
       button_label: provider?.button_label ?? '', show_delegation_information: provider?.show_delegation_information ?? false,
     },
   });
-  const { submit, error } = useFormSubmit(form, async ({ client_secret, scopes, ...values }) => {
+  const { submit, error, guard } = useFormSubmit(form, async ({ client_secret, scopes, ...values }) => {
     await onSubmit({ ...values, scopes: scopes.split(/\s+/).filter(Boolean), ...(client_secret ? { client_secret } : {}) });
     form.setFieldValue('client_secret', '');
-  });
+  }, 'identity-provider');
   return (
     <form onSubmit={submit}>
       <Stack>
+        <UnsavedChanges {...guard} />
         <FormError error={error} />
         <TextInput label={t('realms.issuer')} required type="url" {...form.getInputProps('issuer')} />
         <TextInput label={t('realms.clientId')} required {...form.getInputProps('client_id')} />

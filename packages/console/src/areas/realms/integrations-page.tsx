@@ -9,6 +9,7 @@ import { FormError } from '../../components/form-error';
 import { useI18n } from '../../i18n/i18n';
 import { FormActions } from '../../components/form-actions';
 import { SingletonPanel } from './singleton-panel';
+import { UnsavedChanges } from '../../components/unsaved-changes';
 import { useFormSubmit } from '../../components/use-form-submit';
 
 type Zendesk = AdminComponents['schemas']['ZendeskIntegration'];
@@ -44,13 +45,14 @@ export function IntegrationsPage() {
 function ZendeskForm({ zendesk, onSubmit }: { zendesk?: Zendesk; onSubmit(body: { subdomain: string; key_id: string; shared_secret?: string }): Promise<unknown> }) {
   const { t } = useI18n();
   const form = useForm({ initialValues: { subdomain: zendesk?.subdomain ?? '', key_id: zendesk?.key_id ?? '', shared_secret: '' } });
-  const { submit, error } = useFormSubmit(form, async ({ shared_secret, ...values }) => {
+  const { submit, error, guard } = useFormSubmit(form, async ({ shared_secret, ...values }) => {
     await onSubmit({ ...values, ...(shared_secret ? { shared_secret } : {}) });
     form.setFieldValue('shared_secret', '');
-  });
+  }, 'zendesk');
   return (
     <form onSubmit={submit}>
       <Stack>
+        <UnsavedChanges {...guard} />
         <FormError error={error} />
         <TextInput label={t('realms.subdomain')} required {...form.getInputProps('subdomain')} />
         <TextInput label={t('realms.keyId')} required {...form.getInputProps('key_id')} />

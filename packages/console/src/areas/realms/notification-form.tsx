@@ -6,6 +6,7 @@ import { admin } from '../../api/client';
 import { FormError } from '../../components/form-error';
 import { useI18n } from '../../i18n/i18n';
 import { FormActions } from '../../components/form-actions';
+import { UnsavedChanges } from '../../components/unsaved-changes';
 import { useFormSubmit } from '../../components/use-form-submit';
 
 /** Sends a notification to a user's inbox. */
@@ -13,15 +14,16 @@ export function NotificationForm({ realmUid, userId }: { realmUid: string; userI
   const { t } = useI18n();
   const queryClient = useQueryClient();
   const form = useForm({ initialValues: { subject: '', body: '', url: '' } });
-  const { submit, error } = useFormSubmit(form, async ({ url, ...values }) => {
+  const { submit, error, guard } = useFormSubmit(form, async ({ url, ...values }) => {
     await admin.POST('/customers/{realm_uid}/users/{id}/notifications', { params: { path: { realm_uid: realmUid, id: userId } }, body: { ...values, url: url || null } });
     notifications.show({ message: t('realms.sent') });
     form.reset();
     await queryClient.invalidateQueries({ queryKey: ['get', '/customers/{realm_uid}/users/{id}/notifications'] });
-  });
+  }, 'notification');
   return (
     <form onSubmit={submit} aria-label={t('realms.sendNotification')}>
       <Stack>
+        <UnsavedChanges {...guard} />
         <FormError error={error} />
         <TextInput label={t('realms.subject')} required {...form.getInputProps('subject')} />
         <Textarea label={t('realms.body')} autosize minRows={2} {...form.getInputProps('body')} />

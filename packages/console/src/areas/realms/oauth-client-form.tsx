@@ -4,6 +4,7 @@ import type { AdminComponents } from '@atrium/client';
 import { FormError } from '../../components/form-error';
 import { useI18n } from '../../i18n/i18n';
 import { FormActions } from '../../components/form-actions';
+import { UnsavedChanges } from '../../components/unsaved-changes';
 import { useFormSubmit } from '../../components/use-form-submit';
 
 type OAuthClient = AdminComponents['schemas']['OAuthClient'];
@@ -17,12 +18,13 @@ export function OAuthClientForm({ client, onSubmit, onCancel }: { client?: OAuth
   const form = useForm({
     initialValues: { name: client?.name ?? '', redirect_uris: (client?.redirect_uris ?? []).join('\n'), scopes: (client?.scopes ?? []).join(' '), confidential: client?.confidential ?? true },
   });
-  const { submit, error } = useFormSubmit(form, (values) => onSubmit({
+  const { submit, error, guard } = useFormSubmit(form, (values) => onSubmit({
     name: values.name, confidential: values.confidential, redirect_uris: lines(values.redirect_uris, /\n/), scopes: lines(values.scopes, /\s+/),
-  }));
+  }), `oauth-client:${client?.id ?? 'new'}`);
   return (
     <form onSubmit={submit}>
       <Stack>
+        <UnsavedChanges {...guard} />
         <FormError error={error} />
         <TextInput label={t('realms.name')} required {...form.getInputProps('name')} />
         <Textarea label={t('realms.redirectUris')} autosize minRows={2} {...form.getInputProps('redirect_uris')} />

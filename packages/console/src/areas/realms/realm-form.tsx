@@ -4,6 +4,7 @@ import type { AdminComponents } from '@atrium/client';
 import { FormError } from '../../components/form-error';
 import { useI18n } from '../../i18n/i18n';
 import { FormActions } from '../../components/form-actions';
+import { UnsavedChanges } from '../../components/unsaved-changes';
 import { useFormSubmit } from '../../components/use-form-submit';
 
 type Realm = AdminComponents['schemas']['Realm'];
@@ -19,10 +20,11 @@ export function RealmForm({ realm, onSubmit, onCancel }: {
   const form = useForm<RealmValues>({
     initialValues: { uid: realm?.uid ?? '', name: realm?.name ?? '', active: realm?.active ?? true, custom_domain: realm?.custom_domain ?? '' },
   });
-  const { submit, error } = useFormSubmit(form, onSubmit);
+  const { submit, error, guard } = useFormSubmit(form, onSubmit, 'realm');
   return (
     <form onSubmit={submit}>
       <Stack>
+        <UnsavedChanges {...guard} />
         <FormError error={error} />
         {!realm && <TextInput label={t('realms.uid')} required maxLength={100} {...form.getInputProps('uid')} />}
         <TextInput label={t('realms.name')} required {...form.getInputProps('name')} />

@@ -10,6 +10,7 @@ import type { MessageKey } from '../../i18n/catalogue';
 import { useI18n } from '../../i18n/i18n';
 import { useSession } from '../../session/session';
 import { FormActions } from '../../components/form-actions';
+import { UnsavedChanges } from '../../components/unsaved-changes';
 import { useFormSubmit } from '../../components/use-form-submit';
 import { AddressesPanel } from './addresses-panel';
 
@@ -44,12 +45,12 @@ function SettingsForm({ realmUid, settings }: { realmUid: string; settings: Sett
   const { can } = useSession();
   const queryClient = useQueryClient();
   const form = useForm<{ settings: Settings }>({ initialValues: { settings } });
-  const { submit, error } = useFormSubmit(form, async ({ settings: next }) => {
+  const { submit, error, guard } = useFormSubmit(form, async ({ settings: next }) => {
     const branding = { logo_url: next.branding.logo_url || null, primary_color: next.branding.primary_color || null, page_title: next.branding.page_title || null };
     await admin.PUT('/realms/{realm_uid}', { params: { path: { realm_uid: realmUid } }, body: { settings: { ...next, branding } } });
     notifications.show({ message: t('common.saved') });
     await queryClient.invalidateQueries({ queryKey: ['get', '/realms/{realm_uid}'] });
-  });
+  }, 'realm-settings');
   const text = (path: `settings.branding.${keyof Settings['branding']}`) => {
     const props = form.getInputProps(path);
     return { ...props, value: props.value ?? '' };
@@ -61,6 +62,7 @@ function SettingsForm({ realmUid, settings }: { realmUid: string; settings: Sett
       <form onSubmit={submit}>
         <fieldset disabled={!can('realms.manage', realmUid)} style={{ border: 0, padding: 0, margin: 0 }}>
           <Stack>
+            <UnsavedChanges {...guard} />
             <FormError error={error} />
             <SimpleGrid cols={{ base: 1, sm: 2 }}>
               <NumberInput label={t('realms.sessionLifetime')} min={1} max={525600} allowDecimal={false} {...form.getInputProps('settings.session_lifetime_minutes')} />

@@ -6,6 +6,7 @@ import { FormError } from '../../components/form-error';
 import { useI18n } from '../../i18n/i18n';
 import { CustomFieldInput, type FieldValue } from './custom-field-input';
 import { FormActions } from '../../components/form-actions';
+import { UnsavedChanges } from '../../components/unsaved-changes';
 import { useFormSubmit } from '../../components/use-form-submit';
 
 type RealmUser = AdminComponents['schemas']['RealmUser'];
@@ -26,13 +27,14 @@ export function UserForm({ realmUid, user, onSubmit, onCancel }: { realmUid: str
       custom_fields: values as Record<string, FieldValue>,
     },
   });
-  const { submit, error } = useFormSubmit(form, ({ password, custom_fields, username, external_id, ...rest }) => onSubmit({
+  const { submit, error, guard } = useFormSubmit(form, ({ password, custom_fields, username, external_id, ...rest }) => onSubmit({
     ...rest, username: username || null, external_id: external_id || null, ...(password ? { password } : {}),
     custom_fields: (fields.data?.custom_fields ?? []).map((field) => ({ key: field.key, value: custom_fields[field.key] ?? null })),
-  }));
+  }), 'realm-user');
   return (
     <form onSubmit={submit}>
       <Stack>
+        <UnsavedChanges {...guard} />
         <FormError error={error} />
         <SimpleGrid cols={{ base: 1, sm: 2 }}>
           <TextInput label={t('realms.email')} type="email" required {...form.getInputProps('email')} />

@@ -3,6 +3,7 @@ import type { AdminComponents } from '@atrium/client';
 import { Badge, Text } from '@mantine/core';
 import { api } from '../../api/client';
 import { DataTable, type Column } from '../../components/data-table';
+import { ErrorView } from '../../components/error-view';
 import { Pager } from '../../components/pager';
 import { useI18n } from '../../i18n/i18n';
 
@@ -21,6 +22,7 @@ export function UserNotifications({ realmUid, userId }: { realmUid: string; user
     { key: 'body', label: t('realms.body'), text: (n) => n.body, render: (n) => n.body },
     { key: 'opened', label: t('realms.opened'), width: 130, render: (n) => (n.opened ? t('common.yes') : <Badge variant="outline">{t('realms.unread')}</Badge>) },
   ];
+  if (inbox.error) return <ErrorView error={inbox.error} />;
   if (!inbox.data) return null;
   return (
     <>

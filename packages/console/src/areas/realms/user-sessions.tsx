@@ -5,6 +5,7 @@ import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
 import { admin, api } from '../../api/client';
 import { DataTable, type Column } from '../../components/data-table';
+import { ErrorView } from '../../components/error-view';
 import { Pager } from '../../components/pager';
 import { useI18n } from '../../i18n/i18n';
 
@@ -37,6 +38,7 @@ export function UserSessions({ realmUid, userId, write }: { realmUid: string; us
 
   return (
     <>
+      {sessions.error ? <ErrorView error={sessions.error} /> : null}
       {sessions.data && sessions.data.sessions.length > 0 && (
         <DataTable columns={columns} items={sessions.data.sessions} rowKey={(session) => session.id} />
       )}

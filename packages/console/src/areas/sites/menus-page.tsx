@@ -9,6 +9,7 @@ import { ErrorView } from '../../components/error-view';
 import { FormActions } from '../../components/form-actions';
 import { AnchorLink } from '../../components/links';
 import { RowActions } from '../../components/row-actions';
+import { UnsavedChanges } from '../../components/unsaved-changes';
 import { useFormSubmit } from '../../components/use-form-submit';
 import { useI18n } from '../../i18n/i18n';
 import { UidNameInputs } from '../content/uid-name-inputs';
@@ -64,10 +65,11 @@ export function MenusPage() {
 function MenuForm({ onSubmit, onCancel }: { onSubmit(values: { uid: string; name: string }): Promise<unknown>; onCancel(): void }) {
   const { t } = useI18n();
   const form = useForm({ initialValues: { uid: '', name: '' } });
-  const { submit, error } = useFormSubmit(form, onSubmit);
+  const { submit, error, guard } = useFormSubmit(form, onSubmit, 'menu');
   return (
     <form onSubmit={submit}>
       <Stack>
+        <UnsavedChanges {...guard} />
         <UidNameInputs error={error} inputProps={form.getInputProps} />
         <FormActions submitting={form.submitting} onCancel={onCancel} />
       </Stack>

@@ -10,7 +10,7 @@ import { ErrorView } from '../../components/error-view';
 import { AnchorLink } from '../../components/links';
 import { useI18n } from '../../i18n/i18n';
 import { useSession } from '../../session/session';
-import { LeaveGuard } from '../content/leave-guard';
+import { LeaveGuard } from '../../components/leave-guard';
 import { BlockEditor } from './block-editor';
 import { blockBody, blockValues, type Block, type BlockValues } from './blocks';
 import { LockBanner } from './lock-banner';

@@ -2,6 +2,7 @@ import { Fieldset, Select, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { FormActions } from '../../components/form-actions';
 import { FormError } from '../../components/form-error';
+import { UnsavedChanges } from '../../components/unsaved-changes';
 import { useFormSubmit } from '../../components/use-form-submit';
 import { useI18n } from '../../i18n/i18n';
 import type { Site } from './site-form';
@@ -28,10 +29,11 @@ export function PageForm({ site, layouts, onSubmit, onCancel }: { site: Site; la
       locales: Object.fromEntries(site.locales.map((locale) => [locale, { title: '', slug: '' }])),
     },
   });
-  const { submit, error } = useFormSubmit(form, onSubmit);
+  const { submit, error, guard } = useFormSubmit(form, onSubmit, 'page');
   return (
     <form onSubmit={submit}>
       <Stack>
+        <UnsavedChanges {...guard} />
         <FormError error={error} />
         {site.locales.map((locale) => (
           <Fieldset key={locale} legend={t('sites.inLocale', { locale })}>

@@ -4,6 +4,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { admin, api } from '../../api/client';
 import { messageOf } from '../../api/errors';
 import { DataTable } from '../../components/data-table';
+import { ErrorView } from '../../components/error-view';
 import { useI18n } from '../../i18n/i18n';
 
 export const SCHEDULED = '/sites/{site_uid}/scheduled_publishes';
@@ -27,19 +28,21 @@ export function ScheduledPublishes({ siteUid, mayCancel }: { siteUid: string; ma
   return (
     <Stack>
       <Title order={3}>{t('sites.scheduled')}</Title>
-      <DataTable
-        items={items} rowKey={(item) => item.id} striped={false}
-        columns={[
-          { key: 'at', label: t('sites.publishAt'), render: (item) => formatDate(item.at) },
-          { key: 'note', label: t('sites.note'), render: (item) => item.note },
-          { key: 'by', label: t('sites.requestedBy'), render: (item) => item.requested_by.name },
-          { key: 'actions', label: t('common.actions'), render: (item) => mayCancel && (
-            <Button size="xs" variant="default" aria-label={t('sites.cancelScheduleAt', { date: formatDate(item.at) })} onClick={() => void cancel(item.id)}>
-              {t('common.cancel')}
-            </Button>
-          ) },
-        ]}
-      />
+      {scheduled.error ? <ErrorView error={scheduled.error} /> : (
+        <DataTable
+          items={items} rowKey={(item) => item.id} striped={false}
+          columns={[
+            { key: 'at', label: t('sites.publishAt'), render: (item) => formatDate(item.at) },
+            { key: 'note', label: t('sites.note'), render: (item) => item.note },
+            { key: 'by', label: t('sites.requestedBy'), render: (item) => item.requested_by.name },
+            { key: 'actions', label: t('common.actions'), render: (item) => mayCancel && (
+              <Button size="xs" variant="default" aria-label={t('sites.cancelScheduleAt', { date: formatDate(item.at) })} onClick={() => void cancel(item.id)}>
+                {t('common.cancel')}
+              </Button>
+            ) },
+          ]}
+        />
+      )}
       <Text size="xs" c="dimmed">{t('sites.scheduledHint')}</Text>
     </Stack>
   );

@@ -4,6 +4,7 @@ import type { AdminComponents, AtriumPermission } from '@atrium/client';
 import { api } from '../../api/client';
 import { FormActions, type EditFormProps } from '../../components/form-actions';
 import { RealmSelect } from '../../components/realm-select';
+import { UnsavedChanges } from '../../components/unsaved-changes';
 import { useFormSubmit } from '../../components/use-form-submit';
 import { useI18n } from '../../i18n/i18n';
 import { useSession } from '../../session/session';
@@ -44,10 +45,11 @@ export function SiteForm({ item, onSubmit, onCancel }: EditFormProps<Site, SiteV
       space_uids: item?.space_uids ?? [], custom_domain: item?.custom_domain ?? '', require_review: item?.require_review ?? false,
     },
   });
-  const { submit, error } = useFormSubmit(form, onSubmit);
+  const { submit, error, guard } = useFormSubmit(form, onSubmit, `site:${item?.uid ?? 'new'}`);
   return (
     <form onSubmit={submit}>
       <Stack>
+        <UnsavedChanges {...guard} />
         <UidNameInputs error={error} inputProps={form.getInputProps} />
         <TextInput label={t('sites.defaultLocale')} required {...form.getInputProps('default_locale')} />
         <TagsInput label={t('sites.otherLocales')} {...form.getInputProps('locales')} />

@@ -11,7 +11,7 @@ import { useI18n } from '../../i18n/i18n';
 import { useSession } from '../../session/session';
 import { CodeEditor, problemOf, type CodeProblem } from './code-editor';
 import { isDesignKind, KIND_NEW, KIND_TITLES, languageOf, lockTypeOf, type DesignItem, type DesignKind } from './design-kinds';
-import { LeaveGuard } from '../content/leave-guard';
+import { LeaveGuard } from '../../components/leave-guard';
 import { LockBanner, READABLE_TITLE } from './lock-banner';
 import { DESIGN_KEY, saveDesignItem, useDesignList } from './use-design';
 import { useEditLock } from './use-edit-lock';

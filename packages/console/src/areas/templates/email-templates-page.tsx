@@ -8,6 +8,7 @@ import type { AdminComponents } from '@atrium/client';
 import { admin, api } from '../../api/client';
 import { ErrorView } from '../../components/error-view';
 import { FormError } from '../../components/form-error';
+import { UnsavedChanges, useUnsavedState } from '../../components/unsaved-changes';
 import { useI18n } from '../../i18n/i18n';
 import type { MessageKey } from '../../i18n/catalogue';
 import { useSession } from '../../session/session';
@@ -100,6 +101,7 @@ function TemplateForm({ realmUid, template, variables }: { realmUid?: string; te
   const [mobile, setMobile] = useState(false);
   const [preview, setPreview] = useState<Content | null>(null);
   const [error, setError] = useState<unknown>(null);
+  const unsaved = useUnsavedState(`email-template:${kind}`, draft, setDraft);
   const versions = useQuery({ queryKey: [...calls.key, kind, 'versions', template.updated_at], queryFn: () => calls.versions(kind) });
   const content = draft.locales[locale]!;
   const setContent = (patch: Partial<Content>) => setDraft({ ...draft, locales: { ...draft.locales, [locale]: { ...content, ...patch } } });
@@ -117,6 +119,7 @@ function TemplateForm({ realmUid, template, variables }: { realmUid?: string; te
 
   return (
     <Stack>
+      <UnsavedChanges {...unsaved.guard} />
       <Group>
         <Text>{t('templates.source')}:</Text>
         <Badge color="gray.7">{t(sourceLabel[template.source])}</Badge>
@@ -145,7 +148,7 @@ function TemplateForm({ realmUid, template, variables }: { realmUid?: string; te
               {mayManage && (
                 <>
                   <Button onClick={() => void run(async () => {
-                    await calls.save(kind, draft);
+                    await unsaved.save(() => calls.save(kind, draft));
                     notifications.show({ message: t('common.saved') });
                     await refresh();
                   })}>{t('common.save')}</Button>
