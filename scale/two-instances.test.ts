@@ -130,7 +130,8 @@ describe.each(LAYOUTS)('$name', ({ instances, env }) => {
 
   it('serves a file uploaded through one instance from the other (shared S3-compatible storage)', async () => {
     const user = await makeUser('avatar@scale.test');
-    const png = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000' + '1f15c4890000000d49444154789c6360000002000185d2bb8a0000000049454e44ae426082', 'hex');
+    // A real 1 × 1 image: the upload makes its renditions from it.
+    const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64');
     const form = new FormData();
     form.append('file', new Blob([png], { type: 'image/png' }), 'a.png');
     const uploaded = await fetch(`${c.instances[a].url}/api/admin/customers/scale/users/${user.id}/avatar`, { method: 'PUT', headers: { authorization: `Bearer ${c.token}` }, body: form });
@@ -141,5 +142,8 @@ describe.each(LAYOUTS)('$name', ({ instances, env }) => {
     expect(served.status).toBe(200);
     expect(Buffer.from(await served.arrayBuffer()).equals(png)).toBe(true);
     expect(c.s3.keys().some((key) => avatarPath.endsWith(key.split('/').pop()!))).toBe(true);
+    const small = await fetch(`${c.instances[b].url}${shown.avatar.url_small as string}`);
+    expect(small.status).toBe(200);
+    expect(small.headers.get('content-type')).toBe('image/webp');
   });
 });
