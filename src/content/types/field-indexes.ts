@@ -30,6 +30,8 @@ interface FieldIndex {
   name: string;
   statistics: string;
   create(typeId: number, concurrently: boolean): string;
+  /** The planner's statistics of the field's values: how many entries a filter matches, which chooses between its index and the list's order. */
+  createStatistics: string;
 }
 
 const dialect = new PgDialect();
@@ -52,18 +54,13 @@ function indexOf(typeId: number, field: ContentFieldDefinition): FieldIndex | nu
     statistics: `${PREFIX}stats_${typeId}_${digest}`,
     create: (id, concurrently) => `create index ${concurrently ? 'concurrently ' : ''}if not exists ${name} on content_entry_versions ${columns}
       where type_id = ${id} and state = 'published'`,
+    createStatistics: `create statistics if not exists ${PREFIX}stats_${typeId}_${digest} on (${value}) from content_entry_versions`,
   };
 }
 
 /** The indexes a type's fields ask for. */
 export const fieldIndexesOf = (typeId: number, fields: readonly ContentFieldDefinition[]): FieldIndex[] =>
   fields.map((field) => indexOf(typeId, field)).filter((index): index is FieldIndex => index !== null);
-
-/** The planner's statistics of a field's values: how many entries a filter matches, which chooses between its index and the list's order. */
-const statisticsOf = (index: FieldIndex, fields: readonly ContentFieldDefinition[]): string => {
-  const field = fields.find((f) => f.name === index.field)!;
-  return `create statistics if not exists ${index.statistics} on (${inline(fieldValue(field.name, fieldKindOf(field)).value)}) from content_entry_versions`;
-};
 
 /** A type's field indexes that exist, with whether each is ready (a concurrent build that failed leaves an invalid one). */
 async function existingIndexes(db: Db, typeId: number): Promise<{ name: string; valid: boolean }[]> {
@@ -105,7 +102,7 @@ export async function alignFieldIndexes(ctx: Context, typeId: number): Promise<v
   const missing = wanted.filter((index) => !built.has(index.name));
   for (const index of missing) {
     await db.execute(sql.raw(index.create(typeId, concurrently)));
-    await db.execute(sql.raw(statisticsOf(index, fields)));
+    await db.execute(sql.raw(index.createStatistics));
   }
   if (missing.length) await db.execute(sql`analyze content_entry_versions`);
   ctx.log.info({ typeId, built: missing.map((i) => i.field), kept: wanted.length - missing.length }, 'content field indexes aligned');
