@@ -19,6 +19,22 @@ const ENGLISH = /\b(is|not|set|contains|starts|with|one|of|less|more|than|least|
 const press = async (page: Page, key: string, times = 1) => { for (let i = 0; i < times; i++) await page.keyboard.press(key); };
 const top = async (locator: Locator) => (await locator.boundingBox())!.y;
 
+/** Every word the form shows or names: its text, every option of its selects, its controls' names and the values in its fields. */
+async function wordsOf(form: Locator): Promise<string> {
+  return [
+    await form.innerText(),
+    ...await form.locator('option').allTextContents(),
+    ...await form.locator('[aria-label]').evaluateAll((elements) => elements.map((element) => element.getAttribute('aria-label') ?? '')),
+    ...await form.locator('input:not([type=checkbox])').evaluateAll((inputs) => inputs.map((input) => (input as HTMLInputElement).value)),
+  ].join('\n').replace(/\S+@example\.com/g, '');
+}
+
+const makeRealm = async (c: ConsoleHarness, realm: string) => {
+  expect((await c.h.request({ method: 'POST', url: '/api/admin/realms', payload: { uid: realm, name: realm } })).statusCode).toBe(201);
+  const field = await c.h.request({ method: 'POST', url: `/api/admin/customers/${realm}/custom_fields`, payload: { key: 'pais', name: 'País', type: 'dropdown', options: ['Argentina', 'Chile'] } });
+  expect(field.statusCode, field.body).toBe(201);
+};
+
 // The console runs against a server on the embedded database (issue 15); the PostgreSQL run skips it.
 describe.skipIf(!!process.env.DATABASE_URL)('admin console: the segment builder reads as words', () => {
   let c: ConsoleHarness;
@@ -28,9 +44,7 @@ describe.skipIf(!!process.env.DATABASE_URL)('admin console: the segment builder 
   for (const { locale, scheme } of VARIANTS) {
     it(`builds a nested segment by keyboard, one row a condition, and reads it back in Spanish with no English word (${locale}, ${scheme})`, async () => {
       const realm = `segb-${locale}`;
-      expect((await c.h.request({ method: 'POST', url: '/api/admin/realms', payload: { uid: realm, name: realm } })).statusCode).toBe(201);
-      const field = await c.h.request({ method: 'POST', url: `/api/admin/customers/${realm}/custom_fields`, payload: { key: 'pais', name: 'País', type: 'dropdown', options: ['Argentina', 'Chile'] } });
-      expect(field.statusCode, field.body).toBe(201);
+      await makeRealm(c, realm);
       for (const [email, first_name, pais] of [['ana@example.com', 'Ana', 'Chile'], ['carla@example.com', 'Carla', 'Chile'], ['bea@example.com', 'Ana', 'Argentina']] as const) {
         const user = await c.h.request({ method: 'POST', url: `/api/admin/customers/${realm}/users`, payload: { email, password: 'a realm user secret 9', first_name, custom_fields: [{ key: 'pais', value: pais }] } });
         expect(user.statusCode, user.body).toBe(201);
@@ -125,14 +139,7 @@ describe.skipIf(!!process.env.DATABASE_URL)('admin console: the segment builder 
         const expected = 'País es "Chile" y (Inicio de sesión: número de veces es al menos 1 o Nombre es "Ana")';
         await expect.poll(() => summary.textContent()).toBe(expected);
         await spanish.page.locator('[data-live-count]').getByText(LABELS.es.matches).waitFor();
-        const form = spanish.page.locator('main form');
-        const words = [
-          await form.innerText(),
-          ...await form.locator('option').allTextContents(),
-          ...await form.locator('[aria-label]').evaluateAll((elements) => elements.map((element) => element.getAttribute('aria-label') ?? '')),
-          ...await form.locator('input:not([type=checkbox])').evaluateAll((inputs) => inputs.map((input) => (input as HTMLInputElement).value)),
-        ].join('\n').replace(/\S+@example\.com/g, '');
-        expect(words.match(ENGLISH)).toBeNull();
+        expect((await wordsOf(spanish.page.locator('main form'))).match(ENGLISH)).toBeNull();
         expect(await axeViolations(spanish.page)).toEqual([]);
         // The list says it in the same words.
         await spanish.go(`/segments?realm=${realm}`);
@@ -142,5 +149,51 @@ describe.skipIf(!!process.env.DATABASE_URL)('admin console: the segment builder 
         await spanish.close();
       }
     }, 40_000);
+  }
+
+  const SAVED = { all: [
+    { attribute: 'custom_fields.pais', operator: 'in', value: ['Chile', 'Argentina'] },
+    { attribute: 'active', operator: 'is', value: false },
+    { attribute: 'events.user_login_log.count', operator: 'between', value: [0, 5] },
+    { attribute: 'created_at', operator: 'within_last_days', value: 30 },
+    { not: { any: [{ attribute: 'username', operator: 'in', value: ['ana'] }, { attribute: 'last_login_at', operator: 'is_set' }] } },
+  ] };
+  const READ = {
+    en: { summary: 'País is one of "Chile", "Argentina" and Active is no and Login: number of times is between 0 and 5 and Signed up is within the last 30 days and not (Username is one of "ana" or Last sign-in is set)', invert: 'Exclude these users', value: 'Value', from: 'Value: From', to: 'Value: To', no: 'no' },
+    es: { summary: 'País es uno de "Chile", "Argentina" y Activo es no y Inicio de sesión: número de veces está entre 0 y 5 y Registro está en los últimos 30 días y no (Nombre de usuario es uno de "ana" o Último acceso tiene valor)', invert: 'Excluir a estos usuarios', value: 'Valor', from: 'Valor: Desde', to: 'Valor: Hasta', no: 'no' },
+  };
+
+  for (const { locale, scheme } of [{ locale: 'en', scheme: 'dark' }, { locale: 'es', scheme: 'light' }] as const) {
+    it(`reads back a segment of every control (options, yes/no, a range, days, an inverted group) in words (${locale}, ${scheme})`, async () => {
+      const realm = `segr-${locale}`;
+      await makeRealm(c, realm);
+      const created = await c.h.request({ method: 'POST', url: '/api/admin/segments', payload: { realm_uid: realm, name: 'Todo', filters: SAVED } });
+      expect(created.statusCode, created.body).toBe(201);
+      const r = READ[locale];
+      const { page, problems, signIn, go, close } = await c.open({ locale, scheme });
+      try {
+        await signIn();
+        await go(`/segments/${created.json().id}`);
+        await expect.poll(() => page.locator('[data-summary]').textContent()).toBe(r.summary);
+        const form = page.locator('main form');
+        // A dropdown field's "is one of": its options picked; the yes/no; the two bounds; the days; the inverted group.
+        await form.locator('[data-testid="rule"]').first().getByText('Argentina').waitFor();
+        expect(await form.locator('[data-testid="rule"]').nth(1).getByRole('combobox', { name: r.value, exact: true }).locator('option:checked').textContent()).toBe(r.no);
+        expect(await form.getByRole('spinbutton', { name: r.from }).inputValue()).toBe('0');
+        expect(await form.getByRole('spinbutton', { name: r.to }).inputValue()).toBe('5');
+        expect(await form.getByRole('spinbutton', { name: r.value, exact: true }).inputValue()).toBe('30');
+        expect(await form.getByRole('checkbox', { name: r.invert }).nth(1).isChecked()).toBe(true);
+        expect(await form.getByRole('checkbox', { name: r.invert }).first().isChecked()).toBe(false);
+        if (locale === 'es') expect((await wordsOf(form)).match(ENGLISH)).toBeNull();
+        expect(await axeViolations(page)).toEqual([]);
+        // Saved again unchanged, the tree is the same.
+        await page.getByRole('button', { name: locale === 'en' ? 'Save' : 'Guardar' }).click();
+        await page.getByRole('alert').getByText(locale === 'en' ? 'Saved' : 'Guardado', { exact: true }).waitFor();
+        expect((await c.h.request({ url: `/api/admin/segments/${created.json().id}` })).json().filters).toEqual(SAVED);
+        expect(problems).toEqual([]);
+      } finally {
+        await close();
+      }
+    }, 30_000);
   }
 });
