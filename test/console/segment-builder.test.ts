@@ -154,17 +154,17 @@ describe.skipIf(!!process.env.DATABASE_URL)('admin console: the segment builder 
   const SAVED = { all: [
     { attribute: 'custom_fields.pais', operator: 'in', value: ['Chile', 'Argentina'] },
     { attribute: 'active', operator: 'is', value: false },
-    { attribute: 'events.user_login_log.count', operator: 'between', value: [0, 5] },
+    { attribute: 'events.user_login_log.count', operator: 'between', value: [0, 5], within_last_days: 90 },
     { attribute: 'created_at', operator: 'within_last_days', value: 30 },
-    { not: { any: [{ attribute: 'username', operator: 'in', value: ['ana'] }, { attribute: 'last_login_at', operator: 'is_set' }] } },
+    { not: { any: [{ attribute: 'username', operator: 'in', value: ['ana'] }, { attribute: 'last_login_at', operator: 'is_set' }, { attribute: 'submissions.status', operator: 'eq', value: 'pending' }] } },
   ] };
   const READ = {
-    en: { summary: 'País is one of "Chile", "Argentina" and Active is no and Login: number of times is between 0 and 5 and Signed up is within the last 30 days and not (Username is one of "ana" or Last sign-in is set)', invert: 'Exclude these users', value: 'Value', from: 'Value: From', to: 'Value: To', no: 'no' },
-    es: { summary: 'País es uno de "Chile", "Argentina" y Activo es no y Inicio de sesión: número de veces está entre 0 y 5 y Registro está en los últimos 30 días y no (Nombre de usuario es uno de "ana" o Último acceso tiene valor)', invert: 'Excluir a estos usuarios', value: 'Valor', from: 'Valor: Desde', to: 'Valor: Hasta', no: 'no' },
+    en: { summary: 'País is one of "Chile", "Argentina" and Active is no and Login: number of times in the last 90 days is between 0 and 5 and Signed up is within the last 30 days and not (Username is one of "ana" or Last sign-in is set or A submission\'s status is "Pending")', invert: 'Exclude these users', value: 'Value', from: 'Value: From', to: 'Value: To', no: 'no' },
+    es: { summary: 'País es uno de "Chile", "Argentina" y Activo es no y Inicio de sesión: número de veces en los últimos 90 días está entre 0 y 5 y Registro está en los últimos 30 días y no (Nombre de usuario es uno de "ana" o Último acceso tiene valor o Estado de un envío es "Pendiente")', invert: 'Excluir a estos usuarios', value: 'Valor', from: 'Valor: Desde', to: 'Valor: Hasta', no: 'no' },
   };
 
   for (const { locale, scheme } of [{ locale: 'en', scheme: 'dark' }, { locale: 'es', scheme: 'light' }] as const) {
-    it(`reads back a segment of every control (options, yes/no, a range, days, an inverted group) in words (${locale}, ${scheme})`, async () => {
+    it(`reads back a segment of every control (options, yes/no, a range over a period, days, a status, an excluded group) in words (${locale}, ${scheme})`, async () => {
       const realm = `segr-${locale}`;
       await makeRealm(c, realm);
       const created = await c.h.request({ method: 'POST', url: '/api/admin/segments', payload: { realm_uid: realm, name: 'Todo', filters: SAVED } });

@@ -10,7 +10,7 @@ import { builderControls } from './builder-controls';
 import classes from './segment-builder.module.css';
 import { rulesOf, toQuery, toTree, type RuleGroup, type SegmentTree } from './segment-query';
 import { SegmentSummaryText } from './segment-summary-text';
-import { lacksValue, typedValue } from './segment-values';
+import { lacksValue, typedRule } from './segment-values';
 import { useBuilderErrors } from './use-builder-errors';
 import { useLiveCount } from './use-live-count';
 import { useSegmentFields } from './use-segment-fields';
@@ -42,7 +42,7 @@ export function SegmentEditor({ realmUid, initial, onSubmit }: {
   const fields = useSegmentFields(realmUid);
 
   const tree = useMemo(() => {
-    const typed = (group: RuleGroup): RuleGroup => ({ ...group, rules: group.rules.map((node) => ('rules' in node ? typed(node) : { ...node, value: typedValue(fields.find((field) => field.name === node.field), node.operator, node.value) })) });
+    const typed = (group: RuleGroup): RuleGroup => ({ ...group, rules: group.rules.map((node) => ('rules' in node ? typed(node) : typedRule(fields.find((field) => field.name === node.field), node))) });
     return toTree(typed(query as RuleGroup));
   }, [query, fields]);
   const incomplete = useMemo(() => rulesOf(query as RuleGroup).some((rule) => lacksValue(rule.operator, rule.value)), [query]);

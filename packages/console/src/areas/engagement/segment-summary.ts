@@ -30,9 +30,11 @@ function keyLabel(attribute: string, t: Translate): string {
 }
 
 function conditionSummary(condition: Condition, field: SegmentField | undefined, t: Translate): string {
-  const subject = field ? String(field.label) : keyLabel(condition.attribute, t);
+  const label = field ? String(field.label) : keyLabel(condition.attribute, t);
+  const subject = condition.within_last_days === undefined ? label : `${label} ${t('engagement.inLastDays', { count: String(condition.within_last_days) })}`;
+  const words = (value: unknown) => field?.choices?.find((choice) => choice.value === value)?.label ?? String(value);
   const one = (value: unknown) => (typeof value === 'boolean' ? t(value ? 'engagement.yes' : 'engagement.no')
-    : field?.kind === 'text' ? `"${String(value)}"` : String(value));
+    : field?.kind === 'text' ? `"${words(value)}"` : String(value));
   const { operator, value } = condition;
   if (operator === 'within_last_days') return t('engagement.sumWithinLastDays', { subject, count: String(value) });
   const phrase = `${subject} ${operatorLabel(t, operator)}`;

@@ -1,5 +1,5 @@
 import type { SegmentField } from './segment-fields';
-import { valuelessOperators } from './segment-query';
+import { valuelessOperators, type Rule } from './segment-query';
 
 const toNumber = (value: unknown) => (typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value)) ? Number(value) : value);
 const blank = (value: unknown) => value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
@@ -21,4 +21,11 @@ export function lacksValue(operator: string, value: unknown): boolean {
   if (valuelessOperators.has(operator)) return false;
   if (Array.isArray(value)) return value.length === 0 || value.some(blank);
   return blank(value);
+}
+
+/** A condition as the server reads it: its value typed, and a period (`within_last_days`) only while it counts events. */
+export function typedRule(field: SegmentField | undefined, rule: Rule): Rule {
+  const { within_last_days: period, ...rest } = rule;
+  const typed = { ...rest, value: typedValue(field, rule.operator, rule.value) };
+  return period !== undefined && /^events\..+\.count$/.test(rule.field) ? { ...typed, within_last_days: period } : typed;
 }

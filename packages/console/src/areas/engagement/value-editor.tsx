@@ -1,8 +1,8 @@
-import { Group, MultiSelect, NativeSelect, TagsInput, TextInput } from '@mantine/core';
+import { Group, MultiSelect, NativeSelect, TagsInput, Text, TextInput } from '@mantine/core';
 import type { ValueEditorProps } from 'react-querybuilder';
 import { useI18n } from '../../i18n/i18n';
 import type { SegmentField } from './segment-fields';
-import { valuelessOperators } from './segment-query';
+import { valuelessOperators, type Rule } from './segment-query';
 
 const text = (value: unknown) => (value === undefined || value === null ? '' : String(value));
 const list = (value: unknown): string[] => (Array.isArray(value) ? value.map(text) : text(value) ? [text(value)] : []);
@@ -37,6 +37,7 @@ export function ValueEditor(props: ValueEditorProps) {
   if (field.choices) {
     return <NativeSelect aria-label={title} size="xs" value={text(value)} onChange={(event) => handleOnChange(event.currentTarget.value)} data={field.choices} error={error} />;
   }
+  const period = (props.rule as Rule).within_last_days;
   const type = operator === 'within_last_days' || field.kind === 'number' ? 'number' : field.kind === 'date' ? 'date' : 'text';
   if (operator === 'between') {
     const [low, high] = pair(value);
@@ -47,5 +48,7 @@ export function ValueEditor(props: ValueEditorProps) {
       </Group>
     );
   }
-  return <TextInput aria-label={title} size="xs" type={type} value={text(value)} error={error} onChange={(event) => handleOnChange(event.currentTarget.value)} />;
+  const input = <TextInput aria-label={title} size="xs" type={type} value={text(value)} error={error} onChange={(event) => handleOnChange(event.currentTarget.value)} />;
+  // An event count over a period (set through the API) keeps it, and says so.
+  return period === undefined ? input : <Group gap={6} wrap="nowrap">{input}<Text size="sm">{t('engagement.inLastDays', { count: period })}</Text></Group>;
 }
