@@ -151,6 +151,38 @@ describe.skipIf(!!process.env.DATABASE_URL)('admin console: the segment builder 
     }, 40_000);
   }
 
+  for (const { locale, scheme } of VARIANTS) {
+    it(`marks a value the server refuses on its condition, in words, live and on save (${locale}, ${scheme})`, async () => {
+      const realm = `segx-${locale}`;
+      await makeRealm(c, realm);
+      const l = LABELS[locale];
+      const words = locale === 'en'
+        ? { invalid: 'Check this value', fix: 'Some conditions need a change (marked in red).' }
+        : { invalid: 'Revisa este valor', fix: 'Algunas condiciones necesitan un cambio (marcadas en rojo).' };
+      const { page, problems, signIn, go, close } = await c.open({ locale, scheme });
+      try {
+        await signIn();
+        await go(`/segments/new?realm=${realm}`);
+        await page.getByRole('textbox', { name: l.name }).fill('Largo');
+        await page.getByRole('button', { name: l.addCondition }).first().click();
+        // Longer than the server takes (1,000 characters): the count's 422 marks the condition, without its path.
+        await page.getByRole('textbox', { name: l.value }).fill('a'.repeat(1001));
+        await page.getByText(words.invalid, { exact: true }).waitFor();
+        await page.getByRole('alert').getByText(words.fix, { exact: true }).waitFor();
+        const refused = page.waitForResponse((response) => response.url().endsWith('/api/admin/segments') && response.request().method() === 'POST');
+        await page.getByRole('button', { name: l.save }).click();
+        expect((await refused).status()).toBe(422);
+        await page.getByRole('button', { name: l.save }).and(page.locator(':not([data-loading])')).waitFor();
+        expect(await page.getByRole('alert').allTextContents()).toEqual([words.fix]);
+        expect(await page.locator('main').innerText()).not.toMatch(/filters|too long/i);
+        expect(await axeViolations(page)).toEqual([]);
+        expect(problems).toEqual([]);
+      } finally {
+        await close();
+      }
+    }, 30_000);
+  }
+
   const SAVED = { all: [
     { attribute: 'custom_fields.pais', operator: 'in', value: ['Chile', 'Argentina'] },
     { attribute: 'active', operator: 'is', value: false },

@@ -49,6 +49,8 @@ export function SegmentEditor({ realmUid, initial, onSubmit }: {
   const live = useLiveCount(realmUid, incomplete ? null : tree, can('realm.users.read', realmUid));
   const refusedFields = useMemo(() => Object.keys({ ...fieldErrorsOf(live.error), ...fieldErrorsOf(error) }), [live.error, error]);
   const errors = useBuilderErrors(query, setQuery, refusedFields, t);
+  // A save refused for its filters is told in words, its conditions marked, rather than with the server's paths.
+  const refusedFilters = Object.keys(fieldErrorsOf(error)).some((field) => field.startsWith('filters'));
 
   const save = async (event: React.FormEvent) => {
     event.preventDefault();
@@ -63,7 +65,7 @@ export function SegmentEditor({ realmUid, initial, onSubmit }: {
     <form onSubmit={save}>
       <Stack>
         <UnsavedChanges {...unsaved.guard} />
-        <FormError error={error} />
+        <FormError error={refusedFilters ? null : error} />
         <TextInput label={t('engagement.segmentName')} required value={name} onChange={(event) => setName(event.currentTarget.value)} error={fieldErrorsOf(error).name} maw={560} />
         <QueryBuilder
           fields={fields}
@@ -94,7 +96,7 @@ export function SegmentEditor({ realmUid, initial, onSubmit }: {
           )}
         </div>
         {incomplete && <Text size="sm">{t('engagement.countWaits')}</Text>}
-        {errors.shown && <Alert color="red" role="alert">{t('engagement.conditionsToFix')}</Alert>}
+        {(errors.shown || refusedFilters) && <Alert color="red" role="alert">{t('engagement.conditionsToFix')}</Alert>}
         {live.error && refusedFields.length === 0 ? <Alert color="red" role="alert">{messageOf(live.error, t)}</Alert> : null}
         {live.users && live.users.length > 0 && (
           <div>
