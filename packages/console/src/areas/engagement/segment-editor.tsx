@@ -51,6 +51,8 @@ export function SegmentEditor({ realmUid, initial, onSubmit }: {
   const errors = useBuilderErrors(query, setQuery, refusedFields, t);
   // A save refused for its filters is told in words, its conditions marked, rather than with the server's paths.
   const refusedFilters = Object.keys(fieldErrorsOf(error)).some((field) => field.startsWith('filters'));
+  // An edit after a refused save answers it: the live count judges the new tree.
+  const changeQuery = (next: RuleGroupType) => { if (refusedFilters) setError(null); errors.change(next); };
 
   const save = async (event: React.FormEvent) => {
     event.preventDefault();
@@ -70,7 +72,7 @@ export function SegmentEditor({ realmUid, initial, onSubmit }: {
         <QueryBuilder
           fields={fields}
           query={query}
-          onQueryChange={errors.change}
+          onQueryChange={changeQuery}
           controlElements={builderControls}
           controlClassnames={builderClasses}
           showShiftActions
