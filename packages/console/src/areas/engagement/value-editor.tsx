@@ -43,8 +43,8 @@ export function ValueEditor(props: ValueEditorProps) {
     const [low, high] = pair(value);
     return (
       <Group gap={4} wrap="nowrap">
-        <TextInput aria-label={`${title}: ${t('engagement.from')}`} size="xs" w={130} type={type} value={low} error={error} onChange={(event) => handleOnChange([event.currentTarget.value, high])} />
-        <TextInput aria-label={`${title}: ${t('engagement.to')}`} size="xs" w={130} type={type} value={high} error={error ? true : undefined} onChange={(event) => handleOnChange([low, event.currentTarget.value])} />
+        <TextInput aria-label={`${title}: ${t('engagement.from')}`} size="xs" w={type === 'date' ? 150 : 110} type={type} value={low} error={error} onChange={(event) => handleOnChange([event.currentTarget.value, high])} />
+        <TextInput aria-label={`${title}: ${t('engagement.to')}`} size="xs" w={type === 'date' ? 150 : 110} type={type} value={high} error={error ? true : undefined} onChange={(event) => handleOnChange([low, event.currentTarget.value])} />
       </Group>
     );
   }
