@@ -3400,7 +3400,7 @@ export interface components {
         EventType: {
             /** @description The `<category>_<action>` name events of this type carry */
             type: string;
-            /** @description The English title of a built-in type; empty for a custom type */
+            /** @description The title of a built-in type in the language asked for (English by default); empty for a custom type */
             title: string;
             /** @description Whether the platform records it; custom types are those recorded through the admin API */
             built_in: boolean;
@@ -12064,7 +12064,10 @@ export interface operations {
     };
     theEventTypesOfARealm: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The language of the titles; English when left out */
+                locale?: "en" | "es";
+            };
             header?: never;
             path: {
                 /** @description The realm's uid */
@@ -12134,6 +12137,17 @@ export interface operations {
                 headers: {
                     /** @description The error's stable code */
                     "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The input is not valid; `details` names each attribute */
+            422: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
                     [name: string]: unknown;
                 };
                 content: {
