@@ -7,7 +7,7 @@ import { hashSecret, randomSecret } from '../security/secrets.js';
 import { issuerOf } from './metadata.js';
 import { pkceMethods, wellFormedPkceValue } from './pkce.js';
 import type { Realm } from '../realms/realms.js';
-import { DEFAULT_SCOPE, OPENID_SCOPES, SCOPES } from './schema.js';
+import { DEFAULT_SCOPE, OFFLINE_ACCESS, OPENID_SCOPES, SCOPES } from './schema.js';
 import { authorizationCodes, oauthClients } from '../tables/oauth.js';
 
 export const CODE_LIFETIME_MS = 10 * 60_000;
@@ -43,7 +43,8 @@ function grantedScope(requested: string | undefined, clientScopes: string[], ope
   const scopes = [...new Set((requested ?? '').split(' ').filter(Boolean))];
   if (!scopes.length) scopes.push(DEFAULT_SCOPE);
   const known: readonly string[] = openidConnect ? [...SCOPES, ...OPENID_SCOPES] : SCOPES;
-  const allowed = (s: string) => known.includes(s) && (!clientScopes.length || clientScopes.includes(s));
+  // offline_access (refresh tokens) only where an admin listed it on the client: that listing is the consent.
+  const allowed = (s: string) => known.includes(s) && (clientScopes.includes(s) || (!clientScopes.length && s !== OFFLINE_ACCESS));
   return scopes.every(allowed) ? scopes.join(' ') : null;
 }
 

@@ -5,7 +5,7 @@ import type { Context } from '../context.js';
 import { FieldErrors, notFound } from '../errors/index.js';
 import { hashSecret, randomSecret } from '../security/secrets.js';
 import type { Realm } from '../realms/realms.js';
-import { OPENID_SCOPES, SCOPES, type OAuthClientInput as OAuthClientInputSchema, type OAuthClientModel } from './schema.js';
+import { OPENID_SCOPES, REFRESH_LIFETIME_LIMITS, SCOPES, type OAuthClientInput as OAuthClientInputSchema, type OAuthClientModel } from './schema.js';
 import { oauthClients } from '../tables/oauth.js';
 import { textSearch } from '../db/like.js';
 import { totalCount, totalOf, type Page } from '../db/paging.js';
@@ -24,11 +24,15 @@ function clientBody(row: ClientRow, secret?: string): OAuthClientBody {
     redirect_uris: row.redirectUris,
     scopes: row.scopes,
     confidential: row.confidential,
+    refresh_token_lifetime_seconds: row.refreshAbsoluteSeconds,
+    refresh_token_idle_seconds: row.refreshIdleSeconds,
     ...(secret ? { secret } : {}),
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
   };
 }
+
+const DEFAULT_REFRESH = { absolute: 30 * 86_400, idle: 14 * 86_400 };
 
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
 
@@ -55,6 +59,15 @@ export function redirectUriProblem(raw: string): string | null {
   const reserved = RESPONSE_PARAMS.filter((name) => url.searchParams.has(name));
   if (reserved.length) return `must not carry ${reserved.join(', ')} in its query (the authorization response adds them): ${raw}`;
   return null;
+}
+
+/** A refresh token family's lifetimes: each within the limits, the idle one no longer than the whole. */
+function checkLifetimes(absolute: number, idle: number, errors: FieldErrors): void {
+  const { min, max } = REFRESH_LIFETIME_LIMITS;
+  for (const [name, value] of [['refresh_token_lifetime_seconds', absolute], ['refresh_token_idle_seconds', idle]] as const) {
+    if (value < min || value > max) errors.add(name, `must be between ${min} and ${max}`);
+  }
+  if (idle > absolute) errors.add('refresh_token_idle_seconds', 'must not be longer than refresh_token_lifetime_seconds');
 }
 
 function checkInput(input: OAuthClientInput, creating: boolean, errors: FieldErrors) {
@@ -110,6 +123,9 @@ export async function createClient(ctx: ActingContext, realm: Realm, input: OAut
   const realmId = realm.id;
   const errors = new FieldErrors();
   const checked = checkInput(input, true, errors);
+  const absolute = input.refresh_token_lifetime_seconds ?? DEFAULT_REFRESH.absolute;
+  const idle = input.refresh_token_idle_seconds ?? Math.min(DEFAULT_REFRESH.idle, absolute);
+  checkLifetimes(absolute, idle, errors);
   errors.throwIfAny();
   const secret = randomSecret();
   const now = ctx.clock.now();
@@ -121,6 +137,8 @@ export async function createClient(ctx: ActingContext, realm: Realm, input: OAut
     redirectUris: checked.redirectUris!,
     scopes: checked.scopes ?? [],
     confidential: input.confidential ?? true,
+    refreshAbsoluteSeconds: absolute,
+    refreshIdleSeconds: idle,
     createdAt: now,
     updatedAt: now,
   }).returning();
@@ -133,12 +151,17 @@ export async function updateClient(ctx: ActingContext, realm: Realm, id: number,
   const row = await findClient(ctx, realm, id);
   const errors = new FieldErrors();
   const checked = checkInput(input, false, errors);
+  const absolute = input.refresh_token_lifetime_seconds ?? row.refreshAbsoluteSeconds;
+  const idle = input.refresh_token_idle_seconds ?? row.refreshIdleSeconds;
+  if (input.refresh_token_lifetime_seconds !== undefined || input.refresh_token_idle_seconds !== undefined) checkLifetimes(absolute, idle, errors);
   errors.throwIfAny();
   const [updated] = await ctx.db.update(oauthClients).set({
     name: checked.name,
     redirectUris: checked.redirectUris,
     scopes: checked.scopes,
     confidential: input.confidential,
+    refreshAbsoluteSeconds: input.refresh_token_lifetime_seconds,
+    refreshIdleSeconds: input.refresh_token_idle_seconds,
     updatedAt: ctx.clock.now(),
   }).where(and(eq(oauthClients.id, id), eq(oauthClients.realmId, row.realmId))).returning();
   if (!updated) throw notFound('OAuth client');

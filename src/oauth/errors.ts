@@ -66,3 +66,11 @@ export class InsufficientScope extends OAuthError {
     this.headers = { 'www-authenticate': `Bearer error="insufficient_scope", scope="${scope}"` };
   }
 }
+
+const INVALID_SCOPE = oauthCode('invalid_scope', 'bad_request', 'OAuth: the scope asked for is unknown or exceeds the one granted');
+
+export class InvalidScope extends OAuthError {
+  constructor(description: string) {
+    super(INVALID_SCOPE, 'invalid_scope', description);
+  }
+}

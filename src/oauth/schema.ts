@@ -1,10 +1,13 @@
 import { Type } from '@sinclair/typebox';
-import { DateTime, Id } from '../http/models.js';
+import { DateTime, Id, Int32 } from '../http/models.js';
 
 export const SCOPES = ['public', 'admin'] as const;
 export const DEFAULT_SCOPE = 'public';
 /** The scopes a realm with OpenID Connect enabled knows besides SCOPES. */
-export const OPENID_SCOPES = ['openid', 'profile', 'email'] as const;
+export const OPENID_SCOPES = ['openid', 'profile', 'email', 'offline_access'] as const;
+/** Granted only to a client that lists it: an admin listing it is the consent (there is no consent screen). */
+export const OFFLINE_ACCESS = 'offline_access';
+export const REFRESH_LIFETIME_LIMITS = { min: 60, max: 366 * 86_400 };
 
 export const OAuthClientModel = Type.Object({
   id: Id(),
@@ -13,6 +16,8 @@ export const OAuthClientModel = Type.Object({
   redirect_uris: Type.Array(Type.String(), { description: 'Exact redirect URIs; compared as strings' }),
   scopes: Type.Array(Type.String(), { description: 'Scopes the client may ask for (public, admin, and openid, profile, email where the realm has OpenID Connect enabled); empty: any' }),
   confidential: Type.Boolean({ description: 'A confidential client authenticates with its secret at the token endpoint' }),
+  refresh_token_lifetime_seconds: Int32({ description: 'OpenID Connect: how long a refresh token family lives at most from the sign-in (default 30 days)' }),
+  refresh_token_idle_seconds: Int32({ description: 'OpenID Connect: how long a refresh token works unused (default 14 days)' }),
   secret: Type.Optional(Type.String({ description: 'The client_secret: only in the answer that creates the client' })),
   created_at: DateTime,
   updated_at: DateTime,
@@ -25,6 +30,11 @@ const clientFields = {
   }),
   scopes: Type.Array(Type.String(), { description: 'Subset of public, admin, openid, profile and email (the last three are asked for only where the realm has OpenID Connect enabled); empty allows all' }),
   confidential: Type.Boolean({ description: 'Default true' }),
+  refresh_token_lifetime_seconds: Int32({
+    description: 'OpenID Connect refresh tokens (scope offline_access, granted only to a client that lists it): the family\'s absolute '
+      + `lifetime, ${REFRESH_LIFETIME_LIMITS.min} to ${REFRESH_LIFETIME_LIMITS.max} seconds (default 2592000, 30 days)`,
+  }),
+  refresh_token_idle_seconds: Int32({ description: 'How long a refresh token works unused, no longer than the lifetime (default 1209600, 14 days, or the lifetime if shorter)' }),
 };
 
 export const OAuthClientInput = Type.Partial(Type.Object(clientFields), { additionalProperties: false });

@@ -8,6 +8,9 @@ import { hashSecret, randomSecret } from '../security/secrets.js';
 import { authenticateClient, clientAuthenticates, field, type Form, type PresentedClient } from './client-auth.js';
 import { InvalidClient, InvalidGrant, InvalidRequest, UnsupportedGrantType } from './errors.js';
 import { signIdToken } from './id-token.js';
+import { refreshGrant, startRefreshFamily } from './refresh.js';
+import { OFFLINE_ACCESS } from './schema.js';
+import type { Realm } from '../realms/realms.js';
 import { issuerOf } from './metadata.js';
 import { verifierMatches } from './pkce.js';
 import { authorizationCodes, oauthAccessTokens, oauthClients } from '../tables/oauth.js';
@@ -20,6 +23,8 @@ export interface TokenAnswer {
   created_at: number;
   /** OpenID Connect, for the scope `openid` where the realm enables it. */
   id_token?: string;
+  /** OpenID Connect, for the scope `offline_access` (refresh.ts). */
+  refresh_token?: string;
 }
 
 /** Everything the exchange checks, read in one query (prepared: the exchange is a hot path). */
@@ -37,6 +42,8 @@ const codeByHash = (db: Db) => prepared(db, 'oauth_code_by_hash', (d, name) => d
     clientUid: oauthClients.uid,
     secretHash: oauthClients.secretHash,
     confidential: oauthClients.confidential,
+    refreshAbsoluteSeconds: oauthClients.refreshAbsoluteSeconds,
+    refreshIdleSeconds: oauthClients.refreshIdleSeconds,
     nonce: authorizationCodes.nonce,
     realmId: realms.id,
     realmUid: realms.uid,
@@ -89,6 +96,7 @@ const consumeStatement = (db: Db) => prepared(db, 'oauth_consume_code', (d, name
     clientId: sql`${sql.placeholder('clientId')}::integer`.as('client_id'),
     sessionId: sql`${sql.placeholder('sessionId')}::integer`.as('session_id'),
     codeId: used.id,
+    refreshFamily: sql`null::integer`.as('refresh_family'),
     scope: sql`${sql.placeholder('scope')}`.as('scope'),
     revokedAt: sql`null`.as('revoked_at'),
     createdAt: sql`${sql.placeholder('now')}::timestamptz`.as('created_at'),
@@ -96,16 +104,27 @@ const consumeStatement = (db: Db) => prepared(db, 'oauth_consume_code', (d, name
   return q.prepare(name);
 });
 
+/** The new access token's id, or null when the code was already used. */
 async function consumeCode(ctx: Context, codeId: number, clientId: number, sessionId: number, scope: string, tokenHash: string, now: Date) {
   const rows = await consumeStatement(ctx.db).execute({ now: now.toISOString(), codeId, clientId, sessionId, scope, tokenHash });
-  return rows.length === 1;
+  return rows.length === 1 ? rows[0].id : null;
 }
 
-/** The token endpoint (RFC 6749 4.1.3, RFC 7636 4.5); only the authorization_code grant exists (spec 5.2 rule 4). */
-export async function exchangeCode(ctx: Context, realmUid: string, form: Form, presented: () => PresentedClient): Promise<TokenAnswer> {
+/**
+ * The token endpoint (RFC 6749 4.1.3, RFC 7636 4.5): the authorization_code grant (spec 5.2 rule 4), and the
+ * refresh_token grant where the realm enables OpenID Connect.
+ */
+export async function tokenRequest(ctx: Context, realm: Pick<Realm, 'openidConnectEnabled'> | undefined, realmUid: string, form: Form, presented: () => PresentedClient): Promise<TokenAnswer> {
   const grantType = field(form, 'grant_type');
   if (!grantType) throw new InvalidRequest('grant_type is missing');
-  if (grantType !== 'authorization_code') throw new UnsupportedGrantType('only the authorization_code grant is supported');
+  if (grantType === 'refresh_token' && realm?.openidConnectEnabled) return refreshGrant(ctx, realmUid, form, presented);
+  if (grantType !== 'authorization_code') {
+    throw new UnsupportedGrantType(realm?.openidConnectEnabled ? 'the grants supported are authorization_code and refresh_token' : 'only the authorization_code grant is supported');
+  }
+  return exchangeCode(ctx, realmUid, form, presented);
+}
+
+export async function exchangeCode(ctx: Context, realmUid: string, form: Form, presented: () => PresentedClient): Promise<TokenAnswer> {
   const client = presented();
   const code = field(form, 'code');
   const redirectUri = field(form, 'redirect_uri');
@@ -140,12 +159,18 @@ export async function exchangeCode(ctx: Context, realmUid: string, form: Form, p
   }
 
   const token = randomSecret();
-  if (!(await consumeCode(ctx, row.id, row.clientId, row.sessionId, row.scope, hashSecret(token), now))) {
+  const accessTokenId = await consumeCode(ctx, row.id, row.clientId, row.sessionId, row.scope, hashSecret(token), now);
+  if (accessTokenId === null) {
     await revokeTokensOf(ctx, row.id);
     throw new InvalidGrant('the code has already been used');
   }
   const answer: TokenAnswer = { access_token: token, token_type: 'Bearer', scope: row.scope, created_at: Math.floor(now.getTime() / 1000) };
   const scopes = row.scope.split(' ');
+  if (row.openidConnect && scopes.includes(OFFLINE_ACCESS)) {
+    answer.refresh_token = await startRefreshFamily(ctx, {
+      clientId: row.clientId, sessionId: row.sessionId, scope: row.scope, absoluteSeconds: row.refreshAbsoluteSeconds, idleSeconds: row.refreshIdleSeconds, accessTokenId,
+    }, now);
+  }
   if (row.openidConnect && scopes.includes('openid')) {
     answer.id_token = await signIdToken(ctx, {
       issuer: issuerOf(ctx, { uid: row.realmUid }), realmId: row.realmId, clientUid: row.clientUid, user: row.user, scopes, accessToken: token,

@@ -13,6 +13,9 @@ export const oauthClients = pgTable('oauth_clients', {
   redirectUris: text('redirect_uris').array().notNull(),
   scopes: text('scopes').array().notNull(),
   confidential: boolean('confidential').notNull().default(true),
+  /** OpenID Connect refresh tokens (scope offline_access): how long a family lives at most, and unused. */
+  refreshAbsoluteSeconds: integer('refresh_absolute_seconds').notNull().default(30 * 86_400),
+  refreshIdleSeconds: integer('refresh_idle_seconds').notNull().default(14 * 86_400),
   ...timestamps,
 }, (t) => [uniqueIndex('oauth_clients_uid_key').on(t.uid), index('oauth_clients_realm_idx').on(t.realmId)]);
 
@@ -40,10 +43,15 @@ export const oauthAccessTokens = pgTable('oauth_access_tokens', {
   clientId: integer('client_id').notNull().references(() => oauthClients.id, { onDelete: 'cascade' }),
   sessionId: integer('session_id').notNull().references(() => realmSessions.id, { onDelete: 'cascade' }),
   codeId: integer('code_id').references(() => authorizationCodes.id, { onDelete: 'set null' }),
+  /** The refresh token family that issued it, if a refresh did: a reused refresh token revokes it with its family. */
+  refreshFamily: integer('refresh_family'),
   scope: text('scope').notNull(),
   revokedAt: moment('revoked_at'),
   createdAt: timestamps.createdAt,
-}, (t) => [uniqueIndex('oauth_access_tokens_hash_key').on(t.tokenHash), index('oauth_access_tokens_session_idx').on(t.sessionId)]);
+}, (t) => [
+  uniqueIndex('oauth_access_tokens_hash_key').on(t.tokenHash), index('oauth_access_tokens_session_idx').on(t.sessionId),
+  index('oauth_access_tokens_refresh_family_idx').on(t.refreshFamily).where(sql`${t.refreshFamily} is not null`),
+]);
 
 /**
  * A realm's keys for signing ID tokens (OpenID Connect): the private key sealed with SECRETS_KEY, the public one as a JWK.
@@ -63,3 +71,23 @@ export const realmSigningKeys = pgTable('realm_signing_keys', {
   uniqueIndex('realm_signing_keys_in_use_key').on(t.realmId).where(sql`${t.retiredAt} is null`),
   index('realm_signing_keys_realm_idx').on(t.realmId),
 ]);
+
+/**
+ * A refresh token (OpenID Connect, scope offline_access): bound to the session that authorized it, used once (each
+ * refresh rotates it), one family per authorization. A used token presented again revokes the family (RFC 9700 4.14).
+ */
+export const oauthRefreshTokens = pgTable('oauth_refresh_tokens', {
+  id: serial('id').primaryKey(),
+  tokenHash: text('token_hash').notNull(),
+  /** The id of the family's first token. */
+  family: integer('family').notNull(),
+  clientId: integer('client_id').notNull().references(() => oauthClients.id, { onDelete: 'cascade' }),
+  sessionId: integer('session_id').notNull().references(() => realmSessions.id, { onDelete: 'cascade' }),
+  scope: text('scope').notNull(),
+  /** The family's end (its absolute lifetime), and this token's (its idle lifetime), whichever comes first. */
+  familyExpiresAt: moment('family_expires_at').notNull(),
+  expiresAt: moment('expires_at').notNull(),
+  usedAt: moment('used_at'),
+  revokedAt: moment('revoked_at'),
+  createdAt: timestamps.createdAt,
+}, (t) => [uniqueIndex('oauth_refresh_tokens_hash_key').on(t.tokenHash), index('oauth_refresh_tokens_family_idx').on(t.family)]);

@@ -12,7 +12,7 @@ import { currentSigningKey, publishedKeys } from '../signing-keys.js';
 import { userInfo } from '../userinfo.js';
 import { sendAuthorizeError, sendUnknownRealm } from '../page.js';
 import { revokeToken } from '../revoke.js';
-import { exchangeCode } from '../token.js';
+import { tokenRequest } from '../token.js';
 
 const hide = { schema: { hide: true } };
 
@@ -62,7 +62,8 @@ export function oauthServerRoutes(ctx: Context): FastifyPluginAsync {
     app.post('/realms/:realm_uid/oauth/token', hide, async (request: RealmRequest, reply) => {
       if (await onCustomDomain(ctx, request)) throw notFound('Route');
       const form = formOf(request);
-      const answer = await exchangeCode(ctx, request.params.realm_uid, form, () => presentedClient(request.headers.authorization, form));
+      const realm = form.grant_type === 'refresh_token' ? await findActiveRealm(ctx, request.params.realm_uid) : undefined;
+      const answer = await tokenRequest(ctx, realm, request.params.realm_uid, form, () => presentedClient(request.headers.authorization, form));
       return reply.header('cache-control', 'no-store').header('pragma', 'no-cache').send(answer);
     });
 

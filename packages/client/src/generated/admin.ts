@@ -3417,6 +3417,10 @@ export interface components {
             scopes: string[];
             /** @description A confidential client authenticates with its secret at the token endpoint */
             confidential: boolean;
+            /** @description OpenID Connect: how long a refresh token family lives at most from the sign-in (default 30 days) */
+            refresh_token_lifetime_seconds: number;
+            /** @description OpenID Connect: how long a refresh token works unused (default 14 days) */
+            refresh_token_idle_seconds: number;
             /** @description The client_secret: only in the answer that creates the client */
             secret?: string;
             /** Format: date-time */
@@ -12428,6 +12432,10 @@ export interface operations {
                     scopes?: string[];
                     /** @description Default true */
                     confidential?: boolean;
+                    /** @description OpenID Connect refresh tokens (scope offline_access, granted only to a client that lists it): the family's absolute lifetime, 60 to 31622400 seconds (default 2592000, 30 days) */
+                    refresh_token_lifetime_seconds?: number;
+                    /** @description How long a refresh token works unused, no longer than the lifetime (default 1209600, 14 days, or the lifetime if shorter) */
+                    refresh_token_idle_seconds?: number;
                 };
             };
         };
@@ -12861,6 +12869,10 @@ export interface operations {
                     scopes?: string[];
                     /** @description Default true */
                     confidential?: boolean;
+                    /** @description OpenID Connect refresh tokens (scope offline_access, granted only to a client that lists it): the family's absolute lifetime, 60 to 31622400 seconds (default 2592000, 30 days) */
+                    refresh_token_lifetime_seconds?: number;
+                    /** @description How long a refresh token works unused, no longer than the lifetime (default 1209600, 14 days, or the lifetime if shorter) */
+                    refresh_token_idle_seconds?: number;
                 };
             };
         };

@@ -40,6 +40,7 @@ export const ATRIUM_ERROR_CODES = [
   'ATR_OAUTH_INVALID_CLIENT', // unauthenticated: OAuth: client authentication failed
   'ATR_OAUTH_INVALID_GRANT', // bad_request: OAuth: the grant is not valid, has expired or was used
   'ATR_OAUTH_INVALID_REQUEST', // bad_request: OAuth: the request is missing a parameter or is malformed
+  'ATR_OAUTH_INVALID_SCOPE', // bad_request: OAuth: the scope asked for is unknown or exceeds the one granted
   'ATR_OAUTH_INVALID_TOKEN', // unauthenticated: OAuth: the access token is missing, unknown, revoked or of an ended session
   'ATR_OAUTH_UNSUPPORTED_GRANT_TYPE', // bad_request: OAuth: the grant type is not supported
   'ATR_ORIGINATION_IN_USE', // conflict: The origination has submissions: it cannot be deleted
