@@ -9,6 +9,9 @@ const LATEST_REALMS = 5;
 /** A list's total; the segment and campaign lists may also answer in the legacy envelope (`goal`), never asked here. */
 const total = (data: { meta: Meta } | object | undefined) => (data && 'meta' in data ? data.meta.total_entries : undefined);
 
+/** Counted again each time the home screen opens: a record created a moment ago elsewhere counts at once. */
+const FRESH = { refetchOnMount: 'always' } as const;
+
 export interface RealmCounts { uid: string; name: string; users?: number; clients?: number }
 
 /**
@@ -18,23 +21,25 @@ export interface RealmCounts { uid: string; name: string; users?: number; client
 export function useHomeCounts() {
   const { can } = useSession();
   const one = { params: { query: { per_page: '1' } } };
-  const realms = api.useQuery('get', '/realms', { params: { query: { per_page: String(LATEST_REALMS) } } }, { enabled: can('realms.read') });
-  const segments = api.useQuery('get', '/segments', one, { enabled: can('segments.read') });
-  const campaigns = api.useQuery('get', '/messaging/campaigns', one, { enabled: can('messaging.read') });
-  const delivered = api.useQuery('get', '/messaging/campaigns', { params: { query: { per_page: '1', filtered: 'true' } } }, { enabled: can('messaging.read') });
-  const spaces = api.useQuery('get', '/content/spaces', one, { enabled: can('content.read') });
-  const sites = api.useQuery('get', '/sites', one, { enabled: can('site.read') });
-  const forms = api.useQuery('get', '/forms', one, { enabled: can('forms.read') });
+  const realms = api.useQuery('get', '/realms', { params: { query: { per_page: String(LATEST_REALMS) } } }, { ...FRESH, enabled: can('realms.read') });
+  const segments = api.useQuery('get', '/segments', one, { ...FRESH, enabled: can('segments.read') });
+  const campaigns = api.useQuery('get', '/messaging/campaigns', one, { ...FRESH, enabled: can('messaging.read') });
+  const delivered = api.useQuery('get', '/messaging/campaigns', { params: { query: { per_page: '1', filtered: 'true' } } }, { ...FRESH, enabled: can('messaging.read') });
+  const spaces = api.useQuery('get', '/content/spaces', one, { ...FRESH, enabled: can('content.read') });
+  const sites = api.useQuery('get', '/sites', one, { ...FRESH, enabled: can('site.read') });
+  const forms = api.useQuery('get', '/forms', one, { ...FRESH, enabled: can('forms.read') });
 
   const latest = realms.data?.realms ?? [];
   const users = useQueries({
     queries: latest.map((realm) => ({
       ...api.queryOptions('get', '/customers/{realm_uid}/users', { params: { path: { realm_uid: realm.uid }, query: { per_page: '1' } } }),
-      enabled: can('realm.users.read', realm.uid),
+      ...FRESH, enabled: can('realm.users.read', realm.uid),
     })),
   });
   const clients = useQueries({
-    queries: latest.map((realm) => api.queryOptions('get', '/customers/{realm_uid}/oauth_clients', { params: { path: { realm_uid: realm.uid }, query: { per_page: '1' } } })),
+    queries: latest.map((realm) => ({
+      ...api.queryOptions('get', '/customers/{realm_uid}/oauth_clients', { params: { path: { realm_uid: realm.uid }, query: { per_page: '1' } } }), ...FRESH,
+    })),
   });
 
   return {
