@@ -1,6 +1,7 @@
-import { createRootRoute, createRoute, lazyRouteComponent, Outlet } from '@tanstack/react-router';
+import { createRootRoute, createRoute, Outlet } from '@tanstack/react-router';
 import { NotFound } from '../components/error-view';
 import { SignInPage } from '../session/sign-in-page';
+import { Home } from './home';
 import { Shell } from './shell';
 
 export const rootRoute = createRootRoute({ component: Outlet, notFoundComponent: NotFound });
@@ -18,5 +19,4 @@ export const signInRoute = createRoute({
 /** Every signed-in screen is a child of this route: area routes take `getParentRoute: () => appRoute`. */
 export const appRoute = createRoute({ getParentRoute: () => rootRoute, id: 'app', component: Shell });
 
-// Its own chunk, like every screen: the counts stay out of what the sign-in form loads.
-export const homeRoute = createRoute({ getParentRoute: () => appRoute, path: '/', component: lazyRouteComponent(() => import('./home'), 'Home') });
+export const homeRoute = createRoute({ getParentRoute: () => appRoute, path: '/', component: Home });
