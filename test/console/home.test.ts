@@ -65,16 +65,21 @@ describe.skipIf(!!process.env.DATABASE_URL)('admin console: the home screen', ()
       await api('POST', '/realms', { uid, name: `Shop ${locale}` });
       for (const n of [1, 2, 3]) await api('POST', `/customers/${uid}/users`, { email: `u${n}-${locale}@example.com`, password: 'a long secret 1' });
       await api('POST', '/segments', { name: `All ${locale}`, realm_uid: uid, filters: { all: [] } });
+      // Two campaigns, one of them scheduled.
+      const campaign = await api('POST', '/messaging/campaigns', { realm_uid: uid, name: `News ${locale}`, type: 'mailing', subject: 'Hi', body: 'Hello' });
+      await api('POST', '/messaging/campaigns', { realm_uid: uid, name: `Draft ${locale}`, type: 'mailing', subject: 'Hi', body: 'Hello' });
+      await api('POST', `/messaging/campaigns/${campaign.id}/deliveries`, { starts_at: '2100-01-01T00:00:00Z' });
       const { page, problems, signIn, close } = await c.open({ locale, scheme });
       try {
         await signIn();
         await page.getByRole('heading', { level: 2, name: L('Overview', 'Resumen') }).waitFor();
         const expected: [string, string][] = [
           [L('Realms', 'Reinos'), '/realms'], [L('Segments', 'Segmentos'), '/segments'], [L('Campaigns', 'Campañas'), '/messaging/campaigns'],
+          [L('Campaigns with a delivery', 'Campañas con un envío'), '/messaging/campaigns?filtered=true'],
           [L('Content spaces', 'Espacios de contenido'), '/content/spaces'], [L('Sites', 'Sitios'), '/sites'], [L('Forms', 'Formularios'), '/forms'],
         ];
         for (const [label, url] of expected) {
-          await expect.poll(() => shown(page, label), { timeout: 5_000 }).toBe(String(await total(`${url}?per_page=1`)));
+          await expect.poll(() => shown(page, label), { timeout: 5_000 }).toBe(String(await total(`${url}${url.includes('?') ? '&' : '?'}per_page=1`)));
         }
         // The latest realm first, with its users and OAuth clients.
         const row = page.getByRole('table', { name: L('Latest realms', 'Últimos reinos') }).getByRole('row').nth(1);
