@@ -57,6 +57,25 @@ describe.skipIf(!!process.env.DATABASE_URL)('admin console: the home screen', ()
     }
   });
 
+  it('shows a realm admin only its realm, and only the steps its role may take', async () => {
+    await api('POST', '/realms', { uid: 'limited', name: 'Limited' });
+    await api('POST', '/team_members', { email: 'realm-admin@example.com', password: 'realm admin password 1', roles: [{ key: 'realm_admin', target: 'limited' }] });
+    const { page, problems, signIn, close } = await c.open();
+    try {
+      await signIn('realm-admin@example.com', 'realm admin password 1');
+      await step(page, 'Add an OAuth client to Limited').waitFor();
+      await step(page, 'Create a segment of Limited').waitFor();
+      for (const name of ['Create your first realm', 'Create a content space', 'Create a site']) expect(await step(page, name).count(), name).toBe(0);
+      expect(await shown(page, 'Realms')).toBe('1');
+      expect(await page.getByRole('table', { name: 'Latest realms' }).getByRole('rowheader').allTextContents()).toEqual(['Limited']);
+      // Without content.read or site.read, those are not counted at all.
+      for (const name of ['Content spaces', 'Sites']) expect(await page.getByRole('term').getByText(name, { exact: true }).count(), name).toBe(0);
+      expect(problems).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+
   for (const { locale, scheme } of VARIANTS) {
     const L = (en: string, es: string) => (locale === 'en' ? en : es);
 
