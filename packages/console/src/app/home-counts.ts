@@ -6,7 +6,7 @@ import { useSession } from '../session/session';
 /** How many realms the home screen lists with their users and OAuth clients: the most recently changed. */
 const LATEST_REALMS = 5;
 
-/** A list's total; the segment and campaign lists may also answer in the legacy envelope (`goal`), never asked here. */
+/** A list's total (the segment and campaign lists answer `goal` instead only to the legacy naming header, never sent here). */
 const total = (data: { meta: Meta } | object | undefined) => (data && 'meta' in data ? data.meta.total_entries : undefined);
 
 /** Counted again each time the home screen opens: a record created a moment ago elsewhere counts at once. */
