@@ -1,4 +1,4 @@
-import { Checkbox, Fieldset, NumberInput, Paper, Select, SimpleGrid, Stack, TextInput, Title } from '@mantine/core';
+import { Checkbox, ColorInput, Fieldset, NumberInput, Paper, Select, SimpleGrid, Stack, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
@@ -13,6 +13,8 @@ import { FormActions } from '../../components/form-actions';
 import { UnsavedChanges } from '../../components/unsaved-changes';
 import { useFormSubmit } from '../../components/use-form-submit';
 import { AddressesPanel } from './addresses-panel';
+import { BrandingPreview } from './branding-preview';
+import { LogoUpload } from './logo-upload';
 
 type Settings = AdminComponents['schemas']['RealmSettings'];
 const route = getRouteApi('/app/realms/$realmUid/settings');
@@ -26,6 +28,9 @@ const MODES: { value: Settings['activation_mode']; label: MessageKey }[] = [
   { value: 'disabled', label: 'realms.modeDisabled' },
 ];
 
+/** Colours to pick at one click, each readable as link text on the realm pages' light background. */
+const SWATCHES = ['#1d4ed8', '#0f766e', '#b91c1c', '#7c3aed', '#c2410c', '#374151'];
+
 /** The realm's sign-in settings (sessions, one-time codes, PKCE, sign-up mode, language and branding) and its addresses. */
 export function SettingsPage() {
   const { realmUid } = route.useParams();
@@ -34,13 +39,13 @@ export function SettingsPage() {
   // Keyed by realm, not by version: a save must not reset what the member types next.
   return (
     <Stack>
-      <SettingsForm key={realmUid} realmUid={realmUid} settings={realm.data.settings} />
+      <SettingsForm key={realmUid} realmUid={realmUid} realmName={realm.data.name} settings={realm.data.settings} />
       <AddressesPanel realmUid={realmUid} />
     </Stack>
   );
 }
 
-function SettingsForm({ realmUid, settings }: { realmUid: string; settings: Settings }) {
+function SettingsForm({ realmUid, realmName, settings }: { realmUid: string; realmName: string; settings: Settings }) {
   const { t } = useI18n();
   const { can } = useSession();
   const queryClient = useQueryClient();
@@ -57,7 +62,7 @@ function SettingsForm({ realmUid, settings }: { realmUid: string; settings: Sett
   };
 
   return (
-    <Paper withBorder p="md" maw={720}>
+    <Paper withBorder p="md" maw={960}>
       <Title order={2} size="h3" mb="sm">{t('realms.settings')}</Title>
       <form onSubmit={submit}>
         <fieldset disabled={!can('realms.manage', realmUid)} style={{ border: 0, padding: 0, margin: 0 }}>
@@ -73,11 +78,15 @@ function SettingsForm({ realmUid, settings }: { realmUid: string; settings: Sett
             </SimpleGrid>
             <Checkbox label={t('realms.pkcePlain')} {...form.getInputProps('settings.pkce_plain_allowed', { type: 'checkbox' })} />
             <Fieldset legend={t('realms.branding')}>
-              <Stack>
-                <TextInput label={t('realms.logoUrl')} {...text('settings.branding.logo_url')} />
-                <TextInput label={t('realms.primaryColor')} {...text('settings.branding.primary_color')} />
-                <TextInput label={t('realms.pageTitle')} {...text('settings.branding.page_title')} />
-              </Stack>
+              <SimpleGrid cols={{ base: 1, sm: 2 }}>
+                <Stack>
+                  <TextInput label={t('realms.logoUrl')} {...text('settings.branding.logo_url')} />
+                  <LogoUpload realmName={realmName} onUploaded={(address) => form.setFieldValue('settings.branding.logo_url', address)} />
+                  <ColorInput label={t('realms.primaryColor')} format="hex" swatches={SWATCHES} eyeDropperButtonProps={{ 'aria-label': t('realms.eyeDropper') }} {...text('settings.branding.primary_color')} />
+                  <TextInput label={t('realms.pageTitle')} {...text('settings.branding.page_title')} />
+                </Stack>
+                <BrandingPreview realmName={realmName} branding={form.values.settings.branding} />
+              </SimpleGrid>
             </Fieldset>
             <FormActions submitting={form.submitting} />
           </Stack>
