@@ -40,6 +40,8 @@ export function openidConfigurationOf(ctx: Context, realm: Realm) {
     ...metadata,
     jwks_uri: `${metadata.issuer}/oauth/jwks`,
     userinfo_endpoint: `${metadata.issuer}/oauth/userinfo`,
+    introspection_endpoint: `${metadata.issuer}/oauth/introspect`,
+    introspection_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
     subject_types_supported: ['public'],
     id_token_signing_alg_values_supported: [SIGNING_ALG],
     claims_supported: [

@@ -71,7 +71,7 @@ const refreshByHash = (db: Db) => prepared(db, 'oauth_refresh_by_hash', (d, name
   .prepare(name));
 
 /** A stolen refresh token was probably used: the family's refresh tokens and the access tokens it issued stop working. */
-async function revokeFamily(ctx: Context, family: number, sessionId: number, now: Date): Promise<void> {
+export async function revokeFamily(ctx: Context, family: number, sessionId: number, now: Date): Promise<void> {
   await ctx.db.update(oauthRefreshTokens).set({ revokedAt: now }).where(and(eq(oauthRefreshTokens.family, family), isNull(oauthRefreshTokens.revokedAt)));
   await ctx.db.update(oauthAccessTokens).set({ revokedAt: now }).where(and(eq(oauthAccessTokens.refreshFamily, family), isNull(oauthAccessTokens.revokedAt)));
   ctx.caches.changed('customers', `session:${sessionId}`);

@@ -10,6 +10,7 @@ import { InvalidRequest } from '../errors.js';
 import { metadataOf, openidConfigurationOf } from '../metadata.js';
 import { currentSigningKey, publishedKeys } from '../signing-keys.js';
 import { userInfo } from '../userinfo.js';
+import { introspect } from '../introspect.js';
 import { sendAuthorizeError, sendUnknownRealm } from '../page.js';
 import { revokeToken } from '../revoke.js';
 import { tokenRequest } from '../token.js';
@@ -107,6 +108,13 @@ export function oauthServerRoutes(ctx: Context): FastifyPluginAsync {
       return reply.header('cache-control', 'no-store').send(await userInfo(ctx, realm, bearer));
     };
     app.get('/realms/:realm_uid/oauth/userinfo', hide, userinfo);
+
+    app.post('/realms/:realm_uid/oauth/introspect', hide, async (request: RealmRequest, reply) => {
+      await openidRealm(request);
+      const form = formOf(request);
+      const answer = await introspect(ctx, request.params.realm_uid, form, () => presentedClient(request.headers.authorization, form));
+      return reply.header('cache-control', 'no-store').send(answer);
+    });
     app.post('/realms/:realm_uid/oauth/userinfo', hide, userinfo);
   };
 }

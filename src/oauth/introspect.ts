@@ -1,0 +1,77 @@
+import { eq } from 'drizzle-orm';
+import type { Context } from '../context.js';
+import { isLive } from '../realms/sessions.js';
+import { hashSecret } from '../security/secrets.js';
+import { oauthAccessTokens, oauthClients, oauthRefreshTokens } from '../tables/oauth.js';
+import { realmSessions, realmUsers, realms } from '../tables/realms.js';
+import { authenticateClient, field, type Form, type PresentedClient } from './client-auth.js';
+import { InvalidClient, InvalidRequest } from './errors.js';
+import { issuerOf } from './metadata.js';
+
+export type Introspection = { active: false } | {
+  active: true;
+  scope: string;
+  client_id: string;
+  token_type: 'Bearer' | 'refresh_token';
+  sub: string;
+  iss: string;
+  iat: number;
+  exp?: number;
+};
+
+const seconds = (date: Date) => Math.floor(date.getTime() / 1000);
+
+/** What a token's row joins to: its client, session, user and realm. */
+const joined = {
+  clientUid: oauthClients.uid, realmUid: realms.uid, realmActive: realms.active,
+  sessionExpiresAt: realmSessions.expiresAt, sessionRevokedAt: realmSessions.revokedAt, userUuid: realmUsers.uuid, userActive: realmUsers.active,
+};
+
+async function accessToken(ctx: Context, hash: string) {
+  const [row] = await ctx.db.select({
+    scope: oauthAccessTokens.scope, revokedAt: oauthAccessTokens.revokedAt, createdAt: oauthAccessTokens.createdAt, ...joined,
+  }).from(oauthAccessTokens)
+    .innerJoin(oauthClients, eq(oauthClients.id, oauthAccessTokens.clientId)).innerJoin(realms, eq(realms.id, oauthClients.realmId))
+    .innerJoin(realmSessions, eq(realmSessions.id, oauthAccessTokens.sessionId)).innerJoin(realmUsers, eq(realmUsers.id, realmSessions.userId))
+    .where(eq(oauthAccessTokens.tokenHash, hash));
+  return row && { ...row, type: 'Bearer' as const, expiresAt: null };
+}
+
+async function refreshToken(ctx: Context, hash: string) {
+  const [row] = await ctx.db.select({
+    scope: oauthRefreshTokens.scope, revokedAt: oauthRefreshTokens.revokedAt, usedAt: oauthRefreshTokens.usedAt, createdAt: oauthRefreshTokens.createdAt,
+    expiresAt: oauthRefreshTokens.expiresAt, familyExpiresAt: oauthRefreshTokens.familyExpiresAt, ...joined,
+  }).from(oauthRefreshTokens)
+    .innerJoin(oauthClients, eq(oauthClients.id, oauthRefreshTokens.clientId)).innerJoin(realms, eq(realms.id, oauthClients.realmId))
+    .innerJoin(realmSessions, eq(realmSessions.id, oauthRefreshTokens.sessionId)).innerJoin(realmUsers, eq(realmUsers.id, realmSessions.userId))
+    .where(eq(oauthRefreshTokens.tokenHash, hash));
+  if (!row) return undefined;
+  const expiresAt = row.expiresAt < row.familyExpiresAt ? row.expiresAt : row.familyExpiresAt;
+  return { ...row, revokedAt: row.revokedAt ?? row.usedAt, type: 'refresh_token' as const, expiresAt };
+}
+
+/**
+ * RFC 7662 token introspection, for the realm's confidential clients (its resource servers): whether an access or
+ * refresh token of the realm is alive, and for whom. A token of another realm, revoked, spent, expired, or of an
+ * ended session or an inactive user is `{"active": false}`, with nothing more said.
+ */
+export async function introspect(ctx: Context, realmUid: string, form: Form, presented: () => PresentedClient): Promise<Introspection> {
+  const client = await authenticateClient(ctx, realmUid, presented(), false);
+  if (!client.confidential) throw new InvalidClient(false, 'only a confidential client may introspect tokens');
+  const token = field(form, 'token');
+  const hint = field(form, 'token_type_hint');
+  if (!token) throw new InvalidRequest('token is missing');
+  const hash = hashSecret(token);
+  const lookups = hint === 'refresh_token' ? [refreshToken, accessToken] : [accessToken, refreshToken];
+  let row: Awaited<ReturnType<typeof accessToken | typeof refreshToken>>;
+  for (const lookup of lookups) if ((row = await lookup(ctx, hash))) break;
+  const now = ctx.clock.now();
+  if (!row || row.realmUid !== realmUid || !row.realmActive || row.revokedAt || !row.userActive
+    || !isLive({ expiresAt: row.sessionExpiresAt, revokedAt: row.sessionRevokedAt }, now) || (row.expiresAt && row.expiresAt <= now)) {
+    return { active: false };
+  }
+  return {
+    active: true, scope: row.scope, client_id: row.clientUid, token_type: row.type, sub: row.userUuid, iss: issuerOf(ctx, { uid: realmUid }),
+    iat: seconds(row.createdAt), ...(row.expiresAt ? { exp: seconds(row.expiresAt) } : {}),
+  };
+}
