@@ -23,7 +23,7 @@ export type AuthorizeOutcome =
   | { kind: 'login'; location: string };
 
 /** What the error page says is wrong with the request, in the page's language (shared/html/messages.ts). */
-export type AuthorizeProblem = 'authorizeNoClient' | 'authorizeUnknownClient' | 'authorizeNoRedirect' | 'authorizeUnknownRedirect';
+export type AuthorizeProblem = 'authorizeNoClient' | 'authorizeUnknownClient' | 'authorizeNoRedirect' | 'authorizeUnknownRedirect' | 'logoutBadHint' | 'logoutUnknownRedirect';
 
 const page = (problem: AuthorizeProblem): AuthorizeOutcome => ({ kind: 'page', problem });
 

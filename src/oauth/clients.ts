@@ -5,6 +5,7 @@ import type { Context } from '../context.js';
 import { FieldErrors, notFound } from '../errors/index.js';
 import { hashSecret, randomSecret } from '../security/secrets.js';
 import type { Realm } from '../realms/realms.js';
+import { targetProblem } from '../net/outbound.js';
 import { OPENID_SCOPES, REFRESH_LIFETIME_LIMITS, SCOPES, type OAuthClientInput as OAuthClientInputSchema, type OAuthClientModel } from './schema.js';
 import { oauthClients } from '../tables/oauth.js';
 import { textSearch } from '../db/like.js';
@@ -26,6 +27,8 @@ function clientBody(row: ClientRow, secret?: string): OAuthClientBody {
     confidential: row.confidential,
     refresh_token_lifetime_seconds: row.refreshAbsoluteSeconds,
     refresh_token_idle_seconds: row.refreshIdleSeconds,
+    post_logout_redirect_uris: row.postLogoutRedirectUris,
+    backchannel_logout_uri: row.backchannelLogoutUri,
     ...(secret ? { secret } : {}),
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
@@ -70,7 +73,7 @@ function checkLifetimes(absolute: number, idle: number, errors: FieldErrors): vo
   if (idle > absolute) errors.add('refresh_token_idle_seconds', 'must not be longer than refresh_token_lifetime_seconds');
 }
 
-function checkInput(input: OAuthClientInput, creating: boolean, errors: FieldErrors) {
+function checkInput(input: OAuthClientInput, creating: boolean, errors: FieldErrors, allowPrivate: boolean) {
   const name = input.name?.trim();
   if ((creating || input.name !== undefined) && !name) errors.add('name', "can't be blank");
   if (input.redirect_uris !== undefined || creating) {
@@ -84,9 +87,17 @@ function checkInput(input: OAuthClientInput, creating: boolean, errors: FieldErr
   for (const scope of input.scopes ?? []) {
     if (![...SCOPES, ...OPENID_SCOPES].includes(scope as never)) errors.add('scopes', `is not a known scope: ${scope} (${[...SCOPES, ...OPENID_SCOPES].join(', ')})`);
   }
+  for (const uri of input.post_logout_redirect_uris ?? []) {
+    const problem = redirectUriProblem(uri);
+    if (problem) errors.add('post_logout_redirect_uris', problem);
+  }
+  const backchannel = input.backchannel_logout_uri ? targetProblem(input.backchannel_logout_uri, allowPrivate) : null;
+  if (backchannel) errors.add('backchannel_logout_uri', backchannel);
   return {
     name,
     redirectUris: input.redirect_uris ? [...new Set(input.redirect_uris)] : undefined,
+    postLogoutRedirectUris: input.post_logout_redirect_uris ? [...new Set(input.post_logout_redirect_uris)] : undefined,
+    backchannelLogoutUri: input.backchannel_logout_uri === undefined ? undefined : input.backchannel_logout_uri || null,
     scopes: input.scopes ? [...new Set(input.scopes)] : undefined,
   };
 }
@@ -122,7 +133,7 @@ export async function createClient(ctx: ActingContext, realm: Realm, input: OAut
   ctx.actor.assertHolds('realms.manage', realm.uid);
   const realmId = realm.id;
   const errors = new FieldErrors();
-  const checked = checkInput(input, true, errors);
+  const checked = checkInput(input, true, errors, ctx.config.outboundAllowPrivate);
   const absolute = input.refresh_token_lifetime_seconds ?? DEFAULT_REFRESH.absolute;
   const idle = input.refresh_token_idle_seconds ?? Math.min(DEFAULT_REFRESH.idle, absolute);
   checkLifetimes(absolute, idle, errors);
@@ -139,6 +150,8 @@ export async function createClient(ctx: ActingContext, realm: Realm, input: OAut
     confidential: input.confidential ?? true,
     refreshAbsoluteSeconds: absolute,
     refreshIdleSeconds: idle,
+    postLogoutRedirectUris: checked.postLogoutRedirectUris ?? [],
+    backchannelLogoutUri: checked.backchannelLogoutUri ?? null,
     createdAt: now,
     updatedAt: now,
   }).returning();
@@ -150,7 +163,7 @@ export async function updateClient(ctx: ActingContext, realm: Realm, id: number,
   ctx.actor.assertHolds('realms.manage', realm.uid);
   const row = await findClient(ctx, realm, id);
   const errors = new FieldErrors();
-  const checked = checkInput(input, false, errors);
+  const checked = checkInput(input, false, errors, ctx.config.outboundAllowPrivate);
   const absolute = input.refresh_token_lifetime_seconds ?? row.refreshAbsoluteSeconds;
   const idle = input.refresh_token_idle_seconds ?? row.refreshIdleSeconds;
   if (input.refresh_token_lifetime_seconds !== undefined || input.refresh_token_idle_seconds !== undefined) checkLifetimes(absolute, idle, errors);
@@ -162,6 +175,8 @@ export async function updateClient(ctx: ActingContext, realm: Realm, id: number,
     confidential: input.confidential,
     refreshAbsoluteSeconds: input.refresh_token_lifetime_seconds,
     refreshIdleSeconds: input.refresh_token_idle_seconds,
+    postLogoutRedirectUris: checked.postLogoutRedirectUris,
+    backchannelLogoutUri: checked.backchannelLogoutUri,
     updatedAt: ctx.clock.now(),
   }).where(and(eq(oauthClients.id, id), eq(oauthClients.realmId, row.realmId))).returning();
   if (!updated) throw notFound('OAuth client');

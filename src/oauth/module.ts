@@ -1,4 +1,5 @@
 import type { AtriumModule } from '../shared/atrium-module.js';
+import { backchannelLogoutQueue } from './backchannel-logout.js';
 import { oauthClientRoutes } from './routes/clients.js';
 import { oauthServerRoutes } from './routes/endpoints.js';
 
@@ -6,4 +7,5 @@ export const oauthModule: AtriumModule = {
   name: 'oauth',
   catalogs: (ctx) => ({ admin: [oauthClientRoutes(ctx)] }),
   pages: (ctx) => [oauthServerRoutes(ctx)],
+  taskQueues: [backchannelLogoutQueue],
 };

@@ -18,6 +18,8 @@ export const OAuthClientModel = Type.Object({
   confidential: Type.Boolean({ description: 'A confidential client authenticates with its secret at the token endpoint' }),
   refresh_token_lifetime_seconds: Int32({ description: 'OpenID Connect: how long a refresh token family lives at most from the sign-in (default 30 days)' }),
   refresh_token_idle_seconds: Int32({ description: 'OpenID Connect: how long a refresh token works unused (default 14 days)' }),
+  post_logout_redirect_uris: Type.Array(Type.String(), { description: 'OpenID Connect: where the end-session endpoint may send the browser after a sign-out' }),
+  backchannel_logout_uri: Type.Union([Type.String(), Type.Null()], { description: 'OpenID Connect: where a signed logout token is POSTed when a session the client holds a token of ends; null for none' }),
   secret: Type.Optional(Type.String({ description: 'The client_secret: only in the answer that creates the client' })),
   created_at: DateTime,
   updated_at: DateTime,
@@ -35,6 +37,13 @@ const clientFields = {
       + `lifetime, ${REFRESH_LIFETIME_LIMITS.min} to ${REFRESH_LIFETIME_LIMITS.max} seconds (default 2592000, 30 days)`,
   }),
   refresh_token_idle_seconds: Int32({ description: 'How long a refresh token works unused, no longer than the lifetime (default 1209600, 14 days, or the lifetime if shorter)' }),
+  post_logout_redirect_uris: Type.Array(Type.String(), {
+    description: 'OpenID Connect RP-initiated logout: exact addresses the end-session endpoint may redirect to (the rules of redirect_uris); default none',
+  }),
+  backchannel_logout_uri: Type.Union([Type.String(), Type.Null()], {
+    description: 'OpenID Connect back-channel logout: an http(s) address, not in a private range unless OUTBOUND_ALLOW_PRIVATE=1, where a signed '
+      + 'logout token is POSTed (in the background, retried) when a session ends for any reason; null (default) for none',
+  }),
 };
 
 export const OAuthClientInput = Type.Partial(Type.Object(clientFields), { additionalProperties: false });

@@ -16,6 +16,9 @@ export const oauthClients = pgTable('oauth_clients', {
   /** OpenID Connect refresh tokens (scope offline_access): how long a family lives at most, and unused. */
   refreshAbsoluteSeconds: integer('refresh_absolute_seconds').notNull().default(30 * 86_400),
   refreshIdleSeconds: integer('refresh_idle_seconds').notNull().default(14 * 86_400),
+  /** OpenID Connect logout: where the end-session endpoint may send the browser back, and where a session's end is POSTed. */
+  postLogoutRedirectUris: text('post_logout_redirect_uris').array().notNull().default(sql`'{}'::text[]`),
+  backchannelLogoutUri: text('backchannel_logout_uri'),
   ...timestamps,
 }, (t) => [uniqueIndex('oauth_clients_uid_key').on(t.uid), index('oauth_clients_realm_idx').on(t.realmId)]);
 
@@ -90,4 +93,7 @@ export const oauthRefreshTokens = pgTable('oauth_refresh_tokens', {
   usedAt: moment('used_at'),
   revokedAt: moment('revoked_at'),
   createdAt: timestamps.createdAt,
-}, (t) => [uniqueIndex('oauth_refresh_tokens_hash_key').on(t.tokenHash), index('oauth_refresh_tokens_family_idx').on(t.family)]);
+}, (t) => [
+  uniqueIndex('oauth_refresh_tokens_hash_key').on(t.tokenHash), index('oauth_refresh_tokens_family_idx').on(t.family),
+  index('oauth_refresh_tokens_session_idx').on(t.sessionId),
+]);

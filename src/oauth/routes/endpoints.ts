@@ -11,6 +11,7 @@ import { metadataOf, openidConfigurationOf } from '../metadata.js';
 import { currentSigningKey, publishedKeys } from '../signing-keys.js';
 import { userInfo } from '../userinfo.js';
 import { introspect } from '../introspect.js';
+import { endSession } from '../end-session.js';
 import { sendAuthorizeError, sendUnknownRealm } from '../page.js';
 import { revokeToken } from '../revoke.js';
 import { tokenRequest } from '../token.js';
@@ -108,6 +109,15 @@ export function oauthServerRoutes(ctx: Context): FastifyPluginAsync {
       return reply.header('cache-control', 'no-store').send(await userInfo(ctx, realm, bearer));
     };
     app.get('/realms/:realm_uid/oauth/userinfo', hide, userinfo);
+
+    const logout = async (request: RealmRequest, reply: FastifyReply) => {
+      const realm = await openidRealm(request);
+      const outcome = await endSession(ctx, realm, { ...(request.query as object), ...(request.method === 'POST' ? request.body as object : {}) });
+      if (outcome.kind === 'page') return sendAuthorizeError(reply, realm, outcome.problem);
+      return reply.code(303).header('cache-control', 'no-store').redirect(outcome.location, 303);
+    };
+    app.get('/realms/:realm_uid/oauth/logout', hide, logout);
+    app.post('/realms/:realm_uid/oauth/logout', hide, logout);
 
     app.post('/realms/:realm_uid/oauth/introspect', hide, async (request: RealmRequest, reply) => {
       await openidRealm(request);

@@ -3421,6 +3421,10 @@ export interface components {
             refresh_token_lifetime_seconds: number;
             /** @description OpenID Connect: how long a refresh token works unused (default 14 days) */
             refresh_token_idle_seconds: number;
+            /** @description OpenID Connect: where the end-session endpoint may send the browser after a sign-out */
+            post_logout_redirect_uris: string[];
+            /** @description OpenID Connect: where a signed logout token is POSTed when a session the client holds a token of ends; null for none */
+            backchannel_logout_uri: string | null;
             /** @description The client_secret: only in the answer that creates the client */
             secret?: string;
             /** Format: date-time */
@@ -12436,6 +12440,10 @@ export interface operations {
                     refresh_token_lifetime_seconds?: number;
                     /** @description How long a refresh token works unused, no longer than the lifetime (default 1209600, 14 days, or the lifetime if shorter) */
                     refresh_token_idle_seconds?: number;
+                    /** @description OpenID Connect RP-initiated logout: exact addresses the end-session endpoint may redirect to (the rules of redirect_uris); default none */
+                    post_logout_redirect_uris?: string[];
+                    /** @description OpenID Connect back-channel logout: an http(s) address, not in a private range unless OUTBOUND_ALLOW_PRIVATE=1, where a signed logout token is POSTed (in the background, retried) when a session ends for any reason; null (default) for none */
+                    backchannel_logout_uri?: string | null;
                 };
             };
         };
@@ -12873,6 +12881,10 @@ export interface operations {
                     refresh_token_lifetime_seconds?: number;
                     /** @description How long a refresh token works unused, no longer than the lifetime (default 1209600, 14 days, or the lifetime if shorter) */
                     refresh_token_idle_seconds?: number;
+                    /** @description OpenID Connect RP-initiated logout: exact addresses the end-session endpoint may redirect to (the rules of redirect_uris); default none */
+                    post_logout_redirect_uris?: string[];
+                    /** @description OpenID Connect back-channel logout: an http(s) address, not in a private range unless OUTBOUND_ALLOW_PRIVATE=1, where a signed logout token is POSTed (in the background, retried) when a session ends for any reason; null (default) for none */
+                    backchannel_logout_uri?: string | null;
                 };
             };
         };

@@ -201,6 +201,8 @@ It is valid for ${hours} and works once; earlier links no longer work.`,
   authorizeUnknownClient: 'The application (client_id) is not known.',
   authorizeNoRedirect: 'The request does not say where to return (redirect_uri).',
   authorizeUnknownRedirect: 'The return address (redirect_uri) is not registered for this application.',
+  logoutBadHint: 'The sign-out request does not carry a valid ID token of this service (id_token_hint).',
+  logoutUnknownRedirect: 'The address to return to after signing out (post_logout_redirect_uri) is not registered for this application.',
   authorizeContact: 'The application that sent you here is not set up to sign in with this service. Please contact its provider.',
 
   accountExistsMailSubject: (realm: string) => `Your ${realm} account`,

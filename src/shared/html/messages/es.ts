@@ -190,6 +190,8 @@ Es válido durante ${hours} y funciona una sola vez; los enlaces anteriores ya n
   authorizeUnknownClient: 'La aplicación (client_id) no es conocida.',
   authorizeNoRedirect: 'La solicitud no indica adónde volver (redirect_uri).',
   authorizeUnknownRedirect: 'La dirección de retorno (redirect_uri) no está registrada para esta aplicación.',
+  logoutBadHint: 'La solicitud de cierre de sesión no lleva un token de identidad válido de este servicio (id_token_hint).',
+  logoutUnknownRedirect: 'La dirección a la que volver tras cerrar la sesión (post_logout_redirect_uri) no está registrada para esta aplicación.',
   authorizeContact: 'La aplicación que te envió aquí no está configurada para iniciar sesión con este servicio. Ponte en contacto con quien la ofrece.',
 
   accountExistsMailSubject: (realm) => `Tu cuenta de ${realm}`,

@@ -1,0 +1,61 @@
+import { randomUUID } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import type { Context } from '../context.js';
+import { outboundRequest } from '../net/outbound.js';
+import { PermanentFailure, type TaskQueue } from '../queue/tasks.js';
+import { oauthClients } from '../tables/oauth.js';
+import { realmSessions, realmUsers, realms } from '../tables/realms.js';
+import { sessionIdClaim } from './id-token.js';
+import { issuerOf } from './metadata.js';
+import { currentSigningKey } from './signing-keys.js';
+
+/** Queued by the database when a realm session ends (migration 0025's trigger), one per client to tell. */
+interface EndedSession {
+  session_id: number;
+  client_id: number;
+}
+
+const LOGOUT_EVENT = 'http://schemas.openid.net/event/backchannel-logout';
+const LOGOUT_TOKEN_LIFETIME_S = 120;
+
+/**
+ * OpenID Connect Back-Channel Logout 1.0: a logout token (a JWT naming the user and the session) POSTed to the
+ * client's registered address through the outbound-request guard; a failure is tried again with a growing wait.
+ */
+export const backchannelLogoutQueue: TaskQueue<EndedSession> = {
+  name: 'oidc-backchannel-logout',
+  leaseMs: 60_000,
+  maxAttempts: 6,
+  backoffMs: (attempts) => Math.min(10_000 * 3 ** (attempts - 1), 3_600_000),
+  async run(ctx, payload) {
+    const [row] = await ctx.db.select({
+      uri: oauthClients.backchannelLogoutUri, clientUid: oauthClients.uid, realmId: realms.id, realmUid: realms.uid,
+      sessionHash: realmSessions.sessionHash, userUuid: realmUsers.uuid,
+    }).from(realmSessions)
+      .innerJoin(realmUsers, eq(realmUsers.id, realmSessions.userId))
+      .innerJoin(realms, eq(realms.id, realmSessions.realmId))
+      .innerJoin(oauthClients, eq(oauthClients.id, payload.client_id))
+      .where(eq(realmSessions.id, payload.session_id));
+    // The client or its address is gone, or the realm's users or session were removed since: no one to tell.
+    if (!row?.uri) return;
+    const request = await outboundRequest(row.uri, {
+      allowPrivate: ctx.config.outboundAllowPrivate, method: 'POST', timeoutMs: 10_000, maxBytes: 64 * 1024, keepBytes: 0,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ logout_token: await logoutToken(ctx, row) }).toString(),
+    });
+    if (request.kind === 'refused') throw new PermanentFailure(request.detail);
+    if (request.kind !== 'answered') throw new Error(request.detail);
+    if (request.status < 200 || request.status >= 300) throw new Error(`the client answered ${request.status}`);
+  },
+};
+
+async function logoutToken(ctx: Context, row: { realmId: number; realmUid: string; clientUid: string; sessionHash: string; userUuid: string }): Promise<string> {
+  const key = await currentSigningKey(ctx, row.realmId);
+  const { SignJWT } = await import('jose');
+  const iat = Math.floor(ctx.clock.now().getTime() / 1000);
+  return new SignJWT({ sid: sessionIdClaim(row.sessionHash), events: { [LOGOUT_EVENT]: {} } })
+    .setProtectedHeader({ alg: key.alg, kid: key.kid, typ: 'logout+jwt' })
+    .setIssuer(issuerOf(ctx, { uid: row.realmUid })).setAudience(row.clientUid).setSubject(row.userUuid)
+    .setIssuedAt(iat).setExpirationTime(iat + LOGOUT_TOKEN_LIFETIME_S).setJti(randomUUID())
+    .sign(key.privateKey);
+}
