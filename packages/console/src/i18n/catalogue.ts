@@ -1,5 +1,6 @@
 import { common } from './common';
 import { identity } from '../areas/identity/messages';
+import { audit } from '../areas/identity/audit-messages';
 import { realms } from '../areas/realms/messages';
 import { engagement } from '../areas/engagement/messages';
 import { originations } from '../areas/originations/messages';
@@ -9,7 +10,7 @@ import { forms } from '../areas/forms/messages';
 import { templates } from '../areas/templates/messages';
 
 /** Every area's messages, by namespace: a key is `namespace.key`, e.g. `common.save`. */
-export const catalogue = { common, identity, realms, originations, engagement, content, sites, forms, templates };
+export const catalogue = { common, identity, audit, realms, originations, engagement, content, sites, forms, templates };
 
 type Catalogue = typeof catalogue;
 export type MessageKey = {
