@@ -6,8 +6,8 @@ import { emit } from '../webhooks/emit.js';
 import { startReceiver, type Receiver } from '../webhooks/receiver.js';
 
 const TEXT = {
-  en: { webhooks: 'Webhooks', create: 'New webhook', url: 'Address (URL)', types: 'Event types', description: 'Description', close: 'Close', retry: 'Retry', delete: 'Delete', test: 'Send a test event', retried: (id: number) => `Retried webhook delivery ${id}` },
-  es: { webhooks: 'Webhooks', create: 'Nuevo webhook', url: 'Dirección (URL)', types: 'Tipos de evento', description: 'Descripción', close: 'Cerrar', retry: 'Reintentar', delete: 'Eliminar', test: 'Enviar un evento de prueba', retried: (id: number) => `Reintentó la entrega de webhook ${id}` },
+  en: { webhooks: 'Webhooks', create: 'New webhook', url: 'Address (URL)', types: 'Event types', description: 'Description', close: 'Close', retry: 'Retry', delete: 'Delete', test: 'Send a test event', retried: (id: number) => `Retried webhook delivery ${id}`, allRealms: 'Every realm', realms: 'Realms' },
+  es: { webhooks: 'Webhooks', create: 'Nuevo webhook', url: 'Dirección (URL)', types: 'Tipos de evento', description: 'Descripción', close: 'Cerrar', retry: 'Reintentar', delete: 'Eliminar', test: 'Enviar un evento de prueba', retried: (id: number) => `Reintentó la entrega de webhook ${id}`, allRealms: 'Todos los reinos', realms: 'Reinos' },
 };
 
 describe.skipIf(!!process.env.DATABASE_URL)('admin console: webhooks, their deliveries and a retry in the audit log', () => {
@@ -71,8 +71,16 @@ describe.skipIf(!!process.env.DATABASE_URL)('admin console: webhooks, their deli
         expect(receiver.received.slice(heard).map((r) => JSON.parse(r.body).type).filter((type) => type === 'webhook.test')).toEqual(['webhook.test']);
 
         await page.getByLabel(text.description).fill('Orders');
+        // Its realms are picked by name, searched on the server, never typed as identifiers.
+        await page.getByLabel(text.allRealms).uncheck();
+        const realms = page.getByLabel(text.realms, { exact: true }).first();
+        await realms.click();
+        await realms.fill(realmUid);
+        await page.getByRole('option', { name: new RegExp(realmUid) }).click();
+        await page.keyboard.press('Escape');
+        expect(await axeViolations(page)).toEqual([]);
         await page.locator('main form button[type=submit]').click();
-        await expect.poll(async () => (await c.h.request({ url: `/api/admin/webhooks/${id}` })).json().description).toBe('Orders');
+        await expect.poll(async () => (await c.h.request({ url: `/api/admin/webhooks/${id}` })).json()).toMatchObject({ description: 'Orders', realm_uids: [realmUid] });
         await page.getByRole('button', { name: text.delete }).first().click();
         await page.getByRole('dialog').getByRole('button', { name: text.delete }).click();
         await page.waitForURL(/\/admin\/webhooks$/);
