@@ -231,6 +231,8 @@ describe.skipIf(!!process.env.DATABASE_URL)('admin console: a realm and its user
         await go(`/realms/${uid}/events?user_id=${userId}`);
         await page.getByRole('row').filter({ hasText: 'support_call' }).getByText('<script>window.__xss=3</script>', { exact: false }).waitFor();
         expect(await page.getByRole('row').filter({ hasText: 'user_login_log' }).count()).toBe(1);
+        // A built-in event type reads in words, above its key.
+        expect(await page.getByRole('row').filter({ hasText: 'user_login_log' }).getByText(L('Signed in', 'Inició sesión'), { exact: true }).count()).toBe(1);
         expect(await page.evaluate(() => (window as { __xss?: number }).__xss)).toBeUndefined();
 
         await go(`/realms/${uid}/users/${userId}`);
