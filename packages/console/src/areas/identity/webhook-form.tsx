@@ -4,6 +4,7 @@ import { useForm } from '@mantine/form';
 import type { AdminComponents } from '@atrium/client';
 import { api } from '../../api/client';
 import { FormActions, type EditFormProps } from '../../components/form-actions';
+import { labelsIn } from '../../api/field-labels';
 import { FormError } from '../../components/form-error';
 import { RealmMultiSelect } from '../../components/realm-select';
 import { UnsavedChanges } from '../../components/unsaved-changes';
@@ -36,7 +37,7 @@ export function WebhookForm({ item, onSubmit, onCancel }: EditFormProps<Webhook,
     <form onSubmit={submit}>
       <Stack>
         <UnsavedChanges {...guard} />
-        <FormError error={error} />
+        <FormError error={error} labels={labelsIn({ url: 'identity.webhookUrl', description: 'identity.description', event_types: 'identity.eventTypes', realm_uids: 'identity.realms', active: 'identity.active' }, t)} />
         <TextInput label={t('identity.webhookUrl')} required type="url" {...form.getInputProps('url')} />
         <TextInput label={t('identity.description')} {...form.getInputProps('description')} />
         <MultiSelect label={t('identity.eventTypes')} required searchable data={[...new Set([...typeNames, ...form.values.event_types])]} {...form.getInputProps('event_types')} />
