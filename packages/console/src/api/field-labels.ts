@@ -1,6 +1,4 @@
 import type { ErrorsBody } from '@atrium/client';
-import type { MessageKey } from '../i18n/catalogue';
-import type { Translate } from '../i18n/i18n';
 
 /**
  * The labels a form shows for the attributes the server names (`details[].field`): by path
@@ -37,10 +35,6 @@ export function fieldLabelOf(path: string, labels: FieldLabels = {}): string {
   const leaf = own(labels, pattern.join('.')) ?? (/^\d+$/.test(segments.at(-1)!) ? null : humanize(last));
   return [...items, leaf].filter(Boolean).join(': ');
 }
-
-/** A form's labels from its message keys by path. */
-export const labelsIn = (keys: Record<string, MessageKey>, t: Translate): FieldLabels =>
-  Object.fromEntries(Object.entries(keys).map(([path, key]) => [path, t(key)]));
 
 /** A 422's problems, each after its attribute's label: "Logo: is not a valid URL". */
 export const fieldProblems = (details: ErrorsBody['details'], labels?: FieldLabels) =>

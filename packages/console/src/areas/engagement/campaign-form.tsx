@@ -3,8 +3,7 @@ import { Button, Checkbox, Group, NativeSelect, Radio, Stack, Textarea, TextInpu
 import { useForm } from '@mantine/form';
 import { currentNaming, type AdminComponents } from '@atrium/client';
 import { api } from '../../api/client';
-import { labelsIn } from '../../api/field-labels';
-import { FormError } from '../../components/form-error';
+import { FormError, labelsIn } from '../../components/form-error';
 import { RealmSelect } from '../../components/realm-select';
 import { ServerMultiSelect, type UseOptions } from '../../components/server-select';
 import { UnsavedChanges } from '../../components/unsaved-changes';

@@ -1,8 +1,7 @@
 import { Checkbox, Group, Select, Stack, Textarea, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import type { AdminComponents } from '@atrium/client';
-import { labelsIn } from '../../api/field-labels';
-import { FormError } from '../../components/form-error';
+import { FormError, labelsIn } from '../../components/form-error';
 import type { MessageKey } from '../../i18n/catalogue';
 import { useI18n } from '../../i18n/i18n';
 import { FormActions } from '../../components/form-actions';

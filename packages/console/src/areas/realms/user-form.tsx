@@ -2,8 +2,7 @@ import { Checkbox, PasswordInput, SimpleGrid, Stack, TextInput } from '@mantine/
 import { useForm } from '@mantine/form';
 import type { AdminComponents } from '@atrium/client';
 import { api } from '../../api/client';
-import { labelsIn } from '../../api/field-labels';
-import { FormError } from '../../components/form-error';
+import { FormError, labelsIn } from '../../components/form-error';
 import type { MessageKey } from '../../i18n/catalogue';
 import { useI18n } from '../../i18n/i18n';
 import { CustomFieldInput, type FieldValue } from './custom-field-input';
