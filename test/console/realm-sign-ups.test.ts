@@ -1,22 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { axeViolations, startConsole, VARIANTS, type ConsoleHarness } from '../helpers/console.js';
+import { axeViolations, startConsoleWithSmtp, VARIANTS, type ConsoleHarness } from '../helpers/console.js';
 import { CookieJar, inputValue } from '../helpers/cookie-jar.js';
-import { mailText, startSmtp, type SmtpListener } from '../helpers/smtp.js';
+import { mailText, type SmtpListener } from '../helpers/smtp.js';
 
 const say = (locale: 'en' | 'es', en: string, es: string) => (locale === 'en' ? en : es);
 
 // Issue 29, item 8: an invitation sent from the console reaches the mailbox; a moderated realm's sign-ups awaiting approval.
 describe.skipIf(!!process.env.DATABASE_URL)('admin console: a realm\'s invitations and the sign-ups awaiting approval', () => {
+  let rig: Awaited<ReturnType<typeof startConsoleWithSmtp>>;
   let c: ConsoleHarness;
   let smtp: SmtpListener;
   beforeAll(async () => {
-    smtp = await startSmtp();
-    c = await startConsole({ SMTP_URL: smtp.url });
+    rig = await startConsoleWithSmtp();
+    ({ console: c, smtp } = rig);
   }, 90_000);
-  afterAll(async () => {
-    await c?.close();
-    await smtp?.close();
-  });
+  afterAll(() => rig?.close());
 
   const makeRealm = async (uid: string, mode: string) => {
     const res = await c.h.request({ method: 'POST', url: '/api/admin/realms', payload: { uid, name: uid, settings: { activation_mode: mode } } });
