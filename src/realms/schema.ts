@@ -23,12 +23,13 @@ const settingsFields = {
 };
 
 /** How the signup page turns a visitor into a user. */
-export const RealmUserStatus = Type.Union([
-  Type.Literal('active'), Type.Literal('inactive'), Type.Literal('awaiting_confirmation'), Type.Literal('awaiting_moderation'),
-], {
+const REALM_USER_STATUSES = ['active', 'inactive', 'awaiting_confirmation', 'awaiting_moderation'] as const;
+/** One `enum` (not a union of constants): a wrong value is one message, "must be equal to one of the allowed values". */
+export const RealmUserStatus = Type.Unsafe<typeof REALM_USER_STATUSES[number]>(Type.String({
+  enum: [...REALM_USER_STATUSES],
   description: 'Only the users that are active, inactive, awaiting_confirmation (an activation_email sign-up before its link) '
-    + 'or awaiting_moderation (a moderated sign-up no administrator has decided on yet)',
-});
+    + 'or awaiting_moderation (a moderated sign-up no administrator has decided on yet); anything else answers 422',
+}));
 
 export const ACTIVATION_MODES = ['direct', 'otp', 'activation_email', 'moderated', 'invitation_only', 'disabled'] as const;
 export type ActivationMode = typeof ACTIVATION_MODES[number];

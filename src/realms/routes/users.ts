@@ -34,7 +34,7 @@ export function realmUserRoutes(ctx: Context): FastifyPluginAsync {
         querystring: ListQuery({ searched: 'the email, username or full name', sortable: REALM_USER_SORTABLE, by: 'updated_at', order: 'desc' }, {
           status: Type.Optional(RealmUserStatus),
         }),
-        response: { 200: listOf('users', ref(RealmUserModel)), ...failures(401, 403, 404) },
+        response: { 200: listOf('users', ref(RealmUserModel)), ...failures(401, 403, 404, 422) },
       },
     }, async (request) => {
       const realm = request.realm;

@@ -10050,7 +10050,7 @@ export interface operations {
                 sort_by?: string;
                 /** @description asc or desc (default desc) */
                 order?: string;
-                /** @description Only the users that are active, inactive, awaiting_confirmation (an activation_email sign-up before its link) or awaiting_moderation (a moderated sign-up no administrator has decided on yet) */
+                /** @description Only the users that are active, inactive, awaiting_confirmation (an activation_email sign-up before its link) or awaiting_moderation (a moderated sign-up no administrator has decided on yet); anything else answers 422 */
                 status?: "active" | "inactive" | "awaiting_confirmation" | "awaiting_moderation";
             };
             header?: never;
