@@ -75,7 +75,18 @@ function earlierLabel(db: Db, type?: string | null, id?: string | null): SQL | n
 
 type AuditLogBody = Static<typeof AuditLogModel>;
 
-function auditLogBody(row: typeof auditLogs.$inferSelect): AuditLogBody {
+/**
+ * Resources whose label is a realm user's name or email: shown only to a reader holding `realm.users.read` on the realm
+ * (DESIGN.md "Personal data"; admin-auth/personal-data.ts, which imports this folder, names the same permission).
+ */
+const PERSONAL_RESOURCES = new Set(['users']);
+
+function shownLabel(reader: AdminPrincipal, row: typeof auditLogs.$inferSelect): string | null {
+  const personal = row.resourceType !== null && PERSONAL_RESOURCES.has(row.resourceType) && row.realmUid !== null;
+  return personal && !reader.holdsOn('realm.users.read', row.realmUid!) ? null : row.resourceLabel;
+}
+
+function auditLogBody(row: typeof auditLogs.$inferSelect, reader: AdminPrincipal): AuditLogBody {
   return {
     id: row.id,
     at: row.at.toISOString(),
@@ -86,7 +97,7 @@ function auditLogBody(row: typeof auditLogs.$inferSelect): AuditLogBody {
     operation: row.operation,
     resource_type: row.resourceType,
     resource_id: row.resourceId,
-    resource_label: row.resourceLabel,
+    resource_label: shownLabel(reader, row),
     realm: row.realmUid === null ? null : { uid: row.realmUid, name: row.realmName },
     address: row.address,
     changed: row.changed,
@@ -110,5 +121,5 @@ export async function listAuditLogs(ctx: ActingContext, page: Page, query: Stati
   const rows = await ctx.db.select({ row: auditLogs, total: totalCount }).from(auditLogs).where(where)
     .orderBy(desc(auditLogs.at), desc(auditLogs.id)).limit(page.perPage).offset(page.offset);
   const total = await totalOf(rows, page, ctx.db, auditLogs, where);
-  return { items: rows.map((r) => auditLogBody(r.row)), total };
+  return { items: rows.map((r) => auditLogBody(r.row, ctx.actor)), total };
 }

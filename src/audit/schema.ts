@@ -19,7 +19,8 @@ export const AuditLogModel = Type.Object({
   resource_type: orNull(Type.String(), 'The kind of resource written: the collection of the path (`realms`, `users`, `team_members`...)'),
   resource_id: orNull(Type.String(), 'Its id, uid or uuid: from the path, or from the answer for a creation'),
   resource_label: orNull(Type.String(), 'The resource\'s name when it was written (its name, full name, email or uid); for a '
-    + 'deletion, the name recorded last for it; null when none is known'),
+    + 'deletion, the name recorded last for it; null when none is known, and for a realm user when the reader lacks '
+    + '`realm.users.read` on its realm (personal data)'),
   realm: orNull(Type.Object({
     uid: Type.String(),
     name: orNull(Type.String(), 'The realm\'s name when the write was recorded; null when the write deleted it'),

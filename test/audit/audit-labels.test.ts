@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../helpers/harness.js';
+import { memberToken } from '../helpers/realms.js';
 
 interface LogEntry {
   operation: string;
@@ -14,8 +15,8 @@ describe('the audit log names what was written (resource_label, realm)', () => {
   beforeAll(async () => { h = await startHarness(); });
   afterAll(async () => { await h?.close(); });
 
-  const logs = async (query = ''): Promise<LogEntry[]> => {
-    const res = await h.request({ method: 'GET', url: `/api/admin/logs?per_page=100${query}` });
+  const logs = async (query = '', token?: string): Promise<LogEntry[]> => {
+    const res = await h.request({ method: 'GET', url: `/api/admin/logs?per_page=100${query}`, ...(token ? { token } : {}) });
     expect(res.statusCode, res.body).toBe(200);
     return res.json().logs;
   };
@@ -53,6 +54,23 @@ describe('the audit log names what was written (resource_label, realm)', () => {
     expect(all.find((entry) => entry.operation === 'POST /api_access/applications')).toMatchObject({ resource_label: 'Back office', realm: null });
     // An access token's answer carries the token: nothing of it becomes a label.
     expect(all.find((entry) => entry.resource_type === 'access_tokens')).toMatchObject({ resource_label: null });
+  });
+
+  it('names a realm user only to a reader who may read the realm\'s users (personal data)', async () => {
+    await write('POST', '/realms', { uid: 'private', name: 'Private' });
+    await write('POST', '/realms', { uid: 'shared', name: 'Shared' });
+    await write('POST', '/customers/private/users', { email: 'secret@example.com', first_name: 'Sol' });
+    await write('POST', '/customers/shared/users', { email: 'open@example.com', first_name: 'Lia' });
+    const role = await write('POST', '/roles', { key: 'auditor', name: 'Auditor', context: 'account', permissions: ['audit.read'] });
+    const auditor = await memberToken(h, [{ key: role.key }, { key: 'realm_viewer', target: 'shared' }]);
+    const named = (entries: LogEntry[], uid: string) => entries.filter((entry) => entry.resource_type === 'users' && entry.realm?.uid === uid)
+      .map((entry) => entry.resource_label);
+    expect(named(await logs(), 'private')).toEqual(['Sol']);
+    const seen = await logs('', auditor);
+    expect(named(seen, 'private')).toEqual([null]);
+    expect(named(seen, 'shared')).toEqual(['Lia']);
+    // The realm itself is no one's personal data.
+    expect(seen.find((entry) => entry.operation === 'POST /realms' && entry.resource_id === 'private')).toMatchObject({ resource_label: 'Private' });
   });
 
   it('keeps the realm\'s name as it was when the realm is renamed, and has none for the realm\'s own deletion', async () => {

@@ -4418,7 +4418,7 @@ export interface components {
             resource_type: string | null;
             /** @description Its id, uid or uuid: from the path, or from the answer for a creation */
             resource_id: string | null;
-            /** @description The resource's name when it was written (its name, full name, email or uid); for a deletion, the name recorded last for it; null when none is known */
+            /** @description The resource's name when it was written (its name, full name, email or uid); for a deletion, the name recorded last for it; null when none is known, and for a realm user when the reader lacks `realm.users.read` on its realm (personal data) */
             resource_label: string | null;
             /** @description The realm the write was in (`/customers/{realm_uid}/...`, `/realms/{realm_uid}`); null outside a realm */
             realm: {
