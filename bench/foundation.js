@@ -1,9 +1,10 @@
-// GET /healthz against a bare Fastify route, and the cold start of `npm start` on an empty data folder.
+// GET /healthz against a bare Fastify route, the cold start of `npm start` on an empty data folder, and the memory a
+// started server holds at rest (RSS when /healthz first answers, before any other request) on each database.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { load, row, startServer, verdict } from './lib.js';
+import { load, row, scratchPostgres, startServer, verdict } from './lib.js';
 
 const duration = Number(process.env.BENCH_SECONDS ?? 5);
 // The cold start is the embedded database's first start, whatever database the other benchmarks are run on.
@@ -42,7 +43,22 @@ function folderSize(dir) {
     .filter((e) => e.isFile()).reduce((sum, e) => sum + (fs.statSync(path.join(e.parentPath, e.name), { throwIfNoEntry: false })?.size ?? 0), 0);
 }
 
+const rssOf = (pid) => Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024;
+
+/** RSS of a server started as npm start starts it, once /healthz first answers. */
+async function restingRss(env) {
+  const atrium = await startServer('atrium', env);
+  try {
+    const res = await fetch(`${atrium.url}/healthz`);
+    if (res.status !== 200) throw new Error(`healthz answered ${res.status}`);
+    return rssOf(atrium.pid);
+  } finally {
+    await atrium.stop();
+  }
+}
+
 const bare = await startServer('bare');
+const bareRss = rssOf(bare.pid);
 const bareFigures = await load(bare.url, { duration });
 await bare.stop();
 row('bare Fastify route GET /', bareFigures);
@@ -58,3 +74,15 @@ console.log(`cold start of npm start on an empty data folder: ${(cold.elapsed / 
 console.log(`empty data folder of the embedded database: ${(cold.size / 1e6).toFixed(1)} MB (target < 60 MB)`);
 verdict('cold start of npm start on an empty data folder', { figure: `${(cold.elapsed / 1000).toFixed(2)} s`, comparison: 'no peer measured: an absolute target', target: '< 3 s', met: cold.elapsed < 3000 });
 verdict('empty data folder of the embedded database', { figure: `${(cold.size / 1e6).toFixed(1)} MB`, comparison: 'no peer measured: an absolute target', target: '< 60 MB', met: cold.size < 60e6 });
+
+const restDir = fs.mkdtempSync(path.join(os.tmpdir(), 'atrium-rest-'));
+const embeddedRss = await restingRss({ DATA_DIR: restDir, DATABASE_URL: '' });
+fs.rmSync(restDir, { recursive: true, force: true });
+console.log(`RSS at rest, embedded database: ${embeddedRss.toFixed(0)} MB (a bare Fastify process: ${bareRss.toFixed(0)} MB; target ≤ 200 MB)`);
+verdict('RSS once started, embedded database', { figure: `${embeddedRss.toFixed(0)} MB`, comparison: `bare Fastify process ${bareRss.toFixed(0)} MB`, target: '≤ 200 MB', met: embeddedRss <= 200 });
+const scratch = await scratchPostgres();
+if (scratch) {
+  const postgresRss = await restingRss({ DATABASE_URL: scratch.url }).finally(() => scratch.drop());
+  console.log(`RSS at rest, PostgreSQL: ${postgresRss.toFixed(0)} MB (a bare Fastify process: ${bareRss.toFixed(0)} MB; target ≤ 110 MB)`);
+  verdict('RSS once started, PostgreSQL', { figure: `${postgresRss.toFixed(0)} MB`, comparison: `bare Fastify process ${bareRss.toFixed(0)} MB`, target: '≤ 110 MB', met: postgresRss <= 110 });
+}

@@ -13,8 +13,10 @@ export const START_FLAGS = JSON.parse(fs.readFileSync(new URL('../package.json',
  * Atrium with the flags `npm start` gives it unless `execArgv` says otherwise.
  */
 export async function startServer(name, env = {}, execArgv = name === 'atrium' ? START_FLAGS : []) {
+  // BENCH_CPU_PROFILE=<folder>: Atrium writes a V8 CPU profile there when it stops (open it in Chrome's DevTools).
+  const profile = name === 'atrium' && process.env.BENCH_CPU_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROFILE}`] : [];
   const child = fork(new URL(`./servers/${name}.js`, import.meta.url), [], {
-    env: { ...process.env, LOG_LEVEL: 'silent', ...env }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'], execArgv,
+    env: { ...process.env, LOG_LEVEL: 'silent', ...env }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'], execArgv: [...execArgv, ...profile],
   });
   const info = await new Promise((resolve, reject) => {
     child.once('message', resolve);

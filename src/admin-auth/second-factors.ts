@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { and, count, eq, isNotNull, isNull, lt, or } from 'drizzle-orm';
-import { verify } from 'otplib';
 import type { Context } from '../context.js';
 import type { Db } from '../db/connect.js';
 import { unseal } from '../security/sealed.js';
@@ -42,6 +41,7 @@ export async function acceptTotp(ctx: Context, adminId: number, code: string, co
   if (!row || (row.confirmedAt !== null) !== confirmed) return false;
   const secret = unseal(secretsKey(ctx.config), row.sealedSecret, totpSealedFor(adminId));
   const epoch = Math.floor(ctx.clock.now().getTime() / 1000);
+  const { verify } = await import('otplib');
   const result = await verify({ secret, token, epoch, epochTolerance: TOTP_DRIFT_SECONDS });
   if (!result.valid) return false;
   const step = Math.floor(epoch / TOTP_PERIOD_SECONDS) + result.delta;

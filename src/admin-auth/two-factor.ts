@@ -1,6 +1,4 @@
 import { eq } from 'drizzle-orm';
-import { generateSecret, generateURI } from 'otplib';
-import QRCode from 'qrcode';
 import type { ActingContext } from './principal.js';
 import { forbidden, invalidField, twoFactorState } from '../errors/index.js';
 import { seal } from '../security/sealed.js';
@@ -35,6 +33,8 @@ export async function startTotp(ctx: ActingContext): Promise<{ secret: string; o
   if (await hasSecondFactor(ctx, adminId)) throw twoFactorState('An authenticator app is already set up: remove it first');
   const member = await findAdmin(ctx, adminId);
   const { accountName } = await secondFactorPolicy(ctx);
+  // Loaded when a member enrols: few servers ever draw a QR code.
+  const [{ generateSecret, generateURI }, { default: QRCode }] = await Promise.all([import('otplib'), import('qrcode')]);
   const secret = generateSecret();
   const sealedSecret = seal(secretsKey(ctx.config), secret, totpSealedFor(adminId));
   const now = ctx.clock.now();

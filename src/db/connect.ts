@@ -1,15 +1,8 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
-import { acquireDataLock } from './data-lock.js';
-import { embeddedAssets } from './embedded-assets.js';
 import { requestScopedDb } from './handle.js';
 import { DatabaseUnavailable } from './errors.js';
-import { copySeedCluster, loadSeedArchive } from './seed.js';
 
 export type Db = PgDatabase<PgQueryResultHKT>;
 
@@ -52,7 +45,10 @@ export interface DatabaseOptions {
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
-  return options.url ? openPostgres(options.url, options.poolSize ?? 10) : openEmbedded(options.dataDir);
+  if (options.url) return openPostgres(options.url, options.poolSize ?? 10);
+  // Loaded only without DATABASE_URL: PGlite and its driver are memory a server on PostgreSQL need not hold.
+  const { openEmbedded } = await import('./embedded.js');
+  return openEmbedded(options.dataDir);
 }
 
 async function openPostgres(url: string, poolSize: number): Promise<Database> {
@@ -151,73 +147,6 @@ export function postgresDatabase(url: string, poolSize: number): Database {
 
 const BROADCAST_CHANNEL = 'atrium_broadcast';
 const RELISTEN_MS = 1000;
-
-/**
- * PostgreSQL's memory inside PGlite, sized for one process's workload rather than a server's: its
- * default 128 MB of shared buffers, mostly touched once the catalog and a few tables are read, was two
- * thirds of an embedded server's memory at rest (issue 30 item 5).
- */
-const EMBEDDED_SETTINGS = {
-  startParams: [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB', '-c', 'work_mem=4MB', '-c', 'maintenance_work_mem=16MB'],
-};
-
-async function openEmbedded(dataDir: string | null): Promise<Database> {
-  let release = () => {};
-  let client: PGlite;
-  if (dataDir === null) {
-    client = await PGlite.create({ loadDataDir: await loadSeedArchive(), ...await embeddedAssets(), ...EMBEDDED_SETTINGS });
-  } else {
-    fs.mkdirSync(dataDir, { recursive: true });
-    release = acquireDataLock(dataDir);
-    const folder = path.join(dataDir, 'db');
-    try {
-      if (!fs.existsSync(path.join(folder, 'PG_VERSION'))) await copySeedCluster(folder);
-      client = await PGlite.create({ dataDir: folder, ...await embeddedAssets(), ...EMBEDDED_SETTINGS });
-    } catch (err) {
-      release();
-      throw new DatabaseUnavailable(`cannot open the embedded database in ${folder}: ${(err as Error).message}`);
-    }
-  }
-  return embeddedDatabase(client, async () => {
-    try {
-      await client.close();
-    } finally {
-      release();
-    }
-  });
-}
-
-/**
- * The embedded database over an open PGlite client; `end` runs at close, once this handle's listeners are
- * removed (the tests hand one client to file after file, emptied between them).
- */
-export function embeddedDatabase(client: PGlite, end: () => Promise<void>): Database {
-  const db = requestScopedDb(drizzlePglite(client) as unknown as Db);
-  const unlistens: (() => Promise<void>)[] = [];
-  let open = true;
-  return {
-    db,
-    kind: 'pglite',
-    ping: async () => {
-      if (!open) throw new DatabaseUnavailable('the embedded database is closed');
-      await client.exec('select 1');
-    },
-    pool: () => ({ max: 1, total: 1, idle: null, waiting: null }),
-    exclusive: (_key, fn) => fn(),
-    // One process holds the embedded database: there is no one else to tell.
-    broadcast: () => {},
-    subscribe: async () => {},
-    listen: async (channel, listener) => { unlistens.push(await client.listen(channel, listener)); },
-    close: async () => {
-      open = false;
-      try {
-        for (const unlisten of unlistens.splice(0)) await unlisten().catch(() => {});
-      } finally {
-        await end();
-      }
-    },
-  };
-}
 
 function safeLocation(url: string): string {
   try {

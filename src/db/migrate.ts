@@ -1,6 +1,4 @@
 import { fileURLToPath } from 'node:url';
-import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
-import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { Database } from './connect.js';
 
 export const migrationsFolder = fileURLToPath(new URL('../../drizzle', import.meta.url));
@@ -23,7 +21,7 @@ function connectTimedOut(error: unknown): boolean {
 }
 
 export async function applyMigrations(database: Database): Promise<void> {
-  const migrate = database.kind === 'pglite' ? migratePglite : migratePg;
+  const { migrate } = database.kind === 'pglite' ? await import('drizzle-orm/pglite/migrator') : await import('drizzle-orm/node-postgres/migrator');
   for (let attempt = 1; ; attempt++) {
     try {
       await database.exclusive(MIGRATION_LOCK, () => migrate(database.db as never, { migrationsFolder }));

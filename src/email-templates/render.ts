@@ -1,4 +1,3 @@
-import juice from 'juice';
 import type { Template } from 'liquidjs';
 import { renderSync, sandboxedLiquid, TemplateError, type SandboxLimits } from '../shared/liquid.js';
 import { SourceCache } from '../shared/source-cache.js';
@@ -52,5 +51,8 @@ export async function renderContent(format: TemplateContent['format'], content: 
   const text = renderField('text', content.text, variables);
   let html = content.html.trim() ? renderField('html', content.html, variables) : '';
   if (html && format === 'mjml') html = await compileMjml(html);
-  return { subject, text, html: html ? juice(html) : '' };
+  if (!html) return { subject, text, html: '' };
+  // Loaded with the first HTML mail: juice and its HTML and CSS parsers are about 14 MB a server at rest need not hold.
+  const { default: juice } = await import('juice');
+  return { subject, text, html: juice(html) };
 }

@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { DateTime, Id, ref } from '../http/models.js';
 import { PageQuery } from '../http/pagination.js';
+import { LOCALES } from '../i18n/locale.js';
 
 /** `<category>_<action>`: a lowercase letter, then 2 to 63 lowercase letters, digits or `_`. */
 export const EVENT_TYPE_PATTERN = '^[a-z][a-z0-9_]{2,63}$';
@@ -66,8 +67,12 @@ export const CustomEventInput = Type.Object({
 
 export const EventTypeModel = Type.Object({
   type: Type.String({ description: 'The `<category>_<action>` name events of this type carry' }),
-  title: Type.String({ description: 'The English title of a built-in type; empty for a custom type' }),
+  title: Type.String({ description: 'The title of a built-in type in the language asked for (English by default); empty for a custom type' }),
   built_in: Type.Boolean({ description: 'Whether the platform records it; custom types are those recorded through the admin API' }),
 }, { $id: 'EventType', additionalProperties: false, description: 'A type of business event a segment can count' });
+
+export const EventTypeQuery = Type.Object({
+  locale: Type.Optional(Type.Union(LOCALES.map((l) => Type.Literal(l)), { description: 'The language of the titles; English when left out' })),
+});
 
 export const EventTypeList = Type.Object({ event_types: Type.Array(ref(EventTypeModel)) }, { description: 'The event types of a realm' });

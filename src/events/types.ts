@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { ActingContext } from '../admin-auth/principal.js';
 import { rowsOf } from '../db/rows.js';
+import type { Locale } from '../i18n/locale.js';
 import type { Realm } from '../realms/realms.js';
 import { EVENT_TYPES, isBuiltInEventType } from '../shared/event-catalog.js';
 
@@ -14,10 +15,10 @@ export interface EventTypeBody {
 }
 
 /**
- * The built-in types, then the custom types the realm's users have events of, by name. The distinct
+ * The built-in types (titled in `locale`), then the custom types the realm's users have events of, by name. The distinct
  * types are read by skipping through the per-type counts index (one probe a type, not a scan of the log).
  */
-export async function eventTypesOf(ctx: ActingContext, realm: Realm): Promise<EventTypeBody[]> {
+export async function eventTypesOf(ctx: ActingContext, realm: Realm, locale: Locale = 'en'): Promise<EventTypeBody[]> {
   ctx.actor.assertHolds('segments.read', realm.uid);
   const rows = rowsOf<{ type: string }>(await ctx.db.execute(sql`
     with recursive found(type) as (
@@ -29,7 +30,7 @@ export async function eventTypesOf(ctx: ActingContext, realm: Realm): Promise<Ev
     select type from found where type is not null limit ${CUSTOM_TYPES_MAX + Object.keys(EVENT_TYPES).length}`));
   const custom = rows.map((row) => row.type).filter((type) => !isBuiltInEventType(type)).slice(0, CUSTOM_TYPES_MAX);
   return [
-    ...Object.entries(EVENT_TYPES).map(([type, titles]) => ({ type, title: titles.en, built_in: true })),
+    ...Object.entries(EVENT_TYPES).map(([type, titles]) => ({ type, title: titles[locale], built_in: true })),
     ...custom.map((type) => ({ type, title: '', built_in: false })),
   ];
 }

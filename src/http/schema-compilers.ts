@@ -16,11 +16,13 @@ const serializers = SerializerSelector();
 
 export const sharedCompilers: { buildValidator: ValidatorFactory; buildSerializer: SerializerFactory } = {
   buildValidator: (externalSchemas, options) => {
-    const compileIn = validators(externalSchemas, options);
+    // Made on the first compile too: an Ajv instance with its formats and a scope's models costs tens of milliseconds,
+    // and a server has one per catalog scope.
+    let compileIn: ReturnType<typeof validators> | undefined;
     const reuse = reused('validator', externalSchemas, options);
     return (route) => reuse(route.schema, () => {
       let check: ValidateFunction | undefined;
-      const checked = () => (check ??= compileIn(route) as ValidateFunction);
+      const checked = () => (check ??= (compileIn ??= validators(externalSchemas, options))(route) as ValidateFunction);
       const lazy = ((data: unknown) => {
         const valid = checked()(data);
         lazy.errors = checked().errors;
@@ -30,11 +32,11 @@ export const sharedCompilers: { buildValidator: ValidatorFactory; buildSerialize
     });
   },
   buildSerializer: (externalSchemas, options) => {
-    const compileIn = serializers(externalSchemas, options);
+    let compileIn: ReturnType<typeof serializers> | undefined;
     const reuse = reused('serializer', externalSchemas, options);
     return (route) => reuse(route.schema, () => {
       let serialize: ((doc: unknown) => string) | undefined;
-      return (doc: unknown) => (serialize ??= compileIn(route))(doc);
+      return (doc: unknown) => (serialize ??= (compileIn ??= serializers(externalSchemas, options))(route))(doc);
     });
   },
 };

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { Config } from '../config.js';
 import { composeMail } from './mime.js';
 
@@ -36,12 +36,15 @@ const POOL = { pool: true, maxConnections: 5, maxMessages: Infinity };
  */
 export function createMailer(config: Pick<Config, 'smtpUrl' | 'mailFrom' | 'dataDir'>, log: FastifyBaseLogger): Mailer {
   if (config.smtpUrl) {
-    const transport = nodemailer.createTransport({ ...POOL, url: config.smtpUrl });
+    const url = config.smtpUrl;
+    // nodemailer is loaded with the first mail: a server that sends none does not hold its modules.
+    let transport: Promise<Transporter> | undefined;
     return {
       async send(mail) {
-        await transport.sendMail(composeMail(config.mailFrom, mail, new Date()));
+        transport ??= import('nodemailer').then(({ default: nodemailer }) => nodemailer.createTransport({ ...POOL, url }));
+        await (await transport).sendMail(composeMail(config.mailFrom, mail, new Date()));
       },
-      close: () => transport.close(),
+      close: () => void transport?.then((opened) => opened.close(), () => {}),
     };
   }
   const outbox = path.join(config.dataDir, 'outbox');

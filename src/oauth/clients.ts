@@ -5,7 +5,7 @@ import type { Context } from '../context.js';
 import { FieldErrors, notFound } from '../errors/index.js';
 import { hashSecret, randomSecret } from '../security/secrets.js';
 import type { Realm } from '../realms/realms.js';
-import { SCOPES, type OAuthClientInput as OAuthClientInputSchema, type OAuthClientModel } from './schema.js';
+import { OPENID_SCOPES, SCOPES, type OAuthClientInput as OAuthClientInputSchema, type OAuthClientModel } from './schema.js';
 import { oauthClients } from '../tables/oauth.js';
 import { textSearch } from '../db/like.js';
 import { totalCount, totalOf, type Page } from '../db/paging.js';
@@ -69,7 +69,7 @@ function checkInput(input: OAuthClientInput, creating: boolean, errors: FieldErr
     }
   }
   for (const scope of input.scopes ?? []) {
-    if (!(SCOPES as readonly string[]).includes(scope)) errors.add('scopes', `is not a known scope: ${scope} (public, admin)`);
+    if (![...SCOPES, ...OPENID_SCOPES].includes(scope as never)) errors.add('scopes', `is not a known scope: ${scope} (${[...SCOPES, ...OPENID_SCOPES].join(', ')})`);
   }
   return {
     name,

@@ -48,3 +48,21 @@ export class UnsupportedGrantType extends OAuthError {
     super(UNSUPPORTED_GRANT_TYPE, 'unsupported_grant_type', description);
   }
 }
+
+const INVALID_TOKEN = oauthCode('invalid_token', 'unauthenticated', 'OAuth: the access token is missing, unknown, revoked or of an ended session');
+const INSUFFICIENT_SCOPE = oauthCode('insufficient_scope', 'forbidden', 'OAuth: the access token was not granted the scope this endpoint needs');
+
+/** RFC 6750 3.1: a bearer token refused, with its challenge. */
+export class InvalidToken extends OAuthError {
+  constructor(description: string) {
+    super(INVALID_TOKEN, 'invalid_token', description);
+    this.headers = { 'www-authenticate': `Bearer error="invalid_token", error_description="${description}"` };
+  }
+}
+
+export class InsufficientScope extends OAuthError {
+  constructor(scope: string) {
+    super(INSUFFICIENT_SCOPE, 'insufficient_scope', `the access token needs the scope ${scope}`);
+    this.headers = { 'www-authenticate': `Bearer error="insufficient_scope", scope="${scope}"` };
+  }
+}

@@ -1,7 +1,8 @@
 import type { Context } from '../context.js';
 import { pkceMethods } from './pkce.js';
 import type { Realm } from '../realms/realms.js';
-import { SCOPES } from './schema.js';
+import { OPENID_SCOPES, SCOPES } from './schema.js';
+import { SIGNING_ALG } from './signing-keys.js';
 
 export const CLIENT_AUTH_METHODS = ['client_secret_basic', 'client_secret_post', 'none'];
 
@@ -27,7 +28,26 @@ export function metadataOf(ctx: Context, realm: Realm) {
     code_challenge_methods_supported: pkceMethods(realm.pkcePlainAllowed),
     token_endpoint_auth_methods_supported: CLIENT_AUTH_METHODS,
     revocation_endpoint_auth_methods_supported: CLIENT_AUTH_METHODS,
-    scopes_supported: [...SCOPES],
+    scopes_supported: realm.openidConnectEnabled ? [...SCOPES, ...OPENID_SCOPES] : [...SCOPES],
     authorization_response_iss_parameter_supported: true,
+  };
+}
+
+/** OpenID Connect Discovery 1.0 section 3: the RFC 8414 metadata and what OpenID Connect adds, under the same issuer. */
+export function openidConfigurationOf(ctx: Context, realm: Realm) {
+  const metadata = metadataOf(ctx, realm);
+  return {
+    ...metadata,
+    jwks_uri: `${metadata.issuer}/oauth/jwks`,
+    userinfo_endpoint: `${metadata.issuer}/oauth/userinfo`,
+    subject_types_supported: ['public'],
+    id_token_signing_alg_values_supported: [SIGNING_ALG],
+    claims_supported: [
+      'sub', 'iss', 'aud', 'exp', 'iat', 'auth_time', 'nonce', 'at_hash', 'sid', 'amr',
+      'name', 'given_name', 'family_name', 'preferred_username', 'locale', 'updated_at', 'email', 'email_verified',
+    ],
+    prompt_values_supported: ['none', 'login', 'consent', 'select_account'],
+    request_parameter_supported: false,
+    claims_parameter_supported: false,
   };
 }

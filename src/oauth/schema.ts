@@ -3,13 +3,15 @@ import { DateTime, Id } from '../http/models.js';
 
 export const SCOPES = ['public', 'admin'] as const;
 export const DEFAULT_SCOPE = 'public';
+/** The scopes a realm with OpenID Connect enabled knows besides SCOPES. */
+export const OPENID_SCOPES = ['openid', 'profile', 'email'] as const;
 
 export const OAuthClientModel = Type.Object({
   id: Id(),
   uid: Type.String({ description: 'The client_id' }),
   name: Type.String(),
   redirect_uris: Type.Array(Type.String(), { description: 'Exact redirect URIs; compared as strings' }),
-  scopes: Type.Array(Type.String(), { description: 'Scopes the client may ask for (public, admin); empty: any' }),
+  scopes: Type.Array(Type.String(), { description: 'Scopes the client may ask for (public, admin, and openid, profile, email where the realm has OpenID Connect enabled); empty: any' }),
   confidential: Type.Boolean({ description: 'A confidential client authenticates with its secret at the token endpoint' }),
   secret: Type.Optional(Type.String({ description: 'The client_secret: only in the answer that creates the client' })),
   created_at: DateTime,
@@ -21,13 +23,17 @@ const clientFields = {
   redirect_uris: Type.Array(Type.String(), {
     description: 'At least one; absolute https URLs without fragment (http only for localhost and loopback addresses)',
   }),
-  scopes: Type.Array(Type.String(), { description: 'Subset of public and admin; empty allows both' }),
+  scopes: Type.Array(Type.String(), { description: 'Subset of public, admin, openid, profile and email (the last three are asked for only where the realm has OpenID Connect enabled); empty allows all' }),
   confidential: Type.Boolean({ description: 'Default true' }),
 };
 
 export const OAuthClientInput = Type.Partial(Type.Object(clientFields), { additionalProperties: false });
 
 export const RealmParam = Type.Object({ realm_uid: Type.String() });
+
+export const SigningKeyModel = Type.Object({
+  kid: Type.String({ description: 'The key id (`kid`) the realm\'s ID tokens are now signed with' }),
+}, { $id: 'SigningKey', description: 'The realm\'s signing key in use (OpenID Connect)' });
 export const ClientParams = Type.Object({ realm_uid: Type.String(), id: Id() });
 
 const Address = (description: string) => Type.String({ format: 'uri', description });

@@ -3,10 +3,12 @@ import type { Context } from '../context.js';
 import type { Db } from '../db/connect.js';
 import { prepared } from '../db/prepared.js';
 import { isLive } from '../realms/sessions.js';
-import { realms, realmSessions } from '../tables/realms.js';
+import { realms, realmSessions, realmUsers } from '../tables/realms.js';
 import { hashSecret, randomSecret } from '../security/secrets.js';
 import { authenticateClient, clientAuthenticates, field, type Form, type PresentedClient } from './client-auth.js';
 import { InvalidClient, InvalidGrant, InvalidRequest, UnsupportedGrantType } from './errors.js';
+import { signIdToken } from './id-token.js';
+import { issuerOf } from './metadata.js';
 import { verifierMatches } from './pkce.js';
 import { authorizationCodes, oauthAccessTokens, oauthClients } from '../tables/oauth.js';
 
@@ -16,6 +18,8 @@ export interface TokenAnswer {
   scope: string;
   /** Seconds since the epoch, as Doorkeeper answers it. */
   created_at: number;
+  /** OpenID Connect, for the scope `openid` where the realm enables it. */
+  id_token?: string;
 }
 
 /** Everything the exchange checks, read in one query (prepared: the exchange is a hot path). */
@@ -33,14 +37,27 @@ const codeByHash = (db: Db) => prepared(db, 'oauth_code_by_hash', (d, name) => d
     clientUid: oauthClients.uid,
     secretHash: oauthClients.secretHash,
     confidential: oauthClients.confidential,
+    nonce: authorizationCodes.nonce,
+    realmId: realms.id,
     realmUid: realms.uid,
     realmActive: realms.active,
+    openidConnect: realms.openidConnectEnabled,
     sessionExpiresAt: realmSessions.expiresAt,
     sessionRevokedAt: realmSessions.revokedAt,
+    sessionHash: realmSessions.sessionHash,
+    sessionCreatedAt: realmSessions.createdAt,
+    authMethods: realmSessions.authMethods,
+    // The ID token's claims, read in the same round trip.
+    user: {
+      uuid: realmUsers.uuid, email: realmUsers.email, emailVerifiedAt: realmUsers.emailVerifiedAt, username: realmUsers.username,
+      firstName: realmUsers.firstName, lastName: realmUsers.lastName, secondLastName: realmUsers.secondLastName,
+      locale: realmUsers.locale, updatedAt: realmUsers.updatedAt,
+    },
   }).from(authorizationCodes)
     .innerJoin(oauthClients, eq(oauthClients.id, authorizationCodes.clientId))
     .innerJoin(realms, eq(realms.id, oauthClients.realmId))
     .innerJoin(realmSessions, eq(realmSessions.id, authorizationCodes.sessionId))
+    .innerJoin(realmUsers, eq(realmUsers.id, realmSessions.userId))
     .where(eq(authorizationCodes.codeHash, sql.placeholder('hash')))
     .prepare(name));
 
@@ -127,5 +144,13 @@ export async function exchangeCode(ctx: Context, realmUid: string, form: Form, p
     await revokeTokensOf(ctx, row.id);
     throw new InvalidGrant('the code has already been used');
   }
-  return { access_token: token, token_type: 'Bearer', scope: row.scope, created_at: Math.floor(now.getTime() / 1000) };
+  const answer: TokenAnswer = { access_token: token, token_type: 'Bearer', scope: row.scope, created_at: Math.floor(now.getTime() / 1000) };
+  const scopes = row.scope.split(' ');
+  if (row.openidConnect && scopes.includes('openid')) {
+    answer.id_token = await signIdToken(ctx, {
+      issuer: issuerOf(ctx, { uid: row.realmUid }), realmId: row.realmId, clientUid: row.clientUid, user: row.user, scopes, accessToken: token,
+      nonce: row.nonce, session: { hash: row.sessionHash, createdAt: row.sessionCreatedAt, authMethods: row.authMethods }, now,
+    });
+  }
+  return answer;
 }

@@ -10,7 +10,7 @@ export type CodeSignIn = { ok: true; session: StartedSession } | Exclude<CodeChe
 export async function signInWithCode(ctx: Context, realm: Realm, identifier: string, code: string, origin: SessionOrigin = {}): Promise<CodeSignIn> {
   const result = await checkCode(ctx, realm, identifier, code.trim());
   if (!result.ok) return result;
-  const session = await startRealmSession(ctx, realm, result.user.id, origin);
+  const session = await startRealmSession(ctx, realm, result.user.id, { ...origin, authMethods: ['otp'] });
   await recordEvent(ctx, { realmId: realm.id, userId: result.user.id, type: 'user_otp_login_log' });
   return { ok: true, session };
 }

@@ -29,13 +29,15 @@ export interface CredentialRow {
   realm: Realm;
   session: LiveSession & { realmId: number } | null;
   user: RealmUser | null;
-  /** When the credential is an OAuth token: when it was revoked. */
+  /** When the credential is an OAuth token: when it was revoked, and the scope it was granted. */
   tokenRevokedAt?: Date | null;
+  tokenScope?: string | null;
 }
 
 const sessionColumns = {
   id: realmSessions.id, userId: realmSessions.userId, realmId: realmSessions.realmId, expiresAt: realmSessions.expiresAt,
   revokedAt: realmSessions.revokedAt, impersonatorId: realmSessions.impersonatorId, lastUsedAt: realmSessions.lastUsedAt,
+  createdAt: realmSessions.createdAt,
 };
 
 /** The columns of a credential row, for queries that find the session another way (an OAuth token). */

@@ -12,6 +12,10 @@ const settingsFields = {
   otp_code_validity_minutes: Int32({ description: 'How long a one-time code works, 1 to 30 (default 5)' }),
   otp_resend_wait_seconds: Int32({ description: 'Wait before another code may be sent, 0 to 3600 (default 30; 0 allows at once)' }),
   pkce_plain_allowed: Type.Boolean({ description: 'Accept the PKCE method `plain` besides S256 (default false)' }),
+  openid_connect_enabled: Type.Boolean({
+    description: 'OpenID Connect on the realm\'s OAuth server (default false): discovery, signing keys, ID tokens for the scope '
+      + '`openid` and the userinfo endpoint. Off, the realm answers as spec 5.2 says: the scopes `openid`, `profile` and `email` are refused',
+  }),
   show_delegation_information: Type.Boolean({
     description: 'Show `delegated_token` (the identity provider\'s access token) in GET /me (default false); the same value as the '
       + 'identity provider\'s `show_delegation_information` (PUT /customers/{realm_uid}/identity_provider)',

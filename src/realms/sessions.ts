@@ -25,6 +25,8 @@ const lifetimeMs = (realm: SessionRealm) => realm.sessionLifetimeMinutes * 60_00
 export interface SessionOrigin {
   userAgent?: string | string[];
   impersonatorId?: number | null;
+  /** How the user proved who they are, as RFC 8176 `amr` values: `pwd`, `otp`. */
+  authMethods?: string[];
 }
 
 export const USER_AGENT_LIMIT = 500;
@@ -50,7 +52,7 @@ export function newSession(ctx: Context, realm: SessionRealm, userId: number, or
     secret,
     row: {
       realmId: realm.id, userId, sessionHash: hashSecret(secret), expiresAt, impersonatorId: origin.impersonatorId ?? null,
-      userAgent: keptUserAgent(origin.userAgent), lastUsedAt: now, createdAt: now,
+      userAgent: keptUserAgent(origin.userAgent), authMethods: origin.authMethods ?? [], lastUsedAt: now, createdAt: now,
     },
   };
 }
@@ -69,6 +71,8 @@ export interface LiveSession {
   revokedAt: Date | null;
   impersonatorId: number | null;
   lastUsedAt: Date | null;
+  /** When the user signed in: an ID token's auth_time, and what max_age is measured from. */
+  createdAt: Date;
 }
 
 export const isLive = (session: Pick<LiveSession, 'expiresAt' | 'revokedAt'>, now: Date) =>

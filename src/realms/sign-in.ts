@@ -96,7 +96,7 @@ const signedIn = (db: Db) => prepared(db, 'realm_sign_in_success', (d, name) => 
   return d.with(forgotten, logged, ...event.counts).insert(realmSessions).values({
     realmId: sql`${sql.placeholder('realmId')}::integer`, userId, sessionHash: sql`${sql.placeholder('sessionHash')}::text`,
     expiresAt: sql`${sql.placeholder('expiresAt')}::timestamptz`, createdAt, lastUsedAt: createdAt,
-    userAgent: sql`${sql.placeholder('userAgent')}::text`,
+    userAgent: sql`${sql.placeholder('userAgent')}::text`, authMethods: sql`'{pwd}'::text[]`,
   }).returning({ id: realmSessions.id, eventId: sql<number>`(select id from logged)` }).prepare(name);
 });
 

@@ -1,5 +1,4 @@
 import path from 'node:path';
-import { fileTypeFromBuffer } from 'file-type';
 import { AppError, declare, invalidField } from '../errors/index.js';
 import { TextCheck } from './text-check.js';
 
@@ -128,6 +127,7 @@ export class FileInspection {
   private async lookAtSample(): Promise<void> {
     const sample = Buffer.concat(this.sample).subarray(0, SAMPLE_BYTES);
     this.sample = [];
+    const { fileTypeFromBuffer } = await import('file-type');
     const detected = await fileTypeFromBuffer(sample);
     const expected = this.format!.detected ?? [this.format!.type];
     this.matches = detected !== undefined && expected.includes(detected.mime) && !ACTIVE_MARKUP.test(sample.toString('latin1'));

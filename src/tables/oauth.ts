@@ -1,4 +1,5 @@
-import { boolean, index, integer, pgTable, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { boolean, index, integer, jsonb, pgTable, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { moment, timestamps } from '../db/columns.js';
 import { realmSessions, realms } from './realms.js';
 
@@ -25,6 +26,8 @@ export const authorizationCodes = pgTable('authorization_codes', {
   scope: text('scope').notNull(),
   codeChallenge: text('code_challenge'),
   codeChallengeMethod: text('code_challenge_method'),
+  /** OpenID Connect: the authorization request's nonce, repeated in the ID token. */
+  nonce: text('nonce'),
   expiresAt: moment('expires_at').notNull(),
   usedAt: moment('used_at'),
   createdAt: timestamps.createdAt,
@@ -41,3 +44,22 @@ export const oauthAccessTokens = pgTable('oauth_access_tokens', {
   revokedAt: moment('revoked_at'),
   createdAt: timestamps.createdAt,
 }, (t) => [uniqueIndex('oauth_access_tokens_hash_key').on(t.tokenHash), index('oauth_access_tokens_session_idx').on(t.sessionId)]);
+
+/**
+ * A realm's keys for signing ID tokens (OpenID Connect): the private key sealed with SECRETS_KEY, the public one as a JWK.
+ * The newest is the one in use; a retired key stays published until the tokens it signed have expired.
+ */
+export const realmSigningKeys = pgTable('realm_signing_keys', {
+  id: serial('id').primaryKey(),
+  realmId: integer('realm_id').notNull().references(() => realms.id, { onDelete: 'cascade' }),
+  kid: text('kid').notNull(),
+  alg: text('alg').notNull(),
+  publicJwk: jsonb('public_jwk').notNull(),
+  sealedPrivateJwk: text('sealed_private_jwk').notNull(),
+  retiredAt: moment('retired_at'),
+  createdAt: timestamps.createdAt,
+}, (t) => [
+  uniqueIndex('realm_signing_keys_kid_key').on(t.kid),
+  uniqueIndex('realm_signing_keys_in_use_key').on(t.realmId).where(sql`${t.retiredAt} is null`),
+  index('realm_signing_keys_realm_idx').on(t.realmId),
+]);

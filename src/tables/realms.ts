@@ -15,6 +15,8 @@ export const realms = pgTable('realms', {
   otpResendWaitSeconds: integer('otp_resend_wait_seconds').notNull().default(30),
   pkcePlainAllowed: boolean('pkce_plain_allowed').notNull().default(false),
   showDelegationInformation: boolean('show_delegation_information').notNull().default(false),
+  /** OpenID Connect on the realm's OAuth server (issue 31): off by default, as spec 5.2 knows only OAuth 2.0. */
+  openidConnectEnabled: boolean('openid_connect_enabled').notNull().default(false),
   delegationProvider: text('delegation_provider'),
   /** How a visitor's sign-up becomes an account: one of ACTIVATION_MODES (schema.ts). */
   activationMode: text('activation_mode').notNull().default('direct'),
@@ -106,6 +108,8 @@ export const realmSessions = pgTable('realm_sessions', {
   userAgent: text('user_agent'),
   /** When the session was last used, kept to the minute (not written on every request). */
   lastUsedAt: moment('last_used_at'),
+  /** How the user proved who they are, as RFC 8176 values (`pwd`, `otp`): an ID token's `amr`. Empty when none applies. */
+  authMethods: text('auth_methods').array().notNull().default(sql`'{}'::text[]`),
   createdAt: timestamps.createdAt,
 }, (t) => [uniqueIndex('realm_sessions_hash_key').on(t.sessionHash), index('realm_sessions_user_idx').on(t.userId)]);
 

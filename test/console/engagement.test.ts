@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { axeViolations, startConsole, VARIANTS, type ConsoleHarness } from '../helpers/console.js';
 
 const LABELS = {
-  en: { segments: 'Segments', name: 'Name', attribute: 'Attribute', operator: 'Operator', value: 'Value', match: 'Match', addCondition: 'Add condition', addGroup: 'Add group', save: 'Save', del: 'Delete', matches: /^1 matching users$/ },
-  es: { segments: 'Segmentos', name: 'Nombre', attribute: 'Atributo', operator: 'Operador', value: 'Valor', match: 'Coincidir', addCondition: 'Añadir condición', addGroup: 'Añadir grupo', save: 'Guardar', del: 'Eliminar', matches: /^1 usuarios coinciden$/ },
+  en: { segments: 'Segments', name: 'Name', attribute: 'Attribute', operator: 'Operator', value: 'Value', match: 'Users who meet', addCondition: 'Add condition', addGroup: 'Add group', save: 'Save', del: 'Delete', matches: /^1 matching users$/, summary: 'Email contains "ana" and First name is "Ana"' },
+  es: { segments: 'Segmentos', name: 'Nombre', attribute: 'Atributo', operator: 'Operador', value: 'Valor', match: 'Usuarios que cumplen', addCondition: 'Añadir condición', addGroup: 'Añadir grupo', save: 'Guardar', del: 'Eliminar', matches: /^1 usuarios coinciden$/, summary: 'Correo contiene "ana" y Nombre es "Ana"' },
 };
 
 // The console runs against a server on the embedded database (issue 15); the PostgreSQL run skips it.
@@ -65,7 +65,8 @@ describe.skipIf(!!process.env.DATABASE_URL)('admin console: engagement (segments
         const saved = (await c.h.request({ url: `/api/admin/segments/${id}` })).json();
         expect(saved.filters).toEqual(tree);
         expect(await page.evaluate(() => (window as { __xss?: number }).__xss)).toBeUndefined();
-        await page.getByText(saved.filters_summary, { exact: false }).first().waitFor();
+        // The summary in the console's language, in the builder's words.
+        await page.getByText(l.summary, { exact: true }).waitFor();
         expect(await axeViolations(page)).toEqual([]);
 
         await page.getByRole('textbox', { name: l.name }).fill('Renamed segment');

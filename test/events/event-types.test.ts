@@ -33,6 +33,15 @@ describe('GET /customers/{realm_uid}/event_types', () => {
       .toEqual(['other_realm_only']);
   });
 
+  it('titles the built-in types in the language asked for, and refuses a language it does not have', async () => {
+    const realm = await makeRealm(h);
+    const res = await h.request({ method: 'GET', url: `/api/admin/customers/${realm.uid}/event_types?locale=es` });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().event_types.filter((t: { built_in: boolean }) => t.built_in))
+      .toEqual(Object.entries(EVENT_TYPES).map(([type, titles]) => ({ type, title: titles.es, built_in: true })));
+    expect((await h.request({ method: 'GET', url: `/api/admin/customers/${realm.uid}/event_types?locale=fr` })).statusCode).toBe(422);
+  });
+
   it('answers 404 for an unknown realm and 403 to a member whose roles do not reach the realm', async () => {
     const realm = await makeRealm(h);
     const other = await makeRealm(h);

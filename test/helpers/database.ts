@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { inject } from 'vitest';
-import { embeddedDatabase, type Database } from '../../src/db/connect.js';
+import type { Database } from '../../src/db/connect.js';
+import { embeddedDatabase } from '../../src/db/embedded.js';
 import { embeddedAssets } from '../../src/db/embedded-assets.js';
 import { loadSeedArchive } from '../../src/db/seed.js';
 

@@ -48,13 +48,13 @@ describe('OAuth clients admin API', () => {
   it('refuses bad redirect URIs and unknown scopes with 422', async () => {
     const res = await h.request({
       method: 'POST', url: base,
-      payload: { name: '', redirect_uris: ['/relative', 'http://evil.example/cb', 'https://app.example/cb#frag', 'javascript:alert(1)'], scopes: ['email'] },
+      payload: { name: '', redirect_uris: ['/relative', 'http://evil.example/cb', 'https://app.example/cb#frag', 'javascript:alert(1)'], scopes: ['write'] },
     });
     expect(res.statusCode).toBe(422);
     const fields = Object.fromEntries(res.json().details.map((d: { field: string; messages: string[] }) => [d.field, d.messages]));
     expect(fields.name).toEqual(["can't be blank"]);
     expect(fields.redirect_uris).toHaveLength(4);
-    expect(fields.scopes[0]).toMatch(/email/);
+    expect(fields.scopes[0]).toMatch(/write/);
     const empty = await h.request({ method: 'POST', url: base, payload: { name: 'X', redirect_uris: [] } });
     expect(empty.statusCode).toBe(422);
     const localhost = await h.request({ method: 'POST', url: base, payload: { name: 'Dev', redirect_uris: ['http://localhost:3000/cb', 'http://[::1]/cb'] } });

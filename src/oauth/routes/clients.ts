@@ -8,7 +8,8 @@ import { listOf, metaOf, pageOf } from '../../http/pagination.js';
 import { failures, NoContent } from '../../http/responses.js';
 import { CLIENT_SORTABLE, createClient, deleteClient, getClient, listClients, regenerateSecret, updateClient } from '../clients.js';
 import { realmAddresses } from '../addresses.js';
-import { ClientParams, OAuthClientInput, OAuthClientModel, RealmAddressesModel, RealmParam } from '../schema.js';
+import { ClientParams, OAuthClientInput, OAuthClientModel, RealmAddressesModel, RealmParam, SigningKeyModel } from '../schema.js';
+import { rotateSigningKey } from '../signing-keys.js';
 
 const tags = ['OAuth clients'];
 const read = { access: 'realms.read', target: 'realm_uid' } as const;
@@ -17,7 +18,7 @@ const write = { access: 'realms.manage', target: 'realm_uid' } as const;
 /** Admin API: the OAuth 2.0 clients of a realm. */
 export function oauthClientRoutes(ctx: Context): FastifyPluginAsync {
   return async (scope) => {
-    useModels(scope, OAuthClientModel, RealmAddressesModel);
+    useModels(scope, OAuthClientModel, RealmAddressesModel, SigningKeyModel);
     const app = scope.withTypeProvider<TypeBoxTypeProvider>();
 
     app.get('/customers/:realm_uid/oauth_clients', {
@@ -41,6 +42,16 @@ export function oauthClientRoutes(ctx: Context): FastifyPluginAsync {
         params: RealmParam, response: { 200: ref(RealmAddressesModel), ...failures(401, 403, 404) },
       },
     }, async (request) => realmAddresses(acting(ctx, request), request.realm));
+
+    app.post('/customers/:realm_uid/signing_keys/rotate', {
+      config: write,
+      schema: {
+        tags, summary: 'Rotate the realm\'s ID token signing key',
+        description: 'OpenID Connect: a new key signs the ID tokens from now on. The previous one stays in the realm\'s JWKS for '
+          + 'an hour (an ID token\'s lifetime), so tokens it signed still verify until they expire.',
+        params: RealmParam, response: { 200: ref(SigningKeyModel), ...failures(401, 403, 404) },
+      },
+    }, async (request) => rotateSigningKey(acting(ctx, request), request.realm));
 
     app.get('/customers/:realm_uid/oauth_clients/:id', {
       config: read,

@@ -7,7 +7,9 @@ import { realmCookieName } from '../../realms/sessions.js';
 import { authorize, type AuthorizeQuery } from '../authorize.js';
 import { presentedClient, type Form } from '../client-auth.js';
 import { InvalidRequest } from '../errors.js';
-import { metadataOf } from '../metadata.js';
+import { metadataOf, openidConfigurationOf } from '../metadata.js';
+import { currentSigningKey, publishedKeys } from '../signing-keys.js';
+import { userInfo } from '../userinfo.js';
 import { sendAuthorizeError, sendUnknownRealm } from '../page.js';
 import { revokeToken } from '../revoke.js';
 import { exchangeCode } from '../token.js';
@@ -76,5 +78,34 @@ export function oauthServerRoutes(ctx: Context): FastifyPluginAsync {
       if (!realm) return handleError(notFound('Realm'), request, reply);
       return metadataOf(ctx, realm);
     });
+
+    /** A realm with OpenID Connect enabled: its discovery document, keys and userinfo; 404 for any other. */
+    async function openidRealm(request: RealmRequest): Promise<Realm> {
+      if (await onCustomDomain(ctx, request)) throw notFound('Route');
+      const realm = await findActiveRealm(ctx, request.params.realm_uid);
+      if (!realm) throw notFound('Realm');
+      if (!realm.openidConnectEnabled) throw notFound('Route');
+      return realm;
+    }
+
+    app.get('/realms/:realm_uid/.well-known/openid-configuration', hide, async (request: RealmRequest) => {
+      return openidConfigurationOf(ctx, await openidRealm(request));
+    });
+
+    app.get('/realms/:realm_uid/oauth/jwks', hide, async (request: RealmRequest, reply) => {
+      const realm = await openidRealm(request);
+      // Clients cache the keys; a rotation publishes the new key at once and keeps the old one an hour.
+      await currentSigningKey(ctx, realm.id);
+      return reply.header('cache-control', 'public, max-age=300').send(await publishedKeys(ctx, realm.id));
+    });
+
+    const userinfo = async (request: RealmRequest, reply: FastifyReply) => {
+      const realm = await openidRealm(request);
+      const header = request.headers.authorization;
+      const bearer = header?.match(/^Bearer ([^\s]+)$/i)?.[1];
+      return reply.header('cache-control', 'no-store').send(await userInfo(ctx, realm, bearer));
+    };
+    app.get('/realms/:realm_uid/oauth/userinfo', hide, userinfo);
+    app.post('/realms/:realm_uid/oauth/userinfo', hide, userinfo);
   };
 }

@@ -219,7 +219,7 @@ ${custom}
 
       const done = (heading: string, text: Markup) => sendPage(reply, 200, { texts: t, title: heading, realm, body: text });
       const signedIn = async (userId: number) => {
-        const session = await startRealmSession(ctx, realm, userId, { userAgent: request.headers['user-agent'] });
+        const session = await startRealmSession(ctx, realm, userId, { userAgent: request.headers['user-agent'], authMethods: ['pwd'] });
         setSessionCookie(ctx, reply, realm.uid, session.secret);
         return reply.code(303).header('cache-control', 'no-store').redirect(view.redirectUri ?? pagePath(realm, 'profile'), 303);
       };

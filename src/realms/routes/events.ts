@@ -10,7 +10,7 @@ import { RealmUidParam, RealmUserParams } from '../schema.js';
 import { findRealmUser } from '../users.js';
 import { recordCustomEvent } from '../../events/custom.js';
 import { listRealmEvents } from '../../events/log.js';
-import { AdminEventModel, CustomEventInput, EventTypeList, EventTypeModel, RealmEventQuery } from '../../events/schema.js';
+import { AdminEventModel, CustomEventInput, EventTypeList, EventTypeModel, EventTypeQuery, RealmEventQuery } from '../../events/schema.js';
 import { CUSTOM_TYPES_MAX, eventTypesOf } from '../../events/types.js';
 
 /** The realm's log for the administration, and custom events recorded through it. */
@@ -42,9 +42,9 @@ export function realmEventRoutes(ctx: Context): FastifyPluginAsync {
         tags, summary: 'The event types of a realm',
         description: 'What a segment condition on `events.<type>` can name: every built-in type, then the custom types the realm\'s '
           + `users have events of, by name (at most ${CUSTOM_TYPES_MAX}). Not paginated: a vocabulary, not a log.`,
-        params: RealmUidParam, response: { 200: EventTypeList, ...failures(401, 403, 404) },
+        params: RealmUidParam, querystring: EventTypeQuery, response: { 200: EventTypeList, ...failures(401, 403, 404, 422) },
       },
-    }, async (request) => ({ event_types: await eventTypesOf(acting(ctx, request), request.realm) }));
+    }, async (request) => ({ event_types: await eventTypesOf(acting(ctx, request), request.realm, request.query.locale) }));
 
     app.post('/customers/:realm_uid/users/:id/events', {
       config: { access: 'realm.activity.write', target: 'realm_uid', personal: true },

@@ -1044,6 +1044,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/customers/{realm_uid}/signing_keys/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate the realm's ID token signing key
+         * @description OpenID Connect: a new key signs the ID tokens from now on. The previous one stays in the realm's JWKS for an hour (an ID token's lifetime), so tokens it signed still verify until they expire.
+         */
+        post: operations["rotateTheRealmsIDTokenSigningKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/customers/{realm_uid}/oauth_clients/{id}": {
         parameters: {
             query?: never;
@@ -3232,6 +3252,8 @@ export interface components {
             otp_resend_wait_seconds: number;
             /** @description Accept the PKCE method `plain` besides S256 (default false) */
             pkce_plain_allowed: boolean;
+            /** @description OpenID Connect on the realm's OAuth server (default false): discovery, signing keys, ID tokens for the scope `openid` and the userinfo endpoint. Off, the realm answers as spec 5.2 says: the scopes `openid`, `profile` and `email` are refused */
+            openid_connect_enabled: boolean;
             /** @description Show `delegated_token` (the identity provider's access token) in GET /me (default false); the same value as the identity provider's `show_delegation_information` (PUT /customers/{realm_uid}/identity_provider) */
             show_delegation_information: boolean;
             /** @description A free-text label of the delegation provider (at most 100 characters), null (the default) for none. It changes nothing: the identity provider used for sign-in is set with PUT /customers/{realm_uid}/identity_provider */
@@ -3380,7 +3402,7 @@ export interface components {
         EventType: {
             /** @description The `<category>_<action>` name events of this type carry */
             type: string;
-            /** @description The English title of a built-in type; empty for a custom type */
+            /** @description The title of a built-in type in the language asked for (English by default); empty for a custom type */
             title: string;
             /** @description Whether the platform records it; custom types are those recorded through the admin API */
             built_in: boolean;
@@ -3393,7 +3415,7 @@ export interface components {
             name: string;
             /** @description Exact redirect URIs; compared as strings */
             redirect_uris: string[];
-            /** @description Scopes the client may ask for (public, admin); empty: any */
+            /** @description Scopes the client may ask for (public, admin, and openid, profile, email where the realm has OpenID Connect enabled); empty: any */
             scopes: string[];
             /** @description A confidential client authenticates with its secret at the token endpoint */
             confidential: boolean;
@@ -3458,6 +3480,11 @@ export interface components {
             };
             /** @description The redirect URIs to register at the upstream identity provider for delegated sign-in: on the base address, and on the custom domain when there is one */
             identity_provider_callbacks: string[];
+        };
+        /** @description The realm's signing key in use (OpenID Connect) */
+        SigningKey: {
+            /** @description The key id (`kid`) the realm's ID tokens are now signed with */
+            kid: string;
         };
         /** @description A message in a realm user's inbox */
         Notification: {
@@ -9584,6 +9611,8 @@ export interface operations {
                         otp_resend_wait_seconds?: number;
                         /** @description Accept the PKCE method `plain` besides S256 (default false) */
                         pkce_plain_allowed?: boolean;
+                        /** @description OpenID Connect on the realm's OAuth server (default false): discovery, signing keys, ID tokens for the scope `openid` and the userinfo endpoint. Off, the realm answers as spec 5.2 says: the scopes `openid`, `profile` and `email` are refused */
+                        openid_connect_enabled?: boolean;
                         /** @description Show `delegated_token` (the identity provider's access token) in GET /me (default false); the same value as the identity provider's `show_delegation_information` (PUT /customers/{realm_uid}/identity_provider) */
                         show_delegation_information?: boolean;
                         /** @description A free-text label of the delegation provider (at most 100 characters), null (the default) for none. It changes nothing: the identity provider used for sign-in is set with PUT /customers/{realm_uid}/identity_provider */
@@ -9812,6 +9841,8 @@ export interface operations {
                         otp_resend_wait_seconds?: number;
                         /** @description Accept the PKCE method `plain` besides S256 (default false) */
                         pkce_plain_allowed?: boolean;
+                        /** @description OpenID Connect on the realm's OAuth server (default false): discovery, signing keys, ID tokens for the scope `openid` and the userinfo endpoint. Off, the realm answers as spec 5.2 says: the scopes `openid`, `profile` and `email` are refused */
+                        openid_connect_enabled?: boolean;
                         /** @description Show `delegated_token` (the identity provider's access token) in GET /me (default false); the same value as the identity provider's `show_delegation_information` (PUT /customers/{realm_uid}/identity_provider) */
                         show_delegation_information?: boolean;
                         /** @description A free-text label of the delegation provider (at most 100 characters), null (the default) for none. It changes nothing: the identity provider used for sign-in is set with PUT /customers/{realm_uid}/identity_provider */
@@ -12056,7 +12087,10 @@ export interface operations {
     };
     theEventTypesOfARealm: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The language of the titles; English when left out */
+                locale?: "en" | "es";
+            };
             header?: never;
             path: {
                 /** @description The realm's uid */
@@ -12126,6 +12160,17 @@ export interface operations {
                 headers: {
                     /** @description The error's stable code */
                     "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The input is not valid; `details` names each attribute */
+            422: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12402,7 +12447,7 @@ export interface operations {
                     name?: string;
                     /** @description At least one; absolute https URLs without fragment (http only for localhost and loopback addresses) */
                     redirect_uris?: string[];
-                    /** @description Subset of public and admin; empty allows both */
+                    /** @description Subset of public, admin, openid, profile and email (the last three are asked for only where the realm has OpenID Connect enabled); empty allows all */
                     scopes?: string[];
                     /** @description Default true */
                     confidential?: boolean;
@@ -12608,6 +12653,116 @@ export interface operations {
             };
         };
     };
+    rotateTheRealmsIDTokenSigningKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                realm_uid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The realm's signing key in use (OpenID Connect) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SigningKey"];
+                };
+            };
+            /** @description The request is malformed */
+            400: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No credential, or a credential that is not valid */
+            401: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential's role does not allow this action, or the CSRF header is missing */
+            403: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist */
+            404: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_PAYLOAD_TOO_LARGE";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A path parameter is longer than any this server accepts */
+            414: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type this operation takes */
+            415: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_UNSUPPORTED_MEDIA_TYPE";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     showAnOAuthClient: {
         parameters: {
             query?: never;
@@ -12725,7 +12880,7 @@ export interface operations {
                     name?: string;
                     /** @description At least one; absolute https URLs without fragment (http only for localhost and loopback addresses) */
                     redirect_uris?: string[];
-                    /** @description Subset of public and admin; empty allows both */
+                    /** @description Subset of public, admin, openid, profile and email (the last three are asked for only where the realm has OpenID Connect enabled); empty allows all */
                     scopes?: string[];
                     /** @description Default true */
                     confidential?: boolean;

@@ -36,9 +36,11 @@ export const ATRIUM_ERROR_CODES = [
   'ATR_NOT_FOUND', // not_found: The resource does not exist
   'ATR_NOTHING_TO_PUBLISH', // conflict: The drafts are the same as the published version: there is nothing to publish
   'ATR_NOTIFICATION_NOT_FOUND', // not_found: Notification not found
+  'ATR_OAUTH_INSUFFICIENT_SCOPE', // forbidden: OAuth: the access token was not granted the scope this endpoint needs
   'ATR_OAUTH_INVALID_CLIENT', // unauthenticated: OAuth: client authentication failed
   'ATR_OAUTH_INVALID_GRANT', // bad_request: OAuth: the grant is not valid, has expired or was used
   'ATR_OAUTH_INVALID_REQUEST', // bad_request: OAuth: the request is missing a parameter or is malformed
+  'ATR_OAUTH_INVALID_TOKEN', // unauthenticated: OAuth: the access token is missing, unknown, revoked or of an ended session
   'ATR_OAUTH_UNSUPPORTED_GRANT_TYPE', // bad_request: OAuth: the grant type is not supported
   'ATR_ORIGINATION_IN_USE', // conflict: The origination has submissions: it cannot be deleted
   'ATR_OTP_ATTEMPTS_EXCEEDED', // rate_limited: You have exceeded the maximum number of attempts.

@@ -1,8 +1,13 @@
-import { ActionIcon, Button, Checkbox, Group, NativeSelect, TextInput } from '@mantine/core';
-import type { ActionProps, ShiftActionsProps, ValueEditorProps, ValueSelectorProps } from 'react-querybuilder';
-import { valuelessOperators } from './segment-query';
+import { useId } from 'react';
+import { ActionIcon, Button, Checkbox, Group, NativeSelect, Text } from '@mantine/core';
+import type { ActionProps, NotToggleProps, ShiftActionsProps, ValueSelectorProps } from 'react-querybuilder';
+import { ValueEditor } from './value-editor';
 
 /** The builder's controls, drawn with Mantine and each labelled by the title the builder passes (translated). */
+type OptionLike = { name: string; label: string; options?: OptionLike[] };
+const optionsOf = (props: ValueSelectorProps) =>
+  (props.options as OptionLike[]).flatMap((option) => option.options ?? [option]).map((option) => ({ value: option.name, label: option.label }));
+
 function Selector(props: ValueSelectorProps) {
   return (
     <NativeSelect
@@ -11,27 +16,25 @@ function Selector(props: ValueSelectorProps) {
       value={props.value ?? ''}
       disabled={props.disabled}
       onChange={(event) => props.handleOnChange(event.currentTarget.value)}
-      data={(props.options as { name: string; label: string; options?: { name: string; label: string }[] }[]).flatMap((option) => option.options ?? [option]).map((option) => ({ value: option.name, label: option.label }))}
+      data={optionsOf(props)}
     />
   );
 }
 
-function ValueEditor(props: ValueEditorProps) {
-  if (valuelessOperators.has(props.operator)) return null;
-  if (props.type === 'checkbox') {
-    return <Checkbox aria-label={props.title} label={props.title} checked={props.value === true} onChange={(event) => props.handleOnChange(event.currentTarget.checked)} />;
-  }
-  const inputType = props.operator === 'within_last_days' ? 'number' : (props.inputType ?? 'text');
+/** A group's all/any, read as a sentence: "Users who meet [all of these conditions]". */
+function CombinatorSelector(props: ValueSelectorProps) {
+  const id = useId();
   return (
-    <TextInput
-      aria-label={props.title}
-      size="xs"
-      type={inputType}
-      value={props.value === undefined || props.value === null ? '' : String(props.value)}
-      error={props.validation === false || (typeof props.validation === 'object' && props.validation?.valid === false) ? true : undefined}
-      onChange={(event) => props.handleOnChange(event.currentTarget.value)}
-    />
+    <Group gap={6} wrap="nowrap">
+      <Text component="label" htmlFor={id} size="sm">{props.title}</Text>
+      <NativeSelect id={id} size="xs" value={props.value ?? ''} disabled={props.disabled} onChange={(event) => props.handleOnChange(event.currentTarget.value)} data={optionsOf(props)} />
+    </Group>
   );
+}
+
+/** A group's `not`: the users who do not meet its conditions. */
+function NotToggle(props: NotToggleProps) {
+  return <Checkbox size="xs" label={props.label} checked={props.checked ?? false} disabled={props.disabled} onChange={(event) => props.handleOnChange(event.currentTarget.checked)} />;
 }
 
 function Action(props: ActionProps) {
@@ -44,7 +47,7 @@ function RemoveAction(props: ActionProps) {
 
 function ShiftActions(props: ShiftActionsProps) {
   return (
-    <Group gap={2}>
+    <Group gap={2} wrap="nowrap">
       <ActionIcon size="md" variant="subtle" aria-label={props.titles?.shiftUp} disabled={props.shiftUpDisabled} onClick={(event) => props.shiftUp(event)}>↑</ActionIcon>
       <ActionIcon size="md" variant="subtle" aria-label={props.titles?.shiftDown} disabled={props.shiftDownDisabled} onClick={(event) => props.shiftDown(event)}>↓</ActionIcon>
     </Group>
@@ -54,7 +57,8 @@ function ShiftActions(props: ShiftActionsProps) {
 export const builderControls = {
   fieldSelector: Selector,
   operatorSelector: Selector,
-  combinatorSelector: Selector,
+  combinatorSelector: CombinatorSelector,
+  notToggle: NotToggle,
   valueEditor: ValueEditor,
   addRuleAction: Action,
   addGroupAction: Action,

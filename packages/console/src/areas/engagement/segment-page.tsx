@@ -40,7 +40,6 @@ export function SegmentPage() {
         key={current.updated_at}
         realmUid={current.realm_uid}
         initial={{ name: current.name, filters: current.filters as SegmentTree }}
-        summary={current.filters_summary}
         onSubmit={async (values) => {
           if (!manage) return;
           await admin.PUT('/segments/{id}', { params: { path: { id: Number(segmentId) } }, body: { name: values.name, filters: values.filters as never } });

@@ -32,6 +32,9 @@ export const valuelessOperators: ReadonlySet<string> = new Set(['is_set', 'is_no
 
 const isGroup = (node: Rule | RuleGroup): node is RuleGroup => 'rules' in node;
 
+/** Every condition of a query, groups flattened, in order. */
+export const rulesOf = (group: RuleGroup): Rule[] => group.rules.flatMap((node) => (isGroup(node) ? rulesOf(node) : [node]));
+
 function toRule(condition: Condition): Rule {
   const rule: Rule = { field: condition.attribute, operator: condition.operator, value: condition.value ?? '' };
   if (condition.within_last_days !== undefined) rule.within_last_days = condition.within_last_days;

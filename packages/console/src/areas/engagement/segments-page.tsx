@@ -7,6 +7,8 @@ import { listQuery } from '../../components/list-search';
 import { RealmSelect } from '../../components/realm-select';
 import { useI18n } from '../../i18n/i18n';
 import { useSession } from '../../session/session';
+import type { SegmentTree } from './segment-query';
+import { SegmentSummaryText } from './segment-summary-text';
 
 type Segment = AdminComponents['schemas']['Segment'];
 const route = getRouteApi('/app/segments');
@@ -21,7 +23,7 @@ export function SegmentsPage() {
   const columns: Column<Segment>[] = [
     { key: 'name', label: t('engagement.segmentName'), sortable: true, text: (segment) => segment.name, render: (segment) => <AnchorLink to="/segments/$segmentId" params={{ segmentId: String(segment.id) }}>{segment.name}</AnchorLink> },
     { key: 'realm_uid', label: t('engagement.realm'), text: (segment) => segment.realm_uid, render: (segment) => segment.realm_uid },
-    { key: 'filters_summary', label: t('engagement.summary'), render: (segment) => segment.filters_summary },
+    { key: 'filters_summary', label: t('engagement.summary'), render: (segment) => <SegmentSummaryText realmUid={segment.realm_uid} filters={segment.filters as SegmentTree} /> },
     { key: 'matches_count', label: t('engagement.matchesCount'), sortable: true, width: 140, render: (segment) => formatNumber(segment.matches_count) },
     { key: 'updated_at', label: t('engagement.updated'), sortable: true, width: 200, text: (segment) => formatDate(segment.updated_at), render: (segment) => formatDate(segment.updated_at) },
   ];

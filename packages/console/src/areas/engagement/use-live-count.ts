@@ -7,14 +7,20 @@ export interface LiveCount { count: number | null; users: Match['users']; stale:
 
 /**
  * Counts the users an unsaved tree matches, 300 ms after the last change; a newer tree aborts the older request.
- * With `withUsers` it asks preview_matches (count and first 10 users), otherwise count_matches.
+ * With `withUsers` it asks preview_matches (count and first 10 users), otherwise count_matches. A null tree (one that
+ * is not complete yet) is not counted.
  */
-export function useLiveCount(realmUid: string | null, tree: SegmentTree, withUsers: boolean): LiveCount {
+export function useLiveCount(realmUid: string | null, tree: SegmentTree | null, withUsers: boolean): LiveCount {
   const [state, setState] = useState<LiveCount>({ count: null, users: undefined, stale: true, error: null });
   const body = JSON.stringify(tree);
   const controller = useRef<AbortController | null>(null);
   useEffect(() => {
     if (!realmUid) return;
+    if (body === 'null') {
+      controller.current?.abort();
+      setState((previous) => ({ ...previous, stale: true, error: null }));
+      return;
+    }
     setState((previous) => ({ ...previous, stale: true }));
     const timer = setTimeout(() => {
       controller.current?.abort();
