@@ -73,8 +73,17 @@ describe.skipIf(!!process.env.DATABASE_URL)('admin console: a realm\'s invitatio
         await page.getByRole('link', { name: `made-${locale}@example.com` }).waitFor({ state: 'detached' });
         const rows = await page.locator('main tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent ?? '')));
         expect(rows.map((row) => row[0]).sort()).toEqual([`waiting-a-${locale}@example.com`, `waiting-b-${locale}@example.com`]);
-        expect(rows.map((row) => row[2])).toEqual(Array(2).fill(say(locale, 'Awaiting approval', 'Pendiente de aprobación')));
+        expect(rows.map((row) => row[2])).toEqual(Array(2).fill(say(locale, 'Awaiting approval', 'Pendiente de aprobación') + say(locale, 'Approve', 'Aprobar')));
         expect(await axeViolations(page)).toEqual([]);
+
+        // Approving one takes it off the list; the user may sign in.
+        const approved = `waiting-a-${locale}@example.com`;
+        await page.getByRole('button', { name: say(locale, `Approve ${approved}`, `Aprobar a ${approved}`) }).click();
+        await page.getByText(say(locale, `${approved} may sign in now`, `${approved} ya puede iniciar sesión`)).waitFor();
+        await page.getByRole('link', { name: approved }).waitFor({ state: 'detached' });
+        expect(await page.locator('main tbody tr').count()).toBe(1);
+        const listed = (await c.h.request({ url: `/api/admin/customers/${moderated}/users?status=active` })).json().users.map((user: { email: string }) => user.email);
+        expect(listed.sort()).toEqual([`made-${locale}@example.com`, approved]);
         expect(problems).toEqual([]);
       } finally {
         await close();

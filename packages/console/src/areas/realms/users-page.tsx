@@ -9,6 +9,7 @@ import { ListPage, type Column } from '../../components/list-page';
 import { listQuery } from '../../components/list-search';
 import { useI18n } from '../../i18n/i18n';
 import { useSession } from '../../session/session';
+import { ApproveButton } from './approve-button';
 import { InviteUserForm } from './invite-user-form';
 import { UserForm } from './user-form';
 import { USER_STATUS_WORDS, UserStatusBadge } from './user-status';
@@ -37,7 +38,12 @@ export function UsersPage() {
       <AnchorLink to="/realms/$realmUid/users/$userId" params={{ realmUid, userId: String(user.id) }}>{user.email}</AnchorLink>
     ) },
     { key: 'last_name', label: t('realms.name'), sortable: true, text: (user) => user.name, render: (user) => user.name },
-    { key: 'status', label: t('realms.status'), width: 230, render: (user) => <UserStatusBadge user={user} /> },
+    { key: 'status', label: t('realms.status'), width: 340, render: (user) => (
+      <Group gap="xs" wrap="nowrap">
+        <UserStatusBadge user={user} />
+        {write && user.moderation_pending && <ApproveButton realmUid={realmUid} user={user} />}
+      </Group>
+    ) },
     { key: 'created_at', label: t('realms.created'), sortable: true, width: 200, text: (user) => formatDate(user.created_at), render: (user) => formatDate(user.created_at) },
   ];
 
