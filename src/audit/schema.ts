@@ -18,6 +18,13 @@ export const AuditLogModel = Type.Object({
   }),
   resource_type: orNull(Type.String(), 'The kind of resource written: the collection of the path (`realms`, `users`, `team_members`...)'),
   resource_id: orNull(Type.String(), 'Its id, uid or uuid: from the path, or from the answer for a creation'),
+  resource_label: orNull(Type.String(), 'The resource\'s name when it was written (its name, full name, email or uid); for a '
+    + 'deletion, the name recorded last for it; null when none is known, and for a realm user when the reader lacks '
+    + '`realm.users.read` on its realm (personal data)'),
+  realm: orNull(Type.Object({
+    uid: Type.String(),
+    name: orNull(Type.String(), 'The realm\'s name when the write was recorded; null when the write deleted it'),
+  }), 'The realm the write was in (`/customers/{realm_uid}/...`, `/realms/{realm_uid}`); null outside a realm'),
   address: orNull(Type.String(), 'The client address of the request'),
   changed: Type.Array(Type.String(), { description: 'The names of the attributes sent (top-level keys of the body), never their values' }),
   status_code: orNull(Int32(), 'The answer\'s status code'),
@@ -30,6 +37,7 @@ const dateTime = (description: string) => Type.Optional(Type.String({
 export const AuditLogQuery = Type.Object({
   ...PageQuery,
   member_id: Type.Optional(Id({ description: 'Only what this team member did' })),
+  realm_uid: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'Only writes in this realm (see `realm`)' })),
   resource_type: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'Only writes of this kind of resource' })),
   resource_id: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Only writes of the resource with this id, uid or uuid' })),
   from: dateTime('Only records at or after this moment'),

@@ -33,6 +33,18 @@ function createdId(answer: unknown, key: string | undefined): string | null {
   return null;
 }
 
+/** The keys whose text names a resource in an answer, best first (a user's `name` is empty when no name was given). */
+const LABEL_KEYS = ['name', 'title', 'subject', 'email', 'file_name', 'key', 'uid'];
+
+/** The resource's name from the write's answer, when the answer is that resource (its id, uid or uuid is the resource's). */
+function labelOf(answer: unknown, id: string | null): string | null {
+  if (id === null || !answer || typeof answer !== 'object' || Array.isArray(answer)) return null;
+  const body = answer as Record<string, unknown>;
+  if (!['id', 'uid', 'uuid'].some((key) => body[key] !== undefined && String(body[key]) === id)) return null;
+  const label = LABEL_KEYS.map((key) => body[key]).find((value) => typeof value === 'string' && value.trim() !== '');
+  return typeof label === 'string' ? label.trim().slice(0, MAX_NAME * 2) : null;
+}
+
 function changedNames(body: unknown): string[] {
   if (!body || typeof body !== 'object' || Array.isArray(body) || Buffer.isBuffer(body)) return [];
   return Object.keys(body).slice(0, MAX_CHANGED).map((name) => name.slice(0, MAX_NAME));
@@ -47,7 +59,9 @@ function changedNames(body: unknown): string[] {
  *
  * The resource: for a creation (201) the collection the route posts to and the new resource's key
  * from the answer (the one its item routes take: id, uid or uuid); otherwise the collection before the
- * path's last parameter and that parameter's value.
+ * path's last parameter and that parameter's value. Its label: the answer's name (or title, email,
+ * uid...) when the answer is that resource, else the label recorded last for it; and the realm of
+ * a path under `{realm_uid}`, so that the console can say "Changed user Ana Pérez in realm Acme".
  */
 export function auditWrites(ctx: Context, prefix: string) {
   return (scope: FastifyInstance): void => {
@@ -122,13 +136,15 @@ function operationOf(request: FastifyRequest, prefix: string): string {
 function resourceOf(request: FastifyRequest, status: number, answer: unknown, prefix: string, itemParams: Map<string, string>) {
   const url = request.routeOptions.url!;
   const segments = url.slice(prefix.length).split('/').filter(Boolean);
-  const params = request.params as Record<string, string>;
+  // Parameters come typed by the route's schema: an `{id}` is a number.
+  const params = request.params as Record<string, string | number | undefined>;
   let type: string | null = null;
   let id: string | null = null;
   for (let i = segments.length - 1; i > 0; i--) {
     if (segments[i].startsWith(':') && !segments[i - 1].startsWith(':')) {
       type = segments[i - 1];
-      id = params[segments[i].slice(1)] ?? null;
+      const value = params[segments[i].slice(1)];
+      id = value === undefined ? null : String(value);
       break;
     }
   }
@@ -139,5 +155,6 @@ function resourceOf(request: FastifyRequest, status: number, answer: unknown, pr
     if (created !== null) [type, id] = [last, created];
   }
   type ??= last ?? null;
-  return { resourceType: type && (RESOURCE_NAMES[type] ?? type), resourceId: id };
+  const realmUid = typeof params.realm_uid === 'string' ? params.realm_uid : null;
+  return { resourceType: type && (RESOURCE_NAMES[type] ?? type), resourceId: id, resourceLabel: labelOf(answer, id), realmUid };
 }

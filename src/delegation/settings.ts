@@ -112,7 +112,7 @@ function requireImpersonation(ctx: ActingContext, realm: Realm): void {
 /** A new, changed or removed issuer is recorded in the audit log, beside the record of the request itself. */
 async function recordIssuerChange(tx: Db, ctx: ActingContext, realm: Realm, address: string | null, statusCode: number): Promise<void> {
   await recordAudit(tx, ctx.clock.now(), {
-    actor: actorOf(ctx.actor), operation: ISSUER_CHANGED, resourceType: 'identity_provider', resourceId: realm.uid, address, changed: ['issuer'], statusCode,
+    actor: actorOf(ctx.actor), operation: ISSUER_CHANGED, resourceType: 'identity_provider', resourceId: realm.uid, realmUid: realm.uid, address, changed: ['issuer'], statusCode,
   });
 }
 

@@ -27,6 +27,14 @@ const settingsFields = {
 };
 
 /** How the signup page turns a visitor into a user. */
+const REALM_USER_STATUSES = ['active', 'inactive', 'awaiting_confirmation', 'awaiting_moderation'] as const;
+/** One `enum` (not a union of constants): a wrong value is one message, "must be equal to one of the allowed values". */
+export const RealmUserStatus = Type.Unsafe<typeof REALM_USER_STATUSES[number]>(Type.String({
+  enum: [...REALM_USER_STATUSES],
+  description: 'Only the users that are active, inactive, awaiting_confirmation (an activation_email sign-up before its link) '
+    + 'or awaiting_moderation (a moderated sign-up no administrator has decided on yet); anything else answers 422',
+}));
+
 export const ACTIVATION_MODES = ['direct', 'otp', 'activation_email', 'moderated', 'invitation_only', 'disabled'] as const;
 export type ActivationMode = typeof ACTIVATION_MODES[number];
 const activationModeDescription = 'Sign-up on the realm\'s signup page: direct (default: the account works at once and the visitor is signed in), '
@@ -137,6 +145,10 @@ export const RealmUserModel = Type.Object({
   confirmation_pending: Type.Boolean({
     description: 'Signed up in an activation_email realm and not yet confirmed by the mailed link (the user is inactive until then); '
       + 'an administrator\'s activation, or any change of `active`, clears it',
+  }),
+  moderation_pending: Type.Boolean({
+    description: 'Signed up in a moderated realm and not yet decided on (the user is inactive until then); an administrator\'s '
+      + 'activation, or any change of `active`, clears it',
   }),
   email_verified_at: Type.Union([DateTime, Type.Null()], {
     description: 'When the address was proven the user\'s: an activation link, a one-time code, a password reset link or an email '

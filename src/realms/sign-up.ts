@@ -81,7 +81,9 @@ export async function signUp(ctx: Context, realm: Realm, input: SignUpInput, fie
     const user = await writeRealmUser(writer, realm, null, {
       email, username: input.username, password: input.password || undefined,
       active: invited || (mode !== 'moderated' && mode !== 'activation_email'), custom_fields: input.customFields, locale: input.locale,
-    }, { fields, confirmationPending: !invited && mode === 'activation_email', emailVerified: invited });
+    }, {
+      fields, confirmationPending: !invited && mode === 'activation_email', moderationPending: !invited && mode === 'moderated', emailVerified: invited,
+    });
     await recordEvent(writer, {
       realmId: realm.id, userId: user.id, type: 'user_signup_log', properties: { activation_mode: mode, ...(invited ? { invited: true } : {}) },
     });

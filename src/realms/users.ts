@@ -1,7 +1,7 @@
 import { isLocale, LOCALES } from '../i18n/locale.js';
 import { and, desc, eq, getTableColumns, isNull, sql, type SQL } from 'drizzle-orm';
 import type { Static } from '@sinclair/typebox';
-import type { AvatarModel, RealmUserInput as RealmUserInputSchema, RealmUserModel } from './schema.js';
+import type { AvatarModel, RealmUserInput as RealmUserInputSchema, RealmUserModel, RealmUserStatus } from './schema.js';
 import { orderOf } from '../db/sorting.js';
 import type { ActingContext } from '../admin-auth/principal.js';
 import type { Context } from '../context.js';
@@ -59,6 +59,7 @@ export function realmUserBody(user: RealmUser, fields: CustomField[], lockedUnti
     external_id: user.externalId,
     active: user.active,
     confirmation_pending: user.confirmationPending,
+    moderation_pending: user.moderationPending,
     email_verified_at: user.emailVerifiedAt?.toISOString() ?? null,
     locked_until: lockedUntil?.toISOString() ?? null,
     avatar: avatarBody(user.avatar ?? null),
@@ -84,7 +85,8 @@ export function realmUserDeletedEvent(realm: Realm, user: Pick<RealmUser, 'id' |
 
 const ATTRIBUTE_NAMES = {
   email: 'email', username: 'username', firstName: 'first_name', lastName: 'last_name', secondLastName: 'second_last_name',
-  externalId: 'external_id', locale: 'locale', passwordHash: 'password', active: 'active', confirmationPending: 'confirmation_pending', avatar: 'avatar',
+  externalId: 'external_id', locale: 'locale', passwordHash: 'password', active: 'active', confirmationPending: 'confirmation_pending',
+  moderationPending: 'moderation_pending', avatar: 'avatar',
 } as const;
 
 /** The attributes (as the admin API names them; a custom field as `custom_fields.<key>`) whose value differs; never the values. */
@@ -106,8 +108,17 @@ export const REALM_USER_SORTABLE = {
   last_name: realmUsers.lastName, created_at: realmUsers.createdAt, updated_at: realmUsers.updatedAt,
 };
 
+/** The users a list's `status` keeps: `awaiting_moderation` the moderated sign-ups not yet decided on. */
+export const REALM_USER_STATUSES: Record<Static<typeof RealmUserStatus>, SQL> = {
+  active: eq(realmUsers.active, true),
+  inactive: eq(realmUsers.active, false),
+  awaiting_confirmation: eq(realmUsers.confirmationPending, true),
+  awaiting_moderation: eq(realmUsers.moderationPending, true),
+};
+
 export interface RealmUserListQuery {
   query?: string;
+  status?: Static<typeof RealmUserStatus>;
   sort_by?: string;
   order?: string;
 }
@@ -120,7 +131,8 @@ export async function listRealmUsers(ctx: ActingContext, realm: Realm, page: Pag
 /** A page of the realm's users; `matching` (a segment's condition, say) narrows them further (no permission asked here). */
 export async function realmUsersPage(ctx: Context, realm: Realm, page: Page, query: RealmUserListQuery, matching?: SQL) {
   const fullName = sql`concat_ws(' ', nullif(${realmUsers.firstName}, ''), nullif(${realmUsers.lastName}, ''), nullif(${realmUsers.secondLastName}, ''))`;
-  const where = and(eq(realmUsers.realmId, realm.id), textSearch(query.query, [realmUsers.email, realmUsers.username, fullName]), matching);
+  const where = and(eq(realmUsers.realmId, realm.id), textSearch(query.query, [realmUsers.email, realmUsers.username, fullName]),
+    query.status && REALM_USER_STATUSES[query.status], matching);
   // One after the other: inside a request's transaction both would share its one connection (the fields are cached anyway).
   const rows = await ctx.db.select({ user: realmUsers, lockedUntil: signInLockedUntil(ctx.clock.now()), total: totalCount }).from(realmUsers).where(where)
     .orderBy(orderOf(REALM_USER_SORTABLE, query, realmUsers.updatedAt, 'desc'), desc(realmUsers.id)).limit(page.perPage).offset(page.offset);
@@ -198,8 +210,8 @@ async function attributeChanges(ctx: Context, realm: Realm, input: RealmUserInpu
   }
   if (input.active !== undefined) {
     changes.active = input.active;
-    // An administrator's decision on `active` replaces a pending activation link (it no longer activates).
-    if (self) changes.confirmationPending = false;
+    // An administrator's decision on `active` replaces a pending activation link (it no longer activates) and decides a moderation.
+    if (self) Object.assign(changes, { confirmationPending: false, moderationPending: false });
   }
   return changes;
 }
@@ -218,6 +230,8 @@ export interface WriteOptions {
   fields?: CustomField[];
   /** A new user who must confirm the address by the mailed activation link (activation.ts); inactive until then. */
   confirmationPending?: boolean;
+  /** A new user signed up in a `moderated` realm: inactive until an administrator decides. */
+  moderationPending?: boolean;
   /**
    * The address written is proven (an administrator set it, an invitation or an identity provider vouched for it):
    * `email_verified_at` is stamped. Without it a new user, or a user given a new address, is unverified.
@@ -270,7 +284,7 @@ async function saveRealmUser(
     if (!before) {
       const [user] = await tx.insert(realmUsers).values({
         ...changes, email: changes.email!, realmId: realm.id, customFields: values,
-        confirmationPending: options.confirmationPending ?? false, emailVerifiedAt: options.emailVerified ? now : null, createdAt: now, updatedAt: now,
+        confirmationPending: options.confirmationPending ?? false, moderationPending: options.moderationPending ?? false, emailVerifiedAt: options.emailVerified ? now : null, createdAt: now, updatedAt: now,
       }).returning();
       const body = realmUserBody(user, shown, null);
       await emitWebhookEvent(tx, ctx.clock, realmUserEvent('realm_user.created', realm, body), ctx.caches);
@@ -326,7 +340,7 @@ export async function activateRealmUser(ctx: ActingContext, realm: Realm, id: nu
   const fields = await fieldsOf(ctx, realm.id);
   const now = ctx.clock.now();
   const body = await ctx.db.transaction(async (tx) => {
-    const [activated] = await tx.update(realmUsers).set({ active: true, confirmationPending: false, updatedAt: now })
+    const [activated] = await tx.update(realmUsers).set({ active: true, confirmationPending: false, moderationPending: false, updatedAt: now })
       .where(and(eq(realmUsers.id, id), eq(realmUsers.active, false))).returning(userWithLock(now));
     if (!activated) return null;
     const { lockedUntil, ...row } = activated;

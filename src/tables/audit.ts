@@ -18,6 +18,11 @@ export const auditLogs = pgTable('audit_logs', {
   operation: text('operation').notNull(),
   resourceType: text('resource_type'),
   resourceId: text('resource_id'),
+  /** The resource's name when it was written (its name, full name, email or uid), so that the log reads in words. */
+  resourceLabel: text('resource_label'),
+  /** The realm the write was in (`/customers/{realm_uid}/...`), its uid and its name then; null outside a realm. */
+  realmUid: text('realm_uid'),
+  realmName: text('realm_name'),
   address: text('address'),
   changed: text('changed').array().notNull().default([]),
   statusCode: integer('status_code'),
@@ -25,4 +30,5 @@ export const auditLogs = pgTable('audit_logs', {
   index('audit_logs_at_idx').on(t.at.desc(), t.id.desc()),
   index('audit_logs_admin_idx').on(t.adminId, t.at.desc()),
   index('audit_logs_resource_idx').on(t.resourceType, t.resourceId, t.at.desc()),
+  index('audit_logs_realm_idx').on(t.realmUid, t.at.desc()),
 ]);

@@ -54,6 +54,8 @@ export const realmUsers = pgTable('realm_users', {
    * inactive meanwhile. Cleared by the link, or by an administrator's decision on `active`.
    */
   confirmationPending: boolean('confirmation_pending').notNull().default(false),
+  /** Signed up in a `moderated` realm and not yet decided on: inactive until an administrator activates it. */
+  moderationPending: boolean('moderation_pending').notNull().default(false),
   /**
    * When the address was proven the user's: a link or code mailed to it was used, an administrator
    * created the user or invited the address, or an identity provider asserted `email_verified`

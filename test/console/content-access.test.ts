@@ -29,7 +29,7 @@ describe.skipIf(!!process.env.DATABASE_URL)('admin console: content for a member
       expect(await page.getByRole('button', { name: 'New content type' }).count()).toBe(0);
       expect(await page.getByRole('link', { name: 'Edit type' }).count()).toBe(0);
       await page.getByRole('link', { name: 'Fields' }).click();
-      await page.getByRole('cell', { name: 'rich_text' }).waitFor();
+      await page.getByRole('cell', { name: 'Rich text', exact: true }).waitFor();
       expect(await page.locator('main form').count()).toBe(0);
       await expectAccessible(page);
       await go(`/content/notes/types/note/entries/${entry.json().meta.uuid}`);

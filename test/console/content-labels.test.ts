@@ -37,7 +37,7 @@ describe.skipIf(!!process.env.DATABASE_URL)('admin console: a content type creat
         // Typed labels only: the identifiers follow them, accents stripped.
         await addField(0, 'Cover image');
         expect(await identifier(0).inputValue()).toBe('cover_image');
-        await choose(page, row(0), text.fieldType, 'asset');
+        await choose(page, row(0), text.fieldType, text.typeNames.asset!);
         await addField(1, 'Título del artículo');
         expect(await identifier(1).inputValue()).toBe('titulo_del_articulo');
         await row(1).getByLabel(text.required).check();
@@ -52,7 +52,7 @@ describe.skipIf(!!process.env.DATABASE_URL)('admin console: a content type creat
         await row(2).getByText(text.rule).waitFor({ state: 'detached' });
         await row(2).getByLabel(text.fieldLabel).fill('Price (EUR)');
         expect(await identifier(2).inputValue()).toBe('cost');
-        await choose(page, row(2), text.fieldType, 'decimal');
+        await choose(page, row(2), text.fieldType, text.typeNames.decimal!);
 
         // A label giving the identifier of another field says so at once; the field is removed.
         await addField(3, 'Cover image');

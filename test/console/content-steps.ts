@@ -12,6 +12,10 @@ export const TEXT = {
     publish: 'Publish', unpublish: 'Unpublish', notPublished: 'Not published', sourceView: 'Markdown source', link: 'Link', linkAddress: 'Link address', assets: 'Assets', upload: 'Upload', file: 'File', title: 'Title', edit: 'Edit',
     delete: 'Delete', save: 'Save', moveUp: 'Move field', removeField: 'Remove field', remove: 'Remove', stay: 'Stay', leave: 'Leave', latitude: 'Latitude', longitude: 'Longitude',
     addTo: 'Add to', schedule: 'Schedule', unpublishAt: 'Unpublish at', nextMonth: 'Next month', confirmDate: 'Confirm the date and time', cancel: 'Cancel', types: 'Content types', published: 'Published', tags: 'Tags', category: 'Category', deleteEntry: 'Delete entry', private: 'Private', addSegment: 'Add a segment that may read it',
+    typeNames: {
+      text: 'Text', rich_text: 'Rich text', integer: 'Whole number', decimal: 'Decimal number', boolean: 'Yes or no', date: 'Date', dropdown: 'Dropdown',
+      checkbox: 'Checkboxes', location: 'Location', asset: 'File', entry: 'Linked entry', entries: 'Linked entries',
+    } as Record<string, string>,
   },
   es: {
     spaces: 'Espacios de contenido', newSpace: 'Nuevo espacio', uid: 'Identificador', name: 'Nombre', defaultLocale: 'Idioma predeterminado', locales: 'Idiomas',
@@ -20,6 +24,10 @@ export const TEXT = {
     publish: 'Publicar', unpublish: 'Retirar', notPublished: 'Sin publicar', sourceView: 'Código Markdown', link: 'Enlace', linkAddress: 'Dirección del enlace', assets: 'Archivos', upload: 'Subir', file: 'Archivo', title: 'Título', edit: 'Editar',
     delete: 'Eliminar', save: 'Guardar', moveUp: 'Subir el campo', removeField: 'Quitar el campo', remove: 'Quitar', stay: 'Quedarse', leave: 'Salir', latitude: 'Latitud', longitude: 'Longitud',
     addTo: 'Añadir a', schedule: 'Programar', unpublishAt: 'Retirar el', nextMonth: 'Mes siguiente', confirmDate: 'Confirmar la fecha y la hora', cancel: 'Cancelar', types: 'Tipos de contenido', published: 'Publicada', tags: 'Etiquetas', category: 'Categoría', deleteEntry: 'Eliminar entrada', private: 'Privada', addSegment: 'Añadir un segmento que puede leerla',
+    typeNames: {
+      text: 'Texto', rich_text: 'Texto enriquecido', integer: 'Número entero', decimal: 'Número decimal', boolean: 'Sí o no', date: 'Fecha', dropdown: 'Desplegable',
+      checkbox: 'Casillas', location: 'Ubicación', asset: 'Archivo', entry: 'Entrada enlazada', entries: 'Entradas enlazadas',
+    } as Record<string, string>,
   },
 };
 export type Text = typeof TEXT.en;
@@ -65,7 +73,7 @@ export async function addFields(page: Page, scope: ReturnType<Page['locator']>, 
     const row = scope.getByRole('group', { name: `${text.field} ${i + 1}`, exact: true });
     await row.getByLabel(text.fieldLabel).fill(field.name);
     expect(await row.getByLabel(text.fieldIdentifier).inputValue()).toBe(field.name);
-    if (field.type !== 'text') await choose(page, row, text.fieldType, field.type);
+    if (field.type !== 'text') await choose(page, row, text.fieldType, text.typeNames[field.type]!);
     if (field.options) await row.getByLabel(text.options).fill(field.options.join('\n'));
     if (field.localized) await row.getByLabel(text.localized).check();
     if (field.required) await row.getByLabel(text.required).check();

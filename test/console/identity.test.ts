@@ -96,11 +96,11 @@ describe.skipIf(!!process.env.DATABASE_URL)('admin console: account, team member
         await page.waitForURL(/\/admin\/members$/);
         expect((await c.h.request({ url: `/api/admin/team_members/${id}` })).statusCode).toBe(404);
 
-        // The audit log, filtered in its URL, shows the three writes; the newest (the delete) first, the edit's attribute names in its drawer.
+        // The audit log, filtered in its URL, says the three writes in words; the newest (the delete) first, the edit's attribute names in its drawer.
         await go(`/audit?resource_type=team_members&resource_id=${id}`);
-        await page.getByRole('cell', { name: `DELETE /team_members/{id}` }).waitFor();
+        await page.getByRole('cell', { name: say(locale, 'Deleted team member Renamed member', 'Eliminó el miembro del equipo Renamed member') }).waitFor();
         expect(await page.getByRole('row').count()).toBe(4);
-        expect(await page.getByLabel(say(locale, 'Resource id', 'Id del recurso')).inputValue()).toBe(id);
+        await page.getByText(say(locale, 'Only: Renamed member', 'Solo: Renamed member')).waitFor();
         expect(await axeViolations(page)).toEqual([]);
         await page.getByRole('row').nth(2).getByRole('button').click();
         const drawer = page.getByRole('dialog');
@@ -109,9 +109,9 @@ describe.skipIf(!!process.env.DATABASE_URL)('admin console: account, team member
         expect(await axeViolations(page)).toEqual([]);
         await page.keyboard.press('Escape');
         await drawer.waitFor({ state: 'hidden' });
-        await page.getByLabel(say(locale, 'Resource type', 'Tipo de recurso')).fill('realms');
-        await page.getByLabel(say(locale, 'Resource type', 'Tipo de recurso')).blur();
-        await page.waitForURL(/resource_type=realms/);
+        await page.getByLabel(say(locale, 'Kind of resource', 'Tipo de recurso'), { exact: true }).first().click();
+        await page.getByRole('option', { name: say(locale, 'Realms', 'Reinos'), exact: true }).click();
+        await page.waitForURL((url) => url.searchParams.get('resource_type') === 'realms' && !url.searchParams.has('resource_id'));
         await page.getByRole('status').filter({ hasText: say(locale, 'Nothing found', 'No se encontró nada') }).waitFor();
         expect(problems).toEqual([]);
       } finally {
@@ -161,7 +161,7 @@ describe.skipIf(!!process.env.DATABASE_URL)('admin console: account, team member
         }));
         expect(roleCells[1]).toMatchObject({ text: name, title: name, fits: false });
         expect(roleCells[1]!.height).toBeLessThanOrEqual(roleCells[1]!.lineHeight * 1.5);
-        expect(roleCells[2]).toMatchObject({ text: 'account', fits: true });
+        expect(roleCells[2]).toMatchObject({ text: say(locale, 'Account', 'Cuenta'), fits: true });
         expect(roleCells[3]).toMatchObject({ text: '0', fits: true });
         expect(await axeViolations(page)).toEqual([]);
         expect(problems).toEqual([]);

@@ -231,6 +231,8 @@ describe.skipIf(!!process.env.DATABASE_URL)('admin console: a realm and its user
         await go(`/realms/${uid}/events?user_id=${userId}`);
         await page.getByRole('row').filter({ hasText: 'support_call' }).getByText('<script>window.__xss=3</script>', { exact: false }).waitFor();
         expect(await page.getByRole('row').filter({ hasText: 'user_login_log' }).count()).toBe(1);
+        // A built-in event type reads in words, above its key.
+        expect(await page.getByRole('row').filter({ hasText: 'user_login_log' }).getByText(L('Signed in', 'Inició sesión'), { exact: true }).count()).toBe(1);
         expect(await page.evaluate(() => (window as { __xss?: number }).__xss)).toBeUndefined();
 
         await go(`/realms/${uid}/users/${userId}`);
@@ -294,13 +296,13 @@ describe.skipIf(!!process.env.DATABASE_URL)('admin console: a realm and its user
         await go(`/realms/${uid}/users`);
         const userRow = page.locator('main tbody tr', { has: page.getByRole('link', { name: `lupe-${locale}@example.com` }) });
         await userRow.waitFor();
-        const [emailCell, userNameCell, userActiveCell, createdCell] = await cellsOf(userRow);
+        const [emailCell, userNameCell, userStatusCell, createdCell] = await cellsOf(userRow);
         expect(userNameCell).toMatchObject({ text: userName, title: userName, fits: false });
         expect(await userRow.getByRole('cell', { name: userName }).count()).toBe(1);
         expect(emailCell).toMatchObject({ text: `lupe-${locale}@example.com`, title: `lupe-${locale}@example.com`, fits: true });
         expect(emailCell.height).toBeLessThanOrEqual(emailCell.lineHeight * 1.5);
         for (const cell of [userNameCell, createdCell]) expect(cell.height, cell.text).toBeLessThanOrEqual(cell.lineHeight * 1.5);
-        expect(userActiveCell).toMatchObject({ text: L('Yes', 'Sí'), fits: true });
+        expect(userStatusCell).toMatchObject({ text: L('Active', 'Activo'), fits: true });
         expect(createdCell.fits, createdCell.text).toBe(true);
         expect(await overflowOfMain(page)).toBeLessThanOrEqual(0);
         expect(await axeViolations(page)).toEqual([]);

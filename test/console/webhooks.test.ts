@@ -6,8 +6,8 @@ import { emit } from '../webhooks/emit.js';
 import { startReceiver, type Receiver } from '../webhooks/receiver.js';
 
 const TEXT = {
-  en: { webhooks: 'Webhooks', create: 'New webhook', url: 'Address (URL)', types: 'Event types', description: 'Description', close: 'Close', retry: 'Retry', delete: 'Delete', audit: 'Audit log', test: 'Send a test event' },
-  es: { webhooks: 'Webhooks', create: 'Nuevo webhook', url: 'Dirección (URL)', types: 'Tipos de evento', description: 'Descripción', close: 'Cerrar', retry: 'Reintentar', delete: 'Eliminar', audit: 'Registro de auditoría', test: 'Enviar un evento de prueba' },
+  en: { webhooks: 'Webhooks', create: 'New webhook', url: 'Address (URL)', types: 'Event types', description: 'Description', close: 'Close', retry: 'Retry', delete: 'Delete', test: 'Send a test event', retried: (id: number) => `Retried webhook delivery ${id}`, allRealms: 'Every realm', realms: 'Realms' },
+  es: { webhooks: 'Webhooks', create: 'Nuevo webhook', url: 'Dirección (URL)', types: 'Tipos de evento', description: 'Descripción', close: 'Cerrar', retry: 'Reintentar', delete: 'Eliminar', test: 'Enviar un evento de prueba', retried: (id: number) => `Reintentó la entrega de webhook ${id}`, allRealms: 'Todos los reinos', realms: 'Reinos' },
 };
 
 describe.skipIf(!!process.env.DATABASE_URL)('admin console: webhooks, their deliveries and a retry in the audit log', () => {
@@ -57,9 +57,9 @@ describe.skipIf(!!process.env.DATABASE_URL)('admin console: webhooks, their deli
         await expect.poll(async () => (await c.h.request({ url: `/api/admin/logs?resource_id=${delivery.id}` })).json().logs.length).toBeGreaterThan(0);
         const [entry] = (await c.h.request({ url: `/api/admin/logs?resource_id=${delivery.id}` })).json().logs;
 
-        await page.getByRole('navigation').getByRole('link', { name: text.audit }).click();
-        await page.getByLabel(locale === 'en' ? 'Resource id' : /recurso/i).first().fill(String(delivery.id));
-        await page.locator('main table tbody tr').filter({ hasText: entry.operation }).first().waitFor();
+        expect(entry.operation).toBe('POST /webhooks/deliveries/{id}/retry');
+        await go(`/audit?resource_type=deliveries&resource_id=${delivery.id}`);
+        await page.locator('main table tbody tr').filter({ hasText: text.retried(delivery.id) }).first().waitFor();
 
         // A test event on demand: it shows among the deliveries, and reaches the receiver once sent.
         await go(`/webhooks/${id}`);
@@ -71,8 +71,16 @@ describe.skipIf(!!process.env.DATABASE_URL)('admin console: webhooks, their deli
         expect(receiver.received.slice(heard).map((r) => JSON.parse(r.body).type).filter((type) => type === 'webhook.test')).toEqual(['webhook.test']);
 
         await page.getByLabel(text.description).fill('Orders');
+        // Its realms are picked by name, searched on the server, never typed as identifiers.
+        await page.getByLabel(text.allRealms).uncheck();
+        const realms = page.getByLabel(text.realms, { exact: true }).first();
+        await realms.click();
+        await realms.fill(realmUid);
+        await page.getByRole('option', { name: new RegExp(realmUid) }).click();
+        await page.keyboard.press('Escape');
+        expect(await axeViolations(page)).toEqual([]);
         await page.locator('main form button[type=submit]').click();
-        await expect.poll(async () => (await c.h.request({ url: `/api/admin/webhooks/${id}` })).json().description).toBe('Orders');
+        await expect.poll(async () => (await c.h.request({ url: `/api/admin/webhooks/${id}` })).json()).toMatchObject({ description: 'Orders', realm_uids: [realmUid] });
         await page.getByRole('button', { name: text.delete }).first().click();
         await page.getByRole('dialog').getByRole('button', { name: text.delete }).click();
         await page.waitForURL(/\/admin\/webhooks$/);

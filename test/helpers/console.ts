@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import type { BrowserContext, Page } from 'playwright-core';
 import { startBrowserHarness, type BrowserHarness } from './browser.js';
 import { OWNER_EMAIL, OWNER_PASSWORD } from './harness.js';
+import { startSmtp, type SmtpListener } from './smtp.js';
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
@@ -57,6 +58,13 @@ export async function startConsole(env: Record<string, string> = {}): Promise<Co
       };
     },
   };
+}
+
+/** startConsole with its mail going to a real SMTP listener; `close` stops both. */
+export async function startConsoleWithSmtp(): Promise<{ console: ConsoleHarness; smtp: SmtpListener; close(): Promise<void> }> {
+  const smtp = await startSmtp();
+  const harness = await startConsole({ SMTP_URL: smtp.url });
+  return { console: harness, smtp, close: async () => { await harness.close(); await smtp.close(); } };
 }
 
 /** The WCAG 2.1 A and AA violations axe-core finds on the page as it is now (open dialogs included), one line each. */

@@ -20,7 +20,7 @@ export function auditLogRoutes(ctx: Context): FastifyPluginAsync {
         description: 'Every admin write (who: the member, its credential and the token\'s application; what: the operation, the '
           + 'resource and the names of the attributes sent, never their values; when; from which address; the status), written in '
           + 'the transaction of the write, so a write that failed has no record. Also sign-ins, failed sign-ins (with the email '
-          + 'tried), lockouts and sign-outs. Newest first. Filters combine: `member_id`, `resource_type`, `resource_id` and the '
+          + 'tried), lockouts and sign-outs. Newest first. Filters combine: `member_id`, `realm_uid`, `resource_type`, `resource_id` and the '
           + 'period [`from`, `to`). A malformed filter answers 422.',
         querystring: AuditLogQuery,
         response: { 200: listOf('logs', ref(AuditLogModel)), ...failures(401, 403, 422) },

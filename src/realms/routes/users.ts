@@ -12,7 +12,7 @@ import { installationAccount } from '../../account/account.js';
 import { FILE_FORM_FAILURES, fileForm, readOneFile } from '../../http/multipart.js';
 import { deleteAvatar, setAvatar } from '../avatars.js';
 import { inviteRealmUser } from '../invitations.js';
-import { AvatarModel, InvitationInput, InvitationModel, RealmUidParam, RealmUserInput, RealmUserModel, RealmUserParams, RealmUserSessionParams, SessionListModel, SessionModel } from '../schema.js';
+import { AvatarModel, RealmUserStatus, InvitationInput, InvitationModel, RealmUidParam, RealmUserInput, RealmUserModel, RealmUserParams, RealmUserSessionParams, SessionListModel, SessionModel } from '../schema.js';
 import { endRealmUserSession, listRealmUserSessions } from '../user-sessions.js';
 
 import {
@@ -31,8 +31,10 @@ export function realmUserRoutes(ctx: Context): FastifyPluginAsync {
       schema: {
         tags, summary: 'List the users of a realm',
         params: RealmUidParam,
-        querystring: ListQuery({ searched: 'the email, username or full name', sortable: REALM_USER_SORTABLE, by: 'updated_at', order: 'desc' }),
-        response: { 200: listOf('users', ref(RealmUserModel)), ...failures(401, 403, 404) },
+        querystring: ListQuery({ searched: 'the email, username or full name', sortable: REALM_USER_SORTABLE, by: 'updated_at', order: 'desc' }, {
+          status: Type.Optional(RealmUserStatus),
+        }),
+        response: { 200: listOf('users', ref(RealmUserModel)), ...failures(401, 403, 404, 422) },
       },
     }, async (request) => {
       const realm = request.realm;

@@ -2817,7 +2817,7 @@ export interface paths {
         };
         /**
          * The audit log
-         * @description Every admin write (who: the member, its credential and the token's application; what: the operation, the resource and the names of the attributes sent, never their values; when; from which address; the status), written in the transaction of the write, so a write that failed has no record. Also sign-ins, failed sign-ins (with the email tried), lockouts and sign-outs. Newest first. Filters combine: `member_id`, `resource_type`, `resource_id` and the period [`from`, `to`). A malformed filter answers 422.
+         * @description Every admin write (who: the member, its credential and the token's application; what: the operation, the resource and the names of the attributes sent, never their values; when; from which address; the status), written in the transaction of the write, so a write that failed has no record. Also sign-ins, failed sign-ins (with the email tried), lockouts and sign-outs. Newest first. Filters combine: `member_id`, `realm_uid`, `resource_type`, `resource_id` and the period [`from`, `to`). A malformed filter answers 422.
          */
         get: operations["theAuditLog"];
         put?: never;
@@ -3309,6 +3309,8 @@ export interface components {
             active: boolean;
             /** @description Signed up in an activation_email realm and not yet confirmed by the mailed link (the user is inactive until then); an administrator's activation, or any change of `active`, clears it */
             confirmation_pending: boolean;
+            /** @description Signed up in a moderated realm and not yet decided on (the user is inactive until then); an administrator's activation, or any change of `active`, clears it */
+            moderation_pending: boolean;
             /** @description When the address was proven the user's: an activation link, a one-time code, a password reset link or an email change link sent to it was used, the address was invited, an administrator created the user or set the address, or the identity provider asserted email_verified; null while unproven (a direct sign-up, or an otp sign-up before its first code). An identity provider's account is linked to an existing user only when it is set */
             email_verified_at: string | null;
             /** @description Set while ten failed sign-ins keep the user out (15 minutes) */
@@ -4451,6 +4453,14 @@ export interface components {
             resource_type: string | null;
             /** @description Its id, uid or uuid: from the path, or from the answer for a creation */
             resource_id: string | null;
+            /** @description The resource's name when it was written (its name, full name, email or uid); for a deletion, the name recorded last for it; null when none is known, and for a realm user when the reader lacks `realm.users.read` on its realm (personal data) */
+            resource_label: string | null;
+            /** @description The realm the write was in (`/customers/{realm_uid}/...`, `/realms/{realm_uid}`); null outside a realm */
+            realm: {
+                uid: string;
+                /** @description The realm's name when the write was recorded; null when the write deleted it */
+                name: string | null;
+            } | null;
             /** @description The client address of the request */
             address: string | null;
             /** @description The names of the attributes sent (top-level keys of the body), never their values */
@@ -10079,6 +10089,8 @@ export interface operations {
                 sort_by?: string;
                 /** @description asc or desc (default desc) */
                 order?: string;
+                /** @description Only the users that are active, inactive, awaiting_confirmation (an activation_email sign-up before its link) or awaiting_moderation (a moderated sign-up no administrator has decided on yet); anything else answers 422 */
+                status?: "active" | "inactive" | "awaiting_confirmation" | "awaiting_moderation";
             };
             header?: never;
             path: {
@@ -10150,6 +10162,17 @@ export interface operations {
                 headers: {
                     /** @description The error's stable code */
                     "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The input is not valid; `details` names each attribute */
+            422: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
                     [name: string]: unknown;
                 };
                 content: {
@@ -28997,6 +29020,8 @@ export interface operations {
                 per_page?: string;
                 /** @description Only what this team member did */
                 member_id?: number;
+                /** @description Only writes in this realm (see `realm`) */
+                realm_uid?: string;
                 /** @description Only writes of this kind of resource */
                 resource_type?: string;
                 /** @description Only writes of the resource with this id, uid or uuid */

@@ -1,13 +1,20 @@
 import { AtriumError, type ErrorsBody } from '@atrium/client';
 import type { Translate } from '../i18n/i18n';
+import { fieldProblems, type FieldLabels } from './field-labels';
 
 const detailOf = (error: AtriumError) => {
   const errors = (error.body as Partial<ErrorsBody> | null)?.errors;
   return Array.isArray(errors) ? errors.join(' ') : '';
 };
 
-/** One message per kind of failure, never a bare "network error" for an answer the server gave. */
-export function messageOf(error: unknown, t: Translate): string {
+/** A 422 names each attribute by the form's label for it (`labels`, else its humanized name), never by the server's path. */
+const invalidDetailOf = (error: AtriumError, labels?: FieldLabels) => {
+  const details = (error.body as Partial<ErrorsBody> | null)?.details;
+  return details?.length ? fieldProblems(details, labels) : detailOf(error);
+};
+
+/** One message per kind of failure, never a bare "network error" for an answer the server gave; `labels`: see invalidDetailOf. */
+export function messageOf(error: unknown, t: Translate, labels?: FieldLabels): string {
   if (!(error instanceof AtriumError)) return t('common.errorNetwork');
   const detail = detailOf(error);
   switch (error.status) {
@@ -16,7 +23,7 @@ export function messageOf(error: unknown, t: Translate): string {
     case 403: return t('common.error403');
     case 404: return t('common.error404');
     case 409: return t('common.error409', { detail });
-    case 422: return t('common.error422', { detail });
+    case 422: return t('common.error422', { detail: invalidDetailOf(error, labels) });
     case 429: return tooManyOf(error, t);
     default: return error.status >= 500 ? t('common.error5xx', { status: error.status }) : detail || t('common.errorNetwork');
   }

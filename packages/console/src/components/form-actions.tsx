@@ -8,13 +8,13 @@ export interface EditFormProps<Item, Values> {
   onCancel?(): void;
 }
 
-/** A form's Cancel (in a dialog) and Save buttons. */
-export function FormActions({ onCancel, submitting }: { onCancel?(): void; submitting: boolean }) {
+/** A form's Cancel (in a dialog) and Save buttons; `submitLabel` names what a form does instead of saving (Send...). */
+export function FormActions({ onCancel, submitting, submitLabel }: { onCancel?(): void; submitting: boolean; submitLabel?: string }) {
   const { t } = useI18n();
   return (
     <Group justify="flex-end">
       {onCancel && <Button variant="default" onClick={onCancel}>{t('common.cancel')}</Button>}
-      <Button type="submit" loading={submitting}>{t('common.save')}</Button>
+      <Button type="submit" loading={submitting}>{submitLabel ?? t('common.save')}</Button>
     </Group>
   );
 }

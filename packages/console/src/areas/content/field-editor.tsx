@@ -1,6 +1,7 @@
 import { ActionIcon, Button, Checkbox, Fieldset, Group, Select, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import type { UseFormReturnType } from '@mantine/form';
 import type { AdminComponents } from '@atrium/client';
+import type { MessageKey } from '../../i18n/catalogue';
 import { useI18n } from '../../i18n/i18n';
 import { identifierOf, identifierProblem } from './field-labels';
 
@@ -16,6 +17,8 @@ export type FieldValues = Omit<Field, 'options'> & { options: string; key: strin
 export interface TypeValues { uid: string; name: string; fields: FieldValues[] }
 
 export const FIELD_TYPES: FieldType[] = ['text', 'rich_text', 'integer', 'decimal', 'boolean', 'date', 'dropdown', 'checkbox', 'location', 'asset', 'entry', 'entries'];
+/** A field type in words. */
+export const fieldTypeWord = (type: FieldType): MessageKey => `content.type_${type}`;
 const CHOICE_TYPES: FieldType[] = ['dropdown', 'checkbox'];
 const SORTABLE_TYPES: FieldType[] = ['text', 'integer', 'decimal', 'boolean', 'date', 'dropdown'];
 const FILTERABLE_TYPES: FieldType[] = [...SORTABLE_TYPES, 'asset', 'entry'];
@@ -74,7 +77,7 @@ export function FieldEditor({ form, locale }: { form: UseFormReturnType<TypeValu
                   form.setFieldValue(`${at(i)}.name`, event.currentTarget.value);
                   form.setFieldValue(`${at(i)}.follows`, false);
                 }} />
-              <Select label={t('content.fieldType')} allowDeselect={false} data={FIELD_TYPES} {...input(`${at(i)}.type`)} />
+              <Select label={t('content.fieldType')} allowDeselect={false} data={FIELD_TYPES.map((type) => ({ value: type, label: t(fieldTypeWord(type)) }))} {...input(`${at(i)}.type`)} />
             </Group>
             <Group mt="sm" align="center" wrap="wrap">
               <Checkbox label={t('content.required')} {...input(`${at(i)}.required`, true)} />

@@ -1,6 +1,7 @@
 import { Table } from '@mantine/core';
 import type { AdminComponents } from '@atrium/client';
 import { useI18n } from '../../i18n/i18n';
+import { fieldTypeWord } from './field-editor';
 import { fieldLabel } from './field-labels';
 
 type Field = AdminComponents['schemas']['ContentField'];
@@ -24,7 +25,7 @@ export function FieldsTable({ fields, defaultLocale }: { fields: Field[]; defaul
             <Table.Tr key={field.name}>
               <Table.Td>{fieldLabel(field, locale, defaultLocale)}</Table.Td>
               <Table.Td>{field.name}</Table.Td>
-              <Table.Td>{field.type}</Table.Td>
+              <Table.Td>{t(fieldTypeWord(field.type))}</Table.Td>
               <Table.Td>{yes(field.required)}</Table.Td>
               <Table.Td>{yes(field.localized)}</Table.Td>
               <Table.Td>{yes(field.sortable)}</Table.Td>

@@ -3,7 +3,7 @@ import { Button, Checkbox, Group, NativeSelect, Radio, Stack, Textarea, TextInpu
 import { useForm } from '@mantine/form';
 import { currentNaming, type AdminComponents } from '@atrium/client';
 import { api } from '../../api/client';
-import { FormError } from '../../components/form-error';
+import { FormError, labelsIn } from '../../components/form-error';
 import { RealmSelect } from '../../components/realm-select';
 import { ServerMultiSelect, type UseOptions } from '../../components/server-select';
 import { UnsavedChanges } from '../../components/unsaved-changes';
@@ -48,7 +48,7 @@ export function CampaignForm({ campaign, onSubmit, onCancel }: { campaign?: Camp
     <form onSubmit={submit}>
       <Stack>
         <UnsavedChanges {...guard} />
-        <FormError error={error} />
+        <FormError error={error} labels={labelsIn({ name: 'engagement.campaignName', type: 'engagement.type', subject: 'engagement.subject', body: 'engagement.body', use_layout: 'engagement.useLayout' }, t)} />
         {!campaign && <RealmSelect label={t('engagement.realm')} required value={form.values.realm_uid || null} onChange={(uid) => { form.setFieldValue('realm_uid', uid ?? ''); form.setFieldValue('segment_ids', []); }} />}
         <TextInput label={t('engagement.campaignName')} required {...form.getInputProps('name')} />
         <NativeSelect label={t('engagement.type')} data={[{ value: 'mailing', label: t('engagement.mailing') }, { value: 'notification', label: t('engagement.notification') }]} {...form.getInputProps('type')} />

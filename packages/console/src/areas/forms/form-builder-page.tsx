@@ -94,7 +94,13 @@ function Builder({ draft: initial, creating, url }: { draft: Draft; creating: bo
             </Group>
           )}
         </Group>
-        <FormError error={error} />
+        <FormError error={error} labels={{
+          uid: t('forms.uid'), name: t('forms.name'), realm_uid: t('forms.realm'), redirect_url: t('forms.redirectUrl'), opens_at: t('forms.opensAt'),
+          closes_at: t('forms.closesAt'), max_responses: t('forms.maxResponses'), notify_emails: t('forms.notifyEmails'),
+          'fields': t('forms.fieldNumber'), 'fields.*.name': t('forms.fieldName'), 'fields.*.type': t('forms.fieldType'), 'fields.*.options': t('forms.choices'),
+          'fields.*.pattern': t('forms.pattern'),
+          ...Object.fromEntries(locales.map((locale) => [`fields.*.labels.${locale}`, t('forms.labelIn', { locale })])),
+        }} />
         <fieldset disabled={!mayManage} style={{ border: 0, padding: 0, margin: 0, minWidth: 0 }}>
           <Stack>
             <Fieldset legend={t('forms.general')}>

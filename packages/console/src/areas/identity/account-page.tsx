@@ -5,7 +5,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import type { AdminComponents } from '@atrium/client';
 import { admin, api } from '../../api/client';
 import { ErrorView } from '../../components/error-view';
-import { FormError } from '../../components/form-error';
+import { FormError, labelsIn } from '../../components/form-error';
 import { useI18n } from '../../i18n/i18n';
 import { useSession } from '../../session/session';
 import { UnsavedChanges } from '../../components/unsaved-changes';
@@ -61,7 +61,7 @@ function AccountForm({ account }: { account: Account }) {
     <form onSubmit={submit}>
       <Stack>
         <UnsavedChanges {...guard} />
-        <FormError error={error} />
+        <FormError error={error} labels={labelsIn({ name: 'identity.accountName', upload_max_bytes: 'identity.uploadLimit', allowed_extensions: 'identity.allowedExtensions' }, t)} />
         <TextInput label={t('identity.accountName')} required readOnly={readOnly} {...form.getInputProps('name')} />
         <NumberInput label={t('identity.uploadLimit')} allowDecimal={false} readOnly={readOnly} {...form.getInputProps('upload_max_bytes')} />
         <TagsInput label={t('identity.allowedExtensions')} description={t('identity.allowedExtensionsHint')} readOnly={readOnly} {...form.getInputProps('allowed_extensions')} />

@@ -2,7 +2,7 @@ import { Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import type { AdminComponents } from '@atrium/client';
 import { FormActions, type EditFormProps } from '../../components/form-actions';
-import { FormError } from '../../components/form-error';
+import { FormError, labelsIn } from '../../components/form-error';
 import { UnsavedChanges } from '../../components/unsaved-changes';
 import { useFormSubmit } from '../../components/use-form-submit';
 import { useI18n } from '../../i18n/i18n';
@@ -21,7 +21,7 @@ export function ApplicationForm({ item, onSubmit, onCancel }: EditFormProps<Appl
     <form onSubmit={submit}>
       <Stack>
         <UnsavedChanges {...guard} />
-        <FormError error={error} />
+        <FormError error={error} labels={labelsIn({ name: 'identity.applicationName', description: 'identity.description', redirect_uri: 'identity.redirectUri', logout_url: 'identity.logoutUrl' }, t)} />
         <TextInput label={t('identity.applicationName')} required {...form.getInputProps('name')} />
         <TextInput label={t('identity.description')} {...form.getInputProps('description')} />
         <TextInput label={t('identity.redirectUri')} type="url" {...form.getInputProps('redirect_uri')} />

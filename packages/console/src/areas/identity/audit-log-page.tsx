@@ -1,12 +1,15 @@
 import { useState } from 'react';
-import { Button, Drawer, List, NumberInput, Stack, Table, Text, TextInput } from '@mantine/core';
+import { Button, CloseButton, Drawer, Group, List, Select, Stack, Table, Text, TextInput } from '@mantine/core';
 import { getRouteApi, useNavigate } from '@tanstack/react-router';
 import type { AdminComponents } from '@atrium/client';
 import { api } from '../../api/client';
 import { ListPage, type Column } from '../../components/list-page';
 import { PER_PAGE } from '../../components/list-search';
+import { MemberSelect } from '../../components/member-select';
+import { RealmSelect } from '../../components/realm-select';
 import { useI18n } from '../../i18n/i18n';
 import type { AuditSearch } from './audit-search';
+import { auditOutcome, describeAuditEntry, resourceKinds } from './audit-words';
 
 type Entry = AdminComponents['schemas']['AuditLogEntry'];
 const route = getRouteApi('/app/audit');
@@ -19,7 +22,7 @@ const toLocal = (instant?: string) => {
   return Number.isNaN(date.getTime()) ? '' : new Date(date.getTime() - date.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
 };
 
-/** The audit log (GET /logs), newest first, filtered by member, resource and period; a row opens its detail. */
+/** The audit log (GET /logs) in words, newest first, filtered by member, realm, kind of resource and period; a row opens its detail. */
 export function AuditLogPage() {
   const { t, formatDate } = useI18n();
   const search = route.useSearch();
@@ -29,12 +32,13 @@ export function AuditLogPage() {
   const [shown, setShown] = useState<Entry | null>(null);
   const filter = (next: Partial<AuditSearch>) => void navigate({ search: { ...search, ...next, page: undefined } });
 
+  const first = list.data?.logs[0];
+
   const columns: Column<Entry>[] = [
-    { key: 'at', label: t('identity.at'), render: (entry) => <Button variant="subtle" size="compact-sm" onClick={() => setShown(entry)}>{formatDate(entry.at)}</Button> },
-    { key: 'member', label: t('identity.member'), render: (entry) => entry.member_email ?? '—' },
-    { key: 'operation', label: t('identity.operation'), render: (entry) => entry.operation },
-    { key: 'resource', label: t('identity.resource'), render: (entry) => [entry.resource_type, entry.resource_id].filter(Boolean).join(' ') },
-    { key: 'status', label: t('identity.status'), render: (entry) => entry.status_code ?? '—' },
+    { key: 'at', label: t('identity.at'), width: 190, render: (entry) => <Button variant="subtle" size="compact-sm" onClick={() => setShown(entry)}>{formatDate(entry.at)}</Button> },
+    { key: 'member', label: t('identity.member'), text: (entry) => entry.member_email ?? '—', render: (entry) => entry.member_email ?? '—' },
+    { key: 'action', label: t('identity.action'), render: (entry) => describeAuditEntry(entry, t) },
+    { key: 'status', label: t('identity.status'), width: 150, render: (entry) => auditOutcome(entry.status_code, t) },
   ];
 
   return (
@@ -52,31 +56,45 @@ export function AuditLogPage() {
         searchable={false}
         filters={(
           <>
-            <NumberInput label={t('identity.memberId')} w={140} min={1} allowDecimal={false} value={search.member_id ?? ''} onChange={(value) => filter({ member_id: typeof value === 'number' && value > 0 ? value : undefined })} />
-            <TextInput key={`type-${search.resource_type}`} label={t('identity.resourceType')} w={180} defaultValue={search.resource_type ?? ''} onBlur={(event) => filter({ resource_type: event.currentTarget.value || undefined })} />
-            <TextInput key={`id-${search.resource_id}`} label={t('identity.resourceId')} w={180} defaultValue={search.resource_id ?? ''} onBlur={(event) => filter({ resource_id: event.currentTarget.value || undefined })} />
+            <MemberSelect label={t('identity.member')} w={260} value={search.member_id ? String(search.member_id) : null}
+              selectedLabel={first?.member_email ?? undefined} onChange={(id) => filter({ member_id: id ? Number(id) : undefined })} />
+            <RealmSelect label={t('identity.contextRealm')} w={220} value={search.realm_uid ?? null}
+              selectedLabel={first?.realm?.name ?? undefined} onChange={(uid) => filter({ realm_uid: uid ?? undefined })} />
+            <Select label={t('audit.resourceKind')} w={200} clearable searchable data={resourceKinds(t)} placeholder={t('audit.anyResource')}
+              value={search.resource_type ?? null} onChange={(type) => filter({ resource_type: type ?? undefined, resource_id: undefined })} />
             <TextInput key={`from-${search.from}`} type="datetime-local" label={t('identity.from')} defaultValue={toLocal(search.from)} onBlur={(event) => filter({ from: toInstant(event.currentTarget.value) })} />
             <TextInput key={`to-${search.to}`} type="datetime-local" label={t('identity.to')} defaultValue={toLocal(search.to)} onBlur={(event) => filter({ to: toInstant(event.currentTarget.value) })} />
           </>
         )}
       />
+      {search.resource_id && (
+        <Group gap="xs">
+          <Text fw={700}>{t('identity.onlyResource', { resource: first?.resource_label ?? search.resource_id })}</Text>
+          <CloseButton aria-label={t('identity.allResources')} onClick={() => filter({ resource_type: undefined, resource_id: undefined })} />
+        </Group>
+      )}
       <Drawer opened={shown !== null} onClose={() => setShown(null)} position="right" title={t('identity.auditEntry')}>
-        {shown && <AuditEntryDetail entry={shown} />}
+        {shown && <AuditEntryDetail entry={shown} onHistory={(entry) => {
+          setShown(null);
+          filter({ resource_type: entry.resource_type ?? undefined, resource_id: entry.resource_id ?? undefined });
+        }} />}
       </Drawer>
     </>
   );
 }
 
-function AuditEntryDetail({ entry }: { entry: Entry }) {
+/** One entry: its sentence, then who, how and from where, and the API operation and status code for developers. */
+function AuditEntryDetail({ entry, onHistory }: { entry: Entry; onHistory(entry: Entry): void }) {
   const { t, formatDate } = useI18n();
   const rows: [string, string][] = [
+    [t('identity.action'), describeAuditEntry(entry, t)],
     [t('identity.at'), formatDate(entry.at)],
     [t('identity.member'), entry.member_email ?? '—'],
-    [t('identity.credential'), entry.credential ?? '—'],
-    [t('identity.operation'), entry.operation],
-    [t('identity.resource'), [entry.resource_type, entry.resource_id].filter(Boolean).join(' ') || '—'],
+    [t('identity.credential'), entry.credential === null ? '—' : t(entry.credential === 'session' ? 'identity.credentialSession' : 'identity.credentialToken')],
+    [t('identity.status'), auditOutcome(entry.status_code, t)],
     [t('identity.address'), entry.address ?? '—'],
-    [t('identity.status'), entry.status_code === null ? '—' : String(entry.status_code)],
+    [t('audit.apiOperation'), entry.operation],
+    [t('audit.statusCode'), entry.status_code === null ? '—' : String(entry.status_code)],
   ];
   return (
     <Stack>
@@ -89,6 +107,7 @@ function AuditEntryDetail({ entry }: { entry: Entry }) {
       </Table>
       <Text fw={700}>{t('identity.changed')}</Text>
       {entry.changed.length > 0 ? <List>{entry.changed.map((name) => <List.Item key={name}>{name}</List.Item>)}</List> : <Text>—</Text>}
+      {entry.resource_id && <Button variant="light" onClick={() => onHistory(entry)}>{t('identity.resourceHistory')}</Button>}
     </Stack>
   );
 }

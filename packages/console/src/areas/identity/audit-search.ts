@@ -1,8 +1,9 @@
 import { validateListSearch, type ListSearch } from '../../components/list-search';
 
-/** The audit log's state in its URL: the page and its filters (member, resource type and id, period). */
+/** The audit log's state in its URL: the page and its filters (member, realm, resource type and id, period). */
 export interface AuditSearch extends ListSearch {
   member_id?: number;
+  realm_uid?: string;
   resource_type?: string;
   resource_id?: string;
   from?: string;
@@ -20,6 +21,7 @@ export function validateAuditSearch(raw: Record<string, unknown>): AuditSearch {
   return {
     page: validateListSearch(raw).page,
     member_id: Number.isSafeInteger(member) && member > 0 ? member : undefined,
+    realm_uid: text(raw.realm_uid),
     resource_type: text(raw.resource_type),
     resource_id: text(raw.resource_id),
     from: text(raw.from),

@@ -1,7 +1,7 @@
 import { Checkbox, PasswordInput, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import type { AdminComponents } from '@atrium/client';
-import { FormError } from '../../components/form-error';
+import { FormError, labelsIn } from '../../components/form-error';
 import { useI18n } from '../../i18n/i18n';
 import { FormActions, type EditFormProps } from '../../components/form-actions';
 import { UnsavedChanges } from '../../components/unsaved-changes';
@@ -25,7 +25,7 @@ export function MemberForm({ item: member, onSubmit, onCancel }: EditFormProps<M
     <form onSubmit={submit}>
       <Stack>
         <UnsavedChanges {...guard} />
-        <FormError error={error} />
+        <FormError error={error} labels={labelsIn({ email: 'identity.email', name: 'identity.name', password: 'identity.password', active: 'identity.active' }, t)} />
         <TextInput label={t('identity.email')} type="email" required {...form.getInputProps('email')} />
         <TextInput label={t('identity.name')} {...form.getInputProps('name')} />
         <PasswordInput label={t('identity.password')} required={!member} autoComplete="new-password" {...form.getInputProps('password')} />

@@ -4,13 +4,13 @@ import type { AdminComponents } from '@atrium/client';
 import { api } from '../../api/client';
 import { FormError } from '../../components/form-error';
 import { useI18n } from '../../i18n/i18n';
+import { roleContextWord, ROLE_CONTEXTS } from './role-contexts';
 import { FormActions, type EditFormProps } from '../../components/form-actions';
 import { UnsavedChanges } from '../../components/unsaved-changes';
 import { useFormSubmit } from '../../components/use-form-submit';
 
 type Role = AdminComponents['schemas']['Role'];
 export interface RoleValues { name: string; context: string; permissions: string[] }
-const CONTEXTS = ['account', 'site', 'space', 'realm'];
 
 /**
  * Create (context chosen) or edit a role's name and permissions. The permissions offered, with what each allows, are
@@ -31,7 +31,7 @@ export function RoleForm({ item: role, onSubmit, onCancel }: EditFormProps<Role,
         <UnsavedChanges {...guard} />
         <FormError error={error} />
         <TextInput label={t('identity.name')} required {...form.getInputProps('name')} />
-        <Select label={t('identity.context')} data={CONTEXTS} disabled={!!role} allowDeselect={false} {...form.getInputProps('context')}
+        <Select label={t('identity.context')} data={ROLE_CONTEXTS.map((context) => ({ value: context, label: roleContextWord(context, t) }))} disabled={!!role} allowDeselect={false} {...form.getInputProps('context')}
           onChange={(context) => form.setValues({ context: context ?? 'account', permissions: [] })} />
         <MultiSelect label={t('identity.permissions')} data={offered} searchable {...form.getInputProps('permissions')} />
         <FormActions onCancel={onCancel} submitting={form.submitting} />

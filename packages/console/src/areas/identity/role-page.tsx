@@ -6,6 +6,7 @@ import { admin, api } from '../../api/client';
 import { confirmDelete } from '../../components/confirm-delete';
 import { ErrorView } from '../../components/error-view';
 import { useI18n } from '../../i18n/i18n';
+import { roleContextWord } from './role-contexts';
 import { useSession } from '../../session/session';
 import { RoleForm } from './role-form';
 
@@ -39,7 +40,7 @@ export function RolePage() {
           })}>{t('common.delete')}</Button>
         )}
       </Group>
-      <Text size="sm" c="dimmed">{current.key} · {current.context}{current.read_only ? ` · ${t('identity.readOnly')}` : ''}</Text>
+      <Text size="sm" c="dimmed">{current.key} · {roleContextWord(current.context, t)}{current.read_only ? ` · ${t('identity.readOnly')}` : ''}</Text>
       <Paper withBorder p="md" maw={720}>
         {manage ? (
           <RoleForm

@@ -7,6 +7,7 @@ import { AnchorLink } from '../../components/links';
 import { ListPage, type Column } from '../../components/list-page';
 import { listQuery } from '../../components/list-search';
 import { useI18n } from '../../i18n/i18n';
+import { roleContextWord } from './role-contexts';
 import { useSession } from '../../session/session';
 import { RoleForm } from './role-form';
 
@@ -24,7 +25,7 @@ export function RolesPage() {
   const columns: Column<Role>[] = [
     { key: 'key', label: t('identity.key'), sortable: true, text: (role) => role.key, render: (role) => <AnchorLink to="/roles/$roleId" params={{ roleId: String(role.id) }}>{role.key}</AnchorLink> },
     { key: 'name', label: t('identity.name'), sortable: true, text: (role) => role.name, render: (role) => role.name },
-    { key: 'context', label: t('identity.context'), sortable: true, width: 140, render: (role) => role.context },
+    { key: 'context', label: t('identity.context'), sortable: true, width: 140, render: (role) => roleContextWord(role.context, t) },
     { key: 'users_count', label: t('identity.assignments'), width: 140, render: (role) => formatNumber(role.users_count) },
   ];
 

@@ -1,9 +1,11 @@
-import { Checkbox, MultiSelect, Stack, TagsInput, TextInput } from '@mantine/core';
+import { useState } from 'react';
+import { Checkbox, MultiSelect, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import type { AdminComponents } from '@atrium/client';
 import { api } from '../../api/client';
 import { FormActions, type EditFormProps } from '../../components/form-actions';
-import { FormError } from '../../components/form-error';
+import { FormError, labelsIn } from '../../components/form-error';
+import { RealmMultiSelect } from '../../components/realm-select';
 import { UnsavedChanges } from '../../components/unsaved-changes';
 import { useFormSubmit } from '../../components/use-form-submit';
 import { useI18n } from '../../i18n/i18n';
@@ -29,16 +31,20 @@ export function WebhookForm({ item, onSubmit, onCancel }: EditFormProps<Webhook,
   });
   const { submit, error, guard } = useFormSubmit(form, onSubmit, 'webhook');
   const typeNames = types.data?.event_types.map((entry) => entry.type) ?? [];
+  const [known] = useState(() => form.values.realm_uids.map((uid) => ({ value: uid, label: uid })));
   return (
     <form onSubmit={submit}>
       <Stack>
         <UnsavedChanges {...guard} />
-        <FormError error={error} />
+        <FormError error={error} labels={labelsIn({ url: 'identity.webhookUrl', description: 'identity.description', event_types: 'identity.eventTypes', realm_uids: 'identity.realms', active: 'identity.active' }, t)} />
         <TextInput label={t('identity.webhookUrl')} required type="url" {...form.getInputProps('url')} />
         <TextInput label={t('identity.description')} {...form.getInputProps('description')} />
         <MultiSelect label={t('identity.eventTypes')} required searchable data={[...new Set([...typeNames, ...form.values.event_types])]} {...form.getInputProps('event_types')} />
         <Checkbox label={t('identity.allRealms')} {...form.getInputProps('all_realms', { type: 'checkbox' })} />
-        {!form.values.all_realms && <TagsInput label={t('identity.realmUids')} {...form.getInputProps('realm_uids')} />}
+        {!form.values.all_realms && (
+          <RealmMultiSelect label={t('identity.realms')} known={known} value={form.values.realm_uids} error={form.errors.realm_uids as string | undefined}
+            onChange={(uids) => form.setFieldValue('realm_uids', uids)} />
+        )}
         <Checkbox label={t('identity.active')} {...form.getInputProps('active', { type: 'checkbox' })} />
         <FormActions submitting={form.submitting} onCancel={onCancel} />
       </Stack>

@@ -13,10 +13,10 @@ import { SecretOnce } from '../../components/secret-once';
 import { useI18n } from '../../i18n/i18n';
 import { useSession } from '../../session/session';
 import { webhookBody, WebhookForm } from './webhook-form';
+import { attemptOutcomeWord, DELIVERY_STATUSES, deliveryStatusWord } from './webhook-words';
 
 type Delivery = AdminComponents['schemas']['WebhookDelivery'];
 const route = getRouteApi('/app/webhooks/$webhookId');
-const STATUSES = ['pending', 'delivered', 'failed'];
 
 /** A webhook endpoint: edit, rotate its secret, delete; its deliveries (status filter in the URL), their attempts and a retry. */
 export function WebhookPage() {
@@ -44,7 +44,7 @@ export function WebhookPage() {
 
   const columns: Column<Delivery>[] = [
     { key: 'event_type', label: t('identity.eventType'), render: (d) => <Button variant="subtle" size="compact-sm" onClick={() => { setRetryError(null); setOpen(d); }}>{d.event_type}</Button> },
-    { key: 'status', label: t('identity.status'), render: (d) => d.status },
+    { key: 'status', label: t('identity.status'), width: 140, render: (d) => deliveryStatusWord(d.status, t) },
     { key: 'attempts_count', label: t('identity.attempts'), render: (d) => d.attempts_count },
     { key: 'last_status_code', label: t('identity.lastCode'), render: (d) => d.last_status_code ?? '—' },
     { key: 'next_attempt_at', label: t('identity.nextAttempt'), render: (d) => formatDate(d.next_attempt_at) },
@@ -89,7 +89,7 @@ export function WebhookPage() {
         items={deliveries.data?.deliveries} meta={deliveries.data?.meta} loading={deliveries.isLoading} error={deliveries.error}
         search={search} onSearch={(next) => void navigate({ search: { ...next, status: search.status } })}
         filters={(
-          <Select label={t('identity.status')} clearable placeholder={t('identity.anyStatus')} data={STATUSES} value={search.status ?? null}
+          <Select label={t('identity.status')} clearable placeholder={t('identity.anyStatus')} data={DELIVERY_STATUSES.map((status) => ({ value: status, label: deliveryStatusWord(status, t) }))} value={search.status ?? null}
             onChange={(status) => void navigate({ search: { status: status ?? undefined } })} w={200} />
         )}
       />
@@ -99,7 +99,7 @@ export function WebhookPage() {
       <Drawer opened={open !== null} onClose={() => setOpen(null)} position="right" size="lg" title={t('identity.delivery')}>
         {open && (
           <Stack>
-            <Text>{open.event_type} · {open.webhook_id} · {open.status}</Text>
+            <Text>{open.event_type} · {deliveryStatusWord(open.status, t)}</Text>
             <Table>
               <Table.Thead>
                 <Table.Tr>
@@ -113,7 +113,7 @@ export function WebhookPage() {
                 {open.attempts.map((attempt) => (
                   <Table.Tr key={attempt.attempted_at}>
                     <Table.Td>{formatDate(attempt.attempted_at)}</Table.Td>
-                    <Table.Td>{attempt.outcome}{attempt.error ? `: ${attempt.error}` : ''}</Table.Td>
+                    <Table.Td>{attemptOutcomeWord(attempt.outcome, t)}{attempt.error ? `: ${attempt.error}` : ''}</Table.Td>
                     <Table.Td>{attempt.status_code ?? '—'}</Table.Td>
                     <Table.Td>{attempt.duration_ms}</Table.Td>
                   </Table.Tr>

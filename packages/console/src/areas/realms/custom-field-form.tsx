@@ -1,7 +1,8 @@
 import { Checkbox, Group, Select, Stack, Textarea, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import type { AdminComponents } from '@atrium/client';
-import { FormError } from '../../components/form-error';
+import { FormError, labelsIn } from '../../components/form-error';
+import type { MessageKey } from '../../i18n/catalogue';
 import { useI18n } from '../../i18n/i18n';
 import { FormActions } from '../../components/form-actions';
 import { UnsavedChanges } from '../../components/unsaved-changes';
@@ -10,6 +11,13 @@ import { useFormSubmit } from '../../components/use-form-submit';
 type CustomField = AdminComponents['schemas']['CustomField'];
 export type CustomFieldBody = Pick<CustomField, 'key' | 'name' | 'type' | 'options' | 'required' | 'unique' | 'visible' | 'editable'>;
 export const FIELD_TYPES: CustomField['type'][] = ['text', 'paragraph', 'number', 'date', 'checkbox', 'dropdown', 'choice'];
+/** A field type in words. */
+export const fieldTypeWord = (type: CustomField['type']): MessageKey => `realms.fieldType_${type}`;
+/** The attributes' labels, for their inputs and for a 422 that names them. */
+const LABELS = {
+  key: 'realms.key', name: 'realms.name', type: 'realms.type', options: 'realms.options',
+  required: 'realms.required', unique: 'realms.unique', visible: 'realms.visible', editable: 'realms.editable',
+} as const satisfies Record<string, MessageKey>;
 
 /** Create or edit a custom field; the options of a dropdown or choice field are typed one per line. */
 export function CustomFieldForm({ field, onSubmit, onCancel }: { field?: CustomField; onSubmit(body: CustomFieldBody): Promise<unknown>; onCancel(): void }) {
@@ -28,16 +36,16 @@ export function CustomFieldForm({ field, onSubmit, onCancel }: { field?: CustomF
     <form onSubmit={submit}>
       <Stack>
         <UnsavedChanges {...guard} />
-        <FormError error={error} />
-        <TextInput label={t('realms.key')} required {...form.getInputProps('key')} />
-        <TextInput label={t('realms.name')} required {...form.getInputProps('name')} />
-        <Select label={t('realms.type')} allowDeselect={false} data={FIELD_TYPES} {...form.getInputProps('type')} />
-        {withOptions && <Textarea label={t('realms.options')} autosize minRows={3} {...form.getInputProps('options')} />}
+        <FormError error={error} labels={labelsIn(LABELS, t)} />
+        <TextInput label={t(LABELS.key)} required {...form.getInputProps('key')} />
+        <TextInput label={t(LABELS.name)} required {...form.getInputProps('name')} />
+        <Select label={t(LABELS.type)} allowDeselect={false} data={FIELD_TYPES.map((type) => ({ value: type, label: t(fieldTypeWord(type)) }))} {...form.getInputProps('type')} />
+        {withOptions && <Textarea label={t(LABELS.options)} autosize minRows={3} {...form.getInputProps('options')} />}
         <Group>
-          <Checkbox label={t('realms.required')} {...form.getInputProps('required', { type: 'checkbox' })} />
-          <Checkbox label={t('realms.unique')} {...form.getInputProps('unique', { type: 'checkbox' })} />
-          <Checkbox label={t('realms.visible')} {...form.getInputProps('visible', { type: 'checkbox' })} />
-          <Checkbox label={t('realms.editable')} {...form.getInputProps('editable', { type: 'checkbox' })} />
+          <Checkbox label={t(LABELS.required)} {...form.getInputProps('required', { type: 'checkbox' })} />
+          <Checkbox label={t(LABELS.unique)} {...form.getInputProps('unique', { type: 'checkbox' })} />
+          <Checkbox label={t(LABELS.visible)} {...form.getInputProps('visible', { type: 'checkbox' })} />
+          <Checkbox label={t(LABELS.editable)} {...form.getInputProps('editable', { type: 'checkbox' })} />
         </Group>
         <FormActions submitting={form.submitting} onCancel={onCancel} />
       </Stack>

@@ -8,7 +8,7 @@ import { ListPage, type Column } from '../../components/list-page';
 import { listQuery } from '../../components/list-search';
 import { useI18n } from '../../i18n/i18n';
 import { useSession } from '../../session/session';
-import { CustomFieldForm } from './custom-field-form';
+import { CustomFieldForm, fieldTypeWord } from './custom-field-form';
 import { RowActions } from '../../components/row-actions';
 
 type CustomField = AdminComponents['schemas']['CustomField'];
@@ -35,7 +35,7 @@ export function CustomFieldsPage() {
   const columns: Column<CustomField>[] = [
     { key: 'key', label: t('realms.key'), sortable: true, text: (field) => field.key, render: (field) => field.key },
     { key: 'name', label: t('realms.name'), sortable: true, text: (field) => field.name, render: (field) => field.name },
-    { key: 'type', label: t('realms.type'), width: 120, render: (field) => field.type },
+    { key: 'type', label: t('realms.type'), width: 140, render: (field) => t(fieldTypeWord(field.type)) },
     { key: 'required', label: t('realms.required'), width: 120, render: (field) => (field.required ? t('common.yes') : t('common.no')) },
     ...(manage ? [{ key: 'actions', label: t('common.actions'), width: 190, render: (field: CustomField) => (
       <RowActions name={field.name} listPath={LIST} onEdit={() => setEditing(field)}

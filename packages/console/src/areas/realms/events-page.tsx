@@ -1,9 +1,10 @@
 import { useEffect, useState } from 'react';
-import { Group, NumberInput, Pagination, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Group, Pagination, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { getRouteApi, useNavigate } from '@tanstack/react-router';
 import { api } from '../../api/client';
 import { ErrorView } from '../../components/error-view';
+import { UserSelect } from '../../components/user-select';
 import { useI18n } from '../../i18n/i18n';
 import { eventsQuery, type EventsSearch } from './events-search';
 import { EventsTable } from './events-table';
@@ -26,14 +27,16 @@ export function EventsPage() {
   // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [debounced]);
   const meta = events.data?.meta;
+  // The user filtered on, named by the events found (each carries its user).
+  const userLabel = events.data?.events.find((event) => event.user)?.user?.email;
 
   return (
     <Stack>
       <Title order={2}>{t('realms.events')}</Title>
       <Group align="flex-end" wrap="wrap">
         <TextInput label={t('realms.eventType')} value={type} onChange={(event) => setType(event.currentTarget.value)} />
-        <NumberInput label={t('realms.userId')} min={1} allowDecimal={false} value={search.user_id ?? ''}
-          onChange={(value) => filter({ user_id: typeof value === 'number' && value > 0 ? value : undefined })} />
+        <UserSelect realmUid={realmUid} label={t('realms.user')} w={280} value={search.user_id ? String(search.user_id) : null}
+          selectedLabel={userLabel} onChange={(id) => filter({ user_id: id ? Number(id) : undefined })} />
         <TextInput label={t('realms.from')} type="date" value={search.from ?? ''} onChange={(event) => filter({ from: event.currentTarget.value || undefined })} />
         <TextInput label={t('realms.to')} type="date" value={search.to ?? ''} onChange={(event) => filter({ to: event.currentTarget.value || undefined })} />
       </Group>

@@ -3,7 +3,7 @@ import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
 import { admin } from '../../api/client';
-import { FormError } from '../../components/form-error';
+import { FormError, labelsIn } from '../../components/form-error';
 import { useI18n } from '../../i18n/i18n';
 import { FormActions } from '../../components/form-actions';
 import { UnsavedChanges } from '../../components/unsaved-changes';
@@ -24,7 +24,7 @@ export function NotificationForm({ realmUid, userId }: { realmUid: string; userI
     <form onSubmit={submit} aria-label={t('realms.sendNotification')}>
       <Stack>
         <UnsavedChanges {...guard} />
-        <FormError error={error} />
+        <FormError error={error} labels={labelsIn({ subject: 'realms.subject', body: 'realms.body', url: 'realms.url' }, t)} />
         <TextInput label={t('realms.subject')} required {...form.getInputProps('subject')} />
         <Textarea label={t('realms.body')} autosize minRows={2} {...form.getInputProps('body')} />
         <TextInput label={t('realms.url')} {...form.getInputProps('url')} />

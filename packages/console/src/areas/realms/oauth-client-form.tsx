@@ -1,7 +1,7 @@
 import { Checkbox, Stack, Textarea, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import type { AdminComponents } from '@atrium/client';
-import { FormError } from '../../components/form-error';
+import { FormError, labelsIn } from '../../components/form-error';
 import { useI18n } from '../../i18n/i18n';
 import { FormActions } from '../../components/form-actions';
 import { UnsavedChanges } from '../../components/unsaved-changes';
@@ -25,7 +25,7 @@ export function OAuthClientForm({ client, onSubmit, onCancel }: { client?: OAuth
     <form onSubmit={submit}>
       <Stack>
         <UnsavedChanges {...guard} />
-        <FormError error={error} />
+        <FormError error={error} labels={labelsIn({ name: 'realms.name', redirect_uris: 'realms.redirectUris', scopes: 'realms.scopes', confidential: 'realms.confidential' }, t)} />
         <TextInput label={t('realms.name')} required {...form.getInputProps('name')} />
         <Textarea label={t('realms.redirectUris')} autosize minRows={2} {...form.getInputProps('redirect_uris')} />
         <TextInput label={t('realms.scopes')} {...form.getInputProps('scopes')} />

@@ -1,6 +1,7 @@
 import { createRoute, lazyRouteComponent } from '@tanstack/react-router';
 import { appRoute } from '../../app/routes-base';
 import { validateListSearch } from '../../components/list-search';
+import { validateUsersSearch } from './users-search';
 import { validateEventsSearch } from './events-search';
 
 export const realmsListRoute = createRoute({
@@ -27,7 +28,7 @@ const realmTabs = [
   createRoute({ ...child('identity-provider'), component: lazyRouteComponent(() => import('./identity-provider-page'), 'IdentityProviderPage') }),
   createRoute({ ...child('clients'), validateSearch: validateListSearch, component: lazyRouteComponent(() => import('./oauth-clients-page'), 'OAuthClientsPage') }),
   createRoute({ ...child('integrations'), component: lazyRouteComponent(() => import('./integrations-page'), 'IntegrationsPage') }),
-  createRoute({ ...child('users'), validateSearch: validateListSearch, component: lazyRouteComponent(() => import('./users-page'), 'UsersPage') }),
+  createRoute({ ...child('users'), validateSearch: validateUsersSearch, component: lazyRouteComponent(() => import('./users-page'), 'UsersPage') }),
   createRoute({ ...child('users/$userId'), component: lazyRouteComponent(() => import('./user-page'), 'UserPage') }),
   createRoute({ ...child('email-templates'), component: lazyRouteComponent(() => import('../templates/email-templates-page'), 'RealmEmailTemplatesPage') }),
   createRoute({ ...child('events'), validateSearch: validateEventsSearch, component: lazyRouteComponent(() => import('./events-page'), 'EventsPage') }),

@@ -5,7 +5,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { getRouteApi } from '@tanstack/react-router';
 import type { AdminComponents } from '@atrium/client';
 import { admin, api } from '../../api/client';
-import { FormError } from '../../components/form-error';
+import { FormError, labelsIn } from '../../components/form-error';
 import type { MessageKey } from '../../i18n/catalogue';
 import { useI18n } from '../../i18n/i18n';
 import { useSession } from '../../session/session';
@@ -18,6 +18,19 @@ import { LogoUpload } from './logo-upload';
 
 type Settings = AdminComponents['schemas']['RealmSettings'];
 const route = getRouteApi('/app/realms/$realmUid/settings');
+
+/** Each setting's label by its path, for its input and for a 422 that names it. */
+const LABELS = {
+  'settings.session_lifetime_minutes': 'realms.sessionLifetime',
+  'settings.otp_code_validity_minutes': 'realms.otpValidity',
+  'settings.otp_resend_wait_seconds': 'realms.otpResend',
+  'settings.activation_mode': 'realms.activationMode',
+  'settings.default_language': 'realms.defaultLanguage',
+  'settings.pkce_plain_allowed': 'realms.pkcePlain',
+  'settings.branding.logo_url': 'realms.logoUrl',
+  'settings.branding.primary_color': 'realms.primaryColor',
+  'settings.branding.page_title': 'realms.pageTitle',
+} as const satisfies Record<string, MessageKey>;
 
 const MODES: { value: Settings['activation_mode']; label: MessageKey }[] = [
   { value: 'direct', label: 'realms.modeDirect' },
@@ -68,22 +81,22 @@ function SettingsForm({ realmUid, realmName, settings }: { realmUid: string; rea
         <fieldset disabled={!can('realms.manage', realmUid)} style={{ border: 0, padding: 0, margin: 0 }}>
           <Stack>
             <UnsavedChanges {...guard} />
-            <FormError error={error} />
+            <FormError error={error} labels={labelsIn(LABELS, t)} />
             <SimpleGrid cols={{ base: 1, sm: 2 }}>
-              <NumberInput label={t('realms.sessionLifetime')} min={1} max={525600} allowDecimal={false} {...form.getInputProps('settings.session_lifetime_minutes')} />
-              <NumberInput label={t('realms.otpValidity')} min={1} max={30} allowDecimal={false} {...form.getInputProps('settings.otp_code_validity_minutes')} />
-              <NumberInput label={t('realms.otpResend')} min={0} max={3600} allowDecimal={false} {...form.getInputProps('settings.otp_resend_wait_seconds')} />
-              <Select label={t('realms.activationMode')} allowDeselect={false} data={MODES.map((mode) => ({ value: mode.value, label: t(mode.label) }))} {...form.getInputProps('settings.activation_mode')} />
-              <Select label={t('realms.defaultLanguage')} allowDeselect={false} data={[{ value: 'en', label: 'English' }, { value: 'es', label: 'Español' }]} {...form.getInputProps('settings.default_language')} />
+              <NumberInput label={t(LABELS['settings.session_lifetime_minutes'])} min={1} max={525600} allowDecimal={false} {...form.getInputProps('settings.session_lifetime_minutes')} />
+              <NumberInput label={t(LABELS['settings.otp_code_validity_minutes'])} min={1} max={30} allowDecimal={false} {...form.getInputProps('settings.otp_code_validity_minutes')} />
+              <NumberInput label={t(LABELS['settings.otp_resend_wait_seconds'])} min={0} max={3600} allowDecimal={false} {...form.getInputProps('settings.otp_resend_wait_seconds')} />
+              <Select label={t(LABELS['settings.activation_mode'])} allowDeselect={false} data={MODES.map((mode) => ({ value: mode.value, label: t(mode.label) }))} {...form.getInputProps('settings.activation_mode')} />
+              <Select label={t(LABELS['settings.default_language'])} allowDeselect={false} data={[{ value: 'en', label: 'English' }, { value: 'es', label: 'Español' }]} {...form.getInputProps('settings.default_language')} />
             </SimpleGrid>
-            <Checkbox label={t('realms.pkcePlain')} {...form.getInputProps('settings.pkce_plain_allowed', { type: 'checkbox' })} />
+            <Checkbox label={t(LABELS['settings.pkce_plain_allowed'])} {...form.getInputProps('settings.pkce_plain_allowed', { type: 'checkbox' })} />
             <Fieldset legend={t('realms.branding')}>
               <SimpleGrid cols={{ base: 1, sm: 2 }}>
                 <Stack>
-                  <TextInput label={t('realms.logoUrl')} {...text('settings.branding.logo_url')} />
+                  <TextInput label={t(LABELS['settings.branding.logo_url'])} {...text('settings.branding.logo_url')} />
                   <LogoUpload realmName={realmName} onUploaded={(address) => form.setFieldValue('settings.branding.logo_url', address)} />
-                  <ColorInput label={t('realms.primaryColor')} format="hex" swatches={SWATCHES} eyeDropperButtonProps={{ 'aria-label': t('realms.eyeDropper') }} {...text('settings.branding.primary_color')} />
-                  <TextInput label={t('realms.pageTitle')} {...text('settings.branding.page_title')} />
+                  <ColorInput label={t(LABELS['settings.branding.primary_color'])} format="hex" swatches={SWATCHES} eyeDropperButtonProps={{ 'aria-label': t('realms.eyeDropper') }} {...text('settings.branding.primary_color')} />
+                  <TextInput label={t(LABELS['settings.branding.page_title'])} {...text('settings.branding.page_title')} />
                 </Stack>
                 <BrandingPreview realmName={realmName} branding={form.values.settings.branding} />
               </SimpleGrid>

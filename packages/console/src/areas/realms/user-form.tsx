@@ -2,7 +2,8 @@ import { Checkbox, PasswordInput, SimpleGrid, Stack, TextInput } from '@mantine/
 import { useForm } from '@mantine/form';
 import type { AdminComponents } from '@atrium/client';
 import { api } from '../../api/client';
-import { FormError } from '../../components/form-error';
+import { FormError, labelsIn } from '../../components/form-error';
+import type { MessageKey } from '../../i18n/catalogue';
 import { useI18n } from '../../i18n/i18n';
 import { CustomFieldInput, type FieldValue } from './custom-field-input';
 import { FormActions } from '../../components/form-actions';
@@ -14,6 +15,12 @@ export interface UserBody {
   email: string; username: string | null; first_name: string; last_name: string; second_last_name: string;
   external_id: string | null; active: boolean; password?: string; custom_fields: { key: string; value: FieldValue }[];
 }
+
+/** The attributes' labels, for their inputs and for a 422 that names them. */
+const LABELS = {
+  email: 'realms.email', username: 'realms.username', first_name: 'realms.firstName', last_name: 'realms.lastName',
+  second_last_name: 'realms.secondLastName', external_id: 'realms.externalId', active: 'realms.active',
+} as const satisfies Record<string, MessageKey>;
 
 /** Create or edit a realm user, with an input per custom field of the realm (at most 20, so one page holds them all). */
 export function UserForm({ realmUid, user, onSubmit, onCancel }: { realmUid: string; user?: RealmUser; onSubmit(body: UserBody): Promise<unknown>; onCancel?(): void }) {
@@ -35,17 +42,20 @@ export function UserForm({ realmUid, user, onSubmit, onCancel }: { realmUid: str
     <form onSubmit={submit}>
       <Stack>
         <UnsavedChanges {...guard} />
-        <FormError error={error} />
+        <FormError error={error} labels={{
+          ...labelsIn(LABELS, t), password: t(user ? 'realms.passwordKeep' : 'realms.password'),
+          ...Object.fromEntries((fields.data?.custom_fields ?? []).map((field) => [`custom_fields.${field.key}`, field.name])),
+        }} />
         <SimpleGrid cols={{ base: 1, sm: 2 }}>
-          <TextInput label={t('realms.email')} type="email" required {...form.getInputProps('email')} />
-          <TextInput label={t('realms.username')} {...form.getInputProps('username')} />
-          <TextInput label={t('realms.firstName')} {...form.getInputProps('first_name')} />
-          <TextInput label={t('realms.lastName')} {...form.getInputProps('last_name')} />
-          <TextInput label={t('realms.secondLastName')} {...form.getInputProps('second_last_name')} />
-          <TextInput label={t('realms.externalId')} {...form.getInputProps('external_id')} />
+          <TextInput label={t(LABELS.email)} type="email" required {...form.getInputProps('email')} />
+          <TextInput label={t(LABELS.username)} {...form.getInputProps('username')} />
+          <TextInput label={t(LABELS.first_name)} {...form.getInputProps('first_name')} />
+          <TextInput label={t(LABELS.last_name)} {...form.getInputProps('last_name')} />
+          <TextInput label={t(LABELS.second_last_name)} {...form.getInputProps('second_last_name')} />
+          <TextInput label={t(LABELS.external_id)} {...form.getInputProps('external_id')} />
           <PasswordInput label={t(user ? 'realms.passwordKeep' : 'realms.password')} autoComplete="new-password" {...form.getInputProps('password')} />
         </SimpleGrid>
-        <Checkbox label={t('realms.active')} {...form.getInputProps('active', { type: 'checkbox' })} />
+        <Checkbox label={t(LABELS.active)} {...form.getInputProps('active', { type: 'checkbox' })} />
         {(fields.data?.custom_fields ?? []).map((field) => (
           <CustomFieldInput key={field.id} field={field} value={form.values.custom_fields[field.key] ?? null}
             error={form.errors[`custom_fields.${field.key}`] as string | undefined}

@@ -1,5 +1,6 @@
-import { Badge, Button, Modal } from '@mantine/core';
+import { Button, Group, Modal, Select } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
+import { notifications } from '@mantine/notifications';
 import { getRouteApi, useNavigate } from '@tanstack/react-router';
 import type { AdminComponents } from '@atrium/client';
 import { admin, api } from '../../api/client';
@@ -8,13 +9,16 @@ import { ListPage, type Column } from '../../components/list-page';
 import { listQuery } from '../../components/list-search';
 import { useI18n } from '../../i18n/i18n';
 import { useSession } from '../../session/session';
-import { ACTIVE_GREEN } from '../../app/theme';
+import { ApproveButton } from './approve-button';
+import { InviteUserForm } from './invite-user-form';
 import { UserForm } from './user-form';
+import { USER_STATUS_WORDS, UserStatusBadge } from './user-status';
+import { USER_STATUSES, type UserStatus } from './users-search';
 
 type RealmUser = AdminComponents['schemas']['RealmUser'];
 const route = getRouteApi('/app/realms/$realmUid/users');
 
-/** The realm's users: server-paginated, sorted and searched, with create. */
+/** The realm's users: server-paginated, sorted, searched and filtered by status (the sign-ups awaiting approval), with create and invite. */
 export function UsersPage() {
   const { t, formatDate } = useI18n();
   const { can } = useSession();
@@ -22,15 +26,24 @@ export function UsersPage() {
   const search = route.useSearch();
   const navigate = useNavigate({ from: '/realms/$realmUid/users' });
   const path = { realm_uid: realmUid };
-  const list = api.useQuery('get', '/customers/{realm_uid}/users', { params: { path, query: listQuery(search) } });
+  const list = api.useQuery('get', '/customers/{realm_uid}/users', {
+    params: { path, query: { ...listQuery(search), ...(search.status ? { status: search.status } : {}) } },
+  });
   const [creating, { open, close }] = useDisclosure(false);
+  const [inviting, invite] = useDisclosure(false);
+  const write = can('realm.users.write', realmUid);
 
   const columns: Column<RealmUser>[] = [
     { key: 'email', label: t('realms.email'), sortable: true, text: (user) => user.email, render: (user) => (
       <AnchorLink to="/realms/$realmUid/users/$userId" params={{ realmUid, userId: String(user.id) }}>{user.email}</AnchorLink>
     ) },
     { key: 'last_name', label: t('realms.name'), sortable: true, text: (user) => user.name, render: (user) => user.name },
-    { key: 'active', label: t('realms.active'), width: 110, render: (user) => <Badge color={user.active ? ACTIVE_GREEN : 'gray.7'}>{user.active ? t('common.yes') : t('common.no')}</Badge> },
+    { key: 'status', label: t('realms.status'), width: 340, render: (user) => (
+      <Group gap="xs" wrap="nowrap">
+        <UserStatusBadge user={user} />
+        {write && user.moderation_pending && <ApproveButton realmUid={realmUid} user={user} />}
+      </Group>
+    ) },
     { key: 'created_at', label: t('realms.created'), sortable: true, width: 200, text: (user) => formatDate(user.created_at), render: (user) => formatDate(user.created_at) },
   ];
 
@@ -46,8 +59,25 @@ export function UsersPage() {
         error={list.error}
         search={search}
         onSearch={(next) => void navigate({ search: next })}
-        actions={can('realm.users.write', realmUid) && <Button onClick={open}>{t('realms.newUser')}</Button>}
+        actions={write && (
+          <Group>
+            <Button variant="default" onClick={invite.open}>{t('realms.inviteUser')}</Button>
+            <Button onClick={open}>{t('realms.newUser')}</Button>
+          </Group>
+        )}
+        filters={(
+          <Select label={t('realms.status')} w={260} clearable placeholder={t('realms.anyStatus')} value={search.status ?? null}
+            data={USER_STATUSES.map((status) => ({ value: status, label: t(USER_STATUS_WORDS[status]) }))}
+            onChange={(status) => void navigate({ search: { ...search, status: (status as UserStatus | null) ?? undefined, page: undefined } })} />
+        )}
       />
+      <Modal opened={inviting} onClose={invite.close} title={t('realms.inviteUser')}>
+        <InviteUserForm onCancel={invite.close} onSubmit={async (email) => {
+          const { data } = await admin.POST('/customers/{realm_uid}/users/invitations', { params: { path }, body: { email } });
+          invite.close();
+          notifications.show({ message: t('realms.invitationSent', { email: data!.email }) });
+        }} />
+      </Modal>
       <Modal opened={creating} onClose={close} title={t('realms.newUser')} size="lg">
         <UserForm realmUid={realmUid} onCancel={close} onSubmit={async (body) => {
           const { data } = await admin.POST('/customers/{realm_uid}/users', { params: { path }, body });
