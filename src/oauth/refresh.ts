@@ -1,7 +1,9 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Context } from '../context.js';
 import type { Db } from '../db/connect.js';
+import { sqlMoment } from '../db/columns.js';
 import { prepared } from '../db/prepared.js';
+import { rowsOf } from '../db/rows.js';
 import { isLive } from '../realms/sessions.js';
 import { hashSecret, randomSecret } from '../security/secrets.js';
 import { oauthAccessTokens, oauthClients, oauthRefreshTokens } from '../tables/oauth.js';
@@ -18,14 +20,13 @@ import type { TokenAnswer } from './token.js';
  * use, and a used one presented again revokes its whole family and the access tokens the family issued.
  */
 
-export interface RefreshGrantFacts {
+export interface CodeGrant {
+  codeId: number;
   clientId: number;
   sessionId: number;
   scope: string;
   absoluteSeconds: number;
   idleSeconds: number;
-  /** The access token of the code exchange, whose id names the family. */
-  accessTokenId: number;
 }
 
 const expiry = (now: Date, seconds: number, cap?: Date) => {
@@ -33,18 +34,58 @@ const expiry = (now: Date, seconds: number, cap?: Date) => {
   return cap && cap < at ? cap : at;
 };
 
-/** The family's first refresh token, beside the access token of the code exchange (which joins the family). */
-export async function startRefreshFamily(ctx: Context, facts: RefreshGrantFacts, now: Date): Promise<string> {
+/**
+ * The code exchange of an authorization with offline_access, in one statement (one round trip, all or nothing): the
+ * code is spent, and the access token and the family's first refresh token are written. The family is named by the
+ * code's id, one per authorization. Answers the refresh token, or null when the code was already used.
+ */
+export async function consumeCodeWithRefresh(ctx: Context, grant: CodeGrant, accessTokenHash: string, now: Date): Promise<string | null> {
   const token = randomSecret();
-  const familyExpiresAt = expiry(now, facts.absoluteSeconds);
-  await ctx.db.transaction(async (tx) => {
-    await tx.update(oauthAccessTokens).set({ refreshFamily: facts.accessTokenId }).where(eq(oauthAccessTokens.id, facts.accessTokenId));
-    await tx.insert(oauthRefreshTokens).values({
-      tokenHash: hashSecret(token), family: facts.accessTokenId, clientId: facts.clientId, sessionId: facts.sessionId, scope: facts.scope,
-      familyExpiresAt, expiresAt: expiry(now, facts.idleSeconds, familyExpiresAt), createdAt: now,
-    });
-  });
-  return token;
+  const at = sqlMoment(now);
+  const familyExpiresAt = expiry(now, grant.absoluteSeconds);
+  const result = await ctx.db.execute(sql`with used as (
+      update authorization_codes set used_at = ${at} where id = ${grant.codeId} and used_at is null returning id
+    ), access as (
+      insert into oauth_access_tokens (token_hash, client_id, session_id, code_id, refresh_family, scope, created_at)
+      select ${accessTokenHash}, ${grant.clientId}, ${grant.sessionId}, used.id, used.id, ${grant.scope}, ${at} from used
+      returning id
+    ), refresh as (
+      insert into oauth_refresh_tokens (token_hash, family, client_id, session_id, scope, family_expires_at, expires_at, created_at)
+      select ${hashSecret(token)}, used.id, ${grant.clientId}, ${grant.sessionId}, ${grant.scope}, ${sqlMoment(familyExpiresAt)},
+        ${sqlMoment(expiry(now, grant.idleSeconds, familyExpiresAt))}, ${at} from used
+      returning id
+    )
+    select count(*)::int as used from used`);
+  return rowsOf<{ used: number }>(result)[0]?.used === 1 ? token : null;
+}
+
+/**
+ * Spends a refresh token and writes what replaces it, in one statement (all or nothing, one round trip): the new
+ * refresh token of the family, the new access token, and the session renewed as a use would renew it, never past
+ * the family's end. Answers false when the token was spent or revoked meanwhile (a concurrent refresh won).
+ */
+async function rotate(ctx: Context, row: { id: number; family: number; clientId: number; sessionId: number; scope: string; familyExpiresAt: Date; idleSeconds: number; sessionLifetimeMinutes: number },
+  scope: string, hashes: { refresh: string; access: string }, now: Date): Promise<boolean> {
+  const at = sqlMoment(now);
+  const renewed = sqlMoment(expiry(now, row.sessionLifetimeMinutes * 60, row.familyExpiresAt));
+  const result = await ctx.db.execute(sql`with spent as (
+      update oauth_refresh_tokens set used_at = ${at} where id = ${row.id} and used_at is null and revoked_at is null returning id
+    ), fresh as (
+      insert into oauth_refresh_tokens (token_hash, family, client_id, session_id, scope, family_expires_at, expires_at, created_at)
+      select ${hashes.refresh}, ${row.family}, ${row.clientId}, ${row.sessionId}, ${row.scope}, ${sqlMoment(row.familyExpiresAt)},
+        ${sqlMoment(expiry(now, row.idleSeconds, row.familyExpiresAt))}, ${at} from spent
+      returning id
+    ), access as (
+      insert into oauth_access_tokens (token_hash, client_id, session_id, refresh_family, scope, created_at)
+      select ${hashes.access}, ${row.clientId}, ${row.sessionId}, ${row.family}, ${scope}, ${at} from spent
+      returning id
+    ), renewal as (
+      update realm_sessions set expires_at = greatest(expires_at, ${renewed}), last_used_at = ${at}
+      where id = ${row.sessionId} and exists (select 1 from spent)
+      returning id
+    )
+    select count(*)::int as spent from spent`);
+  return rowsOf<{ spent: number }>(result)[0]?.spent === 1;
 }
 
 /** Everything a refresh checks and signs, in one query. */
@@ -107,24 +148,7 @@ export async function refreshGrant(ctx: Context, realmUid: string, form: Form, p
 
   const accessToken = randomSecret();
   const refreshToken = randomSecret();
-  const rotated = await ctx.db.transaction(async (tx) => {
-    const spent = await tx.update(oauthRefreshTokens).set({ usedAt: now })
-      .where(and(eq(oauthRefreshTokens.id, row.id), isNull(oauthRefreshTokens.usedAt), isNull(oauthRefreshTokens.revokedAt)))
-      .returning({ id: oauthRefreshTokens.id });
-    if (!spent.length) return false;
-    await tx.insert(oauthRefreshTokens).values({
-      tokenHash: hashSecret(refreshToken), family: row.family, clientId: row.clientId, sessionId: row.sessionId, scope: row.scope,
-      familyExpiresAt: row.familyExpiresAt, expiresAt: expiry(now, row.idleSeconds, row.familyExpiresAt), createdAt: now,
-    });
-    await tx.insert(oauthAccessTokens).values({
-      tokenHash: hashSecret(accessToken), clientId: row.clientId, sessionId: row.sessionId, refreshFamily: row.family, scope: scopes.join(' '), createdAt: now,
-    });
-    // The app in use keeps its user signed in: the session is renewed as a use would, never past the family's end.
-    const renewed = expiry(now, row.sessionLifetimeMinutes * 60, row.familyExpiresAt);
-    await tx.update(realmSessions).set({ expiresAt: sql`greatest(${realmSessions.expiresAt}, ${renewed.toISOString()}::timestamptz)`, lastUsedAt: now })
-      .where(eq(realmSessions.id, row.sessionId));
-    return true;
-  });
+  const rotated = await rotate(ctx, row, scopes.join(' '), { refresh: hashSecret(refreshToken), access: hashSecret(accessToken) }, now);
   // Two refreshes of one token at once: the one that lost found it spent, which is a reuse.
   if (!rotated) {
     await revokeFamily(ctx, row.family, row.sessionId, now);

@@ -8,7 +8,7 @@ import { hashSecret, randomSecret } from '../security/secrets.js';
 import { authenticateClient, clientAuthenticates, field, type Form, type PresentedClient } from './client-auth.js';
 import { InvalidClient, InvalidGrant, InvalidRequest, UnsupportedGrantType } from './errors.js';
 import { signIdToken } from './id-token.js';
-import { refreshGrant, startRefreshFamily } from './refresh.js';
+import { consumeCodeWithRefresh, refreshGrant, revokeFamily } from './refresh.js';
 import { OFFLINE_ACCESS } from './schema.js';
 import type { Realm } from '../realms/realms.js';
 import { issuerOf } from './metadata.js';
@@ -73,11 +73,17 @@ async function findCode(ctx: Context, code: string) {
   return row;
 }
 
-/** A code used twice was probably stolen: the token issued from it stops working (RFC 6749 4.1.2). */
+/**
+ * A code used twice was probably stolen: the token issued from it stops working (RFC 6749 4.1.2), and so does the
+ * refresh token family it started (named by the code's id) with every access token that family issued.
+ */
 async function revokeTokensOf(ctx: Context, codeId: number): Promise<void> {
   const revoked = await ctx.db.update(oauthAccessTokens).set({ revokedAt: ctx.clock.now() })
     .where(and(eq(oauthAccessTokens.codeId, codeId), isNull(oauthAccessTokens.revokedAt))).returning({ sessionId: oauthAccessTokens.sessionId });
-  for (const { sessionId } of revoked) ctx.caches.changed('customers', `session:${sessionId}`);
+  for (const { sessionId } of revoked) {
+    ctx.caches.changed('customers', `session:${sessionId}`);
+    await revokeFamily(ctx, codeId, sessionId, ctx.clock.now());
+  }
 }
 
 /**
@@ -104,10 +110,9 @@ const consumeStatement = (db: Db) => prepared(db, 'oauth_consume_code', (d, name
   return q.prepare(name);
 });
 
-/** The new access token's id, or null when the code was already used. */
 async function consumeCode(ctx: Context, codeId: number, clientId: number, sessionId: number, scope: string, tokenHash: string, now: Date) {
   const rows = await consumeStatement(ctx.db).execute({ now: now.toISOString(), codeId, clientId, sessionId, scope, tokenHash });
-  return rows.length === 1 ? rows[0].id : null;
+  return rows.length === 1;
 }
 
 /**
@@ -159,18 +164,17 @@ export async function exchangeCode(ctx: Context, realmUid: string, form: Form, p
   }
 
   const token = randomSecret();
-  const accessTokenId = await consumeCode(ctx, row.id, row.clientId, row.sessionId, row.scope, hashSecret(token), now);
-  if (accessTokenId === null) {
+  const scopes = row.scope.split(' ');
+  const offline = row.openidConnect && scopes.includes(OFFLINE_ACCESS);
+  const refreshToken = offline ? await consumeCodeWithRefresh(ctx, {
+    codeId: row.id, clientId: row.clientId, sessionId: row.sessionId, scope: row.scope, absoluteSeconds: row.refreshAbsoluteSeconds, idleSeconds: row.refreshIdleSeconds,
+  }, hashSecret(token), now) : null;
+  if (offline ? refreshToken === null : !(await consumeCode(ctx, row.id, row.clientId, row.sessionId, row.scope, hashSecret(token), now))) {
     await revokeTokensOf(ctx, row.id);
     throw new InvalidGrant('the code has already been used');
   }
   const answer: TokenAnswer = { access_token: token, token_type: 'Bearer', scope: row.scope, created_at: Math.floor(now.getTime() / 1000) };
-  const scopes = row.scope.split(' ');
-  if (row.openidConnect && scopes.includes(OFFLINE_ACCESS)) {
-    answer.refresh_token = await startRefreshFamily(ctx, {
-      clientId: row.clientId, sessionId: row.sessionId, scope: row.scope, absoluteSeconds: row.refreshAbsoluteSeconds, idleSeconds: row.refreshIdleSeconds, accessTokenId,
-    }, now);
-  }
+  if (refreshToken) answer.refresh_token = refreshToken;
   if (row.openidConnect && scopes.includes('openid')) {
     answer.id_token = await signIdToken(ctx, {
       issuer: issuerOf(ctx, { uid: row.realmUid }), realmId: row.realmId, clientUid: row.clientUid, user: row.user, scopes, accessToken: token,

@@ -74,6 +74,25 @@ describe('refresh tokens of a realm with OpenID Connect', () => {
     expect(await me(tokens!.access_token)).toBe(401);
   });
 
+  it('revokes the family a code started when the code is replayed', async () => {
+    const config = await configOf(offline);
+    const verifier = client.randomPKCECodeVerifier();
+    const url = client.buildAuthorizationUrl(config, {
+      redirect_uri: REDIRECT, scope: 'openid offline_access', state: 's', code_challenge: await client.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256',
+    });
+    const code = (await browse(new CookieJar(base), url.toString(), login, REDIRECT)).searchParams.get('code')!;
+    const exchange = () => fetch(`${base}/realms/bank/oauth/token`, {
+      method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ grant_type: 'authorization_code', code, code_verifier: verifier, redirect_uri: REDIRECT, client_id: offline.uid, client_secret: offline.secret }),
+    });
+    const first = await exchange();
+    expect(first.status).toBe(200);
+    const tokens = await first.json();
+    expect((await exchange()).status).toBe(400);
+    expect((await refresh(offline, tokens.refresh_token)).status).toBe(400);
+    expect(await me(tokens.access_token)).toBe(401);
+  });
+
   it('lets exactly one of 20 concurrent refreshes with one token through, then revokes the family', async () => {
     const { tokens } = await signIn(offline);
     const answers = await Promise.all(Array.from({ length: 20 }, () => refresh(offline, tokens!.refresh_token!)));
