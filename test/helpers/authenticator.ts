@@ -1,6 +1,8 @@
 import { createHash, generateKeyPairSync, randomBytes, sign, type KeyObject } from 'node:crypto';
 import { isoCBOR } from '@simplewebauthn/server/helpers';
 
+type Cbor = Parameters<typeof isoCBOR.encode>[0];
+
 const sha256 = (data: Buffer | string) => createHash('sha256').update(data).digest();
 const b64url = (data: Buffer | Uint8Array) => Buffer.from(data).toString('base64url');
 
@@ -31,15 +33,15 @@ export class SoftAuthenticator {
 
   /** The answer of `navigator.credentials.create` to the server's options (`challenge`). */
   register(options: { challenge: string }, { origin = this.origin, type = 'webauthn.create' } = {}) {
-    const cose = isoCBOR.encode(new Map<number, number | Uint8Array>([
-      [1, 2], [3, -7], [-1, 1], [-2, Buffer.from(this.publicJwk.x, 'base64url')], [-3, Buffer.from(this.publicJwk.y, 'base64url')],
+    const cose = isoCBOR.encode(new Map<number, Cbor>([
+      [1, 2], [3, -7], [-1, 1], [-2, new Uint8Array(Buffer.from(this.publicJwk.x, 'base64url'))], [-3, new Uint8Array(Buffer.from(this.publicJwk.y, 'base64url'))],
     ]));
     const idLength = Buffer.alloc(2);
     idLength.writeUInt16BE(this.credentialId.length);
     const attested = Buffer.concat([Buffer.alloc(16), idLength, this.credentialId, Buffer.from(cose)]);
     // User present, user verified, attested credential data.
     const authData = this.authData(0x45, attested);
-    const attestationObject = isoCBOR.encode(new Map<string, string | Map<string, never> | Uint8Array>([['fmt', 'none'], ['attStmt', new Map()], ['authData', authData]]));
+    const attestationObject = isoCBOR.encode(new Map<string, Cbor>([['fmt', 'none'], ['attStmt', new Map<string, Cbor>()], ['authData', new Uint8Array(authData)]]));
     const clientDataJSON = Buffer.from(JSON.stringify({ type, challenge: options.challenge, origin, crossOrigin: false }));
     return {
       id: this.id, rawId: this.id, type: 'public-key',
