@@ -1,3 +1,4 @@
+import { generateSync } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SoftAuthenticator } from '../helpers/authenticator.js';
 import { createMember, signIn, type Member } from '../helpers/admin.js';
@@ -185,5 +186,33 @@ describe('passkeys of team members', () => {
     expect((await h.request({ method: 'DELETE', url: `/api/admin/team_members/${member.id}/two_factor` })).statusCode).toBe(204);
     expect((await h.request({ url: '/api/admin/two_factor', ...as(session) })).json()).toMatchObject({ passkeys: 0, recovery_codes_left: 0 });
     expect((await password(member)).statusCode).toBe(200);
+  });
+
+  it('offers a passkey beside the authenticator app; removing the app keeps the passkey and the recovery codes', async () => {
+    const member = await createMember(h, [{ key: 'account_user' }]);
+    const session = await signIn(h, member.email, member.password);
+    const { secret } = (await h.request({ method: 'POST', url: '/api/admin/two_factor/totp', ...as(session) })).json();
+    const code = () => generateSync({ secret, epoch: Math.floor(h.clock.now().getTime() / 1000) });
+    const confirmed = await h.request({ method: 'POST', url: '/api/admin/two_factor/totp/confirm', ...as(session), payload: { code: code() } });
+    expect(confirmed.statusCode).toBe(200);
+    h.clock.advance(30_000);
+    const { authenticator, added } = await enrol(session);
+    expect(added.recovery_codes).toBeUndefined();
+    expect((await h.request({ url: '/api/admin/two_factor', ...as(session) })).json()).toMatchObject({ totp: true, passkeys: 1, recovery_codes_left: 10 });
+    const step = await challengeOf(member);
+    expect(step.second_factors).toEqual(['totp', 'webauthn', 'recovery_code']);
+    expect((await secondStep({ challenge: step.challenge, totp: code() })).statusCode).toBe(200);
+
+    await h.request({ method: 'PUT', url: '/api/admin/account', payload: { second_factor_required: true } });
+    try {
+      // The passkey is left: the app can go even though the account requires a second factor.
+      expect((await h.request({ method: 'DELETE', url: '/api/admin/two_factor/totp', ...as(session) })).statusCode).toBe(204);
+    } finally {
+      await h.request({ method: 'PUT', url: '/api/admin/account', payload: { second_factor_required: false } });
+    }
+    expect((await h.request({ url: '/api/admin/two_factor', ...as(session) })).json()).toMatchObject({ totp: false, passkeys: 1, recovery_codes_left: 10 });
+    const next = await challengeOf(member);
+    expect(next.second_factors).toEqual(['webauthn', 'recovery_code']);
+    expect((await secondStep({ challenge: next.challenge, webauthn: authenticator.authenticate(next.webauthn_options) })).statusCode).toBe(200);
   });
 });
