@@ -82,5 +82,36 @@ describe.skipIf(!!process.env.DATABASE_URL)('admin console: passkeys', () => {
         await close();
       }
     });
+
+    it(`lets a member the account requires a second factor of enrol with a passkey alone (${locale}, ${scheme})`, async () => {
+      await c.h.request({ method: 'PUT', url: '/api/admin/account', payload: { second_factor_required: true } });
+      const { context, page, problems, go, close } = await c.open({ locale, scheme });
+      try {
+        const cdp = await context.newCDPSession(page);
+        await cdp.send('WebAuthn.enable');
+        await cdp.send('WebAuthn.addVirtualAuthenticator', {
+          options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+        });
+        const member = await createMember(c.h, [{ key: 'account_user' }]);
+        await go('/sign-in');
+        await page.locator('input[type=email]').fill(member.email);
+        await page.locator('input[type=password]').fill(member.password);
+        await page.locator('form button[type=submit]').click();
+        const enrolTitle = say(locale, 'Set up two-factor sign-in', 'Configura el inicio de sesión en dos pasos');
+        await page.getByRole('heading', { level: 1, name: enrolTitle }).waitFor();
+        expect(await page.getByRole('navigation').count()).toBe(0);
+        await page.getByLabel(say(locale, 'Passkey name', 'Nombre de la llave de acceso')).fill('Security key');
+        await page.getByRole('button', { name: say(locale, 'Add a passkey', 'Añadir una llave de acceso') }).click();
+        await page.locator('[data-recovery-codes]').waitFor();
+        expect(await axeViolations(page)).toEqual([]);
+        await page.getByRole('button', { name: say(locale, 'I have saved them', 'Ya los guardé') }).click();
+        await page.getByRole('navigation').first().waitFor();
+        expect((await c.h.request({ url: '/api/admin/two_factor', token: member.token })).json()).toMatchObject({ totp: false, passkeys: 1, required: true });
+        expect(problems).toEqual([]);
+      } finally {
+        await c.h.request({ method: 'PUT', url: '/api/admin/account', payload: { second_factor_required: false } });
+        await close();
+      }
+    });
   }
 });
