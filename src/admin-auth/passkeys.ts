@@ -135,12 +135,12 @@ export async function addPasskey(ctx: ActingContext, name: string | undefined, r
     .returning({ adminId: adminPasskeyRegistrations.adminId });
   if (!used.length) throw invalidField('response', 'is not an answer to a current passkey request: start again');
   const hadSecondFactor = await hasSecondFactor(ctx, adminId);
-  const [taken] = await ctx.db.select({ id: adminPasskeys.id }).from(adminPasskeys).where(eq(adminPasskeys.credentialId, credential.id));
-  if (taken) throw invalidField('response', 'is a passkey already added');
+  // A credential id is one passkey's: the unique index settles two additions of it at once.
   const [row] = await ctx.db.insert(adminPasskeys).values({
     adminId, credentialId: credential.id, publicKey: Buffer.from(credential.publicKey).toString('base64url'), counter: credential.counter,
     transports: (credential.transports ?? response.response.transports ?? []).map(String).slice(0, 10), name: label, createdAt: now,
-  }).returning();
+  }).onConflictDoNothing({ target: adminPasskeys.credentialId }).returning();
+  if (!row) throw invalidField('response', 'is a passkey already added');
   if (ctx.actor.sessionId !== null) {
     await ctx.db.update(adminSessions).set({ enrolmentOnly: false }).where(eq(adminSessions.id, ctx.actor.sessionId));
   }
@@ -153,12 +153,17 @@ export async function addPasskey(ctx: ActingContext, name: string | undefined, r
  */
 export async function removePasskey(ctx: ActingContext, id: number): Promise<void> {
   const adminId = ctx.actor.adminId;
-  const [row] = await ctx.db.select({ id: adminPasskeys.id }).from(adminPasskeys).where(and(eq(adminPasskeys.id, id), eq(adminPasskeys.adminId, adminId)));
-  if (!row) throw notFound('Passkey');
-  const others = await passkeyCount(ctx, adminId) - 1 + (await hasTotp(ctx, adminId) ? 1 : 0);
-  if (others === 0 && (await secondFactorPolicy(ctx)).required) throw twoFactorState('The account requires a second factor: the last one cannot be removed');
-  await ctx.db.delete(adminPasskeys).where(and(eq(adminPasskeys.id, id), eq(adminPasskeys.adminId, adminId)));
-  if (!await hasSecondFactor(ctx, adminId)) await ctx.db.delete(adminRecoveryCodes).where(eq(adminRecoveryCodes.adminId, adminId));
+  await ctx.db.transaction(async (tx) => {
+    // Two removals at once of a member's last two passkeys: the member's row, locked, puts them one after the other.
+    await tx.select({ id: admins.id }).from(admins).where(eq(admins.id, adminId)).for('update');
+    const scoped = { db: tx };
+    const [row] = await tx.select({ id: adminPasskeys.id }).from(adminPasskeys).where(and(eq(adminPasskeys.id, id), eq(adminPasskeys.adminId, adminId)));
+    if (!row) throw notFound('Passkey');
+    const others = await passkeyCount(scoped, adminId) - 1 + (await hasTotp(scoped, adminId) ? 1 : 0);
+    if (others === 0 && (await secondFactorPolicy(scoped)).required) throw twoFactorState('The account requires a second factor: the last one cannot be removed');
+    await tx.delete(adminPasskeys).where(and(eq(adminPasskeys.id, id), eq(adminPasskeys.adminId, adminId)));
+    if (!await hasSecondFactor(scoped, adminId)) await tx.delete(adminRecoveryCodes).where(eq(adminRecoveryCodes.adminId, adminId));
+  });
 }
 
 /** The WebAuthn challenge of a sign-in, derived one way from its challenge: it lives and ends with it, and needs no row. */
