@@ -148,18 +148,49 @@ export const SecondFactorInput = Type.Object({
   challenge: Type.String({ description: 'The `challenge` of the 401 `ATR_SECOND_FACTOR_REQUIRED` answer to `POST /session`' }),
   totp: Type.Optional(Type.String({ description: 'The six digits the authenticator app shows now' })),
   recovery_code: Type.Optional(Type.String({ description: 'One of the member\'s recovery codes instead; each works once' })),
+  webauthn: Type.Optional(Type.Object({
+    id: Type.String({ description: 'The passkey\'s credential id (base64url)' }),
+    rawId: Type.String(),
+    type: Type.String({ description: '`public-key`' }),
+    response: Type.Object({
+      clientDataJSON: Type.String(),
+      authenticatorData: Type.String(),
+      signature: Type.String(),
+      userHandle: Type.Optional(Type.String()),
+    }),
+    authenticatorAttachment: Type.Optional(Type.String()),
+    clientExtensionResults: Type.Optional(Type.Object({})),
+  }, { description: 'Or a passkey\'s answer to `webauthn_options` (what `startAuthentication` of `@simplewebauthn/browser` answers)' })),
 }, { additionalProperties: false });
+
+const CredentialDescriptor = Type.Object({
+  id: Type.String({ description: 'A credential id (base64url)' }),
+  type: Type.String(),
+  transports: Type.Optional(Type.Array(Type.String())),
+});
+
+/** What `navigator.credentials.get` takes, in the JSON form of `@simplewebauthn/browser`'s `startAuthentication`. */
+export const PasskeyRequestOptionsModel = Type.Object({
+  challenge: Type.String({ description: 'Base64url; derived from the sign-in\'s `challenge`, so it lives and ends with it' }),
+  rpId: Type.Optional(Type.String({ description: 'The relying party: the host of the base address' })),
+  timeout: Type.Optional(Type.Integer()),
+  userVerification: Type.Optional(Type.String()),
+  allowCredentials: Type.Optional(Type.Array(CredentialDescriptor, { description: 'The member\'s passkeys' })),
+}, { $id: 'PasskeyRequestOptions', description: 'Options for a passkey to answer the second step of a sign-in' });
 
 export const SignInRefusedModel = Type.Object({
   errors: Type.Array(Type.String()),
   details: Type.Optional(Type.Array(Type.Object({ field: Type.String(), messages: Type.Array(Type.String()) }))),
   code: Type.String({ description: '`ATR_UNAUTHENTICATED` for a wrong email, password or code; `ATR_SECOND_FACTOR_REQUIRED` for a right password of a member with a second factor' }),
   challenge: Type.Optional(Type.String({ description: 'With `ATR_SECOND_FACTOR_REQUIRED`: what `POST /session/second_factor` takes, for 5 minutes' })),
-  second_factors: Type.Optional(Type.Array(Type.Union([Type.Literal('totp'), Type.Literal('recovery_code')]), { description: 'What the member can finish with' })),
+  second_factors: Type.Optional(Type.Array(Type.Union([Type.Literal('totp'), Type.Literal('webauthn'), Type.Literal('recovery_code')]), { description: 'What the member can finish with' })),
+  webauthn_options: Type.Optional(ref(PasskeyRequestOptionsModel)),
 }, { $id: 'SignInRefused', description: 'A refused sign-in, or the first step of one that needs a second factor' });
 
 export const TwoFactorModel = Type.Object({
   totp: Type.Boolean({ description: 'An authenticator app (TOTP) is set up' }),
+  passkeys: Type.Integer({ minimum: 0, description: 'How many passkeys the member has added' }),
+  passkeys_available: Type.Boolean({ description: 'Passkeys can be used: the base address (`BASE_URL`) has a host name such as `localhost`; an IP address cannot be a passkey\'s relying party' }),
   recovery_codes_left: Type.Integer({ minimum: 0, maximum: 10, description: 'Recovery codes not used yet' }),
   required: Type.Boolean({ description: 'The account requires a second factor of every member (`second_factor_required` of `PUT /account`)' }),
 }, { $id: 'TwoFactor', description: 'The signed-in member\'s second factor' });
@@ -173,6 +204,56 @@ export const TotpEnrolmentModel = Type.Object({
 export const TotpCodeInput = Type.Object({
   code: Type.String({ description: 'The six digits the authenticator app shows now' }),
 }, { additionalProperties: false });
+
+export const PasskeyModel = Type.Object({
+  id: Id(),
+  name: Type.String({ description: 'The member\'s name for it' }),
+  transports: Type.Array(Type.String(), { description: 'How the browser reaches it (internal, usb, hybrid, ...)' }),
+  created_at: DateTime,
+  last_used_at: Type.Union([DateTime, Type.Null()], { description: 'Its last sign-in; null before the first' }),
+}, { $id: 'Passkey', description: 'A passkey (WebAuthn credential) of the signed-in member, a second factor' });
+
+export const PasskeyCreationOptionsModel = Type.Object({
+  rp: Type.Object({ name: Type.String(), id: Type.Optional(Type.String({ description: 'The host of the base address' })) }),
+  user: Type.Object({ id: Type.String(), name: Type.String(), displayName: Type.String() }),
+  challenge: Type.String({ description: 'Base64url, 256 random bits; works once, for 5 minutes' }),
+  pubKeyCredParams: Type.Array(Type.Object({ alg: Type.Integer(), type: Type.String() })),
+  timeout: Type.Optional(Type.Integer()),
+  excludeCredentials: Type.Optional(Type.Array(CredentialDescriptor, { description: 'The member\'s passkeys already added' })),
+  authenticatorSelection: Type.Optional(Type.Object({
+    authenticatorAttachment: Type.Optional(Type.String()),
+    residentKey: Type.Optional(Type.String()),
+    requireResidentKey: Type.Optional(Type.Boolean()),
+    userVerification: Type.Optional(Type.String()),
+  })),
+  attestation: Type.Optional(Type.String()),
+  hints: Type.Optional(Type.Array(Type.String())),
+  extensions: Type.Optional(Type.Object({ credProps: Type.Optional(Type.Boolean()) })),
+}, { $id: 'PasskeyCreationOptions', description: 'What `navigator.credentials.create` takes, in the JSON form of `@simplewebauthn/browser`\'s `startRegistration`' });
+
+export const PasskeyInput = Type.Object({
+  name: Type.String({ maxLength: 100, description: 'A name to tell it apart, such as Work laptop' }),
+  response: Type.Object({
+    id: Type.String(),
+    rawId: Type.String(),
+    type: Type.String({ description: '`public-key`' }),
+    response: Type.Object({
+      clientDataJSON: Type.String(),
+      attestationObject: Type.String(),
+      authenticatorData: Type.Optional(Type.String()),
+      transports: Type.Optional(Type.Array(Type.String())),
+      publicKeyAlgorithm: Type.Optional(Type.Integer()),
+      publicKey: Type.Optional(Type.String()),
+    }),
+    authenticatorAttachment: Type.Optional(Type.String()),
+    clientExtensionResults: Type.Optional(Type.Object({})),
+  }, { description: 'What `startRegistration` of `@simplewebauthn/browser` answered for `POST /two_factor/passkeys/options`' }),
+}, { additionalProperties: false });
+
+export const PasskeyAddedModel = Type.Object({
+  passkey: ref(PasskeyModel),
+  recovery_codes: Type.Optional(Type.Array(Type.String(), { description: 'Only when this passkey is the member\'s first second factor: ten recovery codes, shown this once' })),
+}, { $id: 'PasskeyAdded' });
 
 export const RecoveryCodesModel = Type.Object({
   recovery_codes: Type.Array(Type.String(), { description: 'Ten codes, each good for one sign-in in place of the app; shown only in this answer' }),

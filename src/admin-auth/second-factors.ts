@@ -6,7 +6,7 @@ import { unseal } from '../security/sealed.js';
 import { secretsKey } from '../security/secrets-key.js';
 import { hashSecret } from '../security/secrets.js';
 import { accounts } from '../tables/account.js';
-import { adminRecoveryCodes, adminTotp } from '../tables/admin-auth.js';
+import { adminPasskeys, adminRecoveryCodes, adminTotp } from '../tables/admin-auth.js';
 
 export const RECOVERY_CODE_COUNT = 10;
 /** A code of the step before or after the server's is taken too: phones' clocks drift. */
@@ -16,10 +16,17 @@ const TOTP_PERIOD_SECONDS = 30;
 /** The sealed TOTP secret opens only on its member's row. */
 export const totpSealedFor = (adminId: number) => `admin-totp:${adminId}`;
 
-/** The member has a second factor: an authenticator app whose first code was entered. */
-export async function hasSecondFactor(ctx: Pick<Context, 'db'>, adminId: number): Promise<boolean> {
+/** The member has an authenticator app whose first code was entered. */
+export async function hasTotp(ctx: Pick<Context, 'db'>, adminId: number): Promise<boolean> {
   const [row] = await ctx.db.select({ adminId: adminTotp.adminId }).from(adminTotp)
     .where(and(eq(adminTotp.adminId, adminId), isNotNull(adminTotp.confirmedAt)));
+  return !!row;
+}
+
+/** The member has a second factor: an authenticator app whose first code was entered, or a passkey. */
+export async function hasSecondFactor(ctx: Pick<Context, 'db'>, adminId: number): Promise<boolean> {
+  if (await hasTotp(ctx, adminId)) return true;
+  const [row] = await ctx.db.select({ id: adminPasskeys.id }).from(adminPasskeys).where(eq(adminPasskeys.adminId, adminId)).limit(1);
   return !!row;
 }
 

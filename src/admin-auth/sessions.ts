@@ -10,7 +10,8 @@ import { outboundRequest } from '../net/outbound.js';
 import { UNKNOWN_ACCOUNT_HASH, verifyPassword } from '../security/passwords.js';
 import { hashSecret, randomSecret } from '../security/secrets.js';
 import { logoutUrls } from './api-access.js';
-import { acceptTotp, hasSecondFactor, secondFactorPolicy, useRecoveryCode } from './second-factors.js';
+import { acceptPasskey, passkeySignInOptions } from './passkeys.js';
+import { acceptTotp, hasSecondFactor, hasTotp, secondFactorPolicy, useRecoveryCode } from './second-factors.js';
 import { normalizeEmail, teamMemberById, type TeamMemberBody } from './team.js';
 import { adminSessions, adminSignInChallenges, admins } from '../tables/admin-auth.js';
 
@@ -83,25 +84,29 @@ async function secondFactorChallenge(ctx: Context, adminId: number) {
       adminId, challengeHash: hashSecret(challenge), expiresAt: new Date(now.getTime() + CHALLENGE_MINUTES * 60_000), createdAt: now,
     });
   });
-  return secondFactorRequired(challenge, ['totp', 'recovery_code']);
+  const webauthn = await passkeySignInOptions(ctx, adminId, challenge);
+  const methods = [...(await hasTotp(ctx, adminId) ? ['totp'] : []), ...(webauthn ? ['webauthn'] : []), 'recovery_code'];
+  return secondFactorRequired(challenge, methods, webauthn ? { webauthn_options: webauthn } : {});
 }
 
 export interface SecondStep {
   challenge: string;
   totp?: string;
   recovery_code?: string;
+  /** A passkey's answer to the challenge's `webauthn_options` (simplewebauthn's JSON form). */
+  webauthn?: object;
 }
 
 /**
  * The second step of a sign-in: the challenge of the password step and a code of the member's
- * authenticator app or one of its recovery codes (used up). Wrong codes count against the member like
+ * authenticator app, a passkey's answer to the challenge, or one of its recovery codes (used up). Wrong codes count against the member like
  * wrong passwords (`SECOND_FACTOR_LIMIT`) and are in the audit log; the challenge stays until it expires,
  * so a mistyped code can be typed again, and ends with the sign-in it completes.
  */
 export async function completeSignIn(ctx: Context, step: SecondStep, address: string | null = null): Promise<SignedIn> {
   const errors = new FieldErrors();
   if (!step.challenge) errors.add('challenge', "can't be blank");
-  if (!step.totp && !step.recovery_code) errors.add('totp', "can't be blank");
+  if (!step.totp && !step.recovery_code && !step.webauthn) errors.add('totp', "can't be blank");
   errors.throwIfAny();
   const now = ctx.clock.now();
   const [found] = await ctx.db.select({ id: adminSignInChallenges.id, adminId: adminSignInChallenges.adminId }).from(adminSignInChallenges)
@@ -117,7 +122,9 @@ export async function completeSignIn(ctx: Context, step: SecondStep, address: st
     await failed('sign_in_failed', 429);
     throw lockedOut(now, attempt.lockedUntil);
   }
-  const accepted = step.totp ? await acceptTotp(ctx, found.adminId, step.totp) : await useRecoveryCode(ctx, found.adminId, step.recovery_code!);
+  const accepted = step.totp ? await acceptTotp(ctx, found.adminId, step.totp)
+    : step.recovery_code ? await useRecoveryCode(ctx, found.adminId, step.recovery_code)
+      : await acceptPasskey(ctx, found.adminId, step.challenge, step.webauthn!);
   if (!accepted) {
     await failed('sign_in_failed', 401);
     if (attemptFailed(SECOND_FACTOR_LIMIT, attempt)) await failed('locked_out', 401);

@@ -4,13 +4,17 @@ import { forbidden, invalidField, twoFactorState } from '../errors/index.js';
 import { seal } from '../security/sealed.js';
 import { secretsKey } from '../security/secrets-key.js';
 import { findAdmin } from './team.js';
+import { passkeyCount, relyingParty } from './passkeys.js';
 import {
-  acceptTotp, hasSecondFactor, issueRecoveryCodes, recoveryCodesLeft, secondFactorPolicy, totpSealedFor,
+  acceptTotp, hasSecondFactor, hasTotp, issueRecoveryCodes, recoveryCodesLeft, secondFactorPolicy, totpSealedFor,
 } from './second-factors.js';
-import { adminRecoveryCodes, adminSessions, adminSignInChallenges, adminTotp } from '../tables/admin-auth.js';
+import { adminPasskeyRegistrations, adminPasskeys, adminRecoveryCodes, adminSessions, adminSignInChallenges, adminTotp } from '../tables/admin-auth.js';
 
 export interface TwoFactorStatus {
   totp: boolean;
+  passkeys: number;
+  /** Passkeys can be added here: the base address's host is a name, not an IP address. */
+  passkeys_available: boolean;
   recovery_codes_left: number;
   required: boolean;
 }
@@ -19,7 +23,8 @@ export interface TwoFactorStatus {
 export async function twoFactorStatus(ctx: ActingContext): Promise<TwoFactorStatus> {
   const adminId = ctx.actor.adminId;
   return {
-    totp: await hasSecondFactor(ctx, adminId), recovery_codes_left: await recoveryCodesLeft(ctx, adminId), required: (await secondFactorPolicy(ctx)).required,
+    totp: await hasTotp(ctx, adminId), passkeys: await passkeyCount(ctx, adminId), passkeys_available: relyingParty(ctx) !== null,
+    recovery_codes_left: await recoveryCodesLeft(ctx, adminId), required: (await secondFactorPolicy(ctx)).required,
   };
 }
 
@@ -30,7 +35,7 @@ export async function twoFactorStatus(ctx: ActingContext): Promise<TwoFactorStat
  */
 export async function startTotp(ctx: ActingContext): Promise<{ secret: string; otpauth_uri: string; qr_code: string }> {
   const adminId = ctx.actor.adminId;
-  if (await hasSecondFactor(ctx, adminId)) throw twoFactorState('An authenticator app is already set up: remove it first');
+  if (await hasTotp(ctx, adminId)) throw twoFactorState('An authenticator app is already set up: remove it first');
   const member = await findAdmin(ctx, adminId);
   const { accountName } = await secondFactorPolicy(ctx);
   // Loaded when a member enrols: few servers ever draw a QR code.
@@ -51,7 +56,7 @@ export async function startTotp(ctx: ActingContext): Promise<{ secret: string; o
  */
 export async function confirmTotp(ctx: ActingContext, code: string): Promise<{ recovery_codes: string[] }> {
   const adminId = ctx.actor.adminId;
-  if (await hasSecondFactor(ctx, adminId)) throw twoFactorState('An authenticator app is already set up: remove it first');
+  if (await hasTotp(ctx, adminId)) throw twoFactorState('An authenticator app is already set up: remove it first');
   if (!await acceptTotp(ctx, adminId, code, false)) throw invalidField('code', 'is not the current code of the authenticator app');
   const now = ctx.clock.now();
   await ctx.db.update(adminTotp).set({ confirmedAt: now }).where(eq(adminTotp.adminId, adminId));
@@ -64,15 +69,21 @@ export async function confirmTotp(ctx: ActingContext, code: string): Promise<{ r
 /** Ten new recovery codes in place of the member's earlier ones (used or not). */
 export async function regenerateRecoveryCodes(ctx: ActingContext): Promise<{ recovery_codes: string[] }> {
   const adminId = ctx.actor.adminId;
-  if (!await hasSecondFactor(ctx, adminId)) throw twoFactorState('Set up an authenticator app first: recovery codes go with it');
+  if (!await hasSecondFactor(ctx, adminId)) throw twoFactorState('Set up an authenticator app or a passkey first: recovery codes go with them');
   return { recovery_codes: await issueRecoveryCodes(ctx.db, adminId, ctx.clock.now()) };
 }
 
-/** Removes the member's own second factor; refused while the account requires one (an owner can still reset it). */
+/**
+ * Removes the member's own authenticator app; refused while the account requires a second factor and the member has no
+ * passkey (an owner can still reset it). Without a passkey left, the recovery codes go too.
+ */
 export async function removeTotp(ctx: ActingContext): Promise<void> {
+  const adminId = ctx.actor.adminId;
   const { required } = await secondFactorPolicy(ctx);
-  if (required) throw twoFactorState('The account requires a second factor: it cannot be removed');
-  await forgetSecondFactor(ctx, ctx.actor.adminId);
+  const passkeys = await passkeyCount(ctx, adminId);
+  if (required && passkeys === 0) throw twoFactorState('The account requires a second factor: it cannot be removed');
+  if (passkeys > 0) await ctx.db.delete(adminTotp).where(eq(adminTotp.adminId, adminId));
+  else await forgetSecondFactor(ctx, adminId);
 }
 
 /**
@@ -87,6 +98,8 @@ export async function resetSecondFactor(ctx: ActingContext, memberId: number): P
 
 async function forgetSecondFactor(ctx: ActingContext, adminId: number): Promise<void> {
   await ctx.db.delete(adminTotp).where(eq(adminTotp.adminId, adminId));
+  await ctx.db.delete(adminPasskeys).where(eq(adminPasskeys.adminId, adminId));
+  await ctx.db.delete(adminPasskeyRegistrations).where(eq(adminPasskeyRegistrations.adminId, adminId));
   await ctx.db.delete(adminRecoveryCodes).where(eq(adminRecoveryCodes.adminId, adminId));
   await ctx.db.delete(adminSignInChallenges).where(eq(adminSignInChallenges.adminId, adminId));
 }

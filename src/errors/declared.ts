@@ -66,10 +66,10 @@ export const signUpDisabled = define('ATR_SIGN_UP_DISABLED', 'conflict',
 const secondFactorStep = define('ATR_SECOND_FACTOR_REQUIRED', 'unauthenticated',
   'The password is right and the member has a second factor: finish signing in with POST /session/second_factor and the `challenge`', { catalogs: admin });
 /** The 401 of a password accepted for a member with a second factor: its body carries the challenge of the second step. */
-export const secondFactorRequired = Object.assign((challenge: string, methods: string[]) => {
-  const message = 'Enter a code of your authenticator app, or a recovery code, to finish signing in';
+export const secondFactorRequired = Object.assign((challenge: string, methods: string[], extra: Record<string, unknown> = {}) => {
+  const message = 'Enter a code of your authenticator app, use a passkey or enter a recovery code to finish signing in';
   return new AppError(secondFactorStep.declaration, [message], {
-    body: { errors: [message], code: secondFactorStep.declaration.code, challenge, second_factors: methods },
+    body: { errors: [message], code: secondFactorStep.declaration.code, challenge, second_factors: methods, ...extra },
   });
 }, { declaration: secondFactorStep.declaration });
 export const signInChallengeExpired = define('ATR_SIGN_IN_CHALLENGE_EXPIRED', 'unauthenticated',

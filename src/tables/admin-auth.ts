@@ -1,4 +1,4 @@
-import { boolean, index, integer, pgTable, serial, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, index, integer, pgTable, serial, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { moment, timestamps } from '../db/columns.js';
 
 /** A team member: an administrator who signs in to the administration or acts through tokens. */
@@ -107,3 +107,28 @@ export const adminSignInChallenges = pgTable('admin_sign_in_challenges', {
   expiresAt: moment('expires_at').notNull(),
   createdAt: timestamps.createdAt,
 }, (t) => [uniqueIndex('admin_sign_in_challenges_hash_key').on(t.challengeHash), index('admin_sign_in_challenges_admin_idx').on(t.adminId)]);
+
+/**
+ * A member's passkey (WebAuthn credential), a second factor like the authenticator app: its credential id and COSE public
+ * key (base64url), the signature counter of its last use (0 for authenticators that keep none), and the transports the
+ * browser reported; `name` is the member's own.
+ */
+export const adminPasskeys = pgTable('admin_passkeys', {
+  id: serial('id').primaryKey(),
+  adminId: integer('admin_id').notNull().references(() => admins.id, { onDelete: 'cascade' }),
+  credentialId: text('credential_id').notNull(),
+  publicKey: text('public_key').notNull(),
+  counter: bigint('counter', { mode: 'number' }).notNull().default(0),
+  transports: text('transports').array().notNull(),
+  name: text('name').notNull(),
+  createdAt: timestamps.createdAt,
+  lastUsedAt: moment('last_used_at'),
+}, (t) => [uniqueIndex('admin_passkeys_credential_key').on(t.credentialId), index('admin_passkeys_admin_idx').on(t.adminId)]);
+
+/** The challenge of a passkey being added (one per member, five minutes, single-use; only its hash kept). */
+export const adminPasskeyRegistrations = pgTable('admin_passkey_registrations', {
+  adminId: integer('admin_id').primaryKey().references(() => admins.id, { onDelete: 'cascade' }),
+  challengeHash: text('challenge_hash').notNull(),
+  expiresAt: moment('expires_at').notNull(),
+  createdAt: timestamps.createdAt,
+});

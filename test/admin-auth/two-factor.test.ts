@@ -49,7 +49,7 @@ describe('two-factor sign-in of team members', () => {
   it('signs a member with an authenticator app in with a code of it, each code once, within the challenge\'s five minutes', async () => {
     const member = await createMember(h, [{ key: 'account_user' }]);
     const { secret } = await enrol(await signIn(h, member.email, member.password));
-    expect((await h.request({ url: '/api/admin/two_factor', token: member.token })).json()).toEqual({ totp: true, recovery_codes_left: 10, required: false });
+    expect((await h.request({ url: '/api/admin/two_factor', token: member.token })).json()).toEqual({ totp: true, passkeys: 0, passkeys_available: true, recovery_codes_left: 10, required: false });
 
     const challenge = await challengeOf(member);
     const wrong = await secondStep({ challenge, totp: wrongOf(codeAt(secret)) });
@@ -129,7 +129,7 @@ describe('two-factor sign-in of team members', () => {
       expect(blocked.statusCode).toBe(403);
       expect(blocked.json().code).toBe('ATR_SECOND_FACTOR_ENROLMENT');
       expect((await h.request({ url: '/api/admin/session', ...as(session) })).json().second_factor_enrolment_required).toBe(true);
-      expect((await h.request({ url: '/api/admin/two_factor', ...as(session) })).json()).toEqual({ totp: false, recovery_codes_left: 0, required: true });
+      expect((await h.request({ url: '/api/admin/two_factor', ...as(session) })).json()).toEqual({ totp: false, passkeys: 0, passkeys_available: true, recovery_codes_left: 0, required: true });
       // Its access tokens are not held back.
       expect((await h.request({ url: '/api/admin/roles', token: member.token })).statusCode).toBe(200);
 
@@ -154,7 +154,7 @@ describe('two-factor sign-in of team members', () => {
     expect((await h.request({ method: 'DELETE', url: '/api/admin/team_members/999999/two_factor' })).statusCode).toBe(404);
     expect((await h.request({ method: 'DELETE', url: `/api/admin/team_members/${member.id}/two_factor` })).statusCode).toBe(204);
     expect((await password(member)).statusCode).toBe(200);
-    expect((await h.request({ url: '/api/admin/two_factor', token: member.token })).json()).toEqual({ totp: false, recovery_codes_left: 0, required: false });
+    expect((await h.request({ url: '/api/admin/two_factor', token: member.token })).json()).toEqual({ totp: false, passkeys: 0, passkeys_available: true, recovery_codes_left: 0, required: false });
   });
 
   it('lets a member remove its own authenticator app', async () => {

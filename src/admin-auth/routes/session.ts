@@ -5,7 +5,7 @@ import { forbidden, noSessionToEnd, unsupportedMediaType } from '../../errors/in
 import { ref, useModels } from '../../http/models.js';
 import { failures, NoContent } from '../../http/responses.js';
 import { ADMIN_SESSION_COOKIE, adminOf } from '../guard.js';
-import { EffectivePermissionsModel, SecondFactorInput, SessionInput, SessionModel, SignInRefusedModel, TeamMemberModel } from '../schema.js';
+import { EffectivePermissionsModel, PasskeyRequestOptionsModel, SecondFactorInput, SessionInput, SessionModel, SignInRefusedModel, TeamMemberModel } from '../schema.js';
 import { CHALLENGE_MINUTES, completeSignIn, sessionDetails, signIn, signOut, type SignedIn } from '../sessions.js';
 import { teamMemberById } from '../team.js';
 
@@ -25,7 +25,7 @@ async function refuseCrossSiteSignIn(request: FastifyRequest): Promise<void> {
 
 export function sessionRoutes(ctx: Context): FastifyPluginAsync {
   return async (scope) => {
-    useModels(scope, TeamMemberModel, EffectivePermissionsModel, SessionModel, SignInRefusedModel);
+    useModels(scope, TeamMemberModel, EffectivePermissionsModel, SessionModel, PasskeyRequestOptionsModel, SignInRefusedModel);
     const app = scope.withTypeProvider<TypeBoxTypeProvider>();
     const secure = ctx.config.baseUrl.startsWith('https:');
     const refused = { ...ref(SignInRefusedModel), description: 'A wrong email, password or code; or a right password of a member with a second factor (`ATR_SECOND_FACTOR_REQUIRED`, with the `challenge`)' };
@@ -51,7 +51,7 @@ export function sessionRoutes(ctx: Context): FastifyPluginAsync {
           + 'Ten failed sign-ins lock the member for 15 minutes (429, with `Retry-After` in seconds). JSON only (415 for a form post), and 403 when the browser says '
           + 'the request comes from another site (`Sec-Fetch-Site`), so that no other site can sign a browser in to its own account. '
           + `A member with a second factor gets a 401 \`ATR_SECOND_FACTOR_REQUIRED\` with a \`challenge\` (valid ${CHALLENGE_MINUTES} minutes) instead, `
-          + 'for `POST /session/second_factor`. When the account requires a second factor and the member has none, the session can only set one up '
+          + 'for `POST /session/second_factor`, with `webauthn_options` when the member has a passkey. When the account requires a second factor and the member has none, the session can only set one up '
           + '(`second_factor_enrolment_required`; every other operation answers 403 `ATR_SECOND_FACTOR_ENROLMENT`).',
         body: SessionInput,
         response: { 200: ref(SessionModel), 401: refused, ...failures(403, 415, 422, 429) },
@@ -64,7 +64,7 @@ export function sessionRoutes(ctx: Context): FastifyPluginAsync {
       schema: {
         tags, summary: 'Finish signing in with a second factor', security: [],
         description: 'The second step of `POST /session` for a member with a second factor: the `challenge` and either `totp` (the code the '
-          + 'authenticator app shows now; each code works once) or `recovery_code` (each works once). Sets the session cookie and answers as `POST /session`. '
+          + 'authenticator app shows now; each code works once), `webauthn` (a passkey\'s answer to the `webauthn_options` of the challenge) or `recovery_code` (each works once). Sets the session cookie and answers as `POST /session`. '
           + 'A wrong code is 401 and can be retried with the same challenge; ten wrong codes lock the member for 15 minutes (429, with `Retry-After`). '
           + 'An unknown, used or expired challenge is 401 `ATR_SIGN_IN_CHALLENGE_EXPIRED`: sign in with the password again. Bearer tokens never need this step.',
         body: SecondFactorInput,

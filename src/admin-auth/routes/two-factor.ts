@@ -4,7 +4,12 @@ import type { Context } from '../../context.js';
 import { ref, useModels } from '../../http/models.js';
 import { failures, NoContent } from '../../http/responses.js';
 import { acting } from '../guard.js';
-import { IdParam, RecoveryCodesModel, TotpCodeInput, TotpEnrolmentModel, TwoFactorModel } from '../schema.js';
+import { Type } from '@sinclair/typebox';
+import { listOf, metaOf, PageQuery, pageOf } from '../../http/pagination.js';
+import { addPasskey, listPasskeys, passkeyRegistrationOptions, removePasskey } from '../passkeys.js';
+import {
+  IdParam, PasskeyAddedModel, PasskeyCreationOptionsModel, PasskeyInput, PasskeyModel, RecoveryCodesModel, TotpCodeInput, TotpEnrolmentModel, TwoFactorModel,
+} from '../schema.js';
 import { confirmTotp, regenerateRecoveryCodes, removeTotp, resetSecondFactor, startTotp, twoFactorStatus } from '../two-factor.js';
 
 const tags = ['Session'];
@@ -15,7 +20,7 @@ const tags = ['Session'];
  */
 export function twoFactorRoutes(ctx: Context): FastifyPluginAsync {
   return async (scope) => {
-    useModels(scope, TwoFactorModel, TotpEnrolmentModel, RecoveryCodesModel);
+    useModels(scope, TwoFactorModel, TotpEnrolmentModel, RecoveryCodesModel, PasskeyModel, PasskeyCreationOptionsModel, PasskeyAddedModel);
     const app = scope.withTypeProvider<TypeBoxTypeProvider>();
 
     app.get('/two_factor', {
@@ -60,7 +65,7 @@ export function twoFactorRoutes(ctx: Context): FastifyPluginAsync {
       config: { access: 'signed-in' },
       schema: {
         tags, summary: 'Remove the authenticator app',
-        description: 'Turns the signed-in member\'s second factor off (the app and the recovery codes). 409 while the account requires a second factor.',
+        description: 'Removes the signed-in member\'s authenticator app (and the recovery codes, unless a passkey is left). 409 while the account requires a second factor and no passkey is left.',
         response: { 204: NoContent, ...failures(401, 403, 409) },
       },
     }, async (request, reply) => {
@@ -68,11 +73,59 @@ export function twoFactorRoutes(ctx: Context): FastifyPluginAsync {
       return reply.code(204).send(null);
     });
 
+    app.get('/two_factor/passkeys', {
+      config: { access: 'signed-in', enrolment: true },
+      schema: {
+        tags, summary: 'Own passkeys',
+        description: 'The signed-in member\'s passkeys (WebAuthn credentials), oldest first.',
+        querystring: Type.Object(PageQuery), response: { 200: listOf('passkeys', ref(PasskeyModel)), ...failures(401) },
+      },
+    }, async (request) => {
+      const page = pageOf(request.query);
+      const { passkeys, total } = await listPasskeys(acting(ctx, request), page);
+      return { passkeys, meta: metaOf(total, page) };
+    });
+
+    app.post('/two_factor/passkeys/options', {
+      config: { access: 'signed-in', enrolment: true },
+      schema: {
+        tags, summary: 'Start adding a passkey',
+        description: 'The options for the browser to make a passkey (`startRegistration` of `@simplewebauthn/browser`): the relying party is the host of '
+          + 'the base address (`BASE_URL`), the challenge 256 random bits that work once, for 5 minutes (asking again replaces it). '
+          + '409 when the base address is an IP address: passkeys need a host name such as `localhost`.',
+        response: { 200: ref(PasskeyCreationOptionsModel), ...failures(401, 403, 409) },
+      },
+    }, async (request) => await passkeyRegistrationOptions(acting(ctx, request)) as never);
+
+    app.post('/two_factor/passkeys', {
+      config: { access: 'signed-in', enrolment: true },
+      schema: {
+        tags, summary: 'Add a passkey',
+        description: 'Takes the browser\'s answer to `POST /two_factor/passkeys/options` (attestation `none`) and a name. From then on the passkey is a '
+          + 'second factor: `POST /session` asks for it (or the app\'s code). When it is the member\'s first second factor, ten recovery codes come with it, '
+          + 'shown this once, and a session that could only enrol reaches everything again. 422 for an answer that does not verify, or whose challenge expired or was used.',
+        body: PasskeyInput, response: { 201: ref(PasskeyAddedModel), ...failures(401, 403, 409, 422) },
+      },
+    }, async (request, reply) => reply.code(201).send(await addPasskey(acting(ctx, request), request.body.name, request.body.response as never)));
+
+    app.delete('/two_factor/passkeys/:id', {
+      config: { access: 'signed-in' },
+      schema: {
+        tags, summary: 'Remove a passkey',
+        description: 'Removes one of the signed-in member\'s passkeys (404 for another member\'s). 409 when it is the last second factor and the account requires one; '
+          + 'removing the last second factor removes the recovery codes too.',
+        params: IdParam, response: { 204: NoContent, ...failures(401, 403, 404, 409) },
+      },
+    }, async (request, reply) => {
+      await removePasskey(acting(ctx, request), request.params.id);
+      return reply.code(204).send(null);
+    });
+
     app.delete('/team_members/:id/two_factor', {
       config: { access: 'team.manage' },
       schema: {
         tags: ['Team'], summary: 'Reset a member\'s second factor',
-        description: 'For a member who lost their authenticator app and recovery codes: removes both, so that the member signs in with the password '
+        description: 'For a member who lost their authenticator app, passkeys and recovery codes: removes them all, so that the member signs in with the password '
           + '(and sets up a new app first when the account requires one). Only an owner may (403 otherwise).',
         params: IdParam, response: { 204: NoContent, ...failures(401, 403, 404) },
       },

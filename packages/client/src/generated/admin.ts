@@ -16,7 +16,7 @@ export interface paths {
         put?: never;
         /**
          * Sign in
-         * @description Signs a team member in with email and password and sets the admin session cookie (HttpOnly, SameSite=Lax). Unsafe requests made with the cookie must carry the returned `csrf_token` in the X-CSRF-Token header. Ten failed sign-ins lock the member for 15 minutes (429, with `Retry-After` in seconds). JSON only (415 for a form post), and 403 when the browser says the request comes from another site (`Sec-Fetch-Site`), so that no other site can sign a browser in to its own account. A member with a second factor gets a 401 `ATR_SECOND_FACTOR_REQUIRED` with a `challenge` (valid 5 minutes) instead, for `POST /session/second_factor`. When the account requires a second factor and the member has none, the session can only set one up (`second_factor_enrolment_required`; every other operation answers 403 `ATR_SECOND_FACTOR_ENROLMENT`).
+         * @description Signs a team member in with email and password and sets the admin session cookie (HttpOnly, SameSite=Lax). Unsafe requests made with the cookie must carry the returned `csrf_token` in the X-CSRF-Token header. Ten failed sign-ins lock the member for 15 minutes (429, with `Retry-After` in seconds). JSON only (415 for a form post), and 403 when the browser says the request comes from another site (`Sec-Fetch-Site`), so that no other site can sign a browser in to its own account. A member with a second factor gets a 401 `ATR_SECOND_FACTOR_REQUIRED` with a `challenge` (valid 5 minutes) instead, for `POST /session/second_factor`, with `webauthn_options` when the member has a passkey. When the account requires a second factor and the member has none, the session can only set one up (`second_factor_enrolment_required`; every other operation answers 403 `ATR_SECOND_FACTOR_ENROLMENT`).
          */
         post: operations["signIn"];
         /**
@@ -40,7 +40,7 @@ export interface paths {
         put?: never;
         /**
          * Finish signing in with a second factor
-         * @description The second step of `POST /session` for a member with a second factor: the `challenge` and either `totp` (the code the authenticator app shows now; each code works once) or `recovery_code` (each works once). Sets the session cookie and answers as `POST /session`. A wrong code is 401 and can be retried with the same challenge; ten wrong codes lock the member for 15 minutes (429, with `Retry-After`). An unknown, used or expired challenge is 401 `ATR_SIGN_IN_CHALLENGE_EXPIRED`: sign in with the password again. Bearer tokens never need this step.
+         * @description The second step of `POST /session` for a member with a second factor: the `challenge` and either `totp` (the code the authenticator app shows now; each code works once), `webauthn` (a passkey's answer to the `webauthn_options` of the challenge) or `recovery_code` (each works once). Sets the session cookie and answers as `POST /session`. A wrong code is 401 and can be retried with the same challenge; ten wrong codes lock the member for 15 minutes (429, with `Retry-After`). An unknown, used or expired challenge is 401 `ATR_SIGN_IN_CHALLENGE_EXPIRED`: sign in with the password again. Bearer tokens never need this step.
          */
         post: operations["finishSigningInWithASecondFactor"];
         delete?: never;
@@ -85,7 +85,7 @@ export interface paths {
         post: operations["startSettingUpAnAuthenticatorApp"];
         /**
          * Remove the authenticator app
-         * @description Turns the signed-in member's second factor off (the app and the recovery codes). 409 while the account requires a second factor.
+         * @description Removes the signed-in member's authenticator app (and the recovery codes, unless a passkey is left). 409 while the account requires a second factor and no passkey is left.
          */
         delete: operations["removeTheAuthenticatorApp"];
         options?: never;
@@ -133,6 +133,70 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/two_factor/passkeys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Own passkeys
+         * @description The signed-in member's passkeys (WebAuthn credentials), oldest first.
+         */
+        get: operations["ownPasskeys"];
+        put?: never;
+        /**
+         * Add a passkey
+         * @description Takes the browser's answer to `POST /two_factor/passkeys/options` (attestation `none`) and a name. From then on the passkey is a second factor: `POST /session` asks for it (or the app's code). When it is the member's first second factor, ten recovery codes come with it, shown this once, and a session that could only enrol reaches everything again. 422 for an answer that does not verify, or whose challenge expired or was used.
+         */
+        post: operations["addAPasskey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/two_factor/passkeys/options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start adding a passkey
+         * @description The options for the browser to make a passkey (`startRegistration` of `@simplewebauthn/browser`): the relying party is the host of the base address (`BASE_URL`), the challenge 256 random bits that work once, for 5 minutes (asking again replaces it). 409 when the base address is an IP address: passkeys need a host name such as `localhost`.
+         */
+        post: operations["startAddingAPasskey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/two_factor/passkeys/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a passkey
+         * @description Removes one of the signed-in member's passkeys (404 for another member's). 409 when it is the last second factor and the account requires one; removing the last second factor removes the recovery codes too.
+         */
+        delete: operations["removeAPasskey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/team_members/{id}/two_factor": {
         parameters: {
             query?: never;
@@ -145,7 +209,7 @@ export interface paths {
         post?: never;
         /**
          * Reset a member's second factor
-         * @description For a member who lost their authenticator app and recovery codes: removes both, so that the member signs in with the password (and sets up a new app first when the account requires one). Only an owner may (403 otherwise).
+         * @description For a member who lost their authenticator app, passkeys and recovery codes: removes them all, so that the member signs in with the password (and sets up a new app first when the account requires one). Only an owner may (403 otherwise).
          */
         delete: operations["resetAMembersSecondFactor"];
         options?: never;
@@ -3045,6 +3109,22 @@ export interface components {
             /** @description Present (true) when the account requires a second factor and the member has none: until one is set up (`POST /two_factor/totp`), every other operation answers 403 `ATR_SECOND_FACTOR_ENROLMENT` */
             second_factor_enrolment_required?: boolean;
         };
+        /** @description Options for a passkey to answer the second step of a sign-in */
+        PasskeyRequestOptions: {
+            /** @description Base64url; derived from the sign-in's `challenge`, so it lives and ends with it */
+            challenge: string;
+            /** @description The relying party: the host of the base address */
+            rpId?: string;
+            timeout?: number;
+            userVerification?: string;
+            /** @description The member's passkeys */
+            allowCredentials?: {
+                /** @description A credential id (base64url) */
+                id: string;
+                type: string;
+                transports?: string[];
+            }[];
+        };
         /** @description A refused sign-in, or the first step of one that needs a second factor */
         SignInRefused: {
             errors: string[];
@@ -3057,12 +3137,17 @@ export interface components {
             /** @description With `ATR_SECOND_FACTOR_REQUIRED`: what `POST /session/second_factor` takes, for 5 minutes */
             challenge?: string;
             /** @description What the member can finish with */
-            second_factors?: ("totp" | "recovery_code")[];
+            second_factors?: ("totp" | "webauthn" | "recovery_code")[];
+            webauthn_options?: components["schemas"]["PasskeyRequestOptions"];
         };
         /** @description The signed-in member's second factor */
         TwoFactor: {
             /** @description An authenticator app (TOTP) is set up */
             totp: boolean;
+            /** @description How many passkeys the member has added */
+            passkeys: number;
+            /** @description Passkeys can be used: the base address (`BASE_URL`) has a host name such as `localhost`; an IP address cannot be a passkey's relying party */
+            passkeys_available: boolean;
             /** @description Recovery codes not used yet */
             recovery_codes_left: number;
             /** @description The account requires a second factor of every member (`second_factor_required` of `PUT /account`) */
@@ -3080,6 +3165,61 @@ export interface components {
         RecoveryCodes: {
             /** @description Ten codes, each good for one sign-in in place of the app; shown only in this answer */
             recovery_codes: string[];
+        };
+        /** @description A passkey (WebAuthn credential) of the signed-in member, a second factor */
+        Passkey: {
+            id: number;
+            /** @description The member's name for it */
+            name: string;
+            /** @description How the browser reaches it (internal, usb, hybrid, ...) */
+            transports: string[];
+            /** Format: date-time */
+            created_at: string;
+            /** @description Its last sign-in; null before the first */
+            last_used_at: string | null;
+        };
+        /** @description What `navigator.credentials.create` takes, in the JSON form of `@simplewebauthn/browser`'s `startRegistration` */
+        PasskeyCreationOptions: {
+            rp: {
+                name: string;
+                /** @description The host of the base address */
+                id?: string;
+            };
+            user: {
+                id: string;
+                name: string;
+                displayName: string;
+            };
+            /** @description Base64url, 256 random bits; works once, for 5 minutes */
+            challenge: string;
+            pubKeyCredParams: {
+                alg: number;
+                type: string;
+            }[];
+            timeout?: number;
+            /** @description The member's passkeys already added */
+            excludeCredentials?: {
+                /** @description A credential id (base64url) */
+                id: string;
+                type: string;
+                transports?: string[];
+            }[];
+            authenticatorSelection?: {
+                authenticatorAttachment?: string;
+                residentKey?: string;
+                requireResidentKey?: boolean;
+                userVerification?: string;
+            };
+            attestation?: string;
+            hints?: string[];
+            extensions?: {
+                credProps?: boolean;
+            };
+        };
+        PasskeyAdded: {
+            passkey: components["schemas"]["Passkey"];
+            /** @description Only when this passkey is the member's first second factor: ten recovery codes, shown this once */
+            recovery_codes?: string[];
         };
         /** @description An invitation mailed to a team member; the link itself goes only into the mail */
         MemberInvitation: {
@@ -4817,6 +4957,22 @@ export interface operations {
                     totp?: string;
                     /** @description One of the member's recovery codes instead; each works once */
                     recovery_code?: string;
+                    /** @description Or a passkey's answer to `webauthn_options` (what `startAuthentication` of `@simplewebauthn/browser` answers) */
+                    webauthn?: {
+                        /** @description The passkey's credential id (base64url) */
+                        id: string;
+                        rawId: string;
+                        /** @description `public-key` */
+                        type: string;
+                        response: {
+                            clientDataJSON: string;
+                            authenticatorData: string;
+                            signature: string;
+                            userHandle?: string;
+                        };
+                        authenticatorAttachment?: string;
+                        clientExtensionResults?: Record<string, never>;
+                    };
                 };
             };
         };
@@ -5336,6 +5492,410 @@ export interface operations {
                 headers: {
                     /** @description The error's stable code */
                     "Atrium-Error-Code"?: "ATR_UNSUPPORTED_MEDIA_TYPE";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    ownPasskeys: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page number, from 1 (default 1)
+                 * @example 1
+                 */
+                page?: string;
+                /**
+                 * @description Items per page (default 10, at most 100; larger values are cut)
+                 * @example 10
+                 */
+                per_page?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        passkeys: components["schemas"]["Passkey"][];
+                        meta: components["schemas"]["Meta"];
+                    };
+                };
+            };
+            /** @description The request is malformed */
+            400: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No credential, or a credential that is not valid */
+            401: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    addAPasskey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description A name to tell it apart, such as Work laptop */
+                    name: string;
+                    /** @description What `startRegistration` of `@simplewebauthn/browser` answered for `POST /two_factor/passkeys/options` */
+                    response: {
+                        id: string;
+                        rawId: string;
+                        /** @description `public-key` */
+                        type: string;
+                        response: {
+                            clientDataJSON: string;
+                            attestationObject: string;
+                            authenticatorData?: string;
+                            transports?: string[];
+                            publicKeyAlgorithm?: number;
+                            publicKey?: string;
+                        };
+                        authenticatorAttachment?: string;
+                        clientExtensionResults?: Record<string, never>;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PasskeyAdded"];
+                };
+            };
+            /** @description The request is malformed */
+            400: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No credential, or a credential that is not valid */
+            401: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential's role does not allow this action, or the CSRF header is missing */
+            403: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request conflicts with the current state */
+            409: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_LOCKED" | "ATR_NO_SESSION" | "ATR_NOTHING_TO_PUBLISH" | "ATR_ORIGINATION_IN_USE" | "ATR_PAGE_HAS_CHILDREN" | "ATR_PATH_TAKEN" | "ATR_REVIEW_CLOSED" | "ATR_REVIEW_REQUIRED" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_TWO_FACTOR_STATE" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_PAYLOAD_TOO_LARGE";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type this operation takes */
+            415: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_UNSUPPORTED_MEDIA_TYPE";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The input is not valid; `details` names each attribute */
+            422: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    startAddingAPasskey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description What `navigator.credentials.create` takes, in the JSON form of `@simplewebauthn/browser`'s `startRegistration` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PasskeyCreationOptions"];
+                };
+            };
+            /** @description The request is malformed */
+            400: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No credential, or a credential that is not valid */
+            401: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential's role does not allow this action, or the CSRF header is missing */
+            403: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request conflicts with the current state */
+            409: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_LOCKED" | "ATR_NO_SESSION" | "ATR_NOTHING_TO_PUBLISH" | "ATR_ORIGINATION_IN_USE" | "ATR_PAGE_HAS_CHILDREN" | "ATR_PATH_TAKEN" | "ATR_REVIEW_CLOSED" | "ATR_REVIEW_REQUIRED" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_TWO_FACTOR_STATE" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is too large */
+            413: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_PAYLOAD_TOO_LARGE";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is not of a media type this operation takes */
+            415: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_UNSUPPORTED_MEDIA_TYPE";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database cannot be reached for a moment (restarting, say); `Retry-After` says when to try again */
+            503: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_DATABASE_UNREACHABLE";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    removeAPasskey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is malformed */
+            400: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_BAD_REQUEST" | "ATR_BAD_URL" | "ATR_INVALID_JSON";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No credential, or a credential that is not valid */
+            401: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_SECOND_FACTOR_REQUIRED" | "ATR_SIGN_IN_CHALLENGE_EXPIRED" | "ATR_UNAUTHENTICATED";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The credential's role does not allow this action, or the CSRF header is missing */
+            403: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_FORBIDDEN" | "ATR_SECOND_FACTOR_ENROLMENT";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The resource does not exist */
+            404: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_IDENTITY_PROVIDER_MISSING" | "ATR_INTEGRATION_MISSING" | "ATR_INVITATION_NOT_FOUND" | "ATR_NOT_FOUND";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request conflicts with the current state */
+            409: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_CONTENT_TYPE_CHANGED" | "ATR_DELIVERY_STARTED" | "ATR_ENTRY_NOT_PUBLISHED" | "ATR_LOCKED" | "ATR_NO_SESSION" | "ATR_NOTHING_TO_PUBLISH" | "ATR_ORIGINATION_IN_USE" | "ATR_PAGE_HAS_CHILDREN" | "ATR_PATH_TAKEN" | "ATR_REVIEW_CLOSED" | "ATR_REVIEW_REQUIRED" | "ATR_SIGN_UP_DISABLED" | "ATR_SUBMISSION_CLOSED" | "ATR_TASK_NOT_CURRENT" | "ATR_TWO_FACTOR_STATE" | "ATR_WEBHOOK_IN_FLIGHT" | "ATR_WEBHOOK_INACTIVE";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A path parameter is longer than any this server accepts */
+            414: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_PARAMETER_TOO_LONG";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The input is not valid; `details` names each attribute */
+            422: {
+                headers: {
+                    /** @description The error's stable code */
+                    "Atrium-Error-Code"?: "ATR_BUILT_IN_ROLE_KEPT" | "ATR_CANNOT_IMPERSONATE" | "ATR_FILE_REFUSED" | "ATR_INVALID" | "ATR_LAST_OWNER" | "ATR_NOT_BUILT_IN_ROLE" | "ATR_ROLE_READ_ONLY" | "ATR_TASK_NOT_YOURS";
                     [name: string]: unknown;
                 };
                 content: {

@@ -14,11 +14,14 @@ type State =
   /** `mustEnrol`: the account requires a second factor and the member has none: only enrolment answers. */
   | { status: 'signed-in'; member: TeamMember; permissions: Permissions; mustEnrol: boolean };
 
-/** What the second step of a sign-in takes: a code of the authenticator app, or a recovery code. */
-export type SecondFactor = { totp: string } | { recovery_code: string };
+/** What the second step of a sign-in takes: a code of the authenticator app, a passkey's answer, or a recovery code. */
+export type SecondFactor = { totp: string } | { recovery_code: string } | { webauthn: unknown };
 
-/** The password was right and the member has a second factor: the challenge that `completeSignIn` takes. */
-export type SignInStep = { done: true } | { done: false; challenge: string };
+/**
+ * The password was right and the member has a second factor: the challenge that `completeSignIn` takes, what the
+ * member can finish with (`totp`, `webauthn`, `recovery_code`) and, with a passkey, the options for the browser.
+ */
+export type SignInStep = { done: true } | { done: false; challenge: string; methods: string[]; webauthnOptions: unknown };
 
 interface Session {
   state: State;
@@ -71,14 +74,16 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       begin(data as SessionAnswer);
       return { done: true };
     } catch (error) {
-      const body = error instanceof AtriumError ? error.body as { challenge?: string } | null : null;
-      if (error instanceof AtriumError && error.code === 'ATR_SECOND_FACTOR_REQUIRED' && body?.challenge) return { done: false, challenge: body.challenge };
+      const body = error instanceof AtriumError ? error.body as { challenge?: string; second_factors?: string[]; webauthn_options?: unknown } | null : null;
+      if (error instanceof AtriumError && error.code === 'ATR_SECOND_FACTOR_REQUIRED' && body?.challenge) {
+        return { done: false, challenge: body.challenge, methods: body.second_factors ?? ['totp', 'recovery_code'], webauthnOptions: body.webauthn_options ?? null };
+      }
       throw error;
     }
   }, [begin]);
 
   const completeSignIn = useCallback(async (challenge: string, factor: SecondFactor) => {
-    const { data } = await admin.POST('/session/second_factor', { body: { challenge, ...factor } });
+    const { data } = await admin.POST('/session/second_factor', { body: { challenge, ...factor } as never });
     begin(data as SessionAnswer);
   }, [begin]);
 

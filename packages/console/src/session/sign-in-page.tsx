@@ -1,15 +1,15 @@
 import { useState, type FormEvent } from 'react';
-import { Alert, Anchor, Button, PasswordInput, TextInput } from '@mantine/core';
+import { Alert, Anchor, Button, Divider, PasswordInput, TextInput } from '@mantine/core';
 import { useNavigate, useSearch } from '@tanstack/react-router';
 import { AtriumError } from '@atrium/client';
 import { signInMessageOf } from '../api/errors';
 import { CenteredForm } from '../components/centered-form';
 import { useI18n } from '../i18n/i18n';
-import { useSession } from './session';
+import { useSession, type SignInStep } from './session';
 
 /**
- * The sign-in form; for a member with a second factor, then the code of the authenticator app (or a
- * recovery code). After signing in, goes back to the URL the member was on (`redirect`, same origin only).
+ * The sign-in form; for a member with a second factor, then a passkey ("Use a passkey": the browser asks for it
+ * through `@simplewebauthn/browser`, loaded only then), the code of the authenticator app, or a recovery code. After signing in, goes back to the URL the member was on (`redirect`, same origin only).
  */
 export function SignInPage() {
   const { t } = useI18n();
@@ -19,6 +19,7 @@ export function SignInPage() {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [challenge, setChallenge] = useState<string | null>(null);
+  const [step, setStep] = useState<Extract<SignInStep, { done: false }> | null>(null);
   const [code, setCode] = useState('');
   const [recovery, setRecovery] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -50,8 +51,13 @@ export function SignInPage() {
     event.preventDefault();
     void attempt(async () => {
       const step = await session.signIn(email, password);
-      if (step.done) await goOn();
-      else setChallenge(step.challenge);
+      if (step.done) {
+        await goOn();
+      } else {
+        setStep(step);
+        setRecovery(!step.methods.includes('totp'));
+        setChallenge(step.challenge);
+      }
     });
   };
 
@@ -63,20 +69,51 @@ export function SignInPage() {
     });
   };
 
+  const usePasskey = () => {
+    setBusy(true);
+    setError(null);
+    void (async () => {
+      let answer: unknown;
+      try {
+        const { startAuthentication } = await import('@simplewebauthn/browser');
+        answer = await startAuthentication({ optionsJSON: step!.webauthnOptions as never });
+      } catch {
+        setError(t('common.passkeyRefused'));
+        setBusy(false);
+        return;
+      }
+      setBusy(false);
+      await attempt(async () => {
+        await session.completeSignIn(challenge!, { webauthn: answer });
+        await goOn();
+      });
+    })();
+  };
+
   if (challenge) {
+    const passkey = !!step?.webauthnOptions && step.methods.includes('webauthn');
+    const totp = step?.methods.includes('totp') ?? true;
     return (
       <CenteredForm id="sign-in-title" title={t('common.secondFactorTitle')} width={380} onSubmit={submitCode}>
         {error && <Alert color="red" role="alert">{error}</Alert>}
+        {passkey && (
+          <>
+            <Button type="button" onClick={usePasskey} loading={busy} data-use-passkey>{t('common.usePasskey')}</Button>
+            <Divider label={t('common.passkeyOr')} labelPosition="center" />
+          </>
+        )}
         <TextInput
           key={recovery ? 'recovery' : 'totp'} label={recovery ? t('common.recoveryCode') : t('common.authenticatorCode')}
           description={recovery ? t('common.recoveryCodeHint') : t('common.authenticatorCodeHint')}
           autoComplete="one-time-code" inputMode={recovery ? 'text' : 'numeric'} required
           value={code} onChange={(e) => setCode(e.currentTarget.value)}
         />
-        <Button type="submit" loading={busy}>{t('common.verify')}</Button>
-        <Anchor component="button" type="button" size="sm" onClick={() => { setRecovery(!recovery); setCode(''); setError(null); }}>
-          {recovery ? t('common.useAuthenticator') : t('common.useRecoveryCode')}
-        </Anchor>
+        <Button type="submit" variant={passkey ? 'default' : 'filled'} loading={busy}>{t('common.verify')}</Button>
+        {totp && (
+          <Anchor component="button" type="button" size="sm" onClick={() => { setRecovery(!recovery); setCode(''); setError(null); }}>
+            {recovery ? t('common.useAuthenticator') : t('common.useRecoveryCode')}
+          </Anchor>
+        )}
       </CenteredForm>
     );
   }

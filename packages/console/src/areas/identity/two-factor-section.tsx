@@ -7,13 +7,15 @@ import type { AdminComponents } from '@atrium/client';
 import { admin, api } from '../../api/client';
 import { fieldErrorsOf, messageOf } from '../../api/errors';
 import { ErrorView } from '../../components/error-view';
+import { PasskeysPart } from './passkeys-part';
 import { useI18n } from '../../i18n/i18n';
 
 type Enrolment = AdminComponents['schemas']['TotpEnrolment'];
 
 /**
- * The signed-in member's own second factor: set up an authenticator app (QR code, then a code from it),
- * see the recovery codes once, regenerate them, remove the app. `onEnrolled`: the app was just turned on.
+ * The signed-in member's own second factor: set up an authenticator app (QR code, then a code from it) and
+ * passkeys, see the recovery codes once, regenerate them, remove the app or a passkey. `onEnrolled`: a first
+ * second factor was just turned on.
  */
 export function TwoFactorSection({ onEnrolled }: { onEnrolled?(): void }) {
   const { t } = useI18n();
@@ -65,17 +67,21 @@ export function TwoFactorSection({ onEnrolled }: { onEnrolled?(): void }) {
     }),
   });
 
-  const remove = () => modals.openConfirmModal({
-    title: t('identity.removeTwoFactor'),
-    children: t('identity.removeTwoFactorConfirm'),
-    labels: { confirm: t('identity.removeTwoFactor'), cancel: t('common.cancel') },
-    confirmProps: { color: 'red' },
-    onConfirm: () => void run(async () => {
-      await admin.DELETE('/two_factor/totp');
-      notifications.show({ message: t('identity.twoFactorRemoved') });
-      await refresh();
-    }),
-  });
+  const remove = () => {
+    const onlyApp = (status.data?.passkeys ?? 0) === 0;
+    const label = onlyApp ? t('identity.removeTwoFactor') : t('identity.removeApp');
+    modals.openConfirmModal({
+      title: label,
+      children: onlyApp ? t('identity.removeTwoFactorConfirm') : t('identity.removeAppConfirm'),
+      labels: { confirm: label, cancel: t('common.cancel') },
+      confirmProps: { color: 'red' },
+      onConfirm: () => void run(async () => {
+        await admin.DELETE('/two_factor/totp');
+        notifications.show({ message: onlyApp ? t('identity.twoFactorRemoved') : t('identity.appRemoved') });
+        await refresh();
+      }),
+    });
+  };
 
   if (status.error) return <ErrorView error={status.error} />;
   const current = status.data;
@@ -97,36 +103,53 @@ export function TwoFactorSection({ onEnrolled }: { onEnrolled?(): void }) {
           </Stack>
         )}
         {!current && <Text role="status">{t('common.loading')}</Text>}
-        {current && !codes && current.totp && (
+        {current && !codes && (
+          <Text>{current.totp && current.passkeys === 0 ? t('identity.twoFactorOn')
+            : current.passkeys > 0 ? t('identity.twoFactorOnPasskeys')
+              : current.required ? t('identity.twoFactorRequired') : t('identity.twoFactorOff')}</Text>
+        )}
+        {current && !codes && (current.totp || current.passkeys > 0) && (
           <>
-            <Text>{t('identity.twoFactorOn')}</Text>
             <Text size="sm">{t('identity.recoveryCodesLeft', { count: current.recovery_codes_left })}</Text>
-            <Group>
-              <Button variant="default" onClick={regenerate} loading={busy}>{t('identity.regenerateCodes')}</Button>
-              {!current.required && <Button color="red" variant="outline" onClick={remove}>{t('identity.removeTwoFactor')}</Button>}
-            </Group>
+            <Group><Button variant="default" onClick={regenerate} loading={busy}>{t('identity.regenerateCodes')}</Button></Group>
           </>
         )}
-        {current && !current.totp && !enrolment && (
-          <>
-            <Text>{current.required ? t('identity.twoFactorRequired') : t('identity.twoFactorOff')}</Text>
-            <Group><Button onClick={() => void start()} loading={busy}>{t('identity.setUpApp')}</Button></Group>
-          </>
+        {current && !codes && (
+          <Stack gap="xs" component="section" aria-labelledby="totp-title">
+            <Title order={3} size="h4" id="totp-title">{t('identity.authenticatorApp')}</Title>
+            {current.totp && (
+              <>
+                <Text size="sm">{t('identity.authenticatorAppOn')}</Text>
+                {(!current.required || current.passkeys > 0) && (
+                  <Group>
+                    <Button color="red" variant="outline" onClick={remove}>{current.passkeys > 0 ? t('identity.removeApp') : t('identity.removeTwoFactor')}</Button>
+                  </Group>
+                )}
+              </>
+            )}
+            {!current.totp && !enrolment && (
+              <Group><Button onClick={() => void start()} loading={busy}>{t('identity.setUpApp')}</Button></Group>
+            )}
+            {!current.totp && enrolment && (
+              <form onSubmit={confirm}>
+                <Stack>
+                  <List type="ordered" size="sm">
+                    <List.Item>{t('identity.scanQr')}</List.Item>
+                    <List.Item>{t('identity.enterCode')}</List.Item>
+                  </List>
+                  <Image src={enrolment.qr_code} alt={t('identity.qrAlt')} w={200} h={200} bg="white" />
+                  <Text size="sm">{t('identity.typeSecret')} <Code data-totp-secret>{enrolment.secret}</Code></Text>
+                  <TextInput label={t('identity.authenticatorCode')} autoComplete="one-time-code" inputMode="numeric" required
+                    value={code} onChange={(e) => setCode(e.currentTarget.value)} />
+                  <Group><Button type="submit" loading={busy}>{t('identity.turnOn')}</Button></Group>
+                </Stack>
+              </form>
+            )}
+          </Stack>
         )}
-        {current && !current.totp && enrolment && (
-          <form onSubmit={confirm}>
-            <Stack>
-              <List type="ordered" size="sm">
-                <List.Item>{t('identity.scanQr')}</List.Item>
-                <List.Item>{t('identity.enterCode')}</List.Item>
-              </List>
-              <Image src={enrolment.qr_code} alt={t('identity.qrAlt')} w={200} h={200} bg="white" />
-              <Text size="sm">{t('identity.typeSecret')} <Code data-totp-secret>{enrolment.secret}</Code></Text>
-              <TextInput label={t('identity.authenticatorCode')} autoComplete="one-time-code" inputMode="numeric" required
-                value={code} onChange={(e) => setCode(e.currentTarget.value)} />
-              <Group><Button type="submit" loading={busy}>{t('identity.turnOn')}</Button></Group>
-            </Stack>
-          </form>
+        {current && !codes && (
+          <PasskeysPart available={current.passkeys_available} required={current.required} othersLeft={current.totp}
+            onCodes={(fresh) => setCodes(fresh)} />
         )}
       </Stack>
     </Paper>
