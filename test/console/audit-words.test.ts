@@ -76,13 +76,13 @@ describe.skipIf(!!process.env.DATABASE_URL)('admin console: the audit log in wor
 
         // A refused value is named by the form's own label, not by the server's path.
         await go(`/realms/${uid}/settings`);
-        const colour = page.getByLabel(say(locale, 'Primary colour (#rrggbb)', 'Color principal (#rrggbb)'));
-        await colour.fill('blue');
+        const logo = page.getByLabel(say(locale, 'Logo address', 'Dirección del logotipo'));
+        await logo.fill('http://logo.example/a.png');
         await page.locator('main form button[type=submit]').click();
         const banner = page.getByRole('alert').filter({ hasText: say(locale, 'Some values are not valid', 'Algunos valores no son válidos') });
         await banner.waitFor();
-        expect(await banner.textContent()).toContain(say(locale, 'Primary colour (#rrggbb): must be a hex colour', 'Color principal (#rrggbb): must be a hex colour'));
-        expect(await banner.textContent()).not.toMatch(/settings|branding|primary_color/);
+        expect(await banner.textContent()).toContain(say(locale, 'Logo address: must be an absolute https address', 'Dirección del logotipo: must be an absolute https address'));
+        expect(await banner.textContent()).not.toMatch(/settings|branding|logo_url/);
         expect(await axeViolations(page)).toEqual([]);
         expect(problems).toEqual([]);
       } finally {
