@@ -54,6 +54,8 @@ export interface IdTokenFacts {
   accessToken: string;
   nonce: string | null;
   session: { hash: string; createdAt: Date; authMethods: string[] };
+  /** After a sign-in delegated to an identity provider: its issuer, as the claim `idp`. */
+  upstreamIssuer: string | null;
   now: Date;
 }
 
@@ -69,6 +71,7 @@ export async function signIdToken(ctx: Context, facts: IdTokenFacts): Promise<st
     at_hash: base64urlHalfSha256(facts.accessToken),
     sid: sessionIdClaim(facts.session.hash),
     ...(facts.session.authMethods.length ? { amr: facts.session.authMethods } : {}),
+    ...(facts.upstreamIssuer ? { idp: facts.upstreamIssuer } : {}),
   })
     .setProtectedHeader({ alg: key.alg, kid: key.kid, typ: 'JWT' })
     .setIssuer(facts.issuer)

@@ -7,6 +7,7 @@ import { rowsOf } from '../db/rows.js';
 import { isLive } from '../realms/sessions.js';
 import { hashSecret, randomSecret } from '../security/secrets.js';
 import { oauthAccessTokens, oauthClients, oauthRefreshTokens } from '../tables/oauth.js';
+import { delegatedTokens } from '../tables/delegation.js';
 import { realmSessions, realmUsers, realms } from '../tables/realms.js';
 import { authenticateClient, clientAuthenticates, field, type Form, type PresentedClient } from './client-auth.js';
 import { InvalidClient, InvalidGrant, InvalidScope } from './errors.js';
@@ -97,7 +98,7 @@ const refreshByHash = (db: Db) => prepared(db, 'oauth_refresh_by_hash', (d, name
   idleSeconds: oauthClients.refreshIdleSeconds,
   realmId: realms.id, realmUid: realms.uid, realmActive: realms.active, sessionLifetimeMinutes: realms.sessionLifetimeMinutes,
   sessionExpiresAt: realmSessions.expiresAt, sessionRevokedAt: realmSessions.revokedAt, sessionHash: realmSessions.sessionHash,
-  sessionCreatedAt: realmSessions.createdAt, authMethods: realmSessions.authMethods,
+  sessionCreatedAt: realmSessions.createdAt, authMethods: realmSessions.authMethods, upstreamIssuer: delegatedTokens.issuer,
   user: {
     uuid: realmUsers.uuid, email: realmUsers.email, emailVerifiedAt: realmUsers.emailVerifiedAt, username: realmUsers.username,
     firstName: realmUsers.firstName, lastName: realmUsers.lastName, secondLastName: realmUsers.secondLastName,
@@ -108,6 +109,7 @@ const refreshByHash = (db: Db) => prepared(db, 'oauth_refresh_by_hash', (d, name
   .innerJoin(realms, eq(realms.id, oauthClients.realmId))
   .innerJoin(realmSessions, eq(realmSessions.id, oauthRefreshTokens.sessionId))
   .innerJoin(realmUsers, eq(realmUsers.id, realmSessions.userId))
+  .leftJoin(delegatedTokens, eq(delegatedTokens.sessionId, realmSessions.id))
   .where(eq(oauthRefreshTokens.tokenHash, sql.placeholder('hash')))
   .prepare(name));
 
@@ -160,7 +162,7 @@ export async function refreshGrant(ctx: Context, realmUid: string, form: Form, p
   if (scopes.includes('openid')) {
     answer.id_token = await signIdToken(ctx, {
       issuer: issuerOf(ctx, { uid: row.realmUid }), realmId: row.realmId, clientUid: row.clientUid, user: row.user, scopes, accessToken,
-      nonce: null, session: { hash: row.sessionHash, createdAt: row.sessionCreatedAt, authMethods: row.authMethods }, now,
+      nonce: null, session: { hash: row.sessionHash, createdAt: row.sessionCreatedAt, authMethods: row.authMethods }, upstreamIssuer: row.upstreamIssuer, now,
     });
   }
   return answer;

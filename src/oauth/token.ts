@@ -3,6 +3,7 @@ import type { Context } from '../context.js';
 import type { Db } from '../db/connect.js';
 import { prepared } from '../db/prepared.js';
 import { isLive } from '../realms/sessions.js';
+import { delegatedTokens } from '../tables/delegation.js';
 import { realms, realmSessions, realmUsers } from '../tables/realms.js';
 import { hashSecret, randomSecret } from '../security/secrets.js';
 import { authenticateClient, clientAuthenticates, field, type Form, type PresentedClient } from './client-auth.js';
@@ -54,6 +55,7 @@ const codeByHash = (db: Db) => prepared(db, 'oauth_code_by_hash', (d, name) => d
     sessionHash: realmSessions.sessionHash,
     sessionCreatedAt: realmSessions.createdAt,
     authMethods: realmSessions.authMethods,
+    upstreamIssuer: delegatedTokens.issuer,
     // The ID token's claims, read in the same round trip.
     user: {
       uuid: realmUsers.uuid, email: realmUsers.email, emailVerifiedAt: realmUsers.emailVerifiedAt, username: realmUsers.username,
@@ -65,6 +67,7 @@ const codeByHash = (db: Db) => prepared(db, 'oauth_code_by_hash', (d, name) => d
     .innerJoin(realms, eq(realms.id, oauthClients.realmId))
     .innerJoin(realmSessions, eq(realmSessions.id, authorizationCodes.sessionId))
     .innerJoin(realmUsers, eq(realmUsers.id, realmSessions.userId))
+    .leftJoin(delegatedTokens, eq(delegatedTokens.sessionId, realmSessions.id))
     .where(eq(authorizationCodes.codeHash, sql.placeholder('hash')))
     .prepare(name));
 
@@ -178,7 +181,7 @@ export async function exchangeCode(ctx: Context, realmUid: string, form: Form, p
   if (row.openidConnect && scopes.includes('openid')) {
     answer.id_token = await signIdToken(ctx, {
       issuer: issuerOf(ctx, { uid: row.realmUid }), realmId: row.realmId, clientUid: row.clientUid, user: row.user, scopes, accessToken: token,
-      nonce: row.nonce, session: { hash: row.sessionHash, createdAt: row.sessionCreatedAt, authMethods: row.authMethods }, now,
+      nonce: row.nonce, session: { hash: row.sessionHash, createdAt: row.sessionCreatedAt, authMethods: row.authMethods }, upstreamIssuer: row.upstreamIssuer, now,
     });
   }
   return answer;

@@ -136,6 +136,30 @@ describe('sign-in delegated to an OpenID Connect provider (oidc-provider on a re
     expect((await profile.json()).delegated_token.uuid).toBe(body.delegated_token.uuid);
   });
 
+  it('names the identity provider in the realm\'s ID token (idp) after a delegated sign-in, with no amr', async () => {
+    expect((await h.request({ method: 'PUT', url: `/api/admin/realms/${REALMS.direct}`, payload: { settings: { openid_connect_enabled: true } } })).statusCode).toBe(200);
+    const registered = await createClient(h, REALMS.direct, { scopes: ['openid'] });
+    const b = browser();
+    const { callback } = await toCallback(b, REALMS.direct, 'dave');
+    expect((await b.atrium.fetch(callback)).status).toBe(303);
+    const issuer = new URL(`${base}/realms/${REALMS.direct}`);
+    const as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { algorithm: 'oidc', ...insecure }));
+    const client: oauth.Client = { client_id: registered.uid };
+    const verifier = oauth.generateRandomCodeVerifier();
+    const authorize = new URL(as.authorization_endpoint!);
+    authorize.search = new URLSearchParams({
+      response_type: 'code', client_id: client.client_id, redirect_uri: REDIRECT, scope: 'openid', state: 's',
+      code_challenge: await oauth.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256',
+    }).toString();
+    const coded = await b.atrium.fetch(authorize.href);
+    const params = oauth.validateAuthResponse(as, client, new URL(coded.headers.get('location')!), 's');
+    const response = await oauth.authorizationCodeGrantRequest(as, client, oauth.ClientSecretPost(registered.secret), params, REDIRECT, verifier, insecure);
+    const result = await oauth.processAuthorizationCodeResponse(as, client, response);
+    const claims = oauth.getValidatedIdTokenClaims(result)!;
+    expect(claims.idp).toBe(idp.issuer);
+    expect(claims.amr).toBeUndefined();
+  });
+
   it('refreshes an expired provider token once for 50 parallel reads, on the injected clock', async () => {
     const b = browser();
     expect((await b.atrium.fetch((await toCallback(b, REALMS.direct, 'erin')).callback)).status).toBe(303);
