@@ -3,7 +3,7 @@ import type { ActingContext } from '../admin-auth/principal.js';
 import { callbackPath } from '../delegation/settings.js';
 import type { Realm } from '../realms/realms.js';
 import { pagePath } from '../shared/html/paths.js';
-import { metadataOf } from './metadata.js';
+import { metadataOf, openidConfigurationOf } from './metadata.js';
 import type { RealmAddressesModel } from './schema.js';
 
 /**
@@ -33,6 +33,18 @@ export function realmAddresses(ctx: ActingContext, realm: Realm): Static<typeof 
       token_endpoint: metadata.token_endpoint,
       revocation_endpoint: metadata.revocation_endpoint,
     },
+    openid_connect: realm.openidConnectEnabled ? openidAddresses(ctx, realm) : null,
     identity_provider_callbacks: origins.map((origin) => `${origin}${callbackPath(realm)}`),
+  };
+}
+
+function openidAddresses(ctx: ActingContext, realm: Realm) {
+  const configuration = openidConfigurationOf(ctx, realm);
+  return {
+    discovery: `${configuration.issuer}/.well-known/openid-configuration`,
+    jwks_uri: configuration.jwks_uri,
+    userinfo_endpoint: configuration.userinfo_endpoint,
+    introspection_endpoint: configuration.introspection_endpoint,
+    end_session_endpoint: configuration.end_session_endpoint,
   };
 }

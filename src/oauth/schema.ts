@@ -71,6 +71,13 @@ export const RealmAddressesModel = Type.Object({
     token_endpoint: Address('Where an app exchanges a code for a token'),
     revocation_endpoint: Address('RFC 7009 token revocation'),
   }),
+  openid_connect: Type.Union([Type.Object({
+    discovery: Address('OpenID Connect Discovery: an OpenID Connect library configured with it finds the rest'),
+    jwks_uri: Address('The realm\'s public signing keys'),
+    userinfo_endpoint: Address('The signed-in user\'s claims, for an access token with the scope openid'),
+    introspection_endpoint: Address('RFC 7662 token introspection, for confidential clients'),
+    end_session_endpoint: Address('RP-initiated logout'),
+  }), Type.Null()], { description: 'The OpenID Connect addresses where the realm enables it (settings.openid_connect_enabled); null otherwise' }),
   identity_provider_callbacks: Type.Array(Address('A redirect URI'), {
     description: 'The redirect URIs to register at the upstream identity provider for delegated sign-in: on the base address, and on the custom domain when there is one',
   }),

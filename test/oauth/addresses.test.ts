@@ -38,6 +38,22 @@ describe('a realm\'s addresses for apps and identity providers', () => {
     for (const page of Object.values(body.pages) as string[]) {
       expect((await h.request({ method: 'GET', url: new URL(page).pathname, token: null })).statusCode, page).toBe(200);
     }
+    expect(body.openid_connect).toBeNull();
+  });
+
+  it('gives the OpenID Connect addresses where the realm enables it, as its discovery document does', async () => {
+    expect((await h.request({ method: 'PUT', url: '/api/admin/realms/bank', payload: { settings: { openid_connect_enabled: true } } })).statusCode).toBe(200);
+    try {
+      const body = (await addresses('bank', viewer.token)).json();
+      const discovery = await h.request({ method: 'GET', url: new URL(body.openid_connect.discovery).pathname, token: null });
+      expect(discovery.statusCode).toBe(200);
+      const { jwks_uri, userinfo_endpoint, introspection_endpoint, end_session_endpoint } = discovery.json();
+      expect(body.openid_connect).toEqual({
+        discovery: 'http://atrium.test/realms/bank/.well-known/openid-configuration', jwks_uri, userinfo_endpoint, introspection_endpoint, end_session_endpoint,
+      });
+    } finally {
+      await h.request({ method: 'PUT', url: '/api/admin/realms/bank', payload: { settings: { openid_connect_enabled: false } } });
+    }
   });
 
   it('puts the pages on the custom domain, and gives a redirect URI on each host', async () => {

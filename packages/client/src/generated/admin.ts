@@ -3626,6 +3626,34 @@ export interface components {
                  */
                 revocation_endpoint: string;
             };
+            /** @description The OpenID Connect addresses where the realm enables it (settings.openid_connect_enabled); null otherwise */
+            openid_connect: {
+                /**
+                 * Format: uri
+                 * @description OpenID Connect Discovery: an OpenID Connect library configured with it finds the rest
+                 */
+                discovery: string;
+                /**
+                 * Format: uri
+                 * @description The realm's public signing keys
+                 */
+                jwks_uri: string;
+                /**
+                 * Format: uri
+                 * @description The signed-in user's claims, for an access token with the scope openid
+                 */
+                userinfo_endpoint: string;
+                /**
+                 * Format: uri
+                 * @description RFC 7662 token introspection, for confidential clients
+                 */
+                introspection_endpoint: string;
+                /**
+                 * Format: uri
+                 * @description RP-initiated logout
+                 */
+                end_session_endpoint: string;
+            } | null;
             /** @description The redirect URIs to register at the upstream identity provider for delegated sign-in: on the base address, and on the custom domain when there is one */
             identity_provider_callbacks: string[];
         };

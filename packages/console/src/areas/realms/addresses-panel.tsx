@@ -16,6 +16,11 @@ const ROWS: { label: MessageKey; of(addresses: Addresses): string[] }[] = [
   { label: 'realms.addressAuthorize', of: (a) => [a.oauth.authorization_endpoint] },
   { label: 'realms.addressToken', of: (a) => [a.oauth.token_endpoint] },
   { label: 'realms.addressRevoke', of: (a) => [a.oauth.revocation_endpoint] },
+  { label: 'realms.addressDiscovery', of: (a) => (a.openid_connect ? [a.openid_connect.discovery] : []) },
+  { label: 'realms.addressJwks', of: (a) => (a.openid_connect ? [a.openid_connect.jwks_uri] : []) },
+  { label: 'realms.addressUserinfo', of: (a) => (a.openid_connect ? [a.openid_connect.userinfo_endpoint] : []) },
+  { label: 'realms.addressIntrospect', of: (a) => (a.openid_connect ? [a.openid_connect.introspection_endpoint] : []) },
+  { label: 'realms.addressEndSession', of: (a) => (a.openid_connect ? [a.openid_connect.end_session_endpoint] : []) },
   { label: 'realms.addressCallback', of: (a) => a.identity_provider_callbacks },
 ];
 
@@ -31,7 +36,7 @@ export function AddressesPanel({ realmUid }: { realmUid: string }) {
       <Text size="sm" c="dimmed" mb="sm">{t('realms.addressesHelp')}</Text>
       <Table>
         <Table.Tbody>
-          {ROWS.map((row) => (
+          {ROWS.filter((row) => row.of(data).length > 0).map((row) => (
             <Table.Tr key={row.label}>
               <Table.Th scope="row" w={220}>{t(row.label)}</Table.Th>
               <Table.Td>

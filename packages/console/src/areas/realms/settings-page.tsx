@@ -27,6 +27,7 @@ const LABELS = {
   'settings.activation_mode': 'realms.activationMode',
   'settings.default_language': 'realms.defaultLanguage',
   'settings.pkce_plain_allowed': 'realms.pkcePlain',
+  'settings.openid_connect_enabled': 'realms.openidConnect',
   'settings.branding.logo_url': 'realms.logoUrl',
   'settings.branding.primary_color': 'realms.primaryColor',
   'settings.branding.page_title': 'realms.pageTitle',
@@ -68,6 +69,8 @@ function SettingsForm({ realmUid, realmName, settings }: { realmUid: string; rea
     await admin.PUT('/realms/{realm_uid}', { params: { path: { realm_uid: realmUid } }, body: { settings: { ...next, branding } } });
     notifications.show({ message: t('common.saved') });
     await queryClient.invalidateQueries({ queryKey: ['get', '/realms/{realm_uid}'] });
+    // OpenID Connect on or off changes the addresses shown below.
+    await queryClient.invalidateQueries({ queryKey: ['get', '/customers/{realm_uid}/addresses'] });
   }, 'realm-settings');
   const text = (path: `settings.branding.${keyof Settings['branding']}`) => {
     const props = form.getInputProps(path);
@@ -90,6 +93,7 @@ function SettingsForm({ realmUid, realmName, settings }: { realmUid: string; rea
               <Select label={t(LABELS['settings.default_language'])} allowDeselect={false} data={[{ value: 'en', label: 'English' }, { value: 'es', label: 'Español' }]} {...form.getInputProps('settings.default_language')} />
             </SimpleGrid>
             <Checkbox label={t(LABELS['settings.pkce_plain_allowed'])} {...form.getInputProps('settings.pkce_plain_allowed', { type: 'checkbox' })} />
+            <Checkbox label={t(LABELS['settings.openid_connect_enabled'])} {...form.getInputProps('settings.openid_connect_enabled', { type: 'checkbox' })} />
             <Fieldset legend={t('realms.branding')}>
               <SimpleGrid cols={{ base: 1, sm: 2 }}>
                 <Stack>
