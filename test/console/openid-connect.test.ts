@@ -10,7 +10,7 @@ describe.skipIf(!!process.env.DATABASE_URL)('admin console: a realm\'s OpenID Co
   for (const { locale, scheme } of VARIANTS) {
     const L = (en: string, es: string) => (locale === 'en' ? en : es);
 
-    it(`turns OpenID Connect on and shows its addresses (${locale}, ${scheme})`, async () => {
+    it(`turns OpenID Connect on, shows its addresses, rotates its key and sets a client's logout addresses (${locale}, ${scheme})`, async () => {
       const uid = `oidc-${locale}`;
       expect((await c.h.request({ method: 'POST', url: '/api/admin/realms', payload: { uid, name: `OIDC ${locale}` } })).statusCode).toBe(201);
       const { page, problems, signIn, go, close } = await c.open({ locale, scheme });
@@ -29,10 +29,35 @@ describe.skipIf(!!process.env.DATABASE_URL)('admin console: a realm\'s OpenID Co
         expect((await c.h.request({ url: `/api/admin/realms/${uid}` })).json().settings.openid_connect_enabled).toBe(true);
         expect((await fetch(`${c.base}/realms/${uid}/.well-known/openid-configuration`)).status).toBe(200);
         expect(await axeViolations(page)).toEqual([]);
+
+        // Key rotation, after a confirmation: the JWKS then publishes the new key beside the old one.
+        const kids = async () => (await (await fetch(`${c.base}/realms/${uid}/oauth/jwks`)).json()).keys.length;
+        expect(await kids()).toBe(1);
+        const rotate = L('Rotate the signing key', 'Cambiar la clave de firma');
+        await page.getByRole('button', { name: rotate }).click();
+        const dialog = page.getByRole('dialog', { name: rotate });
+        expect(await axeViolations(page)).toEqual([]);
+        await dialog.getByRole('button', { name: rotate }).click();
+        await page.getByText(L('A new signing key is in use', 'Se usa una clave de firma nueva')).waitFor();
+        expect(await kids()).toBe(2);
+
+        // A client's OpenID Connect settings, from the clients screen.
+        await go(`/realms/${uid}/clients`);
+        await page.getByRole('button', { name: L('New OAuth client', 'Nuevo cliente OAuth') }).first().click();
+        const form = page.getByRole('dialog', { name: L('New OAuth client', 'Nuevo cliente OAuth') });
+        await form.getByLabel(L('Name', 'Nombre')).fill('Web app');
+        await form.getByLabel(L('Redirect URIs (one per line)', 'URI de redirección (una por línea)')).fill('https://app.example/callback');
+        await form.getByLabel(L('Addresses to return to after signing out (one per line)', 'Direcciones a las que volver tras cerrar la sesión (una por línea)')).fill('https://app.example/bye');
+        await form.getByLabel(L('Back-channel logout address', 'Dirección de cierre de sesión por canal secundario')).fill('https://app.example/backchannel');
+        expect(await axeViolations(page)).toEqual([]);
+        await form.locator('button[type=submit]').click();
+        await expect.poll(async () => (await c.h.request({ url: `/api/admin/customers/${uid}/oauth_clients` })).json().oauth_clients[0]?.post_logout_redirect_uris)
+          .toEqual(['https://app.example/bye']);
+        expect((await c.h.request({ url: `/api/admin/customers/${uid}/oauth_clients` })).json().oauth_clients[0].backchannel_logout_uri).toBe('https://app.example/backchannel');
         expect(problems).toEqual([]);
       } finally {
         await close();
       }
-    });
+    }, 90_000);
   }
 });

@@ -3,6 +3,7 @@ import type { AdminComponents } from '@atrium/client';
 import { api } from '../../api/client';
 import type { MessageKey } from '../../i18n/catalogue';
 import { useI18n } from '../../i18n/i18n';
+import { RotateKeyButton } from './rotate-key-button';
 
 type Addresses = AdminComponents['schemas']['RealmAddresses'];
 
@@ -59,6 +60,7 @@ export function AddressesPanel({ realmUid }: { realmUid: string }) {
           ))}
         </Table.Tbody>
       </Table>
+      {data.openid_connect && <RotateKeyButton realmUid={realmUid} />}
     </Paper>
   );
 }

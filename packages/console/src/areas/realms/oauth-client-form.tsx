@@ -1,4 +1,4 @@
-import { Checkbox, Stack, Textarea, TextInput } from '@mantine/core';
+import { Checkbox, Fieldset, NumberInput, SimpleGrid, Stack, Textarea, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import type { AdminComponents } from '@atrium/client';
 import { FormError, labelsIn } from '../../components/form-error';
@@ -8,28 +8,51 @@ import { UnsavedChanges } from '../../components/unsaved-changes';
 import { useFormSubmit } from '../../components/use-form-submit';
 
 type OAuthClient = AdminComponents['schemas']['OAuthClient'];
-export type OAuthClientBody = Pick<OAuthClient, 'name' | 'redirect_uris' | 'scopes' | 'confidential'>;
+export type OAuthClientBody = Pick<OAuthClient, 'name' | 'redirect_uris' | 'scopes' | 'confidential' | 'post_logout_redirect_uris' | 'backchannel_logout_uri'
+  | 'refresh_token_lifetime_seconds' | 'refresh_token_idle_seconds'>;
+
+const LABELS = {
+  name: 'realms.name', redirect_uris: 'realms.redirectUris', scopes: 'realms.scopes', confidential: 'realms.confidential',
+  post_logout_redirect_uris: 'realms.postLogoutUris', backchannel_logout_uri: 'realms.backchannelUri',
+  refresh_token_lifetime_seconds: 'realms.refreshLifetime', refresh_token_idle_seconds: 'realms.refreshIdle',
+} as const;
 
 const lines = (text: string, separator: RegExp) => text.split(separator).map((item) => item.trim()).filter(Boolean);
 
-/** Create or edit an OAuth client: name, redirect URIs one per line, scopes, confidential. */
+/** Create or edit an OAuth client: name, redirect URIs one per line, scopes, confidential, and its OpenID Connect settings. */
 export function OAuthClientForm({ client, onSubmit, onCancel }: { client?: OAuthClient; onSubmit(body: OAuthClientBody): Promise<unknown>; onCancel(): void }) {
   const { t } = useI18n();
   const form = useForm({
-    initialValues: { name: client?.name ?? '', redirect_uris: (client?.redirect_uris ?? []).join('\n'), scopes: (client?.scopes ?? []).join(' '), confidential: client?.confidential ?? true },
+    initialValues: {
+      name: client?.name ?? '', redirect_uris: (client?.redirect_uris ?? []).join('\n'), scopes: (client?.scopes ?? []).join(' '), confidential: client?.confidential ?? true,
+      post_logout_redirect_uris: (client?.post_logout_redirect_uris ?? []).join('\n'), backchannel_logout_uri: client?.backchannel_logout_uri ?? '',
+      refresh_token_lifetime_seconds: client?.refresh_token_lifetime_seconds ?? 2_592_000, refresh_token_idle_seconds: client?.refresh_token_idle_seconds ?? 1_209_600,
+    },
   });
   const { submit, error, guard } = useFormSubmit(form, (values) => onSubmit({
     name: values.name, confidential: values.confidential, redirect_uris: lines(values.redirect_uris, /\n/), scopes: lines(values.scopes, /\s+/),
+    post_logout_redirect_uris: lines(values.post_logout_redirect_uris, /\n/), backchannel_logout_uri: values.backchannel_logout_uri.trim() || null,
+    refresh_token_lifetime_seconds: Number(values.refresh_token_lifetime_seconds), refresh_token_idle_seconds: Number(values.refresh_token_idle_seconds),
   }), `oauth-client:${client?.id ?? 'new'}`);
   return (
     <form onSubmit={submit}>
       <Stack>
         <UnsavedChanges {...guard} />
-        <FormError error={error} labels={labelsIn({ name: 'realms.name', redirect_uris: 'realms.redirectUris', scopes: 'realms.scopes', confidential: 'realms.confidential' }, t)} />
+        <FormError error={error} labels={labelsIn(LABELS, t)} />
         <TextInput label={t('realms.name')} required {...form.getInputProps('name')} />
         <Textarea label={t('realms.redirectUris')} autosize minRows={2} {...form.getInputProps('redirect_uris')} />
         <TextInput label={t('realms.scopes')} {...form.getInputProps('scopes')} />
         <Checkbox label={t('realms.confidential')} {...form.getInputProps('confidential', { type: 'checkbox' })} />
+        <Fieldset legend={t('realms.openidClient')}>
+          <Stack>
+            <Textarea label={t(LABELS.post_logout_redirect_uris)} autosize minRows={1} {...form.getInputProps('post_logout_redirect_uris')} />
+            <TextInput label={t(LABELS.backchannel_logout_uri)} {...form.getInputProps('backchannel_logout_uri')} />
+            <SimpleGrid cols={2}>
+              <NumberInput label={t(LABELS.refresh_token_lifetime_seconds)} min={60} allowDecimal={false} {...form.getInputProps('refresh_token_lifetime_seconds')} />
+              <NumberInput label={t(LABELS.refresh_token_idle_seconds)} min={60} allowDecimal={false} {...form.getInputProps('refresh_token_idle_seconds')} />
+            </SimpleGrid>
+          </Stack>
+        </Fieldset>
         <FormActions submitting={form.submitting} onCancel={onCancel} />
       </Stack>
     </form>
