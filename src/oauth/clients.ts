@@ -6,7 +6,7 @@ import { FieldErrors, notFound } from '../errors/index.js';
 import { hashSecret, randomSecret } from '../security/secrets.js';
 import type { Realm } from '../realms/realms.js';
 import { targetProblem } from '../net/outbound.js';
-import { OPENID_SCOPES, REFRESH_LIFETIME_LIMITS, SCOPES, type OAuthClientInput as OAuthClientInputSchema, type OAuthClientModel } from './schema.js';
+import { JWT_ACCESS_LIMITS, OPENID_SCOPES, REFRESH_LIFETIME_LIMITS, SCOPES, type OAuthClientInput as OAuthClientInputSchema, type OAuthClientModel } from './schema.js';
 import { oauthClients } from '../tables/oauth.js';
 import { textSearch } from '../db/like.js';
 import { totalCount, totalOf, type Page } from '../db/paging.js';
@@ -29,6 +29,7 @@ function clientBody(row: ClientRow, secret?: string): OAuthClientBody {
     refresh_token_idle_seconds: row.refreshIdleSeconds,
     post_logout_redirect_uris: row.postLogoutRedirectUris,
     backchannel_logout_uri: row.backchannelLogoutUri,
+    jwt_access_token_seconds: row.jwtAccessTokenSeconds,
     ...(secret ? { secret } : {}),
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
@@ -92,6 +93,10 @@ function checkInput(input: OAuthClientInput, creating: boolean, errors: FieldErr
     if (problem) errors.add('post_logout_redirect_uris', problem);
   }
   const backchannel = input.backchannel_logout_uri ? targetProblem(input.backchannel_logout_uri, allowPrivate) : null;
+  const jwt = input.jwt_access_token_seconds;
+  if (jwt !== undefined && jwt !== null && (jwt < JWT_ACCESS_LIMITS.min || jwt > JWT_ACCESS_LIMITS.max)) {
+    errors.add('jwt_access_token_seconds', `must be between ${JWT_ACCESS_LIMITS.min} and ${JWT_ACCESS_LIMITS.max}, or null`);
+  }
   if (backchannel) errors.add('backchannel_logout_uri', backchannel);
   return {
     name,
@@ -152,6 +157,7 @@ export async function createClient(ctx: ActingContext, realm: Realm, input: OAut
     refreshIdleSeconds: idle,
     postLogoutRedirectUris: checked.postLogoutRedirectUris ?? [],
     backchannelLogoutUri: checked.backchannelLogoutUri ?? null,
+    jwtAccessTokenSeconds: input.jwt_access_token_seconds ?? null,
     createdAt: now,
     updatedAt: now,
   }).returning();
@@ -177,6 +183,7 @@ export async function updateClient(ctx: ActingContext, realm: Realm, id: number,
     refreshIdleSeconds: input.refresh_token_idle_seconds,
     postLogoutRedirectUris: checked.postLogoutRedirectUris,
     backchannelLogoutUri: checked.backchannelLogoutUri,
+    jwtAccessTokenSeconds: input.jwt_access_token_seconds,
     updatedAt: ctx.clock.now(),
   }).where(and(eq(oauthClients.id, id), eq(oauthClients.realmId, row.realmId))).returning();
   if (!updated) throw notFound('OAuth client');

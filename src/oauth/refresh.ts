@@ -11,6 +11,7 @@ import { delegatedTokens } from '../tables/delegation.js';
 import { realmSessions, realmUsers, realms } from '../tables/realms.js';
 import { authenticateClient, clientAuthenticates, field, type Form, type PresentedClient } from './client-auth.js';
 import { InvalidClient, InvalidGrant, InvalidScope } from './errors.js';
+import { newAccessToken } from './access-token.js';
 import { signIdToken } from './id-token.js';
 import { issuerOf } from './metadata.js';
 import type { TokenAnswer } from './token.js';
@@ -95,7 +96,7 @@ const refreshByHash = (db: Db) => prepared(db, 'oauth_refresh_by_hash', (d, name
   familyExpiresAt: oauthRefreshTokens.familyExpiresAt, expiresAt: oauthRefreshTokens.expiresAt,
   usedAt: oauthRefreshTokens.usedAt, revokedAt: oauthRefreshTokens.revokedAt, sessionId: oauthRefreshTokens.sessionId,
   clientId: oauthClients.id, clientUid: oauthClients.uid, secretHash: oauthClients.secretHash, confidential: oauthClients.confidential,
-  idleSeconds: oauthClients.refreshIdleSeconds,
+  idleSeconds: oauthClients.refreshIdleSeconds, jwtAccessTokenSeconds: oauthClients.jwtAccessTokenSeconds,
   realmId: realms.id, realmUid: realms.uid, realmActive: realms.active, sessionLifetimeMinutes: realms.sessionLifetimeMinutes,
   sessionExpiresAt: realmSessions.expiresAt, sessionRevokedAt: realmSessions.revokedAt, sessionHash: realmSessions.sessionHash,
   sessionCreatedAt: realmSessions.createdAt, authMethods: realmSessions.authMethods, upstreamIssuer: delegatedTokens.issuer,
@@ -148,7 +149,10 @@ export async function refreshGrant(ctx: Context, realmUid: string, form: Form, p
   const scopes = requested === undefined ? granted : [...new Set(requested.split(' ').filter(Boolean))];
   if (!scopes.length || scopes.some((s) => !granted.includes(s))) throw new InvalidScope('the scope asked for exceeds the one granted');
 
-  const accessToken = randomSecret();
+  const { token: accessToken, expiresIn } = await newAccessToken(ctx, {
+    jwtSeconds: row.jwtAccessTokenSeconds, realmId: row.realmId, realmUid: row.realmUid, clientUid: row.clientUid, userUuid: row.user.uuid,
+    sessionHash: row.sessionHash, sessionCreatedAt: row.sessionCreatedAt, scope: scopes.join(' '), now,
+  });
   const refreshToken = randomSecret();
   const rotated = await rotate(ctx, row, scopes.join(' '), { refresh: hashSecret(refreshToken), access: hashSecret(accessToken) }, now);
   // Two refreshes of one token at once: the one that lost found it spent, which is a reuse.
@@ -158,6 +162,7 @@ export async function refreshGrant(ctx: Context, realmUid: string, form: Form, p
   }
   const answer: TokenAnswer = {
     access_token: accessToken, token_type: 'Bearer', scope: scopes.join(' '), created_at: Math.floor(now.getTime() / 1000), refresh_token: refreshToken,
+    ...(expiresIn ? { expires_in: expiresIn } : {}),
   };
   if (scopes.includes('openid')) {
     answer.id_token = await signIdToken(ctx, {

@@ -8,6 +8,7 @@ export const OPENID_SCOPES = ['openid', 'profile', 'email', 'offline_access'] as
 /** Granted only to a client that lists it: an admin listing it is the consent (there is no consent screen). */
 export const OFFLINE_ACCESS = 'offline_access';
 export const REFRESH_LIFETIME_LIMITS = { min: 60, max: 366 * 86_400 };
+export const JWT_ACCESS_LIMITS = { min: 60, max: 3600 };
 
 export const OAuthClientModel = Type.Object({
   id: Id(),
@@ -20,6 +21,7 @@ export const OAuthClientModel = Type.Object({
   refresh_token_idle_seconds: Int32({ description: 'OpenID Connect: how long a refresh token works unused (default 14 days)' }),
   post_logout_redirect_uris: Type.Array(Type.String(), { description: 'OpenID Connect: where the end-session endpoint may send the browser after a sign-out' }),
   backchannel_logout_uri: Type.Union([Type.String(), Type.Null()], { description: 'OpenID Connect: where a signed logout token is POSTed when a session the client holds a token of ends; null for none' }),
+  jwt_access_token_seconds: Type.Union([Type.Null(), Int32()], { description: 'OpenID Connect: the client\'s access tokens are RFC 9068 JWTs living this many seconds; null for opaque tokens' }),
   secret: Type.Optional(Type.String({ description: 'The client_secret: only in the answer that creates the client' })),
   created_at: DateTime,
   updated_at: DateTime,
@@ -43,6 +45,11 @@ const clientFields = {
   backchannel_logout_uri: Type.Union([Type.String(), Type.Null()], {
     description: 'OpenID Connect back-channel logout: an http(s) address, not in a private range unless OUTBOUND_ALLOW_PRIVATE=1, where a signed '
       + 'logout token is POSTed (in the background, retried) when a session ends for any reason; null (default) for none',
+  }),
+  jwt_access_token_seconds: Type.Union([Type.Null(), Int32()], {
+    description: `OpenID Connect: issue RFC 9068 JWT access tokens living this many seconds (${JWT_ACCESS_LIMITS.min} to ${JWT_ACCESS_LIMITS.max}), `
+      + 'which a resource server verifies offline against the realm\'s JWKS. Such a token outlives a revoked session in those servers until '
+      + 'it expires: keep it short. Atrium\'s own APIs still refuse it once its session ends. null (default): opaque tokens',
   }),
 };
 

@@ -5,9 +5,10 @@ import { prepared } from '../db/prepared.js';
 import { isLive } from '../realms/sessions.js';
 import { delegatedTokens } from '../tables/delegation.js';
 import { realms, realmSessions, realmUsers } from '../tables/realms.js';
-import { hashSecret, randomSecret } from '../security/secrets.js';
+import { hashSecret } from '../security/secrets.js';
 import { authenticateClient, clientAuthenticates, field, type Form, type PresentedClient } from './client-auth.js';
 import { InvalidClient, InvalidGrant, InvalidRequest, UnsupportedGrantType } from './errors.js';
+import { newAccessToken } from './access-token.js';
 import { signIdToken } from './id-token.js';
 import { consumeCodeWithRefresh, refreshGrant, revokeFamily } from './refresh.js';
 import { OFFLINE_ACCESS } from './schema.js';
@@ -26,6 +27,8 @@ export interface TokenAnswer {
   id_token?: string;
   /** OpenID Connect, for the scope `offline_access` (refresh.ts). */
   refresh_token?: string;
+  /** A JWT access token's lifetime in seconds (RFC 9068); an opaque one lives as long as the session. */
+  expires_in?: number;
 }
 
 /** Everything the exchange checks, read in one query (prepared: the exchange is a hot path). */
@@ -45,6 +48,7 @@ const codeByHash = (db: Db) => prepared(db, 'oauth_code_by_hash', (d, name) => d
     confidential: oauthClients.confidential,
     refreshAbsoluteSeconds: oauthClients.refreshAbsoluteSeconds,
     refreshIdleSeconds: oauthClients.refreshIdleSeconds,
+    jwtAccessTokenSeconds: oauthClients.jwtAccessTokenSeconds,
     nonce: authorizationCodes.nonce,
     realmId: realms.id,
     realmUid: realms.uid,
@@ -166,7 +170,10 @@ export async function exchangeCode(ctx: Context, realmUid: string, form: Form, p
     throw new InvalidGrant('the session that authorized this code has ended');
   }
 
-  const token = randomSecret();
+  const { token, expiresIn } = await newAccessToken(ctx, {
+    jwtSeconds: row.openidConnect ? row.jwtAccessTokenSeconds : null, realmId: row.realmId, realmUid: row.realmUid, clientUid: row.clientUid,
+    userUuid: row.user.uuid, sessionHash: row.sessionHash, sessionCreatedAt: row.sessionCreatedAt, scope: row.scope, now,
+  });
   const scopes = row.scope.split(' ');
   const offline = row.openidConnect && scopes.includes(OFFLINE_ACCESS);
   const refreshToken = offline ? await consumeCodeWithRefresh(ctx, {
@@ -178,6 +185,7 @@ export async function exchangeCode(ctx: Context, realmUid: string, form: Form, p
   }
   const answer: TokenAnswer = { access_token: token, token_type: 'Bearer', scope: row.scope, created_at: Math.floor(now.getTime() / 1000) };
   if (refreshToken) answer.refresh_token = refreshToken;
+  if (expiresIn) answer.expires_in = expiresIn;
   if (row.openidConnect && scopes.includes('openid')) {
     answer.id_token = await signIdToken(ctx, {
       issuer: issuerOf(ctx, { uid: row.realmUid }), realmId: row.realmId, clientUid: row.clientUid, user: row.user, scopes, accessToken: token,

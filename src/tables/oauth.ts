@@ -19,6 +19,8 @@ export const oauthClients = pgTable('oauth_clients', {
   /** OpenID Connect logout: where the end-session endpoint may send the browser back, and where a session's end is POSTed. */
   postLogoutRedirectUris: text('post_logout_redirect_uris').array().notNull().default(sql`'{}'::text[]`),
   backchannelLogoutUri: text('backchannel_logout_uri'),
+  /** OpenID Connect: its access tokens are RFC 9068 JWTs living this many seconds (a resource server verifies them offline); null: opaque. */
+  jwtAccessTokenSeconds: integer('jwt_access_token_seconds'),
   ...timestamps,
 }, (t) => [uniqueIndex('oauth_clients_uid_key').on(t.uid), index('oauth_clients_realm_idx').on(t.realmId)]);
 

@@ -3567,6 +3567,8 @@ export interface components {
             post_logout_redirect_uris: string[];
             /** @description OpenID Connect: where a signed logout token is POSTed when a session the client holds a token of ends; null for none */
             backchannel_logout_uri: string | null;
+            /** @description OpenID Connect: the client's access tokens are RFC 9068 JWTs living this many seconds; null for opaque tokens */
+            jwt_access_token_seconds: null | number;
             /** @description The client_secret: only in the answer that creates the client */
             secret?: string;
             /** Format: date-time */
@@ -13055,6 +13057,8 @@ export interface operations {
                     post_logout_redirect_uris?: string[];
                     /** @description OpenID Connect back-channel logout: an http(s) address, not in a private range unless OUTBOUND_ALLOW_PRIVATE=1, where a signed logout token is POSTed (in the background, retried) when a session ends for any reason; null (default) for none */
                     backchannel_logout_uri?: string | null;
+                    /** @description OpenID Connect: issue RFC 9068 JWT access tokens living this many seconds (60 to 3600), which a resource server verifies offline against the realm's JWKS. Such a token outlives a revoked session in those servers until it expires: keep it short. Atrium's own APIs still refuse it once its session ends. null (default): opaque tokens */
+                    jwt_access_token_seconds?: null | number;
                 };
             };
         };
@@ -13496,6 +13500,8 @@ export interface operations {
                     post_logout_redirect_uris?: string[];
                     /** @description OpenID Connect back-channel logout: an http(s) address, not in a private range unless OUTBOUND_ALLOW_PRIVATE=1, where a signed logout token is POSTed (in the background, retried) when a session ends for any reason; null (default) for none */
                     backchannel_logout_uri?: string | null;
+                    /** @description OpenID Connect: issue RFC 9068 JWT access tokens living this many seconds (60 to 3600), which a resource server verifies offline against the realm's JWKS. Such a token outlives a revoked session in those servers until it expires: keep it short. Atrium's own APIs still refuse it once its session ends. null (default): opaque tokens */
+                    jwt_access_token_seconds?: null | number;
                 };
             };
         };

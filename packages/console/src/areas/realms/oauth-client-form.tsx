@@ -9,12 +9,13 @@ import { useFormSubmit } from '../../components/use-form-submit';
 
 type OAuthClient = AdminComponents['schemas']['OAuthClient'];
 export type OAuthClientBody = Pick<OAuthClient, 'name' | 'redirect_uris' | 'scopes' | 'confidential' | 'post_logout_redirect_uris' | 'backchannel_logout_uri'
-  | 'refresh_token_lifetime_seconds' | 'refresh_token_idle_seconds'>;
+  | 'refresh_token_lifetime_seconds' | 'refresh_token_idle_seconds' | 'jwt_access_token_seconds'>;
 
 const LABELS = {
   name: 'realms.name', redirect_uris: 'realms.redirectUris', scopes: 'realms.scopes', confidential: 'realms.confidential',
   post_logout_redirect_uris: 'realms.postLogoutUris', backchannel_logout_uri: 'realms.backchannelUri',
   refresh_token_lifetime_seconds: 'realms.refreshLifetime', refresh_token_idle_seconds: 'realms.refreshIdle',
+  jwt_access_token_seconds: 'realms.jwtAccessTokens',
 } as const;
 
 const lines = (text: string, separator: RegExp) => text.split(separator).map((item) => item.trim()).filter(Boolean);
@@ -27,12 +28,14 @@ export function OAuthClientForm({ client, onSubmit, onCancel }: { client?: OAuth
       name: client?.name ?? '', redirect_uris: (client?.redirect_uris ?? []).join('\n'), scopes: (client?.scopes ?? []).join(' '), confidential: client?.confidential ?? true,
       post_logout_redirect_uris: (client?.post_logout_redirect_uris ?? []).join('\n'), backchannel_logout_uri: client?.backchannel_logout_uri ?? '',
       refresh_token_lifetime_seconds: client?.refresh_token_lifetime_seconds ?? 2_592_000, refresh_token_idle_seconds: client?.refresh_token_idle_seconds ?? 1_209_600,
+      jwt_access_token_seconds: client?.jwt_access_token_seconds ?? '' as number | '',
     },
   });
   const { submit, error, guard } = useFormSubmit(form, (values) => onSubmit({
     name: values.name, confidential: values.confidential, redirect_uris: lines(values.redirect_uris, /\n/), scopes: lines(values.scopes, /\s+/),
     post_logout_redirect_uris: lines(values.post_logout_redirect_uris, /\n/), backchannel_logout_uri: values.backchannel_logout_uri.trim() || null,
     refresh_token_lifetime_seconds: Number(values.refresh_token_lifetime_seconds), refresh_token_idle_seconds: Number(values.refresh_token_idle_seconds),
+    jwt_access_token_seconds: values.jwt_access_token_seconds === '' ? null : Number(values.jwt_access_token_seconds),
   }), `oauth-client:${client?.id ?? 'new'}`);
   return (
     <form onSubmit={submit}>
@@ -51,6 +54,7 @@ export function OAuthClientForm({ client, onSubmit, onCancel }: { client?: OAuth
               <NumberInput label={t(LABELS.refresh_token_lifetime_seconds)} min={60} allowDecimal={false} {...form.getInputProps('refresh_token_lifetime_seconds')} />
               <NumberInput label={t(LABELS.refresh_token_idle_seconds)} min={60} allowDecimal={false} {...form.getInputProps('refresh_token_idle_seconds')} />
             </SimpleGrid>
+            <NumberInput label={t(LABELS.jwt_access_token_seconds)} description={t('realms.jwtAccessTokensHelp')} min={60} max={3600} allowDecimal={false} {...form.getInputProps('jwt_access_token_seconds')} />
           </Stack>
         </Fieldset>
         <FormActions submitting={form.submitting} onCancel={onCancel} />

@@ -1,0 +1,1 @@
+ALTER TABLE "oauth_clients" ADD COLUMN "jwt_access_token_seconds" integer;
