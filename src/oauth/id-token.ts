@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Context } from '../context.js';
+import type { GrantFacts } from './grant-facts.js';
+import { issuerOf } from './metadata.js';
 import { ID_TOKEN_LIFETIME_S, currentSigningKey } from './signing-keys.js';
 
 /** What the claims of a user are read from: their row as the token exchange and userinfo read it. */
@@ -45,36 +47,22 @@ export function claimsOf(user: ClaimedUser, scopes: readonly string[]): Record<s
   return claims;
 }
 
-export interface IdTokenFacts {
-  issuer: string;
-  realmId: number;
-  clientUid: string;
-  user: ClaimedUser;
-  scopes: readonly string[];
-  accessToken: string;
-  nonce: string | null;
-  session: { hash: string; createdAt: Date; authMethods: string[] };
-  /** After a sign-in delegated to an identity provider: its issuer, as the claim `idp`. */
-  upstreamIssuer: string | null;
-  now: Date;
-}
-
 /** An ID token (OpenID Connect Core 2, 3.1.3.6), signed with the realm's key in use. */
-export async function signIdToken(ctx: Context, facts: IdTokenFacts): Promise<string> {
+export async function signIdToken(ctx: Context, facts: GrantFacts, token: { scopes: readonly string[]; accessToken: string; nonce: string | null; now: Date }): Promise<string> {
   const key = await currentSigningKey(ctx, facts.realmId);
   const { SignJWT } = await import('jose');
-  const iat = seconds(facts.now);
+  const iat = seconds(token.now);
   return new SignJWT({
-    ...claimsOf(facts.user, facts.scopes),
-    auth_time: seconds(facts.session.createdAt),
-    ...(facts.nonce !== null ? { nonce: facts.nonce } : {}),
-    at_hash: base64urlHalfSha256(facts.accessToken),
-    sid: sessionIdClaim(facts.session.hash),
-    ...(facts.session.authMethods.length ? { amr: facts.session.authMethods } : {}),
+    ...claimsOf(facts.user, token.scopes),
+    auth_time: seconds(facts.sessionCreatedAt),
+    ...(token.nonce !== null ? { nonce: token.nonce } : {}),
+    at_hash: base64urlHalfSha256(token.accessToken),
+    sid: sessionIdClaim(facts.sessionHash),
+    ...(facts.authMethods.length ? { amr: facts.authMethods } : {}),
     ...(facts.upstreamIssuer ? { idp: facts.upstreamIssuer } : {}),
   })
     .setProtectedHeader({ alg: key.alg, kid: key.kid, typ: 'JWT' })
-    .setIssuer(facts.issuer)
+    .setIssuer(issuerOf(ctx, { uid: facts.realmUid }))
     .setAudience(facts.clientUid)
     .setIssuedAt(iat)
     .setExpirationTime(iat + ID_TOKEN_LIFETIME_S)

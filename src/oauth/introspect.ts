@@ -1,4 +1,5 @@
 import { eq } from 'drizzle-orm';
+import type { SelectedFields } from 'drizzle-orm/pg-core';
 import type { Context } from '../context.js';
 import { isLive } from '../realms/sessions.js';
 import { hashSecret } from '../security/secrets.js';
@@ -21,30 +22,28 @@ export type Introspection = { active: false } | {
 
 const seconds = (date: Date) => Math.floor(date.getTime() / 1000);
 
-/** What a token's row joins to: its client, session, user and realm. */
-const joined = {
-  clientUid: oauthClients.uid, realmUid: realms.uid, realmActive: realms.active,
-  sessionExpiresAt: realmSessions.expiresAt, sessionRevokedAt: realmSessions.revokedAt, userUuid: realmUsers.uuid, userActive: realmUsers.active,
-};
+/** A token's row by its hash, in either token table, with what it joins to: its client, session, user and realm. */
+function tokenByHash<Extra extends SelectedFields>(ctx: Context, table: typeof oauthAccessTokens | typeof oauthRefreshTokens, extra: Extra, hash: string) {
+  return ctx.db.select({
+    scope: table.scope, revokedAt: table.revokedAt, createdAt: table.createdAt,
+    clientUid: oauthClients.uid, realmUid: realms.uid, realmActive: realms.active,
+    sessionExpiresAt: realmSessions.expiresAt, sessionRevokedAt: realmSessions.revokedAt, userUuid: realmUsers.uuid, userActive: realmUsers.active,
+    ...extra,
+  }).from(table)
+    .innerJoin(oauthClients, eq(oauthClients.id, table.clientId)).innerJoin(realms, eq(realms.id, oauthClients.realmId))
+    .innerJoin(realmSessions, eq(realmSessions.id, table.sessionId)).innerJoin(realmUsers, eq(realmUsers.id, realmSessions.userId))
+    .where(eq(table.tokenHash, hash));
+}
 
 async function accessToken(ctx: Context, hash: string) {
-  const [row] = await ctx.db.select({
-    scope: oauthAccessTokens.scope, revokedAt: oauthAccessTokens.revokedAt, createdAt: oauthAccessTokens.createdAt, ...joined,
-  }).from(oauthAccessTokens)
-    .innerJoin(oauthClients, eq(oauthClients.id, oauthAccessTokens.clientId)).innerJoin(realms, eq(realms.id, oauthClients.realmId))
-    .innerJoin(realmSessions, eq(realmSessions.id, oauthAccessTokens.sessionId)).innerJoin(realmUsers, eq(realmUsers.id, realmSessions.userId))
-    .where(eq(oauthAccessTokens.tokenHash, hash));
+  const [row] = await tokenByHash(ctx, oauthAccessTokens, {}, hash);
   return row && { ...row, type: 'Bearer' as const, expiresAt: null };
 }
 
 async function refreshToken(ctx: Context, hash: string) {
-  const [row] = await ctx.db.select({
-    scope: oauthRefreshTokens.scope, revokedAt: oauthRefreshTokens.revokedAt, usedAt: oauthRefreshTokens.usedAt, createdAt: oauthRefreshTokens.createdAt,
-    expiresAt: oauthRefreshTokens.expiresAt, familyExpiresAt: oauthRefreshTokens.familyExpiresAt, ...joined,
-  }).from(oauthRefreshTokens)
-    .innerJoin(oauthClients, eq(oauthClients.id, oauthRefreshTokens.clientId)).innerJoin(realms, eq(realms.id, oauthClients.realmId))
-    .innerJoin(realmSessions, eq(realmSessions.id, oauthRefreshTokens.sessionId)).innerJoin(realmUsers, eq(realmUsers.id, realmSessions.userId))
-    .where(eq(oauthRefreshTokens.tokenHash, hash));
+  const [row] = await tokenByHash(ctx, oauthRefreshTokens, {
+    usedAt: oauthRefreshTokens.usedAt, expiresAt: oauthRefreshTokens.expiresAt, familyExpiresAt: oauthRefreshTokens.familyExpiresAt,
+  }, hash);
   if (!row) return undefined;
   const expiresAt = row.expiresAt < row.familyExpiresAt ? row.expiresAt : row.familyExpiresAt;
   return { ...row, revokedAt: row.revokedAt ?? row.usedAt, type: 'refresh_token' as const, expiresAt };

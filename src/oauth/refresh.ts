@@ -13,7 +13,7 @@ import { authenticateClient, clientAuthenticates, field, type Form, type Present
 import { InvalidClient, InvalidGrant, InvalidScope } from './errors.js';
 import { newAccessToken } from './access-token.js';
 import { signIdToken } from './id-token.js';
-import { issuerOf } from './metadata.js';
+import { claimedUserColumns, grantFactColumns } from './grant-facts.js';
 import type { TokenAnswer } from './token.js';
 
 /**
@@ -95,16 +95,9 @@ const refreshByHash = (db: Db) => prepared(db, 'oauth_refresh_by_hash', (d, name
   id: oauthRefreshTokens.id, family: oauthRefreshTokens.family, scope: oauthRefreshTokens.scope,
   familyExpiresAt: oauthRefreshTokens.familyExpiresAt, expiresAt: oauthRefreshTokens.expiresAt,
   usedAt: oauthRefreshTokens.usedAt, revokedAt: oauthRefreshTokens.revokedAt, sessionId: oauthRefreshTokens.sessionId,
-  clientId: oauthClients.id, clientUid: oauthClients.uid, secretHash: oauthClients.secretHash, confidential: oauthClients.confidential,
-  idleSeconds: oauthClients.refreshIdleSeconds, jwtAccessTokenSeconds: oauthClients.jwtAccessTokenSeconds,
-  realmId: realms.id, realmUid: realms.uid, realmActive: realms.active, sessionLifetimeMinutes: realms.sessionLifetimeMinutes,
-  sessionExpiresAt: realmSessions.expiresAt, sessionRevokedAt: realmSessions.revokedAt, sessionHash: realmSessions.sessionHash,
-  sessionCreatedAt: realmSessions.createdAt, authMethods: realmSessions.authMethods, upstreamIssuer: delegatedTokens.issuer,
-  user: {
-    uuid: realmUsers.uuid, email: realmUsers.email, emailVerifiedAt: realmUsers.emailVerifiedAt, username: realmUsers.username,
-    firstName: realmUsers.firstName, lastName: realmUsers.lastName, secondLastName: realmUsers.secondLastName,
-    locale: realmUsers.locale, updatedAt: realmUsers.updatedAt, active: realmUsers.active,
-  },
+  idleSeconds: oauthClients.refreshIdleSeconds, sessionLifetimeMinutes: realms.sessionLifetimeMinutes,
+  ...grantFactColumns,
+  user: { ...claimedUserColumns, active: realmUsers.active },
 }).from(oauthRefreshTokens)
   .innerJoin(oauthClients, eq(oauthClients.id, oauthRefreshTokens.clientId))
   .innerJoin(realms, eq(realms.id, oauthClients.realmId))
@@ -149,10 +142,7 @@ export async function refreshGrant(ctx: Context, realmUid: string, form: Form, p
   const scopes = requested === undefined ? granted : [...new Set(requested.split(' ').filter(Boolean))];
   if (!scopes.length || scopes.some((s) => !granted.includes(s))) throw new InvalidScope('the scope asked for exceeds the one granted');
 
-  const { token: accessToken, expiresIn } = await newAccessToken(ctx, {
-    jwtSeconds: row.jwtAccessTokenSeconds, realmId: row.realmId, realmUid: row.realmUid, clientUid: row.clientUid, userUuid: row.user.uuid,
-    sessionHash: row.sessionHash, sessionCreatedAt: row.sessionCreatedAt, scope: scopes.join(' '), now,
-  });
+  const { token: accessToken, expiresIn } = await newAccessToken(ctx, row, scopes.join(' '), now);
   const refreshToken = randomSecret();
   const rotated = await rotate(ctx, row, scopes.join(' '), { refresh: hashSecret(refreshToken), access: hashSecret(accessToken) }, now);
   // Two refreshes of one token at once: the one that lost found it spent, which is a reuse.
@@ -165,10 +155,7 @@ export async function refreshGrant(ctx: Context, realmUid: string, form: Form, p
     ...(expiresIn ? { expires_in: expiresIn } : {}),
   };
   if (scopes.includes('openid')) {
-    answer.id_token = await signIdToken(ctx, {
-      issuer: issuerOf(ctx, { uid: row.realmUid }), realmId: row.realmId, clientUid: row.clientUid, user: row.user, scopes, accessToken,
-      nonce: null, session: { hash: row.sessionHash, createdAt: row.sessionCreatedAt, authMethods: row.authMethods }, upstreamIssuer: row.upstreamIssuer, now,
-    });
+    answer.id_token = await signIdToken(ctx, row, { scopes, accessToken, nonce: null, now });
   }
   return answer;
 }

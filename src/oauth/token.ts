@@ -1,4 +1,4 @@
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, getTableColumns, isNull, sql, type SQL } from 'drizzle-orm';
 import type { Context } from '../context.js';
 import type { Db } from '../db/connect.js';
 import { prepared } from '../db/prepared.js';
@@ -10,10 +10,10 @@ import { authenticateClient, clientAuthenticates, field, type Form, type Present
 import { InvalidClient, InvalidGrant, InvalidRequest, UnsupportedGrantType } from './errors.js';
 import { newAccessToken } from './access-token.js';
 import { signIdToken } from './id-token.js';
+import { claimedUserColumns, grantFactColumns } from './grant-facts.js';
 import { consumeCodeWithRefresh, refreshGrant, revokeFamily } from './refresh.js';
 import { OFFLINE_ACCESS } from './schema.js';
 import type { Realm } from '../realms/realms.js';
-import { issuerOf } from './metadata.js';
 import { verifierMatches } from './pkce.js';
 import { authorizationCodes, oauthAccessTokens, oauthClients } from '../tables/oauth.js';
 
@@ -42,30 +42,11 @@ const codeByHash = (db: Db) => prepared(db, 'oauth_code_by_hash', (d, name) => d
     expiresAt: authorizationCodes.expiresAt,
     usedAt: authorizationCodes.usedAt,
     sessionId: authorizationCodes.sessionId,
-    clientId: oauthClients.id,
-    clientUid: oauthClients.uid,
-    secretHash: oauthClients.secretHash,
-    confidential: oauthClients.confidential,
+    nonce: authorizationCodes.nonce,
     refreshAbsoluteSeconds: oauthClients.refreshAbsoluteSeconds,
     refreshIdleSeconds: oauthClients.refreshIdleSeconds,
-    jwtAccessTokenSeconds: oauthClients.jwtAccessTokenSeconds,
-    nonce: authorizationCodes.nonce,
-    realmId: realms.id,
-    realmUid: realms.uid,
-    realmActive: realms.active,
-    openidConnect: realms.openidConnectEnabled,
-    sessionExpiresAt: realmSessions.expiresAt,
-    sessionRevokedAt: realmSessions.revokedAt,
-    sessionHash: realmSessions.sessionHash,
-    sessionCreatedAt: realmSessions.createdAt,
-    authMethods: realmSessions.authMethods,
-    upstreamIssuer: delegatedTokens.issuer,
-    // The ID token's claims, read in the same round trip.
-    user: {
-      uuid: realmUsers.uuid, email: realmUsers.email, emailVerifiedAt: realmUsers.emailVerifiedAt, username: realmUsers.username,
-      firstName: realmUsers.firstName, lastName: realmUsers.lastName, secondLastName: realmUsers.secondLastName,
-      locale: realmUsers.locale, updatedAt: realmUsers.updatedAt,
-    },
+    ...grantFactColumns,
+    user: claimedUserColumns,
   }).from(authorizationCodes)
     .innerJoin(oauthClients, eq(oauthClients.id, authorizationCodes.clientId))
     .innerJoin(realms, eq(realms.id, oauthClients.realmId))
@@ -102,8 +83,9 @@ const consumeStatement = (db: Db) => prepared(db, 'oauth_consume_code', (d, name
   const used = d.$with('used').as(d.update(authorizationCodes).set({ usedAt: sql`${sql.placeholder('now')}::timestamptz` })
     .where(and(eq(authorizationCodes.id, sql.placeholder('codeId')), isNull(authorizationCodes.usedAt)))
     .returning({ id: authorizationCodes.id }));
-  // insert ... select names every column, in the table's order.
-  const q = d.with(used).insert(oauthAccessTokens).select(d.select({
+  // Drizzle's insert ... select lists every column of the table in its order: the select is built in that order, and
+  // the record's type makes a column added to the table a compile error here.
+  const values: Record<keyof typeof oauthAccessTokens.$inferSelect, SQL.Aliased | typeof used.id> = {
     id: sql`nextval(pg_get_serial_sequence('oauth_access_tokens', 'id'))`.as('id'),
     tokenHash: sql`${sql.placeholder('tokenHash')}`.as('token_hash'),
     clientId: sql`${sql.placeholder('clientId')}::integer`.as('client_id'),
@@ -113,8 +95,9 @@ const consumeStatement = (db: Db) => prepared(db, 'oauth_consume_code', (d, name
     scope: sql`${sql.placeholder('scope')}`.as('scope'),
     revokedAt: sql`null`.as('revoked_at'),
     createdAt: sql`${sql.placeholder('now')}::timestamptz`.as('created_at'),
-  }).from(used)).returning({ id: oauthAccessTokens.id });
-  return q.prepare(name);
+  };
+  const inTableOrder = Object.fromEntries(Object.keys(getTableColumns(oauthAccessTokens)).map((key) => [key, values[key as keyof typeof values]])) as typeof values;
+  return d.with(used).insert(oauthAccessTokens).select(d.select(inTableOrder).from(used)).returning({ id: oauthAccessTokens.id }).prepare(name);
 });
 
 async function consumeCode(ctx: Context, codeId: number, clientId: number, sessionId: number, scope: string, tokenHash: string, now: Date) {
@@ -170,10 +153,7 @@ export async function exchangeCode(ctx: Context, realmUid: string, form: Form, p
     throw new InvalidGrant('the session that authorized this code has ended');
   }
 
-  const { token, expiresIn } = await newAccessToken(ctx, {
-    jwtSeconds: row.openidConnect ? row.jwtAccessTokenSeconds : null, realmId: row.realmId, realmUid: row.realmUid, clientUid: row.clientUid,
-    userUuid: row.user.uuid, sessionHash: row.sessionHash, sessionCreatedAt: row.sessionCreatedAt, scope: row.scope, now,
-  });
+  const { token, expiresIn } = await newAccessToken(ctx, row, row.scope, now);
   const scopes = row.scope.split(' ');
   const offline = row.openidConnect && scopes.includes(OFFLINE_ACCESS);
   const refreshToken = offline ? await consumeCodeWithRefresh(ctx, {
@@ -187,10 +167,7 @@ export async function exchangeCode(ctx: Context, realmUid: string, form: Form, p
   if (refreshToken) answer.refresh_token = refreshToken;
   if (expiresIn) answer.expires_in = expiresIn;
   if (row.openidConnect && scopes.includes('openid')) {
-    answer.id_token = await signIdToken(ctx, {
-      issuer: issuerOf(ctx, { uid: row.realmUid }), realmId: row.realmId, clientUid: row.clientUid, user: row.user, scopes, accessToken: token,
-      nonce: row.nonce, session: { hash: row.sessionHash, createdAt: row.sessionCreatedAt, authMethods: row.authMethods }, upstreamIssuer: row.upstreamIssuer, now,
-    });
+    answer.id_token = await signIdToken(ctx, row, { scopes, accessToken: token, nonce: row.nonce, now });
   }
   return answer;
 }
