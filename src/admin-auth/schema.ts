@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { DateTime, Id, ref } from '../http/models.js';
+import { DateTime, Id, ref, Nullable } from '../http/models.js';
 import { LOCALES } from '../i18n/locale.js';
 
 export const TeamMemberModel = Type.Object({
@@ -9,14 +9,14 @@ export const TeamMemberModel = Type.Object({
   first_name: Type.String(),
   last_name: Type.String(),
   active: Type.Boolean(),
-  roles: Type.Array(Type.Object({ key: Type.String(), target: Type.Union([Type.String(), Type.Null()]) })),
+  roles: Type.Array(Type.Object({ key: Type.String(), target: Nullable(Type.String()) })),
   created_at: DateTime,
   updated_at: DateTime,
 }, { $id: 'TeamMember', description: 'A team member (administrator)' });
 
 const RoleAssignmentInput = Type.Object({
   key: Type.String({ minLength: 1 }),
-  target: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  target: Type.Optional(Nullable(Type.String())),
 }, { additionalProperties: false });
 
 const teamMemberFields = {
@@ -137,7 +137,7 @@ export const SessionModel = Type.Object({
   admin: ref(TeamMemberModel),
   csrf_token: Type.Optional(Type.String({ description: 'Send it as X-CSRF-Token on unsafe requests made with the session cookie; absent for an access token' })),
   credential: Type.Union([Type.Literal('session'), Type.Literal('access_token')], { description: 'What the request was signed in with' }),
-  expires_at: Type.Union([DateTime, Type.Null()], { description: 'When the session ends (it is not extended); null for an access token, which lasts until revoked' }),
+  expires_at: Nullable(DateTime, 'When the session ends (it is not extended); null for an access token, which lasts until revoked'),
   permissions: ref(EffectivePermissionsModel),
   second_factor_enrolment_required: Type.Optional(Type.Boolean({
     description: 'Present (true) when the account requires a second factor and the member has none: until one is set up (`POST /two_factor/totp`), '
@@ -210,7 +210,7 @@ export const PasskeyModel = Type.Object({
   name: Type.String({ description: 'The member\'s name for it' }),
   transports: Type.Array(Type.String(), { description: 'How the browser reaches it (internal, usb, hybrid, ...)' }),
   created_at: DateTime,
-  last_used_at: Type.Union([DateTime, Type.Null()], { description: 'Its last sign-in; null before the first' }),
+  last_used_at: Nullable(DateTime, 'Its last sign-in; null before the first'),
 }, { $id: 'Passkey', description: 'A passkey (WebAuthn credential) of the signed-in member, a second factor' });
 
 export const PasskeyCreationOptionsModel = Type.Object({

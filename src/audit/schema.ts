@@ -1,33 +1,32 @@
-import { Type, type TSchema } from '@sinclair/typebox';
-import { DateTime, Id, Int32 } from '../http/models.js';
+import { Type } from '@sinclair/typebox';
+import { DateTime, Id, Int32, Nullable } from '../http/models.js';
 import { PageQuery } from '../http/pagination.js';
 
-const orNull = <T extends TSchema>(schema: T, description: string) => Type.Union([schema, Type.Null()], { description });
 
 export const AuditLogModel = Type.Object({
   id: Type.Integer({ minimum: 1 }),
   at: DateTime,
-  member_id: orNull(Type.Integer(), 'The team member who acted; null for a failed sign-in with an email no member has'),
-  member_email: orNull(Type.String(), 'The member\'s email when it acted (the email tried, for a failed sign-in)'),
-  credential: orNull(Type.Union([Type.Literal('session'), Type.Literal('token')]),
+  member_id: Nullable(Type.Integer(), 'The team member who acted; null for a failed sign-in with an email no member has'),
+  member_email: Nullable(Type.String(), 'The member\'s email when it acted (the email tried, for a failed sign-in)'),
+  credential: Nullable(Type.Union([Type.Literal('session'), Type.Literal('token')]),
     'How the member was signed in: the session cookie, or an access token of an API application; null for a sign-in attempt'),
-  application_id: orNull(Type.Integer(), 'The API access application of the token, when the credential was a token'),
+  application_id: Nullable(Type.Integer(), 'The API access application of the token, when the credential was a token'),
   operation: Type.String({
     description: 'The route of an admin write, `METHOD /path/{param}` as in this reference; `sign_in`, `sign_in_failed`, '
       + '`locked_out` or `sign_out`; `identity_provider_issuer_changed` when a realm\'s identity provider issuer was set, changed or removed',
   }),
-  resource_type: orNull(Type.String(), 'The kind of resource written: the collection of the path (`realms`, `users`, `team_members`...)'),
-  resource_id: orNull(Type.String(), 'Its id, uid or uuid: from the path, or from the answer for a creation'),
-  resource_label: orNull(Type.String(), 'The resource\'s name when it was written (its name, full name, email or uid); for a '
+  resource_type: Nullable(Type.String(), 'The kind of resource written: the collection of the path (`realms`, `users`, `team_members`...)'),
+  resource_id: Nullable(Type.String(), 'Its id, uid or uuid: from the path, or from the answer for a creation'),
+  resource_label: Nullable(Type.String(), 'The resource\'s name when it was written (its name, full name, email or uid); for a '
     + 'deletion, the name recorded last for it; null when none is known, and for a realm user when the reader lacks '
     + '`realm.users.read` on its realm (personal data)'),
-  realm: orNull(Type.Object({
+  realm: Nullable(Type.Object({
     uid: Type.String(),
-    name: orNull(Type.String(), 'The realm\'s name when the write was recorded; null when the write deleted it'),
+    name: Nullable(Type.String(), 'The realm\'s name when the write was recorded; null when the write deleted it'),
   }), 'The realm the write was in (`/customers/{realm_uid}/...`, `/realms/{realm_uid}`); null outside a realm'),
-  address: orNull(Type.String(), 'The client address of the request'),
+  address: Nullable(Type.String(), 'The client address of the request'),
   changed: Type.Array(Type.String(), { description: 'The names of the attributes sent (top-level keys of the body), never their values' }),
-  status_code: orNull(Int32(), 'The answer\'s status code'),
+  status_code: Nullable(Int32(), 'The answer\'s status code'),
 }, { $id: 'AuditLogEntry', description: 'One admin write, sign-in, failed sign-in, lockout or sign-out' });
 
 const dateTime = (description: string) => Type.Optional(Type.String({

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { DateTime, Id, ref } from '../http/models.js';
+import { DateTime, Id, ref, Nullable } from '../http/models.js';
 import { AvatarModel, CustomFieldValue } from '../realms/schema.js';
 
 // Spec 7: the exact bodies of the customers API's credential failures.
@@ -34,15 +34,15 @@ export const DelegatedTokenModel = Type.Object({
 
 export const MeModel = Type.Object({
   id: Id(),
-  external_id: Type.Union([Type.String(), Type.Null()]),
+  external_id: Nullable(Type.String()),
   name: Type.String(),
   first_name: Type.String(),
   last_name: Type.String(),
   second_last_name: Type.String(),
   email: Type.String({ format: 'email' }),
-  username: Type.Union([Type.String(), Type.Null()]),
-  locale: Type.Union([Type.String(), Type.Null()], { description: 'The language of the user\'s mails (en, es); null: the realm\'s default language' }),
-  avatar: Type.Union([ref(AvatarModel), Type.Null()]),
+  username: Nullable(Type.String()),
+  locale: Nullable(Type.String(), 'The language of the user\'s mails (en, es); null: the realm\'s default language'),
+  avatar: Nullable(ref(AvatarModel)),
   custom_fields: Type.Array(CustomFieldValue, { description: 'The realm\'s custom fields visible to users, null where unset' }),
   delegated_token: Type.Union([ref(DelegatedTokenModel), Type.Null()], {
     description: 'Null unless the realm\'s show_delegation_information is on and the session (or the session behind the OAuth token) '
@@ -56,8 +56,8 @@ export const MeInput = Type.Object({
   first_name: Type.Optional(Type.String()),
   last_name: Type.Optional(Type.String()),
   second_last_name: Type.Optional(Type.String()),
-  username: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: 'Unique in the realm regardless of case' })),
-  locale: Type.Optional(Type.Union([Type.String({ maxLength: 20 }), Type.Null()], { description: 'The language of the user\'s mails (en, es); null: the realm\'s default language' })),
+  username: Type.Optional(Nullable(Type.String(), 'Unique in the realm regardless of case')),
+  locale: Type.Optional(Nullable(Type.String({ maxLength: 20 }), 'The language of the user\'s mails (en, es); null: the realm\'s default language')),
   email: Type.Optional(Type.String({ description: 'Unique in the realm regardless of case; a change is pending until the link mailed to the new address is used' })),
   custom_fields: Type.Optional(Type.Array(CustomFieldValue, {
     description: 'Values by key. Fields not both visible and editable by users, and unknown keys, are dropped silently and keep their value.',

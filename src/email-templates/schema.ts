@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { DateTime, Id } from '../http/models.js';
+import { DateTime, Id, Nullable } from '../http/models.js';
 import { PageQuery } from '../http/pagination.js';
 import { LOCALES } from '../i18n/locale.js';
 import { KINDS, TEMPLATE_KINDS } from './kinds.js';
@@ -24,23 +24,23 @@ export const TemplateInput = Type.Object({ format: Type.Optional(Format), locale
 
 export const TemplateModel = Type.Object({
   kind: Kind,
-  realm_uid: Type.Union([Type.String(), Type.Null()], { description: 'The realm of an override; null for the account\'s default' }),
+  realm_uid: Nullable(Type.String(), 'The realm of an override; null for the account\'s default'),
   source: Type.Union([Type.Literal('shipped'), Type.Literal('account'), Type.Literal('realm')], {
     description: 'Where the content comes from: the realm\'s override, the account\'s default, or the shipped wording (no template saved)',
   }),
   format: Format,
   locales: Locales,
-  updated_at: Type.Union([DateTime, Type.Null()]),
-  updated_by: Type.Union([Type.Integer(), Type.Null()], { description: 'The team member who saved it' }),
+  updated_at: Nullable(DateTime),
+  updated_by: Nullable(Type.Integer(), 'The team member who saved it'),
 }, { $id: 'EmailTemplate', description: 'A mail template in force: its content in every language' });
 
 export const TemplateVersionModel = Type.Object({
   id: Type.Integer(),
   action: Type.Union([Type.Literal('saved'), Type.Literal('reset')], { description: '`reset`: the template was removed, the next one applied' }),
-  format: Type.Union([Format, Type.Null()]),
-  locales: Type.Union([Locales, Type.Null()]),
-  admin_id: Type.Union([Type.Integer(), Type.Null()]),
-  admin_name: Type.Union([Type.String(), Type.Null()], { description: 'The name (else the address) of the member who saved or reset it; null for the installation itself or a member since removed' }),
+  format: Nullable(Format),
+  locales: Nullable(Locales),
+  admin_id: Nullable(Type.Integer()),
+  admin_name: Nullable(Type.String(), 'The name (else the address) of the member who saved or reset it; null for the installation itself or a member since removed'),
   created_at: DateTime,
 }, { $id: 'EmailTemplateVersion', description: 'One save or reset of a template' });
 

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { DateTime, Id, ref } from '../http/models.js';
+import { DateTime, Id, ref, Nullable } from '../http/models.js';
 import { PageQuery } from '../http/pagination.js';
 import { LOCALES } from '../i18n/locale.js';
 
@@ -30,9 +30,7 @@ export const AdminEventModel = Type.Object({
   title: Type.String({ description: 'The English title of a built-in type; empty for a custom type' }),
   user: Type.Union([Type.Object({ id: Id(), email: Type.String() }), Type.Null()], { description: 'Null when the event names no user' }),
   impersonated: Type.Boolean({ description: 'Whether it happened while an admin impersonated the user' }),
-  impersonator_id: Type.Union([Id(), Type.Null()], {
-    description: 'The team member who impersonated the user; null when not impersonated or when that member was deleted since',
-  }),
+  impersonator_id: Nullable(Id(), 'The team member who impersonated the user; null when not impersonated or when that member was deleted since'),
   properties: Type.Record(Type.String(), Type.Unknown(), { description: 'What the event carries: a JSON object, empty when none' }),
   created_at: DateTime,
 }, { $id: 'BusinessEvent', description: 'A business event of a realm\'s log' });

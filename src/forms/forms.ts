@@ -129,7 +129,7 @@ function checkInput(input: Input, current: FormRow | null, realmId: number | nul
   if (access === 'realm_users' && realmId === null) errors.add('access', 'realm_users needs the form\'s realm_uid');
   const definition = checkDefinition(errors, input.fields ?? current?.fields ?? [], input.steps ?? (input.fields ? [] : current?.steps ?? []), locales, defaultLocale);
   if (!definition.fields.length && !current && !input.fields) errors.add('fields', "can't be blank");
-  // The validator coerces a null into "" (coerceTypes), so both mean no redirect.
+  // null and "" both mean no redirect.
   const redirectUrl = input.redirect_url === undefined ? current?.redirectUrl ?? null : input.redirect_url || null;
   checkRedirect(errors, redirectUrl);
   const successMessage = input.success_message ?? current?.successMessage ?? {};

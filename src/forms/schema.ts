@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { DateTime, Id, Int32 } from '../http/models.js';
+import { DateTime, Id, Int32, Nullable } from '../http/models.js';
 import { PageQuery } from '../http/pagination.js';
 
 export const FIELD_TYPES = ['text', 'long_text', 'email', 'number', 'date', 'single_choice', 'multiple_choice', 'checkbox', 'consent', 'file'] as const;
@@ -14,7 +14,6 @@ export const FORM_LIMITS = {
 const text = (maxLength: number, description?: string) => Type.String({ maxLength, ...(description ? { description } : {}) });
 const Localized = (maxLength: number, description: string) =>
   Type.Record(Type.String({ maxLength: 20 }), Type.String({ maxLength }), { description, maxProperties: 20 });
-const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union([t, Type.Null()]);
 
 export const FormParam = Type.Object({ form_uid: Type.String({ maxLength: 100, description: 'The form\'s uid' }) });
 export const ResponseParams = Type.Object({ form_uid: Type.String({ maxLength: 100 }), id: Id({ description: 'The response\'s id' }) });
@@ -63,17 +62,17 @@ const Spam = Type.Object({
 export const FormModel = Type.Object({
   uid: Type.String(),
   name: Type.String(),
-  realm_uid: Type.Union([Type.String(), Type.Null()]),
+  realm_uid: Nullable(Type.String()),
   access: Type.Union([Type.Literal('public'), Type.Literal('realm_users')]),
   default_locale: Type.String(),
   locales: Type.Array(Type.String()),
   fields: Type.Array(Type.Unsafe({ $ref: 'FormField#' })),
   steps: Type.Array(StepModel),
   success_message: Type.Record(Type.String(), Type.String()),
-  redirect_url: Type.Union([Type.String(), Type.Null()]),
-  opens_at: Type.Union([DateTime, Type.Null()]),
-  closes_at: Type.Union([DateTime, Type.Null()]),
-  max_responses: Type.Union([Type.Integer(), Type.Null()]),
+  redirect_url: Nullable(Type.String()),
+  opens_at: Nullable(DateTime),
+  closes_at: Nullable(DateTime),
+  max_responses: Nullable(Type.Integer()),
   response_count: Type.Integer({ description: 'Responses accepted so far (spam not counted)' }),
   notify_emails: Type.Array(Type.String()),
   confirmation: Confirmation,
@@ -87,17 +86,17 @@ export const FormModel = Type.Object({
 export const FormInput = Type.Object({
   uid: Type.Optional(text(1000, 'Lower-case letters, digits, "-" and "_" (at most 100); fixed once created')),
   name: Type.Optional(text(1000)),
-  realm_uid: Type.Optional(Type.Union([text(100), Type.Null()], { description: 'The realm the form belongs to (fixed once created); needed for `realm_users`' })),
+  realm_uid: Type.Optional(Nullable(text(100), 'The realm the form belongs to (fixed once created); needed for `realm_users`')),
   access: Type.Optional(Type.Union([Type.Literal('public'), Type.Literal('realm_users')])),
   default_locale: Type.Optional(text(20, 'en or es')),
   locales: Type.Optional(Type.Array(text(20), { maxItems: 2 })),
   fields: Type.Optional(Type.Array(Type.Object(FieldShape), { maxItems: FORM_LIMITS.fields })),
   steps: Type.Optional(Type.Array(StepModel, { maxItems: FORM_LIMITS.steps, description: 'Absent or empty: one step holding every field' })),
   success_message: Type.Optional(Localized(FORM_LIMITS.success, 'Shown after a response, per locale')),
-  redirect_url: Type.Optional(Type.Union([text(FORM_LIMITS.url), Type.Null()], { description: 'Instead of the message: a path or an https address' })),
-  opens_at: Type.Optional(Type.Union([DateTime, Type.Null()])),
-  closes_at: Type.Optional(Type.Union([DateTime, Type.Null()])),
-  max_responses: Type.Optional(Type.Union([Int32({ minimum: 1 }), Type.Null()])),
+  redirect_url: Type.Optional(Nullable(text(FORM_LIMITS.url), 'Instead of the message: a path or an https address')),
+  opens_at: Type.Optional(Nullable(DateTime)),
+  closes_at: Type.Optional(Nullable(DateTime)),
+  max_responses: Type.Optional(Nullable(Int32({ minimum: 1 }))),
   notify_emails: Type.Optional(Type.Array(text(254), { maxItems: FORM_LIMITS.notify })),
   confirmation: Type.Optional(Confirmation),
   spam: Type.Optional(Type.Partial(Spam)),
@@ -112,10 +111,10 @@ export const ResponseModel = Type.Object({
   id: Type.Integer(),
   form_uid: Type.String(),
   status: Type.Union([Type.Literal('received'), Type.Literal('spam')]),
-  spam_reason: Type.Union([Type.String(), Type.Null()], { description: 'honeypot, too_fast, bad_token or replayed_token' }),
+  spam_reason: Nullable(Type.String(), 'honeypot, too_fast, bad_token or replayed_token'),
   answers: Type.Record(Type.String(), Answer),
-  email: Type.Union([Type.String(), Type.Null()]),
-  user_id: Type.Union([Type.Integer(), Type.Null()]),
+  email: Nullable(Type.String()),
+  user_id: Nullable(Type.Integer()),
   locale: Type.String(),
   submitted_at: DateTime,
 }, { $id: 'FormResponse', description: 'A response to a form' });
@@ -142,7 +141,7 @@ export const ErasureResult = Type.Object({ erased: Type.Integer({ description: '
 export const Accepted = Type.Object({
   status: Type.Literal('received'),
   message: Type.String({ description: 'The form\'s success message in the response\'s language' }),
-  redirect_url: Type.Union([Type.String(), Type.Null()]),
+  redirect_url: Nullable(Type.String()),
 }, { $id: 'FormAccepted', description: 'The same for every response the form takes (a caught one too): no id' });
 
 export const PublicFormModel = Type.Object({
@@ -154,7 +153,7 @@ export const PublicFormModel = Type.Object({
   steps: Type.Array(StepModel),
   honeypot: Type.String({ description: 'The name of the field that must be sent empty (people never see it)' }),
   token: Type.String({ description: 'A single-use form token: send it back as `token` with the response' }),
-  closes_at: Type.Union([DateTime, Type.Null()]),
+  closes_at: Nullable(DateTime),
 }, { $id: 'PublicForm', description: 'A form as a front end renders it, with a form token' });
 
 export const AnswerInput = Type.Object({

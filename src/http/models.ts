@@ -11,6 +11,19 @@ export const Id = (options: IntegerOptions = {}) => Type.Integer({ ...INT32, min
 /** An integer stored in a 32-bit column; `options` may narrow the range further. */
 export const Int32 = (options: IntegerOptions = {}) => Type.Integer({ ...INT32, ...options });
 
+/**
+ * A value or null. A schema of one primitive type becomes a list of types (`type: ['integer', 'null']`), not an `anyOf`:
+ * with coercion on, Ajv turns a null into 0 or "" under an `anyOf` whose first branch is the value's type, while with a
+ * list it coerces only a value that matches none of the types. Other schemas (objects, references, unions) cannot be
+ * coerced from null and stay an `anyOf`.
+ */
+const PRIMITIVE = new Set(['string', 'integer', 'number', 'boolean']);
+export function Nullable<T extends TSchema>(schema: T, description?: string) {
+  const described = description ? { description } : {};
+  if (typeof schema.type === 'string' && PRIMITIVE.has(schema.type)) return Type.Unsafe<Static<T> | null>({ ...schema, type: [schema.type, 'null'], ...described });
+  return Type.Union([schema, Type.Null()], described);
+}
+
 /** Every timestamp: ISO 8601 with an offset. */
 export const DateTime = Type.String({ format: 'date-time' });
 

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { DateTime, Id, ref } from '../http/models.js';
+import { DateTime, Id, ref, Nullable } from '../http/models.js';
 import { OnlyQuery } from '../http/only.js';
 import { namedListOf } from '../http/legacy-naming.js';
 import { ListQuery } from '../http/list-query.js';
@@ -24,7 +24,7 @@ const campaignFields = {
   subject: Type.String({ description: 'A Liquid template (plain text)' }),
   body: Type.String({ description: 'A Liquid template: HTML for a mailing (values written by {{ }} are HTML-escaped), plain text for a notification' }),
   sent_count: Type.Integer({ description: 'Messages sent by every delivery of the campaign' }),
-  last_sent: Type.Union([DateTime, Type.Null()], { description: 'When the latest delivery that started began; null when never sent' }),
+  last_sent: Nullable(DateTime, 'When the latest delivery that started began; null when never sent'),
   created_at: DateTime,
   updated_at: DateTime,
 };
@@ -96,10 +96,9 @@ export const DraftPreviewInput = Type.Object({
 export const PreviewModel = Type.Object({
   subject: Type.String(),
   body: Type.String({ description: 'The rendered body (a mailing\'s inside the realm\'s layout when it uses it), without the unsubscribe link and tracking pixel' }),
-  html: Type.Union([Type.String(), Type.Null()], {
-    description: 'A mailing\'s HTML part exactly as a delivery sends it to this user, but for the token of the tracking pixel and unsubscribe link '
-      + '(`preview` here, each message\'s own in a delivery); null for a notification',
-  }),
+  html: Nullable(Type.String(),
+    'A mailing\'s HTML part exactly as a delivery sends it to this user, but for the token of the tracking pixel and unsubscribe link '
+      + '(`preview` here, each message\'s own in a delivery); null for a notification'),
   text: Type.String({ description: 'The text part as sent (likewise); a notification\'s body' }),
 }, { $id: 'CampaignPreview', description: 'The campaign\'s subject and body rendered for one user, and the parts of the message it sends' });
 
@@ -117,13 +116,13 @@ const deliveryFields = {
   uuid: Type.String({ format: 'uuid' }),
   campaign_id: Id(),
   starts_at: DateTime,
-  ends_at: Type.Union([DateTime, Type.Null()], { description: 'When it ended (completed, failed or canceled); null before' }),
+  ends_at: Nullable(DateTime, 'When it ended (completed, failed or canceled); null before'),
   sent_count: Type.Integer(),
   failed_count: Type.Integer({ description: 'Messages that failed after their retries (each with its reason in message_deliveries)' }),
   in_doubt_count: Type.Integer({ description: 'Messages a worker took and never reported (it stopped): perhaps sent, never sent again unless resent explicitly' }),
   reach: Type.Integer({ description: 'How many users were selected; -1 until known' }),
   status: Type.Union(DELIVERY_STATUSES.map((s) => Type.Literal(s))),
-  rate_per_second: Type.Union([Type.Integer(), Type.Null()], { description: 'Messages per second; null for as fast as the mail server takes them' }),
+  rate_per_second: Nullable(Type.Integer(), 'Messages per second; null for as fast as the mail server takes them'),
 };
 
 export const DeliveryModel = Type.Object({
@@ -153,10 +152,10 @@ export const MessageDeliveryModel = Type.Object({
   user_email: Type.String({ format: 'email' }),
   type: Type.Union([Type.Literal('admin.messaging.mail'), Type.Literal('admin.messaging.notification')]),
   status: Type.Union(MESSAGE_STATUSES.map((s) => Type.Literal(s))),
-  sent_at: Type.Union([DateTime, Type.Null()], { description: 'Null until sent' }),
+  sent_at: Nullable(DateTime, 'Null until sent'),
   opened: Type.Boolean({ description: 'Mail: the tracking pixel was fetched (an upper bound: some mail clients fetch images ahead). Notification: the user opened it' }),
-  opened_at: Type.Union([DateTime, Type.Null()], { description: 'The first opening' }),
-  failure_reason: Type.Union([Type.String(), Type.Null()]),
+  opened_at: Nullable(DateTime, 'The first opening'),
+  failure_reason: Nullable(Type.String()),
   delivery_id: Id(),
   campaign_name: Type.String(),
   delivery_start_date: DateTime,

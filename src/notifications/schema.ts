@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { DateTime, Id, ref } from '../http/models.js';
+import { DateTime, Id, ref, Nullable } from '../http/models.js';
 import { Meta } from '../http/pagination.js';
 
 /** The limits of a notification's content, checked by `checkContent` (notifications.ts). */
@@ -9,7 +9,7 @@ export const NotificationModel = Type.Object({
   id: Id(),
   subject: Type.String(),
   body: Type.String({ description: 'Plain text; empty when none was given' }),
-  url: Type.Union([Type.String(), Type.Null()], { description: 'An absolute http(s) address or a path, or null' }),
+  url: Nullable(Type.String(), 'An absolute http(s) address or a path, or null'),
   opened: Type.Boolean({ description: 'Whether the user has opened it (or marked every notification read)' }),
   sent_at: DateTime,
 }, { $id: 'Notification', description: 'A message in a realm user\'s inbox' });
@@ -17,10 +17,9 @@ export const NotificationModel = Type.Object({
 export const NotificationInput = Type.Object({
   subject: Type.String({ description: `Required; at most ${LIMITS.subject} characters (surrounding blanks are trimmed)` }),
   body: Type.Optional(Type.String({ description: `Plain text, at most ${LIMITS.body} characters (default empty)` })),
-  url: Type.Optional(Type.Union([Type.String(), Type.Null()], {
-    description: `Where the notification leads: an absolute http or https address, or a path starting with a single "/"; `
-      + `at most ${LIMITS.url} characters, no blanks or backslashes. Null or "" for none`,
-  })),
+  url: Type.Optional(Nullable(Type.String(),
+    `Where the notification leads: an absolute http or https address, or a path starting with a single "/"; `
+      + `at most ${LIMITS.url} characters, no blanks or backslashes. Null or "" for none`)),
 }, { additionalProperties: false });
 
 export const InboxModel = Type.Object({

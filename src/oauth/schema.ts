@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { DateTime, Id, Int32 } from '../http/models.js';
+import { DateTime, Id, Int32, Nullable } from '../http/models.js';
 
 export const SCOPES = ['public', 'admin'] as const;
 export const DEFAULT_SCOPE = 'public';
@@ -20,8 +20,8 @@ export const OAuthClientModel = Type.Object({
   refresh_token_lifetime_seconds: Int32({ description: 'OpenID Connect: how long a refresh token family lives at most from the sign-in (default 30 days)' }),
   refresh_token_idle_seconds: Int32({ description: 'OpenID Connect: how long a refresh token works unused (default 14 days)' }),
   post_logout_redirect_uris: Type.Array(Type.String(), { description: 'OpenID Connect: where the end-session endpoint may send the browser after a sign-out' }),
-  backchannel_logout_uri: Type.Union([Type.String(), Type.Null()], { description: 'OpenID Connect: where a signed logout token is POSTed when a session the client holds a token of ends; null for none' }),
-  jwt_access_token_seconds: Type.Union([Type.Null(), Int32()], { description: 'OpenID Connect: the client\'s access tokens are RFC 9068 JWTs living this many seconds; null for opaque tokens' }),
+  backchannel_logout_uri: Nullable(Type.String(), 'OpenID Connect: where a signed logout token is POSTed when a session the client holds a token of ends; null for none'),
+  jwt_access_token_seconds: Nullable(Int32(), 'OpenID Connect: the client\'s access tokens are RFC 9068 JWTs living this many seconds; null for opaque tokens'),
   secret: Type.Optional(Type.String({ description: 'The client_secret: only in the answer that creates the client' })),
   created_at: DateTime,
   updated_at: DateTime,
@@ -42,15 +42,13 @@ const clientFields = {
   post_logout_redirect_uris: Type.Array(Type.String(), {
     description: 'OpenID Connect RP-initiated logout: exact addresses the end-session endpoint may redirect to (the rules of redirect_uris); default none',
   }),
-  backchannel_logout_uri: Type.Union([Type.String(), Type.Null()], {
-    description: 'OpenID Connect back-channel logout: an http(s) address, not in a private range unless OUTBOUND_ALLOW_PRIVATE=1, where a signed '
-      + 'logout token is POSTed (in the background, retried) when a session ends for any reason; null (default) for none',
-  }),
-  jwt_access_token_seconds: Type.Union([Type.Null(), Int32()], {
-    description: `OpenID Connect: issue RFC 9068 JWT access tokens living this many seconds (${JWT_ACCESS_LIMITS.min} to ${JWT_ACCESS_LIMITS.max}), `
+  backchannel_logout_uri: Nullable(Type.String(),
+    'OpenID Connect back-channel logout: an http(s) address, not in a private range unless OUTBOUND_ALLOW_PRIVATE=1, where a signed '
+      + 'logout token is POSTed (in the background, retried) when a session ends for any reason; null (default) for none'),
+  jwt_access_token_seconds: Nullable(Int32(),
+    `OpenID Connect: issue RFC 9068 JWT access tokens living this many seconds (${JWT_ACCESS_LIMITS.min} to ${JWT_ACCESS_LIMITS.max}), `
       + 'which a resource server verifies offline against the realm\'s JWKS. Such a token outlives a revoked session in those servers until '
-      + 'it expires: keep it short. Atrium\'s own APIs still refuse it once its session ends. null (default): opaque tokens',
-  }),
+      + 'it expires: keep it short. Atrium\'s own APIs still refuse it once its session ends. null (default): opaque tokens'),
 };
 
 export const OAuthClientInput = Type.Partial(Type.Object(clientFields), { additionalProperties: false });

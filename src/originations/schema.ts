@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { DateTime, Id, Int32, INT32_MAX, ref } from '../http/models.js';
+import { DateTime, Id, Int32, INT32_MAX, ref, Nullable } from '../http/models.js';
 
 export const TASK_TYPES = ['input', 'pending_review', 'validation', 'confirmation'] as const;
 export type TaskType = typeof TASK_TYPES[number];
@@ -38,9 +38,7 @@ export const TaskInput = Type.Object({
   uid: Type.Optional(Type.String({ format: 'uuid', description: 'A task of this origination to keep (its responses stay); left out for a new one' })),
   name: Name('The task\'s name'),
   type: Type.Union(TASK_TYPES.map((t) => Type.Literal(t))),
-  content: Type.Optional(Type.Union([Type.String({ maxLength: LIMITS.content }), Type.Null()], {
-    description: 'Text shown to the user on a pending review task while it waits',
-  })),
+  content: Type.Optional(Nullable(Type.String({ maxLength: LIMITS.content }), 'Text shown to the user on a pending review task while it waits')),
   questions: Type.Optional(Type.Array(QuestionInput, { maxItems: LIMITS.questionsPerTask, description: 'The form of an input task (at least one there); none on other tasks' })),
 }, { additionalProperties: false });
 
@@ -69,14 +67,14 @@ export const OriginationModel = Type.Object({
   id: Id(),
   uuid: Type.String({ format: 'uuid' }),
   name: Type.String(),
-  deadline_days: Type.Union([Type.Integer(), Type.Null()]),
+  deadline_days: Nullable(Type.Integer()),
   steps: Type.Array(Type.Object({
     name: Type.String(),
     tasks: Type.Array(Type.Object({
       uid: Type.String({ format: 'uuid' }),
       name: Type.String(),
       type: Type.String({ description: TASK_TYPES.join(', ') }),
-      content: Type.Union([Type.String(), Type.Null()]),
+      content: Nullable(Type.String()),
       questions: Type.Array(ref(QuestionModel)),
     })),
   })),
@@ -123,7 +121,6 @@ export const AssigneeModel = Type.Union([
   Type.Object({ type: Type.Literal('user'), ...adminPerson, label: Type.String() }),
 ], { $id: 'Assignee', description: 'Spec 2.10: read `type` first, show `label`' });
 
-const Nullable = <T extends ReturnType<typeof Type.Integer> | ReturnType<typeof Type.String>>(t: T) => Type.Union([t, Type.Null()]);
 
 // One schema with a list of types, not a union: with type coercion on, a union would turn 42 into "42".
 export const AnswerValue = Type.Unsafe<string | number | null>({
@@ -168,7 +165,7 @@ export const SubmissionModel = Type.Object({
   origination_uuid: Type.String({ format: 'uuid' }),
   cancellation_reason: Nullable(Type.String()),
   user: Type.Object({ id: Id(), uuid: Type.String({ format: 'uuid' }), name: Type.String(), first_name: Type.String(), last_name: Type.String() }),
-  assignee: Type.Union([ref(AssigneeModel), Type.Null()]),
+  assignee: Nullable(ref(AssigneeModel)),
   tasks: Type.Array(ref(TaskResponseModel)),
 }, { $id: 'Submission', description: 'Spec 2.9: a realm user\'s run through an origination' });
 

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { DateTime, Id, Int32, ref } from '../http/models.js';
+import { DateTime, Id, Int32, ref, Nullable } from '../http/models.js';
 import { Meta } from '../http/pagination.js';
 import { LOCALES } from '../i18n/locale.js';
 
@@ -20,10 +20,9 @@ const settingsFields = {
     description: 'Show `delegated_token` (the identity provider\'s access token) in GET /me (default false); the same value as the '
       + 'identity provider\'s `show_delegation_information` (PUT /customers/{realm_uid}/identity_provider)',
   }),
-  delegation_provider: Type.Union([Type.String(), Type.Null()], {
-    description: 'A free-text label of the delegation provider (at most 100 characters), null (the default) for none. It changes '
-      + 'nothing: the identity provider used for sign-in is set with PUT /customers/{realm_uid}/identity_provider',
-  }),
+  delegation_provider: Nullable(Type.String(),
+    'A free-text label of the delegation provider (at most 100 characters), null (the default) for none. It changes '
+      + 'nothing: the identity provider used for sign-in is set with PUT /customers/{realm_uid}/identity_provider'),
 };
 
 /** How the signup page turns a visitor into a user. */
@@ -46,9 +45,9 @@ const activationModeDescription = 'Sign-up on the realm\'s signup page: direct (
 const defaultLanguageDescription = `The language of the realm pages (and of the mails they send) when the browser's Accept-Language names none of ${LOCALES.join(', ')} (default en)`;
 
 export const RealmBrandingModel = Type.Object({
-  logo_url: Type.Union([Type.String(), Type.Null()], { description: 'The logo shown above every realm page: an https address or a path on this server; null for none' }),
-  primary_color: Type.Union([Type.String(), Type.Null()], { description: 'The colour of buttons and links, #rgb or #rrggbb (lower case); null for the default blue' }),
-  page_title: Type.Union([Type.String(), Type.Null()], { description: 'Ends the title of every realm page in place of the realm\'s name; null for the name' }),
+  logo_url: Nullable(Type.String(), 'The logo shown above every realm page: an https address or a path on this server; null for none'),
+  primary_color: Nullable(Type.String(), 'The colour of buttons and links, #rgb or #rrggbb (lower case); null for the default blue'),
+  page_title: Nullable(Type.String(), 'Ends the title of every realm page in place of the realm\'s name; null for the name'),
 }, { $id: 'RealmBranding', description: 'How the realm pages look' });
 
 export const RealmSettingsModel = Type.Object({
@@ -62,7 +61,7 @@ export const RealmModel = Type.Object({
   uid: Type.String({ description: 'URL-safe identifier: letters, digits, "-" and "_"' }),
   name: Type.String(),
   active: Type.Boolean({ description: 'An inactive realm answers 404 on its pages and in the customers API' }),
-  custom_domain: Type.Union([Type.String(), Type.Null()], { description: 'A host name such as login.example.com, or null' }),
+  custom_domain: Nullable(Type.String(), 'A host name such as login.example.com, or null'),
   settings: ref(RealmSettingsModel),
   created_at: DateTime,
   updated_at: DateTime,
@@ -72,17 +71,15 @@ export const RealmInput = Type.Partial(Type.Object({
   uid: Type.String({ description: 'Required on creation; unique; letters, digits, "-" and "_", at most 100' }),
   name: Type.String({ description: 'Required on creation' }),
   active: Type.Boolean(),
-  custom_domain: Type.Union([Type.String(), Type.Null()], { description: 'A host name (a scheme and a trailing "/" are taken off); null or "" for none' }),
+  custom_domain: Nullable(Type.String(), 'A host name (a scheme and a trailing "/" are taken off); null or "" for none'),
   settings: Type.Partial(Type.Object({
     ...settingsFields,
     activation_mode: Type.String({ description: `One of ${ACTIVATION_MODES.join(', ')}` }),
     default_language: Type.String({ description: `One of ${LOCALES.join(', ')}` }),
     branding: Type.Partial(Type.Object({
-      logo_url: Type.Union([Type.String(), Type.Null()], {
-        description: `An absolute https address (its host a domain name or an IPv4 address) or a path starting with one "/", at most ${BRANDING_LIMITS.logo_url} characters, no blanks or backslashes; null or "" for none`,
-      }),
-      primary_color: Type.Union([Type.String(), Type.Null()], { description: 'A hex colour, #rgb or #rrggbb; null or "" for the default' }),
-      page_title: Type.Union([Type.String(), Type.Null()], { description: `At most ${BRANDING_LIMITS.page_title} characters, no control characters; null or "" for the realm's name` }),
+      logo_url: Nullable(Type.String(), `An absolute https address (its host a domain name or an IPv4 address) or a path starting with one "/", at most ${BRANDING_LIMITS.logo_url} characters, no blanks or backslashes; null or "" for none`),
+      primary_color: Nullable(Type.String(), 'A hex colour, #rgb or #rrggbb; null or "" for the default'),
+      page_title: Nullable(Type.String(), `At most ${BRANDING_LIMITS.page_title} characters, no control characters; null or "" for the realm's name`),
     }), { additionalProperties: false, description: 'Attributes left out keep their value' }),
   }), { additionalProperties: false }),
 }), { additionalProperties: false });
@@ -134,13 +131,13 @@ export const RealmUserModel = Type.Object({
   id: Id(),
   uuid: Type.String({ format: 'uuid' }),
   email: Type.String({ format: 'email' }),
-  username: Type.Union([Type.String(), Type.Null()]),
+  username: Nullable(Type.String()),
   name: Type.String({ description: 'First name, last name and second last name' }),
   first_name: Type.String(),
   last_name: Type.String(),
   second_last_name: Type.String(),
-  locale: Type.Union([Type.String(), Type.Null()], { description: 'The language of the user\'s mails (en, es): the page\'s at sign-up; null: the realm\'s default language' }),
-  external_id: Type.Union([Type.String(), Type.Null()]),
+  locale: Nullable(Type.String(), 'The language of the user\'s mails (en, es): the page\'s at sign-up; null: the realm\'s default language'),
+  external_id: Nullable(Type.String()),
   active: Type.Boolean({ description: 'An inactive user cannot sign in and their credentials answer 401' }),
   confirmation_pending: Type.Boolean({
     description: 'Signed up in an activation_email realm and not yet confirmed by the mailed link (the user is inactive until then); '
@@ -150,14 +147,13 @@ export const RealmUserModel = Type.Object({
     description: 'Signed up in a moderated realm and not yet decided on (the user is inactive until then); an administrator\'s '
       + 'activation, or any change of `active`, clears it',
   }),
-  email_verified_at: Type.Union([DateTime, Type.Null()], {
-    description: 'When the address was proven the user\'s: an activation link, a one-time code, a password reset link or an email '
+  email_verified_at: Nullable(DateTime,
+    'When the address was proven the user\'s: an activation link, a one-time code, a password reset link or an email '
       + 'change link sent to it was used, the address was invited, an administrator created the user or set the address, or the '
       + 'identity provider asserted email_verified; null while unproven (a direct sign-up, or an otp sign-up before its first code). '
-      + 'An identity provider\'s account is linked to an existing user only when it is set',
-  }),
-  locked_until: Type.Union([DateTime, Type.Null()], { description: 'Set while ten failed sign-ins keep the user out (15 minutes)' }),
-  avatar: Type.Union([ref(AvatarModel), Type.Null()]),
+      + 'An identity provider\'s account is linked to an existing user only when it is set'),
+  locked_until: Nullable(DateTime, 'Set while ten failed sign-ins keep the user out (15 minutes)'),
+  avatar: Nullable(ref(AvatarModel)),
   custom_fields: Type.Array(CustomFieldValue, { description: 'Every custom field of the realm, in creation order; null when unset' }),
   created_at: DateTime,
   updated_at: DateTime,
@@ -165,13 +161,13 @@ export const RealmUserModel = Type.Object({
 
 export const RealmUserInput = Type.Partial(Type.Object({
   email: Type.String({ description: 'Required on creation; unique in the realm regardless of case' }),
-  username: Type.Union([Type.String(), Type.Null()], { description: 'Unique in the realm regardless of case; letters, digits, ".", "-" and "_"' }),
+  username: Nullable(Type.String(), 'Unique in the realm regardless of case; letters, digits, ".", "-" and "_"'),
   password: Type.String({ description: 'Write only; at least 8 characters' }),
   first_name: Type.String(),
   last_name: Type.String(),
   second_last_name: Type.String(),
-  locale: Type.Union([Type.String({ maxLength: 20 }), Type.Null()], { description: 'The language of the user\'s mails (en, es); null: the realm\'s default language' }),
-  external_id: Type.Union([Type.String(), Type.Null()]),
+  locale: Nullable(Type.String({ maxLength: 20 }), 'The language of the user\'s mails (en, es); null: the realm\'s default language'),
+  external_id: Nullable(Type.String()),
   active: Type.Boolean({ description: 'Setting false ends the user\'s sessions' }),
   custom_fields: Type.Array(CustomFieldValue, { description: 'Values by key; fields left out keep their value' }),
 }), { additionalProperties: false });
@@ -196,7 +192,7 @@ export const SessionModel = Type.Object({
   id: Id(),
   created_at: DateTime,
   last_used_at: DateTime,
-  user_agent: Type.Union([Type.String(), Type.Null()], { description: 'The browser that signed in (its User-Agent, at most 500 characters); null when it sent none' }),
+  user_agent: Nullable(Type.String(), 'The browser that signed in (its User-Agent, at most 500 characters); null when it sent none'),
   current: Type.Boolean({ description: 'Whether this is the session making the request (only with the session cookie as credential; always false in the admin API)' }),
 }, {
   $id: 'ProfileSession',

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { DateTime, Id, Int32, ref } from '../http/models.js';
+import { DateTime, Id, Int32, ref, Nullable } from '../http/models.js';
 import { RealmUserModel } from '../realms/schema.js';
 import { ListQuery } from '../http/list-query.js';
 import { MAX_DEPTH, MAX_NODES } from './filters.js';
@@ -26,7 +26,7 @@ export const SegmentModel = Type.Object({
   matches_count: Int32({ description: 'How many users match; refreshed in the background, at most five minutes old (see matches_counted_at)' }),
   matches_counted_at: DateTime,
   temporary: Type.Boolean({ description: 'Made by apply_filters: left out of lists and removed an hour after its creation' }),
-  expires_at: Type.Union([DateTime, Type.Null()], { description: 'When a temporary segment goes; null for the others' }),
+  expires_at: Nullable(DateTime, 'When a temporary segment goes; null for the others'),
   created_at: DateTime,
   updated_at: DateTime,
 }, { $id: 'Segment', description: 'A named filter over the users of a realm (spec 2.2)' });

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { DateTime, Id, Int32 } from '../http/models.js';
+import { DateTime, Id, Int32, Nullable } from '../http/models.js';
 import { ListQuery } from '../http/list-query.js';
 import { PageQuery } from '../http/pagination.js';
 
@@ -22,13 +22,13 @@ export const SiteModel = Type.Object({
   name: Type.String(),
   default_locale: Type.String(),
   locales: Type.Array(Type.String(), { description: 'Every locale the site is served in; the default first' }),
-  realm_uid: Type.Union([Type.String(), Type.Null()], { description: 'The realm whose users sign in to the site' }),
+  realm_uid: Nullable(Type.String(), 'The realm whose users sign in to the site'),
   space_uids: Type.Array(Type.String(), { description: 'The content spaces its pages read; its roles\' content permissions reach them' }),
-  custom_domain: Type.Union([Type.String(), Type.Null()]),
+  custom_domain: Nullable(Type.String()),
   require_review: Type.Boolean({ description: 'Whether only an approved review request can be published' }),
   active: Type.Boolean(),
   draft_revision: Type.Integer({ description: 'Counts the changes of drafts; a review request approves one revision' }),
-  published_version: Type.Union([Type.Integer(), Type.Null()], { description: 'The number of the version served' }),
+  published_version: Nullable(Type.Integer(), 'The number of the version served'),
   url: Type.String({ description: 'Where the published site is served under the base address' }),
   created_at: DateTime,
   updated_at: DateTime,
@@ -39,9 +39,9 @@ export const SiteInput = Type.Object({
   name: Type.Optional(text(1000)),
   default_locale: Type.Optional(text(100)),
   locales: Type.Optional(Type.Array(text(100), { maxItems: 100 })),
-  realm_uid: Type.Optional(Type.Union([text(100), Type.Null()])),
+  realm_uid: Type.Optional(Nullable(text(100))),
   space_uids: Type.Optional(Type.Array(text(100), { maxItems: 100 })),
-  custom_domain: Type.Optional(Type.Union([text(300, 'A host name such as www.example.com; null or "" for none'), Type.Null()])),
+  custom_domain: Type.Optional(Nullable(text(300, 'A host name such as www.example.com; null or "" for none'))),
   require_review: Type.Optional(Type.Boolean()),
   active: Type.Optional(Type.Boolean()),
 });
@@ -84,7 +84,7 @@ export const BlockModel = Type.Object({
 }, { $id: 'SiteBlock', additionalProperties: false });
 
 export const PageModel = Type.Object({
-  id: Type.Integer(), parent_id: Type.Union([Type.Integer(), Type.Null()]), position: Type.Integer(), layout: Type.String(),
+  id: Type.Integer(), parent_id: Nullable(Type.Integer()), position: Type.Integer(), layout: Type.String(),
   visibility: Type.Union([Type.Literal('public'), Type.Literal('realm_users')]),
   locales: Type.Record(Type.String(), PageLocaleModel),
   paths: Type.Record(Type.String(), Type.String(), { description: 'The page\'s path per locale (drafts)' }),
@@ -92,7 +92,7 @@ export const PageModel = Type.Object({
   created_at: DateTime, updated_at: DateTime,
 }, { $id: 'LayoutPage', description: 'A page of the site\'s tree' });
 export const PageInput = Type.Object({
-  parent_id: Type.Optional(Type.Union([Id(), Type.Null()])),
+  parent_id: Type.Optional(Nullable(Id())),
   position: Type.Optional(Int32({ minimum: 0, maximum: 100_000 })),
   layout: Type.Optional(text(100)),
   visibility: Type.Optional(Type.Union([Type.Literal('public'), Type.Literal('realm_users')])),
@@ -124,8 +124,8 @@ const Change = Type.Object({
 });
 export const VersionModel = Type.Object({
   number: Type.Integer(), note: Type.String(), changes: Type.Array(Change),
-  published_by: Type.Object({ id: Type.Union([Type.Integer(), Type.Null()]), name: Type.String() }),
-  review_request_id: Type.Union([Type.Integer(), Type.Null()]), restored_from: Type.Union([Type.Integer(), Type.Null()]),
+  published_by: Type.Object({ id: Nullable(Type.Integer()), name: Type.String() }),
+  review_request_id: Nullable(Type.Integer()), restored_from: Nullable(Type.Integer()),
   current: Type.Boolean(), created_at: DateTime,
 }, { $id: 'SiteVersion', description: 'A published state of the site, never changed' });
 export const DiffQuery = Type.Object({ from: Id(), to: Id() });
@@ -139,15 +139,15 @@ export const PublishInput = Type.Object({
   at: Type.Optional(Type.String({ format: 'date-time', description: 'A later moment: the publish is scheduled (202)' })),
 });
 export const ScheduledModel = Type.Object({
-  id: Type.Integer(), at: DateTime, note: Type.String(), review_request_id: Type.Union([Type.Integer(), Type.Null()]),
-  requested_by: Type.Object({ id: Type.Union([Type.Integer(), Type.Null()]), name: Type.String() }), created_at: DateTime,
+  id: Type.Integer(), at: DateTime, note: Type.String(), review_request_id: Nullable(Type.Integer()),
+  requested_by: Type.Object({ id: Nullable(Type.Integer()), name: Type.String() }), created_at: DateTime,
 }, { $id: 'SiteScheduledPublish' });
 export const ReviewModel = Type.Object({
   id: Type.Integer(), status: Type.Union(['open', 'approved', 'rejected', 'published', 'withdrawn'].map((s) => Type.Literal(s))),
   note: Type.String(), draft_revision: Type.Integer(), current: Type.Boolean({ description: 'Whether the drafts are still as they were asked to be reviewed' }),
-  requested_by: Type.Object({ id: Type.Union([Type.Integer(), Type.Null()]), name: Type.String() }),
-  decided_by: Type.Union([Type.Object({ id: Type.Union([Type.Integer(), Type.Null()]), name: Type.String() }), Type.Null()]),
-  decided_at: Type.Union([DateTime, Type.Null()]), comment: Type.Union([Type.String(), Type.Null()]),
+  requested_by: Type.Object({ id: Nullable(Type.Integer()), name: Type.String() }),
+  decided_by: Type.Union([Type.Object({ id: Nullable(Type.Integer()), name: Type.String() }), Type.Null()]),
+  decided_at: Nullable(DateTime), comment: Nullable(Type.String()),
   created_at: DateTime, updated_at: DateTime,
 }, { $id: 'SiteReviewRequest' });
 export const ReviewInput = Type.Object({ note: Type.Optional(text(SITE_LIMITS.note)) });

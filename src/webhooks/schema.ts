@@ -1,10 +1,9 @@
 import { Type } from '@sinclair/typebox';
-import { DateTime, Id, Int32 } from '../http/models.js';
+import { DateTime, Id, Int32, Nullable } from '../http/models.js';
 import { PageQuery } from '../http/pagination.js';
 import { MAX_EVENT_TYPES } from './event-types.js';
 import { MAX_URL_LENGTH } from '../net/outbound.js';
 
-const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T, description: string) => Type.Union([schema, Type.Null()], { description });
 
 // "all" first: with type coercion, the array branch would turn "all" into ["all"].
 const RealmUids = Type.Union([Type.Literal('all'), Type.Array(Type.String({ maxLength: 255 }), { maxItems: 1000 })], {
@@ -46,7 +45,7 @@ export const WebhookEndpointInput = Type.Partial(Type.Object({
 export const WebhookAttemptModel = Type.Object({
   attempted_at: DateTime,
   outcome: Type.String({ description: 'succeeded, failed (an answer outside 2xx, redirects included), timeout, refused (a private address) or error (no answer)' }),
-  status_code: Type.Union([Int32(), Type.Null()], { description: 'The answer\'s status; null without an answer' }),
+  status_code: Nullable(Int32(), 'The answer\'s status; null without an answer'),
   duration_ms: Int32(),
   error: Nullable(Type.String(), 'What went wrong without an answer'),
   response: Nullable(Type.String(), 'The beginning of the answer\'s body'),
@@ -60,7 +59,7 @@ export const WebhookDeliveryModel = Type.Object({
   attempts_count: Int32(),
   next_attempt_at: Nullable(DateTime, 'When it is tried next; null once succeeded or failed'),
   last_attempt_at: Nullable(DateTime, 'When it was last tried'),
-  last_status_code: Type.Union([Int32(), Type.Null()]),
+  last_status_code: Nullable(Int32()),
   created_at: DateTime,
   attempts: Type.Array(WebhookAttemptModel, { description: 'Every attempt, oldest first' }),
 }, { $id: 'WebhookDelivery', description: 'One event sent to one endpoint, and its attempts' });

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { DateTime } from '../../http/models.js';
+import { DateTime, Nullable } from '../../http/models.js';
 import { OnlyQuery } from '../../http/only.js';
 import { ListQuery } from '../../http/list-query.js';
 
@@ -9,7 +9,7 @@ export const AssetModel = Type.Object({
   file_name: Type.String({ description: 'The name it was uploaded with; the last part of its URL' }),
   content_type: Type.String({ description: 'The media type its content was checked to be, which it is served as' }),
   size: Type.Integer({ minimum: 0, description: 'In bytes' }),
-  title: Type.Union([Type.String(), Type.Null()], { description: 'A text for display (alternative text of an image)' }),
+  title: Nullable(Type.String(), 'A text for display (alternative text of an image)'),
   url: Type.String({ description: 'Its public address in the content API; it never changes, and is cached for good' }),
   created_at: DateTime,
   updated_at: DateTime,

@@ -1,9 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import { ErrorBody } from '../../http/errors.js';
-import { DateTime, ref } from '../../http/models.js';
+import { DateTime, ref, Nullable } from '../../http/models.js';
 import { PageQuery } from '../../http/pagination.js';
 
-const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) => Type.Union([schema, Type.Null()]);
 
 export const DeliveredEntryModel = Type.Object({
   meta: Type.Optional(Type.Object({

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { DateTime } from '../../http/models.js';
+import { DateTime, Nullable } from '../../http/models.js';
 import { OnlyQuery } from '../../http/only.js';
 import { ListQuery } from '../../http/list-query.js';
 import { EntryMetaModel } from './view.js';
@@ -20,8 +20,8 @@ export const AdminEntryModel = Type.Object({
   meta: Type.Unsafe<Static<typeof EntryMetaModel>>({ $ref: 'ContentEntryMeta#' }),
   fields: Type.Unsafe<Record<string, unknown>>({ $ref: 'ContentEntryFields#' }),
   segment_uuids: Type.Array(Uuid, { description: 'The segments whose users may read the entry when it is private (any one suffices)' }),
-  publish_at: Type.Union([DateTime, Type.Null()], { description: 'When the schedule publishes the drafts of every locale; null when not scheduled' }),
-  unpublish_at: Type.Union([DateTime, Type.Null()], { description: 'When the schedule unpublishes every locale; null when not scheduled' }),
+  publish_at: Nullable(DateTime, 'When the schedule publishes the drafts of every locale; null when not scheduled'),
+  unpublish_at: Nullable(DateTime, 'When the schedule unpublishes every locale; null when not scheduled'),
 }, {
   $id: 'ContentAdminEntry',
   description: 'One locale of an entry, as a draft or as published: `meta` and `fields` exactly as the content API shows them, '
@@ -53,7 +53,7 @@ export const EntryInput = Type.Object({
   })),
   fields: Type.Optional(Fields),
   tags: Type.Optional(Type.Array(Type.String(), { maxItems: 50, description: 'At most 50, each at most 100 characters' })),
-  category: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: 'A path such as `news/sports`; null or "" for none' })),
+  category: Type.Optional(Nullable(Type.String(), 'A path such as `news/sports`; null or "" for none')),
   private: Type.Optional(Type.Boolean({ description: 'Shown by the content API only to a delivery token of one of `segment_uuids`; the same in every locale' })),
   segment_uuids: Type.Optional(Type.Array(Type.String(), { maxItems: 100, description: 'Segments (of any realm) whose users may read a private entry; needed when private' })),
 }, { additionalProperties: false });
@@ -78,6 +78,6 @@ export const LocaleInput = Type.Object({
 }, { additionalProperties: false });
 
 export const ScheduleInput = Type.Object({
-  publish_at: Type.Optional(Type.Union([DateTime, Type.Null()], { description: 'When to publish the drafts of every locale; null cancels' })),
-  unpublish_at: Type.Optional(Type.Union([DateTime, Type.Null()], { description: 'When to unpublish every locale; null cancels' })),
+  publish_at: Type.Optional(Nullable(DateTime, 'When to publish the drafts of every locale; null cancels')),
+  unpublish_at: Type.Optional(Nullable(DateTime, 'When to unpublish every locale; null cancels')),
 }, { additionalProperties: false });

@@ -1,6 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { Type, type Static } from '@sinclair/typebox';
-import { DateTime } from '../../http/models.js';
+import { DateTime, Nullable } from '../../http/models.js';
 import { contentEntryVersions, type ContentFieldDefinition } from '../../tables/content.js';
 
 /**
@@ -27,16 +27,14 @@ export const EntryMetaModel = Type.Object({
   slug: Type.String({ description: 'Unique within the type, the locale and the state' }),
   type: Type.String({ description: 'The content type\'s uid' }),
   private: Type.Boolean({ description: 'Shown only to a delivery token whose segments meet the entry\'s' }),
-  category: Type.Union([Type.String(), Type.Null()], { description: 'A category path such as `news/sports`' }),
+  category: Nullable(Type.String(), 'A category path such as `news/sports`'),
   tags: Type.Array(Type.String()),
   locale: Type.String({ description: 'The locale of this version' }),
   available_locales: Type.Array(Type.String(), { description: 'The locales the entry has a version of in the same state (this one included)' }),
   created_at: DateTime,
   updated_at: DateTime,
-  published_at: Type.Union([DateTime, Type.Null()], { description: 'When this locale was last published' }),
-  unpublished_at: Type.Union([DateTime, Type.Null()], {
-    description: 'Published version: when a scheduled unpublish takes it down (null when none is); draft: when it was last taken down',
-  }),
+  published_at: Nullable(DateTime, 'When this locale was last published'),
+  unpublished_at: Nullable(DateTime, 'Published version: when a scheduled unpublish takes it down (null when none is); draft: when it was last taken down'),
   version_type: Type.Union([Type.Literal('draft'), Type.Literal('published')]),
 }, { $id: 'ContentEntryMeta', description: 'What describes an entry version, besides its fields' });
 

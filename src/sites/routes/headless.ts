@@ -3,14 +3,14 @@ import { Type } from '@sinclair/typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Context } from '../../context.js';
 import { notFound } from '../../errors/index.js';
-import { useModels } from '../../http/models.js';
+import { useModels, Nullable } from '../../http/models.js';
 import { failures } from '../../http/responses.js';
 import { compiledVersion, servedSite } from '../serving.js';
 
 const MenuItemView = Type.Recursive((self) => Type.Object({
   label: Type.String(),
-  url: Type.Union([Type.String(), Type.Null()], { description: 'A page\'s address on the site, or the item\'s URL; null for a content entry' }),
-  page_id: Type.Union([Type.Integer(), Type.Null()]),
+  url: Nullable(Type.String(), 'A page\'s address on the site, or the item\'s URL; null for a content entry'),
+  page_id: Nullable(Type.Integer()),
   entry: Type.Union([Type.Object({ space_uid: Type.String(), type_uid: Type.String(), uuid: Type.String() }), Type.Null()]),
   children: Type.Array(self),
 }), { $id: 'PublishedMenuItem' });
