@@ -23,20 +23,20 @@ export function FormsPage() {
   const list = api.useQuery('get', LIST, { params: { query: listQuery(search) } });
 
   const columns: Column<Form>[] = [
-    { key: 'name', label: t('forms.name'), render: (form) => (
+    { key: 'name', label: t('forms.name'), text: (form) => form.name, render: (form) => (
       <AnchorLink to="/forms/$formUid" params={{ formUid: form.uid }}>{form.name}</AnchorLink>
     ) },
-    { key: 'uid', label: t('forms.uid'), render: (form) => form.uid },
-    { key: 'access', label: t('forms.access'), render: (form) => t(form.access === 'public' ? 'forms.accessPublic' : 'forms.accessRealmUsers') },
-    { key: 'realm', label: t('forms.realm'), render: (form) => form.realm_uid ?? t('forms.noRealm') },
-    { key: 'active', label: t('forms.status'), render: (form) => (
+    { key: 'uid', label: t('forms.uid'), text: (form) => form.uid, render: (form) => form.uid },
+    { key: 'access', label: t('forms.access'), width: 190, render: (form) => t(form.access === 'public' ? 'forms.accessPublic' : 'forms.accessRealmUsers') },
+    { key: 'realm', label: t('forms.realm'), text: (form) => form.realm_uid ?? t('forms.noRealm'), render: (form) => form.realm_uid ?? t('forms.noRealm') },
+    { key: 'active', label: t('forms.status'), width: 130, render: (form) => (
       <Badge color={form.active ? 'teal.9' : 'gray.7'}>{t(form.active ? 'forms.active' : 'forms.inactive')}</Badge>
     ) },
-    { key: 'responses', label: t('forms.responseCount'), render: (form) => (
+    { key: 'responses', label: t('forms.responseCount'), width: 120, render: (form) => (
       <AnchorLink to="/forms/$formUid/responses" params={{ formUid: form.uid }} aria-label={`${t('forms.responsesOf', { name: form.name })}: ${form.response_count}`}>{form.response_count}</AnchorLink>
     ) },
-    { key: 'url', label: t('forms.openPage'), render: (form) => <Anchor href={form.url} target="_blank" rel="noreferrer">/forms/{form.uid}</Anchor> },
-    { key: 'actions', label: t('common.actions'), render: (form) => mayManage(form.realm_uid) && (
+    { key: 'url', label: t('forms.openPage'), text: (form) => `/forms/${form.uid}`, render: (form) => <Anchor href={form.url} target="_blank" rel="noreferrer">/forms/{form.uid}</Anchor> },
+    { key: 'actions', label: t('common.actions'), width: 190, render: (form) => mayManage(form.realm_uid) && (
       <RowActions name={form.name} listPath={LIST} onEdit={() => void navigate({ to: '/forms/$formUid', params: { formUid: form.uid } })}
         onDelete={() => admin.DELETE('/forms/{form_uid}', { params: { path: { form_uid: form.uid } } })} />
     ) },

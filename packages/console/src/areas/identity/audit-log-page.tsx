@@ -35,9 +35,9 @@ export function AuditLogPage() {
   const first = list.data?.logs[0];
 
   const columns: Column<Entry>[] = [
-    { key: 'at', label: t('identity.at'), width: 190, render: (entry) => <Button variant="subtle" size="compact-sm" onClick={() => setShown(entry)}>{formatDate(entry.at)}</Button> },
+    { key: 'at', label: t('identity.at'), width: 230, render: (entry) => <Button variant="subtle" size="compact-sm" onClick={() => setShown(entry)}>{formatDate(entry.at)}</Button> },
     { key: 'member', label: t('identity.member'), text: (entry) => entry.member_email ?? '—', render: (entry) => entry.member_email ?? '—' },
-    { key: 'action', label: t('identity.action'), render: (entry) => describeAuditEntry(entry, t) },
+    { key: 'action', label: t('identity.action'), text: (entry) => describeAuditEntry(entry, t), render: (entry) => describeAuditEntry(entry, t) },
     { key: 'status', label: t('identity.status'), width: 150, render: (entry) => auditOutcome(entry.status_code, t) },
   ];
 

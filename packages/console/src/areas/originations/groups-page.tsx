@@ -31,7 +31,7 @@ export function GroupsPage() {
 
   const columns: Column<Group>[] = [
     { key: 'name', label: t('originations.groupName'), sortable: true, text: (group) => group.name, render: (group) => group.name },
-    { key: 'members', label: t('originations.members'), render: (group) => group.members.map((member) => member.name || member.email).join(', ') },
+    { key: 'members', label: t('originations.members'), text: (group) => group.members.map((member) => member.name || member.email).join(', '), render: (group) => group.members.map((member) => member.name || member.email).join(', ') },
     { key: 'updated_at', label: t('originations.updated'), sortable: true, width: 200, text: (group) => formatDate(group.updated_at), render: (group) => formatDate(group.updated_at) },
     ...(manage ? [{ key: 'actions', label: t('common.actions'), width: 190, render: (group: Group) => (
       <RowActions name={group.name} listPath={LIST} onEdit={() => setEditing(group)}

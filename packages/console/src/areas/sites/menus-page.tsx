@@ -38,11 +38,11 @@ export function MenusPage() {
       <DataTable
         items={menus.data?.menus ?? []} rowKey={(menu) => menu.uid} busy={menus.isLoading}
         columns={[
-          { key: 'uid', label: t('sites.uid'), render: (menu) => <AnchorLink to="/sites/$siteUid/menus/$menuUid" params={{ siteUid, menuUid: menu.uid }}>{menu.uid}</AnchorLink> },
-          { key: 'name', label: t('sites.name'), render: (menu) => menu.name },
-          { key: 'items', label: t('sites.items'), render: (menu) => menu.items.length },
-          { key: 'updated_at', label: t('sites.updated'), render: (menu) => formatDate(menu.updated_at) },
-          { key: 'actions', label: t('common.actions'), render: (menu) => writable && (
+          { key: 'uid', label: t('sites.uid'), text: (menu) => menu.uid, render: (menu) => <AnchorLink to="/sites/$siteUid/menus/$menuUid" params={{ siteUid, menuUid: menu.uid }}>{menu.uid}</AnchorLink> },
+          { key: 'name', label: t('sites.name'), text: (menu) => menu.name, render: (menu) => menu.name },
+          { key: 'items', label: t('sites.items'), width: 100, render: (menu) => menu.items.length },
+          { key: 'updated_at', label: t('sites.updated'), width: 200, text: (menu) => formatDate(menu.updated_at), render: (menu) => formatDate(menu.updated_at) },
+          { key: 'actions', label: t('common.actions'), width: 190, render: (menu) => writable && (
             <RowActions name={menu.name} listPath={MENUS}
               onEdit={() => void navigate({ to: '/sites/$siteUid/menus/$menuUid', params: { siteUid, menuUid: menu.uid } })}
               onDelete={() => admin.DELETE('/sites/{site_uid}/menus/{menu_uid}', { params: { path: { site_uid: siteUid, menu_uid: menu.uid } } })} />

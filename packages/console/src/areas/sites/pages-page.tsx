@@ -66,16 +66,16 @@ export function PagesPage() {
       <DataTable
         items={withDepth(all)} rowKey={({ page }) => page.id} busy={pages.isFetching || moving}
         columns={[
-          { key: 'title', label: t('sites.pageTitle'), render: ({ page, depth }) => (
+          { key: 'title', label: t('sites.pageTitle'), text: ({ page }) => titleOf(page, locale), render: ({ page, depth }) => (
             <Box pl={depth * 24}>
               <AnchorLink to="/sites/$siteUid/pages/$pageId" params={{ siteUid, pageId: String(page.id) }}>{titleOf(page, locale)}</AnchorLink>
             </Box>
           ) },
-          { key: 'path', label: t('sites.path'), render: ({ page }) => <Text size="sm" ff="monospace">{page.paths[locale] ?? ''}</Text> },
-          { key: 'visibility', label: t('sites.visibility'), render: ({ page }) => (
+          { key: 'path', label: t('sites.path'), text: ({ page }) => page.paths[locale] ?? '', render: ({ page }) => <Text size="sm" ff="monospace">{page.paths[locale] ?? ''}</Text> },
+          { key: 'visibility', label: t('sites.visibility'), width: 190, render: ({ page }) => (
             <Badge color={page.visibility === 'public' ? 'gray.7' : 'grape.9'}>{t(page.visibility === 'public' ? 'sites.visibilityPublic' : 'sites.visibilityRealm')}</Badge>
           ) },
-          { key: 'actions', label: t('common.actions'), render: ({ page }) => writable && (
+          { key: 'actions', label: t('common.actions'), width: 200, render: ({ page }) => writable && (
             <Group gap={4} wrap="nowrap">
               {MOVES.map(({ move: direction, label, icon }) => (
                 <ActionIcon key={direction} variant="default" aria-label={t(label, { title: titleOf(page, locale) })}

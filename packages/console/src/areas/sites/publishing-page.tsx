@@ -80,15 +80,15 @@ export function PublishingPage() {
           <DataTable
             items={reviews.data?.review_requests ?? []} rowKey={(review) => review.id} busy={reviews.isLoading} striped={false}
             columns={[
-              { key: 'id', label: '#', render: (review) => review.id },
-              { key: 'status', label: t('sites.status'), render: (review) => (
+              { key: 'id', label: '#', width: 70, render: (review) => review.id },
+              { key: 'status', label: t('sites.status'), width: 220, render: (review) => (
                 <Group gap={4}>
                   <Badge color={review.status === 'approved' ? 'teal.9' : review.status === 'rejected' ? 'red.9' : 'gray.7'}>{t(STATUS[review.status])}</Badge>
                   {!review.current && review.status !== 'published' && <Badge color="grape.9">{t('sites.reviewStale')}</Badge>}
                 </Group>
               ) },
-              { key: 'note', label: t('sites.note'), render: (review) => review.note },
-              { key: 'requested_by', label: t('sites.requestedBy'), render: (review) => `${review.requested_by.name} · ${formatDate(review.created_at)}` },
+              { key: 'note', label: t('sites.note'), text: (review) => review.note, render: (review) => review.note },
+              { key: 'requested_by', label: t('sites.requestedBy'), text: (review) => `${review.requested_by.name} · ${formatDate(review.created_at)}`, render: (review) => `${review.requested_by.name} · ${formatDate(review.created_at)}` },
               { key: 'actions', label: t('common.actions'), render: (review) => review.status === 'open' && (
                 <Group gap="xs" wrap="nowrap">
                   {review.requested_by.id === memberId && (

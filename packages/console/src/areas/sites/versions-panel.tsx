@@ -28,6 +28,7 @@ export function VersionsPanel({ siteUid, mayRollBack }: { siteUid: string; mayRo
   const diff = api.useQuery('get', `${VERSIONS}/diff`, { params: { path: { site_uid: siteUid }, query: { from: compared?.from ?? 1, to: compared?.to ?? 1 } } }, { enabled: compared !== null });
   /** "Page 12 (changed)" in the member's language; the key is the item's name, page id or menu uid. */
   const describe = (change: Change) => t('sites.changeOf', { kind: t(KINDS[change.kind]), key: change.key, change: t(CHANGES[change.change]) });
+  const noteOf = (version: { note: string; restored_from: number | null }) => (version.restored_from ? t('sites.restoredFrom', { number: version.restored_from }) : version.note);
   const numbers = (versions.data?.versions ?? []).map((version) => ({ value: String(version.number), label: t('sites.versionNumber', { number: version.number }) }));
 
   const rollBack = (number: number) => modals.openConfirmModal({
@@ -54,13 +55,13 @@ export function VersionsPanel({ siteUid, mayRollBack }: { siteUid: string; mayRo
         <DataTable
           items={versions.data?.versions ?? []} rowKey={(version) => version.number} busy={versions.isLoading} striped={false}
           columns={[
-            { key: 'number', label: t('sites.version'), render: (version) => (
-              <Group gap={4}>{version.number}{version.current && <Badge color="teal.9">{t('sites.current')}</Badge>}</Group>
+            { key: 'number', label: t('sites.version'), width: 150, render: (version) => (
+              <Group gap={4} wrap="nowrap">{version.number}{version.current && <Badge color="teal.9">{t('sites.current')}</Badge>}</Group>
             ) },
-            { key: 'note', label: t('sites.note'), render: (version) => version.restored_from ? t('sites.restoredFrom', { number: version.restored_from }) : version.note },
-            { key: 'changes', label: t('sites.changes'), render: (version) => version.changes.map(describe).join(', ') },
-            { key: 'by', label: t('sites.publishedBy'), render: (version) => `${version.published_by.name} · ${formatDate(version.created_at)}` },
-            { key: 'actions', label: t('common.actions'), render: (version) => mayRollBack && !version.current && (
+            { key: 'note', label: t('sites.note'), text: (version) => noteOf(version), render: (version) => noteOf(version) },
+            { key: 'changes', label: t('sites.changes'), text: (version) => version.changes.map(describe).join(', '), render: (version) => version.changes.map(describe).join(', ') },
+            { key: 'by', label: t('sites.publishedBy'), text: (version) => `${version.published_by.name} · ${formatDate(version.created_at)}`, render: (version) => `${version.published_by.name} · ${formatDate(version.created_at)}` },
+            { key: 'actions', label: t('common.actions'), width: 170, render: (version) => mayRollBack && !version.current && (
               <Button size="xs" variant="default" aria-label={t('sites.rollBackTo', { number: version.number })} onClick={() => rollBack(version.number)}>{t('sites.rollBack')}</Button>
             ) },
           ]}
