@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import { Checkbox, Fieldset, Group, NumberInput, Select, TextInput } from '@mantine/core';
 import { DateInput } from '@mantine/dates';
 import type { AdminComponents } from '@atrium/client';
@@ -14,8 +15,17 @@ export interface FieldContext { spaceUid: string; typeUid: string; locale: strin
 
 interface EntryFieldInputProps { field: Field; label: string; value: FormValue; error?: string; onChange(value: FormValue): void; context: FieldContext }
 
-/** The control of an entry's field by the field's type, named `label`; a required field is marked (drafts may still lack it: publishing checks). */
-export function EntryFieldInput({ field, label, value, error, onChange, context }: EntryFieldInputProps) {
+/**
+ * The control of an entry's field by the field's type, named `label`; a required field is marked (drafts may still lack it:
+ * publishing checks). Rendered again only when its own value, error or setting changes, not on every keystroke in another
+ * of the entry's fields (an entry may have dozens, rich text among them). `onChange` is left out of the comparison: the
+ * editor's for a field always sets the same path.
+ */
+export const EntryFieldInput = memo(FieldControl, (before, after) => before.value === after.value && before.error === after.error
+  && before.label === after.label && before.field === after.field && before.context.locale === after.context.locale
+  && before.context.writable === after.context.writable && before.context.spaceUid === after.context.spaceUid && before.context.typeUid === after.context.typeUid);
+
+function FieldControl({ field, label, value, error, onChange, context }: EntryFieldInputProps) {
   const { t } = useI18n();
   const calendar = useCalendarProps();
   const common = { label, withAsterisk: field.required, error };
