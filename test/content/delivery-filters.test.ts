@@ -84,6 +84,10 @@ describe('content delivery: the list', () => {
     expect(page.meta).toEqual({ total_entries: 3, per_page: 2, current_page: 2, total_pages: 2 });
     expect(page.entries.map((e) => e.meta.name)).toEqual(['Dear blue']);
     expect((await list('per_page=2&page=9')).meta.total_entries).toBe(3);
+    // Past the last page of filters asked for the first time (no count kept, no row to carry it), and a first page
+    // that is full: each counts every match.
+    expect((await list('meta.tags[in][]=new&per_page=1&page=9')).meta).toMatchObject({ total_entries: 2, total_pages: 2 });
+    expect((await list('fields.price[gte]=10&per_page=1')).meta).toMatchObject({ total_entries: 2, total_pages: 2 });
     expect((await list('per_page=garbage&page=0')).meta).toMatchObject({ per_page: 10, current_page: 1 });
   });
 });

@@ -47,6 +47,12 @@ class AnswerStore {
 
 const stores = new WeakMap<object, AnswerStore>();
 
+/** The answer kept for `key` while it is still valid (fresh or not), without reading it again; undefined when none is. */
+export function validAnswer<T>(ctx: Context, key: unknown[]): T | undefined {
+  const found = stores.get(ctx.caches)?.kept.get(JSON.stringify(key));
+  return found && ctx.caches.of<object>('content').get(JSON.stringify(key), ctx.clock.now()) === found.marker ? found.value as T : undefined;
+}
+
 /** What `make` answers for `key`; `bytes` weighs a value against the budget. */
 export async function keptAnswer<T>(ctx: Context, key: unknown[], bytes: (value: T) => number, make: () => Promise<T>): Promise<T> {
   let store = stores.get(ctx.caches);

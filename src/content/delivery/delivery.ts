@@ -1,9 +1,9 @@
 import { strongEtag } from '../../http/etag.js';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { Context } from '../../context.js';
 import { notFound } from '../../errors/index.js';
 import { metaOf } from '../../http/pagination.js';
-import { keptAnswer } from './cache.js';
+import { keptAnswer, validAnswer } from './cache.js';
 import { embedReferences } from './include.js';
 import { parseEntryQuery, parseListQuery, type DeliveryQuery, type DeliveryType } from './query.js';
 import { filtersCondition, orderSql, servedCondition, type Reader } from './sql.js';
@@ -68,28 +68,36 @@ async function readList(ctx: Context, spaceUid: string, typeUid: string, raw: Ra
   const query = parseListQuery(raw, type);
   const { page } = query;
   const statements = listStatements(ctx, type, query, reader);
-  const rows = await statements.page;
-  // The page tells the total when it is the first and not full; otherwise one count, which the other pages
-  // and orders of the same filters share.
-  const total = page.offset === 0 && rows.length < page.perPage ? rows.length
-    : await keptAnswer(ctx, ['count', spaceUid, typeUid, filterParams(raw), reader.segments], () => 8, async () => (await statements.count)[0].n);
+  // The count is shared by the other pages and orders of the same filters. When none is kept, the page's statement
+  // counts too (one round trip); a page past the last one has no row to carry the count, and counts on its own.
+  const countKey = ['count', spaceUid, typeUid, filterParams(raw), reader.segments];
+  const keptTotal = validAnswer<number>(ctx, countKey);
+  const rows: DeliveredRow[] = keptTotal === undefined ? await statements.pageWithTotal : await statements.page;
+  const total = keptTotal ?? await keptAnswer(ctx, countKey, () => 8, async () => {
+    const counted = (rows[0] as { total?: number } | undefined)?.total;
+    if (counted !== undefined) return counted;
+    return page.offset === 0 ? 0 : (await statements.count)[0]!.n;
+  });
   const views = await finish(ctx, shaped(rows, type), type, query, reader);
   return { meta: metaOf(total, page), entries: views };
 }
 
 /**
- * A list's two statements, not yet run: its page, and how many versions its condition holds (the entries
- * are joined only when a filter reads their uuid; otherwise the page reads each shown entry's uuid alone).
+ * A list's statements, not yet run: its page; the same page with, on each row, how many versions its condition holds
+ * (a scalar subquery, which PostgreSQL evaluates once); and that count alone. The entries are joined only when a
+ * filter reads their uuid; otherwise the page reads each shown entry's uuid alone.
  */
 export function listStatements(ctx: Context, type: DeliveryType, query: DeliveryQuery, reader: Reader) {
   const now = ctx.clock.now();
   const where = sql`${servedCondition(type.typeId, query, reader, now)} and ${filtersCondition(query.filters, now)}`;
   const byUuid = query.filters.some((f) => 'meta' in f.target && f.target.meta === 'uuid');
-  const page = (byUuid ? ctx.db.select(deliveredColumns).from(versions).innerJoin(entries, eq(entries.id, versions.entryId)) : ctx.db.select(deliveredColumnsAlone).from(versions))
-    .where(where).orderBy(orderSql(query.sort, query.descending)).limit(query.page.perPage).offset(query.page.offset);
   const counted = ctx.db.select({ n: sql<number>`count(*)::integer` }).from(versions);
   const count = (byUuid ? counted.innerJoin(entries, eq(entries.id, versions.entryId)) : counted).where(where);
-  return { page, count };
+  const pageOf = <Extra extends Record<string, SQL.Aliased | SQL>>(extra: Extra) => (byUuid
+    ? ctx.db.select({ ...deliveredColumns, ...extra }).from(versions).innerJoin(entries, eq(entries.id, versions.entryId))
+    : ctx.db.select({ ...deliveredColumnsAlone, ...extra }).from(versions))
+    .where(where).orderBy(orderSql(query.sort, query.descending)).limit(query.page.perPage).offset(query.page.offset);
+  return { page: pageOf({}), pageWithTotal: pageOf({ total: sql<number>`(${count})`.mapWith(Number) }), count };
 }
 
 /** The parameters that choose which entries a list holds (not which page of them, nor in what order). */
