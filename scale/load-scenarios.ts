@@ -10,7 +10,8 @@ const PASSWORD = 'a long load test password';
 const ENTRIES = 30;
 /** Sign-ins of one account never overlap more than this often (each worker keeps to one account): no lock is ever near. */
 const WORKERS_PER_ACCOUNT = 4;
-const PNG = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000' + '1f15c4890000000d49444154789c6360000002000185d2bb8a0000000049454e44ae426082', 'hex');
+// A whole 1×1 PNG: the server decodes an avatar to resize it and refuses a damaged one (422).
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
 
 /** A realm user with a session and an OAuth access token, and a team member, shared by a few workers. */
 export interface Account {

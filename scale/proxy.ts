@@ -13,6 +13,15 @@ export interface Upstream {
   port: number;
 }
 
+/**
+ * Hop-by-hop headers (RFC 9110 7.6.1) describe one connection and are not passed on. Forwarding the upstream's
+ * `keep-alive: timeout=72` told the load generator that the proxy's own sockets stay open 72 s, while the proxy closes
+ * them after 5 idle seconds: a request sent on a socket as the proxy closed it was reset (ECONNRESET, "other side
+ * closed"), the requests lost under load. nginx and HAProxy drop these headers too.
+ */
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade']);
+const endToEnd = (headers: http.IncomingHttpHeaders) => Object.fromEntries(Object.entries(headers).filter(([name]) => !HOP_BY_HOP.has(name)));
+
 /** How long an upstream that refused a connection is passed over. */
 const DEAD_FOR_MS = 1000;
 
@@ -41,10 +50,10 @@ export async function startProxy(upstreams: Upstream[]): Promise<Proxy> {
       let dropped = false;
       const outgoing = http.request({
         host: '127.0.0.1', port: upstream.port, method: request.method, path: request.url, agent,
-        headers: { ...request.headers, 'x-forwarded-for': request.socket.remoteAddress ?? '127.0.0.1' },
+        headers: { ...endToEnd(request.headers), 'x-forwarded-for': request.socket.remoteAddress ?? '127.0.0.1' },
       }, (answer) => {
         served.set(upstream.name, (served.get(upstream.name) ?? 0) + 1);
-        response.writeHead(answer.statusCode ?? 502, { ...answer.headers, 'x-atrium-upstream': upstream.name });
+        response.writeHead(answer.statusCode ?? 502, { ...endToEnd(answer.headers), 'x-atrium-upstream': upstream.name });
         answer.pipe(response);
         answer.on('error', () => response.destroy());
         // An answer before the whole body (a 401 or 413 up front): the upstream has no use for the rest; as nginx, the
