@@ -8,6 +8,7 @@ import type { Realm } from '../realms/realms.js';
 import { targetProblem } from '../net/outbound.js';
 import { JWT_ACCESS_LIMITS, OPENID_SCOPES, REFRESH_LIFETIME_LIMITS, SCOPES, type OAuthClientInput as OAuthClientInputSchema, type OAuthClientModel } from './schema.js';
 import { oauthClients } from '../tables/oauth.js';
+import { DEFAULT_SIGNING_ALG, SIGNING_ALGS } from './signing-keys.js';
 import { textSearch } from '../db/like.js';
 import { totalCount, totalOf, type Page } from '../db/paging.js';
 import { orderOf, type ListParams } from '../db/sorting.js';
@@ -30,6 +31,8 @@ function clientBody(row: ClientRow, secret?: string): OAuthClientBody {
     post_logout_redirect_uris: row.postLogoutRedirectUris,
     backchannel_logout_uri: row.backchannelLogoutUri,
     jwt_access_token_seconds: row.jwtAccessTokenSeconds,
+    id_token_signed_response_alg: row.idTokenSignedResponseAlg,
+    custom_fields_claim: row.customFieldsClaim,
     ...(secret ? { secret } : {}),
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
@@ -39,6 +42,12 @@ function clientBody(row: ClientRow, secret?: string): OAuthClientBody {
 const DEFAULT_REFRESH = { absolute: 30 * 86_400, idle: 14 * 86_400 };
 
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/** The claims OpenID Connect Core (2, 5.1) and its extensions give a meaning: a client's custom-fields claim may not take one. */
+const STANDARD_CLAIMS = new Set(['iss', 'sub', 'aud', 'exp', 'iat', 'nbf', 'jti', 'auth_time', 'nonce', 'acr', 'amr', 'azp', 'at_hash', 'c_hash', 'sid', 'idp',
+  'name', 'given_name', 'family_name', 'middle_name', 'nickname', 'preferred_username', 'profile', 'picture', 'website', 'email', 'email_verified',
+  'gender', 'birthdate', 'zoneinfo', 'locale', 'phone_number', 'phone_number_verified', 'address', 'updated_at', 'scope', 'client_id']);
+const CLAIM_NAME = /^[A-Za-z0-9_:/.-]{1,100}$/;
 
 /** Parameters the authorization response appends to the redirect URI; a registered one would be sent twice. */
 const RESPONSE_PARAMS = ['code', 'state', 'iss'];
@@ -98,7 +107,14 @@ function checkInput(input: OAuthClientInput, creating: boolean, errors: FieldErr
     errors.add('jwt_access_token_seconds', `must be between ${JWT_ACCESS_LIMITS.min} and ${JWT_ACCESS_LIMITS.max}, or null`);
   }
   if (backchannel) errors.add('backchannel_logout_uri', backchannel);
+  const alg = input.id_token_signed_response_alg;
+  if (alg !== undefined && !SIGNING_ALGS.includes(alg as never)) errors.add('id_token_signed_response_alg', `must be one of ${SIGNING_ALGS.join(', ')}`);
+  const claim = input.custom_fields_claim === undefined ? undefined : input.custom_fields_claim?.trim() || null;
+  if (claim && (!CLAIM_NAME.test(claim) || STANDARD_CLAIMS.has(claim))) {
+    errors.add('custom_fields_claim', 'must be letters, digits and _ : / . - (at most 100), and not a claim the standard defines');
+  }
   return {
+    customFieldsClaim: claim,
     name,
     redirectUris: input.redirect_uris ? [...new Set(input.redirect_uris)] : undefined,
     postLogoutRedirectUris: input.post_logout_redirect_uris ? [...new Set(input.post_logout_redirect_uris)] : undefined,
@@ -158,6 +174,8 @@ export async function createClient(ctx: ActingContext, realm: Realm, input: OAut
     postLogoutRedirectUris: checked.postLogoutRedirectUris ?? [],
     backchannelLogoutUri: checked.backchannelLogoutUri ?? null,
     jwtAccessTokenSeconds: input.jwt_access_token_seconds ?? null,
+    idTokenSignedResponseAlg: input.id_token_signed_response_alg ?? DEFAULT_SIGNING_ALG,
+    customFieldsClaim: checked.customFieldsClaim ?? null,
     createdAt: now,
     updatedAt: now,
   }).returning();
@@ -184,6 +202,8 @@ export async function updateClient(ctx: ActingContext, realm: Realm, id: number,
     postLogoutRedirectUris: checked.postLogoutRedirectUris,
     backchannelLogoutUri: checked.backchannelLogoutUri,
     jwtAccessTokenSeconds: input.jwt_access_token_seconds,
+    idTokenSignedResponseAlg: input.id_token_signed_response_alg,
+    customFieldsClaim: checked.customFieldsClaim,
     updatedAt: ctx.clock.now(),
   }).where(and(eq(oauthClients.id, id), eq(oauthClients.realmId, row.realmId))).returning();
   if (!updated) throw notFound('OAuth client');

@@ -16,7 +16,7 @@ export const claimedUserColumns = {
 
 export const grantFactColumns = {
   clientId: oauthClients.id, clientUid: oauthClients.uid, secretHash: oauthClients.secretHash, confidential: oauthClients.confidential,
-  jwtAccessTokenSeconds: oauthClients.jwtAccessTokenSeconds,
+  jwtAccessTokenSeconds: oauthClients.jwtAccessTokenSeconds, idTokenAlg: oauthClients.idTokenSignedResponseAlg,
   realmId: realms.id, realmUid: realms.uid, realmActive: realms.active, openidConnect: realms.openidConnectEnabled,
   sessionExpiresAt: realmSessions.expiresAt, sessionRevokedAt: realmSessions.revokedAt, sessionHash: realmSessions.sessionHash,
   sessionCreatedAt: realmSessions.createdAt, authMethods: realmSessions.authMethods,
@@ -28,6 +28,8 @@ export interface GrantFacts {
   clientUid: string;
   /** The client's JWT access token lifetime (RFC 9068), or null for opaque tokens. */
   jwtAccessTokenSeconds: number | null;
+  /** The client's ID token algorithm (RS256 or ES256). */
+  idTokenAlg: string;
   realmId: number;
   realmUid: string;
   openidConnect: boolean;

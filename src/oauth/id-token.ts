@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Context } from '../context.js';
 import type { GrantFacts } from './grant-facts.js';
 import { issuerOf } from './metadata.js';
-import { ID_TOKEN_LIFETIME_S, currentSigningKey } from './signing-keys.js';
+import { ID_TOKEN_LIFETIME_S, currentSigningKey, type SigningAlg } from './signing-keys.js';
 
 /** What the claims of a user are read from: their row as the token exchange and userinfo read it. */
 export interface ClaimedUser {
@@ -49,7 +49,7 @@ export function claimsOf(user: ClaimedUser, scopes: readonly string[]): Record<s
 
 /** An ID token (OpenID Connect Core 2, 3.1.3.6), signed with the realm's key in use. */
 export async function signIdToken(ctx: Context, facts: GrantFacts, token: { scopes: readonly string[]; accessToken: string; nonce: string | null; now: Date }): Promise<string> {
-  const key = await currentSigningKey(ctx, facts.realmId);
+  const key = await currentSigningKey(ctx, facts.realmId, facts.idTokenAlg as SigningAlg);
   const { SignJWT } = await import('jose');
   const iat = seconds(token.now);
   return new SignJWT({

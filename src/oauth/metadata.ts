@@ -2,7 +2,7 @@ import type { Context } from '../context.js';
 import { pkceMethods } from './pkce.js';
 import type { Realm } from '../realms/realms.js';
 import { OPENID_SCOPES, SCOPES } from './schema.js';
-import { SIGNING_ALG } from './signing-keys.js';
+import { SIGNING_ALGS } from './signing-keys.js';
 
 export const CLIENT_AUTH_METHODS = ['client_secret_basic', 'client_secret_post', 'none'];
 
@@ -46,7 +46,7 @@ export function openidConfigurationOf(ctx: Context, realm: Realm) {
     backchannel_logout_session_supported: true,
     introspection_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
     subject_types_supported: ['public'],
-    id_token_signing_alg_values_supported: [SIGNING_ALG],
+    id_token_signing_alg_values_supported: [...SIGNING_ALGS],
     claims_supported: [
       'sub', 'iss', 'aud', 'exp', 'iat', 'auth_time', 'nonce', 'at_hash', 'sid', 'amr',
       'name', 'given_name', 'family_name', 'preferred_username', 'locale', 'updated_at', 'email', 'email_verified',

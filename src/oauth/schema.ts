@@ -22,6 +22,8 @@ export const OAuthClientModel = Type.Object({
   post_logout_redirect_uris: Type.Array(Type.String(), { description: 'OpenID Connect: where the end-session endpoint may send the browser after a sign-out' }),
   backchannel_logout_uri: Nullable(Type.String(), 'OpenID Connect: where a signed logout token is POSTed when a session the client holds a token of ends; null for none'),
   jwt_access_token_seconds: Nullable(Int32(), 'OpenID Connect: the client\'s access tokens are RFC 9068 JWTs living this many seconds; null for opaque tokens'),
+  id_token_signed_response_alg: Type.String({ description: 'OpenID Connect: the algorithm of the client\'s ID tokens, RS256 or ES256' }),
+  custom_fields_claim: Nullable(Type.String(), 'OpenID Connect: the userinfo claim carrying the user\'s visible custom fields (scope profile); null for none'),
   secret: Type.Optional(Type.String({ description: 'The client_secret: only in the answer that creates the client' })),
   created_at: DateTime,
   updated_at: DateTime,
@@ -49,6 +51,12 @@ const clientFields = {
     `OpenID Connect: issue RFC 9068 JWT access tokens living this many seconds (${JWT_ACCESS_LIMITS.min} to ${JWT_ACCESS_LIMITS.max}), `
       + 'which a resource server verifies offline against the realm\'s JWKS. Such a token outlives a revoked session in those servers until '
       + 'it expires: keep it short. Atrium\'s own APIs still refuse it once its session ends. null (default): opaque tokens'),
+  id_token_signed_response_alg: Type.String({
+    maxLength: 10, description: 'OpenID Connect: the algorithm of the client\'s ID tokens, RS256 (default) or ES256; the realm keeps a key of each in use, both in its JWKS',
+  }),
+  custom_fields_claim: Nullable(Type.String({ maxLength: 1000 }),
+    'OpenID Connect: with the scope profile, userinfo adds the user\'s custom fields visible to users, as an object key → value, under this claim '
+      + '(letters, digits and _ : / . -, at most 100, not a claim of the standard such as name or email; a URL makes it collision-resistant); null (default) for none'),
 };
 
 export const OAuthClientInput = Type.Partial(Type.Object(clientFields), { additionalProperties: false });

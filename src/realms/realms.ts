@@ -37,6 +37,7 @@ export function realmBody(realm: Realm): RealmBody {
       otp_resend_wait_seconds: realm.otpResendWaitSeconds,
       pkce_plain_allowed: realm.pkcePlainAllowed,
       openid_connect_enabled: realm.openidConnectEnabled,
+      signing_key_rotation_days: realm.signingKeyRotationDays,
       show_delegation_information: realm.showDelegationInformation,
       delegation_provider: realm.delegationProvider,
       activation_mode: realm.activationMode as ActivationMode,
@@ -107,6 +108,7 @@ const LIMITS = {
   session_lifetime_minutes: [1, 525_600],
   otp_code_validity_minutes: [1, 30],
   otp_resend_wait_seconds: [0, 3600],
+  signing_key_rotation_days: [1, 365],
 } as const;
 
 /**
@@ -158,7 +160,7 @@ function checkInput(ctx: Context, input: RealmInput, creating: boolean): Checked
   const settings = input.settings ?? {};
   for (const [key, [min, max]] of Object.entries(LIMITS)) {
     const value = settings[key as keyof typeof LIMITS];
-    if (value !== undefined && (value < min || value > max)) errors.add(`settings.${key}`, `must be between ${min} and ${max}`);
+    if (value !== undefined && value !== null && (value < min || value > max)) errors.add(`settings.${key}`, `must be between ${min} and ${max}`);
   }
   const provider = settings.delegation_provider === undefined ? undefined : settings.delegation_provider?.trim() || null;
   if (provider && provider.length > 100) errors.add('settings.delegation_provider', 'is too long (maximum is 100 characters)');
@@ -237,6 +239,7 @@ export async function createRealm(ctx: ActingContext, input: RealmInput): Promis
     otpResendWaitSeconds: settings.otp_resend_wait_seconds,
     pkcePlainAllowed: settings.pkce_plain_allowed,
     openidConnectEnabled: settings.openid_connect_enabled,
+    signingKeyRotationDays: settings.signing_key_rotation_days,
     showDelegationInformation: settings.show_delegation_information,
     delegationProvider: checked.delegationProvider ?? null,
     activationMode: settings.activation_mode,
@@ -274,6 +277,7 @@ export async function updateRealm(ctx: ActingContext, found: Realm, input: Realm
       otpResendWaitSeconds: settings.otp_resend_wait_seconds,
       pkcePlainAllowed: settings.pkce_plain_allowed,
       openidConnectEnabled: settings.openid_connect_enabled,
+      signingKeyRotationDays: settings.signing_key_rotation_days,
       showDelegationInformation: settings.show_delegation_information,
       delegationProvider: checked.delegationProvider,
       activationMode: settings.activation_mode,

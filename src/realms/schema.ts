@@ -16,6 +16,8 @@ const settingsFields = {
     description: 'OpenID Connect on the realm\'s OAuth server (default false): discovery, signing keys, ID tokens for the scope '
       + '`openid` and the userinfo endpoint. Off, the realm answers as spec 5.2 says: the scopes `openid`, `profile` and `email` are refused',
   }),
+  signing_key_rotation_days: Nullable(Int32(), 'OpenID Connect: replace the realm\'s signing keys once this many days old, 1 to 365 (an hourly job; '
+    + 'a retired key stays in the JWKS for an ID token\'s lifetime); null (default): only when an admin rotates them'),
   show_delegation_information: Type.Boolean({
     description: 'Show `delegated_token` (the identity provider\'s access token) in GET /me (default false); the same value as the '
       + 'identity provider\'s `show_delegation_information` (PUT /customers/{realm_uid}/identity_provider)',

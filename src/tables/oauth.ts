@@ -21,6 +21,10 @@ export const oauthClients = pgTable('oauth_clients', {
   backchannelLogoutUri: text('backchannel_logout_uri'),
   /** OpenID Connect: its access tokens are RFC 9068 JWTs living this many seconds (a resource server verifies them offline); null: opaque. */
   jwtAccessTokenSeconds: integer('jwt_access_token_seconds'),
+  /** OpenID Connect: the algorithm of its ID tokens, RS256 (default) or ES256. */
+  idTokenSignedResponseAlg: text('id_token_signed_response_alg').notNull().default('RS256'),
+  /** OpenID Connect: the claim of userinfo that carries the user's visible custom fields (scope profile); null: none. */
+  customFieldsClaim: text('custom_fields_claim'),
   ...timestamps,
 }, (t) => [uniqueIndex('oauth_clients_uid_key').on(t.uid), index('oauth_clients_realm_idx').on(t.realmId)]);
 
@@ -73,7 +77,7 @@ export const realmSigningKeys = pgTable('realm_signing_keys', {
   createdAt: timestamps.createdAt,
 }, (t) => [
   uniqueIndex('realm_signing_keys_kid_key').on(t.kid),
-  uniqueIndex('realm_signing_keys_in_use_key').on(t.realmId).where(sql`${t.retiredAt} is null`),
+  uniqueIndex('realm_signing_keys_in_use_key').on(t.realmId, t.alg).where(sql`${t.retiredAt} is null`),
   index('realm_signing_keys_realm_idx').on(t.realmId),
 ]);
 

@@ -17,6 +17,8 @@ export const realms = pgTable('realms', {
   showDelegationInformation: boolean('show_delegation_information').notNull().default(false),
   /** OpenID Connect on the realm's OAuth server (issue 31): off by default, as spec 5.2 knows only OAuth 2.0. */
   openidConnectEnabled: boolean('openid_connect_enabled').notNull().default(false),
+  /** OpenID Connect: the signing keys in use are replaced once this many days old (a job); null: only by the admin action. */
+  signingKeyRotationDays: integer('signing_key_rotation_days'),
   delegationProvider: text('delegation_provider'),
   /** How a visitor's sign-up becomes an account: one of ACTIVATION_MODES (schema.ts). */
   activationMode: text('activation_mode').notNull().default('direct'),

@@ -10,7 +10,7 @@ describe.skipIf(!!process.env.DATABASE_URL)('admin console: a realm\'s OpenID Co
   for (const { locale, scheme } of VARIANTS) {
     const L = (en: string, es: string) => (locale === 'en' ? en : es);
 
-    it(`turns OpenID Connect on, shows its addresses, rotates its key and sets a client's logout addresses (${locale}, ${scheme})`, async () => {
+    it(`turns OpenID Connect on, shows its addresses, rotates its key on demand and on a schedule, and sets a client's logout addresses, ID token algorithm and custom fields claim (${locale}, ${scheme})`, async () => {
       const uid = `oidc-${locale}`;
       expect((await c.h.request({ method: 'POST', url: '/api/admin/realms', payload: { uid, name: `OIDC ${locale}` } })).statusCode).toBe(201);
       const { page, problems, signIn, go, close } = await c.open({ locale, scheme });
@@ -22,11 +22,13 @@ describe.skipIf(!!process.env.DATABASE_URL)('admin console: a realm\'s OpenID Co
         expect(await page.getByRole('rowheader', { name: discovery }).count()).toBe(0);
 
         await page.getByLabel(L('OpenID Connect (ID tokens, userinfo, refresh tokens, logout)', 'OpenID Connect (tokens de identidad, userinfo, tokens de actualización, cierre de sesión)')).check();
+        // Scheduled rotation, offered once OpenID Connect is on.
+        await page.getByLabel(L('Rotate signing keys every (days)', 'Rotar las claves de firma cada (días)')).fill('30');
         await page.locator('main form button[type=submit]').click();
         const row = page.getByRole('row').filter({ has: page.getByRole('rowheader', { name: discovery }) });
         await row.waitFor();
         expect(await row.textContent()).toContain(`/realms/${uid}/.well-known/openid-configuration`);
-        expect((await c.h.request({ url: `/api/admin/realms/${uid}` })).json().settings.openid_connect_enabled).toBe(true);
+        expect((await c.h.request({ url: `/api/admin/realms/${uid}` })).json().settings).toMatchObject({ openid_connect_enabled: true, signing_key_rotation_days: 30 });
         expect((await fetch(`${c.base}/realms/${uid}/.well-known/openid-configuration`)).status).toBe(200);
         expect(await axeViolations(page)).toEqual([]);
 
@@ -49,11 +51,16 @@ describe.skipIf(!!process.env.DATABASE_URL)('admin console: a realm\'s OpenID Co
         await form.getByLabel(L('Redirect URIs (one per line)', 'URI de redirección (una por línea)')).fill('https://app.example/callback');
         await form.getByLabel(L('Addresses to return to after signing out (one per line)', 'Direcciones a las que volver tras cerrar la sesión (una por línea)')).fill('https://app.example/bye');
         await form.getByLabel(L('Back-channel logout address', 'Dirección de cierre de sesión por canal secundario')).fill('https://app.example/backchannel');
+        await form.getByLabel(L('Custom fields claim in userinfo', 'Claim de campos personalizados en userinfo')).fill('https://app.example/fields');
+        await form.getByRole('combobox', { name: L('ID token algorithm', 'Algoritmo del token de ID'), exact: true }).click();
+        await page.getByRole('option', { name: 'ES256' }).click();
         expect(await axeViolations(page)).toEqual([]);
         await form.locator('button[type=submit]').click();
         await expect.poll(async () => (await c.h.request({ url: `/api/admin/customers/${uid}/oauth_clients` })).json().oauth_clients[0]?.post_logout_redirect_uris)
           .toEqual(['https://app.example/bye']);
-        expect((await c.h.request({ url: `/api/admin/customers/${uid}/oauth_clients` })).json().oauth_clients[0].backchannel_logout_uri).toBe('https://app.example/backchannel');
+        expect((await c.h.request({ url: `/api/admin/customers/${uid}/oauth_clients` })).json().oauth_clients[0]).toMatchObject({
+          backchannel_logout_uri: 'https://app.example/backchannel', id_token_signed_response_alg: 'ES256', custom_fields_claim: 'https://app.example/fields',
+        });
         expect(problems).toEqual([]);
       } finally {
         await close();

@@ -54,7 +54,7 @@ describe('OpenID Connect on a realm that enables it', () => {
     expect(server.issuer).toBe(`${base}/realms/bank`);
     expect(server.jwks_uri).toBe(`${base}/realms/bank/oauth/jwks`);
     expect(server.userinfo_endpoint).toBe(`${base}/realms/bank/oauth/userinfo`);
-    expect(server.id_token_signing_alg_values_supported).toEqual(['RS256']);
+    expect(server.id_token_signing_alg_values_supported).toEqual(['RS256', 'ES256']);
     expect(server.scopes_supported).toEqual(expect.arrayContaining(['openid', 'profile', 'email']));
 
     const { callback, verifier, state, nonce } = await signIn(config, new CookieJar(base), 'openid profile email');

@@ -3103,7 +3103,10 @@ export interface components {
             csrf_token?: string;
             /** @description What the request was signed in with */
             credential: "session" | "access_token";
-            /** @description When the session ends (it is not extended); null for an access token, which lasts until revoked */
+            /**
+             * Format: date-time
+             * @description When the session ends (it is not extended); null for an access token, which lasts until revoked
+             */
             expires_at: string | null;
             permissions: components["schemas"]["EffectivePermissions"];
             /** @description Present (true) when the account requires a second factor and the member has none: until one is set up (`POST /two_factor/totp`), every other operation answers 403 `ATR_SECOND_FACTOR_ENROLMENT` */
@@ -3175,7 +3178,10 @@ export interface components {
             transports: string[];
             /** Format: date-time */
             created_at: string;
-            /** @description Its last sign-in; null before the first */
+            /**
+             * Format: date-time
+             * @description Its last sign-in; null before the first
+             */
             last_used_at: string | null;
         };
         /** @description What `navigator.credentials.create` takes, in the JSON form of `@simplewebauthn/browser`'s `startRegistration` */
@@ -3330,6 +3336,7 @@ export interface components {
                     text: string;
                 };
             };
+            /** Format: date-time */
             updated_at: string | null;
             /** @description The team member who saved it */
             updated_by: number | null;
@@ -3394,6 +3401,8 @@ export interface components {
             pkce_plain_allowed: boolean;
             /** @description OpenID Connect on the realm's OAuth server (default false): discovery, signing keys, ID tokens for the scope `openid` and the userinfo endpoint. Off, the realm answers as spec 5.2 says: the scopes `openid`, `profile` and `email` are refused */
             openid_connect_enabled: boolean;
+            /** @description OpenID Connect: replace the realm's signing keys once this many days old, 1 to 365 (an hourly job; a retired key stays in the JWKS for an ID token's lifetime); null (default): only when an admin rotates them */
+            signing_key_rotation_days: number | null;
             /** @description Show `delegated_token` (the identity provider's access token) in GET /me (default false); the same value as the identity provider's `show_delegation_information` (PUT /customers/{realm_uid}/identity_provider) */
             show_delegation_information: boolean;
             /** @description A free-text label of the delegation provider (at most 100 characters), null (the default) for none. It changes nothing: the identity provider used for sign-in is set with PUT /customers/{realm_uid}/identity_provider */
@@ -3451,9 +3460,15 @@ export interface components {
             confirmation_pending: boolean;
             /** @description Signed up in a moderated realm and not yet decided on (the user is inactive until then); an administrator's activation, or any change of `active`, clears it */
             moderation_pending: boolean;
-            /** @description When the address was proven the user's: an activation link, a one-time code, a password reset link or an email change link sent to it was used, the address was invited, an administrator created the user or set the address, or the identity provider asserted email_verified; null while unproven (a direct sign-up, or an otp sign-up before its first code). An identity provider's account is linked to an existing user only when it is set */
+            /**
+             * Format: date-time
+             * @description When the address was proven the user's: an activation link, a one-time code, a password reset link or an email change link sent to it was used, the address was invited, an administrator created the user or set the address, or the identity provider asserted email_verified; null while unproven (a direct sign-up, or an otp sign-up before its first code). An identity provider's account is linked to an existing user only when it is set
+             */
             email_verified_at: string | null;
-            /** @description Set while ten failed sign-ins keep the user out (15 minutes) */
+            /**
+             * Format: date-time
+             * @description Set while ten failed sign-ins keep the user out (15 minutes)
+             */
             locked_until: string | null;
             avatar: components["schemas"]["Avatar"] | null;
             /** @description Every custom field of the realm, in creation order; null when unset */
@@ -3568,7 +3583,11 @@ export interface components {
             /** @description OpenID Connect: where a signed logout token is POSTed when a session the client holds a token of ends; null for none */
             backchannel_logout_uri: string | null;
             /** @description OpenID Connect: the client's access tokens are RFC 9068 JWTs living this many seconds; null for opaque tokens */
-            jwt_access_token_seconds: null | number;
+            jwt_access_token_seconds: number | null;
+            /** @description OpenID Connect: the algorithm of the client's ID tokens, RS256 or ES256 */
+            id_token_signed_response_alg: string;
+            /** @description OpenID Connect: the userinfo claim carrying the user's visible custom fields (scope profile); null for none */
+            custom_fields_claim: string | null;
             /** @description The client_secret: only in the answer that creates the client */
             secret?: string;
             /** Format: date-time */
@@ -3838,14 +3857,18 @@ export interface components {
             };
             status: "not_started" | "pending" | "completed";
             user_id: number;
+            /** @description The admin assigned (or who completed a review) */
             assignee_id: number | null;
+            /** @description The group assigned as a whole */
             assignee_group_id: number | null;
+            /** @description The group the assigned admin was picked from */
             assignee_context_group_id: number | null;
             assignee_label: string | null;
             /** @description On input tasks: the answers by question id (a file answer is the attachment id, null once the file is deleted); {} until answered */
             fields?: {
                 [key: string]: string | number | null;
             };
+            /** @description On pending review tasks: the text shown while the review is pending */
             content?: string | null;
         };
         /** @description Spec 2.9: a realm user's run through an origination */
@@ -3858,14 +3881,19 @@ export interface components {
             progress: string;
             /** @description Display text: the deadline and its status, or due_label */
             due: string;
+            /** Format: date-time */
             due_deadline_at: string | null;
+            /** @description `Not started`, or `-` without a deadline or once closed; null when due_deadline_at has a value */
             due_label: string | null;
+            /** @description `(on track)`, `(due soon)` (within 2 days) or `(overdue)`; null unless pending with a deadline */
             due_status_label: string | null;
+            /** @description Days granted; null without a deadline */
             due_extension_days: number | null;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
             updated_at: string;
+            /** Format: date-time */
             started_at: string | null;
             origination_name: string;
             /** Format: uuid */
@@ -3913,7 +3941,10 @@ export interface components {
             matches_counted_at: string;
             /** @description Made by apply_filters: left out of lists and removed an hour after its creation */
             temporary: boolean;
-            /** @description When a temporary segment goes; null for the others */
+            /**
+             * Format: date-time
+             * @description When a temporary segment goes; null for the others
+             */
             expires_at: string | null;
             /** Format: date-time */
             created_at: string;
@@ -3940,7 +3971,10 @@ export interface components {
             body: string;
             /** @description Messages sent by every delivery of the campaign */
             sent_count: number;
-            /** @description When the latest delivery that started began; null when never sent */
+            /**
+             * Format: date-time
+             * @description When the latest delivery that started began; null when never sent
+             */
             last_sent: string | null;
             /** Format: date-time */
             created_at: string;
@@ -3971,7 +4005,10 @@ export interface components {
             body?: string;
             /** @description Messages sent by every delivery of the campaign */
             sent_count?: number;
-            /** @description When the latest delivery that started began; null when never sent */
+            /**
+             * Format: date-time
+             * @description When the latest delivery that started began; null when never sent
+             */
             last_sent?: string | null;
             /** Format: date-time */
             created_at?: string;
@@ -4002,7 +4039,10 @@ export interface components {
             campaign_id: number;
             /** Format: date-time */
             starts_at: string;
-            /** @description When it ended (completed, failed or canceled); null before */
+            /**
+             * Format: date-time
+             * @description When it ended (completed, failed or canceled); null before
+             */
             ends_at: string | null;
             sent_count: number;
             /** @description Messages that failed after their retries (each with its reason in message_deliveries) */
@@ -4024,7 +4064,10 @@ export interface components {
             campaign_id: number;
             /** Format: date-time */
             starts_at: string;
-            /** @description When it ended (completed, failed or canceled); null before */
+            /**
+             * Format: date-time
+             * @description When it ended (completed, failed or canceled); null before
+             */
             ends_at: string | null;
             sent_count: number;
             /** @description Messages that failed after their retries (each with its reason in message_deliveries) */
@@ -4048,11 +4091,17 @@ export interface components {
             user_email: string;
             type: "admin.messaging.mail" | "admin.messaging.notification";
             status: "pending" | "sending" | "sent" | "failed" | "in_doubt";
-            /** @description Null until sent */
+            /**
+             * Format: date-time
+             * @description Null until sent
+             */
             sent_at: string | null;
             /** @description Mail: the tracking pixel was fetched (an upper bound: some mail clients fetch images ahead). Notification: the user opened it */
             opened: boolean;
-            /** @description The first opening */
+            /**
+             * Format: date-time
+             * @description The first opening
+             */
             opened_at: string | null;
             failure_reason: string | null;
             delivery_id: number;
@@ -4197,9 +4246,15 @@ export interface components {
             created_at: string;
             /** Format: date-time */
             updated_at: string;
-            /** @description When this locale was last published */
+            /**
+             * Format: date-time
+             * @description When this locale was last published
+             */
             published_at: string | null;
-            /** @description Published version: when a scheduled unpublish takes it down (null when none is); draft: when it was last taken down */
+            /**
+             * Format: date-time
+             * @description Published version: when a scheduled unpublish takes it down (null when none is); draft: when it was last taken down
+             */
             unpublished_at: string | null;
             version_type: "draft" | "published";
         };
@@ -4213,9 +4268,15 @@ export interface components {
             fields: components["schemas"]["ContentEntryFields"];
             /** @description The segments whose users may read the entry when it is private (any one suffices) */
             segment_uuids: string[];
-            /** @description When the schedule publishes the drafts of every locale; null when not scheduled */
+            /**
+             * Format: date-time
+             * @description When the schedule publishes the drafts of every locale; null when not scheduled
+             */
             publish_at: string | null;
-            /** @description When the schedule unpublishes every locale; null when not scheduled */
+            /**
+             * Format: date-time
+             * @description When the schedule unpublishes every locale; null when not scheduled
+             */
             unpublish_at: string | null;
         };
         /** @description An entry version in a list: trimmed to the attributes `only` names (meta, fields, segment_uuids, publish_at, unpublish_at) */
@@ -4224,9 +4285,15 @@ export interface components {
             fields?: components["schemas"]["ContentEntryFields"];
             /** @description The segments whose users may read the entry when it is private (any one suffices) */
             segment_uuids?: string[];
-            /** @description When the schedule publishes the drafts of every locale; null when not scheduled */
+            /**
+             * Format: date-time
+             * @description When the schedule publishes the drafts of every locale; null when not scheduled
+             */
             publish_at?: string | null;
-            /** @description When the schedule unpublishes every locale; null when not scheduled */
+            /**
+             * Format: date-time
+             * @description When the schedule unpublishes every locale; null when not scheduled
+             */
             unpublish_at?: string | null;
         };
         /** @description An uploaded image or file of a content space, served publicly at its URL */
@@ -4453,6 +4520,7 @@ export interface components {
                 id: number | null;
                 name: string;
             } | null;
+            /** Format: date-time */
             decided_at: string | null;
             comment: string | null;
             /** Format: date-time */
@@ -4539,7 +4607,9 @@ export interface components {
                 [key: string]: string;
             };
             redirect_url: string | null;
+            /** Format: date-time */
             opens_at: string | null;
+            /** Format: date-time */
             closes_at: string | null;
             max_responses: number | null;
             /** @description Responses accepted so far (spam not counted) */
@@ -4547,6 +4617,7 @@ export interface components {
             notify_emails: string[];
             /** @description A confirmation mail to the respondent, or null for none */
             confirmation: {
+                /** @description The email field whose answer gets the mail; null: the signed-in user's address */
                 email_field: string | null;
             } | null;
             spam: {
@@ -4652,11 +4723,20 @@ export interface components {
             active: boolean;
             /** @description Why the server turned it off (a 410 answer, five days of failures); null otherwise */
             disabled_reason: string | null;
-            /** @description When the server turned it off */
+            /**
+             * Format: date-time
+             * @description When the server turned it off
+             */
             disabled_at: string | null;
-            /** @description Since when every attempt has failed; null after a success */
+            /**
+             * Format: date-time
+             * @description Since when every attempt has failed; null after a success
+             */
             failing_since: string | null;
-            /** @description After a rotation, until when the previous secret signs beside the new one */
+            /**
+             * Format: date-time
+             * @description After a rotation, until when the previous secret signs beside the new one
+             */
             previous_secret_expires_at: string | null;
             /** Format: date-time */
             created_at: string;
@@ -4677,11 +4757,20 @@ export interface components {
             active: boolean;
             /** @description Why the server turned it off (a 410 answer, five days of failures); null otherwise */
             disabled_reason: string | null;
-            /** @description When the server turned it off */
+            /**
+             * Format: date-time
+             * @description When the server turned it off
+             */
             disabled_at: string | null;
-            /** @description Since when every attempt has failed; null after a success */
+            /**
+             * Format: date-time
+             * @description Since when every attempt has failed; null after a success
+             */
             failing_since: string | null;
-            /** @description After a rotation, until when the previous secret signs beside the new one */
+            /**
+             * Format: date-time
+             * @description After a rotation, until when the previous secret signs beside the new one
+             */
             previous_secret_expires_at: string | null;
             /** Format: date-time */
             created_at: string;
@@ -4699,9 +4788,15 @@ export interface components {
             /** @description pending, succeeded or failed (every attempt of the schedule failed) */
             status: string;
             attempts_count: number;
-            /** @description When it is tried next; null once succeeded or failed */
+            /**
+             * Format: date-time
+             * @description When it is tried next; null once succeeded or failed
+             */
             next_attempt_at: string | null;
-            /** @description When it was last tried */
+            /**
+             * Format: date-time
+             * @description When it was last tried
+             */
             last_attempt_at: string | null;
             last_status_code: number | null;
             /** Format: date-time */
@@ -10211,6 +10306,8 @@ export interface operations {
                         pkce_plain_allowed?: boolean;
                         /** @description OpenID Connect on the realm's OAuth server (default false): discovery, signing keys, ID tokens for the scope `openid` and the userinfo endpoint. Off, the realm answers as spec 5.2 says: the scopes `openid`, `profile` and `email` are refused */
                         openid_connect_enabled?: boolean;
+                        /** @description OpenID Connect: replace the realm's signing keys once this many days old, 1 to 365 (an hourly job; a retired key stays in the JWKS for an ID token's lifetime); null (default): only when an admin rotates them */
+                        signing_key_rotation_days?: number | null;
                         /** @description Show `delegated_token` (the identity provider's access token) in GET /me (default false); the same value as the identity provider's `show_delegation_information` (PUT /customers/{realm_uid}/identity_provider) */
                         show_delegation_information?: boolean;
                         /** @description A free-text label of the delegation provider (at most 100 characters), null (the default) for none. It changes nothing: the identity provider used for sign-in is set with PUT /customers/{realm_uid}/identity_provider */
@@ -10441,6 +10538,8 @@ export interface operations {
                         pkce_plain_allowed?: boolean;
                         /** @description OpenID Connect on the realm's OAuth server (default false): discovery, signing keys, ID tokens for the scope `openid` and the userinfo endpoint. Off, the realm answers as spec 5.2 says: the scopes `openid`, `profile` and `email` are refused */
                         openid_connect_enabled?: boolean;
+                        /** @description OpenID Connect: replace the realm's signing keys once this many days old, 1 to 365 (an hourly job; a retired key stays in the JWKS for an ID token's lifetime); null (default): only when an admin rotates them */
+                        signing_key_rotation_days?: number | null;
                         /** @description Show `delegated_token` (the identity provider's access token) in GET /me (default false); the same value as the identity provider's `show_delegation_information` (PUT /customers/{realm_uid}/identity_provider) */
                         show_delegation_information?: boolean;
                         /** @description A free-text label of the delegation provider (at most 100 characters), null (the default) for none. It changes nothing: the identity provider used for sign-in is set with PUT /customers/{realm_uid}/identity_provider */
@@ -13058,7 +13157,11 @@ export interface operations {
                     /** @description OpenID Connect back-channel logout: an http(s) address, not in a private range unless OUTBOUND_ALLOW_PRIVATE=1, where a signed logout token is POSTed (in the background, retried) when a session ends for any reason; null (default) for none */
                     backchannel_logout_uri?: string | null;
                     /** @description OpenID Connect: issue RFC 9068 JWT access tokens living this many seconds (60 to 3600), which a resource server verifies offline against the realm's JWKS. Such a token outlives a revoked session in those servers until it expires: keep it short. Atrium's own APIs still refuse it once its session ends. null (default): opaque tokens */
-                    jwt_access_token_seconds?: null | number;
+                    jwt_access_token_seconds?: number | null;
+                    /** @description OpenID Connect: the algorithm of the client's ID tokens, RS256 (default) or ES256; the realm keeps a key of each in use, both in its JWKS */
+                    id_token_signed_response_alg?: string;
+                    /** @description OpenID Connect: with the scope profile, userinfo adds the user's custom fields visible to users, as an object key → value, under this claim (letters, digits and _ : / . -, at most 100, not a claim of the standard such as name or email; a URL makes it collision-resistant); null (default) for none */
+                    custom_fields_claim?: string | null;
                 };
             };
         };
@@ -13501,7 +13604,11 @@ export interface operations {
                     /** @description OpenID Connect back-channel logout: an http(s) address, not in a private range unless OUTBOUND_ALLOW_PRIVATE=1, where a signed logout token is POSTed (in the background, retried) when a session ends for any reason; null (default) for none */
                     backchannel_logout_uri?: string | null;
                     /** @description OpenID Connect: issue RFC 9068 JWT access tokens living this many seconds (60 to 3600), which a resource server verifies offline against the realm's JWKS. Such a token outlives a revoked session in those servers until it expires: keep it short. Atrium's own APIs still refuse it once its session ends. null (default): opaque tokens */
-                    jwt_access_token_seconds?: null | number;
+                    jwt_access_token_seconds?: number | null;
+                    /** @description OpenID Connect: the algorithm of the client's ID tokens, RS256 (default) or ES256; the realm keeps a key of each in use, both in its JWKS */
+                    id_token_signed_response_alg?: string;
+                    /** @description OpenID Connect: with the scope profile, userinfo adds the user's custom fields visible to users, as an object key → value, under this claim (letters, digits and _ : / . -, at most 100, not a claim of the standard such as name or email; a URL makes it collision-resistant); null (default) for none */
+                    custom_fields_claim?: string | null;
                 };
             };
         };
@@ -21973,9 +22080,15 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description When to publish the drafts of every locale; null cancels */
+                    /**
+                     * Format: date-time
+                     * @description When to publish the drafts of every locale; null cancels
+                     */
                     publish_at?: string | null;
-                    /** @description When to unpublish every locale; null cancels */
+                    /**
+                     * Format: date-time
+                     * @description When to unpublish every locale; null cancels
+                     */
                     unpublish_at?: string | null;
                 };
             };
@@ -22625,6 +22738,7 @@ export interface operations {
                     locales?: string[];
                     realm_uid?: string | null;
                     space_uids?: string[];
+                    /** @description A host name such as www.example.com; null or "" for none */
                     custom_domain?: string | null;
                     require_review?: boolean;
                     active?: boolean;
@@ -22840,6 +22954,7 @@ export interface operations {
                     locales?: string[];
                     realm_uid?: string | null;
                     space_uids?: string[];
+                    /** @description A host name such as www.example.com; null or "" for none */
                     custom_domain?: string | null;
                     require_review?: boolean;
                     active?: boolean;
@@ -27874,12 +27989,15 @@ export interface operations {
                     };
                     /** @description Instead of the message: a path or an https address */
                     redirect_url?: string | null;
+                    /** Format: date-time */
                     opens_at?: string | null;
+                    /** Format: date-time */
                     closes_at?: string | null;
                     max_responses?: number | null;
                     notify_emails?: string[];
                     /** @description A confirmation mail to the respondent, or null for none */
                     confirmation?: {
+                        /** @description The email field whose answer gets the mail; null: the signed-in user's address */
                         email_field: string | null;
                     } | null;
                     spam?: {
@@ -28157,12 +28275,15 @@ export interface operations {
                     };
                     /** @description Instead of the message: a path or an https address */
                     redirect_url?: string | null;
+                    /** Format: date-time */
                     opens_at?: string | null;
+                    /** Format: date-time */
                     closes_at?: string | null;
                     max_responses?: number | null;
                     notify_emails?: string[];
                     /** @description A confirmation mail to the respondent, or null for none */
                     confirmation?: {
+                        /** @description The email field whose answer gets the mail; null: the signed-in user's address */
                         email_field: string | null;
                     } | null;
                     spam?: {

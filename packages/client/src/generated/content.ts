@@ -176,6 +176,7 @@ export interface components {
                 /** @description The content type's uid */
                 type?: string;
                 private?: boolean;
+                /** @description A path such as news/sports */
                 category?: string | null;
                 tags?: string[];
                 /** @description The locale of this version: the one asked for, or the fallback locale */
@@ -186,7 +187,9 @@ export interface components {
                 created_at?: string;
                 /** Format: date-time */
                 updated_at?: string;
+                /** Format: date-time */
                 published_at?: string | null;
+                /** Format: date-time */
                 unpublished_at?: string | null;
                 /** @description Always `published` here */
                 version_type?: string;
@@ -314,6 +317,7 @@ export interface components {
             honeypot: string;
             /** @description A single-use form token: send it back as `token` with the response */
             token: string;
+            /** Format: date-time */
             closes_at: string | null;
         };
         /** @description The same for every response the form takes (a caught one too): no id */

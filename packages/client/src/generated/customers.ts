@@ -510,14 +510,18 @@ export interface components {
             };
             status: "not_started" | "pending" | "completed";
             user_id: number;
+            /** @description The admin assigned (or who completed a review) */
             assignee_id: number | null;
+            /** @description The group assigned as a whole */
             assignee_group_id: number | null;
+            /** @description The group the assigned admin was picked from */
             assignee_context_group_id: number | null;
             assignee_label: string | null;
             /** @description On input tasks: the answers by question id (a file answer is the attachment id, null once the file is deleted); {} until answered */
             fields?: {
                 [key: string]: string | number | null;
             };
+            /** @description On pending review tasks: the text shown while the review is pending */
             content?: string | null;
         };
         /** @description Spec 2.9: a realm user's run through an origination */
@@ -530,14 +534,19 @@ export interface components {
             progress: string;
             /** @description Display text: the deadline and its status, or due_label */
             due: string;
+            /** Format: date-time */
             due_deadline_at: string | null;
+            /** @description `Not started`, or `-` without a deadline or once closed; null when due_deadline_at has a value */
             due_label: string | null;
+            /** @description `(on track)`, `(due soon)` (within 2 days) or `(overdue)`; null unless pending with a deadline */
             due_status_label: string | null;
+            /** @description Days granted; null without a deadline */
             due_extension_days: number | null;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
             updated_at: string;
+            /** Format: date-time */
             started_at: string | null;
             origination_name: string;
             /** Format: uuid */
@@ -636,6 +645,7 @@ export interface components {
             honeypot: string;
             /** @description A single-use form token: send it back as `token` with the response */
             token: string;
+            /** Format: date-time */
             closes_at: string | null;
         };
         /** @description The same for every response the form takes (a caught one too): no id */

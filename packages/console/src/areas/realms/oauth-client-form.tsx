@@ -1,4 +1,4 @@
-import { Checkbox, Fieldset, NumberInput, SimpleGrid, Stack, Textarea, TextInput } from '@mantine/core';
+import { Checkbox, Fieldset, NumberInput, Select, SimpleGrid, Stack, Textarea, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import type { AdminComponents } from '@atrium/client';
 import { FormError, labelsIn } from '../../components/form-error';
@@ -9,13 +9,13 @@ import { useFormSubmit } from '../../components/use-form-submit';
 
 type OAuthClient = AdminComponents['schemas']['OAuthClient'];
 export type OAuthClientBody = Pick<OAuthClient, 'name' | 'redirect_uris' | 'scopes' | 'confidential' | 'post_logout_redirect_uris' | 'backchannel_logout_uri'
-  | 'refresh_token_lifetime_seconds' | 'refresh_token_idle_seconds' | 'jwt_access_token_seconds'>;
+  | 'refresh_token_lifetime_seconds' | 'refresh_token_idle_seconds' | 'jwt_access_token_seconds' | 'id_token_signed_response_alg' | 'custom_fields_claim'>;
 
 const LABELS = {
   name: 'realms.name', redirect_uris: 'realms.redirectUris', scopes: 'realms.scopes', confidential: 'realms.confidential',
   post_logout_redirect_uris: 'realms.postLogoutUris', backchannel_logout_uri: 'realms.backchannelUri',
   refresh_token_lifetime_seconds: 'realms.refreshLifetime', refresh_token_idle_seconds: 'realms.refreshIdle',
-  jwt_access_token_seconds: 'realms.jwtAccessTokens',
+  jwt_access_token_seconds: 'realms.jwtAccessTokens', id_token_signed_response_alg: 'realms.idTokenAlg', custom_fields_claim: 'realms.customFieldsClaim',
 } as const;
 
 const lines = (text: string, separator: RegExp) => text.split(separator).map((item) => item.trim()).filter(Boolean);
@@ -29,6 +29,7 @@ export function OAuthClientForm({ client, onSubmit, onCancel }: { client?: OAuth
       post_logout_redirect_uris: (client?.post_logout_redirect_uris ?? []).join('\n'), backchannel_logout_uri: client?.backchannel_logout_uri ?? '',
       refresh_token_lifetime_seconds: client?.refresh_token_lifetime_seconds ?? 2_592_000, refresh_token_idle_seconds: client?.refresh_token_idle_seconds ?? 1_209_600,
       jwt_access_token_seconds: client?.jwt_access_token_seconds ?? '' as number | '',
+      id_token_signed_response_alg: client?.id_token_signed_response_alg ?? 'RS256', custom_fields_claim: client?.custom_fields_claim ?? '',
     },
   });
   const { submit, error, guard } = useFormSubmit(form, (values) => onSubmit({
@@ -36,6 +37,7 @@ export function OAuthClientForm({ client, onSubmit, onCancel }: { client?: OAuth
     post_logout_redirect_uris: lines(values.post_logout_redirect_uris, /\n/), backchannel_logout_uri: values.backchannel_logout_uri.trim() || null,
     refresh_token_lifetime_seconds: Number(values.refresh_token_lifetime_seconds), refresh_token_idle_seconds: Number(values.refresh_token_idle_seconds),
     jwt_access_token_seconds: values.jwt_access_token_seconds === '' ? null : Number(values.jwt_access_token_seconds),
+    id_token_signed_response_alg: values.id_token_signed_response_alg, custom_fields_claim: values.custom_fields_claim.trim() || null,
   }), `oauth-client:${client?.id ?? 'new'}`);
   return (
     <form onSubmit={submit}>
@@ -55,6 +57,10 @@ export function OAuthClientForm({ client, onSubmit, onCancel }: { client?: OAuth
               <NumberInput label={t(LABELS.refresh_token_idle_seconds)} min={60} allowDecimal={false} {...form.getInputProps('refresh_token_idle_seconds')} />
             </SimpleGrid>
             <NumberInput label={t(LABELS.jwt_access_token_seconds)} description={t('realms.jwtAccessTokensHelp')} min={60} max={3600} allowDecimal={false} {...form.getInputProps('jwt_access_token_seconds')} />
+            <SimpleGrid cols={2}>
+              <Select label={t(LABELS.id_token_signed_response_alg)} allowDeselect={false} data={['RS256', 'ES256']} {...form.getInputProps('id_token_signed_response_alg')} />
+              <TextInput label={t(LABELS.custom_fields_claim)} description={t('realms.customFieldsClaimHelp')} {...form.getInputProps('custom_fields_claim')} />
+            </SimpleGrid>
           </Stack>
         </Fieldset>
         <FormActions submitting={form.submitting} onCancel={onCancel} />

@@ -28,6 +28,7 @@ const LABELS = {
   'settings.default_language': 'realms.defaultLanguage',
   'settings.pkce_plain_allowed': 'realms.pkcePlain',
   'settings.openid_connect_enabled': 'realms.openidConnect',
+  'settings.signing_key_rotation_days': 'realms.signingKeyRotation',
   'settings.branding.logo_url': 'realms.logoUrl',
   'settings.branding.primary_color': 'realms.primaryColor',
   'settings.branding.page_title': 'realms.pageTitle',
@@ -94,6 +95,11 @@ function SettingsForm({ realmUid, realmName, settings }: { realmUid: string; rea
             </SimpleGrid>
             <Checkbox label={t(LABELS['settings.pkce_plain_allowed'])} {...form.getInputProps('settings.pkce_plain_allowed', { type: 'checkbox' })} />
             <Checkbox label={t(LABELS['settings.openid_connect_enabled'])} {...form.getInputProps('settings.openid_connect_enabled', { type: 'checkbox' })} />
+            {form.values.settings.openid_connect_enabled && (
+              <NumberInput label={t(LABELS['settings.signing_key_rotation_days'])} description={t('realms.signingKeyRotationHelp')} min={1} max={365} allowDecimal={false} maw={360}
+                value={form.values.settings.signing_key_rotation_days ?? ''} error={form.errors['settings.signing_key_rotation_days']}
+                onChange={(days) => form.setFieldValue('settings.signing_key_rotation_days', typeof days === 'number' ? days : null)} />
+            )}
             <Fieldset legend={t('realms.branding')}>
               <SimpleGrid cols={{ base: 1, sm: 2 }}>
                 <Stack>
