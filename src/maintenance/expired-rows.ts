@@ -17,6 +17,7 @@ const RETENTION: { table: string; ended: (cutoff: string) => SQL }[] = [
   { table: 'member_invitations', ended: (cutoff) => sql`expires_at < ${cutoff}::timestamptz - interval '7 days'` },
   { table: 'impersonation_links', ended: (cutoff) => sql`expires_at < ${cutoff}::timestamptz - interval '7 days'` },
   { table: 'authorization_codes', ended: (cutoff) => sql`expires_at < ${cutoff}::timestamptz - interval '1 day'` },
+  { table: 'oauth_client_tokens', ended: (cutoff) => sql`expires_at < ${cutoff}::timestamptz - interval '1 day'` },
   { table: 'used_delegation_states', ended: (cutoff) => sql`expires_at < ${cutoff}::timestamptz` },
   { table: 'otp_codes', ended: (cutoff) => sql`expires_at < ${cutoff}::timestamptz - interval '1 day'` },
   { table: 'attempt_counters', ended: (cutoff) => sql`(locked_until <= ${cutoff}::timestamptz or window_ends_at <= ${cutoff}::timestamptz)` },

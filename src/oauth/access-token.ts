@@ -14,17 +14,27 @@ import type { GrantFacts } from './grant-facts.js';
 export async function newAccessToken(ctx: Context, facts: GrantFacts, scope: string, now: Date): Promise<{ token: string; expiresIn?: number }> {
   const lifetime = facts.openidConnect ? facts.jwtAccessTokenSeconds : null;
   if (lifetime === null) return { token: randomSecret() };
-  const key = await currentSigningKey(ctx, facts.realmId);
-  const { SignJWT } = await import('jose');
-  const iat = Math.floor(now.getTime() / 1000);
-  const token = await new SignJWT({
-    client_id: facts.clientUid, scope, sid: sessionIdClaim(facts.sessionHash), auth_time: Math.floor(facts.sessionCreatedAt.getTime() / 1000),
-  })
-    .setProtectedHeader({ alg: key.alg, kid: key.kid, typ: 'at+jwt' })
-    // The audience is the resource such a token serves: the realm's customers API.
-    .setIssuer(issuerOf(ctx, { uid: facts.realmUid })).setSubject(facts.user.uuid)
-    .setAudience(`${ctx.config.baseUrl}/api/customers/realms/${encodeURIComponent(facts.realmUid)}`)
-    .setIssuedAt(iat).setExpirationTime(iat + lifetime).setJti(randomUUID())
-    .sign(key.privateKey);
+  const token = await signAccessJwt(ctx, {
+    realmId: facts.realmId, realmUid: facts.realmUid, clientUid: facts.clientUid, subject: facts.user.uuid, scope, lifetime, now,
+    claims: { sid: sessionIdClaim(facts.sessionHash), auth_time: Math.floor(facts.sessionCreatedAt.getTime() / 1000) },
+  });
   return { token, expiresIn: lifetime };
+}
+
+/**
+ * An RFC 9068 access token signed with the realm's RS256 key: `sub` is the user, or the client itself for the
+ * client_credentials grant (RFC 9068 2.2); `aud` the resource such a token serves, the realm's customers API.
+ */
+export async function signAccessJwt(ctx: Context, token: {
+  realmId: number; realmUid: string; clientUid: string; subject: string; scope: string; lifetime: number; now: Date; claims?: Record<string, unknown>;
+}): Promise<string> {
+  const key = await currentSigningKey(ctx, token.realmId);
+  const { SignJWT } = await import('jose');
+  const iat = Math.floor(token.now.getTime() / 1000);
+  return new SignJWT({ client_id: token.clientUid, scope: token.scope, ...token.claims })
+    .setProtectedHeader({ alg: key.alg, kid: key.kid, typ: 'at+jwt' })
+    .setIssuer(issuerOf(ctx, { uid: token.realmUid })).setSubject(token.subject)
+    .setAudience(`${ctx.config.baseUrl}/api/customers/realms/${encodeURIComponent(token.realmUid)}`)
+    .setIssuedAt(iat).setExpirationTime(iat + token.lifetime).setJti(randomUUID())
+    .sign(key.privateKey);
 }

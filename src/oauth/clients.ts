@@ -1,4 +1,4 @@
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, isNull } from 'drizzle-orm';
 import type { Static } from '@sinclair/typebox';
 import type { ActingContext } from '../admin-auth/principal.js';
 import type { Context } from '../context.js';
@@ -7,7 +7,7 @@ import { hashSecret, randomSecret } from '../security/secrets.js';
 import type { Realm } from '../realms/realms.js';
 import { targetProblem } from '../net/outbound.js';
 import { JWT_ACCESS_LIMITS, OPENID_SCOPES, REFRESH_LIFETIME_LIMITS, SCOPES, type OAuthClientInput as OAuthClientInputSchema, type OAuthClientModel } from './schema.js';
-import { oauthClients } from '../tables/oauth.js';
+import { oauthClients, oauthClientTokens } from '../tables/oauth.js';
 import { DEFAULT_SIGNING_ALG, SIGNING_ALGS } from './signing-keys.js';
 import { textSearch } from '../db/like.js';
 import { totalCount, totalOf, type Page } from '../db/paging.js';
@@ -33,6 +33,7 @@ function clientBody(row: ClientRow, secret?: string): OAuthClientBody {
     jwt_access_token_seconds: row.jwtAccessTokenSeconds,
     id_token_signed_response_alg: row.idTokenSignedResponseAlg,
     custom_fields_claim: row.customFieldsClaim,
+    client_credentials_scopes: row.clientCredentialsScopes,
     ...(secret ? { secret } : {}),
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
@@ -113,8 +114,12 @@ function checkInput(input: OAuthClientInput, creating: boolean, errors: FieldErr
   if (claim && (!CLAIM_NAME.test(claim) || STANDARD_CLAIMS.has(claim))) {
     errors.add('custom_fields_claim', 'must be letters, digits and _ : / . - (at most 100), and not a claim the standard defines');
   }
+  for (const scope of input.client_credentials_scopes ?? []) {
+    if (!SCOPES.includes(scope as never)) errors.add('client_credentials_scopes', `is not a scope a client may hold as itself: ${scope} (${SCOPES.join(', ')})`);
+  }
   return {
     customFieldsClaim: claim,
+    clientCredentialsScopes: input.client_credentials_scopes ? [...new Set(input.client_credentials_scopes)] : undefined,
     name,
     redirectUris: input.redirect_uris ? [...new Set(input.redirect_uris)] : undefined,
     postLogoutRedirectUris: input.post_logout_redirect_uris ? [...new Set(input.post_logout_redirect_uris)] : undefined,
@@ -155,6 +160,7 @@ export async function createClient(ctx: ActingContext, realm: Realm, input: OAut
   const realmId = realm.id;
   const errors = new FieldErrors();
   const checked = checkInput(input, true, errors, ctx.config.outboundAllowPrivate);
+  if (checked.clientCredentialsScopes?.length && input.confidential === false) errors.add('client_credentials_scopes', 'needs a confidential client');
   const absolute = input.refresh_token_lifetime_seconds ?? DEFAULT_REFRESH.absolute;
   const idle = input.refresh_token_idle_seconds ?? Math.min(DEFAULT_REFRESH.idle, absolute);
   checkLifetimes(absolute, idle, errors);
@@ -176,6 +182,7 @@ export async function createClient(ctx: ActingContext, realm: Realm, input: OAut
     jwtAccessTokenSeconds: input.jwt_access_token_seconds ?? null,
     idTokenSignedResponseAlg: input.id_token_signed_response_alg ?? DEFAULT_SIGNING_ALG,
     customFieldsClaim: checked.customFieldsClaim ?? null,
+    clientCredentialsScopes: checked.clientCredentialsScopes ?? [],
     createdAt: now,
     updatedAt: now,
   }).returning();
@@ -188,6 +195,9 @@ export async function updateClient(ctx: ActingContext, realm: Realm, id: number,
   const row = await findClient(ctx, realm, id);
   const errors = new FieldErrors();
   const checked = checkInput(input, false, errors, ctx.config.outboundAllowPrivate);
+  if ((checked.clientCredentialsScopes ?? row.clientCredentialsScopes).length && !(input.confidential ?? row.confidential)) {
+    errors.add('client_credentials_scopes', 'needs a confidential client');
+  }
   const absolute = input.refresh_token_lifetime_seconds ?? row.refreshAbsoluteSeconds;
   const idle = input.refresh_token_idle_seconds ?? row.refreshIdleSeconds;
   if (input.refresh_token_lifetime_seconds !== undefined || input.refresh_token_idle_seconds !== undefined) checkLifetimes(absolute, idle, errors);
@@ -204,6 +214,7 @@ export async function updateClient(ctx: ActingContext, realm: Realm, id: number,
     jwtAccessTokenSeconds: input.jwt_access_token_seconds,
     idTokenSignedResponseAlg: input.id_token_signed_response_alg,
     customFieldsClaim: checked.customFieldsClaim,
+    clientCredentialsScopes: checked.clientCredentialsScopes,
     updatedAt: ctx.clock.now(),
   }).where(and(eq(oauthClients.id, id), eq(oauthClients.realmId, row.realmId))).returning();
   if (!updated) throw notFound('OAuth client');
@@ -213,7 +224,8 @@ export async function updateClient(ctx: ActingContext, realm: Realm, id: number,
 
 /**
  * A new secret, shown in this answer only; the previous one stops working at once (a leaked secret is
- * the reason to regenerate). Tokens already issued to the client keep working: they belong to users' sessions.
+ * the reason to regenerate). Tokens issued for users keep working: they belong to users' sessions. The client's own
+ * (client_credentials) tokens stop working: whoever held the leaked secret could have got them.
  */
 export async function regenerateSecret(ctx: ActingContext, realm: Realm, id: number): Promise<OAuthClientBody> {
   ctx.actor.assertHolds('realms.manage', realm.uid);
@@ -222,6 +234,7 @@ export async function regenerateSecret(ctx: ActingContext, realm: Realm, id: num
   const [updated] = await ctx.db.update(oauthClients).set({ secretHash: hashSecret(secret), updatedAt: ctx.clock.now() })
     .where(eq(oauthClients.id, row.id)).returning();
   if (!updated) throw notFound('OAuth client');
+  await ctx.db.update(oauthClientTokens).set({ revokedAt: ctx.clock.now() }).where(and(eq(oauthClientTokens.clientId, row.id), isNull(oauthClientTokens.revokedAt)));
   ctx.caches.changed('customers', `client:${id}`);
   return clientBody(updated, secret);
 }

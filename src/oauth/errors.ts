@@ -74,3 +74,11 @@ export class InvalidScope extends OAuthError {
     super(INVALID_SCOPE, 'invalid_scope', description);
   }
 }
+
+const UNAUTHORIZED_CLIENT = oauthCode('unauthorized_client', 'bad_request', 'OAuth: the client is not allowed this grant type');
+
+export class UnauthorizedClient extends OAuthError {
+  constructor(description: string) {
+    super(UNAUTHORIZED_CLIENT, 'unauthorized_client', description);
+  }
+}

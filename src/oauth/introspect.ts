@@ -3,7 +3,7 @@ import type { SelectedFields } from 'drizzle-orm/pg-core';
 import type { Context } from '../context.js';
 import { isLive } from '../realms/sessions.js';
 import { hashSecret } from '../security/secrets.js';
-import { oauthAccessTokens, oauthClients, oauthRefreshTokens } from '../tables/oauth.js';
+import { oauthAccessTokens, oauthClients, oauthClientTokens, oauthRefreshTokens } from '../tables/oauth.js';
 import { realmSessions, realmUsers, realms } from '../tables/realms.js';
 import { authenticateClient, field, type Form, type PresentedClient } from './client-auth.js';
 import { InvalidClient, InvalidRequest } from './errors.js';
@@ -14,6 +14,7 @@ export type Introspection = { active: false } | {
   scope: string;
   client_id: string;
   token_type: 'Bearer' | 'refresh_token';
+  /** The user; for a client_credentials token, the client itself. */
   sub: string;
   iss: string;
   iat: number;
@@ -49,6 +50,16 @@ async function refreshToken(ctx: Context, hash: string) {
   return { ...row, revokedAt: row.revokedAt ?? row.usedAt, type: 'refresh_token' as const, expiresAt };
 }
 
+/** A client_credentials token: no session nor user behind it, alive until it expires; its subject is the client. */
+async function clientToken(ctx: Context, hash: string) {
+  const [row] = await ctx.db.select({
+    scope: oauthClientTokens.scope, revokedAt: oauthClientTokens.revokedAt, createdAt: oauthClientTokens.createdAt, expiresAt: oauthClientTokens.expiresAt,
+    clientUid: oauthClients.uid, realmUid: realms.uid, realmActive: realms.active,
+  }).from(oauthClientTokens).innerJoin(oauthClients, eq(oauthClients.id, oauthClientTokens.clientId)).innerJoin(realms, eq(realms.id, oauthClients.realmId))
+    .where(eq(oauthClientTokens.tokenHash, hash));
+  return row && { ...row, type: 'Bearer' as const, userUuid: row.clientUid, userActive: true, sessionExpiresAt: row.expiresAt, sessionRevokedAt: null };
+}
+
 /**
  * RFC 7662 token introspection, for the realm's confidential clients (its resource servers): whether an access or
  * refresh token of the realm is alive, and for whom. A token of another realm, revoked, spent, expired, or of an
@@ -61,8 +72,8 @@ export async function introspect(ctx: Context, realmUid: string, form: Form, pre
   const hint = field(form, 'token_type_hint');
   if (!token) throw new InvalidRequest('token is missing');
   const hash = hashSecret(token);
-  const lookups = hint === 'refresh_token' ? [refreshToken, accessToken] : [accessToken, refreshToken];
-  let row: Awaited<ReturnType<typeof accessToken | typeof refreshToken>>;
+  const lookups = hint === 'refresh_token' ? [refreshToken, accessToken, clientToken] : [accessToken, refreshToken, clientToken];
+  let row: Awaited<ReturnType<typeof accessToken | typeof refreshToken | typeof clientToken>>;
   for (const lookup of lookups) if ((row = await lookup(ctx, hash))) break;
   const now = ctx.clock.now();
   if (!row || row.realmUid !== realmUid || !row.realmActive || row.revokedAt || !row.userActive

@@ -24,7 +24,7 @@ export function metadataOf(ctx: Context, realm: Realm) {
     revocation_endpoint: `${issuer}/oauth/revoke`,
     response_types_supported: ['code'],
     response_modes_supported: ['query'],
-    grant_types_supported: realm.openidConnectEnabled ? ['authorization_code', 'refresh_token'] : ['authorization_code'],
+    grant_types_supported: realm.openidConnectEnabled ? ['authorization_code', 'refresh_token', 'client_credentials'] : ['authorization_code'],
     code_challenge_methods_supported: pkceMethods(realm.pkcePlainAllowed),
     token_endpoint_auth_methods_supported: CLIENT_AUTH_METHODS,
     revocation_endpoint_auth_methods_supported: CLIENT_AUTH_METHODS,

@@ -24,6 +24,7 @@ export const OAuthClientModel = Type.Object({
   jwt_access_token_seconds: Nullable(Int32(), 'OpenID Connect: the client\'s access tokens are RFC 9068 JWTs living this many seconds; null for opaque tokens'),
   id_token_signed_response_alg: Type.String({ description: 'OpenID Connect: the algorithm of the client\'s ID tokens, RS256 or ES256' }),
   custom_fields_claim: Nullable(Type.String(), 'OpenID Connect: the userinfo claim carrying the user\'s visible custom fields (scope profile); null for none'),
+  client_credentials_scopes: Type.Array(Type.String(), { description: 'OpenID Connect: the scopes the client may get a token for as itself (grant client_credentials); empty: the grant is refused' }),
   secret: Type.Optional(Type.String({ description: 'The client_secret: only in the answer that creates the client' })),
   created_at: DateTime,
   updated_at: DateTime,
@@ -53,6 +54,12 @@ const clientFields = {
       + 'it expires: keep it short. Atrium\'s own APIs still refuse it once its session ends. null (default): opaque tokens'),
   id_token_signed_response_alg: Type.String({
     maxLength: 10, description: 'OpenID Connect: the algorithm of the client\'s ID tokens, RS256 (default) or ES256; the realm keeps a key of each in use, both in its JWKS',
+  }),
+  client_credentials_scopes: Type.Array(Type.String({ maxLength: 100 }), {
+    maxItems: 10,
+    description: 'OpenID Connect, confidential clients only: the scopes (public, admin) the client may get an access token for as itself, with '
+      + 'grant_type=client_credentials and its secret. Such a token has no user: Atrium\'s own APIs refuse it; resource servers introspect it '
+      + `or, with jwt_access_token_seconds, verify it offline (sub is the client). It lives jwt_access_token_seconds, else 3600 s. Default empty: the grant is refused`,
   }),
   custom_fields_claim: Nullable(Type.String({ maxLength: 1000 }),
     'OpenID Connect: with the scope profile, userinfo adds the user\'s custom fields visible to users, as an object key → value, under this claim '

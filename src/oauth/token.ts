@@ -12,6 +12,7 @@ import { newAccessToken } from './access-token.js';
 import { signIdToken } from './id-token.js';
 import { claimedUserColumns, grantFactColumns } from './grant-facts.js';
 import { consumeCodeWithRefresh, refreshGrant, revokeFamily } from './refresh.js';
+import { clientCredentialsGrant } from './client-credentials.js';
 import { OFFLINE_ACCESS } from './schema.js';
 import type { Realm } from '../realms/realms.js';
 import { verifierMatches } from './pkce.js';
@@ -107,14 +108,15 @@ async function consumeCode(ctx: Context, codeId: number, clientId: number, sessi
 
 /**
  * The token endpoint (RFC 6749 4.1.3, RFC 7636 4.5): the authorization_code grant (spec 5.2 rule 4), and the
- * refresh_token grant where the realm enables OpenID Connect.
+ * refresh_token and client_credentials grants where the realm enables OpenID Connect.
  */
 export async function tokenRequest(ctx: Context, realm: Pick<Realm, 'openidConnectEnabled'> | undefined, realmUid: string, form: Form, presented: () => PresentedClient): Promise<TokenAnswer> {
   const grantType = field(form, 'grant_type');
   if (!grantType) throw new InvalidRequest('grant_type is missing');
   if (grantType === 'refresh_token' && realm?.openidConnectEnabled) return refreshGrant(ctx, realmUid, form, presented);
+  if (grantType === 'client_credentials' && realm?.openidConnectEnabled) return clientCredentialsGrant(ctx, realmUid, form, presented);
   if (grantType !== 'authorization_code') {
-    throw new UnsupportedGrantType(realm?.openidConnectEnabled ? 'the grants supported are authorization_code and refresh_token' : 'only the authorization_code grant is supported');
+    throw new UnsupportedGrantType(realm?.openidConnectEnabled ? 'the grants supported are authorization_code, refresh_token and client_credentials' : 'only the authorization_code grant is supported');
   }
   return exchangeCode(ctx, realmUid, form, presented);
 }

@@ -25,6 +25,8 @@ export const oauthClients = pgTable('oauth_clients', {
   idTokenSignedResponseAlg: text('id_token_signed_response_alg').notNull().default('RS256'),
   /** OpenID Connect: the claim of userinfo that carries the user's visible custom fields (scope profile); null: none. */
   customFieldsClaim: text('custom_fields_claim'),
+  /** OpenID Connect client_credentials: the scopes an admin granted the client to act as itself with; empty: the grant is refused. */
+  clientCredentialsScopes: text('client_credentials_scopes').array().notNull().default(sql`'{}'::text[]`),
   ...timestamps,
 }, (t) => [uniqueIndex('oauth_clients_uid_key').on(t.uid), index('oauth_clients_realm_idx').on(t.realmId)]);
 
@@ -103,3 +105,18 @@ export const oauthRefreshTokens = pgTable('oauth_refresh_tokens', {
   uniqueIndex('oauth_refresh_tokens_hash_key').on(t.tokenHash), index('oauth_refresh_tokens_family_idx').on(t.family),
   index('oauth_refresh_tokens_session_idx').on(t.sessionId),
 ]);
+
+/**
+ * An access token of the client_credentials grant (OpenID Connect realms): the client acting as itself, no user nor
+ * session behind it, so it lives until `expires_at`. Atrium's own APIs, which act for a user, never take it; resource
+ * servers check it by introspection, or verify it offline when it is a JWT.
+ */
+export const oauthClientTokens = pgTable('oauth_client_tokens', {
+  id: serial('id').primaryKey(),
+  tokenHash: text('token_hash').notNull(),
+  clientId: integer('client_id').notNull().references(() => oauthClients.id, { onDelete: 'cascade' }),
+  scope: text('scope').notNull(),
+  expiresAt: moment('expires_at').notNull(),
+  revokedAt: moment('revoked_at'),
+  createdAt: timestamps.createdAt,
+}, (t) => [uniqueIndex('oauth_client_tokens_hash_key').on(t.tokenHash), index('oauth_client_tokens_client_idx').on(t.clientId)]);

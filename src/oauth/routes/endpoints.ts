@@ -64,7 +64,7 @@ export function oauthServerRoutes(ctx: Context): FastifyPluginAsync {
     app.post('/realms/:realm_uid/oauth/token', hide, async (request: RealmRequest, reply) => {
       if (await onCustomDomain(ctx, request)) throw notFound('Route');
       const form = formOf(request);
-      const realm = form.grant_type === 'refresh_token' ? await findActiveRealm(ctx, request.params.realm_uid) : undefined;
+      const realm = form.grant_type === 'refresh_token' || form.grant_type === 'client_credentials' ? await findActiveRealm(ctx, request.params.realm_uid) : undefined;
       const answer = await tokenRequest(ctx, realm, request.params.realm_uid, form, () => presentedClient(request.headers.authorization, form));
       return reply.header('cache-control', 'no-store').header('pragma', 'no-cache').send(answer);
     });

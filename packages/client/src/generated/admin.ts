@@ -3588,6 +3588,8 @@ export interface components {
             id_token_signed_response_alg: string;
             /** @description OpenID Connect: the userinfo claim carrying the user's visible custom fields (scope profile); null for none */
             custom_fields_claim: string | null;
+            /** @description OpenID Connect: the scopes the client may get a token for as itself (grant client_credentials); empty: the grant is refused */
+            client_credentials_scopes: string[];
             /** @description The client_secret: only in the answer that creates the client */
             secret?: string;
             /** Format: date-time */
@@ -13160,6 +13162,8 @@ export interface operations {
                     jwt_access_token_seconds?: number | null;
                     /** @description OpenID Connect: the algorithm of the client's ID tokens, RS256 (default) or ES256; the realm keeps a key of each in use, both in its JWKS */
                     id_token_signed_response_alg?: string;
+                    /** @description OpenID Connect, confidential clients only: the scopes (public, admin) the client may get an access token for as itself, with grant_type=client_credentials and its secret. Such a token has no user: Atrium's own APIs refuse it; resource servers introspect it or, with jwt_access_token_seconds, verify it offline (sub is the client). It lives jwt_access_token_seconds, else 3600 s. Default empty: the grant is refused */
+                    client_credentials_scopes?: string[];
                     /** @description OpenID Connect: with the scope profile, userinfo adds the user's custom fields visible to users, as an object key → value, under this claim (letters, digits and _ : / . -, at most 100, not a claim of the standard such as name or email; a URL makes it collision-resistant); null (default) for none */
                     custom_fields_claim?: string | null;
                 };
@@ -13607,6 +13611,8 @@ export interface operations {
                     jwt_access_token_seconds?: number | null;
                     /** @description OpenID Connect: the algorithm of the client's ID tokens, RS256 (default) or ES256; the realm keeps a key of each in use, both in its JWKS */
                     id_token_signed_response_alg?: string;
+                    /** @description OpenID Connect, confidential clients only: the scopes (public, admin) the client may get an access token for as itself, with grant_type=client_credentials and its secret. Such a token has no user: Atrium's own APIs refuse it; resource servers introspect it or, with jwt_access_token_seconds, verify it offline (sub is the client). It lives jwt_access_token_seconds, else 3600 s. Default empty: the grant is refused */
+                    client_credentials_scopes?: string[];
                     /** @description OpenID Connect: with the scope profile, userinfo adds the user's custom fields visible to users, as an object key → value, under this claim (letters, digits and _ : / . -, at most 100, not a claim of the standard such as name or email; a URL makes it collision-resistant); null (default) for none */
                     custom_fields_claim?: string | null;
                 };

@@ -42,6 +42,7 @@ export const ATRIUM_ERROR_CODES = [
   'ATR_OAUTH_INVALID_REQUEST', // bad_request: OAuth: the request is missing a parameter or is malformed
   'ATR_OAUTH_INVALID_SCOPE', // bad_request: OAuth: the scope asked for is unknown or exceeds the one granted
   'ATR_OAUTH_INVALID_TOKEN', // unauthenticated: OAuth: the access token is missing, unknown, revoked or of an ended session
+  'ATR_OAUTH_UNAUTHORIZED_CLIENT', // bad_request: OAuth: the client is not allowed this grant type
   'ATR_OAUTH_UNSUPPORTED_GRANT_TYPE', // bad_request: OAuth: the grant type is not supported
   'ATR_ORIGINATION_IN_USE', // conflict: The origination has submissions: it cannot be deleted
   'ATR_OTP_ATTEMPTS_EXCEEDED', // rate_limited: You have exceeded the maximum number of attempts.

@@ -9,13 +9,14 @@ import { useFormSubmit } from '../../components/use-form-submit';
 
 type OAuthClient = AdminComponents['schemas']['OAuthClient'];
 export type OAuthClientBody = Pick<OAuthClient, 'name' | 'redirect_uris' | 'scopes' | 'confidential' | 'post_logout_redirect_uris' | 'backchannel_logout_uri'
-  | 'refresh_token_lifetime_seconds' | 'refresh_token_idle_seconds' | 'jwt_access_token_seconds' | 'id_token_signed_response_alg' | 'custom_fields_claim'>;
+  | 'refresh_token_lifetime_seconds' | 'refresh_token_idle_seconds' | 'jwt_access_token_seconds' | 'id_token_signed_response_alg' | 'custom_fields_claim' | 'client_credentials_scopes'>;
 
 const LABELS = {
   name: 'realms.name', redirect_uris: 'realms.redirectUris', scopes: 'realms.scopes', confidential: 'realms.confidential',
   post_logout_redirect_uris: 'realms.postLogoutUris', backchannel_logout_uri: 'realms.backchannelUri',
   refresh_token_lifetime_seconds: 'realms.refreshLifetime', refresh_token_idle_seconds: 'realms.refreshIdle',
   jwt_access_token_seconds: 'realms.jwtAccessTokens', id_token_signed_response_alg: 'realms.idTokenAlg', custom_fields_claim: 'realms.customFieldsClaim',
+  client_credentials_scopes: 'realms.clientCredentialsScopes',
 } as const;
 
 const lines = (text: string, separator: RegExp) => text.split(separator).map((item) => item.trim()).filter(Boolean);
@@ -30,6 +31,7 @@ export function OAuthClientForm({ client, onSubmit, onCancel }: { client?: OAuth
       refresh_token_lifetime_seconds: client?.refresh_token_lifetime_seconds ?? 2_592_000, refresh_token_idle_seconds: client?.refresh_token_idle_seconds ?? 1_209_600,
       jwt_access_token_seconds: client?.jwt_access_token_seconds ?? '' as number | '',
       id_token_signed_response_alg: client?.id_token_signed_response_alg ?? 'RS256', custom_fields_claim: client?.custom_fields_claim ?? '',
+      client_credentials_scopes: (client?.client_credentials_scopes ?? []).join(' '),
     },
   });
   const { submit, error, guard } = useFormSubmit(form, (values) => onSubmit({
@@ -38,6 +40,7 @@ export function OAuthClientForm({ client, onSubmit, onCancel }: { client?: OAuth
     refresh_token_lifetime_seconds: Number(values.refresh_token_lifetime_seconds), refresh_token_idle_seconds: Number(values.refresh_token_idle_seconds),
     jwt_access_token_seconds: values.jwt_access_token_seconds === '' ? null : Number(values.jwt_access_token_seconds),
     id_token_signed_response_alg: values.id_token_signed_response_alg, custom_fields_claim: values.custom_fields_claim.trim() || null,
+    client_credentials_scopes: lines(values.client_credentials_scopes, /\s+/),
   }), `oauth-client:${client?.id ?? 'new'}`);
   return (
     <form onSubmit={submit}>
@@ -61,6 +64,7 @@ export function OAuthClientForm({ client, onSubmit, onCancel }: { client?: OAuth
               <Select label={t(LABELS.id_token_signed_response_alg)} allowDeselect={false} data={['RS256', 'ES256']} {...form.getInputProps('id_token_signed_response_alg')} />
               <TextInput label={t(LABELS.custom_fields_claim)} description={t('realms.customFieldsClaimHelp')} {...form.getInputProps('custom_fields_claim')} />
             </SimpleGrid>
+            <TextInput label={t(LABELS.client_credentials_scopes)} description={t('realms.clientCredentialsScopesHelp')} {...form.getInputProps('client_credentials_scopes')} />
           </Stack>
         </Fieldset>
         <FormActions submitting={form.submitting} onCancel={onCancel} />
