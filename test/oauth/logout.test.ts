@@ -47,12 +47,12 @@ describe('OpenID Connect logout', () => {
     await new Promise((resolve) => listener.close(resolve));
   });
 
-  async function signIn(jar = new CookieJar(base)) {
+  async function signIn(jar = new CookieJar(base), credentials = login) {
     const config = await client.discovery(new URL(`${base}/realms/bank`), app.uid, undefined, client.ClientSecretPost(app.secret), { execute: [client.allowInsecureRequests] });
     const verifier = client.randomPKCECodeVerifier();
     const state = client.randomState();
     const url = client.buildAuthorizationUrl(config, { redirect_uri: REDIRECT, scope: 'openid', state, code_challenge: await client.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256' });
-    const callback = await browse(jar, url.toString(), login, REDIRECT);
+    const callback = await browse(jar, url.toString(), credentials, REDIRECT);
     return { config, jar, tokens: await client.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, expectedState: state }) };
   }
   const me = async (token: string) => (await fetch(`${base}/api/customers/realms/bank/me`, { headers: { authorization: `Bearer ${token}` } })).status;
@@ -97,6 +97,14 @@ describe('OpenID Connect logout', () => {
     const { tokens } = await signIn();
     expect((await h.request({ method: 'DELETE', url: `/api/admin/customers/bank/users/${userId}/sessions` })).statusCode).toBe(204);
     expect((await logoutTokenFor(tokens.claims()!.sid as string)).sub).toBe(tokens.claims()!.sub);
+  });
+
+  it('tells the client when the user is deleted: the logout token names the session and user that are gone', async () => {
+    const doomed = await createUser(h, { uid: 'bank' }, 'doomed@bank.test');
+    const { tokens } = await signIn(new CookieJar(base), { username: 'doomed@bank.test', password: login.password });
+    expect((await h.request({ method: 'DELETE', url: `/api/admin/customers/bank/users/${doomed}` })).statusCode).toBe(204);
+    const claims = tokens.claims()!;
+    expect(await logoutTokenFor(claims.sid as string)).toMatchObject({ sub: claims.sub, aud: app.uid });
   });
 
   it('refuses a bad or foreign hint and an unregistered return address, ending nothing', async () => {
