@@ -52,7 +52,16 @@ describe.skipIf(!!process.env.DATABASE_URL)('admin console: a realm\'s OpenID Co
         await form.getByLabel(L('Addresses to return to after signing out (one per line)', 'Direcciones a las que volver tras cerrar la sesión (una por línea)')).fill('https://app.example/bye');
         await form.getByLabel(L('Back-channel logout address', 'Dirección de cierre de sesión por canal secundario')).fill('https://app.example/backchannel');
         await form.getByLabel(L('Custom fields claim in userinfo', 'Claim de campos personalizados en userinfo')).fill('https://app.example/fields');
-        await form.getByLabel(L('Scopes of its own tokens (client_credentials)', 'Ámbitos de sus propios tokens (client_credentials)')).fill('public');
+        // Scopes are picked from those the realm knows, not typed.
+        const pick = async (label: string, options: string[]) => {
+          await form.getByRole('combobox', { name: label, exact: true }).focus();
+          await page.keyboard.press('ArrowDown');
+          for (const option of options) await page.getByRole('option', { name: option, exact: true }).click();
+          // Tab, not Escape, closes the list: Escape would close the dialog too.
+          await page.keyboard.press('Tab');
+        };
+        await pick(L('Scopes', 'Ámbitos'), ['openid', 'profile']);
+        await pick(L('Scopes of its own tokens (client_credentials)', 'Ámbitos de sus propios tokens (client_credentials)'), ['public']);
         await form.getByRole('combobox', { name: L('ID token algorithm', 'Algoritmo del token de ID'), exact: true }).click();
         await page.getByRole('option', { name: 'ES256' }).click();
         expect(await axeViolations(page)).toEqual([]);
@@ -60,7 +69,7 @@ describe.skipIf(!!process.env.DATABASE_URL)('admin console: a realm\'s OpenID Co
         await expect.poll(async () => (await c.h.request({ url: `/api/admin/customers/${uid}/oauth_clients` })).json().oauth_clients[0]?.post_logout_redirect_uris)
           .toEqual(['https://app.example/bye']);
         expect((await c.h.request({ url: `/api/admin/customers/${uid}/oauth_clients` })).json().oauth_clients[0]).toMatchObject({
-          backchannel_logout_uri: 'https://app.example/backchannel', id_token_signed_response_alg: 'ES256', custom_fields_claim: 'https://app.example/fields', client_credentials_scopes: ['public'],
+          backchannel_logout_uri: 'https://app.example/backchannel', id_token_signed_response_alg: 'ES256', custom_fields_claim: 'https://app.example/fields', client_credentials_scopes: ['public'], scopes: ['openid', 'profile'],
         });
         expect(problems).toEqual([]);
       } finally {

@@ -1,4 +1,4 @@
-import { Checkbox, Fieldset, NumberInput, Select, SimpleGrid, Stack, Textarea, TextInput } from '@mantine/core';
+import { Checkbox, Fieldset, MultiSelect, NumberInput, Select, SimpleGrid, Stack, Textarea, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import type { AdminComponents } from '@atrium/client';
 import { FormError, labelsIn } from '../../components/form-error';
@@ -19,6 +19,11 @@ const LABELS = {
   client_credentials_scopes: 'realms.clientCredentialsScopes',
 } as const;
 
+/** The scopes a realm knows: spec 5.2's, then OpenID Connect's (asked for only where the realm enables it). */
+const SCOPES = ['public', 'admin', 'openid', 'profile', 'email', 'offline_access'];
+/** The scopes a client may hold as itself (client_credentials): no user's. */
+const OWN_SCOPES = ['public', 'admin'];
+
 const lines = (text: string, separator: RegExp) => text.split(separator).map((item) => item.trim()).filter(Boolean);
 
 /** Create or edit an OAuth client: name, redirect URIs one per line, scopes, confidential, and its OpenID Connect settings. */
@@ -26,21 +31,21 @@ export function OAuthClientForm({ client, onSubmit, onCancel }: { client?: OAuth
   const { t } = useI18n();
   const form = useForm({
     initialValues: {
-      name: client?.name ?? '', redirect_uris: (client?.redirect_uris ?? []).join('\n'), scopes: (client?.scopes ?? []).join(' '), confidential: client?.confidential ?? true,
+      name: client?.name ?? '', redirect_uris: (client?.redirect_uris ?? []).join('\n'), scopes: client?.scopes ?? [], confidential: client?.confidential ?? true,
       post_logout_redirect_uris: (client?.post_logout_redirect_uris ?? []).join('\n'), backchannel_logout_uri: client?.backchannel_logout_uri ?? '',
       refresh_token_lifetime_seconds: client?.refresh_token_lifetime_seconds ?? 2_592_000, refresh_token_idle_seconds: client?.refresh_token_idle_seconds ?? 1_209_600,
       jwt_access_token_seconds: client?.jwt_access_token_seconds ?? '' as number | '',
       id_token_signed_response_alg: client?.id_token_signed_response_alg ?? 'RS256', custom_fields_claim: client?.custom_fields_claim ?? '',
-      client_credentials_scopes: (client?.client_credentials_scopes ?? []).join(' '),
+      client_credentials_scopes: client?.client_credentials_scopes ?? [],
     },
   });
   const { submit, error, guard } = useFormSubmit(form, (values) => onSubmit({
-    name: values.name, confidential: values.confidential, redirect_uris: lines(values.redirect_uris, /\n/), scopes: lines(values.scopes, /\s+/),
+    name: values.name, confidential: values.confidential, redirect_uris: lines(values.redirect_uris, /\n/), scopes: values.scopes,
     post_logout_redirect_uris: lines(values.post_logout_redirect_uris, /\n/), backchannel_logout_uri: values.backchannel_logout_uri.trim() || null,
     refresh_token_lifetime_seconds: Number(values.refresh_token_lifetime_seconds), refresh_token_idle_seconds: Number(values.refresh_token_idle_seconds),
     jwt_access_token_seconds: values.jwt_access_token_seconds === '' ? null : Number(values.jwt_access_token_seconds),
     id_token_signed_response_alg: values.id_token_signed_response_alg, custom_fields_claim: values.custom_fields_claim.trim() || null,
-    client_credentials_scopes: lines(values.client_credentials_scopes, /\s+/),
+    client_credentials_scopes: values.client_credentials_scopes,
   }), `oauth-client:${client?.id ?? 'new'}`);
   return (
     <form onSubmit={submit}>
@@ -49,7 +54,7 @@ export function OAuthClientForm({ client, onSubmit, onCancel }: { client?: OAuth
         <FormError error={error} labels={labelsIn(LABELS, t)} />
         <TextInput label={t('realms.name')} required {...form.getInputProps('name')} />
         <Textarea label={t('realms.redirectUris')} autosize minRows={2} {...form.getInputProps('redirect_uris')} />
-        <TextInput label={t('realms.scopes')} {...form.getInputProps('scopes')} />
+        <MultiSelect label={t('realms.scopes')} description={t('realms.scopesHelp')} data={SCOPES} {...form.getInputProps('scopes')} />
         <Checkbox label={t('realms.confidential')} {...form.getInputProps('confidential', { type: 'checkbox' })} />
         <Fieldset legend={t('realms.openidClient')}>
           <Stack>
@@ -64,7 +69,7 @@ export function OAuthClientForm({ client, onSubmit, onCancel }: { client?: OAuth
               <Select label={t(LABELS.id_token_signed_response_alg)} allowDeselect={false} data={['RS256', 'ES256']} {...form.getInputProps('id_token_signed_response_alg')} />
               <TextInput label={t(LABELS.custom_fields_claim)} description={t('realms.customFieldsClaimHelp')} {...form.getInputProps('custom_fields_claim')} />
             </SimpleGrid>
-            <TextInput label={t(LABELS.client_credentials_scopes)} description={t('realms.clientCredentialsScopesHelp')} {...form.getInputProps('client_credentials_scopes')} />
+            <MultiSelect label={t(LABELS.client_credentials_scopes)} description={t('realms.clientCredentialsScopesHelp')} data={OWN_SCOPES} {...form.getInputProps('client_credentials_scopes')} />
           </Stack>
         </Fieldset>
         <FormActions submitting={form.submitting} onCancel={onCancel} />
