@@ -64,8 +64,10 @@ export function clientAuthenticates(row: ClientSecretRow, presented: PresentedCl
 
 /** The presented client, provided it belongs to the active realm `realmUid` and authenticates; invalid_client otherwise. */
 export async function authenticateClient(ctx: Context, realmUid: string, presented: PresentedClient, boundOtherwise: boolean) {
-  const [row] = await ctx.db.select({ id: oauthClients.id, secretHash: oauthClients.secretHash, confidential: oauthClients.confidential })
-    .from(oauthClients).innerJoin(realms, eq(realms.id, oauthClients.realmId))
+  const [row] = await ctx.db.select({
+    id: oauthClients.id, uid: oauthClients.uid, secretHash: oauthClients.secretHash, confidential: oauthClients.confidential, realmId: oauthClients.realmId,
+    clientCredentialsScopes: oauthClients.clientCredentialsScopes, jwtAccessTokenSeconds: oauthClients.jwtAccessTokenSeconds,
+  }).from(oauthClients).innerJoin(realms, eq(realms.id, oauthClients.realmId))
     .where(and(eq(oauthClients.uid, presented.id), eq(realms.uid, realmUid), eq(realms.active, true)));
   if (!row || !clientAuthenticates(row, presented, boundOtherwise)) throw new InvalidClient(presented.basic);
   return row;

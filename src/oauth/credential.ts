@@ -18,7 +18,7 @@ import { oauthAccessTokens } from '../tables/oauth.js';
  * its session and user. A token of another realm's session is not recognized here.
  */
 const realmWithToken = (db: Db) => prepared(db, 'customer_realm_token', (d, name) => d
-  .select({ ...credentialColumns, tokenRevokedAt: oauthAccessTokens.revokedAt, tokenScope: oauthAccessTokens.scope })
+  .select({ ...credentialColumns, tokenRevokedAt: oauthAccessTokens.revokedAt, tokenScope: oauthAccessTokens.scope, tokenClientId: oauthAccessTokens.clientId })
   .from(realms)
   .leftJoin(oauthAccessTokens, eq(oauthAccessTokens.tokenHash, sql.placeholder('hash')))
   .leftJoin(realmSessions, and(eq(realmSessions.id, oauthAccessTokens.sessionId), eq(realmSessions.realmId, realms.id)))
@@ -40,10 +40,10 @@ const tokenAnywhere = (db: Db) => prepared(db, 'customer_token', (d, name) => d
  * A bearer token presented to a realm. `undefined` when the realm is unknown or inactive; `null`
  * when the realm is there but the token is not one of its own (the caller may then try the cookie).
  */
-export async function resolveRealmToken(ctx: Context, realmUid: string, bearer: string): Promise<{ realm: Realm; resolution: Resolution | null; scope: string[] } | undefined> {
+export async function resolveRealmToken(ctx: Context, realmUid: string, bearer: string): Promise<{ realm: Realm; resolution: Resolution | null; scope: string[]; clientId: number | null } | undefined> {
   const row = await remembered(ctx, `token:${realmUid}`, bearer, (hash) => realmWithToken(ctx.db).execute({ hash, uid: realmUid }).then(firstRow));
   if (!row || !row.realm.active) return undefined;
-  return { realm: row.realm, resolution: row.session ? await judge(ctx, row) : null, scope: row.tokenScope?.split(' ') ?? [] };
+  return { realm: row.realm, resolution: row.session ? await judge(ctx, row) : null, scope: row.tokenScope?.split(' ') ?? [], clientId: row.tokenClientId ?? null };
 }
 
 /** A bearer token alone, wherever its realm (the profile API's paths name none). Undefined when never issued. */

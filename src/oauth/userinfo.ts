@@ -3,8 +3,7 @@ import type { Context } from '../context.js';
 import type { Realm } from '../realms/realms.js';
 import { fieldsOf } from '../realms/custom-fields.js';
 import type { FieldValues } from '../realms/field-values.js';
-import { hashSecret } from '../security/secrets.js';
-import { oauthAccessTokens, oauthClients } from '../tables/oauth.js';
+import { oauthClients } from '../tables/oauth.js';
 import { resolveRealmToken } from './credential.js';
 import { InsufficientScope, InvalidToken } from './errors.js';
 import { claimsOf } from './id-token.js';
@@ -20,8 +19,7 @@ export async function userInfo(ctx: Context, realm: Realm, bearer: string | unde
   const { user } = found.resolution;
   const claims = claimsOf(user, found.scope);
   if (!found.scope.includes('profile')) return claims;
-  const [client] = await ctx.db.select({ claim: oauthClients.customFieldsClaim }).from(oauthAccessTokens)
-    .innerJoin(oauthClients, eq(oauthClients.id, oauthAccessTokens.clientId)).where(eq(oauthAccessTokens.tokenHash, hashSecret(bearer!)));
+  const [client] = found.clientId === null ? [] : await ctx.db.select({ claim: oauthClients.customFieldsClaim }).from(oauthClients).where(eq(oauthClients.id, found.clientId));
   if (!client?.claim) return claims;
   const values = user.customFields as FieldValues;
   const visible = (await fieldsOf(ctx, realm.id)).filter((field) => field.visible);

@@ -29,9 +29,10 @@ export interface CredentialRow {
   realm: Realm;
   session: LiveSession & { realmId: number } | null;
   user: RealmUser | null;
-  /** When the credential is an OAuth token: when it was revoked, and the scope it was granted. */
+  /** When the credential is an OAuth token: when it was revoked, the scope it was granted, and its client. */
   tokenRevokedAt?: Date | null;
   tokenScope?: string | null;
+  tokenClientId?: number | null;
 }
 
 const sessionColumns = {
