@@ -1,5 +1,5 @@
 import type { Context } from '../context.js';
-import { enqueue, PermanentFailure, type TaskQueue } from '../queue/tasks.js';
+import { enqueue, PermanentFailure, tripledBackoff, type TaskQueue } from '../queue/tasks.js';
 import { secretsKey } from '../security/secrets-key.js';
 import { seal, unseal } from '../security/sealed.js';
 import type { Mail } from './mail.js';
@@ -37,7 +37,7 @@ export const mailQueue: TaskQueue<QueuedMail> = {
   name: 'mail',
   leaseMs: 120_000,
   maxAttempts: 8,
-  backoffMs: (attempts) => Math.min(5_000 * 3 ** (attempts - 1), 3_600_000),
+  backoffMs: tripledBackoff(5_000),
   async run(ctx, payload) {
     const queued = JSON.parse(unseal(secretsKey(ctx.config), payload.sealed, SEALED_FOR)) as Sealed;
     if (!('template' in queued)) return deliverMail(ctx, queued);

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import type { Context } from '../context.js';
 import { outboundRequest } from '../net/outbound.js';
-import { PermanentFailure, type TaskQueue } from '../queue/tasks.js';
+import { PermanentFailure, tripledBackoff, type TaskQueue } from '../queue/tasks.js';
 import { oauthClients } from '../tables/oauth.js';
 import { realmSessions, realmUsers, realms } from '../tables/realms.js';
 import { sessionIdClaim } from './id-token.js';
@@ -33,7 +33,7 @@ export const backchannelLogoutQueue: TaskQueue<EndedSession> = {
   name: 'oidc-backchannel-logout',
   leaseMs: 60_000,
   maxAttempts: 6,
-  backoffMs: (attempts) => Math.min(10_000 * 3 ** (attempts - 1), 3_600_000),
+  backoffMs: tripledBackoff(10_000),
   async run(ctx, payload) {
     const row = payload.session_hash && payload.user_uuid && payload.realm_id ? await namedIn(ctx, payload) : await readFromSession(ctx, payload);
     // The client or its address is gone, or the realm's users or session were removed since: no one to tell.

@@ -1,3 +1,5 @@
+import { eq } from 'drizzle-orm';
+import type { PgColumn, PgSelect } from 'drizzle-orm/pg-core';
 import { delegatedTokens } from '../tables/delegation.js';
 import { oauthClients } from '../tables/oauth.js';
 import { realmSessions, realmUsers, realms } from '../tables/realms.js';
@@ -23,6 +25,14 @@ export const grantFactColumns = {
   /** After a sign-in delegated to an identity provider: its issuer, as the ID token's claim `idp`. */
   upstreamIssuer: delegatedTokens.issuer,
 };
+
+/** Joins what `grantFactColumns` read to a query of codes or refresh tokens, by the row's client and session. */
+export const joinGrantFacts = <Query extends PgSelect>(query: Query, clientId: PgColumn, sessionId: PgColumn) => query
+  .innerJoin(oauthClients, eq(oauthClients.id, clientId))
+  .innerJoin(realms, eq(realms.id, oauthClients.realmId))
+  .innerJoin(realmSessions, eq(realmSessions.id, sessionId))
+  .innerJoin(realmUsers, eq(realmUsers.id, realmSessions.userId))
+  .leftJoin(delegatedTokens, eq(delegatedTokens.sessionId, realmSessions.id));
 
 export interface GrantFacts {
   clientUid: string;

@@ -7,13 +7,12 @@ import { rowsOf } from '../db/rows.js';
 import { isLive } from '../realms/sessions.js';
 import { hashSecret, randomSecret } from '../security/secrets.js';
 import { oauthAccessTokens, oauthClients, oauthRefreshTokens } from '../tables/oauth.js';
-import { delegatedTokens } from '../tables/delegation.js';
-import { realmSessions, realmUsers, realms } from '../tables/realms.js';
+import { realmUsers, realms } from '../tables/realms.js';
 import { authenticateClient, clientAuthenticates, field, type Form, type PresentedClient } from './client-auth.js';
 import { InvalidClient, InvalidGrant, InvalidScope } from './errors.js';
 import { newAccessToken } from './access-token.js';
 import { signIdToken } from './id-token.js';
-import { claimedUserColumns, grantFactColumns } from './grant-facts.js';
+import { claimedUserColumns, grantFactColumns, joinGrantFacts } from './grant-facts.js';
 import type { TokenAnswer } from './token.js';
 
 /**
@@ -91,19 +90,14 @@ async function rotate(ctx: Context, row: { id: number; family: number; clientId:
 }
 
 /** Everything a refresh checks and signs, in one query. */
-const refreshByHash = (db: Db) => prepared(db, 'oauth_refresh_by_hash', (d, name) => d.select({
+const refreshByHash = (db: Db) => prepared(db, 'oauth_refresh_by_hash', (d, name) => joinGrantFacts(d.select({
   id: oauthRefreshTokens.id, family: oauthRefreshTokens.family, scope: oauthRefreshTokens.scope,
   familyExpiresAt: oauthRefreshTokens.familyExpiresAt, expiresAt: oauthRefreshTokens.expiresAt,
   usedAt: oauthRefreshTokens.usedAt, revokedAt: oauthRefreshTokens.revokedAt, sessionId: oauthRefreshTokens.sessionId,
   idleSeconds: oauthClients.refreshIdleSeconds, sessionLifetimeMinutes: realms.sessionLifetimeMinutes,
   ...grantFactColumns,
   user: { ...claimedUserColumns, active: realmUsers.active },
-}).from(oauthRefreshTokens)
-  .innerJoin(oauthClients, eq(oauthClients.id, oauthRefreshTokens.clientId))
-  .innerJoin(realms, eq(realms.id, oauthClients.realmId))
-  .innerJoin(realmSessions, eq(realmSessions.id, oauthRefreshTokens.sessionId))
-  .innerJoin(realmUsers, eq(realmUsers.id, realmSessions.userId))
-  .leftJoin(delegatedTokens, eq(delegatedTokens.sessionId, realmSessions.id))
+}).from(oauthRefreshTokens).$dynamic(), oauthRefreshTokens.clientId, oauthRefreshTokens.sessionId)
   .where(eq(oauthRefreshTokens.tokenHash, sql.placeholder('hash')))
   .prepare(name));
 

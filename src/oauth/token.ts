@@ -3,14 +3,12 @@ import type { Context } from '../context.js';
 import type { Db } from '../db/connect.js';
 import { prepared } from '../db/prepared.js';
 import { isLive } from '../realms/sessions.js';
-import { delegatedTokens } from '../tables/delegation.js';
-import { realms, realmSessions, realmUsers } from '../tables/realms.js';
 import { hashSecret } from '../security/secrets.js';
 import { authenticateClient, clientAuthenticates, field, type Form, type PresentedClient } from './client-auth.js';
 import { InvalidClient, InvalidGrant, InvalidRequest, UnsupportedGrantType } from './errors.js';
 import { newAccessToken } from './access-token.js';
 import { signIdToken } from './id-token.js';
-import { claimedUserColumns, grantFactColumns } from './grant-facts.js';
+import { claimedUserColumns, grantFactColumns, joinGrantFacts } from './grant-facts.js';
 import { consumeCodeWithRefresh, refreshGrant, revokeFamily } from './refresh.js';
 import { clientCredentialsGrant } from './client-credentials.js';
 import { OFFLINE_ACCESS } from './schema.js';
@@ -33,7 +31,7 @@ export interface TokenAnswer {
 }
 
 /** Everything the exchange checks, read in one query (prepared: the exchange is a hot path). */
-const codeByHash = (db: Db) => prepared(db, 'oauth_code_by_hash', (d, name) => d.select({
+const codeByHash = (db: Db) => prepared(db, 'oauth_code_by_hash', (d, name) => joinGrantFacts(d.select({
     id: authorizationCodes.id,
     redirectUri: authorizationCodes.redirectUri,
     redirectUriRegistered: sql<boolean>`${authorizationCodes.redirectUri} = any(${oauthClients.redirectUris})`,
@@ -48,12 +46,7 @@ const codeByHash = (db: Db) => prepared(db, 'oauth_code_by_hash', (d, name) => d
     refreshIdleSeconds: oauthClients.refreshIdleSeconds,
     ...grantFactColumns,
     user: claimedUserColumns,
-  }).from(authorizationCodes)
-    .innerJoin(oauthClients, eq(oauthClients.id, authorizationCodes.clientId))
-    .innerJoin(realms, eq(realms.id, oauthClients.realmId))
-    .innerJoin(realmSessions, eq(realmSessions.id, authorizationCodes.sessionId))
-    .innerJoin(realmUsers, eq(realmUsers.id, realmSessions.userId))
-    .leftJoin(delegatedTokens, eq(delegatedTokens.sessionId, realmSessions.id))
+  }).from(authorizationCodes).$dynamic(), authorizationCodes.clientId, authorizationCodes.sessionId)
     .where(eq(authorizationCodes.codeHash, sql.placeholder('hash')))
     .prepare(name));
 

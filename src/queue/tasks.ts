@@ -20,6 +20,9 @@ export interface TaskQueue<P> {
   run(ctx: Context, payload: P): Promise<void>;
 }
 
+/** A wait that triples after each failed run, from `firstMs`, never past an hour: for work that waits on another server. */
+export const tripledBackoff = (firstMs: number) => (attempts: number) => Math.min(firstMs * 3 ** (attempts - 1), 3_600_000);
+
 /** A failure that trying again cannot mend (a mail server's 5xx): the task is failed at once. */
 export class PermanentFailure extends Error {}
 
