@@ -1,20 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OWNER_EMAIL } from '../helpers/harness.js';
 import { axeViolations, startConsole, VARIANTS, type ConsoleHarness } from '../helpers/console.js';
+import { adminCall } from '../helpers/admin.js';
 
 const say = (locale: 'en' | 'es', en: string, es: string) => (locale === 'en' ? en : es);
 
 // Issue 29, item 7: the audit log in words, pickers instead of ids, and a 422 named by the form's own labels.
 describe.skipIf(!!process.env.DATABASE_URL)('admin console: the audit log in words', () => {
   let c: ConsoleHarness;
-  beforeAll(async () => { c = await startConsole(); }, 90_000);
+  let api: ReturnType<typeof adminCall>;
+  beforeAll(async () => { c = await startConsole(); api = adminCall(c.h); }, 90_000);
   afterAll(async () => { await c?.close(); });
 
-  const api = async (method: 'POST' | 'PUT' | 'DELETE', url: string, payload?: Record<string, unknown>) => {
-    const res = await c.h.request({ method, url: `/api/admin${url}`, ...(payload ? { payload } : {}) });
-    expect(res.statusCode, res.body).toBeLessThan(300);
-    return res.statusCode === 204 ? null : res.json();
-  };
 
   for (const { locale, scheme } of VARIANTS) {
     it(`says who did what to which user in which realm, filtered by pickers (${locale}, ${scheme})`, async () => {

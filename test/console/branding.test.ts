@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Locator } from 'playwright-core';
 import { axeViolations, startConsole, VARIANTS, type ConsoleHarness } from '../helpers/console.js';
+import { adminCall } from '../helpers/admin.js';
 
 // A 1×1 PNG: the logo uploaded as a content asset.
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
@@ -9,14 +10,10 @@ const backgroundOf = (element: Locator) => element.evaluate((node) => getCompute
 // The realm's branding (issue 29, "also expected"): a colour picker, a live preview of the sign-in page, a logo upload.
 describe.skipIf(!!process.env.DATABASE_URL)('admin console: realm branding', () => {
   let c: ConsoleHarness;
-  beforeAll(async () => { c = await startConsole(); }, 90_000);
+  let api: ReturnType<typeof adminCall>;
+  beforeAll(async () => { c = await startConsole(); api = adminCall(c.h); }, 90_000);
   afterAll(async () => { await c?.close(); });
 
-  const api = async (method: 'GET' | 'POST', url: string, payload?: unknown) => {
-    const answer = await c.h.request({ method, url: `/api/admin${url}`, ...(payload ? { payload } : {}) });
-    expect(answer.statusCode, answer.body).toBeLessThan(300);
-    return answer.json();
-  };
 
   for (const { locale, scheme } of VARIANTS) {
     const L = (en: string, es: string) => (locale === 'en' ? en : es);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { axeViolations, startConsole, VARIANTS, type ConsoleHarness } from '../helpers/console.js';
+import { adminCall } from '../helpers/admin.js';
 import { LOAN, makeOrigination, startFor } from '../originations/fixtures.js';
 
 /** A 250-character name with accents, right-to-left text and an emoji: every table must cut it to one line. */
@@ -41,11 +42,8 @@ describe.skipIf(!!process.env.DATABASE_URL)('admin console: every screen', () =>
 
   beforeAll(async () => {
     c = await startConsole();
-    const api = async (method: 'POST' | 'PUT', url: string, payload: unknown, status = 201) => {
-      const res = await c.h.request({ method, url: `/api/admin${url}`, payload: payload as object });
-      expect(res.statusCode, `${method} ${url}: ${res.body}`).toBe(status);
-      return res.json();
-    };
+    const call = adminCall(c.h);
+    const api = (method: 'POST' | 'PUT', url: string, payload: unknown, status = 201) => call(method, url, payload, status);
     const realm = 'wide';
     await api('POST', '/realms', { uid: realm, name: LONG });
     await api('POST', `/customers/${realm}/custom_fields`, { key: 'tier', name: LONG, type: 'text' });

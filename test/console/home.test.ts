@@ -1,18 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { axeViolations, startConsole, VARIANTS, type ConsoleHarness } from '../helpers/console.js';
+import { adminCall } from '../helpers/admin.js';
 
 // The home screen (issue 29, "also expected"): counts of what the member may read and the next steps of a new account.
 describe.skipIf(!!process.env.DATABASE_URL)('admin console: the home screen', () => {
   let c: ConsoleHarness;
-  beforeAll(async () => { c = await startConsole(); }, 90_000);
+  let api: ReturnType<typeof adminCall>;
+  beforeAll(async () => { c = await startConsole(); api = adminCall(c.h); }, 90_000);
   afterAll(async () => { await c?.close(); });
 
-  const api = async (method: 'GET' | 'POST', url: string, payload?: unknown) => {
-    const answer = await c.h.request({ method, url: `/api/admin${url}`, ...(payload ? { payload } : {}) });
-    expect(answer.statusCode, answer.body).toBeLessThan(300);
-    return answer.json();
-  };
   const total = async (url: string) => (await api('GET', url)).meta.total_entries as number;
   /** The number the overview shows beside a count's name. */
   const shown = (page: Page, label: string) => page.locator('dl > div')

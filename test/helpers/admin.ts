@@ -1,5 +1,17 @@
 import { randomBytes } from 'node:crypto';
+import { expect } from 'vitest';
 import type { Harness } from './harness.js';
+
+/**
+ * Calls the admin API (`url` below /api/admin) as the owner and answers the body (null for a 204). The status must be
+ * `status` when given, else any success.
+ */
+export const adminCall = (h: Harness) => async (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown, status?: number) => {
+  const res = await h.request({ method, url: `/api/admin${url}`, ...(payload ? { payload: payload as object } : {}) });
+  if (status === undefined) expect(res.statusCode, `${method} ${url}: ${res.body}`).toBeLessThan(300);
+  else expect(res.statusCode, `${method} ${url}: ${res.body}`).toBe(status);
+  return res.statusCode === 204 ? null : res.json();
+};
 
 export interface Member {
   id: number;
