@@ -47,22 +47,33 @@ class AnswerStore {
 
 const stores = new WeakMap<object, AnswerStore>();
 
+function storeOf(ctx: Context): AnswerStore {
+  let store = stores.get(ctx.caches);
+  if (!store) stores.set(ctx.caches, store = new AnswerStore());
+  return store;
+}
+
+/** The answer kept under `text` while its marker in the shared cache is still its own (fresh or not); a stale one is dropped. */
+function validKept(ctx: Context, store: AnswerStore, text: string, now: Date): Kept | undefined {
+  const found = store.kept.get(text);
+  if (!found) return undefined;
+  if (ctx.caches.of<object>('content').get(text, now) === found.marker) return found;
+  store.drop(text);
+  return undefined;
+}
+
 /** The answer kept for `key` while it is still valid (fresh or not), without reading it again; undefined when none is. */
 export function validAnswer<T>(ctx: Context, key: unknown[]): T | undefined {
-  const found = stores.get(ctx.caches)?.kept.get(JSON.stringify(key));
-  return found && ctx.caches.of<object>('content').get(JSON.stringify(key), ctx.clock.now()) === found.marker ? found.value as T : undefined;
+  return validKept(ctx, storeOf(ctx), JSON.stringify(key), ctx.clock.now())?.value as T | undefined;
 }
 
 /** What `make` answers for `key`; `bytes` weighs a value against the budget. */
 export async function keptAnswer<T>(ctx: Context, key: unknown[], bytes: (value: T) => number, make: () => Promise<T>): Promise<T> {
-  let store = stores.get(ctx.caches);
-  if (!store) stores.set(ctx.caches, store = new AnswerStore());
+  const store = storeOf(ctx);
   const markers = ctx.caches.of<object>('content');
   const text = JSON.stringify(key);
   const now = ctx.clock.now();
-  const found = store.kept.get(text);
-  const kept = found && markers.get(text, now) === found.marker ? found : undefined;
-  if (found && !kept) store.drop(text);
+  const kept = validKept(ctx, store, text, now);
   if (kept && kept.freshUntil > now.getTime()) return kept.value as T;
   let next = store.reading.get(text) as Promise<T> | undefined;
   if (!next) {
