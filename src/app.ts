@@ -22,6 +22,7 @@ import { readEmptyJsonAsNoBody } from './http/json-body.js';
 import { onUsersDeleted } from './realms/user-cleanups.js';
 import { DEFAULT_MODULES } from './modules.js';
 import type { AtriumModule } from './shared/atrium-module.js';
+import { named } from './http/plugin-name.js';
 
 export interface AppOptions {
   /** The server's logger; without one (tests) nothing is logged. */
@@ -70,12 +71,12 @@ export async function buildApp(ctx: Context, options: AppOptions = {}): Promise<
   // a file past it is cut and marked truncated, for the upload checks to refuse by its name.
   await app.register(multipart, { limits: { files: 1, fields: 20, fieldSize: 64 * 1024, parts: 25 }, throwFileSizeLimit: false });
   for (const module of modules) for (const hook of module.requestHooks?.(ctx) ?? []) app.addHook('onRequest', hook);
-  await app.register(healthRoutes(ctx));
+  await app.register(named('health', healthRoutes(ctx)));
   for (const catalog of catalogs(ctx, modules)) {
-    await app.register(catalogPlugin(catalog), { prefix: catalog.prefix });
+    await app.register(named(catalog.prefix, catalogPlugin(catalog)), { prefix: catalog.prefix });
   }
   for (const module of modules) {
-    for (const pages of module.pages?.(ctx, modules) ?? []) await app.register(pages);
+    for (const [i, pages] of (module.pages?.(ctx, modules) ?? []).entries()) await app.register(named(`${module.name} pages ${i}`, pages));
   }
   return app;
 }

@@ -19,15 +19,19 @@ export interface Declaration {
 }
 
 const declarations = new Map<string, Declaration>();
+/** The sorted list, kept until the next declaration: every route's failures read it at start-up. */
+let sorted: readonly Declaration[] | null = null;
 
 /** Declares a stable code once; the registry lists it in the OpenAPI documents and the client's union of codes. */
 export function declare(declaration: Declaration): Declaration {
   if (declarations.has(declaration.code)) throw new Error(`Error code ${declaration.code} is declared twice`);
   declarations.set(declaration.code, declaration);
+  sorted = null;
   return declaration;
 }
 
-/** Every declared code, sorted. */
-export function declaredCodes(): Declaration[] {
-  return [...declarations.values()].sort((a, b) => a.code.localeCompare(b.code));
+/** Every declared code, sorted; the same list until another code is declared. */
+export function declaredCodes(): readonly Declaration[] {
+  sorted ??= [...declarations.values()].sort((a, b) => a.code.localeCompare(b.code));
+  return sorted;
 }

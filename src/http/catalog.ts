@@ -11,6 +11,7 @@ import { operationIdOf, withoutOwnKeywords } from './openapi-document.js';
 import { Meta } from './pagination.js';
 import { useModels } from './models.js';
 import { failures } from './responses.js';
+import { named } from './plugin-name.js';
 
 const LOGO = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="120" height="32" viewBox="0 0 120 32">'
   + '<text x="0" y="24" font-family="sans-serif" font-size="24" font-weight="700" fill="#ffffff">Atrium</text></svg>');
@@ -106,7 +107,7 @@ export function catalogPlugin(catalog: Catalog): FastifyPluginAsync {
       transformObject: (document) => withoutOwnKeywords('openapiObject' in document ? document.openapiObject : document.swaggerObject),
     });
     // The reference pages are public: their routes (the UI's own among them) say so.
-    await scope.register(async (docs) => {
+    await scope.register(named(`${catalog.prefix} reference page`, async (docs) => {
       docs.addHook('onRoute', (route) => { route.config = { ...route.config, access: 'public' }; });
       await docs.register(swaggerUi, {
         routePrefix: '/docs',
@@ -120,7 +121,7 @@ export function catalogPlugin(catalog: Catalog): FastifyPluginAsync {
         logo: { type: 'image/svg+xml', content: LOGO, href: `${catalog.prefix}/docs`, target: '_self' },
       });
       docs.get('/docs/openapi.json', { schema: { hide: true } }, async () => scope.swagger());
-    });
+    }));
     scope.addHook('onSend', noStoreByDefault);
     if (catalog.hooks?.onRequest) scope.addHook('onRequest', catalog.hooks.onRequest);
     catalog.extend?.(scope);
@@ -132,6 +133,6 @@ export function catalogPlugin(catalog: Catalog): FastifyPluginAsync {
     scope.setErrorHandler(handleError);
     scope.setNotFoundHandler((request, reply) =>
       handleError(new AppError(routeNotFound.declaration, ['Not found'], { body: catalog.notFoundBody }), request, reply));
-    for (const routes of catalog.routes) await scope.register(routes);
+    for (const [i, routes] of catalog.routes.entries()) await scope.register(named(`${catalog.prefix} routes ${i}`, routes));
   };
 }

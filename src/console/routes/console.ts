@@ -5,6 +5,7 @@ import fastifyStatic from '@fastify/static';
 import type { Context } from '../../context.js';
 import { routeNotFound } from '../../errors/index.js';
 import { handleError } from '../../http/errors.js';
+import { named } from '../../http/plugin-name.js';
 
 /** Where `npm run build` (vite, packages/console) writes the console: dist/admin at the project's root. */
 export const CONSOLE_DIR = fileURLToPath(new URL('../../../dist/admin/', import.meta.url));
@@ -38,9 +39,11 @@ export function consoleRoutes(ctx: Pick<Context, 'log'>, dir = CONSOLE_DIR): Fas
         .header('cache-control', 'no-store').send('The admin console is not built. Run `npm run build` and restart the server.\n'));
       return;
     }
-    await app.register(async (scope) => {
+    await app.register(named('console', async (scope) => {
+      // One wildcard route that looks the file up on each request, rather than a route per built file (400 of them,
+      // globbed and registered at every start).
       await scope.register(fastifyStatic, {
-        root: dir, prefix: '/', wildcard: false, index: ['index.html'], preCompressed: true,
+        root: dir, prefix: '/', wildcard: true, index: ['index.html'], preCompressed: true,
         cacheControl: false, dotfiles: 'deny', setHeaders: setConsoleHeaders,
       });
       scope.setNotFoundHandler((request, reply) => {
@@ -49,6 +52,6 @@ export function consoleRoutes(ctx: Pick<Context, 'log'>, dir = CONSOLE_DIR): Fas
         }
         return handleError(routeNotFound(), request, reply);
       });
-    }, { prefix: '/admin' });
+    }), { prefix: '/admin' });
   };
 }

@@ -13,6 +13,7 @@ import {
   KindModel, KindParam, kindList, PreviewInput, RealmKindParams, RenderedModel, TemplateInput, TemplateModel, TemplateVersionModel, TestSendModel, VersionsQuery,
 } from '../schema.js';
 import { ACCOUNT_SCOPE, listVersions, previewTemplate, realmScope, resetTemplate, saveTemplate, showTemplate, type TemplateScope } from '../templates.js';
+import { named } from '../../http/plugin-name.js';
 
 const tags = ['Email templates'];
 
@@ -108,13 +109,13 @@ export function templateRoutes(ctx: Context): FastifyPluginAsync {
         response: { 200: Type.Object({ kinds: Type.Array(ref(KindModel)) }), ...failures(401, 403) },
       },
     }, async () => ({ kinds: kindList() }));
-    await scope.register(scopeRoutes(ctx, {
+    await scope.register(named('account templates', scopeRoutes(ctx, {
       prefix: '', params: KindParam, what: 'the account\'s default template', failures: [404],
       scopeOf: () => ACCOUNT_SCOPE,
-    }));
-    await scope.register(scopeRoutes(ctx, {
+    })));
+    await scope.register(named('realm templates', scopeRoutes(ctx, {
       prefix: '/customers/:realm_uid', params: RealmKindParams, target: 'realm_uid', what: 'a realm\'s template', failures: [404],
       scopeOf: (request) => realmScope(request.realm),
-    }));
+    })));
   };
 }

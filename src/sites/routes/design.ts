@@ -9,6 +9,7 @@ import { failures, NoContent } from '../../http/responses.js';
 import { createFile, deleteFile, fileBody, listFiles, requireFile, updateFile } from '../files.js';
 import { FileInput, FileModel, SiteItemParams, SiteParam, TemplateInput, TemplateModel } from '../schema.js';
 import { createTemplate, deleteTemplate, listTemplates, requireTemplate, templateBody, updateTemplate, type TemplateKind } from '../templates.js';
+import { named } from '../../http/plugin-name.js';
 
 const tags = ['Sites'];
 const DRAFT = ' A change is a draft: it is served once the site is published.';
@@ -81,8 +82,8 @@ function fileRoutes(ctx: Context): FastifyPluginAsync {
 export function designRoutes(ctx: Context): FastifyPluginAsync {
   return async (scope) => {
     useModels(scope, TemplateModel, FileModel);
-    await scope.register(templateRoutes(ctx, 'layout', 'layouts', 'layout'));
-    await scope.register(templateRoutes(ctx, 'snippet', 'snippets', 'snippet'));
-    await scope.register(fileRoutes(ctx));
+    await scope.register(named('site layouts', templateRoutes(ctx, 'layout', 'layouts', 'layout')));
+    await scope.register(named('site snippets', templateRoutes(ctx, 'snippet', 'snippets', 'snippet')));
+    await scope.register(named('site files', fileRoutes(ctx)));
   };
 }
