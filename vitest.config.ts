@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { LongestFirst } from './test/sequencer.js';
 
 export default defineConfig({
   test: {
@@ -13,5 +14,6 @@ export default defineConfig({
     // a fifth off the suite's time. Module-level state is therefore keyed by what is unique across databases.
     isolate: false,
     reporters: ['default'],
+    sequence: { sequencer: LongestFirst },
   },
 });
