@@ -15,8 +15,11 @@ export interface Operation {
   parameters: { name: string; in: 'path' | 'query'; required?: boolean; schema: Schema }[];
   body?: { type: string; schema: Schema; required: boolean };
   secured: boolean;
-  /** Per declared status: a validator of its JSON body, null where it has none (204), `any` for a file of any type. */
-  responses: Map<number, ValidateFunction | null | 'any'>;
+  /**
+   * Per declared status: a validator of its JSON body (compiled when the status is first answered: most never are),
+   * null where it has none (204), `any` for a file of any type.
+   */
+  responses: Map<number, (() => ValidateFunction) | null | 'any'>;
 }
 
 export interface FuzzRequest {
@@ -33,16 +36,22 @@ export function operationsOf(catalog: string, prefix: string, document: Schema):
   // ajv-formats is CommonJS: under ESM its plugin is the module's `default`.
   formats.default(ajv);
   ajv.addFormat('binary', true);
-  const compile = (schema: Schema, id: string) => ajv.compile({ ...schema, $id: id, components: document.components });
+  // The document's components once; each response schema's local references (`#/components/...`) point at them.
+  const documentId = `${catalog}:document`;
+  ajv.addSchema({ $id: documentId, components: document.components });
+  const lazily = (schema: Schema) => {
+    let validate: ValidateFunction | undefined;
+    return () => (validate ??= ajv.compile(JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', `"${documentId}#/components/`))));
+  };
   const operations: Operation[] = [];
   for (const [path, methods] of Object.entries<Schema>(document.paths)) {
     for (const [method, operation] of Object.entries<Schema>(methods)) {
-      const responses = new Map<number, ValidateFunction | null | 'any'>();
+      const responses = new Map<number, (() => ValidateFunction) | null | 'any'>();
       for (const [status, response] of Object.entries<Schema>(operation.responses)) {
         const content = response.content ?? {};
         const schema = content['application/json']?.schema;
         // A JSON schema of type null declares an empty body (a 200 without content); other media types, a file's bytes.
-        if (schema && schema.type !== 'null') responses.set(Number(status), compile(schema, `${catalog}:${method}:${path}:${status}`));
+        if (schema && schema.type !== 'null') responses.set(Number(status), lazily(schema));
         else responses.set(Number(status), Object.keys(content).some((type) => type !== 'application/json') ? 'any' : null);
       }
       const [bodyType, bodyContent] = Object.entries<Schema>(operation.requestBody?.content ?? {})[0] ?? [];
@@ -166,9 +175,10 @@ export function problemWith(operation: Operation, request: FuzzRequest, status: 
   if (!operation.responses.has(status)) return `answered undeclared ${status}`;
   const credentialed = request.credential !== 'none' && request.credential !== 'garbage';
   if (operation.secured && !credentialed && status < 300) return `answered ${status} without a credential`;
-  const validate = operation.responses.get(status);
-  if (validate === 'any') return null;
-  if (!validate) return body === '' ? null : `answered ${status} with a body where none is declared`;
+  const validator = operation.responses.get(status);
+  if (validator === 'any') return null;
+  if (!validator) return body === '' ? null : `answered ${status} with a body where none is declared`;
+  const validate = validator();
   let parsed: unknown;
   try {
     parsed = JSON.parse(body);
