@@ -55,7 +55,8 @@ export async function buildApp(ctx: Context, options: AppOptions = {}): Promise<
   // Before any route or hook, so that every one is traced (only when tracing is on).
   if (telemetry.fastifyPlugin) await app.register(telemetry.fastifyPlugin);
   app.addHook('onRequest', noSniff);
-  app.addHook('onResponse', logRequest);
+  // Without a logger (an app built for tests), Fastify's stands in and writes nothing: no line is built.
+  if (options.logger) app.addHook('onResponse', logRequest);
   installMetrics(app, ctx);
   app.setErrorHandler(handleError);
   // Root hooks run before every catalog's own (the credential guards read the path's realm uid).
