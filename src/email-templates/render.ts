@@ -1,5 +1,5 @@
 import type { Template } from 'liquidjs';
-import { renderSync, sandboxedLiquid, TemplateError, type SandboxLimits } from '../shared/liquid.js';
+import { renderSync, sandboxOnFirstUse, TemplateError, type SandboxLimits } from '../shared/liquid.js';
 import { SourceCache } from '../shared/source-cache.js';
 import type { LocaleContent, TemplateContent } from './shipped.js';
 
@@ -8,13 +8,13 @@ export const TEMPLATE_LIMITS = { subject: 300, body: 200 * 1024 };
 const RENDER_LIMITS: SandboxLimits = { source: TEMPLATE_LIMITS.body, output: 1024 * 1024, renderMs: 200, memory: 10_000_000 };
 
 /** The HTML body escapes what `{{ }}` writes (`| raw` opts out); the subject and the text are plain text. */
-export const htmlEngine = sandboxedLiquid(RENDER_LIMITS, true);
-export const textEngine = sandboxedLiquid(RENDER_LIMITS, false);
+const htmlEngine = sandboxOnFirstUse(RENDER_LIMITS, true);
+const textEngine = sandboxOnFirstUse(RENDER_LIMITS, false);
 
 export const FIELDS = ['subject', 'html', 'text'] as const;
 export type Field = typeof FIELDS[number];
 
-export const engineOf = (field: Field) => (field === 'html' ? htmlEngine : textEngine);
+export const engineOf = (field: Field) => (field === 'html' ? htmlEngine() : textEngine());
 
 /** A mail as it is sent: the subject on one line, the HTML (empty: none) with its CSS inlined. */
 export interface RenderedMail {

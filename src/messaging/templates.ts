@@ -1,5 +1,5 @@
 import type { Template } from 'liquidjs';
-import { renderSync, sandboxedLiquid, templateProblem, TemplateError } from '../shared/liquid.js';
+import { renderSync, sandboxOnFirstUse, templateProblem, TemplateError } from '../shared/liquid.js';
 import { FieldErrors } from '../errors/index.js';
 
 export { TemplateError, templateProblem };
@@ -23,13 +23,13 @@ export const TEMPLATE_LIMITS = {
 
 const LIMITS = { source: TEMPLATE_LIMITS.body, output: TEMPLATE_LIMITS.output, renderMs: TEMPLATE_LIMITS.renderMs, memory: TEMPLATE_LIMITS.memory };
 /** Plain text: subjects and notification bodies. */
-const textEngine = sandboxedLiquid(LIMITS, false);
+const textEngine = sandboxOnFirstUse(LIMITS, false);
 /** A mailing's HTML body: every value written by `{{ }}` is HTML-escaped. */
-const htmlEngine = sandboxedLiquid(LIMITS, true);
+const htmlEngine = sandboxOnFirstUse(LIMITS, true);
 
 export type TemplateKind = 'text' | 'html';
 
-const engineOf = (kind: TemplateKind) => (kind === 'html' ? htmlEngine : textEngine);
+const engineOf = (kind: TemplateKind) => (kind === 'html' ? htmlEngine() : textEngine());
 
 /** A parsed template, or the error naming the line where it does not parse. */
 export function parseTemplate(source: string, kind: TemplateKind): Template[] {

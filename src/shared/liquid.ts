@@ -1,4 +1,15 @@
-import { Context as LiquidContext, Liquid, LiquidError, toValueSync, type LiquidOptions, type Template } from 'liquidjs';
+import { createRequire } from 'node:module';
+import type * as LiquidJs from 'liquidjs';
+import type { Liquid, LiquidOptions, Template } from 'liquidjs';
+
+const require = createRequire(import.meta.url);
+let loaded: typeof LiquidJs | undefined;
+
+/**
+ * liquidjs, loaded (synchronously, it is CommonJS) when a template is first parsed or rendered: a server that renders
+ * none never holds its 5 MB.
+ */
+export const liquidjs = (): typeof LiquidJs => (loaded ??= require('liquidjs') as typeof LiquidJs);
 
 /**
  * The Liquid sandbox every template of an author runs in (campaigns, site layouts): nothing is read from
@@ -41,7 +52,13 @@ export function sandboxedLiquid(limits: SandboxLimits, escape: boolean, template
     ...(escape ? { outputEscape: 'escape' as const } : {}),
     ...(templates ? { templates } : {}),
   };
-  return new Liquid(options);
+  return new (liquidjs().Liquid)(options);
+}
+
+/** The same engine, made on first use (a module's engines would otherwise load liquidjs at start). */
+export function sandboxOnFirstUse(limits: SandboxLimits, escape: boolean): () => Liquid {
+  let engine: Liquid | undefined;
+  return () => (engine ??= sandboxedLiquid(limits, escape));
 }
 
 /** Collects the output and ends the rendering once it passes the limit (no rope of megabytes is ever flattened). */
@@ -60,7 +77,8 @@ class LimitedEmitter {
 /** Where a template went wrong: liquidjs's message carries `line:N, col:M`. */
 export function templateProblemAt(err: unknown): { message: string; line: number | null; column: number | null } {
   if (err instanceof TemplateError) return { message: err.message, line: null, column: null };
-  if (err instanceof LiquidError) {
+  // Not loaded: the error cannot be one of liquidjs's.
+  if (loaded && err instanceof loaded.LiquidError) {
     const [message] = err.message.split(', line:');
     const line = /line:(\d+)/.exec(err.message)?.[1];
     const column = /col:(\d+)/.exec(err.message)?.[1];
@@ -82,7 +100,8 @@ export function templateProblem(err: unknown): string {
  * rendering (a promise per step of its render generators).
  */
 export function renderSync(engine: Liquid, templates: Template[], scope: object, limits: Pick<SandboxLimits, 'output' | 'renderMs'>): string {
-  const ctx = new LiquidContext(scope, engine.options, { renderLimit: limits.renderMs, sync: true }, { liquid: engine });
+  const { Context, toValueSync } = liquidjs();
+  const ctx = new Context(scope, engine.options, { renderLimit: limits.renderMs, sync: true }, { liquid: engine });
   const emitter = new LimitedEmitter(limits.output);
   try {
     toValueSync(engine.renderer.renderTemplates(templates, ctx, emitter));

@@ -1,6 +1,6 @@
-import { marked } from 'marked';
-import sanitizeHtml from 'sanitize-html';
+import { createRequire } from 'node:module';
 import type { Liquid } from 'liquidjs';
+import type SanitizeHtml from 'sanitize-html';
 import type { Context } from '../context.js';
 import { listEntries, showEntry } from '../content/delivery/delivery.js';
 import { formBlockHtml } from '../forms/embed.js';
@@ -24,7 +24,18 @@ export interface BlockScope {
 }
 
 /** Markdown as HTML, with only what sanitize-html allows by default (no script, no event handler, no javascript: link). */
-export const richText = (markdown: string) => sanitizeHtml(marked.parse(markdown, { async: false }));
+const require = createRequire(import.meta.url);
+let sanitizeHtml: typeof SanitizeHtml | undefined;
+
+/**
+ * Markdown as sanitized HTML. marked and sanitize-html are loaded with the first rich-text block (about 4 MB a server
+ * without sites never holds); sanitize-html is CommonJS, marked only ESM.
+ */
+export async function richText(markdown: string): Promise<string> {
+  const { marked } = await import('marked');
+  sanitizeHtml ??= require('sanitize-html') as typeof SanitizeHtml;
+  return sanitizeHtml(marked.parse(markdown, { async: false }));
+}
 
 function snippetOr(b: BlockScope, snippet: unknown, scope: Record<string, unknown>, fallback: () => string): string {
   if (typeof snippet !== 'string' || !snippet) return fallback();
@@ -67,7 +78,7 @@ export async function blockHtml(b: BlockScope, block: PageBlock): Promise<string
     switch (block.type) {
       case 'rich_text': {
         const markdown = block.markdown as Record<string, string>;
-        return richText(markdown[b.locale] ?? markdown[b.defaultLocale] ?? '');
+        return await richText(markdown[b.locale] ?? markdown[b.defaultLocale] ?? '');
       }
       case 'content_list': {
         const entries = await deliveredList(b, block);

@@ -1,5 +1,5 @@
-import { Tag, type Context as LiquidContext, type Emitter, type Liquid, type TagToken, type TopLevelToken } from 'liquidjs';
-import { sandboxedLiquid, templateProblemAt, type SandboxLimits } from '../shared/liquid.js';
+import type { Context as LiquidContext, Emitter, Liquid, TagToken, TopLevelToken } from 'liquidjs';
+import { liquidjs, sandboxedLiquid, templateProblemAt, type SandboxLimits } from '../shared/liquid.js';
 import { SITE_LIMITS } from './schema.js';
 
 /** What one page's rendering may take and write. Past a limit the visitor gets the fallback page (a 500-free answer). */
@@ -13,8 +13,14 @@ export interface RenderInternals {
   _assets: Record<string, string>;
 }
 
-/** `{% zone "main" %}` writes the blocks of that zone of the page, unescaped: they were rendered and sanitized already. */
-class ZoneTag extends Tag {
+type TagClass = Parameters<Liquid['registerTag']>[1];
+let zoneTag: TagClass | undefined;
+
+/**
+ * `{% zone "main" %}` writes the blocks of that zone of the page, unescaped: they were rendered and sanitized already.
+ * Made on first use, from liquidjs's Tag (loaded then).
+ */
+const zoneTagClass = (): TagClass => (zoneTag ??= class ZoneTag extends liquidjs().Tag {
   private readonly zone: string;
 
   constructor(token: TagToken, remain: TopLevelToken[], liquid: Liquid) {
@@ -26,7 +32,7 @@ class ZoneTag extends Tag {
     const zones = (ctx.environments as Partial<RenderInternals>)._zones ?? {};
     emitter.write(Object.hasOwn(zones, this.zone) ? zones[this.zone] : '');
   }
-}
+});
 
 /**
  * The engine of one site version: HTML-escaping output, the sandbox of every author's template, the
@@ -34,7 +40,7 @@ class ZoneTag extends Tag {
  */
 export function siteEngine(snippets: Record<string, string>): Liquid {
   const engine = sandboxedLiquid(RENDER_LIMITS, true, snippets);
-  engine.registerTag('zone', ZoneTag);
+  engine.registerTag('zone', zoneTagClass());
   engine.registerFilter('asset_url', function (this: { context: LiquidContext }, name: unknown) {
     const assets = (this.context.environments as Partial<RenderInternals>)._assets ?? {};
     return typeof name === 'string' && Object.hasOwn(assets, name) ? assets[name] : '';
@@ -42,12 +48,12 @@ export function siteEngine(snippets: Record<string, string>): Liquid {
   return engine;
 }
 
-const checker = siteEngine({});
+let checker: Liquid | undefined;
 
 /** Why Liquid source does not parse, with its line and column (`is not valid Liquid: line 3, column 7: ...`), or null. */
 export function liquidProblem(source: string): string | null {
   try {
-    checker.parse(source);
+    (checker ??= siteEngine({})).parse(source);
     return null;
   } catch (err) {
     const { message, line, column } = templateProblemAt(err);
