@@ -9,6 +9,7 @@ import { eventWrites, recordEvent } from '../events/events.js';
 import { businessEvents } from '../tables/events.js';
 import { businessEventWebhook } from '../events/log.js';
 import { emitWebhookEvent } from '../webhooks/outbox.js';
+import { subscribedTypes } from '../webhooks/subscribers.js';
 import { UNKNOWN_ACCOUNT_HASH, verifyPassword } from '../security/passwords.js';
 import type { Realm } from './realms.js';
 import { resolveSession } from './credential.js';
@@ -66,9 +67,8 @@ export async function signInWithPassword(ctx: Context, realm: Realm, identifier:
     return { ok: false, reason: 'invalid' };
   }
   const { secret, row } = newSession(ctx, realm, user.id, origin);
-  // In a transaction with its webhook event: BEGIN and COMMIT next to the hash, and an outbox insert only when an endpoint subscribes.
-  const started = await ctx.db.transaction(async (tx) => {
-    const [written] = await signedIn(tx).execute({
+  const write = async (db: Db) => {
+    const [written] = await signedIn(db).execute({
       scope: SIGN_IN_LIMIT.scope, subject, realmId: realm.id, userId: user.id, sessionHash: row.sessionHash,
       expiresAt: row.expiresAt.toISOString(), createdAt: row.createdAt.toISOString(), userAgent: row.userAgent,
     });
@@ -76,9 +76,13 @@ export async function signInWithPassword(ctx: Context, realm: Realm, identifier:
       id: written.eventId, realmId: realm.id, userId: user.id, type: 'user_login_log', impersonated: false, impersonatorId: null,
       properties: {}, createdAt: row.createdAt,
     };
-    await emitWebhookEvent(tx, ctx.clock, businessEventWebhook(event, user.email, realm.uid), ctx.caches);
+    await emitWebhookEvent(db, ctx.clock, businessEventWebhook(event, user.email, realm.uid), ctx.caches);
     return written;
-  });
+  };
+  // The statement alone is atomic: a transaction (BEGIN and COMMIT, two more round trips) only when an endpoint
+  // subscribes to the event, so that its outbox row commits with the session.
+  const subscribed = (await subscribedTypes(ctx.db, ctx.clock, ctx.caches)).has('user_login_log');
+  const started = subscribed ? await ctx.db.transaction(write) : await write(ctx.db);
   return { ok: true, user, session: { id: started.id, secret, expiresAt: row.expiresAt } };
 }
 
