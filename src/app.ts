@@ -12,7 +12,7 @@ import { finiteNumbers } from './http/finite.js';
 import { sharedCompilers } from './http/schema-compilers.js';
 import { healthRoutes } from './http/health.js';
 import { encodeLocation } from './http/location.js';
-import { logRequest } from './http/logging.js';
+import { logRequest, logsRequests } from './http/logging.js';
 import { refuseNulInBody, refuseNulInUrl } from './http/nul-guard.js';
 import { catalogs } from './catalogs.js';
 import { installMetrics } from './metrics/routes/metrics.js';
@@ -55,8 +55,7 @@ export async function buildApp(ctx: Context, options: AppOptions = {}): Promise<
   // Before any route or hook, so that every one is traced (only when tracing is on).
   if (telemetry.fastifyPlugin) await app.register(telemetry.fastifyPlugin);
   app.addHook('onRequest', noSniff);
-  // Without a logger (an app built for tests), Fastify's stands in and writes nothing: no line is built.
-  if (options.logger) app.addHook('onResponse', logRequest);
+  if (logsRequests(options.logger)) app.addHook('onResponse', logRequest);
   installMetrics(app, ctx);
   app.setErrorHandler(handleError);
   // Root hooks run before every catalog's own (the credential guards read the path's realm uid).
