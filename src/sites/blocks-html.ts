@@ -1,6 +1,4 @@
-import { createRequire } from 'node:module';
 import type { Liquid } from 'liquidjs';
-import type SanitizeHtml from 'sanitize-html';
 import type { Context } from '../context.js';
 import { listEntries, showEntry } from '../content/delivery/delivery.js';
 import { formBlockHtml } from '../forms/embed.js';
@@ -24,16 +22,12 @@ export interface BlockScope {
 }
 
 /** Markdown as HTML, with only what sanitize-html allows by default (no script, no event handler, no javascript: link). */
-const require = createRequire(import.meta.url);
-let sanitizeHtml: typeof SanitizeHtml | undefined;
-
 /**
  * Markdown as sanitized HTML. marked and sanitize-html are loaded with the first rich-text block (about 4 MB a server
- * without sites never holds); sanitize-html is CommonJS, marked only ESM.
+ * without sites never holds).
  */
 export async function richText(markdown: string): Promise<string> {
-  const { marked } = await import('marked');
-  sanitizeHtml ??= require('sanitize-html') as typeof SanitizeHtml;
+  const [{ marked }, { default: sanitizeHtml }] = await Promise.all([import('marked'), import('sanitize-html')]);
   return sanitizeHtml(marked.parse(markdown, { async: false }));
 }
 
