@@ -1,8 +1,8 @@
 import { Button, Group, Title } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { messageOf } from '../api/errors';
 import { confirmDelete } from './confirm-delete';
 import { useI18n } from '../i18n/i18n';
+import { notify } from './notify';
 
 /** A detail screen's heading with its Delete button (confirmed, then `remove` runs; a refusal shows its message) for members who may delete. */
 export function DetailHeader({ title, canDelete, remove }: { title: string; canDelete: boolean; remove(): Promise<unknown> }) {
@@ -14,9 +14,9 @@ export function DetailHeader({ title, canDelete, remove }: { title: string; canD
         <Button color="red" variant="outline" onClick={() => confirmDelete(t, title, async () => {
           try {
             await remove();
-            notifications.show({ message: t('common.deleted') });
+            notify(t('common.deleted'));
           } catch (error) {
-            notifications.show({ color: 'red', message: messageOf(error, t) });
+            notify(messageOf(error, t), 'red');
           }
         })}>{t('common.delete')}</Button>
       )}

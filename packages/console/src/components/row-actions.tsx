@@ -1,8 +1,8 @@
 import { Button, Group } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
 import { confirmDelete } from './confirm-delete';
 import { useI18n } from '../i18n/i18n';
+import { notify } from './notify';
 
 /** Edit and delete buttons of a table row; delete asks first, then refreshes the list it names. */
 export function RowActions({ name, listPath, onEdit, onDelete }: {
@@ -19,7 +19,7 @@ export function RowActions({ name, listPath, onEdit, onDelete }: {
       <Button size="xs" variant="default" onClick={onEdit}>{t('common.edit')}</Button>
       <Button size="xs" variant="default" onClick={() => confirmDelete(t, name, async () => {
         await onDelete();
-        notifications.show({ message: t('common.deleted') });
+        notify(t('common.deleted'));
         await queryClient.invalidateQueries({ queryKey: ['get', listPath] });
       })}>{t('common.delete')}</Button>
     </Group>

@@ -1,6 +1,5 @@
 import { Anchor, Button, Modal } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
 import { getRouteApi, useNavigate } from '@tanstack/react-router';
 import type { AdminComponents } from '@atrium/client';
@@ -12,6 +11,7 @@ import { useI18n } from '../../i18n/i18n';
 import { useSession } from '../../session/session';
 import { AssetUploadForm } from './asset-upload-form';
 import { uploadAsset } from './upload-asset';
+import { notify } from '../../components/notify';
 
 type Asset = AdminComponents['schemas']['ContentAssetListItem'];
 const route = getRouteApi('/app/content/$spaceUid/assets');
@@ -46,7 +46,7 @@ export function AssetsPage() {
     ...(write ? [{ key: 'actions', label: t('common.actions'), width: 120, render: (asset: Asset) => (
       <Button size="xs" variant="default" onClick={() => confirmDelete(t, asset.file_name ?? '', async () => {
         await admin.DELETE('/content/spaces/{space_uid}/assets/{uuid}', { params: { path: { ...path, uuid: asset.uuid ?? '' } } });
-        notifications.show({ message: t('common.deleted') });
+        notify(t('common.deleted'));
         await refresh();
       })}>{t('common.delete')}</Button>
     ) }] : []),

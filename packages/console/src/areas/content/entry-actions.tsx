@@ -1,7 +1,6 @@
 import { useState } from 'react';
 import { Button, Group, Modal, Stack } from '@mantine/core';
 import { DateTimePicker } from '@mantine/dates';
-import { notifications } from '@mantine/notifications';
 import dayjs from 'dayjs';
 import type { AdminComponents } from '@atrium/client';
 import { admin } from '../../api/client';
@@ -9,6 +8,7 @@ import { FormError } from '../../components/form-error';
 import { useI18n } from '../../i18n/i18n';
 import { useCalendarProps } from './calendar-labels';
 import { isPublished } from './entry-summary';
+import { notify } from '../../components/notify';
 
 type Entry = AdminComponents['schemas']['ContentAdminEntry'];
 interface EntryActionsProps {
@@ -33,7 +33,7 @@ export function EntryActions({ path, draft, saveFirst, onDone }: EntryActionsPro
     setError(null);
     try {
       await action();
-      notifications.show({ message });
+      notify(message);
       await onDone();
       return true;
     } catch (caught) {

@@ -1,5 +1,4 @@
 import { Button, Group, Title } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import type { AdminComponents } from '@atrium/client';
@@ -9,6 +8,7 @@ import { ButtonLink } from '../../components/links';
 import { useI18n } from '../../i18n/i18n';
 import { useSession } from '../../session/session';
 import { EntrySummary } from './entry-summary';
+import { notify } from '../../components/notify';
 
 type Entry = AdminComponents['schemas']['ContentAdminEntry'];
 
@@ -30,7 +30,7 @@ export function EntryHeader({ spaceUid, typeUid, entry }: { spaceUid: string; ty
               await admin.DELETE('/content/spaces/{space_uid}/types/{type_uid}/entries/{uuid}', {
                 params: { path: { space_uid: spaceUid, type_uid: typeUid, uuid: entry.meta.uuid } },
               });
-              notifications.show({ message: t('common.deleted') });
+              notify(t('common.deleted'));
               await queryClient.invalidateQueries({ queryKey: ['get', '/content/spaces/{space_uid}/types/{type_uid}/entries'] });
               await navigate(entries);
             })}>{t('content.deleteEntry')}</Button>

@@ -3,7 +3,6 @@ import 'dayjs/locale/es';
 import { useRef, useState } from 'react';
 import { Stack, Text } from '@mantine/core';
 import { DatesProvider } from '@mantine/dates';
-import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
 import { getRouteApi, useNavigate } from '@tanstack/react-router';
 import { admin, api } from '../../api/client';
@@ -15,6 +14,7 @@ import { EntryEditor, type SaveLocale } from './entry-editor';
 import { EntryHeader } from './entry-header';
 import { useSpace } from './space-layout';
 import { DRAFTS_KEY, useEntryDrafts } from './use-entry-drafts';
+import { notify } from '../../components/notify';
 
 const route = getRouteApi('/app/content/$spaceUid/types/$typeUid/entries/$entryUuid');
 const ENTRIES = '/content/spaces/{space_uid}/types/{type_uid}/entries';
@@ -56,7 +56,7 @@ export function EntryPage() {
     queryClient.invalidateQueries({ queryKey: [DRAFTS_KEY, spaceUid, typeUid] }),
   ]);
   const onSaved = async () => {
-    notifications.show({ message: t('content.draftSaved') });
+    notify(t('content.draftSaved'));
     await refresh();
     if (isNew) await navigate({ to: '/content/$spaceUid/types/$typeUid/entries/$entryUuid', params: { spaceUid, typeUid, entryUuid: created.current! }, replace: true });
   };

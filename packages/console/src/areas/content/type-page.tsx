@@ -1,5 +1,4 @@
 import { Alert, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
 import { getRouteApi, useNavigate } from '@tanstack/react-router';
 import { admin, api } from '../../api/client';
@@ -11,6 +10,7 @@ import { useSession } from '../../session/session';
 import { FieldsTable } from './fields-table';
 import { useSpace } from './space-layout';
 import { TypeForm } from './type-form';
+import { notify } from '../../components/notify';
 
 const route = getRouteApi('/app/content/$spaceUid/types/$typeUid');
 
@@ -39,7 +39,7 @@ export function TypePage() {
           {manage && (
             <Button color="red" variant="outline" onClick={() => confirmDelete(t, current.name, async () => {
               await admin.DELETE('/content/spaces/{space_uid}/types/{type_uid}', { params: { path } });
-              notifications.show({ message: t('common.deleted') });
+              notify(t('common.deleted'));
               await queryClient.invalidateQueries({ queryKey: ['get', '/content/spaces/{space_uid}/types'] });
               await navigate({ to: '/content/$spaceUid', params: { spaceUid } });
             })}>{t('common.delete')}</Button>
@@ -52,7 +52,7 @@ export function TypePage() {
         <Paper withBorder p="md">
           <TypeForm key={current.updated_at} item={current} locale={locale} onSubmit={async (body) => {
             const { data } = await admin.PUT('/content/spaces/{space_uid}/types/{type_uid}', { params: { path }, body });
-            notifications.show({ message: t('common.saved') });
+            notify(t('common.saved'));
             await queryClient.invalidateQueries({ queryKey: ['get', '/content/spaces/{space_uid}/types'] });
             if (data!.uid !== typeUid) await navigate({ to: '/content/$spaceUid/types/$typeUid', params: { spaceUid, typeUid: data!.uid } });
             else await queryClient.invalidateQueries({ queryKey: ['get', '/content/spaces/{space_uid}/types/{type_uid}'] });

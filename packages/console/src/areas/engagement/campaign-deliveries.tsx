@@ -1,6 +1,5 @@
 import { useState } from 'react';
 import { Button, Drawer, Group } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
 import { getRouteApi, useNavigate } from '@tanstack/react-router';
 import type { AdminComponents } from '@atrium/client';
@@ -9,6 +8,7 @@ import { ListPage, type Column } from '../../components/list-page';
 import { PER_PAGE } from '../../components/list-search';
 import { useI18n } from '../../i18n/i18n';
 import { DeliveryMessages } from './delivery-messages';
+import { notify } from '../../components/notify';
 
 type Delivery = AdminComponents['schemas']['CampaignDeliveryListItem'];
 const route = getRouteApi('/app/campaigns/$campaignId');
@@ -29,7 +29,7 @@ export function CampaignDeliveries({ campaignId, manage }: { campaignId: number;
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['get', '/messaging/campaigns/{id}/deliveries'] });
   const act = (run: () => Promise<unknown>, message: string) => async () => {
     await run();
-    notifications.show({ message });
+    notify(message);
     await refresh();
   };
 

@@ -1,5 +1,4 @@
 import { Stack, Text } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
 import { getRouteApi, useNavigate } from '@tanstack/react-router';
 import { admin, api } from '../../api/client';
@@ -12,6 +11,7 @@ import { CampaignForm } from './campaign-form';
 import { CampaignTestSend } from './campaign-test-send';
 import { DeliverySchedule } from './delivery-schedule';
 import { DetailHeader } from '../../components/detail-header';
+import { notify } from '../../components/notify';
 
 const route = getRouteApi('/app/campaigns/$campaignId');
 
@@ -52,7 +52,7 @@ export function CampaignPage() {
             params: { path: { id } },
             body: { name: values.name, type: values.type, subject: values.subject, body: values.body, use_layout: values.use_layout, segments_enabled: values.segments_enabled, segment_ids: values.segment_ids },
           });
-          notifications.show({ message: t('common.saved') });
+          notify(t('common.saved'));
           await queryClient.invalidateQueries({ queryKey: ['get', '/messaging/campaigns/{id}'] });
           await queryClient.invalidateQueries({ queryKey: ['get', '/messaging/campaigns/{id}/recipient_count'] });
         }}

@@ -1,11 +1,11 @@
 import { useState } from 'react';
 import { Button, Group, Modal, NumberInput, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { notifications } from '@mantine/notifications';
 import type { AdminComponents } from '@atrium/client';
 import { admin } from '../../api/client';
 import { FormError, showFieldErrors } from '../../components/form-error';
 import { useI18n } from '../../i18n/i18n';
+import { notify } from '../../components/notify';
 
 type Campaign = AdminComponents['schemas']['Campaign'];
 type Values = { starts_at: string; rate_per_second: number | string };
@@ -34,7 +34,7 @@ export function DeliverySchedule({ campaign, countable, onScheduled }: { campaig
     try {
       await admin.POST('/messaging/campaigns/{id}/deliveries', { params: { path: { id: campaign.id } }, body });
       form.reset();
-      notifications.show({ message: t('engagement.scheduled') });
+      notify(t('engagement.scheduled'));
       await onScheduled();
     } catch (caught) {
       showFieldErrors(form, caught);

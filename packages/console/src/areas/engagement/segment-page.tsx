@@ -1,5 +1,4 @@
 import { Stack, Text } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
 import { getRouteApi, useNavigate } from '@tanstack/react-router';
 import { admin, api } from '../../api/client';
@@ -10,6 +9,7 @@ import { useSession } from '../../session/session';
 import { DetailHeader } from '../../components/detail-header';
 import { SegmentEditor } from './segment-editor';
 import type { SegmentTree } from './segment-query';
+import { notify } from '../../components/notify';
 
 const route = getRouteApi('/app/segments/$segmentId');
 
@@ -43,7 +43,7 @@ export function SegmentPage() {
         onSubmit={async (values) => {
           if (!manage) return;
           await admin.PUT('/segments/{id}', { params: { path: { id: Number(segmentId) } }, body: { name: values.name, filters: values.filters as never } });
-          notifications.show({ message: t('common.saved') });
+          notify(t('common.saved'));
           await queryClient.invalidateQueries({ queryKey: ['get', '/segments/{id}'] });
         }}
       />

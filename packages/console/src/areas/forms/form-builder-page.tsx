@@ -1,6 +1,5 @@
 import { useState } from 'react';
 import { Anchor, Button, Checkbox, Fieldset, Grid, Group, NumberInput, Select, Stack, TagsInput, Text, Textarea, TextInput, Title } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
 import { getRouteApi, useNavigate } from '@tanstack/react-router';
 import { admin, api } from '../../api/client';
@@ -13,6 +12,7 @@ import { useI18n } from '../../i18n/i18n';
 import { CHOICE_TYPES, FIELD_TYPES, FORM_LOCALES, TEXT_TYPES, bodyOf, draftOf, type Draft, type DraftField, type FieldType } from './form-draft';
 import { FormPreview } from './form-preview';
 import { useMayManageForm } from './permissions';
+import { notify } from '../../components/notify';
 
 const route = getRouteApi('/app/forms/$formUid');
 
@@ -65,7 +65,7 @@ function Builder({ draft: initial, creating, url }: { draft: Draft; creating: bo
         const body = bodyOf(draft, creating);
         if (creating) await admin.POST('/forms', { body });
         else await admin.PUT('/forms/{form_uid}', { params: { path: { form_uid: draft.uid } }, body });
-        notifications.show({ message: t('common.saved') });
+        notify(t('common.saved'));
         await queryClient.invalidateQueries({ queryKey: ['get', '/forms'] });
         await queryClient.invalidateQueries({ queryKey: ['get', '/forms/{form_uid}'] });
         if (creating) await navigate({ to: '/forms/$formUid', params: { formUid: draft.uid } });

@@ -1,5 +1,4 @@
 import { Anchor, Badge, Button, Group, Select, Stack, Text, TextInput, Title } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
 import { getRouteApi, useNavigate } from '@tanstack/react-router';
 import type { AdminComponents } from '@atrium/client';
@@ -14,6 +13,7 @@ import { PER_PAGE } from '../../components/list-search';
 import { useI18n } from '../../i18n/i18n';
 import { useMayManageForm } from './permissions';
 import type { ResponsesSearch } from './routes';
+import { notify } from '../../components/notify';
 
 type FormResponse = AdminComponents['schemas']['FormResponse'];
 const route = getRouteApi('/app/forms/$formUid/responses');
@@ -52,10 +52,10 @@ export function ResponsesPage() {
   const mark = async (response: FormResponse, status: 'spam' | 'received') => {
     try {
       await admin.PUT('/forms/{form_uid}/responses/{id}', { params: { path: { form_uid: formUid, id: response.id } }, body: { status } });
-      notifications.show({ message: t('common.saved') });
+      notify(t('common.saved'));
       await refresh();
     } catch (error) {
-      notifications.show({ color: 'red', message: messageOf(error, t) });
+      notify(messageOf(error, t), 'red');
     }
   };
   const setSearch = (patch: Partial<ResponsesSearch>) => void navigate({ search: { ...search, ...patch, page: undefined } });
@@ -87,7 +87,7 @@ export function ResponsesPage() {
         </Button>
         <Button size="xs" variant="default" onClick={() => confirmDelete(t, formatDate(response.submitted_at), async () => {
           await admin.DELETE('/forms/{form_uid}/responses/{id}', { params: { path: { form_uid: formUid, id: response.id } } });
-          notifications.show({ message: t('common.deleted') });
+          notify(t('common.deleted'));
           await refresh();
         })}>{t('common.delete')}</Button>
       </Group>

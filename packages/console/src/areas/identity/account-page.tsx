@@ -1,6 +1,5 @@
 import { Button, Group, NumberInput, Paper, Stack, Switch, TagsInput, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
 import type { AdminComponents } from '@atrium/client';
 import { admin, api } from '../../api/client';
@@ -11,6 +10,7 @@ import { useSession } from '../../session/session';
 import { UnsavedChanges } from '../../components/unsaved-changes';
 import { useFormSubmit } from '../../components/use-form-submit';
 import { TwoFactorSection } from './two-factor-section';
+import { notify } from '../../components/notify';
 
 type Account = AdminComponents['schemas']['Account'];
 interface AccountValues { name: string; upload_max_bytes: number; allowed_extensions: string[]; second_factor_required: boolean }
@@ -53,7 +53,7 @@ function AccountForm({ account }: { account: Account }) {
   const readOnly = !can('account.manage');
   const { submit, error, guard } = useFormSubmit(form, async (values) => {
     await admin.PUT('/account', { body: values });
-    notifications.show({ message: t('common.saved') });
+    notify(t('common.saved'));
     await queryClient.invalidateQueries({ queryKey: ['get', '/account'] });
     await queryClient.invalidateQueries({ queryKey: ['get', '/two_factor'] });
   }, 'account');

@@ -1,5 +1,4 @@
 import { Alert, Code, Paper, Stack, Table, Text } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
 import { getRouteApi, useNavigate } from '@tanstack/react-router';
 import { admin, api } from '../../api/client';
@@ -8,6 +7,7 @@ import { isRecordId } from '../../components/record-id';
 import { useI18n } from '../../i18n/i18n';
 import { DetailHeader } from '../../components/detail-header';
 import { ApplicationForm } from './application-form';
+import { notify } from '../../components/notify';
 
 const route = getRouteApi('/app/applications/$applicationId');
 
@@ -44,7 +44,7 @@ export function ApplicationPage() {
       <Paper withBorder p="md" maw={640}>
         <ApplicationForm key={current.updated_at} item={current} onSubmit={async (values) => {
           await admin.PUT('/api_access/applications/{id}', { params: path, body: values });
-          notifications.show({ message: t('common.saved') });
+          notify(t('common.saved'));
           await queryClient.invalidateQueries({ queryKey: ['get', '/api_access/applications/{id}'] });
         }} />
       </Paper>

@@ -1,6 +1,5 @@
 import { Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { modals } from '@mantine/modals';
-import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
 import { getRouteApi, useNavigate } from '@tanstack/react-router';
 import { admin, api } from '../../api/client';
@@ -11,6 +10,7 @@ import { useSession } from '../../session/session';
 import { MemberForm } from './member-form';
 import { MemberTokens } from './member-tokens';
 import { chosenRoles } from './role-assignments';
+import { notify } from '../../components/notify';
 
 const route = getRouteApi('/app/members/$memberId');
 
@@ -35,7 +35,7 @@ export function MemberPage() {
     confirmProps: { color: 'red' },
     onConfirm: async () => {
       await admin.DELETE('/team_members/{id}/two_factor', { params: { path } });
-      notifications.show({ message: t('identity.twoFactorReset') });
+      notify(t('identity.twoFactorReset'));
     },
   });
 
@@ -48,7 +48,7 @@ export function MemberPage() {
         {can('team.manage') && (
           <Button color="red" variant="outline" onClick={() => confirmDelete(t, label, async () => {
             await admin.DELETE('/team_members/{id}', { params: { path } });
-            notifications.show({ message: t('common.deleted') });
+            notify(t('common.deleted'));
             await queryClient.invalidateQueries({ queryKey: ['get', '/team_members'] });
             await navigate({ to: '/members' });
           })}>{t('common.delete')}</Button>
@@ -68,7 +68,7 @@ export function MemberPage() {
                 ...(values.password ? { password: values.password } : {}),
                 roles: chosenRoles(values.roles),
               } });
-              notifications.show({ message: t('common.saved') });
+              notify(t('common.saved'));
               await queryClient.invalidateQueries({ queryKey: ['get', '/team_members/{id}'] });
             }}
           />

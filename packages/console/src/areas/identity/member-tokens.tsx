@@ -1,7 +1,6 @@
 import { useState } from 'react';
 import { Button, Group, Modal, Stack, Text, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
 import type { AdminComponents } from '@atrium/client';
 import { admin, api } from '../../api/client';
@@ -13,6 +12,7 @@ import { FormError } from '../../components/form-error';
 import { Pager } from '../../components/pager';
 import { SecretOnce } from '../../components/secret-once';
 import { useI18n } from '../../i18n/i18n';
+import { notify } from '../../components/notify';
 
 type Token = AdminComponents['schemas']['AccessToken'];
 const TOKENS = '/team_members/{id}/access_tokens';
@@ -48,7 +48,7 @@ export function MemberTokens({ memberId, manage }: { memberId: number; manage: b
       key: 'actions', label: t('common.actions'), render: (token: Token) => (
         <Button size="compact-sm" color="red" variant="outline" onClick={() => confirmDelete(t, token.application_name, async () => {
           await admin.DELETE('/team_members/{id}/access_tokens/{token_id}', { params: { path: { id: memberId, token_id: token.id } } });
-          notifications.show({ message: t('common.deleted') });
+          notify(t('common.deleted'));
           await refresh();
         })}>{t('identity.revoke')}</Button>
       ),

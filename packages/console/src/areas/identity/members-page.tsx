@@ -1,5 +1,4 @@
 import { Button, Group, Modal } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
 import { useDisclosure } from '@mantine/hooks';
 import { getRouteApi, useNavigate } from '@tanstack/react-router';
@@ -13,6 +12,7 @@ import { useSession } from '../../session/session';
 import { InviteForm } from './invite-form';
 import { MemberForm } from './member-form';
 import { chosenRoles } from './role-assignments';
+import { notify } from '../../components/notify';
 
 type Member = AdminComponents['schemas']['TeamMember'];
 const route = getRouteApi('/app/members');
@@ -70,7 +70,7 @@ export function MembersPage() {
           onSubmit={async (values) => {
             const { data } = await admin.POST('/team_members/invitations', { body: { ...values, roles: chosenRoles(values.roles), locale } });
             invite.close();
-            notifications.show({ message: t('identity.invitationSent', { email: data!.email }) });
+            notify(t('identity.invitationSent', { email: data!.email }));
             await queryClient.invalidateQueries({ queryKey: ['get', '/team_members'] });
           }}
         />

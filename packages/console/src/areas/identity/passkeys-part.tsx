@@ -1,12 +1,12 @@
 import { useState, type FormEvent } from 'react';
 import { Alert, Button, Group, List, Stack, Text, TextInput, Title } from '@mantine/core';
 import { modals } from '@mantine/modals';
-import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
 import type { AdminComponents } from '@atrium/client';
 import { admin, api } from '../../api/client';
 import { fieldErrorsOf, messageOf } from '../../api/errors';
 import { useI18n } from '../../i18n/i18n';
+import { notify } from '../../components/notify';
 
 type Passkey = AdminComponents['schemas']['Passkey'];
 
@@ -46,7 +46,7 @@ export function PasskeysPart({ available, required, othersLeft, onCodes }: {
         }
         const { data } = await admin.POST('/two_factor/passkeys', { body: { name, response: response as never } });
         setName('');
-        notifications.show({ message: t('identity.passkeyAdded') });
+        notify(t('identity.passkeyAdded'));
         if (data?.recovery_codes) onCodes(data.recovery_codes);
         await refresh();
       } catch (caught) {
@@ -66,7 +66,7 @@ export function PasskeysPart({ available, required, othersLeft, onCodes }: {
       setError(null);
       try {
         await admin.DELETE('/two_factor/passkeys/{id}', { params: { path: { id: passkey.id } } });
-        notifications.show({ message: t('identity.passkeyRemoved') });
+        notify(t('identity.passkeyRemoved'));
         await refresh();
       } catch (caught) {
         setError(messageOf(caught, t));

@@ -1,5 +1,4 @@
 import { Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
 import { getRouteApi, useNavigate } from '@tanstack/react-router';
 import { admin, api } from '../../api/client';
@@ -9,6 +8,7 @@ import { useI18n } from '../../i18n/i18n';
 import { roleContextWord } from './role-contexts';
 import { useSession } from '../../session/session';
 import { RoleForm } from './role-form';
+import { notify } from '../../components/notify';
 
 const route = getRouteApi('/app/roles/$roleId');
 
@@ -34,7 +34,7 @@ export function RolePage() {
         {manage && (
           <Button color="red" variant="outline" onClick={() => confirmDelete(t, current.name, async () => {
             await admin.DELETE('/roles/{id}', { params: { path } });
-            notifications.show({ message: t('common.deleted') });
+            notify(t('common.deleted'));
             await queryClient.invalidateQueries({ queryKey: ['get', '/roles'] });
             await navigate({ to: '/roles' });
           })}>{t('common.delete')}</Button>
@@ -48,7 +48,7 @@ export function RolePage() {
             item={current}
             onSubmit={async (values) => {
               await admin.PUT('/roles/{id}', { params: { path }, body: { name: values.name, permissions: values.permissions } });
-              notifications.show({ message: t('common.saved') });
+              notify(t('common.saved'));
               await queryClient.invalidateQueries({ queryKey: ['get', '/roles/{id}'] });
             }}
           />

@@ -1,7 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { Alert, Button, Code, CopyButton, Group, Image, List, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { modals } from '@mantine/modals';
-import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
 import type { AdminComponents } from '@atrium/client';
 import { admin, api } from '../../api/client';
@@ -9,6 +8,7 @@ import { fieldErrorsOf, messageOf } from '../../api/errors';
 import { ErrorView } from '../../components/error-view';
 import { PasskeysPart } from './passkeys-part';
 import { useI18n } from '../../i18n/i18n';
+import { notify } from '../../components/notify';
 
 type Enrolment = AdminComponents['schemas']['TotpEnrolment'];
 
@@ -77,7 +77,7 @@ export function TwoFactorSection({ onEnrolled }: { onEnrolled?(): void }) {
       confirmProps: { color: 'red' },
       onConfirm: () => void run(async () => {
         await admin.DELETE('/two_factor/totp');
-        notifications.show({ message: onlyApp ? t('identity.twoFactorRemoved') : t('identity.appRemoved') });
+        notify(onlyApp ? t('identity.twoFactorRemoved') : t('identity.appRemoved'));
         await refresh();
       }),
     });

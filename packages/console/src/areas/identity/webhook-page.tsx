@@ -1,6 +1,5 @@
 import { useState } from 'react';
 import { Alert, Button, Drawer, Group, Modal, Paper, Select, Stack, Table, Text, Title } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
 import { getRouteApi, useNavigate } from '@tanstack/react-router';
 import type { AdminComponents } from '@atrium/client';
@@ -14,6 +13,7 @@ import { useI18n } from '../../i18n/i18n';
 import { useSession } from '../../session/session';
 import { webhookBody, WebhookForm } from './webhook-form';
 import { attemptOutcomeWord, DELIVERY_STATUSES, deliveryStatusWord } from './webhook-words';
+import { notify } from '../../components/notify';
 
 type Delivery = AdminComponents['schemas']['WebhookDelivery'];
 const route = getRouteApi('/app/webhooks/$webhookId');
@@ -58,7 +58,7 @@ export function WebhookPage() {
           <Group wrap="nowrap">
             <Button variant="default" disabled={!current.active} onClick={async () => {
               await admin.POST('/webhooks/{id}/test', { params: path });
-              notifications.show({ message: t('identity.testQueued') });
+              notify(t('identity.testQueued'));
               await refresh();
             }}>{t('identity.sendTest')}</Button>
             <Button variant="default" onClick={async () => {
@@ -67,7 +67,7 @@ export function WebhookPage() {
             }}>{t('identity.rotateSecret')}</Button>
             <Button color="red" variant="outline" onClick={() => confirmDelete(t, current.url, async () => {
               await admin.DELETE('/webhooks/{id}', { params: path });
-              notifications.show({ message: t('common.deleted') });
+              notify(t('common.deleted'));
               await queryClient.invalidateQueries({ queryKey: ['get', '/webhooks'] });
               await navigate({ to: '/webhooks' });
             })}>{t('common.delete')}</Button>
@@ -79,7 +79,7 @@ export function WebhookPage() {
         <Paper withBorder p="md" maw={640}>
           <WebhookForm key={current.updated_at} item={current} onSubmit={async (values) => {
             await admin.PUT('/webhooks/{id}', { params: path, body: webhookBody(values) });
-            notifications.show({ message: t('common.saved') });
+            notify(t('common.saved'));
             await queryClient.invalidateQueries({ queryKey: ['get', '/webhooks/{id}'] });
           }} />
         </Paper>
@@ -126,7 +126,7 @@ export function WebhookPage() {
               <Button onClick={async () => {
                 try {
                   await admin.POST('/webhooks/deliveries/{id}/retry', { params: { path: { id: open.id } } });
-                  notifications.show({ message: t('identity.retried') });
+                  notify(t('identity.retried'));
                   setOpen(null);
                   await refresh();
                 } catch (error) {

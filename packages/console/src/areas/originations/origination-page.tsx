@@ -1,5 +1,4 @@
 import { Fieldset, Paper, Stack, Text, Title } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
 import { getRouteApi, useNavigate } from '@tanstack/react-router';
 import { admin, api } from '../../api/client';
@@ -11,6 +10,7 @@ import { useSession } from '../../session/session';
 import { OriginationForm } from './origination-form';
 import { originationBody } from './origination-values';
 import { StartSubmission } from './start-submission';
+import { notify } from '../../components/notify';
 
 const route = getRouteApi('/app/originations/$realmUid/$originationId');
 
@@ -50,7 +50,7 @@ export function OriginationPage() {
         <Fieldset variant="unstyled" disabled={!manage}>
           <OriginationForm key={current.updated_at} item={current} onSubmit={async (values) => {
             await admin.PUT('/customers/{realm_uid}/originations/{id}', { params: { path }, body: originationBody(values) });
-            notifications.show({ message: t('common.saved') });
+            notify(t('common.saved'));
             await queryClient.invalidateQueries({ queryKey: ['get', '/customers/{realm_uid}/originations/{id}'] });
           }} />
         </Fieldset>

@@ -1,12 +1,12 @@
 import { useState } from 'react';
 import { Button, Group, Modal, NumberInput, Textarea } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import type { AdminComponents } from '@atrium/client';
 import { admin } from '../../api/client';
 import { MemberSelect } from '../../components/member-select';
 import { useI18n } from '../../i18n/i18n';
 import { ActionForm } from './action-form';
 import { GroupSelect } from './group-select';
+import { notify } from '../../components/notify';
 
 type Submission = AdminComponents['schemas']['Submission'];
 type Action = 'assign' | 'extend' | 'cancel';
@@ -19,7 +19,7 @@ export function SubmissionActions({ realmUid, submission, onDone }: { realmUid: 
   const close = () => setAction(null);
   const done = async () => {
     close();
-    notifications.show({ message: t('common.saved') });
+    notify(t('common.saved'));
     await onDone();
   };
   const assignee = submission.assignee;

@@ -1,5 +1,4 @@
 import { Alert, Badge, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
 import { getRouteApi } from '@tanstack/react-router';
 import { admin, api } from '../../api/client';
@@ -12,6 +11,7 @@ import { useSession } from '../../session/session';
 import { SubmissionActions } from './submission-actions';
 import { SubmissionTasks } from './submission-tasks';
 import { STATUS_COLORS, useTypeLabels } from './type-labels';
+import { notify } from '../../components/notify';
 
 const route = getRouteApi('/app/submissions/$realmUid/$submissionId');
 
@@ -62,10 +62,10 @@ export function SubmissionPage() {
       <SubmissionTasks realmUid={realmUid} submission={current} onComplete={review ? async (task) => {
         try {
           await admin.POST('/customers/{realm_uid}/submissions/{id}/tasks/{task_uid}/complete', { params: { path: { ...path, task_uid: task.task.uid } } });
-          notifications.show({ message: t('originations.taskCompleted') });
+          notify(t('originations.taskCompleted'));
           await refresh();
         } catch (error) {
-          notifications.show({ color: 'red', message: messageOf(error, t) });
+          notify(messageOf(error, t), 'red');
         }
       } : undefined} />
     </Stack>

@@ -1,9 +1,9 @@
 import { Button } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
 import { admin } from '../../api/client';
 import { messageOf } from '../../api/errors';
 import { useI18n } from '../../i18n/i18n';
+import { notify } from '../../components/notify';
 
 /** Approves a moderated sign-up (POST .../users/{id}/activate): the user may sign in, and leaves the list of those awaiting approval. */
 export function ApproveButton({ realmUid, user }: { realmUid: string; user: { id: number; email: string } }) {
@@ -12,10 +12,10 @@ export function ApproveButton({ realmUid, user }: { realmUid: string; user: { id
   const approve = async () => {
     try {
       await admin.POST('/customers/{realm_uid}/users/{id}/activate', { params: { path: { realm_uid: realmUid, id: user.id } } });
-      notifications.show({ message: t('realms.approved', { email: user.email }) });
+      notify(t('realms.approved', { email: user.email }));
       await queryClient.invalidateQueries({ queryKey: ['get', '/customers/{realm_uid}/users'] });
     } catch (error) {
-      notifications.show({ color: 'red', message: messageOf(error, t) });
+      notify(messageOf(error, t), 'red');
     }
   };
   return <Button size="compact-sm" variant="default" aria-label={t('realms.approveUser', { email: user.email })} onClick={() => void approve()}>{t('realms.approve')}</Button>;

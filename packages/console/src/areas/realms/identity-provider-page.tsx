@@ -1,6 +1,5 @@
 import { Checkbox, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
 import { getRouteApi } from '@tanstack/react-router';
 import type { AdminComponents } from '@atrium/client';
@@ -11,6 +10,7 @@ import { FormActions } from '../../components/form-actions';
 import { SingletonPanel } from './singleton-panel';
 import { UnsavedChanges } from '../../components/unsaved-changes';
 import { useFormSubmit } from '../../components/use-form-submit';
+import { notify } from '../../components/notify';
 
 type IdentityProvider = AdminComponents['schemas']['IdentityProvider'];
 const route = getRouteApi('/app/realms/$realmUid/identity-provider');
@@ -35,7 +35,7 @@ export function IdentityProviderPage() {
     >
       <ProviderForm key={provider.data ? 'stored' : 'new'} provider={provider.data} onSubmit={async (body) => {
         await admin.PUT(PATH, { params, body });
-        notifications.show({ message: t('common.saved') });
+        notify(t('common.saved'));
         await refresh();
       }} />
     </SingletonPanel>

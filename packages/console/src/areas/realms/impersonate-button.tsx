@@ -1,9 +1,9 @@
 import { Button, Text } from '@mantine/core';
 import { modals } from '@mantine/modals';
-import { notifications } from '@mantine/notifications';
 import { admin } from '../../api/client';
 import { messageOf } from '../../api/errors';
 import { useI18n } from '../../i18n/i18n';
+import { notify } from '../../components/notify';
 
 /** Asks first (the impersonation is recorded), then opens the one-time sign-in URL in a new tab. */
 export function ImpersonateButton({ realmUid, userId, name }: { realmUid: string; userId: number; name: string }) {
@@ -19,7 +19,7 @@ export function ImpersonateButton({ realmUid, userId, name }: { realmUid: string
         const url = new URL(data!.url);
         if (url.protocol === 'https:' || url.protocol === 'http:') window.open(url.href, '_blank', 'noopener,noreferrer');
       } catch (error) {
-        notifications.show({ color: 'red', message: messageOf(error, t) });
+        notify(messageOf(error, t), 'red');
       }
     },
   });

@@ -1,6 +1,5 @@
 import { Stack, Textarea, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
 import { admin } from '../../api/client';
 import { FormError, labelsIn } from '../../components/form-error';
@@ -8,6 +7,7 @@ import { useI18n } from '../../i18n/i18n';
 import { FormActions } from '../../components/form-actions';
 import { UnsavedChanges } from '../../components/unsaved-changes';
 import { useFormSubmit } from '../../components/use-form-submit';
+import { notify } from '../../components/notify';
 
 /** Sends a notification to a user's inbox. */
 export function NotificationForm({ realmUid, userId }: { realmUid: string; userId: number }) {
@@ -16,7 +16,7 @@ export function NotificationForm({ realmUid, userId }: { realmUid: string; userI
   const form = useForm({ initialValues: { subject: '', body: '', url: '' } });
   const { submit, error, guard } = useFormSubmit(form, async ({ url, ...values }) => {
     await admin.POST('/customers/{realm_uid}/users/{id}/notifications', { params: { path: { realm_uid: realmUid, id: userId } }, body: { ...values, url: url || null } });
-    notifications.show({ message: t('realms.sent') });
+    notify(t('realms.sent'));
     form.reset();
     await queryClient.invalidateQueries({ queryKey: ['get', '/customers/{realm_uid}/users/{id}/notifications'] });
   }, 'notification');

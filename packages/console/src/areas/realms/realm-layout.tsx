@@ -1,6 +1,5 @@
 import type { AtriumPermission } from '@atrium/client';
 import { Button, Group, Stack, Text, Title } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
 import { getRouteApi, Outlet, useNavigate } from '@tanstack/react-router';
 import { admin, api } from '../../api/client';
@@ -10,6 +9,7 @@ import { ButtonLink } from '../../components/links';
 import type { MessageKey } from '../../i18n/catalogue';
 import { useI18n } from '../../i18n/i18n';
 import { useSession } from '../../session/session';
+import { notify } from '../../components/notify';
 
 const route = getRouteApi('/app/realms/$realmUid');
 
@@ -48,7 +48,7 @@ export function RealmLayout() {
             {can('realms.manage', realmUid) && (
               <Button color="red" variant="outline" onClick={() => confirmDelete(t, current.name, async () => {
                 await admin.DELETE('/realms/{realm_uid}', { params: { path: { realm_uid: realmUid } } });
-                notifications.show({ message: t('common.deleted') });
+                notify(t('common.deleted'));
                 await queryClient.invalidateQueries({ queryKey: ['get', '/realms'] });
                 await navigate({ to: '/realms' });
               })}>{t('common.delete')}</Button>

@@ -1,11 +1,11 @@
 import { Paper, Text, Title } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
 import { getRouteApi } from '@tanstack/react-router';
 import { admin, api } from '../../api/client';
 import { useI18n } from '../../i18n/i18n';
 import { useSession } from '../../session/session';
 import { RealmForm } from './realm-form';
+import { notify } from '../../components/notify';
 
 const route = getRouteApi('/app/realms/$realmUid');
 
@@ -28,7 +28,7 @@ export function RealmPage() {
           realm={current}
           onSubmit={async (values) => {
             await admin.PUT('/realms/{realm_uid}', { params: { path: { realm_uid: realmUid } }, body: { name: values.name, active: values.active, custom_domain: values.custom_domain || null } });
-            notifications.show({ message: t('common.saved') });
+            notify(t('common.saved'));
             await queryClient.invalidateQueries({ queryKey: ['get', '/realms/{realm_uid}'] });
           }}
         />

@@ -1,6 +1,5 @@
 import { Checkbox, ColorInput, Fieldset, NumberInput, Paper, Select, SimpleGrid, Stack, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
 import { getRouteApi } from '@tanstack/react-router';
 import type { AdminComponents } from '@atrium/client';
@@ -15,6 +14,7 @@ import { useFormSubmit } from '../../components/use-form-submit';
 import { AddressesPanel } from './addresses-panel';
 import { BrandingPreview } from './branding-preview';
 import { LogoUpload } from './logo-upload';
+import { notify } from '../../components/notify';
 
 type Settings = AdminComponents['schemas']['RealmSettings'];
 const route = getRouteApi('/app/realms/$realmUid/settings');
@@ -68,7 +68,7 @@ function SettingsForm({ realmUid, realmName, settings }: { realmUid: string; rea
   const { submit, error, guard } = useFormSubmit(form, async ({ settings: next }) => {
     const branding = { logo_url: next.branding.logo_url || null, primary_color: next.branding.primary_color || null, page_title: next.branding.page_title || null };
     await admin.PUT('/realms/{realm_uid}', { params: { path: { realm_uid: realmUid } }, body: { settings: { ...next, branding } } });
-    notifications.show({ message: t('common.saved') });
+    notify(t('common.saved'));
     await queryClient.invalidateQueries({ queryKey: ['get', '/realms/{realm_uid}'] });
     // OpenID Connect on or off changes the addresses shown below.
     await queryClient.invalidateQueries({ queryKey: ['get', '/customers/{realm_uid}/addresses'] });

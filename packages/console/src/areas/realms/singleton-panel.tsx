@@ -1,10 +1,10 @@
 import type { ReactNode } from 'react';
 import { Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { statusOf } from '../../api/errors';
 import { ErrorView } from '../../components/error-view';
 import { confirmDelete } from '../../components/confirm-delete';
 import { useI18n } from '../../i18n/i18n';
+import { notify } from '../../components/notify';
 
 /**
  * A realm setting that exists once or not at all (identity provider, Zendesk): a 404 means "none yet" and shows the
@@ -30,7 +30,7 @@ export function SingletonPanel({ title, emptyText, error, loading, exists, onDel
           {exists && (
             <Button color="red" variant="outline" onClick={() => confirmDelete(t, title, async () => {
               await onDelete();
-              notifications.show({ message: t('common.deleted') });
+              notify(t('common.deleted'));
             })}>{t('common.delete')}</Button>
           )}
         </Group>

@@ -1,5 +1,4 @@
 import { Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
 import { getRouteApi, useNavigate } from '@tanstack/react-router';
 import { admin, api } from '../../api/client';
@@ -15,6 +14,7 @@ import { NotificationForm } from './notification-form';
 import { UserForm } from './user-form';
 import { UserNotifications } from './user-notifications';
 import { UserSessions } from './user-sessions';
+import { notify } from '../../components/notify';
 
 const route = getRouteApi('/app/realms/$realmUid/users/$userId');
 
@@ -46,7 +46,7 @@ export function UserPage() {
           {write && (
             <Button variant="default" onClick={() => confirmDelete(t, current.email, async () => {
               await admin.DELETE('/customers/{realm_uid}/users/{id}', { params: { path } });
-              notifications.show({ message: t('common.deleted') });
+              notify(t('common.deleted'));
               await queryClient.invalidateQueries({ queryKey: ['get', '/customers/{realm_uid}/users'] });
               await navigate({ to: '/realms/$realmUid/users', params: { realmUid } });
             })}>{t('realms.deleteUser')}</Button>
@@ -62,7 +62,7 @@ export function UserPage() {
         {write ? (
           <UserForm key={current.updated_at} realmUid={realmUid} user={current} onSubmit={async (body) => {
             await admin.PUT('/customers/{realm_uid}/users/{id}', { params: { path }, body });
-            notifications.show({ message: t('common.saved') });
+            notify(t('common.saved'));
             await queryClient.invalidateQueries({ queryKey: ['get', '/customers/{realm_uid}/users/{id}'] });
           }} />
         ) : current.custom_fields.map((field) => <Text key={field.key}>{field.key}: {String(field.value ?? '')}</Text>)}

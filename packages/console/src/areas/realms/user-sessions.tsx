@@ -1,13 +1,13 @@
 import { useState } from 'react';
 import type { AdminComponents } from '@atrium/client';
 import { Button, Group, Text } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
 import { admin, api } from '../../api/client';
 import { DataTable, type Column } from '../../components/data-table';
 import { ErrorView } from '../../components/error-view';
 import { Pager } from '../../components/pager';
 import { useI18n } from '../../i18n/i18n';
+import { notify } from '../../components/notify';
 
 type Session = AdminComponents['schemas']['ProfileSession'];
 
@@ -29,7 +29,7 @@ export function UserSessions({ realmUid, userId, write }: { realmUid: string; us
       key: 'actions', label: t('common.actions'), render: (session: Session) => (
         <Button size="xs" variant="default" aria-label={t('realms.endSessionOf', { started: formatDate(session.created_at) })} onClick={async () => {
           await admin.DELETE('/customers/{realm_uid}/users/{id}/sessions/{session_id}', { params: { path: { ...path, session_id: session.id } } });
-          notifications.show({ message: t('realms.sessionEnded') });
+          notify(t('realms.sessionEnded'));
           await refresh();
         }}>{t('realms.endSession')}</Button>
       ),
@@ -48,7 +48,7 @@ export function UserSessions({ realmUid, userId, write }: { realmUid: string; us
         <Group>
           <Button variant="outline" onClick={async () => {
             await admin.DELETE('/customers/{realm_uid}/users/{id}/sessions', { params: { path } });
-            notifications.show({ message: t('realms.sessionsRevoked') });
+            notify(t('realms.sessionsRevoked'));
             await refresh();
           }}>{t('realms.revokeSessions')}</Button>
         </Group>

@@ -1,6 +1,5 @@
 import { Button, Group, Modal, Select } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { notifications } from '@mantine/notifications';
 import { getRouteApi, useNavigate } from '@tanstack/react-router';
 import type { AdminComponents } from '@atrium/client';
 import { admin, api } from '../../api/client';
@@ -14,6 +13,7 @@ import { InviteUserForm } from './invite-user-form';
 import { UserForm } from './user-form';
 import { USER_STATUS_WORDS, UserStatusBadge } from './user-status';
 import { USER_STATUSES, type UserStatus } from './users-search';
+import { notify } from '../../components/notify';
 
 type RealmUser = AdminComponents['schemas']['RealmUser'];
 const route = getRouteApi('/app/realms/$realmUid/users');
@@ -75,7 +75,7 @@ export function UsersPage() {
         <InviteUserForm onCancel={invite.close} onSubmit={async (email) => {
           const { data } = await admin.POST('/customers/{realm_uid}/users/invitations', { params: { path }, body: { email } });
           invite.close();
-          notifications.show({ message: t('realms.invitationSent', { email: data!.email }) });
+          notify(t('realms.invitationSent', { email: data!.email }));
         }} />
       </Modal>
       <Modal opened={creating} onClose={close} title={t('realms.newUser')} size="lg">

@@ -1,5 +1,4 @@
 import { Button, Group, Stack, Text, Title } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
 import { getRouteApi } from '@tanstack/react-router';
 import { messageOf } from '../../api/errors';
@@ -11,6 +10,7 @@ import { useI18n } from '../../i18n/i18n';
 import { useSession } from '../../session/session';
 import { DESIGN_KINDS, KIND_NEW, KIND_TITLES, type DesignItem, type DesignKind } from './design-kinds';
 import { DESIGN_KEY, deleteDesignItem, useDesignList } from './use-design';
+import { notify } from '../../components/notify';
 
 const route = getRouteApi('/app/sites/$siteUid/');
 
@@ -29,9 +29,9 @@ function DesignList({ siteUid, kind }: { siteUid: string; kind: DesignKind }) {
   const remove = (item: DesignItem) => confirmDelete(t, item.name, async () => {
     try {
       await deleteDesignItem(siteUid, kind, item.id);
-      notifications.show({ message: t('common.deleted') });
+      notify(t('common.deleted'));
     } catch (error) {
-      notifications.show({ color: 'red', message: messageOf(error, t) });
+      notify(messageOf(error, t), 'red');
     }
     await queryClient.invalidateQueries({ queryKey: [DESIGN_KEY, siteUid, kind] });
   });

@@ -1,8 +1,8 @@
 import { Alert, Button, Group, Text } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { ErrorView } from '../../components/error-view';
 import { useI18n } from '../../i18n/i18n';
 import type { LockState } from './use-edit-lock';
+import { notify } from '../../components/notify';
 
 /** An alert's title in the text colour: the alert's own colour misses 4.5:1 on its light background. */
 export const READABLE_TITLE = { title: { color: 'var(--mantine-color-text)' } };
@@ -28,9 +28,9 @@ export function LockBanner({ state, canTakeOver, onTakeOver, onReadOnly, text }:
     const copy = async () => {
       try {
         await navigator.clipboard.writeText(text());
-        notifications.show({ message: t('common.copied') });
+        notify(t('common.copied'));
       } catch {
-        notifications.show({ color: 'red', message: t('sites.copyFailed') });
+        notify(t('sites.copyFailed'), 'red');
       }
     };
     return (

@@ -1,6 +1,5 @@
 import { useState } from 'react';
 import { Alert, Badge, Box, Button, Fieldset, Group, SegmentedControl, Select, Stack, Text, TextInput, Title } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
 import { getRouteApi } from '@tanstack/react-router';
 import type { AdminComponents } from '@atrium/client';
@@ -18,6 +17,7 @@ import type { Site } from './site-form';
 import { useSite } from './site-layout';
 import { useEditLock } from './use-edit-lock';
 import { titleOf, usePages } from './use-pages';
+import { notify } from '../../components/notify';
 
 type Menu = AdminComponents['schemas']['SiteMenu'];
 const route = getRouteApi('/app/sites/$siteUid/menus/$menuUid');
@@ -55,7 +55,7 @@ function MenuEditor({ site, menu }: { site: Site; menu: Menu }) {
     try {
       await admin.PUT(MENU, { params: { path: { site_uid: site.uid, menu_uid: menu.uid } }, body: { items: nest(rows) } });
       setSaved(JSON.stringify(nest(rows)));
-      notifications.show({ message: t('sites.draftSaved') });
+      notify(t('sites.draftSaved'));
       await queryClient.invalidateQueries({ queryKey: ['get', MENU] });
     } catch (error) {
       if (!lock.lostBy(error)) setFailure(error);

@@ -1,6 +1,5 @@
 import { useState } from 'react';
 import { Alert, Button, Group, Stack, Text, Title } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
 import { getRouteApi, useNavigate } from '@tanstack/react-router';
 import { admin, api } from '../../api/client';
@@ -22,6 +21,7 @@ import { useSite } from './site-layout';
 import { useDesignList } from './use-design';
 import { useEditLock } from './use-edit-lock';
 import { PAGES_KEY, titleOf } from './use-pages';
+import { notify } from '../../components/notify';
 
 const route = getRouteApi('/app/sites/$siteUid/pages/$pageId');
 const PAGE = '/sites/{site_uid}/layout_pages/{id}';
@@ -64,7 +64,7 @@ function PageEditor({ site, page }: { site: Site; page: LayoutPage }) {
     try {
       await admin.PUT(PAGE, { params: { path: { site_uid: site.uid, id: page.id } }, body: body() });
       setSaved(JSON.stringify(body()));
-      notifications.show({ message: t('sites.draftSaved') });
+      notify(t('sites.draftSaved'));
       // The page's cached answer too: the editor opened again starts from what was saved.
       await queryClient.invalidateQueries({ queryKey: [PAGES_KEY, site.uid] });
       await queryClient.invalidateQueries({ queryKey: ['get', PAGE] });

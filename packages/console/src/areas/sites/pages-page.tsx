@@ -1,6 +1,5 @@
 import { useState } from 'react';
 import { ActionIcon, Badge, Box, Button, Group, Modal, Stack, Text, Title } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
 import { getRouteApi, useNavigate } from '@tanstack/react-router';
 import { admin } from '../../api/client';
@@ -16,6 +15,7 @@ import { canMove, placementsFor, withDepth, type LayoutPage, type TreeMove } fro
 import { useSite } from './site-layout';
 import { useDesignList } from './use-design';
 import { PAGES_KEY, titleOf, usePages } from './use-pages';
+import { notify } from '../../components/notify';
 
 const route = getRouteApi('/app/sites/$siteUid/pages');
 const MOVES: { move: TreeMove; label: MessageKey; icon: string }[] = [
@@ -49,7 +49,7 @@ export function PagesPage() {
         await admin.PUT('/sites/{site_uid}/layout_pages/{id}', { params: { path: { site_uid: siteUid, id } }, body });
       }
     } catch (error) {
-      notifications.show({ color: 'red', message: messageOf(error, t) });
+      notify(messageOf(error, t), 'red');
     } finally {
       await queryClient.invalidateQueries({ queryKey: [PAGES_KEY, siteUid] });
       setMoving(false);

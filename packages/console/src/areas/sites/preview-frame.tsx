@@ -1,10 +1,10 @@
 import { useState } from 'react';
 import { Button, Group, Modal, Select } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { admin } from '../../api/client';
 import { messageOf } from '../../api/errors';
 import { useI18n } from '../../i18n/i18n';
 import type { Site } from './site-form';
+import { notify } from '../../components/notify';
 
 /**
  * Preview: a signed link to the page as the drafts show it (POST /previews), in a frame. The frame is sandboxed
@@ -19,7 +19,7 @@ export function PreviewButton({ site, pageId, title }: { site: Site; pageId: num
       const { data } = await admin.POST('/sites/{site_uid}/previews', { params: { path: { site_uid: site.uid } }, body: { page_id: pageId, locale } });
       setUrl(new URL(data!.url, window.location.origin).pathname);
     } catch (error) {
-      notifications.show({ color: 'red', message: messageOf(error, t) });
+      notify(messageOf(error, t), 'red');
     }
   };
   return (

@@ -1,6 +1,5 @@
 import { useState } from 'react';
 import { Badge, Button, Group, Select, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
 import { getRouteApi } from '@tanstack/react-router';
 import type { AdminComponents } from '@atrium/client';
@@ -16,6 +15,7 @@ import { SCHEDULED, ScheduledPublishes } from './scheduled-publishes';
 import { useSite } from './site-layout';
 import { titleOf, usePages } from './use-pages';
 import { VersionsPanel } from './versions-panel';
+import { notify } from '../../components/notify';
 
 type Review = AdminComponents['schemas']['SiteReviewRequest'];
 const route = getRouteApi('/app/sites/$siteUid/publishing');
@@ -48,9 +48,9 @@ export function PublishingPage() {
     setBusy(true);
     try {
       await action();
-      notifications.show({ message: t(done) });
+      notify(t(done));
     } catch (error) {
-      notifications.show({ color: 'red', message: messageOf(error, t) });
+      notify(messageOf(error, t), 'red');
     } finally {
       setBusy(false);
       await queryClient.invalidateQueries({ queryKey: ['get', REVIEWS] });

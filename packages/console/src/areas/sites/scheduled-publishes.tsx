@@ -1,11 +1,11 @@
 import { Button, Stack, Text, Title } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
 import { admin, api } from '../../api/client';
 import { messageOf } from '../../api/errors';
 import { DataTable } from '../../components/data-table';
 import { ErrorView } from '../../components/error-view';
 import { useI18n } from '../../i18n/i18n';
+import { notify } from '../../components/notify';
 
 export const SCHEDULED = '/sites/{site_uid}/scheduled_publishes';
 
@@ -19,9 +19,9 @@ export function ScheduledPublishes({ siteUid, mayCancel }: { siteUid: string; ma
   const cancel = async (id: number) => {
     try {
       await admin.DELETE(`${SCHEDULED}/{id}`, { params: { path: { site_uid: siteUid, id } } });
-      notifications.show({ message: t('sites.scheduleCancelled') });
+      notify(t('sites.scheduleCancelled'));
     } catch (error) {
-      notifications.show({ color: 'red', message: messageOf(error, t) });
+      notify(messageOf(error, t), 'red');
     }
     await queryClient.invalidateQueries({ queryKey: ['get', SCHEDULED] });
   };

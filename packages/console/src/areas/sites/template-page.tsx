@@ -1,6 +1,5 @@
 import { useState } from 'react';
 import { Alert, Button, Group, Stack, Text, TextInput, Title } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
 import { getRouteApi, useNavigate } from '@tanstack/react-router';
 import { AtriumError, type ErrorsBody } from '@atrium/client';
@@ -15,6 +14,7 @@ import { LeaveGuard } from '../../components/leave-guard';
 import { LockBanner, READABLE_TITLE } from './lock-banner';
 import { DESIGN_KEY, saveDesignItem, useDesignList } from './use-design';
 import { useEditLock } from './use-edit-lock';
+import { notify } from '../../components/notify';
 
 const route = getRouteApi('/app/sites/$siteUid/design/$kind/$itemId');
 
@@ -53,7 +53,7 @@ function TemplateEditor({ siteUid, kind, item }: { siteUid: string; kind: Design
     try {
       const answer = await saveDesignItem(siteUid, kind, item?.id ?? null, name, text);
       setSaved({ name, text });
-      notifications.show({ message: t('common.saved') });
+      notify(t('common.saved'));
       await queryClient.invalidateQueries({ queryKey: [DESIGN_KEY, siteUid, kind] });
       if (!item) await navigate({ to: '/sites/$siteUid/design/$kind/$itemId', params: { siteUid, kind, itemId: String(answer.id) }, replace: true });
     } catch (error) {

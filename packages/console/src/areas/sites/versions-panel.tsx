@@ -1,7 +1,6 @@
 import { useState } from 'react';
 import { Badge, Button, Code, Group, Select, Stack, Table, Text, Title } from '@mantine/core';
 import { modals } from '@mantine/modals';
-import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
 import type { AdminComponents } from '@atrium/client';
 import { admin, api } from '../../api/client';
@@ -10,6 +9,7 @@ import { DataTable } from '../../components/data-table';
 import { ErrorView } from '../../components/error-view';
 import type { MessageKey } from '../../i18n/catalogue';
 import { useI18n } from '../../i18n/i18n';
+import { notify } from '../../components/notify';
 
 const VERSIONS = '/sites/{site_uid}/versions';
 type Change = AdminComponents['schemas']['SiteVersion']['changes'][number];
@@ -39,9 +39,9 @@ export function VersionsPanel({ siteUid, mayRollBack }: { siteUid: string; mayRo
     onConfirm: async () => {
       try {
         await admin.POST(`${VERSIONS}/{number}/restore`, { params: { path: { site_uid: siteUid, number } } });
-        notifications.show({ message: t('sites.rolledBack', { number }) });
+        notify(t('sites.rolledBack', { number }));
       } catch (error) {
-        notifications.show({ color: 'red', message: messageOf(error, t) });
+        notify(messageOf(error, t), 'red');
       }
       await queryClient.invalidateQueries({ queryKey: ['get', VERSIONS] });
       await queryClient.invalidateQueries({ queryKey: ['get', '/sites/{site_uid}'] });

@@ -1,7 +1,6 @@
 import { useState } from 'react';
 import { Badge, Box, Button, Grid, Group, SegmentedControl, Select, Stack, Switch, Table, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { modals } from '@mantine/modals';
-import { notifications } from '@mantine/notifications';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { getRouteApi } from '@tanstack/react-router';
 import type { AdminComponents } from '@atrium/client';
@@ -13,6 +12,7 @@ import { useI18n } from '../../i18n/i18n';
 import type { MessageKey } from '../../i18n/catalogue';
 import { useSession } from '../../session/session';
 import { useHeldEverywhere } from '../sites/site-form';
+import { notify } from '../../components/notify';
 
 type Template = AdminComponents['schemas']['EmailTemplate'];
 type Kind = Template['kind'];
@@ -149,12 +149,12 @@ function TemplateForm({ realmUid, template, variables }: { realmUid?: string; te
                 <>
                   <Button onClick={() => void run(async () => {
                     await unsaved.save(() => calls.save(kind, draft));
-                    notifications.show({ message: t('common.saved') });
+                    notify(t('common.saved'));
                     await refresh();
                   })}>{t('common.save')}</Button>
                   <Button variant="default" onClick={() => void run(async () => {
                     const sent = await calls.testSend(kind, locale, { format: draft.format, ...content });
-                    notifications.show({ message: t('templates.testSent', { to: sent.to }) });
+                    notify(t('templates.testSent', { to: sent.to }));
                   })}>{t('templates.testSend')}</Button>
                   {template.source === (realmUid ? 'realm' : 'account') && (
                     <Button color="red" variant="outline" onClick={() => modals.openConfirmModal({
@@ -162,7 +162,7 @@ function TemplateForm({ realmUid, template, variables }: { realmUid?: string; te
                       labels: { confirm: t('templates.resetDefault'), cancel: t('common.cancel') }, confirmProps: { color: 'red' },
                       onConfirm: () => void run(async () => {
                         await calls.reset(kind);
-                        notifications.show({ message: t('common.saved') });
+                        notify(t('common.saved'));
                         await refresh();
                       }),
                     })}>{t('templates.resetDefault')}</Button>
