@@ -10,9 +10,10 @@ const LINGER_BYTES = 16 * 1024 * 1024;
  * (Node drains an unread request once its answer is sent), and the connection kept; a larger or unbounded
  * one still closes it.
  */
-export async function lingerOnRefusedBody(request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> {
-  if (reply.statusCode !== 413 || reply.getHeader('connection') !== 'close') return payload;
-  const length = Number(request.headers['content-length']);
-  if (Number.isSafeInteger(length) && length <= LINGER_BYTES) reply.removeHeader('connection');
-  return payload;
+export function lingerOnRefusedBody(request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: Error | null, payload: unknown) => void): void {
+  if (reply.statusCode === 413 && reply.getHeader('connection') === 'close') {
+    const length = Number(request.headers['content-length']);
+    if (Number.isSafeInteger(length) && length <= LINGER_BYTES) reply.removeHeader('connection');
+  }
+  done(null, payload);
 }

@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest, } from 'fastify';
 
 const UNSAFE = /[^\x21-\x7e]+/g;
 
@@ -12,8 +12,8 @@ export function encodeHeaderValue(value: string): string {
 }
 
 /** A redirect may name a target from client text (`redirect_uri`): its Location is encoded once, here, for every route. */
-export async function encodeLocation(_request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> {
+export function encodeLocation(_request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: Error | null, payload: unknown) => void): void {
   const location = reply.getHeader('location');
   if (typeof location === 'string') reply.header('location', encodeHeaderValue(location));
-  return payload;
+  done(null, payload);
 }
