@@ -1,4 +1,4 @@
-import type { FastifyPluginAsync, onRequestAsyncHookHandler, preHandlerAsyncHookHandler } from 'fastify';
+import type { FastifyPluginAsync, onRequestHookHandler, preHandlerAsyncHookHandler } from 'fastify';
 import type { RoleTargets } from '../admin-auth/role-targets.js';
 import type { Context } from '../context.js';
 import type { Job } from '../jobs/runner.js';
@@ -30,9 +30,9 @@ export interface AtriumModule {
   pages?(ctx: Context, modules: readonly AtriumModule[]): FastifyPluginAsync[];
   /**
    * Hooks run before routing for every request (a site's custom domain: any path on that host is the
-   * site's). Each must return at once for a request that is not its own.
+   * site's). Each must pass a request that is not its own at once, synchronously (callback style, see siteDomainHook).
    */
-  requestHooks?(ctx: Context): onRequestAsyncHookHandler[];
+  requestHooks?(ctx: Context): onRequestHookHandler[];
   /**
    * Hooks the admin catalog runs before each handler, once the credential guard has let the request
    * through and its input is valid: loading what a path parameter the feature owns names (realms:

@@ -44,6 +44,14 @@ async function keptSite(ctx: Context, key: string, where: SQL, missTag: string[]
 
 export const servedSite = (ctx: Context, uid: string) => keptSite(ctx, `uid:${uid}`, eq(sites.uid, uid), []);
 
+/*
+ * The kept* functions answer from what this process keeps, synchronously, and undefined when it keeps nothing: a
+ * cached page is then served without one await (each is a promise and a turn of the microtask queue).
+ */
+
+/** The served site kept for `uid` (null: kept as no active site), undefined when not kept. */
+export const keptServedSite = (ctx: Context, uid: string) => ctx.caches.of<ServedSite | null>('sites').get(`uid:${uid}`, ctx.clock.now());
+
 /** The active site whose custom domain a host is, if any. */
 export const siteOfDomain = (ctx: Context, host: string) => keptSite(ctx, `host:${host}`, eq(sites.customDomain, host), ['domains']);
 
@@ -54,14 +62,22 @@ export const siteOfDomain = (ctx: Context, host: string) => keptSite(ctx, `host:
 const compiledByDatabase = new WeakMap<object, Map<string, CompiledSite>>();
 const COMPILED_KEPT = 32;
 
+const versionKey = (site: ServedSite) => `${site.versionId}:${site.defaultLocale}:${site.locales.join(',')}`;
+
+/** The site's published version if compiled already (null before its first publish), undefined if not. */
+export function keptVersion(ctx: Context, site: ServedSite): CompiledSite | null | undefined {
+  if (site.versionId === null) return null;
+  return compiledByDatabase.get(ctx.caches)?.get(versionKey(site));
+}
+
 /** The site's published version, ready to serve; null before its first publish. */
 export async function compiledVersion(ctx: Context, site: ServedSite): Promise<CompiledSite | null> {
   if (site.versionId === null) return null;
-  const key = `${site.versionId}:${site.defaultLocale}:${site.locales.join(',')}`;
+  const found = keptVersion(ctx, site);
+  if (found) return found;
+  const key = versionKey(site);
   let compiled = compiledByDatabase.get(ctx.caches);
   if (!compiled) compiledByDatabase.set(ctx.caches, compiled = new Map());
-  const found = compiled.get(key);
-  if (found) return found;
   const [row] = await ctx.db.select({ snapshot: siteVersions.snapshot }).from(siteVersions).where(eq(siteVersions.id, site.versionId));
   if (!row) return null;
   const result = new CompiledSite(site.versionId, row.snapshot as Snapshot, site);
@@ -117,12 +133,16 @@ export async function renderPage(ctx: Context, site: ServedSite, version: Compil
 
 /** A public page that does not read `user`, kept per version, locale and path until the site changes (every instance) or two seconds pass. */
 export async function cachedPage(ctx: Context, site: ServedSite, version: CompiledSite, page: SnapshotPage, locale: string, root: string): Promise<RenderedPage> {
-  const cache = ctx.caches.of<RenderedPage>('sites');
-  const now = ctx.clock.now();
-  const key = `page:${version.versionId}:${locale}:${page.id}:${root}`;
-  const kept = cache.get(key, now);
+  const kept = keptPage(ctx, version, page, locale, root);
   if (kept) return kept;
+  const now = ctx.clock.now();
   const rendered = await renderPage(ctx, site, version, page, locale, root, null);
-  cache.set(key, rendered, now, [`site:${site.id}`]);
+  ctx.caches.of<RenderedPage>('sites').set(pageKey(version, page, locale, root), rendered, now, [`site:${site.id}`]);
   return rendered;
 }
+
+const pageKey = (version: CompiledSite, page: SnapshotPage, locale: string, root: string) => `page:${version.versionId}:${locale}:${page.id}:${root}`;
+
+/** The rendered public page kept for these, undefined when not kept. */
+export const keptPage = (ctx: Context, version: CompiledSite, page: SnapshotPage, locale: string, root: string) =>
+  ctx.caches.of<RenderedPage>('sites').get(pageKey(version, page, locale, root), ctx.clock.now()) ?? undefined;

@@ -1,4 +1,4 @@
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Context } from '../../context.js';
@@ -13,7 +13,7 @@ import { ifNoneMatchHits } from '../../http/etag.js';
 import { escapeHtml } from '../../shared/html/markup.js';
 import { checkPreview } from '../preview.js';
 import { CompiledSite } from '../published.js';
-import { cachedPage, compiledVersion, renderPage, servedSite, siteOfDomain, type RenderedPage, type ServedSite } from '../serving.js';
+import { cachedPage, compiledVersion, keptPage, keptServedSite, keptVersion, renderPage, servedSite, siteOfDomain, type RenderedPage, type ServedSite } from '../serving.js';
 import { draftSnapshot, EMPTY_SNAPSHOT, type SnapshotPage } from '../snapshot.js';
 import { domainCustomer, endDomainSession, finishDomainSignIn, startDomainSignIn } from './domain-sign-in.js';
 
@@ -74,7 +74,7 @@ async function servePage(ctx: Context, request: FastifyRequest, reply: FastifyRe
   const { page, locale } = found;
   try {
     if (page.visibility === 'public' && !version.readsUser(page.id)) {
-      return sendHtml(request, reply, 200, await cachedPage(ctx, site, version, page, locale, root), PUBLIC_CACHE);
+      return sendHtml(request, reply, 200, keptPage(ctx, version, page, locale, root) ?? await cachedPage(ctx, site, version, page, locale, root), PUBLIC_CACHE);
     }
     const customer = await customerOf(ctx, request, site);
     if (page.visibility === 'realm_users' && !customer) {
@@ -135,7 +135,7 @@ async function serveSite(ctx: Context, request: FastifyRequest, reply: FastifyRe
     const back = await finishDomainSignIn(ctx, request, reply, site);
     return back ? reply.code(303).header('cache-control', PRIVATE).redirect(back, 303) : plain(reply, 400, 'The sign-in could not be completed: try again');
   }
-  const version = await compiledVersion(ctx, site);
+  const version = keptVersion(ctx, site) ?? await compiledVersion(ctx, site);
   if (!version) return plain(reply, 404, 'Page not found');
   if (path === '/robots.txt') {
     return reply.header('content-type', 'text/plain; charset=utf-8').header('cache-control', PUBLIC_CACHE)
@@ -157,18 +157,24 @@ async function serveSite(ctx: Context, request: FastifyRequest, reply: FastifyRe
 /** What a custom domain can be (realms.ts's rules): a dotted name ending in letters, never an address or localhost. */
 const CUSTOM_DOMAIN_LIKE = /^(?!.*\.localhost$)[a-z0-9.-]+\.[a-z][a-z0-9-]*$/;
 
-export function siteDomainHook(ctx: Context): onRequestAsyncHookHandler {
+export function siteDomainHook(ctx: Context): onRequestHookHandler {
   const baseHost = new URL(ctx.config.baseUrl).hostname.toLowerCase();
-  return async (request, reply) => {
-    const host = hostOf(request);
-    if ((request.method !== 'GET' && request.method !== 'HEAD') || host === baseHost || !CUSTOM_DOMAIN_LIKE.test(host)) return;
+  /** Whether the request was a site's, and answered. */
+  const servedOnDomain = async (request: FastifyRequest, reply: FastifyReply, host: string): Promise<boolean> => {
     // A database that does not answer is the route's to report (503 on /healthz), not this lookup's.
     const site = await siteOfDomain(ctx, host).catch(() => null);
-    if (!site) return;
+    if (!site) return false;
     const path = request.url.split('?')[0];
-    if (path.startsWith(`/sites/${site.uid}/`)) return;
+    if (path.startsWith(`/sites/${site.uid}/`)) return false;
     await serveSite(ctx, request, reply, site, path);
-    return reply;
+    return true;
+  };
+  // A callback hook, passing every request for the base address at once: an async one costs a promise on each.
+  return (request, reply, done) => {
+    const host = hostOf(request);
+    if ((request.method !== 'GET' && request.method !== 'HEAD') || host === baseHost || !CUSTOM_DOMAIN_LIKE.test(host)) return done();
+    // An answered request ends here: a callback hook that sent the answer does not call done.
+    servedOnDomain(request, reply, host).then((served) => { if (!served) done(); }, done);
   };
 }
 
@@ -184,7 +190,8 @@ export function servedSitePages(ctx: Context): FastifyPluginAsync {
       reply.code(301).redirect(`/sites/${encodeURIComponent(request.params.site_uid)}/`, 301));
 
     app.get('/sites/:site_uid/*', { schema: { ...hide, params: Params } }, async (request, reply) => {
-      const site = await servedSite(ctx, request.params.site_uid);
+      const kept = keptServedSite(ctx, request.params.site_uid);
+      const site = kept === undefined ? await servedSite(ctx, request.params.site_uid) : kept;
       if (!site) return plain(reply, 404, 'Page not found');
       return serveSite(ctx, request, reply, site, `/${request.params['*'] ?? ''}`);
     });
