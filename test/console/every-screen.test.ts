@@ -137,7 +137,10 @@ describe.skipIf(!!process.env.DATABASE_URL)('admin console: every screen', () =>
           if (hasDialog) {
             await newButton.click();
             const dialog = page.getByRole('dialog');
-            await dialog.waitFor();
+            if (!await dialog.waitFor({ timeout: 5_000 }).then(() => true, () => false)) {
+              failures.push(`${path}: its New button opens no dialog`);
+              continue;
+            }
             for (const violation of await axeViolations(page)) failures.push(`${path} (dialog): ${violation}`);
             await page.keyboard.press('Escape');
             await dialog.waitFor({ state: 'hidden' });
