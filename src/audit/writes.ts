@@ -1,5 +1,6 @@
-import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { Context } from '../context.js';
+import type { Db } from '../db/connect.js';
 import { RequestTransaction, runInTransaction } from '../db/request-transaction.js';
 import { actorOf, recordAudit } from './log.js';
 
@@ -85,19 +86,18 @@ export function auditWrites(ctx: Context, prefix: string) {
       }, done);
     });
 
-    scope.addHook('preSerialization', async (request, _reply, payload) => {
+    // Callback hooks: they run for every answer of the catalog, most of them reads with nothing to do here, and an async
+    // hook would cost each a promise and a turn of the microtask queue.
+    scope.addHook('preSerialization', (request, _reply, payload, done) => {
       const write = open.get(request);
       if (write) write.answer = payload;
-      return payload;
+      done(null, payload);
     });
 
-    scope.addHook('onSend', async (request, reply, payload) => {
-      const write = open.get(request);
-      const tx = write?.transaction.db;
-      if (!write || !tx) return payload;
+    const finish = async (request: FastifyRequest, reply: FastifyReply, write: OpenWrite, tx: Db) => {
       if (reply.statusCode >= 400) {
         await write.transaction.finish(false);
-        return payload;
+        return;
       }
       try {
         await recordAudit(tx, ctx.clock.now(), {
@@ -113,14 +113,22 @@ export function auditWrites(ctx: Context, prefix: string) {
         throw err;
       }
       await write.transaction.finish(true);
-      return payload;
+    };
+
+    scope.addHook('onSend', (request, reply, payload, done) => {
+      const write = open.get(request);
+      const tx = write?.transaction.db;
+      if (!write || !tx) return done(null, payload);
+      finish(request, reply, write, tx).then(() => done(null, payload), done);
     });
 
     // A reply that never went through onSend (hijacked, or a failure while sending) must not keep its transaction.
     // Not on onRequestAbort: the handler may still be using the transaction, and its answer (sent to no one) still
     // goes through onSend; an error's answer too (onError is followed by it).
-    scope.addHook('onResponse', async (request) => {
-      await open.get(request)?.transaction.finish(false);
+    scope.addHook('onResponse', (request, _reply, done) => {
+      const write = open.get(request);
+      if (!write) return done();
+      write.transaction.finish(false).then(() => done(), done);
     });
   };
 }
