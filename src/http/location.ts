@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest, } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 
 const UNSAFE = /[^\x21-\x7e]+/g;
 

@@ -145,4 +145,4 @@ const pageKey = (version: CompiledSite, page: SnapshotPage, locale: string, root
 
 /** The rendered public page kept for these, undefined when not kept. */
 export const keptPage = (ctx: Context, version: CompiledSite, page: SnapshotPage, locale: string, root: string) =>
-  ctx.caches.of<RenderedPage>('sites').get(pageKey(version, page, locale, root), ctx.clock.now()) ?? undefined;
+  ctx.caches.of<RenderedPage>('sites').get(pageKey(version, page, locale, root), ctx.clock.now());
