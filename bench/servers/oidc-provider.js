@@ -58,6 +58,8 @@ const provider = new Provider('http://127.0.0.1', {
   pkce: { required: () => true },
   findAccount: async (_ctx, id) => ({ accountId: id, claims: async () => ({ sub: id }) }),
   features: { devInteractions: { enabled: false } },
+  // Every refresh rotates, as Atrium's do (by default it rotates only a public client's tokens, or one near its end).
+  rotateRefreshToken: () => true,
 });
 provider.on('server_error', (_ctx, err) => console.error(err));
 
@@ -67,7 +69,7 @@ await new Promise((resolve) => server.once('listening', resolve));
 async function issue(n) {
   const out = [];
   for (let i = 0; i < n; i++) {
-    const accountId = `user-${i}`;
+    const accountId = `user-${i % 20}`;
     const grant = new provider.Grant({ accountId, clientId: client.client_id });
     grant.addOIDCScope(SCOPE);
     const grantId = await grant.save();

@@ -4,7 +4,7 @@ import type { Db } from '../db/connect.js';
 import { sqlMoment } from '../db/columns.js';
 import { prepared } from '../db/prepared.js';
 import { rowsOf } from '../db/rows.js';
-import { isLive } from '../realms/sessions.js';
+import { isLive, TOUCH_INTERVAL_MS } from '../realms/sessions.js';
 import { hashSecret, randomSecret } from '../security/secrets.js';
 import { oauthAccessTokens, oauthClients, oauthRefreshTokens } from '../tables/oauth.js';
 import { realmUsers, realms } from '../tables/realms.js';
@@ -62,8 +62,8 @@ export async function consumeCodeWithRefresh(ctx: Context, grant: CodeGrant, acc
 
 /**
  * Spends a refresh token and writes what replaces it, in one statement (all or nothing, one round trip): the new
- * refresh token of the family, the new access token, and the session renewed as a use would renew it, never past
- * the family's end. Answers false when the token was spent or revoked meanwhile (a concurrent refresh won).
+ * refresh token of the family, the new access token, and the session renewed as a use would renew it (at most once a
+ * minute, so that parallel refreshes of one session do not queue on its row), never past the family's end. Answers false when the token was spent or revoked meanwhile (a concurrent refresh won).
  */
 async function rotate(ctx: Context, row: { id: number; family: number; clientId: number; sessionId: number; scope: string; familyExpiresAt: Date; idleSeconds: number; sessionLifetimeMinutes: number },
   scope: string, hashes: { refresh: string; access: string }, now: Date): Promise<boolean> {
@@ -83,6 +83,7 @@ async function rotate(ctx: Context, row: { id: number; family: number; clientId:
     ), renewal as (
       update realm_sessions set expires_at = greatest(expires_at, ${renewed}), last_used_at = ${at}
       where id = ${row.sessionId} and exists (select 1 from spent)
+        and (last_used_at is null or last_used_at <= ${sqlMoment(new Date(now.getTime() - TOUCH_INTERVAL_MS))})
       returning id
     )
     select count(*)::int as spent from spent`);

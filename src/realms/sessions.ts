@@ -79,7 +79,7 @@ export const isLive = (session: Pick<LiveSession, 'expiresAt' | 'revokedAt'>, no
   !session.revokedAt && session.expiresAt > now;
 
 /** How often a session in use is written back (its sliding expiry and its last use): at most once a minute. */
-const TOUCH_INTERVAL_MS = 60_000;
+export const TOUCH_INTERVAL_MS = 60_000;
 
 /**
  * A use of the session: it is renewed for the realm's lifetime (sliding expiry) and its last use is
