@@ -37,6 +37,8 @@ export interface Config {
   outboundAllowPrivate: boolean;
   /** How often an idle webhook sender looks for deliveries due. */
   webhooksPollMs: number;
+  /** Webhook sender loops of this process; 0 leaves the sending to the other instances. */
+  webhookSenders: number;
 }
 
 /** A configuration value that cannot be used; its message is the one line printed at start. */
@@ -218,6 +220,7 @@ export function loadConfig(env: Env = process.env): Config {
     metrics: metrics(env),
     outboundAllowPrivate: flag(env, env.OUTBOUND_ALLOW_PRIVATE?.trim() ? 'OUTBOUND_ALLOW_PRIVATE' : 'WEBHOOKS_ALLOW_PRIVATE'),
     webhooksPollMs: integer(env, 'WEBHOOKS_POLL_MS', 1000, 10, 3_600_000),
+    webhookSenders: integer(env, 'WEBHOOK_SENDERS', 2, 0, 32),
   };
 }
 

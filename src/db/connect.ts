@@ -24,6 +24,12 @@ export interface Database {
   exclusive<T>(key: number, fn: () => Promise<T>): Promise<T>;
   /** Tells every other server process on this database something (PostgreSQL NOTIFY); no one to tell on the embedded one. */
   broadcast(message: string): void;
+  /**
+   * Sends a NOTIFY on `channel` in a statement of its own, heard by `listen` in every process on the database (this
+   * one included). Never from inside a write transaction: PostgreSQL holds a database-wide lock from a notifying
+   * transaction's pre-commit to its end, so writers that notify commit one at a time.
+   */
+  notify(channel: string, payload: string): void;
   /** Hears what other server processes broadcast. */
   subscribe(listener: (message: string) => void): Promise<void>;
   /**
@@ -117,12 +123,14 @@ export function postgresDatabase(url: string, poolSize: number): Database {
     listening.catch(() => { listening = null; });
     await listening;
   };
+  const notify = (channel: string, payload: string) => {
+    pool.query('select pg_notify($1, $2)', [channel, payload]).catch(() => {});
+  };
   return {
     db,
     kind: 'postgres',
-    broadcast: (message) => {
-      pool.query('select pg_notify($1, $2)', [BROADCAST_CHANNEL, message]).catch(() => {});
-    },
+    broadcast: (message) => notify(BROADCAST_CHANNEL, message),
+    notify,
     subscribe: (listener) => listen(BROADCAST_CHANNEL, listener),
     listen: (channel, listener) => listen(channel, listener),
     ping: async () => { await pool.query('select 1'); },

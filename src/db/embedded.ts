@@ -65,6 +65,9 @@ export function embeddedDatabase(client: PGlite, end: () => Promise<void>): Data
     exclusive: (_key, fn) => fn(),
     // One process holds the embedded database: there is no one else to tell.
     broadcast: () => {},
+    notify: (channel, payload) => {
+      if (open) client.query('select pg_notify($1, $2)', [channel, payload]).catch(() => {});
+    },
     subscribe: async () => {},
     listen: async (channel, listener) => { unlistens.push(await client.listen(channel, listener)); },
     close: async () => {

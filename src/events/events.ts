@@ -29,7 +29,7 @@ const withRealmAndEmail = {
  * Records one business event of a realm user, at the context clock's now, and counts it with the user's
  * (one statement: `eventWrites`); the event goes to the webhook outbox with it, under its own type.
  */
-export async function recordEvent(ctx: Pick<Context, 'db' | 'clock' | 'caches'>, event: EventInput): Promise<BusinessEvent> {
+export async function recordEvent(ctx: Pick<Context, 'db' | 'clock' | 'caches' | 'database'>, event: EventInput): Promise<BusinessEvent> {
   const impersonatorId = event.impersonatorId ?? null;
   return ctx.db.transaction(async (tx) => {
     const { values, counts } = eventWrites(tx, {
@@ -38,7 +38,7 @@ export async function recordEvent(ctx: Pick<Context, 'db' | 'clock' | 'caches'>,
     });
     const [row] = await tx.with(...counts).insert(businessEvents).values(values).returning(withRealmAndEmail);
     const { realmUid, email, ...recorded } = row;
-    await emitWebhookEvent(tx, ctx.clock, businessEventWebhook(recorded, email, realmUid), ctx.caches);
+    await emitWebhookEvent(ctx, tx, businessEventWebhook(recorded, email, realmUid));
     return recorded;
   });
 }

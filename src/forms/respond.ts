@@ -145,10 +145,10 @@ export async function announceResponse(ctx: Context, row: FormWithRealm, respons
   for (const to of form.notifyEmails) await mail(to, 'form_notification', form.defaultLocale);
   if (confirm && form.confirmation && response.email) await mail(response.email, 'form_confirmation', response.locale);
   const variables = mailVariables(row, response, form.defaultLocale, realmName);
-  await emitWebhookEvent(ctx.db, ctx.clock, {
+  await emitWebhookEvent(ctx, ctx.db, {
     type: FORM_RESPONSE_CREATED, realmUid: row.realmUid,
     data: { form: variables.form, response: { ...variables.response, status: response.status, user_id: response.userId, answers: response.answers } },
-  }, ctx.caches);
+  });
   if (response.userId !== null && form.realmId !== null) {
     await recordEvent(ctx, { realmId: form.realmId, userId: response.userId, type: 'form_response_created_log', properties: { form_uid: form.uid, response_id: response.id } });
   }

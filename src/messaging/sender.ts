@@ -98,7 +98,7 @@ async function completeDeliveries(ctx: Context): Promise<number> {
       sql`not exists (select 1 from message_deliveries m where m.delivery_id = ${d.id} and m.status in ('pending', 'sending'))`))
       .returning(withRealmAndCampaign);
     for (const { realmUid, campaignUuid, ...delivery } of ended) {
-      if (delivery.status === 'completed') await emitWebhookEvent(tx, ctx.clock, deliveryCompletedEvent(realmUid, campaignUuid, delivery), ctx.caches);
+      if (delivery.status === 'completed') await emitWebhookEvent(ctx, tx, deliveryCompletedEvent(realmUid, campaignUuid, delivery));
     }
     return ended.length;
   });

@@ -53,7 +53,7 @@ export async function openNotification(ctx: Context, customer: Customer, id: num
   return ctx.db.transaction(async (tx) => {
     const [opened] = await tx.update(notifications).set({ openedAt: ctx.clock.now() }).where(and(target, unread)).returning();
     if (opened) {
-      await recordEvent({ db: tx, clock: ctx.clock, caches: ctx.caches }, {
+      await recordEvent({ ...ctx, db: tx }, {
         realmId: realm.id, userId: user.id, type: 'notification_opened_log', impersonatorId: session.impersonatorId, properties: { notification_id: id },
       });
       return notificationBody(opened);

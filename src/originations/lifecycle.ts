@@ -28,7 +28,7 @@ async function changeOpen(ctx: Context, realm: Realm, id: number, decide: (submi
     const [updated] = await tx.update(submissions).set({ ...changes, updatedAt: ctx.clock.now() }).where(eq(submissions.id, id)).returning();
     if (updated.status !== submission.status) {
       const origination = await findOrigination(tx, realm, submission.originationId);
-      await emitWebhookEvent(tx, ctx.clock, submissionStatusEvent(realm.uid, updated, origination.uuid, updated.status, submission.status), ctx.caches);
+      await emitWebhookEvent(ctx, tx, submissionStatusEvent(realm.uid, updated, origination.uuid, updated.status, submission.status));
     }
     return updated;
   });

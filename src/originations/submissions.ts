@@ -48,11 +48,11 @@ export async function begin(
   await tx.update(submissions).set({
     status: 'pending', startedAt: now, deadlineAt: origination.deadlineDays === null ? null : addDays(now, origination.deadlineDays), updatedAt: now,
   }).where(eq(submissions.id, submission.id));
-  await recordEvent({ db: tx, clock: ctx.clock, caches: ctx.caches }, {
+  await recordEvent({ ...ctx, db: tx }, {
     realmId: submission.realmId, userId: submission.userId, type: 'origination_submission_started_log', impersonatorId,
     properties: { submission_uuid: submission.uuid, origination_uuid: origination.uuid, origination_name: origination.name },
   });
-  await emitWebhookEvent(tx, ctx.clock, submissionStatusEvent(realm.uid, submission, origination.uuid, 'pending', submission.status), ctx.caches);
+  await emitWebhookEvent(ctx, tx, submissionStatusEvent(realm.uid, submission, origination.uuid, 'pending', submission.status));
 }
 
 /** Admin: a submission of the origination for a user of the realm; started now unless `start` is false. */
@@ -67,7 +67,7 @@ export async function startSubmission(ctx: ActingContext, realm: Realm, originat
     const [created] = await tx.insert(submissions).values({
       realmId: realm.id, userId: user.id, originationId, status: 'not_started', createdAt: now, updatedAt: now,
     }).returning();
-    await emitWebhookEvent(tx, ctx.clock, submissionStatusEvent(realm.uid, created, origination.uuid, created.status, null), ctx.caches);
+    await emitWebhookEvent(ctx, tx, submissionStatusEvent(realm.uid, created, origination.uuid, created.status, null));
     if (input.start ?? true) await begin(tx, ctx, realm, created, origination, null);
     const [current] = await tx.select().from(submissions).where(eq(submissions.id, created.id));
     return current;

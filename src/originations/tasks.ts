@@ -55,11 +55,11 @@ async function completeTask(ctx: Context, realm: Realm, where: SQL, taskUid: str
     await tx.update(submissions).set(last ? { status: 'completed', completedAt: now, updatedAt: now } : { updatedAt: now })
       .where(eq(submissions.id, submission.id));
     if (last) {
-      await recordEvent({ db: tx, clock: ctx.clock, caches: ctx.caches }, {
+      await recordEvent({ ...ctx, db: tx }, {
         realmId: submission.realmId, userId: submission.userId, type: 'origination_submission_completed_log', impersonatorId: by.impersonatorId,
         properties: { submission_uuid: submission.uuid, origination_uuid: origination.uuid, origination_name: origination.name },
       });
-      await emitWebhookEvent(tx, ctx.clock, submissionStatusEvent(realm.uid, submission, origination.uuid, 'completed', 'pending'), ctx.caches);
+      await emitWebhookEvent(ctx, tx, submissionStatusEvent(realm.uid, submission, origination.uuid, 'completed', 'pending'));
     }
     const [row] = await tx.select().from(submissions).where(eq(submissions.id, submission.id));
     return row;

@@ -1,7 +1,35 @@
 import type { Database } from '../db/connect.js';
 
-/** The NOTIFY channel the queues' triggers (migration 0014) speak on; the payload names the queue. */
+/** The NOTIFY channel the queues' triggers (migration 0014) and `wakeWorkers` speak on; the payload names the queue. */
 export const WORK_CHANNEL = 'atrium_work';
+
+/** A process sends at most one wake-up notice per queue in this time; one owed meanwhile is sent at its end. */
+const NOTICE_SPACING_MS = 20;
+/** Per database and queue, a notice sent in the last NOTICE_SPACING_MS: whether another is owed at its end. */
+const spacing = new WeakMap<Database, Map<string, boolean>>();
+
+/**
+ * Wakes the workers of `queue` in every process, from code that wrote work for them (webhook deliveries: their
+ * writers are on the request path, where a trigger's NOTIFY would make the transactions commit one at a time). Call
+ * it after the commit (`afterCommit`): a notice heard before the work is visible makes a round that finds nothing,
+ * and the work then waits for the worker's next look. Notices in quick succession make one, and one more at the end.
+ */
+export function wakeWorkers(database: Database, queue: string): void {
+  let queues = spacing.get(database);
+  if (!queues) spacing.set(database, queues = new Map());
+  if (queues.has(queue)) queues.set(queue, true);
+  else sendNotice(database, queues, queue);
+}
+
+function sendNotice(database: Database, queues: Map<string, boolean>, queue: string): void {
+  queues.set(queue, false);
+  database.notify(WORK_CHANNEL, queue);
+  setTimeout(() => {
+    const owed = queues.get(queue);
+    queues.delete(queue);
+    if (owed) sendNotice(database, queues, queue);
+  }, NOTICE_SPACING_MS).unref();
+}
 
 /**
  * Wakes a process's sleeping workers when work is written for them, by this process or another: the

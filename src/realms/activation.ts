@@ -132,7 +132,7 @@ export async function activateWithLink(ctx: Context, realm: Realm, token: string
       if (!activated) throw new LinkDead('gone');
       const { lockedUntil, ...user } = activated;
       // A pending user is inactive: the link changes both.
-      await emitWebhookEvent(tx.db, ctx.clock, realmUserEvent('realm_user.updated', realm, realmUserBody(user, fields, lockedUntil), ['active', 'confirmation_pending']), ctx.caches);
+      await emitWebhookEvent(ctx, tx.db, realmUserEvent('realm_user.updated', realm, realmUserBody(user, fields, lockedUntil), ['active', 'confirmation_pending']));
       const session = await startRealmSession(tx, realm, user.id, origin);
       await recordEvent(tx, { realmId: realm.id, userId: user.id, type: 'user_login_log', properties: { method: 'activation_link' } });
       return { userId: user.id, session, redirectUri };

@@ -26,7 +26,7 @@ async function swapAvatar(ctx: Context, realm: Realm, userId: number, avatar: Av
     const [{ lockedUntil, ...after }] = await tx.update(realmUsers).set({ avatar, updatedAt: now }).where(eq(realmUsers.id, userId))
       .returning(userWithLock(now));
     const user = realmUserBody(after, fields, lockedUntil);
-    await emitWebhookEvent(tx, ctx.clock, realmUserEvent('realm_user.updated', realm, user, changedAttributes(before, after)), ctx.caches);
+    await emitWebhookEvent(ctx, tx, realmUserEvent('realm_user.updated', realm, user, changedAttributes(before, after)));
     return { replaced: before.avatar ?? null, user };
   });
   ctx.caches.changed('customers', `user:${userId}`);

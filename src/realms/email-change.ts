@@ -83,7 +83,7 @@ export async function confirmEmailChange(ctx: Context, realm: Realm, token: stri
       const now = ctx.clock.now();
       const [{ lockedUntil, ...user }] = await tx.db.update(realmUsers).set({ email, emailVerifiedAt: now, updatedAt: now })
         .where(mine).returning(userWithLock(now));
-      await emitWebhookEvent(tx.db, ctx.clock, realmUserEvent('realm_user.updated', realm, realmUserBody(user, fields, lockedUntil), changedAttributes(before, user)), ctx.caches);
+      await emitWebhookEvent(ctx, tx.db, realmUserEvent('realm_user.updated', realm, realmUserBody(user, fields, lockedUntil), changedAttributes(before, user)));
       await recordEvent(tx, { realmId: realm.id, userId: user.id, type: 'user_updated_log' });
       return user;
     });

@@ -90,7 +90,7 @@ async function storePassword(ctx: Context, realm: Realm, where: SQL, passwordHas
     const [updated] = await tx.update(realmUsers).set({ passwordHash }).where(where).returning(userWithLock(now));
     if (!updated) return undefined;
     const { lockedUntil, ...user } = updated;
-    await emitWebhookEvent(tx, ctx.clock, realmUserEvent('realm_user.updated', realm, realmUserBody(user, fields, lockedUntil), ['password']), ctx.caches);
+    await emitWebhookEvent(ctx, tx, realmUserEvent('realm_user.updated', realm, realmUserBody(user, fields, lockedUntil), ['password']));
     return user;
   });
 }

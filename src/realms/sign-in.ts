@@ -76,7 +76,7 @@ export async function signInWithPassword(ctx: Context, realm: Realm, identifier:
       id: written.eventId, realmId: realm.id, userId: user.id, type: 'user_login_log', impersonated: false, impersonatorId: null,
       properties: {}, createdAt: row.createdAt,
     };
-    await emitWebhookEvent(db, ctx.clock, businessEventWebhook(event, user.email, realm.uid), ctx.caches);
+    await emitWebhookEvent(ctx, db, businessEventWebhook(event, user.email, realm.uid));
     return written;
   };
   // The statement alone is atomic: a transaction (BEGIN and COMMIT, two more round trips) only when an endpoint

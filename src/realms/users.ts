@@ -287,7 +287,7 @@ async function saveRealmUser(
         confirmationPending: options.confirmationPending ?? false, moderationPending: options.moderationPending ?? false, emailVerifiedAt: options.emailVerified ? now : null, createdAt: now, updatedAt: now,
       }).returning();
       const body = realmUserBody(user, shown, null);
-      await emitWebhookEvent(tx, ctx.clock, realmUserEvent('realm_user.created', realm, body), ctx.caches);
+      await emitWebhookEvent(ctx, tx, realmUserEvent('realm_user.created', realm, body));
       return { user, body };
     }
     const newAddress = changes.email !== undefined && changes.email !== before.email.toLowerCase();
@@ -298,7 +298,7 @@ async function saveRealmUser(
     if (changes.active === false && before.active) await revokeUserSessions({ ...ctx, db: tx }, before.id);
     const body = realmUserBody(user, shown, lockedUntil);
     const changed = changedAttributes(before, user);
-    if (changed.length) await emitWebhookEvent(tx, ctx.clock, realmUserEvent('realm_user.updated', realm, body, changed), ctx.caches);
+    if (changed.length) await emitWebhookEvent(ctx, tx, realmUserEvent('realm_user.updated', realm, body, changed));
     return { user, body };
   }).then((written) => {
     if (self) ctx.caches.changed('customers', `user:${self.id}`);
@@ -345,7 +345,7 @@ export async function activateRealmUser(ctx: ActingContext, realm: Realm, id: nu
     if (!activated) return null;
     const { lockedUntil, ...row } = activated;
     const shown = realmUserBody(row, fields, lockedUntil);
-    await emitWebhookEvent(tx, ctx.clock, realmUserEvent('realm_user.updated', realm, shown, changedAttributes(user, row)), ctx.caches);
+    await emitWebhookEvent(ctx, tx, realmUserEvent('realm_user.updated', realm, shown, changedAttributes(user, row)));
     return shown;
   });
   ctx.caches.changed('customers', `user:${id}`);
@@ -366,7 +366,7 @@ export async function deleteRealmUser(ctx: ActingContext, realm: Realm, id: numb
     await tx.update(realmSessions).set({ revokedAt: ctx.clock.now() }).where(and(eq(realmSessions.userId, id), isNull(realmSessions.revokedAt)));
     const [user] = await tx.delete(realmUsers).where(mine)
       .returning({ id: realmUsers.id, uuid: realmUsers.uuid, email: realmUsers.email, avatar: realmUsers.avatar });
-    await emitWebhookEvent(tx, ctx.clock, realmUserDeletedEvent(realm, user), ctx.caches);
+    await emitWebhookEvent(ctx, tx, realmUserDeletedEvent(realm, user));
     return { avatar: user.avatar ?? null, attachments };
   });
   ctx.caches.changed('customers', `user:${id}`);

@@ -68,10 +68,10 @@ export async function publishDrafts(ctx: Context, siteId: number, author: Author
   if (request.reviewRequestId) {
     await ctx.db.update(siteReviewRequests).set({ status: 'published', updatedAt: ctx.clock.now() }).where(eq(siteReviewRequests.id, request.reviewRequestId));
   }
-  await emitWebhookEvent(ctx.db, ctx.clock, {
+  await emitWebhookEvent(ctx, ctx.db, {
     type: 'site.published', realmUid: null,
     data: { site_uid: site.uid, version: version.number, changes: version.changes, published_by: { id: author.id, name: author.name } },
-  }, ctx.caches);
+  });
   sitesChanged(ctx, site.id);
   return versionBody(version, version.id);
 }

@@ -4,7 +4,7 @@ import type { ActingContext } from '../admin-auth/principal.js';
 import { totalCount, totalOf, type Page } from '../db/paging.js';
 import { notFound, webhookDeliveryInFlight, webhookEndpointInactive } from '../errors/index.js';
 import { requireEndpoint } from './endpoints.js';
-import { emitWebhookEventTo } from './outbox.js';
+import { emitWebhookEventTo, wakeSenders } from './outbox.js';
 import type { WebhookDeliveryModel } from './schema.js';
 import { webhookAttempts, webhookDeliveries, webhookEndpoints } from '../tables/webhooks.js';
 
@@ -63,7 +63,7 @@ export async function sendTestDelivery(ctx: ActingContext, endpointId: number): 
   ctx.actor.assertHolds('webhooks.manage');
   const endpoint = await requireEndpoint(ctx, endpointId);
   if (!endpoint.active) throw webhookEndpointInactive();
-  const id = await emitWebhookEventTo(ctx.db, ctx.clock, endpoint.id, {
+  const id = await emitWebhookEventTo(ctx, ctx.db, endpoint.id, {
     type: TEST_EVENT_TYPE, data: { webhook_endpoint_id: endpoint.id, message: 'A test event sent from the administration' },
   });
   // Deleted since it was found: gone, as it is to everyone from now on.
@@ -88,6 +88,7 @@ export async function retryDelivery(ctx: ActingContext, id: number): Promise<Del
     .where(and(eq(webhookDeliveries.id, id), or(isNull(webhookDeliveries.leaseUntil), lte(webhookDeliveries.leaseUntil, now)))).returning();
   // A sender holds it: resending now could send it twice at once.
   if (!delivery) throw webhookDeliveryInFlight();
+  await wakeSenders(ctx);
   const attempts = await ctx.db.select().from(webhookAttempts).where(eq(webhookAttempts.deliveryId, id)).orderBy(asc(webhookAttempts.id));
   return deliveryBody(delivery, attempts);
 }

@@ -5,5 +5,5 @@ import { webhookWorker } from './worker.js';
 export const webhooksModule: AtriumModule = {
   name: 'webhooks',
   catalogs: (ctx, modules) => ({ admin: [webhookRoutes(ctx, Object.assign({}, ...modules.map((m) => m.webhookEvents)))] }),
-  workers: (ctx) => [webhookWorker(ctx, ctx.config.webhooksPollMs)],
+  workers: (ctx) => (ctx.config.webhookSenders ? [webhookWorker(ctx, ctx.config.webhooksPollMs, ctx.config.webhookSenders)] : []),
 };

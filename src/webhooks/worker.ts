@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Context } from '../context.js';
 import { rowsOf } from '../db/rows.js';
 import type { Worker } from '../queue/loops.js';
+import { WEBHOOK_QUEUE } from './outbox.js';
 import { webhookRound } from './sender.js';
 import { WebhookTransport } from './transport.js';
 
@@ -28,10 +29,10 @@ async function nextWebhookDue(ctx: Context): Promise<Date | null> {
  * until a delivery is written, or its retry falls due. `busyPollMs` (WEBHOOKS_POLL_MS) is the wait
  * after an empty round. `close` ends the transport once the loops have stopped.
  */
-export function webhookWorker(ctx: Context, busyPollMs: number, loops = 2): Worker & { close(): void } {
+export function webhookWorker(ctx: Context, busyPollMs: number, loops: number): Worker & { close(): void } {
   const transport = new WebhookTransport(ctx.config.outboundAllowPrivate);
   return {
-    queue: 'webhooks',
+    queue: WEBHOOK_QUEUE,
     loops,
     round: () => webhookRound(ctx, transport),
     nextDue: () => nextWebhookDue(ctx),

@@ -13,8 +13,8 @@ describe('configuration from the environment', () => {
   });
 
   it('refuses private outbound targets (WEBHOOKS_ALLOW_PRIVATE is the older name) and polls every second unless told otherwise', () => {
-    expect(loadConfig({})).toMatchObject({ outboundAllowPrivate: false, webhooksPollMs: 1000 });
-    expect(loadConfig({ OUTBOUND_ALLOW_PRIVATE: '1', WEBHOOKS_POLL_MS: '50' })).toMatchObject({ outboundAllowPrivate: true, webhooksPollMs: 50 });
+    expect(loadConfig({})).toMatchObject({ outboundAllowPrivate: false, webhooksPollMs: 1000, webhookSenders: 2 });
+    expect(loadConfig({ OUTBOUND_ALLOW_PRIVATE: '1', WEBHOOKS_POLL_MS: '50', WEBHOOK_SENDERS: '0' })).toMatchObject({ outboundAllowPrivate: true, webhooksPollMs: 50, webhookSenders: 0 });
     expect(loadConfig({ WEBHOOKS_ALLOW_PRIVATE: '1' }).outboundAllowPrivate).toBe(true);
     expect(loadConfig({ WEBHOOKS_ALLOW_PRIVATE: '0' }).outboundAllowPrivate).toBe(false);
     // The new name, when set, decides.

@@ -143,8 +143,8 @@ describe('GET /metrics', () => {
     const [endpoint] = await h.ctx.db.insert(webhookEndpoints).values({
       url: 'https://hooks.example.com/in', eventTypes: ['realm_user.created'], secretSealed: 'unused here',
     }).returning();
-    for (let i = 0; i < 2; i++) await emitWebhookEvent(h.ctx.db, h.clock, { type: 'realm_user.created', realmUid: realm.uid, data: { i } });
-    await emitWebhookEvent(h.ctx.db, h.clock, { type: 'realm_user.deleted', realmUid: realm.uid, data: {} });
+    for (let i = 0; i < 2; i++) await emitWebhookEvent({ clock: h.clock, database: h.ctx.database }, h.ctx.db, { type: 'realm_user.created', realmUid: realm.uid, data: { i } });
+    await emitWebhookEvent({ clock: h.clock, database: h.ctx.database }, h.ctx.db, { type: 'realm_user.deleted', realmUid: realm.uid, data: {} });
     expect(sampleValue(await scrape(), 'atrium_webhook_outbox_depth')).toBe(2);
     await h.ctx.db.delete(webhookEndpoints);
     expect(sampleValue(await scrape(), 'atrium_webhook_outbox_depth')).toBe(0);

@@ -16,7 +16,7 @@ import { emitWebhookEvent, type WebhookEvent } from '../../webhooks/outbox.js';
 
 const versions = contentEntryVersions;
 /** What a change needs to put its webhook event in the outbox. */
-type Outbox = Pick<Context, 'clock' | 'caches'>;
+type Outbox = Pick<Context, 'clock' | 'caches' | 'database'>;
 
 /**
  * The entry's row, locked for the rest of the transaction: publishing, unpublishing and saving one entry
@@ -69,7 +69,7 @@ export async function publishDrafts(tx: Db, definitions: readonly ContentFieldDe
   // Publishing every locale is what a scheduled publish would have done.
   if (locale === undefined) await tx.update(contentEntries).set({ publishAt: null }).where(eq(contentEntries.id, entryId));
   const published = drafts.map((d) => d.locale);
-  await emitWebhookEvent(tx, ctx.clock, entryEvent('entry.published', entry, published), ctx.caches);
+  await emitWebhookEvent(ctx, tx, entryEvent('entry.published', entry, published));
   return published;
 }
 
@@ -81,7 +81,7 @@ export async function unpublishVersions(tx: Db, entryId: number, locale: string 
   const removed = await tx.delete(versions).where(and(which, eq(versions.state, 'published'))).returning({ locale: versions.locale });
   await tx.update(versions).set({ unpublishedAt: now }).where(and(which, eq(versions.state, 'draft'), inArray(versions.locale, removed.map((r) => r.locale).concat(''))));
   if (locale === undefined) await tx.update(contentEntries).set({ unpublishAt: null }).where(eq(contentEntries.id, entryId));
-  if (removed.length) await emitWebhookEvent(tx, ctx.clock, entryEvent('entry.unpublished', entry, removed.map((r) => r.locale)), ctx.caches);
+  if (removed.length) await emitWebhookEvent(ctx, tx, entryEvent('entry.unpublished', entry, removed.map((r) => r.locale)));
   return removed.map((r) => r.locale);
 }
 
