@@ -1,10 +1,9 @@
-import * as client from 'openid-client';
 import type { Context } from '../context.js';
 import type { Realm } from '../realms/realms.js';
 import { seal, unseal } from '../security/sealed.js';
 import { secretsKey } from '../security/secrets-key.js';
 import { safeEqual } from '../security/secrets.js';
-import { configurationOf, reasonOf, type IdentityProvider } from './provider.js';
+import { configurationOf, openidClient, reasonOf, type IdentityProvider } from './provider.js';
 
 /**
  * The authorization code flow with a realm's provider (PKCE S256, state, nonce). Between the start
@@ -48,6 +47,7 @@ export function openFlow(ctx: Context, realm: Realm, cookie: string | undefined)
 /** A new flow and the provider's authorization address that starts it. */
 export async function startFlow(ctx: Context, provider: IdentityProvider, callbackUrl: string, redirectUri: string | null): Promise<{ flow: Flow; location: string }> {
   const { config } = await configurationOf(ctx, provider);
+  const client = await openidClient();
   const flow: Flow = {
     state: client.randomState(), nonce: client.randomNonce(), verifier: client.randomPKCECodeVerifier(),
     redirectUri, issuer: provider.issuer, callbackUrl, expiresAt: ctx.clock.now().getTime() + FLOW_MINUTES * 60_000,
@@ -85,6 +85,7 @@ export type Exchange = { ok: true; claims: Claims; tokens: ProviderTokens } | { 
 export async function exchange(ctx: Context, provider: IdentityProvider, flow: Flow, query: string): Promise<Exchange> {
   try {
     const { config, done } = await configurationOf(ctx, provider);
+    const client = await openidClient();
     const current = new URL(flow.callbackUrl);
     current.search = query;
     const tokens = await client.authorizationCodeGrant(config, current, {

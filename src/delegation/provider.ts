@@ -1,10 +1,17 @@
-import * as client from 'openid-client';
+import type * as OpenIdClient from 'openid-client';
 import type { Context } from '../context.js';
 import { outboundFetch, OutboundFailure, targetProblem } from '../net/outbound.js';
 import { seal, unseal } from '../security/sealed.js';
 import { secretsKey } from '../security/secrets-key.js';
 import { TtlCache } from '../ttl-cache.js';
 import type { identityProviders } from '../tables/delegation.js';
+
+let loaded: typeof OpenIdClient | undefined;
+
+/** openid-client, loaded with the first use of an identity provider: a server whose realms delegate none never holds it. */
+export async function openidClient(): Promise<typeof OpenIdClient> {
+  return loaded ??= await import('openid-client');
+}
 
 /**
  * The relying party's side of a realm's identity provider, through openid-client: discovery, and a
@@ -51,7 +58,7 @@ export const sealClientSecret = (ctx: Context, realmId: number, secret: string) 
 const clientSecretOf = (ctx: Context, provider: IdentityProvider) => unseal(secretsKey(ctx.config), provider.sealedClientSecret, secretContext(provider.realmId));
 
 /** Discovery's default is client_secret_basic (OpenID Connect Discovery 1.0, section 3). */
-function authentication(metadata: client.ServerMetadata, secret: string): client.ClientAuth {
+function authentication(client: typeof OpenIdClient, metadata: OpenIdClient.ServerMetadata, secret: string): OpenIdClient.ClientAuth {
   const supported = metadata.token_endpoint_auth_methods_supported;
   if (!supported || supported.includes('client_secret_basic')) return client.ClientSecretBasic(secret);
   return client.ClientSecretPost(secret);
@@ -61,7 +68,8 @@ function authentication(metadata: client.ServerMetadata, secret: string): client
  * OpenID discovery from the issuer (the metadata's `issuer` must be the same address). Throws when
  * the address cannot be reached or answers no usable OpenID provider metadata (reasonOf says why, for the log).
  */
-export async function discover(ctx: Context, issuer: string, clientId: string): Promise<client.ServerMetadata> {
+export async function discover(ctx: Context, issuer: string, clientId: string): Promise<OpenIdClient.ServerMetadata> {
+  const client = await openidClient();
   // The metadata is public: no client authentication is needed to read it.
   const config = await client.discovery(new URL(issuer), clientId, undefined, client.None(), {
     execute: insecure(issuer) ? [client.allowInsecureRequests] : [], timeout: TIMEOUT_SECONDS, [client.customFetch]: fetchOf(ctx),
@@ -74,8 +82,8 @@ export async function discover(ctx: Context, issuer: string, clientId: string): 
 }
 
 interface Discovered {
-  metadata: client.ServerMetadata;
-  jwks?: client.ExportedJWKSCache;
+  metadata: OpenIdClient.ServerMetadata;
+  jwks?: OpenIdClient.ExportedJWKSCache;
 }
 
 const discovered = new WeakMap<Context, TtlCache<Discovered>>();
@@ -90,13 +98,14 @@ function cacheOf(ctx: Context): TtlCache<Discovered> {
 const keyOf = (provider: IdentityProvider) => `${provider.realmId}:${provider.updatedAt.getTime()}:${provider.issuer}`;
 
 export interface ProviderSession {
-  config: client.Configuration;
+  config: OpenIdClient.Configuration;
   /** Keeps the provider's keys fetched during this use for the next one. */
   done(): void;
 }
 
 /** A Configuration for one use (a sign-in, a refresh), seeing the injected clock's now. */
 export async function configurationOf(ctx: Context, provider: IdentityProvider): Promise<ProviderSession> {
+  const client = await openidClient();
   const cache = cacheOf(ctx);
   const key = keyOf(provider);
   const secret = clientSecretOf(ctx, provider);
@@ -106,7 +115,7 @@ export async function configurationOf(ctx: Context, provider: IdentityProvider):
     cache.set(key, entry, ctx.clock.now());
   }
   const skew = Math.round((ctx.clock.now().getTime() - Date.now()) / 1000);
-  const config = new client.Configuration(entry.metadata, provider.clientId, { [client.clockSkew]: skew }, authentication(entry.metadata, secret));
+  const config = new client.Configuration(entry.metadata, provider.clientId, { [client.clockSkew]: skew }, authentication(client, entry.metadata, secret));
   if (insecure(provider.issuer)) client.allowInsecureRequests(config);
   // By default an ID token from the token endpoint is trusted on TLS alone (OpenID Connect Core 3.1.3.7):
   // its signature is checked against the provider's JWKS here too.
@@ -130,8 +139,10 @@ export async function configurationOf(ctx: Context, provider: IdentityProvider):
 export function reasonOf(err: unknown): string {
   const failure = err instanceof OutboundFailure ? err : (err as { cause?: unknown }).cause;
   if (failure instanceof OutboundFailure) return `could not reach the provider (${failure.kind}: ${failure.detail})`.slice(0, 300);
-  if (err instanceof client.ResponseBodyError) return `${err.error}${err.error_description ? `: ${err.error_description}` : ''}`;
-  if (err instanceof client.AuthorizationResponseError) return `${err.error}${err.error_description ? `: ${err.error_description}` : ''}`;
+  // An error of openid-client's comes after it was loaded.
+  if (loaded && (err instanceof loaded.ResponseBodyError || err instanceof loaded.AuthorizationResponseError)) {
+    return `${err.error}${err.error_description ? `: ${err.error_description}` : ''}`;
+  }
   const error = err as { message?: string; cause?: { code?: string; message?: string } };
   // openid-client's own errors say what failed in their cause (which claim, the signature); a network error its code.
   const cause = error.cause?.message ?? error.cause?.code;

@@ -1,6 +1,5 @@
 import { and, eq, isNotNull, isNull, lte, or, sql } from 'drizzle-orm';
 import type { Static } from '@sinclair/typebox';
-import * as client from 'openid-client';
 import type { Context } from '../context.js';
 import type { DelegatedTokenModel } from '../customers/schema.js';
 import type { Db } from '../db/connect.js';
@@ -9,7 +8,7 @@ import type { Customer } from '../realms/credential.js';
 import { seal, unseal } from '../security/sealed.js';
 import { secretsKey } from '../security/secrets-key.js';
 import type { ProviderTokens } from './flow.js';
-import { configurationOf, reasonOf } from './provider.js';
+import { configurationOf, openidClient, reasonOf } from './provider.js';
 import { findIdentityProvider } from './settings.js';
 import { delegatedTokens } from '../tables/delegation.js';
 
@@ -125,6 +124,7 @@ async function refreshStored(ctx: Context, customer: Customer): Promise<Row | un
   const provider = await findIdentityProvider(ctx, customer.realm.id);
   if (!provider || provider.issuer !== claimed.issuer) return claimed;
   const refreshToken = unseal(secretsKey(ctx.config), claimed.sealedRefreshToken!, tokenContext(sessionId, 'refresh'));
+  const client = await openidClient();
   try {
     const { config, done } = await configurationOf(ctx, provider);
     const tokens = await client.refreshTokenGrant(config, refreshToken);

@@ -1,5 +1,4 @@
 import { createHmac } from 'node:crypto';
-import { jwtVerify, SignJWT } from 'jose';
 import type { Context } from '../../context.js';
 import { define } from '../../errors/index.js';
 import type { Customer } from '../../realms/credential.js';
@@ -33,6 +32,7 @@ export async function issueDeliveryToken(ctx: Context, customer: Customer): Prom
   const segments = await segmentsOfUser(ctx, customer.realm.id, customer.user.id);
   const now = Math.floor(ctx.clock.now().getTime() / 1000);
   const expires = now + DELIVERY_TOKEN_LIFETIME_SECONDS;
+  const { SignJWT } = await import('jose');
   const token = await new SignJWT({ realm: customer.realm.uid, segments })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
     .setSubject(customer.user.uuid)
@@ -53,6 +53,7 @@ export async function readerOf(ctx: Context, token: string | undefined): Promise
   if (token === undefined || token === '') return { segments: [] };
   if (token.length > MAX_TOKEN) throw deliveryTokenInvalid();
   try {
+    const { jwtVerify } = await import('jose');
     const { payload } = await jwtVerify(token, signingKey(ctx), {
       algorithms: ['HS256'], audience: AUDIENCE, currentDate: ctx.clock.now(), requiredClaims: ['exp', 'sub'],
     });

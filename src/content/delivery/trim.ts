@@ -1,4 +1,10 @@
-import { JSONPath } from 'jsonpath-plus';
+import { createRequire } from 'node:module';
+import type * as JsonPathPlus from 'jsonpath-plus';
+
+const require = createRequire(import.meta.url);
+let loaded: typeof JsonPathPlus | undefined;
+/** jsonpath-plus, loaded (synchronously, it ships CommonJS) with the first `fields=` path: a server asked none never holds it. */
+const jsonPathPlus = () => (loaded ??= require('jsonpath-plus') as typeof JsonPathPlus);
 
 /**
  * `fields=<JSONPath>`: each delivered entry keeps only what the path selects, at the place it had.
@@ -32,6 +38,7 @@ export function checkJsonPath(path: string): string | null {
 }
 
 function pointersOf(path: string, json: object): string[] {
+  const { JSONPath } = jsonPathPlus();
   (JSONPath as unknown as { cache: Record<string, unknown> }).cache = Object.create(null);
   const found = JSONPath({ path, json, resultType: 'pointer', eval: false, wrap: true }) as unknown;
   return Array.isArray(found) ? found.filter((p): p is string => typeof p === 'string') : [];

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { SignJWT } from 'jose';
 import type { Context } from '../../context.js';
 import type { Customer } from '../../realms/credential.js';
 import { integrationMissing } from '../../errors/index.js';
@@ -12,6 +11,7 @@ const LIFETIME_SECONDS = 300;
 async function signFor(ctx: Context, customer: Customer, integration: ZendeskIntegration): Promise<string> {
   const { user } = customer;
   const now = Math.floor(ctx.clock.now().getTime() / 1000);
+  const { SignJWT } = await import('jose');
   return new SignJWT({
     external_id: user.uuid,
     name: userName(user) || user.email,
