@@ -1,8 +1,7 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Context } from '../context.js';
 import type { Db } from '../db/connect.js';
-import { sqlMoment } from '../db/columns.js';
-import { prepared } from '../db/prepared.js';
+import { prepared, preparedSql } from '../db/prepared.js';
 import { rowsOf } from '../db/rows.js';
 import { isLive, TOUCH_INTERVAL_MS } from '../realms/sessions.js';
 import { hashSecret, randomSecret } from '../security/secrets.js';
@@ -35,6 +34,24 @@ const expiry = (now: Date, seconds: number, cap?: Date) => {
   return cap && cap < at ? cap : at;
 };
 
+const p = (name: string) => sql.placeholder(name);
+const moment = (name: string) => sql`${sql.placeholder(name)}::timestamptz`;
+
+/** The statement of `consumeCodeWithRefresh`, prepared: the code exchange is a hot path. */
+const consumeWithRefresh = (db: Db) => preparedSql(db, 'oauth_consume_code_with_refresh', () => sql`with used as (
+    update authorization_codes set used_at = ${moment('at')} where id = ${p('codeId')} and used_at is null returning id
+  ), access as (
+    insert into oauth_access_tokens (token_hash, client_id, session_id, code_id, refresh_family, scope, created_at)
+    select ${p('accessHash')}, ${p('clientId')}::integer, ${p('sessionId')}::integer, used.id, used.id, ${p('scope')}, ${moment('at')} from used
+    returning id
+  ), refresh as (
+    insert into oauth_refresh_tokens (token_hash, family, client_id, session_id, scope, family_expires_at, expires_at, created_at)
+    select ${p('refreshHash')}, used.id, ${p('clientId')}::integer, ${p('sessionId')}::integer, ${p('scope')}, ${moment('familyExpiresAt')},
+      ${moment('expiresAt')}, ${moment('at')} from used
+    returning id
+  )
+  select count(*)::int as used from used`);
+
 /**
  * The code exchange of an authorization with offline_access, in one statement (one round trip, all or nothing): the
  * code is spent, and the access token and the family's first refresh token are written. The family is named by the
@@ -42,51 +59,49 @@ const expiry = (now: Date, seconds: number, cap?: Date) => {
  */
 export async function consumeCodeWithRefresh(ctx: Context, grant: CodeGrant, accessTokenHash: string, now: Date): Promise<string | null> {
   const token = randomSecret();
-  const at = sqlMoment(now);
   const familyExpiresAt = expiry(now, grant.absoluteSeconds);
-  const result = await ctx.db.execute(sql`with used as (
-      update authorization_codes set used_at = ${at} where id = ${grant.codeId} and used_at is null returning id
-    ), access as (
-      insert into oauth_access_tokens (token_hash, client_id, session_id, code_id, refresh_family, scope, created_at)
-      select ${accessTokenHash}, ${grant.clientId}, ${grant.sessionId}, used.id, used.id, ${grant.scope}, ${at} from used
-      returning id
-    ), refresh as (
-      insert into oauth_refresh_tokens (token_hash, family, client_id, session_id, scope, family_expires_at, expires_at, created_at)
-      select ${hashSecret(token)}, used.id, ${grant.clientId}, ${grant.sessionId}, ${grant.scope}, ${sqlMoment(familyExpiresAt)},
-        ${sqlMoment(expiry(now, grant.idleSeconds, familyExpiresAt))}, ${at} from used
-      returning id
-    )
-    select count(*)::int as used from used`);
+  const result = await consumeWithRefresh(ctx.db).execute({
+    at: now.toISOString(), codeId: grant.codeId, accessHash: accessTokenHash, refreshHash: hashSecret(token), clientId: grant.clientId,
+    sessionId: grant.sessionId, scope: grant.scope, familyExpiresAt: familyExpiresAt.toISOString(),
+    expiresAt: expiry(now, grant.idleSeconds, familyExpiresAt).toISOString(),
+  });
   return rowsOf<{ used: number }>(result)[0]?.used === 1 ? token : null;
 }
+
+/** The statement of `rotate`, prepared: a refresh is a hot path. */
+const rotation = (db: Db) => preparedSql(db, 'oauth_rotate_refresh_token', () => sql`with spent as (
+    update oauth_refresh_tokens set used_at = ${moment('at')} where id = ${p('id')} and used_at is null and revoked_at is null returning id
+  ), fresh as (
+    insert into oauth_refresh_tokens (token_hash, family, client_id, session_id, scope, family_expires_at, expires_at, created_at)
+    select ${p('refreshHash')}, ${p('family')}::integer, ${p('clientId')}::integer, ${p('sessionId')}::integer, ${p('grantedScope')},
+      ${moment('familyExpiresAt')}, ${moment('expiresAt')}, ${moment('at')} from spent
+    returning id
+  ), access as (
+    insert into oauth_access_tokens (token_hash, client_id, session_id, refresh_family, scope, created_at)
+    select ${p('accessHash')}, ${p('clientId')}::integer, ${p('sessionId')}::integer, ${p('family')}::integer, ${p('scope')}, ${moment('at')} from spent
+    returning id
+  ), renewal as (
+    update realm_sessions set expires_at = greatest(expires_at, ${moment('renewed')}), last_used_at = ${moment('at')}
+    where id = ${p('sessionId')} and exists (select 1 from spent) and (last_used_at is null or last_used_at <= ${moment('touchedBefore')})
+    returning id
+  )
+  select count(*)::int as spent from spent`);
 
 /**
  * Spends a refresh token and writes what replaces it, in one statement (all or nothing, one round trip): the new
  * refresh token of the family, the new access token, and the session renewed as a use would renew it (at most once a
- * minute, so that parallel refreshes of one session do not queue on its row), never past the family's end. Answers false when the token was spent or revoked meanwhile (a concurrent refresh won).
+ * minute, so that parallel refreshes of one session do not queue on its row), never past the family's end. Answers
+ * false when the token was spent or revoked meanwhile (a concurrent refresh won).
  */
 async function rotate(ctx: Context, row: { id: number; family: number; clientId: number; sessionId: number; scope: string; familyExpiresAt: Date; idleSeconds: number; sessionLifetimeMinutes: number },
   scope: string, hashes: { refresh: string; access: string }, now: Date): Promise<boolean> {
-  const at = sqlMoment(now);
-  const renewed = sqlMoment(expiry(now, row.sessionLifetimeMinutes * 60, row.familyExpiresAt));
-  const result = await ctx.db.execute(sql`with spent as (
-      update oauth_refresh_tokens set used_at = ${at} where id = ${row.id} and used_at is null and revoked_at is null returning id
-    ), fresh as (
-      insert into oauth_refresh_tokens (token_hash, family, client_id, session_id, scope, family_expires_at, expires_at, created_at)
-      select ${hashes.refresh}, ${row.family}, ${row.clientId}, ${row.sessionId}, ${row.scope}, ${sqlMoment(row.familyExpiresAt)},
-        ${sqlMoment(expiry(now, row.idleSeconds, row.familyExpiresAt))}, ${at} from spent
-      returning id
-    ), access as (
-      insert into oauth_access_tokens (token_hash, client_id, session_id, refresh_family, scope, created_at)
-      select ${hashes.access}, ${row.clientId}, ${row.sessionId}, ${row.family}, ${scope}, ${at} from spent
-      returning id
-    ), renewal as (
-      update realm_sessions set expires_at = greatest(expires_at, ${renewed}), last_used_at = ${at}
-      where id = ${row.sessionId} and exists (select 1 from spent)
-        and (last_used_at is null or last_used_at <= ${sqlMoment(new Date(now.getTime() - TOUCH_INTERVAL_MS))})
-      returning id
-    )
-    select count(*)::int as spent from spent`);
+  const result = await rotation(ctx.db).execute({
+    at: now.toISOString(), id: row.id, refreshHash: hashes.refresh, accessHash: hashes.access, family: row.family, clientId: row.clientId,
+    sessionId: row.sessionId, grantedScope: row.scope, scope, familyExpiresAt: row.familyExpiresAt.toISOString(),
+    expiresAt: expiry(now, row.idleSeconds, row.familyExpiresAt).toISOString(),
+    renewed: expiry(now, row.sessionLifetimeMinutes * 60, row.familyExpiresAt).toISOString(),
+    touchedBefore: new Date(now.getTime() - TOUCH_INTERVAL_MS).toISOString(),
+  });
   return rowsOf<{ spent: number }>(result)[0]?.spent === 1;
 }
 
