@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Context } from '../context.js';
 import { randomSecret } from '../security/secrets.js';
 import { sessionIdClaim } from './id-token.js';
+import { signJwt } from './jws.js';
 import { issuerOf } from './metadata.js';
 import { currentSigningKey } from './signing-keys.js';
 import type { GrantFacts } from './grant-facts.js';
@@ -29,12 +30,9 @@ export async function signAccessJwt(ctx: Context, token: {
   realmId: number; realmUid: string; clientUid: string; subject: string; scope: string; lifetime: number; now: Date; claims?: Record<string, unknown>;
 }): Promise<string> {
   const key = await currentSigningKey(ctx, token.realmId);
-  const { SignJWT } = await import('jose');
-  const iat = Math.floor(token.now.getTime() / 1000);
-  return new SignJWT({ client_id: token.clientUid, scope: token.scope, ...token.claims })
-    .setProtectedHeader({ alg: key.alg, kid: key.kid, typ: 'at+jwt' })
-    .setIssuer(issuerOf(ctx, { uid: token.realmUid })).setSubject(token.subject)
-    .setAudience(`${ctx.config.baseUrl}/api/customers/realms/${encodeURIComponent(token.realmUid)}`)
-    .setIssuedAt(iat).setExpirationTime(iat + token.lifetime).setJti(randomUUID())
-    .sign(key.privateKey);
+  return signJwt(key, 'at+jwt', {
+    iss: issuerOf(ctx, { uid: token.realmUid }), sub: token.subject,
+    aud: `${ctx.config.baseUrl}/api/customers/realms/${encodeURIComponent(token.realmUid)}`,
+    client_id: token.clientUid, scope: token.scope, ...token.claims, jti: randomUUID(),
+  }, { now: token.now, lifetime: token.lifetime });
 }

@@ -7,6 +7,7 @@ import { oauthClients } from '../tables/oauth.js';
 import { realmSessions, realmUsers, realms } from '../tables/realms.js';
 import { sessionIdClaim } from './id-token.js';
 import { issuerOf } from './metadata.js';
+import { signJwt } from './jws.js';
 import { currentSigningKey } from './signing-keys.js';
 
 /**
@@ -72,11 +73,8 @@ async function readFromSession(ctx: Context, payload: EndedSession) {
 
 async function logoutToken(ctx: Context, row: { realmId: number; realmUid: string; clientUid: string; sessionHash: string; userUuid: string }): Promise<string> {
   const key = await currentSigningKey(ctx, row.realmId);
-  const { SignJWT } = await import('jose');
-  const iat = Math.floor(ctx.clock.now().getTime() / 1000);
-  return new SignJWT({ sid: sessionIdClaim(row.sessionHash), events: { [LOGOUT_EVENT]: {} } })
-    .setProtectedHeader({ alg: key.alg, kid: key.kid, typ: 'logout+jwt' })
-    .setIssuer(issuerOf(ctx, { uid: row.realmUid })).setAudience(row.clientUid).setSubject(row.userUuid)
-    .setIssuedAt(iat).setExpirationTime(iat + LOGOUT_TOKEN_LIFETIME_S).setJti(randomUUID())
-    .sign(key.privateKey);
+  return signJwt(key, 'logout+jwt', {
+    iss: issuerOf(ctx, { uid: row.realmUid }), aud: row.clientUid, sub: row.userUuid,
+    sid: sessionIdClaim(row.sessionHash), events: { [LOGOUT_EVENT]: {} }, jti: randomUUID(),
+  }, { now: ctx.clock.now(), lifetime: LOGOUT_TOKEN_LIFETIME_S });
 }

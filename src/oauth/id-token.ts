@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Context } from '../context.js';
 import type { GrantFacts } from './grant-facts.js';
+import { signJwt } from './jws.js';
 import { issuerOf } from './metadata.js';
 import { ID_TOKEN_LIFETIME_S, currentSigningKey, type SigningAlg } from './signing-keys.js';
 
@@ -50,9 +51,9 @@ export function claimsOf(user: ClaimedUser, scopes: readonly string[]): Record<s
 /** An ID token (OpenID Connect Core 2, 3.1.3.6), signed with the realm's key in use. */
 export async function signIdToken(ctx: Context, facts: GrantFacts, token: { scopes: readonly string[]; accessToken: string; nonce: string | null; now: Date }): Promise<string> {
   const key = await currentSigningKey(ctx, facts.realmId, facts.idTokenAlg as SigningAlg);
-  const { SignJWT } = await import('jose');
-  const iat = seconds(token.now);
-  return new SignJWT({
+  return signJwt(key, 'JWT', {
+    iss: issuerOf(ctx, { uid: facts.realmUid }),
+    aud: facts.clientUid,
     ...claimsOf(facts.user, token.scopes),
     auth_time: seconds(facts.sessionCreatedAt),
     ...(token.nonce !== null ? { nonce: token.nonce } : {}),
@@ -60,11 +61,5 @@ export async function signIdToken(ctx: Context, facts: GrantFacts, token: { scop
     sid: sessionIdClaim(facts.sessionHash),
     ...(facts.authMethods.length ? { amr: facts.authMethods } : {}),
     ...(facts.upstreamIssuer ? { idp: facts.upstreamIssuer } : {}),
-  })
-    .setProtectedHeader({ alg: key.alg, kid: key.kid, typ: 'JWT' })
-    .setIssuer(issuerOf(ctx, { uid: facts.realmUid }))
-    .setAudience(facts.clientUid)
-    .setIssuedAt(iat)
-    .setExpirationTime(iat + ID_TOKEN_LIFETIME_S)
-    .sign(key.privateKey);
+  }, { now: token.now, lifetime: ID_TOKEN_LIFETIME_S });
 }

@@ -1,6 +1,7 @@
-import { randomUUID } from 'node:crypto';
+import { createPrivateKey, generateKeyPair, randomUUID, type KeyObject } from 'node:crypto';
+import { promisify } from 'node:util';
 import { and, desc, eq, gt, isNull, isNotNull, lt, or, sql } from 'drizzle-orm';
-import type { CryptoKey, JWK } from 'jose';
+import type { JWK } from 'jose';
 import type { ActingContext } from '../admin-auth/principal.js';
 import type { Context } from '../context.js';
 import type { Realm } from '../realms/realms.js';
@@ -20,35 +21,37 @@ export const ID_TOKEN_LIFETIME_S = 3600;
 export interface SigningKey {
   kid: string;
   alg: string;
-  privateKey: CryptoKey;
+  privateKey: KeyObject;
 }
 
 const sealedFor = (kid: string) => `realm-signing-key:${kid}`;
 
 /** Private keys opened in this process, by kid: a key never changes once made, so it is kept until the process ends. */
-const opened = new Map<string, Promise<CryptoKey>>();
+const opened = new Map<string, KeyObject>();
 
-function openKey(ctx: Context, kid: string, alg: string, sealed: string): Promise<CryptoKey> {
+function openKey(ctx: Context, kid: string, sealed: string): KeyObject {
   let key = opened.get(kid);
   if (!key) {
-    key = import('jose').then(({ importJWK }) => importJWK(JSON.parse(unseal(secretsKey(ctx.config), sealed, sealedFor(kid))) as JWK, alg) as Promise<CryptoKey>);
-    key.catch(() => opened.delete(kid));
+    key = createPrivateKey({ key: JSON.parse(unseal(secretsKey(ctx.config), sealed, sealedFor(kid))) as JWK as never, format: 'jwk' });
     opened.set(kid, key);
   }
   return key;
 }
 
+const newKeyPair = promisify(generateKeyPair);
+
 /** Makes the realm's key in use for `alg` when it has none; answers false when another request or server made one first. */
 async function makeKey(ctx: Context, realmId: number, alg: SigningAlg): Promise<boolean> {
-  const { exportJWK, generateKeyPair } = await import('jose');
-  const { publicKey, privateKey } = await generateKeyPair(alg, { extractable: true, ...(alg === 'RS256' ? { modulusLength: 2048 } : {}) });
+  const { publicKey, privateKey } = alg === 'RS256'
+    ? await newKeyPair('rsa', { modulusLength: 2048 })
+    : await newKeyPair('ec', { namedCurve: 'P-256' });
   const kid = randomUUID();
-  const publicJwk = { ...await exportJWK(publicKey), kid, alg, use: 'sig' };
-  const sealedPrivateJwk = seal(secretsKey(ctx.config), JSON.stringify(await exportJWK(privateKey)), sealedFor(kid));
+  const publicJwk = { ...publicKey.export({ format: 'jwk' }), kid, alg, use: 'sig' };
+  const sealedPrivateJwk = seal(secretsKey(ctx.config), JSON.stringify(privateKey.export({ format: 'jwk' })), sealedFor(kid));
   // One key in use per realm and algorithm (a partial unique index): of servers making one at once, the first insert wins.
   const made = await ctx.db.insert(realmSigningKeys).values({ realmId, kid, alg, publicJwk, sealedPrivateJwk, createdAt: ctx.clock.now() })
     .onConflictDoNothing().returning({ kid: realmSigningKeys.kid });
-  if (made.length) opened.set(kid, Promise.resolve(privateKey));
+  if (made.length) opened.set(kid, privateKey);
   return made.length > 0;
 }
 
@@ -81,7 +84,7 @@ export async function currentSigningKey(ctx: Context, realmId: number, alg: Sign
     row = { kid: found.kid, alg: found.alg, sealed: found.sealedPrivateJwk };
     keys.set(cacheKey, row, now, [`signing-keys:${realmId}`]);
   }
-  return { kid: row.kid, alg: row.alg, privateKey: await openKey(ctx, row.kid, row.alg, row.sealed) };
+  return { kid: row.kid, alg: row.alg, privateKey: openKey(ctx, row.kid, row.sealed) };
 }
 
 /** The public keys a client may meet in a token: the keys in use and those retired less than a token's lifetime ago. */
