@@ -4,12 +4,12 @@
 //    ID token and a refresh token (target ≥ 0.8× oidc-provider, with Atrium's exchanges durable in PostgreSQL);
 // 2. refresh_token grants, each token used once, rotated on both sides (a new refresh token, access token and ID token
 //    per refresh; oidc-provider rotates a confidential client's tokens only when told to, as it is here; target ≥ 0.8×).
-// BENCH_CPU_PROF=<folder>: the Atrium instance writes a V8 CPU profile there when it stops (node --cpu-prof).
+// BENCH_CPU_PROFILE=<folder> (bench/lib.js): the Atrium instance writes a V8 CPU profile there when it stops.
 import { createHash, randomBytes } from 'node:crypto';
 import { fork } from 'node:child_process';
 import fs from 'node:fs';
 import pg from 'pg';
-import { scratchPostgres, START_FLAGS, startServer, Tally, timed, verdict } from './lib.js';
+import { scratchPostgres, startServer, Tally, timed, verdict } from './lib.js';
 
 const codes = Number(process.env.BENCH_CODES ?? 2000);
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 20);
@@ -49,8 +49,7 @@ function side(tokenUrl, client, issued) {
 async function startAtrium() {
   const scratch = await scratchPostgres();
   if (!scratch) throw new Error('PostgreSQL is not reachable: set DATABASE_URL');
-  const atrium = await startServer('atrium', { DATABASE_URL: scratch.url, DATABASE_POOL_SIZE: process.env.BENCH_POOL ?? '10' },
-    [...START_FLAGS, ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [])]);
+  const atrium = await startServer('atrium', { DATABASE_URL: scratch.url, DATABASE_POOL_SIZE: process.env.BENCH_POOL ?? '10' });
   const stop = async () => { await atrium.stop(); await scratch.drop(); };
   const admin = (method, path, body) => fetch(`${atrium.url}${path}`, {
     method, headers: { authorization: `Bearer ${atrium.token}`, 'content-type': 'application/json' }, body: JSON.stringify(body),
