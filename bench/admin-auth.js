@@ -71,6 +71,11 @@ async function withAndWithoutMetrics(url) {
   await plain.stop();
   await metered.stop();
   row('GET /api/admin/roles, PostgreSQL', off, reference);
+  // Issue 30 item 3: an admin list at ≥ 50% of the bare route.
+  verdict('admin list (GET /api/admin/roles, PostgreSQL) at 50 connections', {
+    figure: `${Math.round(off.rps)} req/s`, comparison: `${Math.round((off.rps / reference.rps) * 100)}% of the bare route's ${Math.round(reference.rps)} req/s`,
+    target: '≥ 50% of the bare route', met: !off.non2xx && off.rps >= 0.5 * reference.rps,
+  });
   row('  the same with /metrics enabled', on, reference);
   const percent = (r) => `${Math.round(r * 100)}%`;
   const median = [...pairs].sort((a, b) => a - b)[Math.floor(pairs.length / 2)];

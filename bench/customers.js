@@ -117,6 +117,12 @@ try {
   row('bare Fastify route GET / (mean of two runs)', bareFigures);
   if (me) row('GET /me with a bearer token (PostgreSQL)', me, bareFigures);
   else console.log(`GET /me with a bearer token: not measured (answered ${probe.status})`);
+  // Issue 30 item 3: ≥ 60% of the bare route.
+  verdict('GET /me with a bearer token at 50 connections', {
+    figure: me ? `${Math.round(me.rps)} req/s` : `not measured (${probe.status})`,
+    comparison: me ? `${Math.round((me.rps / bareFigures.rps) * 100)}% of the bare route's ${Math.round(bareFigures.rps)} req/s` : 'none',
+    target: '≥ 60% of the bare route', met: !!me && !me.non2xx && me.rps >= 0.6 * bareFigures.rps,
+  });
 
   // 2. Exchanges, in alternating rounds so that both sides meet the same load on a shared machine.
   const rounds = 4;
