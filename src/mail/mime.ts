@@ -1,19 +1,14 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { createRequire } from 'node:module';
 import type addressparser from 'nodemailer/lib/addressparser';
 import type * as MimeFuncs from 'nodemailer/lib/mime-funcs';
 import type * as Qp from 'nodemailer/lib/qp';
+import { lazyRequire } from '../shared/lazy-require.js';
 import type { Mail } from './mail.js';
 
-const require = createRequire(import.meta.url);
-let loaded: { addressparser: typeof addressparser; mimeFuncs: typeof MimeFuncs; qp: typeof Qp } | undefined;
-
-/** nodemailer's encoders, loaded (synchronously, they are CommonJS) with the first mail written: about 1 MB a server sending none never holds. */
-const encoders = () => (loaded ??= {
-  addressparser: require('nodemailer/lib/addressparser') as typeof addressparser,
-  mimeFuncs: require('nodemailer/lib/mime-funcs') as typeof MimeFuncs,
-  qp: require('nodemailer/lib/qp') as typeof Qp,
-});
+// nodemailer's encoders, loaded with the first mail written: about 1 MB a server sending none never holds.
+const parseAddresses = lazyRequire<typeof addressparser>('nodemailer/lib/addressparser');
+const mimeFuncs = lazyRequire<typeof MimeFuncs>('nodemailer/lib/mime-funcs');
+const qp = lazyRequire<typeof Qp>('nodemailer/lib/qp');
 
 /** A message as it goes on the wire, with the addresses its envelope names. */
 export interface ComposedMail {
@@ -27,7 +22,7 @@ export interface ComposedMail {
  * than by nodemailer's streaming composer, which allocated about six times as much per message: the garbage
  * of a large campaign is what made the server's memory grow.
  */
-const senderOf = (from: string) => encoders().addressparser(from, { flatten: true })[0] as addressparser.Address | undefined;
+const senderOf = (from: string) => parseAddresses()(from, { flatten: true })[0] as addressparser.Address | undefined;
 
 /** A fresh Message-ID in the sender's domain (MAIL_FROM's). */
 export function newMessageId(from: string): string {
@@ -42,7 +37,7 @@ export function composeMail(from: string, mail: Mail, now: Date): ComposedMail {
   const headers = [
     header('From', sender?.name ? `${phrase(sender.name)} <${fromAddress}>` : fromAddress),
     header('To', to),
-    header('Subject', encoders().mimeFuncs.encodeWords(headerSafe(mail.subject), 'Q', 52)),
+    header('Subject', mimeFuncs().encodeWords(headerSafe(mail.subject), 'Q', 52)),
     header('Date', now.toUTCString().replace(/GMT$/, '+0000')),
     header('Message-ID', mail.messageId ?? newMessageId(from)),
     header('MIME-Version', '1.0'),
@@ -58,7 +53,7 @@ export function composeMail(from: string, mail: Mail, now: Date): ComposedMail {
   };
 }
 
-const header = (name: string, value: string) => `${encoders().mimeFuncs.foldLines(`${name}: ${value}`, 76)}\r\n`;
+const header = (name: string, value: string) => `${mimeFuncs().foldLines(`${name}: ${value}`, 76)}\r\n`;
 
 /** A header value on one line: a line break in a value would start a header of someone else's choosing. */
 const headerSafe = (value: string) => value.replace(/[\r\n]+/g, ' ');
@@ -66,11 +61,11 @@ const headerSafe = (value: string) => value.replace(/[\r\n]+/g, ' ');
 /** A display name: encoded words when it is not plain ASCII, quoted when it holds specials. */
 function phrase(name: string): string {
   const clean = headerSafe(name);
-  if (/[^\x20-\x7e]/.test(clean)) return encoders().mimeFuncs.encodeWord(clean, 'Q', 52);
+  if (/[^\x20-\x7e]/.test(clean)) return mimeFuncs().encodeWord(clean, 'Q', 52);
   return /[()<>[\]:;@\\,."]/.test(clean) ? `"${clean.replace(/["\\]/g, '\\$&')}"` : clean;
 }
 
 function part(type: string, content: string): string {
   const lines = content.replace(/\r?\n/g, '\r\n');
-  return `Content-Type: ${type}; charset=utf-8\r\nContent-Transfer-Encoding: quoted-printable\r\n\r\n${encoders().qp.wrap(encoders().qp.encode(lines), 76)}\r\n`;
+  return `Content-Type: ${type}; charset=utf-8\r\nContent-Transfer-Encoding: quoted-printable\r\n\r\n${qp().wrap(qp().encode(lines), 76)}\r\n`;
 }

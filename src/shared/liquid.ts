@@ -1,15 +1,9 @@
-import { createRequire } from 'node:module';
 import type * as LiquidJs from 'liquidjs';
 import type { Liquid, LiquidOptions, Template } from 'liquidjs';
+import { lazyRequire } from './lazy-require.js';
 
-const require = createRequire(import.meta.url);
-let loaded: typeof LiquidJs | undefined;
-
-/**
- * liquidjs, loaded (synchronously, it is CommonJS) when a template is first parsed or rendered: a server that renders
- * none never holds its 5 MB.
- */
-export const liquidjs = (): typeof LiquidJs => (loaded ??= require('liquidjs') as typeof LiquidJs);
+/** liquidjs, loaded when a template is first parsed or rendered: a server that renders none never holds its 5 MB. */
+export const liquidjs = lazyRequire<typeof LiquidJs>('liquidjs');
 
 /**
  * The Liquid sandbox every template of an author runs in (campaigns, site layouts): nothing is read from
@@ -77,7 +71,7 @@ class LimitedEmitter {
 /** Where a template went wrong: liquidjs's message carries `line:N, col:M`. */
 export function templateProblemAt(err: unknown): { message: string; line: number | null; column: number | null } {
   if (err instanceof TemplateError) return { message: err.message, line: null, column: null };
-  // Not loaded: the error cannot be one of liquidjs's.
+  const loaded = liquidjs.ifLoaded();
   if (loaded && err instanceof loaded.LiquidError) {
     const [message] = err.message.split(', line:');
     const line = /line:(\d+)/.exec(err.message)?.[1];

@@ -1,10 +1,8 @@
-import { createRequire } from 'node:module';
 import type * as JsonPathPlus from 'jsonpath-plus';
+import { lazyRequire } from '../../shared/lazy-require.js';
 
-const require = createRequire(import.meta.url);
-let loaded: typeof JsonPathPlus | undefined;
-/** jsonpath-plus, loaded (synchronously, it ships CommonJS) with the first `fields=` path: a server asked none never holds it. */
-const jsonPathPlus = () => (loaded ??= require('jsonpath-plus') as typeof JsonPathPlus);
+/** jsonpath-plus, loaded with the first `fields=` path: a server asked none never holds it. */
+const jsonPathPlus = lazyRequire<typeof JsonPathPlus>('jsonpath-plus');
 
 /**
  * `fields=<JSONPath>`: each delivered entry keeps only what the path selects, at the place it had.
