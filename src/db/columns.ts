@@ -11,3 +11,5 @@ export const timestamps = {
 
 /** A moment as a timestamptz parameter of raw SQL. */
 export const sqlMoment = (date: Date) => sql`${date.toISOString()}::timestamptz`;
+/** A prepared statement's moment, given as an ISO string under `name` when it is executed. */
+export const momentPlaceholder = (name: string) => sql`${sql.placeholder(name)}::timestamptz`;

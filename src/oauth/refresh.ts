@@ -1,6 +1,7 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Context } from '../context.js';
 import type { Db } from '../db/connect.js';
+import { momentPlaceholder } from '../db/columns.js';
 import { prepared, preparedSql } from '../db/prepared.js';
 import { rowsOf } from '../db/rows.js';
 import { isLive, TOUCH_INTERVAL_MS } from '../realms/sessions.js';
@@ -35,19 +36,18 @@ const expiry = (now: Date, seconds: number, cap?: Date) => {
 };
 
 const p = (name: string) => sql.placeholder(name);
-const moment = (name: string) => sql`${sql.placeholder(name)}::timestamptz`;
 
 /** The statement of `consumeCodeWithRefresh`, prepared: the code exchange is a hot path. */
 const consumeWithRefresh = (db: Db) => preparedSql(db, 'oauth_consume_code_with_refresh', () => sql`with used as (
-    update authorization_codes set used_at = ${moment('at')} where id = ${p('codeId')} and used_at is null returning id
+    update authorization_codes set used_at = ${momentPlaceholder('at')} where id = ${p('codeId')} and used_at is null returning id
   ), access as (
     insert into oauth_access_tokens (token_hash, client_id, session_id, code_id, refresh_family, scope, created_at)
-    select ${p('accessHash')}, ${p('clientId')}::integer, ${p('sessionId')}::integer, used.id, used.id, ${p('scope')}, ${moment('at')} from used
+    select ${p('accessHash')}, ${p('clientId')}::integer, ${p('sessionId')}::integer, used.id, used.id, ${p('scope')}, ${momentPlaceholder('at')} from used
     returning id
   ), refresh as (
     insert into oauth_refresh_tokens (token_hash, family, client_id, session_id, scope, family_expires_at, expires_at, created_at)
-    select ${p('refreshHash')}, used.id, ${p('clientId')}::integer, ${p('sessionId')}::integer, ${p('scope')}, ${moment('familyExpiresAt')},
-      ${moment('expiresAt')}, ${moment('at')} from used
+    select ${p('refreshHash')}, used.id, ${p('clientId')}::integer, ${p('sessionId')}::integer, ${p('scope')}, ${momentPlaceholder('familyExpiresAt')},
+      ${momentPlaceholder('expiresAt')}, ${momentPlaceholder('at')} from used
     returning id
   )
   select count(*)::int as used from used`);
@@ -70,19 +70,19 @@ export async function consumeCodeWithRefresh(ctx: Context, grant: CodeGrant, acc
 
 /** The statement of `rotate`, prepared: a refresh is a hot path. */
 const rotation = (db: Db) => preparedSql(db, 'oauth_rotate_refresh_token', () => sql`with spent as (
-    update oauth_refresh_tokens set used_at = ${moment('at')} where id = ${p('id')} and used_at is null and revoked_at is null returning id
+    update oauth_refresh_tokens set used_at = ${momentPlaceholder('at')} where id = ${p('id')} and used_at is null and revoked_at is null returning id
   ), fresh as (
     insert into oauth_refresh_tokens (token_hash, family, client_id, session_id, scope, family_expires_at, expires_at, created_at)
     select ${p('refreshHash')}, ${p('family')}::integer, ${p('clientId')}::integer, ${p('sessionId')}::integer, ${p('grantedScope')},
-      ${moment('familyExpiresAt')}, ${moment('expiresAt')}, ${moment('at')} from spent
+      ${momentPlaceholder('familyExpiresAt')}, ${momentPlaceholder('expiresAt')}, ${momentPlaceholder('at')} from spent
     returning id
   ), access as (
     insert into oauth_access_tokens (token_hash, client_id, session_id, refresh_family, scope, created_at)
-    select ${p('accessHash')}, ${p('clientId')}::integer, ${p('sessionId')}::integer, ${p('family')}::integer, ${p('scope')}, ${moment('at')} from spent
+    select ${p('accessHash')}, ${p('clientId')}::integer, ${p('sessionId')}::integer, ${p('family')}::integer, ${p('scope')}, ${momentPlaceholder('at')} from spent
     returning id
   ), renewal as (
-    update realm_sessions set expires_at = greatest(expires_at, ${moment('renewed')}), last_used_at = ${moment('at')}
-    where id = ${p('sessionId')} and exists (select 1 from spent) and (last_used_at is null or last_used_at <= ${moment('touchedBefore')})
+    update realm_sessions set expires_at = greatest(expires_at, ${momentPlaceholder('renewed')}), last_used_at = ${momentPlaceholder('at')}
+    where id = ${p('sessionId')} and exists (select 1 from spent) and (last_used_at is null or last_used_at <= ${momentPlaceholder('touchedBefore')})
     returning id
   )
   select count(*)::int as spent from spent`);

@@ -1,4 +1,4 @@
-import { createPrivateKey, generateKeyPair, randomUUID, type KeyObject } from 'node:crypto';
+import { createPrivateKey, generateKeyPair, randomUUID, type JsonWebKey, type KeyObject } from 'node:crypto';
 import { promisify } from 'node:util';
 import { and, desc, eq, gt, isNull, isNotNull, lt, or, sql } from 'drizzle-orm';
 import type { JWK } from 'jose';
@@ -32,7 +32,7 @@ const opened = new Map<string, KeyObject>();
 function openKey(ctx: Context, kid: string, sealed: string): KeyObject {
   let key = opened.get(kid);
   if (!key) {
-    key = createPrivateKey({ key: JSON.parse(unseal(secretsKey(ctx.config), sealed, sealedFor(kid))) as JWK as never, format: 'jwk' });
+    key = createPrivateKey({ key: JSON.parse(unseal(secretsKey(ctx.config), sealed, sealedFor(kid))) as JsonWebKey, format: 'jwk' });
     opened.set(kid, key);
   }
   return key;

@@ -1,6 +1,7 @@
 import { and, eq, getTableColumns, isNull, sql, type SQL } from 'drizzle-orm';
 import type { Context } from '../context.js';
 import type { Db } from '../db/connect.js';
+import { momentPlaceholder } from '../db/columns.js';
 import { prepared } from '../db/prepared.js';
 import { isLive } from '../realms/sessions.js';
 import { hashSecret } from '../security/secrets.js';
@@ -74,7 +75,7 @@ async function revokeTokensOf(ctx: Context, codeId: number): Promise<void> {
  * code lookup is: the exchange is a hot path.
  */
 const consumeStatement = (db: Db) => prepared(db, 'oauth_consume_code', (d, name) => {
-  const used = d.$with('used').as(d.update(authorizationCodes).set({ usedAt: sql`${sql.placeholder('now')}::timestamptz` })
+  const used = d.$with('used').as(d.update(authorizationCodes).set({ usedAt: momentPlaceholder('now') })
     .where(and(eq(authorizationCodes.id, sql.placeholder('codeId')), isNull(authorizationCodes.usedAt)))
     .returning({ id: authorizationCodes.id }));
   // Drizzle's insert ... select lists every column of the table in its order: the select is built in that order, and
@@ -88,7 +89,7 @@ const consumeStatement = (db: Db) => prepared(db, 'oauth_consume_code', (d, name
     refreshFamily: sql`null::integer`.as('refresh_family'),
     scope: sql`${sql.placeholder('scope')}`.as('scope'),
     revokedAt: sql`null`.as('revoked_at'),
-    createdAt: sql`${sql.placeholder('now')}::timestamptz`.as('created_at'),
+    createdAt: momentPlaceholder('now').as('created_at'),
   };
   const inTableOrder = Object.fromEntries(Object.keys(getTableColumns(oauthAccessTokens)).map((key) => [key, values[key as keyof typeof values]])) as typeof values;
   return d.with(used).insert(oauthAccessTokens).select(d.select(inTableOrder).from(used)).returning({ id: oauthAccessTokens.id }).prepare(name);
