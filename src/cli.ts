@@ -45,13 +45,17 @@ export async function main(args: string[], env = process.env): Promise<number | 
     switch (command) {
       case 'serve': {
         if (config.workers > 1 && cluster.isPrimary) return await serveWorkers(config);
-        const server = await serve(config, env);
+        // The handlers come first: the address is printed before the background workers start, and a signal
+        // in between would otherwise end the process at once, with requests in flight.
+        const starting = serve(config, env);
         for (const signal of ['SIGTERM', 'SIGINT'] as const) {
           process.once(signal, () => {
             // The spans still buffered are sent before the process ends.
-            server.close().then(() => telemetry.shutdown?.().catch(() => {})).then(() => process.exit(0), () => process.exit(1));
+            starting.then((server) => server.close()).then(() => telemetry.shutdown?.().catch(() => {}))
+              .then(() => process.exit(0), () => process.exit(1));
           });
         }
+        await starting;
         return undefined;
       }
       case 'migrate': {
