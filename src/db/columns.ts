@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type AnyColumn } from 'drizzle-orm';
 import { timestamp } from 'drizzle-orm/pg-core';
 
 /** Every stored moment is a timestamptz read back as a Date; values come from the injected clock. */
@@ -13,3 +13,8 @@ export const timestamps = {
 export const sqlMoment = (date: Date) => sql`${date.toISOString()}::timestamptz`;
 /** A prepared statement's moment, given as an ISO string under `name` when it is executed. */
 export const momentPlaceholder = (name: string) => sql`${sql.placeholder(name)}::timestamptz`;
+/**
+ * A stored moment read as the text `Date.prototype.toISOString` makes of it (milliseconds, cut, not rounded, as the
+ * driver cuts them), for an answer built as text: no Date per row.
+ */
+export const isoText = (column: AnyColumn) => sql<string>`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;

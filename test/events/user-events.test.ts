@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordEvent } from '../../src/events/events.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
@@ -151,6 +152,20 @@ describe('GET /events of the customers API', () => {
     const admin = await h.request({ method: 'GET', url: `/api/admin/customers/${realm.uid}/events?user_id=${user.id}` });
     expect(admin.json().events.map((e: { impersonated: boolean; impersonator_id: number | null }) => [e.impersonated, e.impersonator_id]))
       .toEqual([[true, h.ownerId], [true, h.ownerId], [false, null]]);
+  });
+
+  it('writes the realm\'s name as JSON whatever it holds, and a stored moment with microseconds cut to its milliseconds', async () => {
+    const name = 'Quote " backslash \\ <b>&amp; Ünï\u2028cödé 🎉';
+    const realm = await makeRealm(h, { name });
+    const { user, cookie } = await signedInUser(h, realm.uid);
+    await h.ctx.db.execute(sql`update business_events set created_at = '2026-01-02 03:04:05.678999+00' where user_id = ${user.id}`);
+    const res = await userEvents(h, realm.uid, cookie, '', { 'accept-language': 'es' });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(res.json()).toEqual({
+      events: [{ title: 'Inicio de sesión', description: `Dominio: ${name}`, created_at: '2026-01-02T03:04:05.678Z' }],
+      meta: { total_entries: 1, per_page: 10, current_page: 1, total_pages: 1 },
+    });
   });
 
   it('translates titles and the realm label into the language Accept-Language prefers, English otherwise', async () => {

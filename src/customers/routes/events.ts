@@ -1,10 +1,10 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Context } from '../../context.js';
-import { listUserEvents } from '../../events/log.js';
+import { userEventPage } from '../../events/log.js';
 import { UserEventModel, UserEventQuery } from '../../events/schema.js';
 import { ref, useModels } from '../../http/models.js';
-import { listOf, metaOf, pageOf } from '../../http/pagination.js';
+import { listOf, pageOf } from '../../http/pagination.js';
 import { preferredLocale } from '../../i18n/locale.js';
 import { RealmUidParam } from '../../realms/schema.js';
 import { customerOf } from '../credential.js';
@@ -27,9 +27,8 @@ export function userEventRoutes(ctx: Context): FastifyPluginAsync {
       },
     }, async (request, reply) => {
       const page = pageOf(request.query);
-      const { items, total } = await listUserEvents(ctx, customerOf(request), page, request.query, preferredLocale(request.headers['accept-language']));
-      reply.header('vary', 'Accept-Language');
-      return { events: items, meta: metaOf(total, page) };
+      const body = await userEventPage(ctx, customerOf(request), page, request.query, preferredLocale(request.headers['accept-language']));
+      return reply.header('vary', 'Accept-Language').type('application/json; charset=utf-8').send(body);
     });
   };
 }
