@@ -48,6 +48,24 @@ const userSlice = (db: Db, terms: Term[]) => prepared(db, `user_events_${terms.m
   .offset(sql.placeholder('offset'))
   .prepare(name));
 
+/** The user's counter, as the first page reads it beside each of its rows (`firstPage`). */
+const countColumns = {
+  total: sql<number>`(select ${counts.total} from ${counts} where ${counts.userId} = ${sql.placeholder('user')})`.mapWith(Number),
+  impersonated: sql<number>`(select ${counts.impersonated} from ${counts} where ${counts.userId} = ${sql.placeholder('user')})`.mapWith(Number),
+};
+
+/**
+ * The first page of a user's log in one order with the user's counter on each row: one round trip for the page most
+ * asked for. A first page is always read from its own end, so it does not need the total first.
+ */
+const firstPage = (db: Db, terms: Term[]) => prepared(db, `user_events_first_${terms.map(([c, d]) => `${c.name}_${d}`).join('_')}`, (d, name) => d
+  .select({ type: e.type, createdAt: isoText(e.createdAt), ...countColumns })
+  .from(e)
+  .where(ofUser(sql`${sql.placeholder('user')}`, sql`${sql.placeholder('everything')}`))
+  .orderBy(...terms.map(([column, direction]) => (direction === 'asc' ? asc : desc)(column)))
+  .limit(sql.placeholder('limit'))
+  .prepare(name));
+
 const userCount = (db: Db) => prepared(db, 'user_event_count', (d, name) => d
   .select({ total: counts.total, impersonated: counts.impersonated })
   .from(counts)
@@ -60,16 +78,22 @@ const userCount = (db: Db) => prepared(db, 'user_event_count', (d, name) => d
  * built from pieces escaped once (the hot path's objects, their dates and the serializer's per-item checks were most
  * of its time): the same text the `UserEvent` schema's serializer makes, which the events tests read.
  * The total is the user's counter (no count of the history); a page past the middle is read from the
- * other end, so that no page reads more than half the history to skip to its rows. (The counter and the
- * page are two statements: an event recorded between them shifts the page by one, as it would between
- * two requests.)
+ * other end, so that no page reads more than half the history to skip to its rows. (Past the first page, the counter
+ * and the page are two statements: an event recorded between them shifts the page by one, as it would between two
+ * requests.)
  */
 export async function userEventPage(ctx: Context, customer: Customer, page: Page, query: Static<typeof UserEventQuery>, locale: Locale): Promise<string> {
   const key = sortKeyOf(USER_ORDER, query.sort_by, 'created_at');
   const terms = USER_ORDER[key][query.order?.toLowerCase() === 'asc' ? 'asc' : 'desc'];
   const everything = query.not_impersonated === undefined;
+  const counted = (count: { total: number; impersonated: number } | undefined) => (count ? count.total - (everything ? 0 : count.impersonated) : 0);
+  if (page.offset === 0) {
+    // No row: none of the user's events is shown, whatever the counter holds.
+    const rows = await firstPage(ctx.db, terms).execute({ user: customer.user.id, everything, limit: page.perPage });
+    return pageText(rows, rows.length ? counted(rows[0]) : 0, page, customer, locale);
+  }
   const [count] = await userCount(ctx.db).execute({ user: customer.user.id });
-  const total = count ? count.total - (everything ? 0 : count.impersonated) : 0;
+  const total = counted(count);
   const limit = Math.min(page.perPage, total - page.offset);
   let rows: { type: string; createdAt: string }[] = [];
   if (limit > 0 && page.offset + limit / 2 > total / 2) {
@@ -77,6 +101,10 @@ export async function userEventPage(ctx: Context, customer: Customer, page: Page
   } else if (limit > 0) {
     rows = await userSlice(ctx.db, terms).execute({ user: customer.user.id, everything, limit, offset: page.offset });
   }
+  return pageText(rows, total, page, customer, locale);
+}
+
+function pageText(rows: { type: string; createdAt: string }[], total: number, page: Page, customer: Customer, locale: Locale): string {
   const description = JSON.stringify(eventDescription(customer.realm.name, locale));
   const titles = new Map<string, string>();
   const title = (type: string) => titles.get(type) ?? titles.set(type, JSON.stringify(eventTitle(type, locale))).get(type)!;

@@ -154,6 +154,22 @@ describe('GET /events of the customers API', () => {
       .toEqual([[true, h.ownerId], [true, h.ownerId], [false, null]]);
   });
 
+  it('answers an empty first page and a total of 0 when none of the user\'s events is shown, as it does past the last page', async () => {
+    const realm = await makeRealm(h);
+    const { user, cookie } = await signedInUser(h, realm.uid);
+    // Every event of the user recorded while impersonating: not_impersonated leaves out all of them.
+    await h.ctx.db.execute(sql`update business_events set impersonated = true where user_id = ${user.id}`);
+    await h.ctx.db.execute(sql`update business_event_counts set impersonated = total where user_id = ${user.id}`);
+    for (const query of ['?not_impersonated', '?not_impersonated&page=2', '?not_impersonated&sort_by=type&order=asc']) {
+      const res = await userEvents(h, realm.uid, cookie, query);
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json(), query).toEqual({ events: [], meta: { total_entries: 0, per_page: 10, current_page: query.includes('page=2') ? 2 : 1, total_pages: 0 } });
+    }
+    const all = await userEvents(h, realm.uid, cookie);
+    expect(all.json().meta.total_entries).toBe(1);
+    expect(all.json().events).toHaveLength(1);
+  });
+
   it('writes the realm\'s name as JSON whatever it holds, and a stored moment with microseconds cut to its milliseconds', async () => {
     const name = 'Quote " backslash \\ <b>&amp; Ünï\u2028cödé 🎉';
     const realm = await makeRealm(h, { name });
