@@ -35,16 +35,22 @@ const reversed = (terms: Term[]): Term[] => terms.map(([column, direction]) => [
 const ofUser = (userId: SQL | number, everything: SQL | boolean) =>
   and(eq(e.userId, userId as number), sql`(${everything}::boolean or ${e.impersonated} = false)`);
 
+/** The name a prepared statement of one order carries. */
+const orderName = (terms: Term[]) => terms.map(([column, direction]) => `${column.name}_${direction}`).join('_');
+
 /**
- * A slice of a user's log in one order, read from the user index alone (its key holds the order and
- * every column shown). Prepared once per order: this is the customers API's hot path.
+ * The first `limit` shown events of a user in one order, read from the user index alone (its key holds the order and
+ * every column shown), with `extra` columns beside each row.
  */
-const userSlice = (db: Db, terms: Term[]) => prepared(db, `user_events_${terms.map(([c, d]) => `${c.name}_${d}`).join('_')}`, (d, name) => d
-  .select({ type: e.type, createdAt: isoText(e.createdAt) })
+const inOrder = <Extra extends Record<string, SQL.Aliased | SQL>>(d: Db, terms: Term[], extra: Extra) => d
+  .select({ type: e.type, createdAt: isoText(e.createdAt), ...extra })
   .from(e)
   .where(ofUser(sql`${sql.placeholder('user')}`, sql`${sql.placeholder('everything')}`))
   .orderBy(...terms.map(([column, direction]) => (direction === 'asc' ? asc : desc)(column)))
-  .limit(sql.placeholder('limit'))
+  .limit(sql.placeholder('limit'));
+
+/** A slice of a user's log in one order. Prepared once per order: this is the customers API's hot path. */
+const userSlice = (db: Db, terms: Term[]) => prepared(db, `user_events_${orderName(terms)}`, (d, name) => inOrder(d, terms, {})
   .offset(sql.placeholder('offset'))
   .prepare(name));
 
@@ -58,12 +64,7 @@ const countColumns = {
  * The first page of a user's log in one order with the user's counter on each row: one round trip for the page most
  * asked for. A first page is always read from its own end, so it does not need the total first.
  */
-const firstPage = (db: Db, terms: Term[]) => prepared(db, `user_events_first_${terms.map(([c, d]) => `${c.name}_${d}`).join('_')}`, (d, name) => d
-  .select({ type: e.type, createdAt: isoText(e.createdAt), ...countColumns })
-  .from(e)
-  .where(ofUser(sql`${sql.placeholder('user')}`, sql`${sql.placeholder('everything')}`))
-  .orderBy(...terms.map(([column, direction]) => (direction === 'asc' ? asc : desc)(column)))
-  .limit(sql.placeholder('limit'))
+const firstPage = (db: Db, terms: Term[]) => prepared(db, `user_events_first_${orderName(terms)}`, (d, name) => inOrder(d, terms, countColumns)
   .prepare(name));
 
 const userCount = (db: Db) => prepared(db, 'user_event_count', (d, name) => d

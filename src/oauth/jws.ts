@@ -11,8 +11,6 @@ const part = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('ba
 export function signJwt(key: SigningKey, typ: string, claims: Record<string, unknown>, at: { now: Date; lifetime: number }): string {
   const iat = Math.floor(at.now.getTime() / 1000);
   const input = `${part({ alg: key.alg, kid: key.kid, typ })}.${part({ ...claims, iat, exp: iat + at.lifetime })}`;
-  const signature = key.alg === 'ES256'
-    ? sign('sha256', Buffer.from(input), { key: key.privateKey, dsaEncoding: 'ieee-p1363' })
-    : sign('sha256', Buffer.from(input), key.privateKey);
+  const signature = sign('sha256', Buffer.from(input), key.alg === 'ES256' ? { key: key.privateKey, dsaEncoding: 'ieee-p1363' } : key.privateKey);
   return `${input}.${signature.toString('base64url')}`;
 }
