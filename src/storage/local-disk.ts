@@ -29,13 +29,17 @@ export function localDiskStorage(root: string): Storage {
       const file = fileOf(key);
       await fs.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
       const temporary = path.join(path.dirname(file), `.${path.basename(file)}.${randomUUID()}.part`);
+      const writer = syncedFileWriter(temporary);
       try {
         // The file is synced before it is closed, and the folder after the rename: an object reported
         // stored survives a crash of the machine, as the database row naming it does.
-        await pipeline(Buffer.isBuffer(content) ? Readable.from([content]) : content, syncedFileWriter(temporary));
+        await pipeline(Buffer.isBuffer(content) ? Readable.from([content]) : content, writer);
         await fs.rename(temporary, file);
         await syncFolder(path.dirname(file));
       } catch (err) {
+        // A content that fails at once fails the pipeline before the writer has made its file: removed
+        // then, the file would be made after and stay. Once the writer is closed, the file is made or never will be.
+        if (!writer.closed) await new Promise((closed) => writer.once('close', closed));
         await fs.rm(temporary, { force: true });
         throw err;
       }
