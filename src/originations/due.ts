@@ -6,7 +6,12 @@ export const DUE_SOON_MS = 2 * DAY_MS;
 
 export const addDays = (moment: Date, days: number) => new Date(moment.getTime() + days * DAY_MS);
 
-const DATE = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric', timeZone: 'UTC' });
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+/**
+ * `Nov 28, 2026`, in UTC: what Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric' })
+ * writes. Not made with Intl: its first formatter maps 6 MB of the runtime's locale data into the process.
+ */
+const dateText = (moment: Date) => `${MONTHS[moment.getUTCMonth()]} ${moment.getUTCDate()}, ${moment.getUTCFullYear()}`;
 
 export interface DueInput {
   status: string;
@@ -44,7 +49,7 @@ export function dueOf(input: DueInput, now: Date): Due {
   const left = deadline.getTime() - now.getTime();
   const status = left <= 0 ? '(overdue)' : left <= DUE_SOON_MS ? '(due soon)' : '(on track)';
   return {
-    due: `${DATE.format(deadline)} ${status}`,
+    due: `${dateText(deadline)} ${status}`,
     due_deadline_at: deadline.toISOString(),
     due_label: null,
     due_status_label: status,

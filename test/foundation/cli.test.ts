@@ -177,6 +177,33 @@ describe('atrium command line', () => {
     }
   }, 90_000);
 
+  it('maps no locale data until a request needs it: nothing at start formats or collates with Intl', async () => {
+    // The first Intl formatter or collation maps about 6 MB of the node binary's ICU data into the process (its RSS at rest).
+    const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'atrium-intl-'));
+    folders.push(folder);
+    const used = path.join(folder, 'used.txt');
+    const watch = path.join(folder, 'watch.cjs');
+    fs.writeFileSync(watch, `const fs = require('node:fs');
+const note = (what) => fs.appendFileSync(${JSON.stringify(used)}, what + ' ' + new Error().stack.split('\\n')[3].trim() + '\\n');
+for (const name of ['DateTimeFormat', 'Collator', 'NumberFormat', 'PluralRules', 'RelativeTimeFormat', 'ListFormat', 'Segmenter', 'DisplayNames']) {
+  Intl[name] = new Proxy(Intl[name], { construct: (target, args) => { note('Intl.' + name); return new target(...args); } });
+}
+for (const [proto, name] of [[String.prototype, 'localeCompare'], [Number.prototype, 'toLocaleString'], [Date.prototype, 'toLocaleString'],
+  [Date.prototype, 'toLocaleDateString'], [Date.prototype, 'toLocaleTimeString'], [Array.prototype, 'toLocaleString']]) {
+  const original = proto[name];
+  proto[name] = function (...args) { note(name); return original.apply(this, args); };
+}
+`);
+    const server = await startServe({ ...store, NODE_OPTIONS: `--require ${watch}` });
+    try {
+      expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+      expect(fs.existsSync(used) ? fs.readFileSync(used, 'utf8').trim().split('\n') : []).toEqual([]);
+    } finally {
+      server.child.kill('SIGTERM');
+      await server.exited;
+    }
+  }, 60_000);
+
   it('drains on SIGTERM and releases the data folder', async () => {
     const server = await startServe(store);
     if (!usingPostgres()) {
