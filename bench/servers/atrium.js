@@ -1,8 +1,9 @@
 // Atrium itself, as `atrium serve` runs it, on the database the environment names; sends its address
 // and the owner's admin token to the benchmark.
-import { loadConfig } from '../../dist/config.js';
-import { serve } from '../../dist/server.js';
 import { Writable } from 'node:stream';
+import { loadWithoutFetch } from '../../bin/load-without-fetch.js';
+
+const [{ loadConfig }, { serve }] = await loadWithoutFetch(() => Promise.all([import('../../dist/config.js'), import('../../dist/server.js')]));
 
 let printed = '';
 const out = new Writable({ write(chunk, _enc, done) { printed += chunk; done(); } });

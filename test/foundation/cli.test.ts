@@ -177,8 +177,9 @@ describe('atrium command line', () => {
     }
   }, 90_000);
 
-  it('maps no locale data until a request needs it: nothing at start formats or collates with Intl', async () => {
-    // The first Intl formatter or collation maps about 6 MB of the node binary's ICU data into the process (its RSS at rest).
+  it('loads neither locale data nor the fetch implementation until a request needs them: nothing at start uses Intl or fetch\'s globals', async () => {
+    // The first Intl formatter or collation maps about 6 MB of the node binary's ICU data into the process, and the first
+    // use of fetch, Response and the like loads undici (3 MB): both count in the RSS at rest.
     const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'atrium-intl-'));
     folders.push(folder);
     const used = path.join(folder, 'used.txt');
@@ -192,6 +193,10 @@ for (const [proto, name] of [[String.prototype, 'localeCompare'], [Number.protot
   [Date.prototype, 'toLocaleDateString'], [Date.prototype, 'toLocaleTimeString'], [Array.prototype, 'toLocaleString']]) {
   const original = proto[name];
   proto[name] = function (...args) { note(name); return original.apply(this, args); };
+}
+for (const name of ['fetch', 'Response', 'Request', 'Headers', 'FormData', 'WebSocket']) {
+  const lazy = Object.getOwnPropertyDescriptor(globalThis, name);
+  if (lazy?.get) Object.defineProperty(globalThis, name, { ...lazy, get() { note(name); return lazy.get.call(this); } });
 }
 `);
     const server = await startServe({ ...store, NODE_OPTIONS: `--require ${watch}` });
