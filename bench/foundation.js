@@ -40,7 +40,10 @@ async function coldStart() {
 // The server's last files (postmaster.pid) may go while the folder is read: npm's exit can come before its child's.
 function folderSize(dir) {
   return fs.readdirSync(dir, { withFileTypes: true, recursive: true })
-    .filter((e) => e.isFile()).reduce((sum, e) => sum + (fs.statSync(path.join(e.parentPath, e.name), { throwIfNoEntry: false })?.size ?? 0), 0);
+    .filter((e) => e.isFile()).reduce((sum, e) => {
+      const stat = fs.statSync(path.join(e.parentPath, e.name), { throwIfNoEntry: false });
+      return { bytes: sum.bytes + (stat?.size ?? 0), disk: sum.disk + (stat?.blocks ?? 0) * 512 };
+    }, { bytes: 0, disk: 0 });
 }
 
 const rssOf = (pid) => Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024;
@@ -71,9 +74,9 @@ fs.rmSync(dataDir, { recursive: true, force: true });
 
 const cold = await coldStart();
 console.log(`cold start of npm start on an empty data folder: ${(cold.elapsed / 1000).toFixed(2)} s (target < 1.5 s, issue 30)`);
-console.log(`empty data folder of the embedded database: ${(cold.size / 1e6).toFixed(1)} MB (target < 60 MB)`);
+console.log(`empty data folder of the embedded database: ${(cold.size.disk / 1e6).toFixed(1)} MB on disk, files of ${(cold.size.bytes / 1e6).toFixed(1)} MB (its WAL segment has holes; target < 60 MB)`);
 verdict('cold start of npm start on an empty data folder', { figure: `${(cold.elapsed / 1000).toFixed(2)} s`, comparison: 'no peer measured: an absolute target', target: '< 1.5 s', met: cold.elapsed < 1500 });
-verdict('empty data folder of the embedded database', { figure: `${(cold.size / 1e6).toFixed(1)} MB`, comparison: 'no peer measured: an absolute target', target: '< 60 MB', met: cold.size < 60e6 });
+verdict('empty data folder of the embedded database', { figure: `${(cold.size.disk / 1e6).toFixed(1)} MB on disk (files of ${(cold.size.bytes / 1e6).toFixed(1)} MB)`, comparison: 'no peer measured: an absolute target', target: '< 60 MB', met: cold.size.disk < 60e6 });
 
 const restDir = fs.mkdtempSync(path.join(os.tmpdir(), 'atrium-rest-'));
 const embeddedRss = await restingRss({ DATA_DIR: restDir, DATABASE_URL: '' });

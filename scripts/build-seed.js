@@ -8,7 +8,7 @@ import { migrationsFolder } from '../dist/db/migrate.js';
 const manifest = new URL('../node_modules/@electric-sql/pglite/package.json', import.meta.url);
 const migrations = fs.readdirSync(migrationsFolder).filter((f) => f.endsWith('.sql')).sort();
 const version = JSON.stringify({
-  layout: 3,
+  layout: 4,
   pglite: JSON.parse(fs.readFileSync(manifest, 'utf8')).version,
   // By content: a migration regenerated under the same name and size is still a new migration.
   migrations: migrations.map((f) => [f, createHash('sha256').update(fs.readFileSync(`${migrationsFolder}/${f}`)).digest('hex')]),

@@ -40,9 +40,34 @@ export async function copySeedCluster(folder: string): Promise<boolean> {
 async function copyTree(from: string, to: string): Promise<void> {
   await fs.promises.mkdir(to, { recursive: true });
   const entries = await fs.promises.readdir(from, { withFileTypes: true });
-  await Promise.all(entries.map((entry) => (entry.isDirectory()
-    ? copyTree(path.join(from, entry.name), path.join(to, entry.name))
-    : fs.promises.copyFile(path.join(from, entry.name), path.join(to, entry.name)))));
+  await Promise.all(entries.map(async (entry) => {
+    const [source, target] = [path.join(from, entry.name), path.join(to, entry.name)];
+    if (entry.isDirectory()) return copyTree(source, target);
+    const { size, blocks, mode } = await fs.promises.stat(source);
+    return blocks * 512 < size ? copySparse(source, target, size, mode) : fs.promises.copyFile(source, target);
+  }));
+}
+
+const CHUNK = 1024 * 1024;
+const ZEROS = Buffer.alloc(CHUNK);
+
+/**
+ * Copies a file with holes (the seed's WAL segment: 16 MB, of which the first few KB are written) as one:
+ * the written chunks are written, the rest is left a hole, which reads as zeros. copyFile writes every byte.
+ */
+async function copySparse(source: string, target: string, size: number, mode: number): Promise<void> {
+  const [input, output] = [await fs.promises.open(source, 'r'), await fs.promises.open(target, 'wx', mode)];
+  try {
+    const chunk = Buffer.alloc(CHUNK);
+    for (let at = 0; at < size; at += CHUNK) {
+      const { bytesRead } = await input.read(chunk, 0, CHUNK, at);
+      if (!chunk.subarray(0, bytesRead).equals(ZEROS.subarray(0, bytesRead))) await output.write(chunk, 0, bytesRead, at);
+    }
+    await output.truncate(size);
+  } finally {
+    await input.close();
+    await output.close();
+  }
 }
 
 /**
@@ -58,6 +83,11 @@ export async function writeSeedCluster(migrationsFolder: string): Promise<void> 
   await client.exec('drop database template0');
   await client.exec('drop database template1');
   await migrate(drizzle(client), { migrationsFolder });
+  // The migrations' WAL is not needed once checkpointed: a new segment holds the checkpoint alone, made as a file with
+  // holes (wal_init_zero off), and the old one is removed rather than kept for reuse (wal_recycle off). A new data
+  // folder then takes 13 MB of disk rather than 29 (copySparse), and the archive 1.3 MB rather than 3.6.
+  await client.exec('set wal_recycle = off; set wal_init_zero = off');
+  await client.query('select pg_switch_wal()');
   await client.exec('checkpoint');
   const dump = await client.dumpDataDir('gzip');
   await client.close();
