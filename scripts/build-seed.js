@@ -2,7 +2,8 @@
 // It is remade only when the installed PGlite or the migrations change.
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import { SEED_ARCHIVE, SEED_DIR, writeSeedCluster } from '../dist/db/seed.js';
+import { SEED_ARCHIVE, writeSeedCluster } from '../dist/db/seed.js';
+import { SEED_DIR } from '../dist/db/seed-copy.js';
 import { migrationsFolder } from '../dist/db/migrate.js';
 
 const manifest = new URL('../node_modules/@electric-sql/pglite/package.json', import.meta.url);

@@ -1,11 +1,14 @@
 import cluster from 'node:cluster';
 import { parseArgs } from 'node:util';
-import { serveWorkers } from './cluster.js';
 import { ConfigError, loadConfig } from './config.js';
 import { DatabaseUnavailable } from './db/errors.js';
-import { createContext, createLogger, openMigrated, serve } from './server.js';
-import { ensureOwner, issueOwnerToken } from './bootstrap.js';
+import { startSeedCopy } from './db/seed-copy.js';
+import { loadWithoutFetch } from './shared/load-without-fetch.js';
 import { telemetry } from './telemetry/hooks.js';
+
+// The server's modules (server.js and what it imports) load once a command needs them, without Node's fetch
+// implementation: `serve` first starts the copy of the embedded database's seed, which then runs while they load.
+const serverModule = () => loadWithoutFetch(() => import('./server.js'));
 
 const HELP = `Usage: atrium <command>
 
@@ -44,7 +47,9 @@ export async function main(args: string[], env = process.env): Promise<number | 
     const config = loadConfig(env);
     switch (command) {
       case 'serve': {
-        if (config.workers > 1 && cluster.isPrimary) return await serveWorkers(config);
+        if (config.workers > 1 && cluster.isPrimary) return await (await loadWithoutFetch(() => import('./cluster.js'))).serveWorkers(config);
+        if (!config.databaseUrl) startSeedCopy(config.dataDir);
+        const { serve } = await serverModule();
         // The handlers come first: the address is printed before the background workers start, and a signal
         // in between would otherwise end the process at once, with requests in flight.
         const starting = serve(config, env);
@@ -59,6 +64,7 @@ export async function main(args: string[], env = process.env): Promise<number | 
         return undefined;
       }
       case 'migrate': {
+        const { openMigrated } = await serverModule();
         const database = await openMigrated(config);
         await database.close();
         process.stdout.write('Migrations applied.\n');
@@ -69,6 +75,7 @@ export async function main(args: string[], env = process.env): Promise<number | 
           process.stderr.write('atrium: bootstrap prints JSON only; run `atrium bootstrap --json`\n');
           return 2;
         }
+        const [{ createContext, createLogger, openMigrated }, { ensureOwner, issueOwnerToken }] = await Promise.all([serverModule(), import('./bootstrap.js')]);
         const database = await openMigrated(config);
         try {
           const ctx = createContext(config, database, createLogger({ ...config, logLevel: 'silent' }));

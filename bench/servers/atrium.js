@@ -1,7 +1,7 @@
 // Atrium itself, as `atrium serve` runs it, on the database the environment names; sends its address
 // and the owner's admin token to the benchmark.
 import { Writable } from 'node:stream';
-import { loadWithoutFetch } from '../../bin/load-without-fetch.js';
+import { loadWithoutFetch } from '../../dist/shared/load-without-fetch.js';
 
 const [{ loadConfig }, { serve }] = await loadWithoutFetch(() => Promise.all([import('../../dist/config.js'), import('../../dist/server.js')]));
 

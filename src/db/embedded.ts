@@ -7,7 +7,8 @@ import { acquireDataLock } from './data-lock.js';
 import { embeddedAssets } from './embedded-assets.js';
 import { DatabaseUnavailable } from './errors.js';
 import { requestScopedDb } from './handle.js';
-import { copySeedCluster, loadSeedArchive } from './seed.js';
+import { loadSeedArchive } from './seed.js';
+import { FOLDER_MODE, placeSeedCluster, restrictClusterModes } from './seed-copy.js';
 
 /** The embedded database: PostgreSQL compiled to WebAssembly (PGlite), in the server's own process. */
 
@@ -27,11 +28,12 @@ export async function openEmbedded(dataDir: string | null): Promise<Database> {
   if (dataDir === null) {
     client = await PGlite.create({ loadDataDir: await loadSeedArchive(), ...await embeddedAssets(), ...EMBEDDED_SETTINGS });
   } else {
-    fs.mkdirSync(dataDir, { recursive: true });
+    fs.mkdirSync(dataDir, { recursive: true, mode: FOLDER_MODE });
     release = acquireDataLock(dataDir);
     const folder = path.join(dataDir, 'db');
     try {
-      if (!fs.existsSync(path.join(folder, 'PG_VERSION'))) await copySeedCluster(folder);
+      if (!fs.existsSync(path.join(folder, 'PG_VERSION'))) await placeSeedCluster(dataDir, folder);
+      else restrictClusterModes(folder);
       client = await PGlite.create({ dataDir: folder, ...await embeddedAssets(), ...EMBEDDED_SETTINGS });
     } catch (err) {
       release();

@@ -1,0 +1,76 @@
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * A first start's copy of the seed cluster (seed.ts), made by a process of its own (seed-copier.ts) into a hidden folder
+ * of the data folder, then renamed into place under the data folder's lock: the cluster appears whole or not at all,
+ * even if the start is cut short. The command line starts the copy as soon as it knows the data folder
+ * (`startSeedCopy`), before the server's modules load, so that on two cores the copy is done by the time the routes
+ * are: it was the longest step of a first start.
+ */
+
+export const SEED_DIR = fileURLToPath(new URL('../../dist/pglite-seed', import.meta.url));
+const COPIER = fileURLToPath(new URL('../../dist/db/seed-copier.js', import.meta.url));
+const COPY_PREFIX = '.seed-copy-';
+/** A cluster's files are the server's user's alone, as PostgreSQL makes its own. */
+export const FILE_MODE = 0o600;
+export const FOLDER_MODE = 0o700;
+
+/** Copies started early, by data folder: each resolves with its folder once copied, or null if the copy failed. */
+const started = new Map<string, Promise<string | null>>();
+
+function copyInto(folder: string): Promise<string | null> {
+  return new Promise((resolve) => {
+    const copier = spawn(process.execPath, [COPIER, SEED_DIR, folder], { stdio: 'ignore' });
+    copier.once('error', () => resolve(null));
+    copier.once('exit', (code) => resolve(code === 0 ? folder : null));
+  });
+}
+
+const isCluster = (folder: string) => fs.existsSync(path.join(folder, 'PG_VERSION'));
+
+/** Starts copying the seed for a data folder whose cluster (`db`) is not made yet; nothing otherwise. */
+export function startSeedCopy(dataDir: string): void {
+  const key = path.resolve(dataDir);
+  if (started.has(key) || !fs.existsSync(SEED_DIR) || isCluster(path.join(key, 'db'))) return;
+  fs.mkdirSync(key, { recursive: true, mode: FOLDER_MODE });
+  started.set(key, copyInto(path.join(key, `${COPY_PREFIX}${randomUUID()}`)));
+}
+
+/**
+ * Makes `folder` (the data folder's `db`) the seed cluster; called with the data folder locked, when `folder` holds no
+ * cluster. Takes the copy started early, or copies now. Copies left by starts that were cut short are removed. False
+ * when there is no seed (the cluster is then made in place).
+ */
+export async function placeSeedCluster(dataDir: string, folder: string): Promise<boolean> {
+  const key = path.resolve(dataDir);
+  const early = started.get(key);
+  started.delete(key);
+  const copied = (early && await early) ?? (fs.existsSync(SEED_DIR) ? await copyInto(path.join(key, `${COPY_PREFIX}${randomUUID()}`)) : null);
+  for (const name of fs.readdirSync(key)) {
+    if (name.startsWith(COPY_PREFIX) && path.join(key, name) !== copied) fs.rmSync(path.join(key, name), { recursive: true, force: true });
+  }
+  if (!copied) {
+    if (fs.existsSync(SEED_DIR)) throw new Error('the seed cluster could not be copied');
+    return false;
+  }
+  // A `db` without PG_VERSION is no cluster: what a copy in place, cut short, left before copies were renamed.
+  fs.rmSync(folder, { recursive: true, force: true });
+  fs.renameSync(copied, folder);
+  return true;
+}
+
+/**
+ * Takes from everyone but the server's user what a cluster copied before copies were made 0600 left open: 0666 files
+ * (any user of the machine could change the database) and 0755 folders. Done once: PG_VERSION is the copy's marker.
+ */
+export function restrictClusterModes(folder: string): void {
+  if ((fs.statSync(path.join(folder, 'PG_VERSION')).mode & 0o077) === 0) return;
+  for (const entry of fs.readdirSync(folder, { recursive: true, withFileTypes: true })) {
+    fs.chmodSync(path.join(entry.parentPath, entry.name), entry.isDirectory() ? FOLDER_MODE : FILE_MODE);
+  }
+  fs.chmodSync(folder, FOLDER_MODE);
+}
