@@ -32,11 +32,18 @@ function copyInto(folder: string): Promise<string | null> {
 
 const isCluster = (folder: string) => fs.existsSync(path.join(folder, 'PG_VERSION'));
 
-/** Starts copying the seed for a data folder whose cluster (`db`) is not made yet; nothing otherwise. */
+/**
+ * Starts copying the seed for a data folder whose cluster (`db`) is not made yet; nothing otherwise. Never throws: a
+ * folder that cannot be made is reported by the database's opening, as without an early copy.
+ */
 export function startSeedCopy(dataDir: string): void {
   const key = path.resolve(dataDir);
   if (started.has(key) || !fs.existsSync(SEED_DIR) || isCluster(path.join(key, 'db'))) return;
-  fs.mkdirSync(key, { recursive: true, mode: FOLDER_MODE });
+  try {
+    fs.mkdirSync(key, { recursive: true, mode: FOLDER_MODE });
+  } catch {
+    return;
+  }
   started.set(key, copyInto(path.join(key, `${COPY_PREFIX}${randomUUID()}`)));
 }
 
