@@ -8,7 +8,7 @@ import { embeddedAssets } from './embedded-assets.js';
 import { DatabaseUnavailable } from './errors.js';
 import { requestScopedDb } from './handle.js';
 import { loadSeedArchive } from './seed.js';
-import { FOLDER_MODE, placeSeedCluster, restrictClusterModes } from './seed-copy.js';
+import { discardSeedCopies, FOLDER_MODE, placeSeedCluster, restrictClusterModes } from './seed-copy.js';
 
 /** The embedded database: PostgreSQL compiled to WebAssembly (PGlite), in the server's own process. */
 
@@ -32,8 +32,12 @@ export async function openEmbedded(dataDir: string | null): Promise<Database> {
     release = acquireDataLock(dataDir);
     const folder = path.join(dataDir, 'db');
     try {
-      if (!fs.existsSync(path.join(folder, 'PG_VERSION'))) await placeSeedCluster(dataDir, folder);
-      else restrictClusterModes(folder);
+      if (!fs.existsSync(path.join(folder, 'PG_VERSION'))) {
+        await placeSeedCluster(dataDir, folder);
+      } else {
+        await discardSeedCopies(dataDir);
+        restrictClusterModes(folder);
+      }
       client = await PGlite.create({ dataDir: folder, ...await embeddedAssets(), ...EMBEDDED_SETTINGS });
     } catch (err) {
       release();

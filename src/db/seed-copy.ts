@@ -48,18 +48,37 @@ export function startSeedCopy(dataDir: string): void {
 }
 
 /**
+ * Removes the copies in the data folder but `keep`: left by starts cut short, or by a second server started on the same
+ * empty folder, which found it locked. At best: a folder still being written may not be removed whole, and is left
+ * for the next start.
+ */
+function removeCopies(key: string, keep: string | null): void {
+  for (const name of fs.readdirSync(key)) {
+    if (!name.startsWith(COPY_PREFIX) || path.join(key, name) === keep) continue;
+    try {
+      fs.rmSync(path.join(key, name), { recursive: true, force: true });
+    } catch {
+      // Left for the next start.
+    }
+  }
+}
+
+/** The copy this process started early for a data folder, taken (undefined when it started none). */
+function takeEarlyCopy(key: string): Promise<string | null> | undefined {
+  const early = started.get(key);
+  started.delete(key);
+  return early;
+}
+
+/**
  * Makes `folder` (the data folder's `db`) the seed cluster; called with the data folder locked, when `folder` holds no
- * cluster. Takes the copy started early, or copies now. Copies left by starts that were cut short are removed. False
- * when there is no seed (the cluster is then made in place).
+ * cluster. Takes the copy started early, or copies now. False when there is no seed (the cluster is then made in place).
  */
 export async function placeSeedCluster(dataDir: string, folder: string): Promise<boolean> {
   const key = path.resolve(dataDir);
-  const early = started.get(key);
-  started.delete(key);
+  const early = takeEarlyCopy(key);
   const copied = (early && await early) ?? (fs.existsSync(SEED_DIR) ? await copyInto(path.join(key, `${COPY_PREFIX}${randomUUID()}`)) : null);
-  for (const name of fs.readdirSync(key)) {
-    if (name.startsWith(COPY_PREFIX) && path.join(key, name) !== copied) fs.rmSync(path.join(key, name), { recursive: true, force: true });
-  }
+  removeCopies(key, copied);
   if (!copied) {
     if (fs.existsSync(SEED_DIR)) throw new Error('the seed cluster could not be copied');
     return false;
@@ -68,6 +87,16 @@ export async function placeSeedCluster(dataDir: string, folder: string): Promise
   fs.rmSync(folder, { recursive: true, force: true });
   fs.renameSync(copied, folder);
   return true;
+}
+
+/**
+ * For a data folder whose cluster is made, with the folder locked: waits for a copy this process started early (another
+ * start made the cluster meanwhile), then removes every copy in the folder.
+ */
+export async function discardSeedCopies(dataDir: string): Promise<void> {
+  const key = path.resolve(dataDir);
+  await takeEarlyCopy(key);
+  removeCopies(key, null);
 }
 
 /**

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { placeSeedCluster, restrictClusterModes, SEED_DIR, startSeedCopy } from '../../src/db/seed-copy.js';
+import { discardSeedCopies, placeSeedCluster, restrictClusterModes, SEED_DIR, startSeedCopy } from '../../src/db/seed-copy.js';
 
 const filesOf = (root: string) => fs.readdirSync(root, { recursive: true, withFileTypes: true })
   .filter((entry) => entry.isFile()).map((entry) => path.relative(root, path.join(entry.parentPath, entry.name))).sort();
@@ -69,10 +69,13 @@ describe('the embedded database\'s seed, as a first start places it', () => {
     expect(filesOf(cluster)).toEqual(filesOf(SEED_DIR));
   });
 
-  it('starts no copy where the cluster is already made', async () => {
+  it('starts no copy where the cluster is already made, and removes the copies a start cut short left beside it', async () => {
     const dataDir = dataFolder();
     await placeSeedCluster(dataDir, path.join(dataDir, 'db'));
     startSeedCopy(dataDir);
+    expect(fs.readdirSync(dataDir)).toEqual(['db']);
+    fs.mkdirSync(path.join(dataDir, '.seed-copy-cut-short', 'base'), { recursive: true });
+    await discardSeedCopies(dataDir);
     expect(fs.readdirSync(dataDir)).toEqual(['db']);
   });
 });
