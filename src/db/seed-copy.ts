@@ -22,11 +22,16 @@ export const FOLDER_MODE = 0o700;
 /** Copies started early, by data folder: each resolves with its folder once copied, or null if the copy failed. */
 const started = new Map<string, Promise<string | null>>();
 
-function copyInto(folder: string): Promise<string | null> {
-  return new Promise((resolve) => {
-    const copier = spawn(process.execPath, [COPIER, SEED_DIR, folder], { stdio: 'ignore' });
-    copier.once('error', () => resolve(null));
-    copier.once('exit', (code) => resolve(code === 0 ? folder : null));
+/** Copies the seed into `folder`, a new folder; answers it once copied, or fails with what the copier wrote. */
+function copyInto(folder: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const copier = spawn(process.execPath, [COPIER, SEED_DIR, folder], { stdio: ['ignore', 'ignore', 'pipe'] });
+    let written = '';
+    copier.stderr.on('data', (chunk: Buffer) => { written += chunk.toString(); });
+    copier.once('error', reject);
+    copier.once('close', (code) => (code === 0
+      ? resolve(folder)
+      : reject(new Error(`the seed cluster could not be copied: ${written.trim() || `the copier ended with ${code}`}`))));
   });
 }
 
@@ -44,7 +49,8 @@ export function startSeedCopy(dataDir: string): void {
   } catch {
     return;
   }
-  started.set(key, copyInto(path.join(key, `${COPY_PREFIX}${randomUUID()}`)));
+  // A failed early copy is made again when the folder is locked, which reports why it fails.
+  started.set(key, copyInto(path.join(key, `${COPY_PREFIX}${randomUUID()}`)).catch(() => null));
 }
 
 /**
@@ -53,7 +59,8 @@ export function startSeedCopy(dataDir: string): void {
  * for the next start.
  */
 function removeCopies(key: string, keep: string | null): void {
-  for (const name of fs.readdirSync(key)) {
+  const names = fs.existsSync(key) ? fs.readdirSync(key) : [];
+  for (const name of names) {
     if (!name.startsWith(COPY_PREFIX) || path.join(key, name) === keep) continue;
     try {
       fs.rmSync(path.join(key, name), { recursive: true, force: true });
@@ -77,11 +84,12 @@ function takeEarlyCopy(key: string): Promise<string | null> | undefined {
 export async function placeSeedCluster(dataDir: string, folder: string): Promise<boolean> {
   const key = path.resolve(dataDir);
   const early = takeEarlyCopy(key);
-  const copied = (early && await early) ?? (fs.existsSync(SEED_DIR) ? await copyInto(path.join(key, `${COPY_PREFIX}${randomUUID()}`)) : null);
-  removeCopies(key, copied);
-  if (!copied) {
-    if (fs.existsSync(SEED_DIR)) throw new Error('the seed cluster could not be copied');
-    return false;
+  let copied = early ? await early : null;
+  try {
+    if (!copied && !fs.existsSync(SEED_DIR)) return false;
+    copied ??= await copyInto(path.join(key, `${COPY_PREFIX}${randomUUID()}`));
+  } finally {
+    removeCopies(key, copied);
   }
   // A `db` without PG_VERSION is no cluster: what a copy in place, cut short, left before copies were renamed.
   fs.rmSync(folder, { recursive: true, force: true });

@@ -69,6 +69,11 @@ describe('the embedded database\'s seed, as a first start places it', () => {
     expect(filesOf(cluster)).toEqual(filesOf(SEED_DIR));
   });
 
+  it('says why a copy failed, in the copier\'s words', async () => {
+    const dataDir = path.join(dataFolder(), 'not-made');
+    await expect(placeSeedCluster(dataDir, path.join(dataDir, 'db'))).rejects.toThrow(/^the seed cluster could not be copied: ENOENT: no such file or directory, mkdir/);
+  });
+
   it('starts no copy where the cluster is already made, and removes the copies a start cut short left beside it', async () => {
     const dataDir = dataFolder();
     await placeSeedCluster(dataDir, path.join(dataDir, 'db'));
