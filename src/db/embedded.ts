@@ -8,7 +8,7 @@ import { embeddedAssets } from './embedded-assets.js';
 import { DatabaseUnavailable } from './errors.js';
 import { requestScopedDb } from './handle.js';
 import { loadSeedArchive } from './seed.js';
-import { discardSeedCopies, FOLDER_MODE, placeSeedCluster, restrictClusterModes } from './seed-copy.js';
+import { discardSeedCopies, FOLDER_MODE, isCluster, placeSeedCluster, restrictClusterModes } from './seed-copy.js';
 
 /** The embedded database: PostgreSQL compiled to WebAssembly (PGlite), in the server's own process. */
 
@@ -32,7 +32,7 @@ export async function openEmbedded(dataDir: string | null): Promise<Database> {
     release = acquireDataLock(dataDir);
     const folder = path.join(dataDir, 'db');
     try {
-      if (!fs.existsSync(path.join(folder, 'PG_VERSION'))) {
+      if (!isCluster(folder)) {
         await placeSeedCluster(dataDir, folder);
       } else {
         await discardSeedCopies(dataDir);

@@ -35,7 +35,9 @@ function copyInto(folder: string): Promise<string> {
   });
 }
 
-const isCluster = (folder: string) => fs.existsSync(path.join(folder, 'PG_VERSION'));
+/** PostgreSQL's mark of a made cluster, and of a copy renamed into place. */
+const versionFile = (folder: string) => path.join(folder, 'PG_VERSION');
+export const isCluster = (folder: string) => fs.existsSync(versionFile(folder));
 
 /**
  * Starts copying the seed for a data folder whose cluster (`db`) is not made yet; nothing otherwise. Never throws: a
@@ -112,7 +114,7 @@ export async function discardSeedCopies(dataDir: string): Promise<void> {
  * (any user of the machine could change the database) and 0755 folders. Done once: PG_VERSION is the copy's marker.
  */
 export function restrictClusterModes(folder: string): void {
-  if ((fs.statSync(path.join(folder, 'PG_VERSION')).mode & 0o077) === 0) return;
+  if ((fs.statSync(versionFile(folder)).mode & 0o077) === 0) return;
   for (const entry of fs.readdirSync(folder, { recursive: true, withFileTypes: true })) {
     fs.chmodSync(path.join(entry.parentPath, entry.name), entry.isDirectory() ? FOLDER_MODE : FILE_MODE);
   }
