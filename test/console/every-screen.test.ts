@@ -31,6 +31,22 @@ const cellsOf = (page: Page) => page.locator('main table tbody td').evaluateAll(
   } satisfies Cell;
 }));
 
+interface Router { history: { push(path: string): void }; state: { status: string; resolvedLocation?: { publicHref: string } } }
+
+/**
+ * Moves to a console path as a click on a link does, through the console's router, without reloading: the console and
+ * axe-core stay loaded, which makes the sweep three times faster than loading each screen. Done once the router has
+ * loaded the new screen and its heading shows.
+ */
+async function visit(page: Page, path: string) {
+  await page.evaluate((to) => (window as unknown as { __TSR_ROUTER__: Router }).__TSR_ROUTER__.history.push(to), `/admin${path}`);
+  await page.waitForFunction(() => {
+    const { state } = (window as unknown as { __TSR_ROUTER__: Router }).__TSR_ROUTER__;
+    return state.status === 'idle' && state.resolvedLocation?.publicHref === location.pathname + location.search;
+  });
+  await page.locator('main h1').first().waitFor();
+}
+
 /** How far main scrolls sideways: long names, emoji and right-to-left text must not push it wider than the window. */
 const overflowOfMain = (page: Page) => page.evaluate(() => { const main = document.querySelector('main')!; return main.scrollWidth - main.clientWidth; });
 
@@ -90,7 +106,7 @@ describe.skipIf(!!process.env.DATABASE_URL)('admin console: every screen', () =>
       { path: '/campaigns', table: true, dialog: true }, { path: `/campaigns/${campaign.id}`, table: true },
       { path: '/content', table: true, dialog: true }, { path: `/content/${space}`, table: true, dialog: true }, { path: `/content/${space}/assets` },
       { path: `/content/${space}/types/note` }, { path: `/content/${space}/types/note/entries`, table: true },
-      { path: `/content/${space}/types/note/entries/${entry.uuid}` },
+      { path: `/content/${space}/types/note/entries/${entry.meta.uuid}` },
       { path: '/sites', table: true, dialog: true }, { path: `/sites/${site}` }, { path: `/sites/${site}/pages`, table: true, dialog: true },
       { path: `/sites/${site}/pages/${page.id}` }, { path: `/sites/${site}/menus`, table: true, dialog: true }, { path: `/sites/${site}/menus/main` },
       { path: `/sites/${site}/publishing`, table: true },
@@ -110,14 +126,13 @@ describe.skipIf(!!process.env.DATABASE_URL)('admin console: every screen', () =>
 
   for (const { locale, scheme } of VARIANTS) {
     it(`shows every screen and its "new" dialog with no accessibility violation, and cuts a 250-character name to one line in every table (${locale}, ${scheme})`, async () => {
-      const { page, problems, signIn, go, close } = await c.open({ locale, scheme });
+      const { page, problems, signIn, close } = await c.open({ locale, scheme });
       const newButton = page.locator('main').getByRole('button', { name: locale === 'en' ? /^(New|Add|Invite) / : /^(Nuev[oa]|Añadir|Invitar) / }).first();
       try {
         await signIn();
         const failures: string[] = [];
         for (const { path, table, dialog: hasDialog } of screens) {
-          await go(path);
-          await page.locator('main h1').first().waitFor();
+          await visit(page, path);
           if (table && !await page.locator('main table tbody tr').first().waitFor({ timeout: 5_000 }).then(() => true, () => false)) {
             failures.push(`${path}: no table row shows`);
           }
