@@ -2,13 +2,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { PRIVATE_FOLDER_MODE } from '../security/private-modes.js';
 import type { Database, Db } from './connect.js';
 import { acquireDataLock } from './data-lock.js';
 import { embeddedAssets } from './embedded-assets.js';
 import { DatabaseUnavailable } from './errors.js';
 import { requestScopedDb } from './handle.js';
 import { loadSeedArchive } from './seed.js';
-import { discardSeedCopies, FOLDER_MODE, isCluster, placeSeedCluster, restrictClusterModes } from './seed-copy.js';
+import { discardSeedCopies, isCluster, placeSeedCluster, restrictClusterModes } from './seed-copy.js';
 
 /** The embedded database: PostgreSQL compiled to WebAssembly (PGlite), in the server's own process. */
 
@@ -28,7 +29,7 @@ export async function openEmbedded(dataDir: string | null): Promise<Database> {
   if (dataDir === null) {
     client = await PGlite.create({ loadDataDir: await loadSeedArchive(), ...await embeddedAssets(), ...EMBEDDED_SETTINGS });
   } else {
-    fs.mkdirSync(dataDir, { recursive: true, mode: FOLDER_MODE });
+    fs.mkdirSync(dataDir, { recursive: true, mode: PRIVATE_FOLDER_MODE });
     release = acquireDataLock(dataDir);
     const folder = path.join(dataDir, 'db');
     try {

@@ -7,7 +7,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { FILE_MODE, FOLDER_MODE } from './seed-copy.js';
+import { PRIVATE_FILE_MODE, PRIVATE_FOLDER_MODE } from '../security/private-modes.js';
 
 const CHUNK = 64 * 1024;
 const ZEROS = Buffer.alloc(CHUNK);
@@ -18,7 +18,7 @@ const ZEROS = Buffer.alloc(CHUNK);
  */
 function copySparse(source: string, target: string, size: number): void {
   const input = fs.openSync(source, 'r');
-  const output = fs.openSync(target, 'wx', FILE_MODE);
+  const output = fs.openSync(target, 'wx', PRIVATE_FILE_MODE);
   try {
     const chunk = Buffer.alloc(CHUNK);
     for (let at = 0; at < size; at += CHUNK) {
@@ -33,7 +33,7 @@ function copySparse(source: string, target: string, size: number): void {
 }
 
 function copyTree(from: string, to: string): void {
-  fs.mkdirSync(to, { mode: FOLDER_MODE });
+  fs.mkdirSync(to, { mode: PRIVATE_FOLDER_MODE });
   for (const entry of fs.readdirSync(from, { withFileTypes: true })) {
     const [source, target] = [path.join(from, entry.name), path.join(to, entry.name)];
     if (entry.isDirectory()) {
@@ -46,7 +46,7 @@ function copyTree(from: string, to: string): void {
     } else {
       // copyFile gives the copy the seed's mode.
       fs.copyFileSync(source, target, fs.constants.COPYFILE_EXCL);
-      fs.chmodSync(target, FILE_MODE);
+      fs.chmodSync(target, PRIVATE_FILE_MODE);
     }
   }
 }

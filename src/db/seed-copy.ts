@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { PRIVATE_FILE_MODE, PRIVATE_FOLDER_MODE } from '../security/private-modes.js';
 
 /**
  * A first start's copy of the seed cluster (seed.ts), made by a process of its own (seed-copier.ts) into a hidden folder
@@ -15,9 +16,6 @@ import { fileURLToPath } from 'node:url';
 export const SEED_DIR = fileURLToPath(new URL('../../dist/pglite-seed', import.meta.url));
 const COPIER = fileURLToPath(new URL('../../dist/db/seed-copier.js', import.meta.url));
 const COPY_PREFIX = '.seed-copy-';
-/** A cluster's files are the server's user's alone, as PostgreSQL makes its own. */
-export const FILE_MODE = 0o600;
-export const FOLDER_MODE = 0o700;
 
 /** Copies started early, by data folder: each resolves with its folder once copied, or null if the copy failed. */
 const started = new Map<string, Promise<string | null>>();
@@ -47,7 +45,7 @@ export function startSeedCopy(dataDir: string): void {
   const key = path.resolve(dataDir);
   if (started.has(key) || !fs.existsSync(SEED_DIR) || isCluster(path.join(key, 'db'))) return;
   try {
-    fs.mkdirSync(key, { recursive: true, mode: FOLDER_MODE });
+    fs.mkdirSync(key, { recursive: true, mode: PRIVATE_FOLDER_MODE });
   } catch {
     return;
   }
@@ -116,7 +114,7 @@ export async function discardSeedCopies(dataDir: string): Promise<void> {
 export function restrictClusterModes(folder: string): void {
   if ((fs.statSync(versionFile(folder)).mode & 0o077) === 0) return;
   for (const entry of fs.readdirSync(folder, { recursive: true, withFileTypes: true })) {
-    fs.chmodSync(path.join(entry.parentPath, entry.name), entry.isDirectory() ? FOLDER_MODE : FILE_MODE);
+    fs.chmodSync(path.join(entry.parentPath, entry.name), entry.isDirectory() ? PRIVATE_FOLDER_MODE : PRIVATE_FILE_MODE);
   }
-  fs.chmodSync(folder, FOLDER_MODE);
+  fs.chmodSync(folder, PRIVATE_FOLDER_MODE);
 }

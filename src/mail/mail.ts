@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Transporter } from 'nodemailer';
 import type { Config } from '../config.js';
+import { PRIVATE_FILE_MODE, PRIVATE_FOLDER_MODE } from '../security/private-modes.js';
 import { composeMail } from './mime.js';
 
 /** One outgoing mail: a plain-text body, and an HTML one where the sender has it. */
@@ -51,12 +52,11 @@ export function createMailer(config: Pick<Config, 'smtpUrl' | 'mailFrom' | 'data
   return {
     async send(mail) {
       const { raw } = composeMail(config.mailFrom, mail, new Date());
-      await fs.mkdir(outbox, { recursive: true, mode: 0o700 });
+      await fs.mkdir(outbox, { recursive: true, mode: PRIVATE_FOLDER_MODE });
       const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomUUID()}.eml`;
       // Written beside its place and renamed, so a reader of the folder never sees half a mail.
       const temporary = path.join(outbox, `.${name}.part`);
-      // 0600: a mail holds one-time codes and links, for the addressee alone.
-      await fs.writeFile(temporary, raw, { flag: 'wx', mode: 0o600 });
+      await fs.writeFile(temporary, raw, { flag: 'wx', mode: PRIVATE_FILE_MODE });
       await fs.rename(temporary, path.join(outbox, name));
       log.info({ file: path.join(outbox, name) }, 'SMTP_URL is not set: mail written to the outbox folder');
     },

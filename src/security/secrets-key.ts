@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { ConfigError, type Config } from '../config.js';
+import { PRIVATE_FILE_MODE } from './private-modes.js';
 
 const MISSING = 'SECRETS_KEY must be set with DATABASE_URL: every server process on the database needs the same key '
   + 'to read the secrets it stores (32 random bytes in base64: openssl rand -base64 32)';
@@ -32,7 +33,7 @@ export function secretsKey(config: Config): Buffer {
 function readOrCreate(file: string): Buffer {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   try {
-    fs.writeFileSync(file, `${randomBytes(32).toString('base64')}\n`, { flag: 'wx', mode: 0o600 });
+    fs.writeFileSync(file, `${randomBytes(32).toString('base64')}\n`, { flag: 'wx', mode: PRIVATE_FILE_MODE });
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
   }

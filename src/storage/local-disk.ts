@@ -3,6 +3,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { PRIVATE_FOLDER_MODE } from '../security/private-modes.js';
 import { checkKey, type Storage } from './storage.js';
 import { syncedFileWriter } from './synced-file.js';
 
@@ -27,7 +28,7 @@ export function localDiskStorage(root: string): Storage {
   return {
     async put(key, content) {
       const file = fileOf(key);
-      await fs.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
+      await fs.mkdir(path.dirname(file), { recursive: true, mode: PRIVATE_FOLDER_MODE });
       const temporary = path.join(path.dirname(file), `.${path.basename(file)}.${randomUUID()}.part`);
       const writer = syncedFileWriter(temporary);
       try {

@@ -1,8 +1,7 @@
 import fs, { type FileHandle } from 'node:fs/promises';
 import { Writable } from 'node:stream';
+import { PRIVATE_FILE_MODE } from '../security/private-modes.js';
 
-/** Stored files are read by this server alone: not by other users of the machine. */
-const FILE_MODE = 0o600;
 
 /** Bytes buffered while a write is under way, then written at once: fewer, larger writes than the socket's 64 KiB reads. */
 const WRITE_CHUNK = 1024 * 1024;
@@ -52,7 +51,7 @@ export function syncedFileWriter(file: string): Writable {
   return new Writable({
     highWaterMark: WRITE_CHUNK,
     construct(callback) {
-      fs.open(file, 'wx', FILE_MODE).then((opened) => { handle = opened; callback(); }, callback);
+      fs.open(file, 'wx', PRIVATE_FILE_MODE).then((opened) => { handle = opened; callback(); }, callback);
     },
     write(chunk: Buffer, _encoding, callback) {
       write([chunk]).then(() => callback(), callback);
