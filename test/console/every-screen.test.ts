@@ -133,7 +133,7 @@ describe.skipIf(!!process.env.DATABASE_URL)('admin console: every screen', () =>
         const failures: string[] = [];
         for (const { path, table, dialog: hasDialog } of screens) {
           await visit(page, path);
-          if (table && !await page.locator('main table tbody tr').first().waitFor({ timeout: 5_000 }).then(() => true, () => false)) {
+          if (table && !await page.locator('main table tbody tr').first().waitFor({ timeout: 10_000 }).then(() => true, () => false)) {
             failures.push(`${path}: no table row shows`);
           }
           await page.waitForFunction(() => !document.querySelector('main [aria-busy="true"], main .mantine-Loader-root'));
@@ -152,7 +152,7 @@ describe.skipIf(!!process.env.DATABASE_URL)('admin console: every screen', () =>
           if (hasDialog) {
             await newButton.click();
             const dialog = page.getByRole('dialog');
-            if (!await dialog.waitFor({ timeout: 5_000 }).then(() => true, () => false)) {
+            if (!await dialog.waitFor({ timeout: 10_000 }).then(() => true, () => false)) {
               failures.push(`${path}: its New button opens no dialog`);
               continue;
             }

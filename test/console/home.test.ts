@@ -95,11 +95,11 @@ describe.skipIf(!!process.env.DATABASE_URL)('admin console: the home screen', ()
           [L('Content spaces', 'Espacios de contenido'), '/content/spaces'], [L('Sites', 'Sitios'), '/sites'], [L('Forms', 'Formularios'), '/forms'],
         ];
         for (const [label, url] of expected) {
-          await expect.poll(() => shown(page, label), { timeout: 5_000 }).toBe(String(await total(`${url}${url.includes('?') ? '&' : '?'}per_page=1`)));
+          await expect.poll(() => shown(page, label)).toBe(String(await total(`${url}${url.includes('?') ? '&' : '?'}per_page=1`)));
         }
         // The latest realm first, with its users and OAuth clients.
         const row = page.getByRole('table', { name: L('Latest realms', 'Últimos reinos') }).getByRole('row').nth(1);
-        await expect.poll(() => row.getByRole('cell').allTextContents(), { timeout: 5_000 })
+        await expect.poll(() => row.getByRole('cell').allTextContents())
           .toEqual([String(await total(`/customers/${uid}/users?per_page=1`)), String(await total(`/customers/${uid}/oauth_clients?per_page=1`))]);
         expect(await row.getByRole('rowheader').textContent()).toBe(`Shop ${locale}`);
         expect(await axeViolations(page)).toEqual([]);

@@ -21,7 +21,6 @@ describe.skipIf(!!process.env.DATABASE_URL)('admin console: a realm and its user
   const api = (method: 'GET' | 'POST', url: string, payload?: unknown) => c.h.request({ method, url: `/api/admin${url}`, ...(payload ? { payload } : {}) });
   // Submitted by keyboard (a notification of the previous save may lie over the button), once the previous save is over.
   const submit = (scope: Page | Locator, form = 'form') => scope.locator(`${form} button[type=submit]:not([data-loading])`).first().press('Enter');
-  const poll = (read: () => Promise<unknown>) => expect.poll(read, { timeout: 5_000 });
 
   for (const { locale, scheme } of VARIANTS) {
     const L = (en: string, es: string) => (locale === ('en' satisfies Locale) ? en : es);
@@ -48,10 +47,10 @@ describe.skipIf(!!process.env.DATABASE_URL)('admin console: a realm and its user
         await page.getByLabel(L('Page title', 'Título de página')).fill('Banca');
         expect(await axeViolations(page)).toEqual([]);
         await submit(page, 'main form');
-        await poll(async () => (await api('GET', `/realms/${uid}`)).json().settings).toMatchObject({ session_lifetime_minutes: 240, branding: { page_title: 'Banca' } });
+        await expect.poll(async () => (await api('GET', `/realms/${uid}`)).json().settings).toMatchObject({ session_lifetime_minutes: 240, branding: { page_title: 'Banca' } });
         await page.getByLabel(L('Page title', 'Título de página')).fill('');
         await submit(page, 'main form');
-        await poll(async () => (await api('GET', `/realms/${uid}`)).json().settings.branding.page_title).toBeNull();
+        await expect.poll(async () => (await api('GET', `/realms/${uid}`)).json().settings.branding.page_title).toBeNull();
         // Below them, the addresses an app or an identity provider is configured with, each with a copy button.
         await page.getByText(`${c.base}/realms/${uid}/login`, { exact: true }).waitFor();
         await page.getByText(`${c.base}/.well-known/oauth-authorization-server/realms/${uid}`, { exact: true }).waitFor();
@@ -76,10 +75,10 @@ describe.skipIf(!!process.env.DATABASE_URL)('admin console: a realm and its user
         await dialog.getByLabel(L('Name', 'Nombre')).fill('Tier level');
         await submit(dialog);
         const fields = async () => (await api('GET', `/customers/${uid}/custom_fields`)).json().custom_fields.map((field: { name: string }) => field.name);
-        await poll(fields).toEqual(['Note', 'Plan', 'Tier level']);
+        await expect.poll(fields).toEqual(['Note', 'Plan', 'Tier level']);
         await tierRow.getByRole('button', { name: L('Delete', 'Eliminar') }).click();
         await confirmDeleteDialog();
-        await poll(fields).toEqual(['Note', 'Plan']);
+        await expect.poll(fields).toEqual(['Note', 'Plan']);
 
         // OAuth clients: the secret is shown once, in the answer that created the client.
         await tab(L('OAuth clients', 'Clientes OAuth'));
@@ -97,7 +96,7 @@ describe.skipIf(!!process.env.DATABASE_URL)('admin console: a realm and its user
         await dialog.getByLabel(L('Name', 'Nombre')).fill('Mobile');
         await submit(dialog);
         const clients = async () => (await api('GET', `/customers/${uid}/oauth_clients`)).json().oauth_clients;
-        await poll(async () => (await clients()).map((client: { name: string }) => client.name)).toEqual(['Mobile']);
+        await expect.poll(async () => (await clients()).map((client: { name: string }) => client.name)).toEqual(['Mobile']);
         expect(JSON.stringify(await clients())).not.toContain(secret);
         // A new secret, after a confirmation that says the current one stops working: shown once.
         await page.getByRole('row').filter({ hasText: 'Mobile' }).getByRole('button', { name: L('Edit', 'Editar') }).click();
@@ -117,7 +116,7 @@ describe.skipIf(!!process.env.DATABASE_URL)('admin console: a realm and its user
         expect(JSON.stringify(await clients())).not.toContain(regenerated);
         await page.getByRole('row').filter({ hasText: 'Mobile' }).getByRole('button', { name: L('Delete', 'Eliminar') }).click();
         await confirmDeleteDialog();
-        await poll(async () => (await clients()).length).toBe(0);
+        await expect.poll(async () => (await clients()).length).toBe(0);
 
         // Identity provider (OpenID discovery against a provider on loopback).
         await tab(L('Identity provider', 'Proveedor de identidad'));
@@ -128,14 +127,14 @@ describe.skipIf(!!process.env.DATABASE_URL)('admin console: a realm and its user
         expect(await axeViolations(page)).toEqual([]);
         await submit(page, 'main form');
         const provider = () => api('GET', `/customers/${uid}/identity_provider`);
-        await poll(async () => (await provider()).statusCode).toBe(200);
+        await expect.poll(async () => (await provider()).statusCode).toBe(200);
         await page.getByLabel(L('Client secret (leave empty to keep the stored one)', 'Secreto de cliente (vacío para conservar el guardado)')).waitFor();
         await page.getByLabel(L('Button label', 'Texto del botón')).fill('Example ID');
         await submit(page, 'main form');
-        await poll(async () => (await provider()).json().button_label).toBe('Example ID');
+        await expect.poll(async () => (await provider()).json().button_label).toBe('Example ID');
         await page.getByRole('button', { name: L('Delete', 'Eliminar') }).nth(1).click();
         await confirmDeleteDialog();
-        await poll(async () => (await provider()).statusCode).toBe(404);
+        await expect.poll(async () => (await provider()).statusCode).toBe(404);
 
         // Integrations: Zendesk single sign-on (the shared secret is never shown back).
         await tab(L('Integrations', 'Integraciones'));
@@ -145,15 +144,15 @@ describe.skipIf(!!process.env.DATABASE_URL)('admin console: a realm and its user
         expect(await axeViolations(page)).toEqual([]);
         await submit(page, 'main form');
         const zendesk = () => api('GET', `/customers/${uid}/integrations/zendesk`);
-        await poll(async () => (await zendesk()).statusCode).toBe(200);
+        await expect.poll(async () => (await zendesk()).statusCode).toBe(200);
         // The form comes back for the stored integration: the secret may now be left empty.
         await page.getByLabel(L('Shared secret (leave empty to keep the stored one)', 'Secreto compartido (vacío para conservar el guardado)')).waitFor();
         await page.getByLabel(L('Subdomain', 'Subdominio')).fill('bank-help');
         await submit(page, 'main form');
-        await poll(async () => (await zendesk()).json().subdomain).toBe('bank-help');
+        await expect.poll(async () => (await zendesk()).json().subdomain).toBe('bank-help');
         await page.getByRole('button', { name: L('Delete', 'Eliminar') }).nth(1).click();
         await confirmDeleteDialog();
-        await poll(async () => (await zendesk()).statusCode).toBe(404);
+        await expect.poll(async () => (await zendesk()).statusCode).toBe(404);
 
         // Users: create with a custom field value, edit, impersonate, events, delete.
         await tab(L('Users', 'Usuarios'));
@@ -179,7 +178,7 @@ describe.skipIf(!!process.env.DATABASE_URL)('admin console: a realm and its user
         await page.getByLabel(L('Last name', 'Primer apellido'), { exact: true }).fill('Lovelace');
         await submit(page, 'main form');
         const user = () => api('GET', `/customers/${uid}/users/${userId}`);
-        await poll(async () => (await user()).json().last_name).toBe('Lovelace');
+        await expect.poll(async () => (await user()).json().last_name).toBe('Lovelace');
         expect((await user()).json().custom_fields).toEqual([{ key: 'note', value: XSS_FIELD }, { key: 'plan', value: 'gold' }]);
 
         await page.getByLabel(L('Subject', 'Asunto')).fill('Welcome');
@@ -218,7 +217,7 @@ describe.skipIf(!!process.env.DATABASE_URL)('admin console: a realm and its user
         expect((await api('GET', `/customers/${uid}/users/${userId}/sessions`)).json().sessions).toHaveLength(1);
         await sessionRow.getByRole('button', { name: L('End', 'Cerrar') }).click();
         await page.getByText(L('The session was ended', 'Se cerró la sesión')).waitFor();
-        await poll(async () => (await api('GET', `/customers/${uid}/users/${userId}/sessions`)).json().sessions).toEqual([]);
+        await expect.poll(async () => (await api('GET', `/customers/${uid}/users/${userId}/sessions`)).json().sessions).toEqual([]);
 
         await tab(L('Events', 'Eventos'));
         await page.getByLabel(L('Event type', 'Tipo de evento')).fill('user_login_log');
@@ -239,7 +238,7 @@ describe.skipIf(!!process.env.DATABASE_URL)('admin console: a realm and its user
         await page.getByRole('button', { name: L('Delete user', 'Eliminar usuario') }).click();
         await confirmDeleteDialog();
         await page.waitForURL(/\/users$/);
-        await poll(async () => (await user()).statusCode).toBe(404);
+        await expect.poll(async () => (await user()).statusCode).toBe(404);
         // A stale link to the deleted user shows the not-found page.
         await go(`/realms/${uid}/users/${userId}`);
         await page.getByRole('heading', { level: 1, name: L('Not found', 'No encontrado') }).waitFor();
@@ -346,7 +345,7 @@ describe.skipIf(!!process.env.DATABASE_URL)('admin console: a realm and its user
         await go(`/realms/${uid}/users`);
         await userRow.waitFor();
         await page.setViewportSize({ width: 390, height: 800 });
-        await poll(() => overflowOfMain(page)).toBeLessThanOrEqual(0);
+        await expect.poll(() => overflowOfMain(page)).toBeLessThanOrEqual(0);
         const [narrowEmail, , narrowActive, narrowCreated] = await cellsOf(userRow);
         expect(narrowEmail.height).toBeLessThanOrEqual(narrowEmail.lineHeight * 1.5);
         expect(narrowActive.fits && narrowCreated.fits).toBe(true);

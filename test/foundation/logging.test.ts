@@ -92,7 +92,7 @@ describe('request logging', () => {
       headers: { cookie: `atrium_admin=${signIn.cookies[0].value}`, 'x-csrf-token': signIn.json().csrf_token },
     });
     expect(out.statusCode).toBe(204);
-    await expect.poll(() => lines.map((l) => JSON.parse(l)).filter((l) => l.logoutUrl), { timeout: 5000 })
+    await expect.poll(() => lines.map((l) => JSON.parse(l)).filter((l) => l.logoutUrl))
       .toEqual([expect.objectContaining({ logoutUrl: 'http://127.0.0.1:1/logout?signature=%5Bredacted%5D&page=1' })]);
     expect(lines.join('\n')).not.toContain('s3cr3t-value');
   });

@@ -222,7 +222,7 @@ describe('sites', () => {
     });
     expect(out.statusCode).toBe(303);
     expect(out.headers.location).toBe(`/sites/${uid}/`);
-    await expect.poll(() => received, { timeout: 5000 }).toContain('GET /bye');
+    await expect.poll(() => received).toContain('GET /bye');
     expect((await h.request({ method: 'GET', url: `/sites/${uid}/members`, headers: { cookie } })).statusCode).toBe(303);
     await new Promise((resolve) => listener.close(resolve));
   });
