@@ -2,7 +2,6 @@ import fs, { type FileHandle } from 'node:fs/promises';
 import { Writable } from 'node:stream';
 import { PRIVATE_FILE_MODE } from '../security/private-modes.js';
 
-
 /** Bytes buffered while a write is under way, then written at once: fewer, larger writes than the socket's 64 KiB reads. */
 const WRITE_CHUNK = 1024 * 1024;
 /** Bytes written between two syncs started while the rest of the file is still arriving. */

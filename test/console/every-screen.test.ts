@@ -31,7 +31,8 @@ const cellsOf = (page: Page) => page.locator('main table tbody td').evaluateAll(
   } satisfies Cell;
 }));
 
-interface Router { history: { push(path: string): void }; state: { status: string; resolvedLocation?: { publicHref: string } } }
+/** The console's router as the page's window holds it (TanStack Router sets `__TSR_ROUTER__` in a browser). */
+interface RouterWindow { __TSR_ROUTER__: { history: { push(path: string): void }; state: { status: string; resolvedLocation?: { publicHref: string } } } }
 
 /**
  * Moves to a console path as a click on a link does, through the console's router, without reloading: the console and
@@ -39,9 +40,9 @@ interface Router { history: { push(path: string): void }; state: { status: strin
  * loaded the new screen and its heading shows.
  */
 async function visit(page: Page, path: string) {
-  await page.evaluate((to) => (window as unknown as { __TSR_ROUTER__: Router }).__TSR_ROUTER__.history.push(to), `/admin${path}`);
+  await page.evaluate((to) => (window as unknown as RouterWindow).__TSR_ROUTER__.history.push(to), `/admin${path}`);
   await page.waitForFunction(() => {
-    const { state } = (window as unknown as { __TSR_ROUTER__: Router }).__TSR_ROUTER__;
+    const { state } = (window as unknown as RouterWindow).__TSR_ROUTER__;
     return state.status === 'idle' && state.resolvedLocation?.publicHref === location.pathname + location.search;
   });
   await page.locator('main h1').first().waitFor();
