@@ -45,6 +45,7 @@ export class RequestTransaction {
   async finish(commit: boolean): Promise<void> {
     if (!this.tx) return;
     this.tx = null;
+    stopRunning(this);
     this.release(commit);
     try {
       await this.ended;
@@ -71,8 +72,21 @@ const ROLLBACK = new Error('request transaction rolled back');
 
 const requestTransactions = new AsyncLocalStorage<RequestTransaction>();
 
+/**
+ * Node 20's async context costs every promise of the process a hook while a storage is enabled, reads included:
+ * it is enabled while a request transaction is open, and disabled once none is (a read then finds no transaction,
+ * which is right, since none is open).
+ */
+const running = new Set<RequestTransaction>();
+
+function stopRunning(scope: RequestTransaction): void {
+  if (running.delete(scope) && running.size === 0) requestTransactions.disable();
+}
+
 /** Runs `fn` (and everything it starts) inside the request's transaction. */
 export function runInTransaction(scope: RequestTransaction, fn: () => void): void {
+  if (!scope.open) return fn();
+  running.add(scope);
   requestTransactions.run(scope, fn);
 }
 

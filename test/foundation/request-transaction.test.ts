@@ -41,6 +41,32 @@ describe('the request transaction reached through any copy of the context', () =
     expect(await notes()).toEqual(['after', 'during']);
   });
 
+  // The async context is on only while some request's transaction is open: one ending must not take it from another.
+  it('keeps a request in its transaction when another request\'s transaction ends first', async () => {
+    const first = await RequestTransaction.begin(h.ctx.db, h.ctx.log);
+    let firstEnded!: () => void;
+    const ended = new Promise<void>((resolve) => { firstEnded = resolve; });
+    const second = new Promise<void>((done, failed) => runInTransaction(first, () => {
+      (async () => {
+        await h.ctx.db.execute(sql`insert into handle_probe values ('first')`);
+        await ended;
+        // The other request has committed: this one still writes inside its own transaction.
+        await h.ctx.db.execute(sql`insert into handle_probe values ('still first')`);
+      })().then(done, failed);
+    }));
+    // The embedded database has one connection, held by the first transaction: only PostgreSQL opens a second.
+    const other = process.env.DATABASE_URL ? await RequestTransaction.begin(h.ctx.db, h.ctx.log) : null;
+    if (other) {
+      await new Promise<void>((done, failed) => runInTransaction(other, () => { h.ctx.db.execute(sql`insert into handle_probe values ('other')`).then(() => done(), failed); }));
+      await other.finish(true);
+    }
+    firstEnded();
+    await second;
+    await first.finish(false);
+    expect(await notes()).toEqual(other ? ['after', 'during', 'other'] : ['after', 'during']);
+    await h.ctx.db.execute(sql`delete from handle_probe where note = 'other'`);
+  });
+
   it('reads one at a time inside the transaction, and answers each read in its place', async () => {
     const count = (table: string) => async () => rowsOf<{ n: number }>(await h.ctx.db.execute(sql.raw(`select count(*)::int as n from ${table}`)))[0].n;
     let answers: number[] = [];
