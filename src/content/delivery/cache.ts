@@ -1,3 +1,4 @@
+import { CACHE_TTL_MS } from '../../caches.js';
 import type { Context } from '../../context.js';
 
 /**
@@ -9,7 +10,9 @@ import type { Context } from '../../context.js';
  *
  * An answer kept more than FRESH_MS (and less than the shared cache's two seconds) is answered while one
  * request reads it again, and concurrent requests for one key share one reading, so that under load no
- * request waits for an expiry and the database sees one query per key and second.
+ * request waits for an expiry and the database sees one query per key and second. Past those two seconds its
+ * marker is gone and it is never answered again: each new answer drops the oldest such ones, so that queries
+ * asked once (a search page's) do not fill the budget with dead answers.
  */
 const FRESH_MS = 1_000;
 const BUDGET_BYTES = 64 * 1024 * 1024;
@@ -19,6 +22,8 @@ interface Kept {
   value: unknown;
   bytes: number;
   freshUntil: number;
+  /** When its marker expires in the shared cache. */
+  deadAt: number;
 }
 
 class AnswerStore {
@@ -26,12 +31,13 @@ class AnswerStore {
   readonly reading = new Map<string, Promise<unknown>>();
   bytes = 0;
 
-  put(key: string, kept: Kept): void {
+  /** Keeps `kept` as the newest answer, then drops the oldest while they are dead at `now` or over the budget. */
+  put(key: string, kept: Kept, now: number): void {
     this.drop(key);
     this.kept.set(key, kept);
     this.bytes += kept.bytes;
     for (const [oldest, entry] of this.kept) {
-      if (this.bytes <= BUDGET_BYTES) break;
+      if (this.bytes <= BUDGET_BYTES && entry.deadAt > now) break;
       this.kept.delete(oldest);
       this.bytes -= entry.bytes;
     }
@@ -82,7 +88,7 @@ export async function keptAnswer<T>(ctx: Context, key: unknown[], bytes: (value:
       const at = ctx.clock.now();
       const marker = {};
       markers.set(text, marker, at);
-      store.put(text, { marker, value, bytes: bytes(value) + text.length, freshUntil: at.getTime() + FRESH_MS });
+      store.put(text, { marker, value, bytes: bytes(value) + text.length, freshUntil: at.getTime() + FRESH_MS, deadAt: at.getTime() + CACHE_TTL_MS }, at.getTime());
       return value;
     }).finally(() => reading.delete(text));
     reading.set(text, next);
