@@ -1,10 +1,10 @@
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { Context } from '../context.js';
 import { realmNotFound, sessionExpired, userNotFound } from '../errors/index.js';
-import { findActiveRealm, onCustomDomain, type Realm } from '../realms/realms.js';
+import { findActiveRealm, hostOf, onCustomDomain, type Realm } from '../realms/realms.js';
 import { bearerOf } from '../http/bearer.js';
-import { resolveRealmToken, resolveToken } from '../oauth/credential.js';
-import { resolveSession, type Customer, type Resolution } from '../realms/credential.js';
+import { rememberedTokenCustomer, resolveRealmToken, resolveToken } from '../oauth/credential.js';
+import { rememberedSessionCustomer, resolveSession, type Customer, type Resolution } from '../realms/credential.js';
 import { realmCookieName } from '../realms/sessions.js';
 
 export type { Customer } from '../realms/credential.js';
@@ -44,6 +44,12 @@ export async function resolveCustomer(ctx: Context, realmUid: string, presented:
   return resolveSession(ctx, realmUid, presented.cookie);
 }
 
+/** `resolveCustomer`'s live customer when the cache alone tells, by the same precedence (a bearer token decides alone). */
+function rememberedCustomerOf(ctx: Context, realmUid: string, presented: Presented): Customer | undefined {
+  if (presented.bearer) return rememberedTokenCustomer(ctx, realmUid, presented.bearer);
+  return presented.cookie ? rememberedSessionCustomer(ctx, realmUid, presented.cookie) : undefined;
+}
+
 export function throwUnlessCustomer(resolution: Resolution): Customer {
   if (resolution === 'user_session') throw userNotFound();
   if (resolution === 'grant_expired') throw sessionExpired();
@@ -56,9 +62,8 @@ export function throwUnlessCustomer(resolution: Resolution): Customer {
  * user behind the credential (401 otherwise), except a route whose `config.customerAccess` is `realm`.
  */
 export function customerGuard(ctx: Context) {
-  return async function guard(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
-    request.customer = null;
-    request.customerRealm = null;
+  const baseHost = new URL(ctx.config.baseUrl).hostname;
+  const fullGuard = async (request: FastifyRequest): Promise<void> => {
     if (await onCustomDomain(ctx, request)) throw realmNotFound();
     if (request.is404 || request.routeOptions.config.access === 'public') return;
     // Every other route names its realm (requireRealmParameter refused any that does not at start-up).
@@ -72,6 +77,23 @@ export function customerGuard(ctx: Context) {
     if (!found) throw realmNotFound();
     request.customerRealm = found.realm;
     request.customer = throwUnlessCustomer(found.resolution);
+  };
+  // A callback hook, so that a request whose customer the cache holds goes on at once: most customers API requests
+  // are of a recent credential, and the awaits of the full guard were a sixth of such a request's time.
+  return function guard(request: FastifyRequest, _reply: FastifyReply, done: (err?: Error) => void): void {
+    request.customer = null;
+    request.customerRealm = null;
+    const { config } = request.routeOptions;
+    if (hostOf(request) === baseHost && !request.is404 && config.access !== 'public' && config.customerAccess !== 'realm') {
+      const realmUid = (request.params as { realm_uid: string }).realm_uid;
+      const customer = rememberedCustomerOf(ctx, realmUid, { bearer: bearerOf(request), cookie: request.cookies[realmCookieName(realmUid)] });
+      if (customer) {
+        request.customerRealm = customer.realm;
+        request.customer = customer;
+        return done();
+      }
+    }
+    fullGuard(request).then(() => done(), done);
   };
 }
 

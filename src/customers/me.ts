@@ -5,7 +5,7 @@ import type { MeModel } from './schema.js';
 import { normalizeEmail } from '../admin-auth/team.js';
 import { recordEvent } from '../events/events.js';
 import { allowEmailChange, requestEmailChange } from '../realms/email-change.js';
-import { fieldsOf, type CustomField } from '../realms/custom-fields.js';
+import { fieldsOf, keptFieldsOf, type CustomField } from '../realms/custom-fields.js';
 import { fieldValueList, type FieldValues } from '../realms/field-values.js';
 import { avatarBody, userName, writeRealmUser, type RealmUser, type RealmUserInput } from '../realms/users.js';
 import type { Customer } from '../realms/credential.js';
@@ -34,9 +34,12 @@ export function meBody(user: RealmUser, fields: CustomField[], delegatedToken: D
   };
 }
 
-export async function getMe(ctx: Context, customer: Customer): Promise<MeBody> {
-  const [fields, delegatedToken] = await readAll(ctx.db, [() => fieldsOf(ctx, customer.realm.id), () => delegatedTokenOf(ctx, customer)] as const);
-  return meBody(customer.user, fields, delegatedToken);
+/** The signed-in user's profile: at once when the realm's fields are kept and it shows no delegation information (most calls). */
+export function getMe(ctx: Context, customer: Customer): MeBody | Promise<MeBody> {
+  const kept = keptFieldsOf(ctx, customer.realm.id);
+  if (kept && !customer.realm.showDelegationInformation) return meBody(customer.user, kept, null);
+  return readAll(ctx.db, [() => fieldsOf(ctx, customer.realm.id), () => delegatedTokenOf(ctx, customer)] as const)
+    .then(([fields, delegatedToken]) => meBody(customer.user, fields, delegatedToken));
 }
 
 const PROFILE_COLUMNS = ['username', 'firstName', 'lastName', 'secondLastName', 'locale', 'customFields'] as const;

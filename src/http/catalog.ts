@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler, RouteOptions } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync, onRequestAsyncHookHandler, onRequestHookHandler, preHandlerAsyncHookHandler, RouteOptions } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi, { type FastifySwaggerUiConfigOptions } from '@fastify/swagger-ui';
 import type { TSchema } from '@sinclair/typebox';
@@ -31,7 +31,8 @@ export interface Catalog {
   security?: Record<string, string[]>[];
   /** Hooks that apply to every route of the catalog (the admin credential guard, say). */
   hooks?: {
-    onRequest?: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+    /** Async, or a callback hook where most requests can go on without waiting (the customers guard). */
+    onRequest?: onRequestAsyncHookHandler | onRequestHookHandler;
     /** Run before each handler, after those `extend` adds (the admin path's realm, inside the audit transaction). */
     preHandler?: preHandlerAsyncHookHandler[];
   };

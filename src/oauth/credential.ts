@@ -2,7 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { Context } from '../context.js';
 import type { Db } from '../db/connect.js';
 import { prepared } from '../db/prepared.js';
-import { credentialColumns, firstRow, judge, remembered, type Resolution } from '../realms/credential.js';
+import { credentialColumns, firstRow, judge, remembered, rememberedCustomer, type Customer, type Resolution } from '../realms/credential.js';
 import type { Realm } from '../realms/realms.js';
 import { realmSessions, realmUsers, realms } from '../tables/realms.js';
 import { hashSecret } from '../security/secrets.js';
@@ -36,12 +36,18 @@ const tokenAnywhere = (db: Db) => prepared(db, 'customer_token', (d, name) => d
   .where(eq(oauthAccessTokens.tokenHash, sql.placeholder('hash')))
   .prepare(name));
 
+const tokenScope = (realmUid: string) => `token:${realmUid}`;
+
+/** The live customer of a bearer token presented to a realm, when the cache alone tells (`rememberedCustomer`). */
+export const rememberedTokenCustomer = (ctx: Context, realmUid: string, bearer: string): Customer | undefined =>
+  rememberedCustomer(ctx, tokenScope(realmUid), bearer);
+
 /**
  * A bearer token presented to a realm. `undefined` when the realm is unknown or inactive; `null`
  * when the realm is there but the token is not one of its own (the caller may then try the cookie).
  */
 export async function resolveRealmToken(ctx: Context, realmUid: string, bearer: string): Promise<{ realm: Realm; resolution: Resolution | null; scope: string[]; clientId: number | null } | undefined> {
-  const row = await remembered(ctx, `token:${realmUid}`, bearer, (hash) => realmWithToken(ctx.db).execute({ hash, uid: realmUid }).then(firstRow));
+  const row = await remembered(ctx, tokenScope(realmUid), bearer, (hash) => realmWithToken(ctx.db).execute({ hash, uid: realmUid }).then(firstRow));
   if (!row || !row.realm.active) return undefined;
   return { realm: row.realm, resolution: row.session ? await judge(ctx, row) : null, scope: row.tokenScope?.split(' ') ?? [], clientId: row.tokenClientId ?? null };
 }

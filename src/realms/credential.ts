@@ -4,7 +4,7 @@ import type { Db } from '../db/connect.js';
 import { prepared } from '../db/prepared.js';
 import { hashSecret } from '../security/secrets.js';
 import type { Realm } from './realms.js';
-import { isLive, touchSession, type LiveSession } from './sessions.js';
+import { isDueForTouch, isLive, touchSession, type LiveSession } from './sessions.js';
 import { realmSessions, realmUsers, realms } from '../tables/realms.js';
 import type { RealmUser } from './users.js';
 
@@ -56,6 +56,19 @@ const realmWithCookie = (db: Db) => prepared(db, 'customer_realm_cookie', (d, na
 export const firstRow = <T>(rows: T[]) => rows[0] as CredentialRow | undefined;
 
 /**
+ * The live customer a credential names, when the cache alone tells: its row is kept, `judge` would find it live, and
+ * its use is not due to be written back. Undefined otherwise, and the caller asks `remembered` and `judge`. A request
+ * answered from the cache then needs no promise to know its user.
+ */
+export function rememberedCustomer(ctx: Context, scope: string, secret: string): Customer | undefined {
+  const now = ctx.clock.now();
+  const row = ctx.caches.of<CredentialRow>('customers').get(`${scope}:${hashSecret(secret)}`, now);
+  if (!row?.session || !row.user || !row.realm.active || !row.user.active || row.tokenRevokedAt) return undefined;
+  if (!isLive(row.session, now) || isDueForTouch(row.session, now)) return undefined;
+  return { realm: row.realm, user: row.user, session: row.session };
+}
+
+/**
  * A credential's row from the cache when it was found before, otherwise from the database (then
  * kept, tagged with its realm, user and session so that a change of any drops it).
  */
@@ -86,10 +99,16 @@ export async function judge(ctx: Context, row: CredentialRow): Promise<Resolutio
   return { realm: row.realm, user: row.user, session: row.session };
 }
 
+const cookieScope = (realmUid: string) => `cookie:${realmUid}`;
+
+/** The live customer of a realm session cookie, when the cache alone tells (`rememberedCustomer`). */
+export const rememberedSessionCustomer = (ctx: Context, realmUid: string, cookie: string): Customer | undefined =>
+  rememberedCustomer(ctx, cookieScope(realmUid), cookie);
+
 /** The realm session a cookie names. `undefined` when the realm is unknown or inactive. */
 export async function resolveSession(ctx: Context, realmUid: string, cookie: string | undefined): Promise<{ realm: Realm; resolution: Resolution } | undefined> {
   const row = cookie
-    ? await remembered(ctx, `cookie:${realmUid}`, cookie, (hash) => realmWithCookie(ctx.db).execute({ hash, uid: realmUid }).then(firstRow))
+    ? await remembered(ctx, cookieScope(realmUid), cookie, (hash) => realmWithCookie(ctx.db).execute({ hash, uid: realmUid }).then(firstRow))
     : firstRow(await realmWithCookie(ctx.db).execute({ hash: hashSecret(''), uid: realmUid }));
   if (!row || !row.realm.active) return undefined;
   return { realm: row.realm, resolution: cookie ? await judge(ctx, row) : 'user_session' };

@@ -51,15 +51,16 @@ function fieldsChanged(ctx: Context, realmId: number): void {
 }
 
 /** Every field of the realm in creation order: the order users' values are shown in. */
+/** The realm's custom fields when the `fields` cache holds them (read on every GET /me; dropped on any change of them). */
+export const keptFieldsOf = (ctx: Context, realmId: number): CustomField[] | undefined =>
+  ctx.caches.of<CustomField[]>('fields').get(String(realmId), ctx.clock.now());
+
 export async function fieldsOf(ctx: Context, realmId: number): Promise<CustomField[]> {
-  // Read on every GET /me: kept in the `fields` cache, dropped on any change of a realm's fields.
-  const definitions = ctx.caches.of<CustomField[]>('fields');
+  const kept = keptFieldsOf(ctx, realmId);
+  if (kept) return kept;
   const now = ctx.clock.now();
-  const key = String(realmId);
-  const cached = definitions.get(key, now);
-  if (cached) return cached;
   const fields = await fieldsQuery(ctx.db).execute({ realmId });
-  definitions.set(key, fields, now, [`realm:${realmId}`]);
+  ctx.caches.of<CustomField[]>('fields').set(String(realmId), fields, now, [`realm:${realmId}`]);
   return fields;
 }
 

@@ -81,6 +81,10 @@ export const isLive = (session: Pick<LiveSession, 'expiresAt' | 'revokedAt'>, no
 /** How often a session in use is written back (its sliding expiry and its last use): at most once a minute. */
 export const TOUCH_INTERVAL_MS = 60_000;
 
+/** Whether a use of the session now is to be written back (`touchSession`). */
+export const isDueForTouch = (session: Pick<LiveSession, 'lastUsedAt'>, now: Date) =>
+  !session.lastUsedAt || now.getTime() - session.lastUsedAt.getTime() >= TOUCH_INTERVAL_MS;
+
 /**
  * A use of the session: it is renewed for the realm's lifetime (sliding expiry) and its last use is
  * recorded. To spare a write on every request, both are stored only once a minute has passed since
@@ -89,7 +93,7 @@ export const TOUCH_INTERVAL_MS = 60_000;
  */
 export async function touchSession(ctx: Context, realm: SessionRealm, session: Pick<LiveSession, 'id' | 'expiresAt' | 'lastUsedAt'>): Promise<void> {
   const now = ctx.clock.now();
-  if (session.lastUsedAt && now.getTime() - session.lastUsedAt.getTime() < TOUCH_INTERVAL_MS) return;
+  if (!isDueForTouch(session, now)) return;
   const renewed = new Date(now.getTime() + lifetimeMs(realm));
   // The object may be a cached credential's: it must see its own renewal, and parallel uses skip the write.
   session.lastUsedAt = now;

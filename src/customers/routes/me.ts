@@ -27,7 +27,7 @@ export function meRoutes(ctx: Context): FastifyPluginAsync {
           + 'provider\'s access token when the realm shows delegation information and the user signed in through the provider; null otherwise.',
         params: Params, response: { 200: ref(MeModel), ...credentialFailures() },
       },
-    }, async (request) => getMe(ctx, customerOf(request)));
+    }, (request) => getMe(ctx, customerOf(request)));
 
     app.put('/realms/:realm_uid/me', {
       schema: {

@@ -29,7 +29,7 @@ export function profileRoutes(ctx: Context): FastifyPluginAsync {
         description: `The same answer as the customers API's GET /realms/{realm_uid}/me. ${CREDENTIAL}`,
         querystring: Query, response: { 200: ref(MeModel), ...credentialFailures() },
       },
-    }, async (request) => getMe(ctx, customerOf(request)));
+    }, (request) => getMe(ctx, customerOf(request)));
 
     app.put('/me', {
       schema: {
