@@ -55,6 +55,9 @@ const realmWithCookie = (db: Db) => prepared(db, 'customer_realm_cookie', (d, na
 
 export const firstRow = <T>(rows: T[]) => rows[0] as CredentialRow | undefined;
 
+/** A credential's key in the `customers` cache: its kind and realm (`token:acme`), and its secret's hash. */
+const credentialKey = (scope: string, hash: string) => `${scope}:${hash}`;
+
 /**
  * The live customer a credential names, when the cache alone tells: its row is kept, `judge` would find it live, and
  * its use is not due to be written back. Undefined otherwise, and the caller asks `remembered` and `judge`. A request
@@ -62,7 +65,7 @@ export const firstRow = <T>(rows: T[]) => rows[0] as CredentialRow | undefined;
  */
 export function rememberedCustomer(ctx: Context, scope: string, secret: string): Customer | undefined {
   const now = ctx.clock.now();
-  const row = ctx.caches.of<CredentialRow>('customers').get(`${scope}:${hashSecret(secret)}`, now);
+  const row = ctx.caches.of<CredentialRow>('customers').get(credentialKey(scope, hashSecret(secret)), now);
   if (!row?.session || !row.user || !row.realm.active || !row.user.active || row.tokenRevokedAt) return undefined;
   if (!isLive(row.session, now) || isDueForTouch(row.session, now)) return undefined;
   return { realm: row.realm, user: row.user, session: row.session };
@@ -74,7 +77,7 @@ export function rememberedCustomer(ctx: Context, scope: string, secret: string):
  */
 export async function remembered(ctx: Context, scope: string, secret: string, load: (hash: string) => Promise<CredentialRow | undefined>): Promise<CredentialRow | undefined> {
   const hash = hashSecret(secret);
-  const key = `${scope}:${hash}`;
+  const key = credentialKey(scope, hash);
   const now = ctx.clock.now();
   const credentialRows = ctx.caches.of<CredentialRow>('customers');
   const cached = credentialRows.get(key, now);
