@@ -5,7 +5,7 @@ import { TtlCache } from './ttl-cache.js';
 
 /**
  * The in-process caches of data every request reads: who may do what (`access`), customer
- * credentials (`customers`), custom field definitions (`fields`), pages of the segment list (`segments`), content API answers (`content`), the event types webhooks subscribe to (`webhooks`), served site pages (`sites`) and the forms respondents answer (`forms`). Entries live two seconds and
+ * credentials and the active realms requests name (`customers`), custom field definitions (`fields`), pages of the segment list (`segments`), content API answers (`content`), the event types webhooks subscribe to (`webhooks`), served site pages (`sites`) and the forms respondents answer (`forms`). Entries live two seconds and
  * carry tags naming what they depend on (`admin:3`, `realm:7`, `user:42`, `session:9`, `client:5`).
  * Code that has changed such data (a write that took effect) calls `changed(name, ...tags)`: this
  * process drops the entries with those tags (all of them when no tag is given) at once, and every

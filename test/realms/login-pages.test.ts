@@ -277,6 +277,17 @@ describe('realm sign-in pages over real HTTP', () => {
     }
     expect((await new CookieJar(base).post(`/realms/${inactive.uid}/login`, { username: 'ada', password: PASSWORD })).status).toBe(404);
   });
+
+  // The active realm a page reads is kept in the process: the admin's change must reach the next request at once.
+  it('stops serving a realm as soon as an admin deactivates it, and serves it again once reactivated', async () => {
+    const kept = await makeRealm(h);
+    const status = async () => (await new CookieJar(base).fetch(`/realms/${kept.uid}/login`)).status;
+    expect(await status()).toBe(200);
+    expect((await h.request({ method: 'PUT', url: `/api/admin/realms/${kept.uid}`, payload: { active: false } })).statusCode).toBe(200);
+    expect(await status()).toBe(404);
+    expect((await h.request({ method: 'PUT', url: `/api/admin/realms/${kept.uid}`, payload: { active: true } })).statusCode).toBe(200);
+    expect(await status()).toBe(200);
+  });
 });
 
 describe('realm sign-in pages on an https base address', () => {
