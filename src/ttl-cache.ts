@@ -17,6 +17,18 @@ export class TtlCache<T> {
     return undefined;
   }
 
+  /**
+   * The value kept under `key`, else what `load` finds, then kept with the tags `tagsOf` gives it. Nothing found is
+   * not kept: keys that name nothing (an unknown uid) must not fill the cache.
+   */
+  async getOrLoad(key: string, now: Date, load: () => Promise<T | undefined>, tagsOf: (value: T) => readonly string[]): Promise<T | undefined> {
+    const kept = this.get(key, now);
+    if (kept !== undefined) return kept;
+    const found = await load();
+    if (found !== undefined) this.set(key, found, now, tagsOf(found));
+    return found;
+  }
+
   set(key: string, value: T, now: Date, tags: readonly string[] = []): void {
     if (this.entries.size >= this.maxEntries) this.clear();
     this.delete(key);

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { Context } from '../context.js';
 import { realmNotFound, sessionExpired, userNotFound } from '../errors/index.js';
-import { findActiveRealm, hostOf, onCustomDomain, type Realm } from '../realms/realms.js';
+import { findActiveRealm, onBaseHost, onCustomDomain, type Realm } from '../realms/realms.js';
 import { bearerOf } from '../http/bearer.js';
 import { rememberedTokenCustomer, resolveRealmToken, resolveToken } from '../oauth/credential.js';
 import { rememberedSessionCustomer, resolveSession, type Customer, type Resolution } from '../realms/credential.js';
@@ -62,7 +62,6 @@ export function throwUnlessCustomer(resolution: Resolution): Customer {
  * user behind the credential (401 otherwise), except a route whose `config.customerAccess` is `realm`.
  */
 export function customerGuard(ctx: Context) {
-  const baseHost = new URL(ctx.config.baseUrl).hostname;
   const fullGuard = async (request: FastifyRequest): Promise<void> => {
     if (await onCustomDomain(ctx, request)) throw realmNotFound();
     if (request.is404 || request.routeOptions.config.access === 'public') return;
@@ -84,7 +83,7 @@ export function customerGuard(ctx: Context) {
     request.customer = null;
     request.customerRealm = null;
     const { config } = request.routeOptions;
-    if (hostOf(request) === baseHost && !request.is404 && config.access !== 'public' && config.customerAccess !== 'realm') {
+    if (onBaseHost(ctx, request) && !request.is404 && config.access !== 'public' && config.customerAccess !== 'realm') {
       const realmUid = (request.params as { realm_uid: string }).realm_uid;
       const customer = rememberedCustomerOf(ctx, realmUid, { bearer: bearerOf(request), cookie: request.cookies[realmCookieName(realmUid)] });
       if (customer) {

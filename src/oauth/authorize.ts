@@ -82,16 +82,9 @@ type Client = typeof oauthClients.$inferSelect;
  * The client a request names, kept briefly in the credentials cache (tagged with its realm and
  * itself, which an update or removal drops) as credentials are: every authorize reads it.
  */
-async function clientOf(ctx: Context, uid: string): Promise<Client | undefined> {
-  const clients = ctx.caches.of<Client>('customers');
-  const key = `client:${uid}`;
-  const now = ctx.clock.now();
-  const cached = clients.get(key, now);
-  if (cached) return cached;
-  const [client] = await clientByUid(ctx.db).execute({ uid });
-  // Only clients that exist are kept: unknown ids must not fill the cache.
-  if (client) clients.set(key, client, now, [`realm:${client.realmId}`, `client:${client.id}`]);
-  return client;
+function clientOf(ctx: Context, uid: string): Promise<Client | undefined> {
+  return ctx.caches.of<Client>('customers').getOrLoad(`client:${uid}`, ctx.clock.now(),
+    async () => (await clientByUid(ctx.db).execute({ uid }))[0], (client) => [`realm:${client.realmId}`, `client:${client.id}`]);
 }
 
 const insertCode = (db: Db) => prepared(db, 'oauth_code_insert', (d, name) => {

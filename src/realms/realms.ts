@@ -62,17 +62,12 @@ const activeRealmByUid = (db: Db) => prepared(db, 'realm_active_by_uid', (d, nam
 
 /**
  * Kept in the `customers` cache, tagged with the realm: every write to a realm says so (`changed('customers', 'realm:N')`),
- * in every process. A uid no active realm has is not kept, so a realm made or activated a moment later is found at once.
+ * in every process. A uid no active realm has is not kept (`getOrLoad`), so a realm made or activated a moment later is
+ * found at once.
  */
-export async function findActiveRealm(ctx: Context, uid: string): Promise<Realm | undefined> {
-  const kept = ctx.caches.of<Realm>('customers');
-  const key = `active-realm:${uid}`;
-  const now = ctx.clock.now();
-  const cached = kept.get(key, now);
-  if (cached) return cached;
-  const [realm] = await activeRealmByUid(ctx.db).execute({ uid });
-  if (realm) kept.set(key, realm, now, [`realm:${realm.id}`]);
-  return realm;
+export function findActiveRealm(ctx: Context, uid: string): Promise<Realm | undefined> {
+  return ctx.caches.of<Realm>('customers').getOrLoad(`active-realm:${uid}`, ctx.clock.now(),
+    async () => (await activeRealmByUid(ctx.db).execute({ uid }))[0], (realm) => [`realm:${realm.id}`]);
 }
 
 /** The realm an admin route names; 404 when there is none. */
@@ -98,8 +93,17 @@ export const hostOf = (request: FastifyRequest) => request.host.toLowerCase().re
  * realm's custom domain. Whether this request came by one; a request for BASE_URL's host costs no lookup.
  */
 export async function onCustomDomain(ctx: Context, request: FastifyRequest): Promise<boolean> {
-  const host = hostOf(request);
-  return host !== new URL(ctx.config.baseUrl).hostname && Boolean(await findRealmByDomain(ctx, host));
+  return !onBaseHost(ctx, request) && Boolean(await findRealmByDomain(ctx, hostOf(request)));
+}
+
+/** BASE_URL's host name, read once per configuration: every customers API request asks `onBaseHost`. */
+const baseHosts = new WeakMap<Context['config'], string>();
+
+/** Whether a request came by BASE_URL's host (port and case ignored). */
+export function onBaseHost(ctx: Context, request: FastifyRequest): boolean {
+  let base = baseHosts.get(ctx.config);
+  if (base === undefined) baseHosts.set(ctx.config, base = new URL(ctx.config.baseUrl).hostname);
+  return hostOf(request) === base;
 }
 
 /** Whether an absolute address's host is the custom domain of one of the account's realms. */

@@ -44,9 +44,9 @@ describe('the request transaction reached through any copy of the context', () =
   // The async context is on only while some request's transaction is open: one ending must not take it from another.
   it('keeps a request in its transaction when another request\'s transaction ends first', async () => {
     const first = await RequestTransaction.begin(h.ctx.db, h.ctx.log);
-    let firstEnded!: () => void;
-    const ended = new Promise<void>((resolve) => { firstEnded = resolve; });
-    const second = new Promise<void>((done, failed) => runInTransaction(first, () => {
+    let otherEnded!: () => void;
+    const ended = new Promise<void>((resolve) => { otherEnded = resolve; });
+    const firstWork = new Promise<void>((done, failed) => runInTransaction(first, () => {
       (async () => {
         await h.ctx.db.execute(sql`insert into handle_probe values ('first')`);
         await ended;
@@ -60,8 +60,8 @@ describe('the request transaction reached through any copy of the context', () =
       await new Promise<void>((done, failed) => runInTransaction(other, () => { h.ctx.db.execute(sql`insert into handle_probe values ('other')`).then(() => done(), failed); }));
       await other.finish(true);
     }
-    firstEnded();
-    await second;
+    otherEnded();
+    await firstWork;
     await first.finish(false);
     expect(await notes()).toEqual(other ? ['after', 'during', 'other'] : ['after', 'during']);
     await h.ctx.db.execute(sql`delete from handle_probe where note = 'other'`);
