@@ -21,11 +21,11 @@ export class TtlCache<T> {
    * The value kept under `key`, else what `load` finds, then kept with the tags `tagsOf` gives it. Nothing found is
    * not kept: keys that name nothing (an unknown uid) must not fill the cache.
    */
-  async getOrLoad(key: string, now: Date, load: () => Promise<T | undefined>, tagsOf: (value: T) => readonly string[]): Promise<T | undefined> {
+  async getOrLoad<Found extends T | undefined>(key: string, now: Date, load: () => Promise<Found>, tagsOf: (value: T) => readonly string[]): Promise<T | Found> {
     const kept = this.get(key, now);
     if (kept !== undefined) return kept;
     const found = await load();
-    if (found !== undefined) this.set(key, found, now, tagsOf(found));
+    if (found !== undefined) this.set(key, found as T, now, tagsOf(found as T));
     return found;
   }
 

@@ -50,18 +50,14 @@ function fieldsChanged(ctx: Context, realmId: number): void {
   ctx.caches.changed('customers', `realm:${realmId}`);
 }
 
-/** Every field of the realm in creation order: the order users' values are shown in. */
 /** The realm's custom fields when the `fields` cache holds them (read on every GET /me; dropped on any change of them). */
 export const keptFieldsOf = (ctx: Context, realmId: number): CustomField[] | undefined =>
   ctx.caches.of<CustomField[]>('fields').get(String(realmId), ctx.clock.now());
 
-export async function fieldsOf(ctx: Context, realmId: number): Promise<CustomField[]> {
-  const kept = keptFieldsOf(ctx, realmId);
-  if (kept) return kept;
-  const now = ctx.clock.now();
-  const fields = await fieldsQuery(ctx.db).execute({ realmId });
-  ctx.caches.of<CustomField[]>('fields').set(String(realmId), fields, now, [`realm:${realmId}`]);
-  return fields;
+/** Every field of the realm in creation order: the order users' values are shown in. */
+export function fieldsOf(ctx: Context, realmId: number): Promise<CustomField[]> {
+  return ctx.caches.of<CustomField[]>('fields').getOrLoad(String(realmId), ctx.clock.now(),
+    () => fieldsQuery(ctx.db).execute({ realmId }), () => [`realm:${realmId}`]);
 }
 
 // Prepared: GET /me reads the fields on every call.
