@@ -34,18 +34,21 @@ const bySession = (db: Db) => prepared(db, 'admin_by_session', (d, name) => d
   .where(and(eq(adminSessions.sessionHash, sql.placeholder('hash')), gt(adminSessions.expiresAt, sql.placeholder('now')), eq(admins.active, true)))
   .prepare(name));
 
-/** A bearer access token: one indexed lookup by its hash. Tokens of inactive members do not resolve. */
+const principals = (ctx: Context) => ctx.caches.of<AdminPrincipal>('access');
+
+/** A bearer access token: one indexed lookup by its hash, kept until a write to its member drops it. Tokens of inactive members do not resolve. */
 export async function principalFromToken(ctx: Context, token: string): Promise<AdminPrincipal | null> {
   const tokenHash = hashSecret(token);
-  const now = ctx.clock.now();
-  const principals = ctx.caches.of<AdminPrincipal>('access');
-  const cached = principals.get(`token:${tokenHash}`, now);
-  if (cached) return cached;
-  const [row] = await byToken(ctx.db).execute({ hash: tokenHash });
-  if (!row) return null;
-  const principal = new AdminPrincipal(row.adminId, grantsOf(row.grants), null, row.applicationId);
-  principals.set(`token:${tokenHash}`, principal, now, [`admin:${row.adminId}`]);
-  return principal;
+  const principal = await principals(ctx).getOrLoad(`token:${tokenHash}`, ctx.clock.now(), async () => {
+    const [row] = await byToken(ctx.db).execute({ hash: tokenHash });
+    return row ? new AdminPrincipal(row.adminId, grantsOf(row.grants), null, row.applicationId) : undefined;
+  }, (found) => [`admin:${found.adminId}`]);
+  return principal ?? null;
+}
+
+/** `principalFromToken`'s answer when the cache alone holds it. */
+export function rememberedTokenPrincipal(ctx: Context, token: string): AdminPrincipal | undefined {
+  return principals(ctx).get(`token:${hashSecret(token)}`, ctx.clock.now());
 }
 
 export interface SessionCheck {
