@@ -27,7 +27,7 @@ export const campaignSegments = pgTable('campaign_segments', {
   campaignId: integer('campaign_id').notNull().references(() => campaigns.id, { onDelete: 'cascade' }),
   segmentId: integer('segment_id').notNull().references(() => segments.id, { onDelete: 'cascade' }),
   position: integer('position').notNull(),
-}, (t) => [primaryKey({ columns: [t.campaignId, t.segmentId] })]);
+}, (t) => [primaryKey({ columns: [t.campaignId, t.segmentId] }), index('campaign_segments_segment_idx').on(t.segmentId)]);
 
 /**
  * One run of a campaign (spec 2.4). The subject, body and audience are copied when it is made, so an
@@ -96,6 +96,9 @@ export const messageDeliveries = pgTable('message_deliveries', {
   index('message_deliveries_pending_idx').on(t.deliveryId, t.id).where(sql`${t.status} = 'pending'`),
   index('message_deliveries_leased_idx').on(t.leaseUntil, t.deliveryId).where(sql`${t.status} = 'sending'`),
   index('message_deliveries_campaign_idx').on(t.campaignId, t.id),
+  // A deleted user or notification (with their realm, say) finds its messages by these.
+  index('message_deliveries_user_idx').on(t.userId),
+  index('message_deliveries_notification_idx').on(t.notificationId).where(sql`${t.notificationId} is not null`),
 ]);
 
 /** Users who asked for no more campaign mail (the unsubscribe link or one-click header). */

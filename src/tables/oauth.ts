@@ -45,7 +45,7 @@ export const authorizationCodes = pgTable('authorization_codes', {
   expiresAt: moment('expires_at').notNull(),
   usedAt: moment('used_at'),
   createdAt: timestamps.createdAt,
-}, (t) => [uniqueIndex('authorization_codes_hash_key').on(t.codeHash)]);
+}, (t) => [uniqueIndex('authorization_codes_hash_key').on(t.codeHash), index('authorization_codes_session_idx').on(t.sessionId)]);
 
 /** No expiry of its own: it lives as long as the session that authorized it (spec 5.2 rule 9). */
 export const oauthAccessTokens = pgTable('oauth_access_tokens', {
@@ -62,6 +62,8 @@ export const oauthAccessTokens = pgTable('oauth_access_tokens', {
 }, (t) => [
   uniqueIndex('oauth_access_tokens_hash_key').on(t.tokenHash), index('oauth_access_tokens_session_idx').on(t.sessionId),
   index('oauth_access_tokens_refresh_family_idx').on(t.refreshFamily).where(sql`${t.refreshFamily} is not null`),
+  // A reused code revokes its token; a purged code sets it to null (the foreign key): both look tokens up by code.
+  index('oauth_access_tokens_code_idx').on(t.codeId).where(sql`${t.codeId} is not null`),
 ]);
 
 /**

@@ -117,4 +117,7 @@ export const answerAttachments = pgTable('answer_attachments', {
   contentType: text('content_type').notNull(),
   storageKey: text('storage_key').notNull(),
   createdAt: timestamps.createdAt,
-}, (t) => [uniqueIndex('answer_attachments_uuid_key').on(t.uuid), index('answer_attachments_user_idx').on(t.userId)]);
+}, (t) => [
+  uniqueIndex('answer_attachments_uuid_key').on(t.uuid), index('answer_attachments_user_idx').on(t.userId),
+  index('answer_attachments_question_idx').on(t.questionId).where(sql`${t.questionId} is not null`),
+]);
