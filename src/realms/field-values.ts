@@ -102,6 +102,18 @@ export function mergeFieldValues(fields: FieldDefinition[], current: FieldValues
 }
 
 /**
+ * Another user of the realm holding `value` in the field `key`, if any. Containment (`@>`), which the realm users'
+ * custom fields index answers: the values are scalars, so it is equality. (`custom_fields -> key = value` read every
+ * user of the realm, under the realm's lock: each sign-up with a unique field made all others of the realm wait.)
+ */
+export const uniqueValueHolder = (db: Db, realmId: number, userId: number | null, key: string, value: FieldValue) => db
+  .select({ id: realmUsers.id }).from(realmUsers).where(and(
+    eq(realmUsers.realmId, realmId),
+    userId === null ? undefined : ne(realmUsers.id, userId),
+    sql`${realmUsers.customFields} @> ${JSON.stringify({ [key]: value })}::jsonb`,
+  )).limit(1);
+
+/**
  * The unique rule: no other user of the realm holds the same value of a unique field. Run it in the
  * transaction that writes the values, after `lockFieldValues`, so two writers cannot both pass.
  */
@@ -109,11 +121,7 @@ export async function checkUniqueValues(db: Db, realmId: number, userId: number 
   for (const field of fields) {
     const value = values[field.key];
     if (!field.unique || value === undefined || value === null) continue;
-    const [taken] = await db.select({ id: realmUsers.id }).from(realmUsers).where(and(
-      eq(realmUsers.realmId, realmId),
-      userId === null ? undefined : ne(realmUsers.id, userId),
-      sql`${realmUsers.customFields} -> ${field.key} = ${JSON.stringify(value)}::jsonb`,
-    )).limit(1);
+    const [taken] = await uniqueValueHolder(db, realmId, userId, field.key, value);
     if (taken) errors.add(`custom_fields.${field.key}`, 'has already been taken');
   }
 }
