@@ -8,7 +8,8 @@ const BATCH = 5_000;
 
 /**
  * How long a dead row is kept after its end: one-time links are kept a week so that a late click is
- * told "used or expired" (410) rather than "unknown"; codes a day; a delegated sign-in's used state once it could no longer be presented; an ended lock or attempt window is the same as no row.
+ * told "used or expired" (410) rather than "unknown"; codes a day; a delegated sign-in's used state once it could no longer be presented; an ended lock or attempt window is the same as no row,
+ * and so, after a month, is a count of failures that no longer grows.
  * The audit log keeps a year, and a webhook delivery that ended (sent or failed) 30 days with its attempts: without
  * an end, failed sign-ins of made-up names and every event sent would grow them for ever.
  */
@@ -20,7 +21,10 @@ const RETENTION: { table: string; ended: (cutoff: string) => SQL }[] = [
   { table: 'oauth_client_tokens', ended: (cutoff) => sql`expires_at < ${cutoff}::timestamptz - interval '1 day'` },
   { table: 'used_delegation_states', ended: (cutoff) => sql`expires_at < ${cutoff}::timestamptz` },
   { table: 'otp_codes', ended: (cutoff) => sql`expires_at < ${cutoff}::timestamptz - interval '1 day'` },
-  { table: 'attempt_counters', ended: (cutoff) => sql`(locked_until <= ${cutoff}::timestamptz or window_ends_at <= ${cutoff}::timestamptz)` },
+  // A count without a window or a lock (failures below a sign-in's max, of a made-up name too) never ends by itself:
+  // it goes once it has not grown for 30 days, or each made-up name tried would stay for ever.
+  { table: 'attempt_counters', ended: (cutoff) => sql`(locked_until <= ${cutoff}::timestamptz or window_ends_at <= ${cutoff}::timestamptz
+    or (locked_until is null and window_ends_at is null and updated_at < ${cutoff}::timestamptz - interval '30 days'))` },
   // Temporary segments (apply_filters) are hidden once expired; the rows go at the next run.
   { table: 'segments', ended: (cutoff) => sql`temporary and expires_at <= ${cutoff}::timestamptz` },
   { table: 'audit_logs', ended: (cutoff) => sql`"at" < ${cutoff}::timestamptz - interval '365 days'` },

@@ -1,4 +1,6 @@
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rowsOf } from '../../src/db/rows.js';
 import { runDueJobs, type Job } from '../../src/jobs/runner.js';
 import { expiredRowsJob } from '../../src/maintenance/expired-rows.js';
 import { startHarnessWithSmtp, type Harness } from '../helpers/harness.js';
@@ -62,5 +64,24 @@ describe('periodic jobs', () => {
     h.clock.advance(7 * DAY);
     expect(await runDueJobs(h.ctx, [expiredRowsJob])).toEqual(['expired-rows']);
     expect(await visit()).toBe(404);
+  });
+
+  it('removes the failure count of a made-up name a month after its last failure, and keeps a live lock', async () => {
+    const realm = await makeRealm(h);
+    const counted = async (subject: string) => rowsOf<{ n: number }>(await h.ctx.db.execute(sql`select count(*)::int as n from attempt_counters
+      where subject like ${`%${subject}%`}`))[0].n;
+    const failed = await submitForm(h, `/realms/${realm.uid}/login`, { username: 'made-up-name@nowhere.test', password: 'a guess of mine' });
+    expect(failed.statusCode).toBe(401);
+    expect(await counted('made-up-name@nowhere.test')).toBeGreaterThan(0);
+    await h.ctx.db.execute(sql`insert into attempt_counters (scope, subject, failures, locked_until, updated_at)
+      values ('test_lock', 'locked-subject', 6, ${new Date(h.clock.now().getTime() + 60 * DAY).toISOString()}::timestamptz, ${h.clock.now().toISOString()}::timestamptz)`);
+
+    h.clock.advance(29 * DAY);
+    await runDueJobs(h.ctx, [expiredRowsJob]);
+    expect(await counted('made-up-name@nowhere.test')).toBeGreaterThan(0);
+    h.clock.advance(2 * DAY);
+    expect(await runDueJobs(h.ctx, [expiredRowsJob])).toEqual(['expired-rows']);
+    expect(await counted('made-up-name@nowhere.test')).toBe(0);
+    expect(await counted('locked-subject')).toBe(1);
   });
 });
