@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, sql, type SQLWrapper } from 'drizzle-orm';
 import type { Context } from '../context.js';
 import { rowsOf } from '../db/rows.js';
 import { counters } from '../metrics/counters.js';
@@ -85,6 +85,13 @@ async function markInDoubt(ctx: Context): Promise<number> {
 }
 
 /**
+ * No message of the delivery is waiting or being sent: one test a status, each read from that status's partial index
+ * (`status in (...)` matches neither index, and read all the delivery's messages, or the table, on every round).
+ */
+export const noMessageLeft = (deliveryId: SQLWrapper) => sql`not exists (select 1 from message_deliveries m where m.delivery_id = ${deliveryId} and m.status = 'pending')
+  and not exists (select 1 from message_deliveries m where m.delivery_id = ${deliveryId} and m.status = 'sending')`;
+
+/**
  * Deliveries with every recipient written and no message left to send end: completed, or failed when
  * nothing could be sent; each completed one puts `delivery.completed` in the webhook outbox with it.
  */
@@ -95,7 +102,7 @@ async function completeDeliveries(ctx: Context): Promise<number> {
       status: sql`case when ${d.sentCount} = 0 and ${d.inDoubtCount} = 0 and ${d.failedCount} > 0 then 'failed' else 'completed' end`,
       endsAt: ctx.clock.now(),
     }).where(and(eq(d.status, 'sending'), eq(d.recipientsDone, true),
-      sql`not exists (select 1 from message_deliveries m where m.delivery_id = ${d.id} and m.status in ('pending', 'sending'))`))
+      noMessageLeft(d.id)))
       .returning(withRealmAndCampaign);
     for (const { realmUid, campaignUuid, ...delivery } of ended) {
       if (delivery.status === 'completed') await emitWebhookEvent(ctx, tx, deliveryCompletedEvent(realmUid, campaignUuid, delivery));

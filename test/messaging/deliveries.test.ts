@@ -1,4 +1,7 @@
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rowsOf } from '../../src/db/rows.js';
+import { noMessageLeft } from '../../src/messaging/sender.js';
 import { drainSending } from '../../src/messaging/worker.js';
 import { startHarnessWithSmtp, type Harness } from '../helpers/harness.js';
 import { makeRealm, makeRealmUser } from '../helpers/realms.js';
@@ -18,6 +21,18 @@ describe('deliveries', () => {
   afterAll(async () => { await h?.close(); });
 
   const receivedBy = (addresses: string[]) => smtp.received.filter((m) => m.to.some((to) => addresses.includes(to)));
+
+  // Asked on every round of the sender while a delivery is under way: it must not read the messages already sent.
+  it('tells whether a delivery has messages left from the indexes of waiting and sending messages only', async () => {
+    const plan = await h.ctx.db.transaction(async (tx) => {
+      await tx.execute(sql`set local enable_seqscan = off`);
+      return rowsOf<{ 'QUERY PLAN': string }>(await tx.execute(sql`explain select d.id from campaign_deliveries d where ${noMessageLeft(sql`d.id`)}`));
+    });
+    const text = plan.map((line) => line['QUERY PLAN']).join('\n');
+    expect(text).toMatch(/message_deliveries_pending_idx/);
+    expect(text).toMatch(/message_deliveries_leased_idx/);
+    expect(text).not.toMatch(/message_deliveries_(recipient|campaign)_idx|message_deliveries_pkey/);
+  });
 
   it('sends a mailing to exactly the active users of the realm, each one message with unsubscribe headers and a stable Message-ID', async () => {
     const realm = await makeRealm(h);
