@@ -78,6 +78,8 @@ export const formResponses = pgTable('form_responses', {
   submittedAt: moment('submitted_at').notNull(),
 }, (t) => [
   index('form_responses_form_idx').on(t.formId, t.submittedAt, t.id),
+  // A form with a maximum counts its accepted responses on each view and post: spam, however much, is not read.
+  index('form_responses_received_idx').on(t.formId).where(sql`${t.status} = 'received'`),
   index('form_responses_email_idx').on(t.email),
   // Most responses have no user: only those that do are indexed (the erasure by user reads it).
   index('form_responses_user_idx').on(t.userId).where(sql`${t.userId} is not null`),

@@ -1,4 +1,7 @@
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rowsOf } from '../../src/db/rows.js';
+import { acceptedResponses } from '../../src/forms/respond.js';
 import { startHarnessWithSmtp, type Harness } from '../helpers/harness.js';
 import { mailText, type SmtpListener } from '../helpers/smtp.js';
 import { makeForm, ok, pageToken, postPage, responses } from './helpers.js';
@@ -90,6 +93,15 @@ describe('spam', () => {
     expect(full[0].json().errors[0]).toContain('maximum number of responses');
     expect(await responses(h, form.uid)).toHaveLength(7);
     expect((await ok(await h.request({ method: 'GET', url: `/api/admin/forms/${form.uid}` }))).response_count).toBe(7);
+  });
+
+  // Each view and post of a form with a maximum counts its accepted responses: however much spam it caught, none is read.
+  it('counts the accepted responses of a form with a maximum from their own index', async () => {
+    const plan = await h.ctx.db.transaction(async (tx) => {
+      await tx.execute(sql`set local enable_seqscan = off`);
+      return rowsOf<{ 'QUERY PLAN': string }>(await tx.execute(sql`explain ${acceptedResponses(tx, 1).getSQL()}`));
+    });
+    expect(plan.map((line) => line['QUERY PLAN']).join('\n')).toMatch(/Index Only Scan using form_responses_received_idx/);
   });
 
   it('refuses a 10 MB answer by the body limit', async () => {

@@ -1,0 +1,1 @@
+CREATE INDEX "form_responses_received_idx" ON "form_responses" USING btree ("form_id") WHERE "form_responses"."status" = 'received';
