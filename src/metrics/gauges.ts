@@ -5,7 +5,7 @@ import { rowsOf } from '../db/rows.js';
 
 /**
  * Queue depths read when scraped, each by a count over a partial index on its waiting rows
- * (webhook_deliveries_due_idx, message_deliveries_pending_idx), so the cost follows the backlog,
+ * (webhook_deliveries_endpoint_due_idx, message_deliveries_pending_idx), so the cost follows the backlog,
  * not the table.
  */
 const DEPTHS: { name: string; help: string; count: SQL }[] = [

@@ -48,7 +48,11 @@ export const webhookDeliveries = pgTable('webhook_deliveries', {
   lastStatusCode: integer('last_status_code'),
   createdAt: timestamps.createdAt,
 }, (t) => [
-  index('webhook_deliveries_due_idx').on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
+  // The senders read each active endpoint's due rows from here: the pending rows of an endpoint that is off (kept until
+  // it is on again, however many) are never read.
+  index('webhook_deliveries_endpoint_due_idx').on(t.endpointId, t.nextAttemptAt, t.id).where(sql`${t.status} = 'pending'`),
+  // The few rows a sender holds (a report clears the lease).
+  index('webhook_deliveries_leased_idx').on(t.leaseUntil).where(sql`${t.status} = 'pending' and ${t.leaseUntil} is not null`),
   index('webhook_deliveries_endpoint_idx').on(t.endpointId, t.id.desc()),
 ]);
 

@@ -31,20 +31,30 @@ interface Claimed {
 }
 
 /**
+ * The statement of `claim`: the oldest due rows of each active endpoint, read from that endpoint's part of the index
+ * (rows of an endpoint that is off are never read), then the oldest of those in all.
+ */
+export const claimStatement = (now: Date, lease: Date) => sql`
+    update webhook_deliveries d set lease_until = ${sqlMoment(lease)}
+    from webhook_endpoints e
+    where e.id = d.endpoint_id and d.id in (
+      select due.id from webhook_endpoints e2 cross join lateral (
+        select d2.id, d2.next_attempt_at from webhook_deliveries d2
+        where d2.endpoint_id = e2.id and d2.status = 'pending' and d2.next_attempt_at <= ${sqlMoment(now)}
+          and (d2.lease_until is null or d2.lease_until <= ${sqlMoment(now)})
+        order by d2.next_attempt_at, d2.id limit ${BATCH}
+        for update of d2 skip locked) due
+      where e2.active
+      order by due.next_attempt_at, due.id limit ${BATCH})
+    returning d.id, d.msg_id, d.body, d.attempts, d.endpoint_id, e.url, e.secret_sealed, e.previous_secret_sealed, e.previous_secret_until`;
+
+/**
  * Takes due deliveries of active endpoints, marking them with a lease in the same statement
  * (FOR UPDATE SKIP LOCKED: the senders of every process share the rows, and none takes one another
  * holds). A row whose lease ran out without a report (its sender died) is due again.
  */
 async function claim(ctx: Context, now: Date, lease: Date): Promise<Claimed[]> {
-  return rowsOf<Claimed>(await ctx.db.execute(sql`
-    update webhook_deliveries d set lease_until = ${sqlMoment(lease)}
-    from webhook_endpoints e
-    where e.id = d.endpoint_id and d.id in (
-      select d2.id from webhook_deliveries d2 join webhook_endpoints e2 on e2.id = d2.endpoint_id and e2.active
-      where d2.status = 'pending' and d2.next_attempt_at <= ${sqlMoment(now)} and (d2.lease_until is null or d2.lease_until <= ${sqlMoment(now)})
-      order by d2.next_attempt_at, d2.id limit ${BATCH}
-      for update of d2 skip locked)
-    returning d.id, d.msg_id, d.body, d.attempts, d.endpoint_id, e.url, e.secret_sealed, e.previous_secret_sealed, e.previous_secret_until`));
+  return rowsOf<Claimed>(await ctx.db.execute(claimStatement(now, lease)));
 }
 
 /** The keys that sign for an endpoint now: its secret, and the previous one during the day after a rotation. */

@@ -16,11 +16,24 @@ export async function drainWebhooks(ctx: Context): Promise<void> {
   }
 }
 
+/**
+ * The statement of `nextWebhookDue`: the first unheld row of each active endpoint (from that endpoint's part of the
+ * index), and when the leases of held rows end. An endpoint failing for days keeps its backlog pending: none of it is
+ * read but its first row.
+ */
+export const nextDueStatement = sql`select least(
+    (select min(first.at) from webhook_endpoints e cross join lateral (
+      select d.next_attempt_at as at from webhook_deliveries d
+      where d.endpoint_id = e.id and d.status = 'pending' and d.lease_until is null
+      order by d.next_attempt_at limit 1) first
+    where e.active),
+    (select min(greatest(d.next_attempt_at, d.lease_until)) from webhook_deliveries d
+      join webhook_endpoints e on e.id = d.endpoint_id and e.active
+      where d.status = 'pending' and d.lease_until is not null)) as next`;
+
 /** When the next pending delivery of an active endpoint is due (or its lapsed lease is taken over); null with none. */
 async function nextWebhookDue(ctx: Context): Promise<Date | null> {
-  const [row] = rowsOf<{ next: string | Date | null }>(await ctx.db.execute(sql`
-    select min(greatest(d.next_attempt_at, coalesce(d.lease_until, d.next_attempt_at))) as next
-    from webhook_deliveries d join webhook_endpoints e on e.id = d.endpoint_id and e.active where d.status = 'pending'`));
+  const [row] = rowsOf<{ next: string | Date | null }>(await ctx.db.execute(nextDueStatement));
   return row?.next ? new Date(row.next) : null;
 }
 

@@ -3,7 +3,9 @@ import { sql } from 'drizzle-orm';
 import { counters } from '../../src/metrics/counters.js';
 import { runDueJobs } from '../../src/jobs/runner.js';
 import { expiredRowsJob } from '../../src/maintenance/expired-rows.js';
-import { drainWebhooks } from '../../src/webhooks/worker.js';
+import { rowsOf } from '../../src/db/rows.js';
+import { claimStatement } from '../../src/webhooks/sender.js';
+import { drainWebhooks, nextDueStatement, webhookWorker } from '../../src/webhooks/worker.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { makeRealm } from '../helpers/realms.js';
 import { emit } from './emit.js';
@@ -275,6 +277,31 @@ describe('webhook deliveries', () => {
     await drainWebhooks(h.ctx);
     expect(receiver.received).toHaveLength(1);
     expect((await deliveries(hook.id))[0]).toMatchObject({ status: 'succeeded', attempts_count: 1 });
+  });
+
+  it('looks for due rows endpoint by endpoint: the backlog of an endpoint that is off is never read', async () => {
+    const hook = await endpoint(() => ({ status: 204 }));
+    await emit(h, 'realm_user.updated', realm.uid);
+    const off = await h.request({ method: 'PUT', url: `/api/admin/webhooks/${hook.id}`, payload: { active: false } });
+    expect(off.statusCode, off.body).toBe(200);
+    const worker = webhookWorker(h.ctx, SECOND, 1);
+    try {
+      expect(await worker.nextDue()).toBeNull();
+      await h.request({ method: 'PUT', url: `/api/admin/webhooks/${hook.id}`, payload: { active: true } });
+      expect(await worker.nextDue()).toEqual(h.clock.now());
+    } finally {
+      worker.close();
+    }
+    const planOf = (statement: ReturnType<typeof sql>) => h.ctx.db.transaction(async (tx) => {
+      await tx.execute(sql`set local enable_seqscan = off`);
+      return rowsOf<{ 'QUERY PLAN': string }>(await tx.execute(sql`explain ${statement}`)).map((line) => line['QUERY PLAN']).join('\n');
+    });
+    expect(await planOf(claimStatement(h.clock.now(), h.clock.now()))).toMatch(/webhook_deliveries_endpoint_due_idx[^\n]*\n\s*Index Cond: \(\(endpoint_id = e2\.id\)/);
+    const nextDue = await planOf(nextDueStatement);
+    expect(nextDue).toMatch(/webhook_deliveries_endpoint_due_idx[^\n]*\n\s*Index Cond: \(endpoint_id = e\.id\)/);
+    expect(nextDue).toMatch(/webhook_deliveries_leased_idx/);
+    await drainWebhooks(h.ctx);
+    expect(receiver.received).toHaveLength(1);
   });
 
   it('lists deliveries newest first, a page at a time', async () => {

@@ -1,0 +1,3 @@
+DROP INDEX "webhook_deliveries_due_idx";--> statement-breakpoint
+CREATE INDEX "webhook_deliveries_endpoint_due_idx" ON "webhook_deliveries" USING btree ("endpoint_id","next_attempt_at","id") WHERE "webhook_deliveries"."status" = 'pending';--> statement-breakpoint
+CREATE INDEX "webhook_deliveries_leased_idx" ON "webhook_deliveries" USING btree ("lease_until") WHERE "webhook_deliveries"."status" = 'pending' and "webhook_deliveries"."lease_until" is not null;
