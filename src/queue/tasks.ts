@@ -91,6 +91,14 @@ export async function drainTasks(ctx: Context, queues: readonly TaskQueue<unknow
   while (await taskRound(ctx, queues) > 0);
 }
 
+/**
+ * When the next task is due: the first unheld one (read in the due index's order) or the end of a lease. A backlog of
+ * retries waiting for a mail server that is down is not read each time the loop goes idle, but its first row.
+ */
+export const nextTaskDue = sql`select least(
+    (select run_at from queue_tasks where failed_at is null and lease_until is null order by run_at limit 1),
+    (select min(greatest(run_at, lease_until)) from queue_tasks where failed_at is null and lease_until is not null)) as next`;
+
 /** The loop a serving process runs over the task queues: woken by the `tasks` notice, or when a retry falls due. */
 export function taskWorker(ctx: Context, queues: readonly TaskQueue<unknown>[]): Worker {
   return {
@@ -98,8 +106,7 @@ export function taskWorker(ctx: Context, queues: readonly TaskQueue<unknown>[]):
     loops: 1,
     round: () => taskRound(ctx, queues),
     nextDue: async () => {
-      const [row] = rowsOf<{ next: string | Date | null }>(await ctx.db.execute(sql`select min(greatest(run_at, coalesce(lease_until, run_at))) as next
-        from queue_tasks where failed_at is null`));
+      const [row] = rowsOf<{ next: string | Date | null }>(await ctx.db.execute(nextTaskDue));
       return row?.next ? new Date(row.next) : null;
     },
     busyPollMs: 1000,

@@ -18,4 +18,8 @@ export const queueTasks = pgTable('queue_tasks', {
   lastError: text('last_error'),
   failedAt: moment('failed_at'),
   createdAt: moment('created_at').notNull(),
-}, (t) => [index('queue_tasks_due').on(t.runAt).where(sql`failed_at is null`)]);
+}, (t) => [
+  index('queue_tasks_due').on(t.runAt).where(sql`failed_at is null`),
+  // The few tasks a process holds (a report clears the lease or deletes the row).
+  index('queue_tasks_leased').on(t.leaseUntil).where(sql`failed_at is null and lease_until is not null`),
+]);

@@ -5,7 +5,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/connect.js';
 import { rowsOf } from '../../src/db/rows.js';
-import { drainTasks } from '../../src/queue/tasks.js';
+import { drainTasks, nextTaskDue, taskWorker } from '../../src/queue/tasks.js';
 import { TASK_QUEUES } from '../../src/server.js';
 import { startServe } from '../helpers/cli.js';
 import { freshDatabaseUrl } from '../helpers/database.js';
@@ -38,6 +38,18 @@ describe('transactional mail goes through the work queue', () => {
     await until(async () => (await tasksOf(h)).some((t) => t.attempts === 1 && t.lease_until === null), 'the failed first attempt');
     const [stored] = rowsOf<{ payload: string }>(await h.ctx.db.execute(sql`select payload::text from queue_tasks`));
     expect(stored.payload).not.toContain(user.email);
+    // The loop sleeps until the retry, read from the first row of the due index (not from every task waiting).
+    const [{ run_at: retryAt }] = rowsOf<{ run_at: Date }>(await h.ctx.db.execute(sql`select run_at from queue_tasks where queue = 'mail'`));
+    expect(await taskWorker(h.ctx, TASK_QUEUES).nextDue!()).toEqual(new Date(retryAt));
+    const plan = await h.ctx.db.transaction(async (tx) => {
+      // As on a table too large to read whole: no sequential or bitmap scan (which a sort would have to follow).
+      await tx.execute(sql`set local enable_seqscan = off`);
+      await tx.execute(sql`set local enable_bitmapscan = off`);
+      return rowsOf<{ 'QUERY PLAN': string }>(await tx.execute(sql`explain ${nextTaskDue}`)).map((line) => line['QUERY PLAN']).join('\n');
+    });
+    expect(plan).toMatch(/Index Scan using queue_tasks_due/);
+    expect(plan).not.toMatch(/Sort/);
+    expect(plan).toMatch(/queue_tasks_leased/);
 
     const smtp = await startSmtp({ port });
     cleanups.push(() => smtp.close());

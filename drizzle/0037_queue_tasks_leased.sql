@@ -1,0 +1,1 @@
+CREATE INDEX "queue_tasks_leased" ON "queue_tasks" USING btree ("lease_until") WHERE failed_at is null and lease_until is not null;
