@@ -130,13 +130,15 @@ async function forgetProviderTokens(ctx: Context, sessionIds: number[]): Promise
 }
 
 /**
- * Every session of the user ends (admin revocation, a password reset), or every other one than
- * `keepSessionId` (a password changed from a session).
+ * Every live session of the user ends (admin revocation, a password reset), or every other one than
+ * `keepSessionId` (a password changed from a session). One that expired has ended already: it is left as it is, so
+ * that its applications are not told of its end again, years of them for a user who signs in every day.
  */
 export async function revokeUserSessions(ctx: Context, userId: number, keepSessionId?: number): Promise<number> {
-  const ended = await ctx.db.update(realmSessions).set({ revokedAt: ctx.clock.now() })
+  const now = ctx.clock.now();
+  const ended = await ctx.db.update(realmSessions).set({ revokedAt: now })
     .where(and(
-      eq(realmSessions.userId, userId), isNull(realmSessions.revokedAt),
+      eq(realmSessions.userId, userId), isNull(realmSessions.revokedAt), gt(realmSessions.expiresAt, now),
       keepSessionId === undefined ? undefined : ne(realmSessions.id, keepSessionId),
     )).returning({ id: realmSessions.id });
   if (ended.length) {

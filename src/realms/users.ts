@@ -19,7 +19,7 @@ import { checkUniqueValues, fieldValueList, lockFieldValues, mergeFieldValues, t
 import type { Realm } from './realms.js';
 import { revokeUserSessions } from './sessions.js';
 import { signInLockedUntil } from './sign-in-limit.js';
-import { realmSessions, realmUsers, type AvatarValue } from '../tables/realms.js';
+import { realmUsers, type AvatarValue } from '../tables/realms.js';
 import { totalCount, totalOf, type Page } from '../db/paging.js';
 import { emitWebhookEvent, type WebhookEvent } from '../webhooks/outbox.js';
 
@@ -362,8 +362,8 @@ export async function deleteRealmUser(ctx: ActingContext, realm: Realm, id: numb
     const mine = and(eq(realmUsers.id, id), eq(realmUsers.realmId, realm.id));
     await findRealmUser(tx, realm, id, true);
     const attachments = await cleanUpAfterUsers(tx, { userId: id });
-    // Its sessions end before they go with it, so that the clients holding their tokens are told (back-channel logout).
-    await tx.update(realmSessions).set({ revokedAt: ctx.clock.now() }).where(and(eq(realmSessions.userId, id), isNull(realmSessions.revokedAt)));
+    // Its live sessions end before they go with it, so that the clients holding their tokens are told (back-channel logout).
+    await revokeUserSessions({ ...ctx, db: tx }, id);
     const [user] = await tx.delete(realmUsers).where(mine)
       .returning({ id: realmUsers.id, uuid: realmUsers.uuid, email: realmUsers.email, avatar: realmUsers.avatar });
     await emitWebhookEvent(ctx, tx, realmUserDeletedEvent(realm, user));

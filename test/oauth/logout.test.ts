@@ -1,7 +1,9 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRemoteJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
+import { createRemoteJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify } from 'jose';
+import { rowsOf } from '../../src/db/rows.js';
 import * as client from 'openid-client';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { listen } from '../helpers/server.js';
@@ -97,6 +99,19 @@ describe('OpenID Connect logout', () => {
     const { tokens } = await signIn();
     expect((await h.request({ method: 'DELETE', url: `/api/admin/customers/bank/users/${userId}/sessions` })).statusCode).toBe(204);
     expect((await logoutTokenFor(tokens.claims()!.sid as string)).sub).toBe(tokens.claims()!.sub);
+  });
+
+  it('does not tell the client of a session that had ended by itself before the user\'s sessions were ended', async () => {
+    const expired = (await signIn()).tokens.claims()!.sid as string;
+    // The user's sessions so far (this one) reach their end.
+    await h.ctx.db.execute(sql`update realm_sessions set expires_at = ${new Date(h.clock.now().getTime() - 86_400_000).toISOString()}::timestamptz
+      where user_id = ${userId} and revoked_at is null`);
+    const live = (await signIn()).tokens.claims()!.sid as string;
+    expect((await h.request({ method: 'DELETE', url: `/api/admin/customers/bank/users/${userId}/sessions` })).statusCode).toBe(204);
+    await logoutTokenFor(live);
+    await until(async () => rowsOf<{ n: number }>(await h.ctx.db.execute(sql`select count(*)::int as n from queue_tasks
+      where queue = 'oidc-backchannel-logout' and failed_at is null`))[0].n === 0, 'every logout sent');
+    expect(received.map((token) => decodeJwt(token).sid)).not.toContain(expired);
   });
 
   it('tells the client when the user is deleted: the logout token names the session and user that are gone', async () => {
