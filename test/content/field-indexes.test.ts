@@ -95,6 +95,17 @@ describe('filterable fields', () => {
     expect(count.join('\n'), count.join('\n')).toMatch(/content_field_\d+_[0-9a-f]{12}/);
   });
 
+  it('reads entries asked for by uuid from the entries\' uuid index, for the page and the count', async () => {
+    const [{ uuid }] = rowsOf<{ uuid: string }>(await h.ctx.db.execute(sql`select uuid from content_entries order by id desc limit 1`));
+    for (const query of [`meta.uuid=${uuid}`, `meta.uuid[in][]=${uuid}&meta.uuid[in][]=${uuid.toUpperCase()}`]) {
+      const { page, count } = await plan(query);
+      expect(page.join('\n'), page.join('\n')).toMatch(/content_entries_uuid_key/);
+      expect(count.join('\n'), count.join('\n')).toMatch(/content_entries_uuid_key/);
+      const res = await h.request({ method: 'GET', url: `${listUrl}?${query}`, token: null });
+      expect(res.json().entries.map((e: { meta: { uuid: string } }) => e.meta.uuid)).toEqual([uuid]);
+    }
+  });
+
   it('answers the same entries as a reading of every version would', async () => {
     const res = await h.request({ method: 'GET', url: `${listUrl}?fields.price[gte]=99.9&per_page=100&sort_by=fields.price`, token: null });
     expect(res.statusCode, res.body).toBe(200);

@@ -54,7 +54,7 @@ function targetSql(target: Target): { present: SQL; value: SQL } {
   switch (target.meta) {
     case 'tags': return { present: sql`(cardinality(${versions.tags}) > 0)`, value: sql`${versions.tags}` };
     case 'category': return { present: sql`(${versions.category} is not null)`, value: sql`${versions.category}` };
-    case 'uuid': return { present: sql`true`, value: sql`(${entries.uuid}::text)` };
+    case 'uuid': return { present: sql`true`, value: sql`${entries.uuid}` }; // its filters are uuidSql's
     case 'unpublished_at': return { present: sql`(${versions.unpublishedAt} is not null)`, value: sql`${versions.unpublishedAt}` };
     default: return { present: sql`true`, value: sql`${META_COLUMNS[target.meta]}` };
   }
@@ -86,10 +86,25 @@ function testSql(test: Test, present: SQL, value: SQL, now: Date): SQL {
   }
 }
 
+/**
+ * `meta.uuid` against the entry's uuid column itself, so that its unique index answers (compared as text, it read every
+ * entry of the type). The query checked each value is a uuid, in either case.
+ */
+function uuidSql(comparison: Comparison): SQL {
+  const list = (values: string[]) => sql`${`{${values.join(',')}}`}::uuid[]`;
+  switch (comparison.operator) {
+    case 'eq': return sql`${entries.uuid} = ${comparison.value}::uuid`;
+    case 'neq': return sql`${entries.uuid} <> ${comparison.value}::uuid`;
+    case 'in': return sql`${entries.uuid} = any(${list(comparison.value as string[])})`;
+    default: return sql`not (${entries.uuid} = any(${list(comparison.value as string[])}))`;
+  }
+}
+
 /** Every filter of the query, all to hold. */
 export function filtersCondition(filters: EntryFilter[], now: Date): SQL {
   if (!filters.length) return sql`true`;
   return sql.join(filters.map((f) => {
+    if ('meta' in f.target && f.target.meta === 'uuid' && 'comparison' in f.test) return uuidSql(f.test.comparison);
     const { present, value } = targetSql(f.target);
     return testSql(f.test, present, value, now);
   }), sql` and `);
