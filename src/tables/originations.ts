@@ -90,6 +90,8 @@ export const submissions = pgTable('submissions', {
   uniqueIndex('submissions_uuid_key').on(t.uuid),
   index('submissions_user_idx').on(t.userId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
   index('submissions_origination_idx').on(t.originationId),
+  // A segment on submissions' status reads its realm's submissions (and their users) on every count.
+  index('submissions_realm_idx').on(t.realmId, t.userId),
 ]);
 
 /** A completed task of a submission: the answers of an input task, or who completed a review. */

@@ -1,4 +1,7 @@
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rowsOf } from '../../src/db/rows.js';
+import { segmentCondition } from '../../src/segments/compile.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { makeRealm, makeRealmUser, REALM_USER_PASSWORD, signInAtLoginPage } from '../helpers/realms.js';
 import { LOAN } from '../originations/fixtures.js';
@@ -212,5 +215,16 @@ describe('segment filters on a known data set', () => {
     });
     expect(segment.json().filters_summary).toBe('not (first name is "Ana" or country is "AR") and number of user_login_log events in the last 30 days '
       + 'is at least 2 and born is between 1990-01-01 and 1999-12-31');
+  });
+
+  // Counted again every two minutes: a realm's count reads its own submissions, not every realm's.
+  it('reads a realm\'s submissions from their realm index when a segment tests their status', async () => {
+    const tree = { op: 'condition' as const, attribute: { source: 'submission_status' as const, kind: 'text' as const }, test: { operator: 'eq' as const, value: 'pending' } };
+    const plan = await h.ctx.db.transaction(async (tx) => {
+      await tx.execute(sql`set local enable_seqscan = off`);
+      return rowsOf<{ 'QUERY PLAN': string }>(await tx.execute(sql`explain select count(*) from realm_users where ${segmentCondition(1, tree, h.clock.now())}`))
+        .map((line) => line['QUERY PLAN']).join('\n');
+    });
+    expect(plan).toMatch(/submissions_realm_idx/);
   });
 });

@@ -1,0 +1,1 @@
+CREATE INDEX "submissions_realm_idx" ON "submissions" USING btree ("realm_id","user_id");
