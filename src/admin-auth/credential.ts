@@ -35,11 +35,13 @@ const bySession = (db: Db) => prepared(db, 'admin_by_session', (d, name) => d
   .prepare(name));
 
 const principals = (ctx: Context) => ctx.caches.of<AdminPrincipal>('access');
+/** Where a token's member is kept: read by both the lookup and the guard's cache-only path. */
+const tokenKey = (tokenHash: string) => `token:${tokenHash}`;
 
 /** A bearer access token: one indexed lookup by its hash, kept until a write to its member drops it. Tokens of inactive members do not resolve. */
 export async function principalFromToken(ctx: Context, token: string): Promise<AdminPrincipal | null> {
   const tokenHash = hashSecret(token);
-  const principal = await principals(ctx).getOrLoad(`token:${tokenHash}`, ctx.clock.now(), async () => {
+  const principal = await principals(ctx).getOrLoad(tokenKey(tokenHash), ctx.clock.now(), async () => {
     const [row] = await byToken(ctx.db).execute({ hash: tokenHash });
     return row ? new AdminPrincipal(row.adminId, grantsOf(row.grants), null, row.applicationId) : undefined;
   }, (found) => [`admin:${found.adminId}`]);
@@ -48,7 +50,7 @@ export async function principalFromToken(ctx: Context, token: string): Promise<A
 
 /** `principalFromToken`'s answer when the cache alone holds it. */
 export function rememberedTokenPrincipal(ctx: Context, token: string): AdminPrincipal | undefined {
-  return principals(ctx).get(`token:${hashSecret(token)}`, ctx.clock.now());
+  return principals(ctx).get(tokenKey(hashSecret(token)), ctx.clock.now());
 }
 
 export interface SessionCheck {
