@@ -70,17 +70,13 @@ export async function listRoles(ctx: ActingContext, page: Page, query: RoleListQ
   const sortKey = sortKeyOf(ROLE_SORTABLE, query.sort_by, 'id');
   const descending = query.order?.toLowerCase() === 'desc';
   const text = query.query?.trim() ? containing(query.query.trim()) : null;
-  const now = ctx.clock.now();
-  const rolePages = ctx.caches.of<{ items: RoleBody[]; total: number }>('access');
   const cacheKey = `roles:${JSON.stringify([sortKey, descending, text, page.perPage, page.offset])}`;
-  const cached = rolePages.get(cacheKey, now);
-  if (cached) return cached;
-  const rows = await rolesPage(ctx.db, sortKey, descending)
-    .execute({ pattern: text, limit: page.perPage, offset: page.offset });
-  const total = await totalOf(rows, page, ctx.db, roles, textSearch(query.query, [roles.name, roles.key]));
-  const result = { items: rows.map((r) => roleBody(r.role, r.usersCount)), total };
-  rolePages.set(cacheKey, result, now, ['roles']);
-  return result;
+  return ctx.caches.of<{ items: RoleBody[]; total: number }>('access').getOrLoad(cacheKey, ctx.clock.now(), async () => {
+    const rows = await rolesPage(ctx.db, sortKey, descending)
+      .execute({ pattern: text, limit: page.perPage, offset: page.offset });
+    const total = await totalOf(rows, page, ctx.db, roles, textSearch(query.query, [roles.name, roles.key]));
+    return { items: rows.map((r) => roleBody(r.role, r.usersCount)), total };
+  }, () => ['roles']);
 }
 
 /** The role as answered, without asking for a permission (the operations that changed it answer with it). */
