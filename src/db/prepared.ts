@@ -1,4 +1,6 @@
-import type { SQL } from 'drizzle-orm';
+import { is, sql, SQL } from 'drizzle-orm';
+import { PgColumn, type SelectedFields } from 'drizzle-orm/pg-core';
+import type { SelectResultFields } from 'drizzle-orm/query-builders/select.types';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import type { Db } from './connect.js';
 import { currentDb } from './handle.js';
@@ -21,16 +23,20 @@ export function prepared<T>(handle: Db, name: string, build: (db: Db, name: stri
 
 const dialect = new PgDialect();
 
-/** A prepared statement of hand-written SQL; `execute(values)` answers the driver's result (read it with `rowsOf`). */
-export interface PreparedSql {
-  execute(values: Record<string, unknown>): Promise<unknown>;
+/**
+ * `prepared` for hand-written SQL the query builder cannot write (a statement of several data-modifying CTEs), its
+ * values `sql.placeholder(name)`s, answering `fields`, a selection as the builder takes it (nested objects included):
+ * each value is read as its column reads it. `build` gets the selection's columns in their order, aliased
+ * (`fieldList`), to return from a data-modifying CTE and select whole.
+ */
+export function preparedRows<Fields extends SelectedFields>(handle: Db, name: string, fields: Fields, build: (fieldList: SQL) => SQL) {
+  const ordered = inOrder(fields);
+  const fieldList = sql.join(ordered.map(({ path, field }) => sql`${field} as ${sql.identifier(path.join('.'))}`), sql`, `);
+  return prepared(handle, name, (d, statementName) =>
+    d._.session.prepareQuery(dialect.sqlToQuery(build(fieldList)), ordered, statementName, true) as { execute(values: Record<string, unknown>): Promise<SelectResultFields<Fields>[]> });
 }
 
-/**
- * `prepared` for SQL the query builder cannot write (a statement of several data-modifying CTEs), its values
- * `sql.placeholder(name)`s: parsed and planned once per connection, like the builder's prepared queries.
- */
-export function preparedSql(handle: Db, name: string, build: () => SQL): PreparedSql {
-  return prepared(handle, name, (d, statementName) =>
-    d._.session.prepareQuery(dialect.sqlToQuery(build()), undefined, statementName, false) as PreparedSql);
+/** The columns and expressions of a selection, each with its path in the answer's object, in the order the builder reads them. */
+function inOrder(fields: object, path: string[] = []): { path: string[]; field: PgColumn | SQL }[] {
+  return Object.entries(fields).flatMap(([key, field]) => is(field, PgColumn) || is(field, SQL) ? [{ path: [...path, key], field }] : inOrder(field as object, [...path, key]));
 }

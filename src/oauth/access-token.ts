@@ -7,13 +7,16 @@ import { issuerOf } from './metadata.js';
 import { currentSigningKey } from './signing-keys.js';
 import type { GrantFacts } from './grant-facts.js';
 
+/** The lifetime of the grant's access tokens where they are JWTs (a client of an OpenID Connect realm that asks for them); null: random. */
+export const jwtLifetime = (facts: Pick<GrantFacts, 'openidConnect' | 'jwtAccessTokenSeconds'>) => facts.openidConnect ? facts.jwtAccessTokenSeconds : null;
+
 /**
  * A new access token: random and opaque (spec 5.2), or, for a client of an OpenID Connect realm that asks for them, an
  * RFC 9068 JWT signed with the realm's key, which a resource server verifies offline until its `exp`. Either is stored
  * by its hash and works in Atrium's own APIs as long as the session that authorized it, as spec 5.2 rule 9 says.
  */
 export async function newAccessToken(ctx: Context, facts: GrantFacts, scope: string, now: Date): Promise<{ token: string; expiresIn?: number }> {
-  const lifetime = facts.openidConnect ? facts.jwtAccessTokenSeconds : null;
+  const lifetime = jwtLifetime(facts);
   if (lifetime === null) return { token: randomSecret() };
   const token = await signAccessJwt(ctx, {
     realmId: facts.realmId, realmUid: facts.realmUid, clientUid: facts.clientUid, subject: facts.user.uuid, scope, lifetime, now,

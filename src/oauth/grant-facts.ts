@@ -1,5 +1,6 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgSelect } from 'drizzle-orm/pg-core';
+import { momentPlaceholder } from '../db/columns.js';
 import { delegatedTokens } from '../tables/delegation.js';
 import { oauthClients } from '../tables/oauth.js';
 import { realmSessions, realmUsers, realms } from '../tables/realms.js';
@@ -49,3 +50,29 @@ export interface GrantFacts {
   upstreamIssuer: string | null;
   user: ClaimedUser;
 }
+
+const p = (name: string) => sql.placeholder(name);
+
+/**
+ * A grant (a code exchange, a refresh) spends its code or token and writes the tokens it answers in one statement, one
+ * round trip, whose update (`update <grant> ... from grantFactTables where ...`) spends the row only where every check
+ * the grant would make passes, and returns its facts. Only a refused grant reads its facts again, to tell which check
+ * refused it, so that a check written here and not in TypeScript, or the reverse, fails a test of that refusal. These
+ * are the tables the facts come from, joined to the grant's row by `spendableGrant`.
+ */
+export const grantFactTables = sql`${oauthClients} join ${realms} on ${realms.id} = ${oauthClients.realmId},
+  ${realmSessions} join ${realmUsers} on ${realmUsers.id} = ${realmSessions.userId}
+  left join ${delegatedTokens} on ${delegatedTokens.sessionId} = ${realmSessions.id}`;
+
+/**
+ * The checks both grants share, on the grant's client and session columns: the client and active realm the request
+ * names, the client's authentication (`clientAuthenticates`, on the hash of the secret presented, `secretHash`, null
+ * when none was, and `boundOtherwise` for a public client; the hashes compared as a token is looked up by its hash), a
+ * live session at `at`, and the kind of access token (`jwt`) the grant made before it knew the client.
+ */
+export const spendableGrant = (grant: { clientId: PgColumn; sessionId: PgColumn }, boundOtherwise: SQL) => sql`${oauthClients.id} = ${grant.clientId}
+  and ${oauthClients.uid} = ${p('clientUid')} and ${realms.uid} = ${p('realmUid')} and ${realms.active}
+  and case when ${p('secretHash')}::text is null then not ${oauthClients.confidential} and ${boundOtherwise}
+    else ${oauthClients.secretHash} = ${p('secretHash')} end
+  and ${realmSessions.id} = ${grant.sessionId} and ${realmSessions.revokedAt} is null and ${realmSessions.expiresAt} > ${momentPlaceholder('at')}
+  and (${realms.openidConnectEnabled} and ${oauthClients.jwtAccessTokenSeconds} is not null) = ${p('jwt')}::boolean`;

@@ -1,21 +1,22 @@
-import { and, eq, getTableColumns, isNull, sql, type SQL } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Context } from '../context.js';
 import type { Db } from '../db/connect.js';
 import { momentPlaceholder } from '../db/columns.js';
-import { prepared } from '../db/prepared.js';
+import { prepared, preparedRows } from '../db/prepared.js';
 import { isLive } from '../realms/sessions.js';
-import { hashSecret } from '../security/secrets.js';
+import { hashSecret, randomSecret } from '../security/secrets.js';
 import { authenticateClient, clientAuthenticates, field, type Form, type PresentedClient } from './client-auth.js';
 import { InvalidClient, InvalidGrant, InvalidRequest, UnsupportedGrantType } from './errors.js';
-import { newAccessToken } from './access-token.js';
+import { jwtLifetime, newAccessToken } from './access-token.js';
 import { signIdToken } from './id-token.js';
-import { claimedUserColumns, grantFactColumns, joinGrantFacts } from './grant-facts.js';
-import { consumeCodeWithRefresh, refreshGrant, revokeFamily } from './refresh.js';
+import { claimedUserColumns, grantFactColumns, grantFactTables, joinGrantFacts, spendableGrant } from './grant-facts.js';
+import { refreshGrant, revokeFamily } from './refresh.js';
 import { clientCredentialsGrant } from './client-credentials.js';
 import { OFFLINE_ACCESS } from './schema.js';
 import type { Realm } from '../realms/realms.js';
-import { verifierMatches } from './pkce.js';
-import { authorizationCodes, oauthAccessTokens, oauthClients } from '../tables/oauth.js';
+import { s256Challenge, verifierMatches, wellFormedPkceValue } from './pkce.js';
+import { authorizationCodes, oauthAccessTokens, oauthClients, oauthRefreshTokens } from '../tables/oauth.js';
+import { realms } from '../tables/realms.js';
 
 export interface TokenAnswer {
   access_token: string;
@@ -31,7 +32,44 @@ export interface TokenAnswer {
   expires_in?: number;
 }
 
-/** Everything the exchange checks, read in one query (prepared: the exchange is a hot path). */
+const p = (name: string) => sql.placeholder(name);
+const at = momentPlaceholder('at');
+
+const usedFields = {
+  id: authorizationCodes.id, sessionId: authorizationCodes.sessionId, scope: authorizationCodes.scope, nonce: authorizationCodes.nonce,
+  absoluteSeconds: oauthClients.refreshAbsoluteSeconds, idleSeconds: oauthClients.refreshIdleSeconds,
+  /** An authorization with offline_access on an OpenID Connect realm: the exchange starts a refresh token family. */
+  offline: sql<boolean>`${realms.openidConnectEnabled} and ${OFFLINE_ACCESS} = any(string_to_array(${authorizationCodes.scope}, ' '))`,
+  ...grantFactColumns,
+  user: claimedUserColumns,
+};
+
+/**
+ * A code exchange in one statement (`grantFactTables`; RFC 6749 4.1.3, RFC 7636 4.6): the code is spent where every
+ * check passes (those of `spendableGrant`, and the code's own: unused, unexpired, the same registered redirect_uri, the
+ * PKCE verifier), and the access token is stored, with, for an offline authorization, the first refresh token of a
+ * family named by the code. Of two concurrent exchanges of one code, only one finds it unused. Answers the code's
+ * facts, or nothing when it was refused or spent meanwhile.
+ */
+const exchangeStatement = (db: Db) => preparedRows(db, 'oauth_exchange_code', usedFields, (fields) => sql`with used as (
+    update ${authorizationCodes} set used_at = ${at} from ${grantFactTables}
+    where ${authorizationCodes.codeHash} = ${p('hash')} and ${authorizationCodes.usedAt} is null and ${authorizationCodes.expiresAt} > ${at}
+      and ${spendableGrant(authorizationCodes, sql`${authorizationCodes.codeChallenge} is not null`)}
+      and ${authorizationCodes.redirectUri} = ${p('redirectUri')} and ${authorizationCodes.redirectUri} = any(${oauthClients.redirectUris})
+      and case when ${authorizationCodes.codeChallenge} is null then not ${p('verifierSent')}::boolean
+        else ${authorizationCodes.codeChallenge} = case when ${authorizationCodes.codeChallengeMethod} = 'plain' then ${p('plainVerifier')} else ${p('s256Verifier')} end end
+    returning ${fields}
+  ), access as (
+    insert into ${oauthAccessTokens} (token_hash, client_id, session_id, code_id, refresh_family, scope, created_at)
+    select ${p('accessHash')}, "clientId", "sessionId", id, case when offline then id end, scope, ${at} from used
+  ), refresh as (
+    insert into ${oauthRefreshTokens} (token_hash, family, client_id, session_id, scope, family_expires_at, expires_at, created_at)
+    select ${p('refreshHash')}, id, "clientId", "sessionId", scope, ${at} + make_interval(secs => "absoluteSeconds"),
+      ${at} + make_interval(secs => least("absoluteSeconds", "idleSeconds")), ${at} from used where offline
+  )
+  select * from used`);
+
+/** Everything a refused exchange is checked against, to tell why it was refused. */
 const codeByHash = (db: Db) => prepared(db, 'oauth_code_by_hash', (d, name) => joinGrantFacts(d.select({
     id: authorizationCodes.id,
     redirectUri: authorizationCodes.redirectUri,
@@ -43,18 +81,11 @@ const codeByHash = (db: Db) => prepared(db, 'oauth_code_by_hash', (d, name) => j
     usedAt: authorizationCodes.usedAt,
     sessionId: authorizationCodes.sessionId,
     nonce: authorizationCodes.nonce,
-    refreshAbsoluteSeconds: oauthClients.refreshAbsoluteSeconds,
-    refreshIdleSeconds: oauthClients.refreshIdleSeconds,
     ...grantFactColumns,
     user: claimedUserColumns,
   }).from(authorizationCodes).$dynamic(), authorizationCodes.clientId, authorizationCodes.sessionId)
-    .where(eq(authorizationCodes.codeHash, sql.placeholder('hash')))
+    .where(eq(authorizationCodes.codeHash, p('hash')))
     .prepare(name));
-
-async function findCode(ctx: Context, code: string) {
-  const [row] = await codeByHash(ctx.db).execute({ hash: hashSecret(code) });
-  return row;
-}
 
 /**
  * A code used twice was probably stolen: the token issued from it stops working (RFC 6749 4.1.2), and so does the
@@ -67,37 +98,6 @@ async function revokeTokensOf(ctx: Context, codeId: number): Promise<void> {
     ctx.caches.changed('customers', `session:${sessionId}`);
     await revokeFamily(ctx, codeId, sessionId, ctx.clock.now());
   }
-}
-
-/**
- * Marks the code used and stores the token in one statement, hence one transaction: of two
- * concurrent exchanges of one code, only one finds it unused and gets a token. Prepared, as the
- * code lookup is: the exchange is a hot path.
- */
-const consumeStatement = (db: Db) => prepared(db, 'oauth_consume_code', (d, name) => {
-  const used = d.$with('used').as(d.update(authorizationCodes).set({ usedAt: momentPlaceholder('now') })
-    .where(and(eq(authorizationCodes.id, sql.placeholder('codeId')), isNull(authorizationCodes.usedAt)))
-    .returning({ id: authorizationCodes.id }));
-  // Drizzle's insert ... select lists every column of the table in its order: the select is built in that order, and
-  // the record's type makes a column added to the table a compile error here.
-  const values: Record<keyof typeof oauthAccessTokens.$inferSelect, SQL.Aliased | typeof used.id> = {
-    id: sql`nextval(pg_get_serial_sequence('oauth_access_tokens', 'id'))`.as('id'),
-    tokenHash: sql`${sql.placeholder('tokenHash')}`.as('token_hash'),
-    clientId: sql`${sql.placeholder('clientId')}::integer`.as('client_id'),
-    sessionId: sql`${sql.placeholder('sessionId')}::integer`.as('session_id'),
-    codeId: used.id,
-    refreshFamily: sql`null::integer`.as('refresh_family'),
-    scope: sql`${sql.placeholder('scope')}`.as('scope'),
-    revokedAt: sql`null`.as('revoked_at'),
-    createdAt: momentPlaceholder('now').as('created_at'),
-  };
-  const inTableOrder = Object.fromEntries(Object.keys(getTableColumns(oauthAccessTokens)).map((key) => [key, values[key as keyof typeof values]])) as typeof values;
-  return d.with(used).insert(oauthAccessTokens).select(d.select(inTableOrder).from(used)).returning({ id: oauthAccessTokens.id }).prepare(name);
-});
-
-async function consumeCode(ctx: Context, codeId: number, clientId: number, sessionId: number, scope: string, tokenHash: string, now: Date) {
-  const rows = await consumeStatement(ctx.db).execute({ now: now.toISOString(), codeId, clientId, sessionId, scope, tokenHash });
-  return rows.length === 1;
 }
 
 /**
@@ -115,13 +115,53 @@ export async function tokenRequest(ctx: Context, realm: Pick<Realm, 'openidConne
   return exchangeCode(ctx, realmUid, form, presented);
 }
 
+/**
+ * The authorization_code grant. The access token is made random before the statement knows the client; a client with
+ * JWT access tokens gets nothing spent by that first statement, and the same statement runs again with the JWT its
+ * facts sign.
+ */
 export async function exchangeCode(ctx: Context, realmUid: string, form: Form, presented: () => PresentedClient): Promise<TokenAnswer> {
   const client = presented();
   const code = field(form, 'code');
   const redirectUri = field(form, 'redirect_uri');
   const verifier = field(form, 'code_verifier');
+  const wellFormed = verifier !== undefined && wellFormedPkceValue(verifier);
+  const now = ctx.clock.now();
+  const refreshToken = randomSecret();
+  let access: { token: string; expiresIn?: number } = { token: randomSecret() };
+  const exchange = async (jwt: boolean) => code ? (await exchangeStatement(ctx.db).execute({
+    hash: hashSecret(code), at: now.toISOString(), clientUid: client.id, realmUid, secretHash: client.secret === undefined ? null : hashSecret(client.secret),
+    jwt, redirectUri: redirectUri ?? null, verifierSent: verifier !== undefined, plainVerifier: wellFormed ? verifier : null,
+    s256Verifier: wellFormed ? s256Challenge(verifier) : null, accessHash: hashSecret(access.token), refreshHash: hashSecret(refreshToken),
+  }))[0] : undefined;
 
-  const row = code ? await findCode(ctx, code) : undefined;
+  let used = await exchange(false);
+  if (!used) {
+    const row = await refusedExchange(ctx, realmUid, client, { code, redirectUri, verifier }, now);
+    // Every check passed: the client's access tokens are JWTs, which its facts sign, or another exchange of the code won.
+    if (jwtLifetime(row) !== null) {
+      access = await newAccessToken(ctx, row, row.scope, now);
+      used = await exchange(true);
+    }
+    if (!used) {
+      await revokeTokensOf(ctx, row.id);
+      throw new InvalidGrant('the code has already been used');
+    }
+  }
+  const scopes = used.scope.split(' ');
+  const answer: TokenAnswer = { access_token: access.token, token_type: 'Bearer', scope: used.scope, created_at: Math.floor(now.getTime() / 1000) };
+  if (used.offline) answer.refresh_token = refreshToken;
+  if (access.expiresIn) answer.expires_in = access.expiresIn;
+  if (used.openidConnect && scopes.includes('openid')) {
+    answer.id_token = await signIdToken(ctx, used, { scopes, accessToken: access.token, nonce: used.nonce, now });
+  }
+  return answer;
+}
+
+/** Why the exchange statement spent nothing: throws the refusal, or answers the code's facts when every check passes. */
+async function refusedExchange(ctx: Context, realmUid: string, client: PresentedClient,
+  sent: { code: string | undefined; redirectUri: string | undefined; verifier: string | undefined }, now: Date) {
+  const [row] = sent.code ? await codeByHash(ctx.db).execute({ hash: hashSecret(sent.code) }) : [];
   const ownCode = row && row.clientUid === client.id && row.realmUid === realmUid && row.realmActive;
   if (ownCode) {
     if (!clientAuthenticates(row, client, row.codeChallenge !== null)) throw new InvalidClient(client.basic);
@@ -129,41 +169,23 @@ export async function exchangeCode(ctx: Context, realmUid: string, form: Form, p
     // Tell a bad client (invalid_client) apart from a good client with a bad code (invalid_grant).
     await authenticateClient(ctx, realmUid, client, true);
   }
-  if (!code) throw new InvalidRequest('code is missing');
+  if (!sent.code) throw new InvalidRequest('code is missing');
   if (!row || !ownCode) throw new InvalidGrant('the code is not valid');
-  const now = ctx.clock.now();
   if (row.usedAt) {
     await revokeTokensOf(ctx, row.id);
     throw new InvalidGrant('the code has already been used');
   }
   if (row.expiresAt <= now) throw new InvalidGrant('the code has expired');
-  if (redirectUri !== row.redirectUri) throw new InvalidGrant('redirect_uri does not match the one of the authorization request');
+  if (sent.redirectUri !== row.redirectUri) throw new InvalidGrant('redirect_uri does not match the one of the authorization request');
   if (!row.redirectUriRegistered) throw new InvalidGrant('redirect_uri is no longer registered for the client');
   if (row.codeChallenge) {
-    if (!verifier) throw new InvalidGrant('code_verifier is missing');
-    if (!verifierMatches(verifier, row.codeChallenge, row.codeChallengeMethod ?? 'S256')) throw new InvalidGrant('code_verifier does not match the code_challenge');
-  } else if (verifier !== undefined) {
+    if (!sent.verifier) throw new InvalidGrant('code_verifier is missing');
+    if (!verifierMatches(sent.verifier, row.codeChallenge, row.codeChallengeMethod ?? 'S256')) throw new InvalidGrant('code_verifier does not match the code_challenge');
+  } else if (sent.verifier !== undefined) {
     throw new InvalidGrant('code_verifier was sent but the authorization request had no code_challenge');
   }
   if (!isLive({ expiresAt: row.sessionExpiresAt, revokedAt: row.sessionRevokedAt }, now)) {
     throw new InvalidGrant('the session that authorized this code has ended');
   }
-
-  const { token, expiresIn } = await newAccessToken(ctx, row, row.scope, now);
-  const scopes = row.scope.split(' ');
-  const offline = row.openidConnect && scopes.includes(OFFLINE_ACCESS);
-  const refreshToken = offline ? await consumeCodeWithRefresh(ctx, {
-    codeId: row.id, clientId: row.clientId, sessionId: row.sessionId, scope: row.scope, absoluteSeconds: row.refreshAbsoluteSeconds, idleSeconds: row.refreshIdleSeconds,
-  }, hashSecret(token), now) : null;
-  if (offline ? refreshToken === null : !(await consumeCode(ctx, row.id, row.clientId, row.sessionId, row.scope, hashSecret(token), now))) {
-    await revokeTokensOf(ctx, row.id);
-    throw new InvalidGrant('the code has already been used');
-  }
-  const answer: TokenAnswer = { access_token: token, token_type: 'Bearer', scope: row.scope, created_at: Math.floor(now.getTime() / 1000) };
-  if (refreshToken) answer.refresh_token = refreshToken;
-  if (expiresIn) answer.expires_in = expiresIn;
-  if (row.openidConnect && scopes.includes('openid')) {
-    answer.id_token = await signIdToken(ctx, row, { scopes, accessToken: token, nonce: row.nonce, now });
-  }
-  return answer;
+  return row;
 }

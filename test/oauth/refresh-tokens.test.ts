@@ -131,6 +131,42 @@ describe('refresh tokens of a realm with OpenID Connect', () => {
     expect((await past.json()).error_description).toMatch(/expired/);
   });
 
+  it('spends nothing on a refused refresh (a wrong secret, a wider scope), and gives a narrower scope to the new access token alone', async () => {
+    const { tokens } = await signIn(offline);
+    const form = (fields: Record<string, string>) => fetch(`${base}/realms/bank/oauth/token`, {
+      method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: tokens!.refresh_token!, client_id: offline.uid, client_secret: offline.secret, ...fields }),
+    });
+    const wrongSecret = await form({ client_secret: 'wrong' });
+    expect([wrongSecret.status, (await wrongSecret.json()).error]).toEqual([401, 'invalid_client']);
+    expect((await (await form({ scope: 'openid profile' })).json()).error).toBe('invalid_scope');
+    expect((await (await form({ scope: ' ' })).json()).error).toBe('invalid_scope');
+
+    const narrower = await form({ scope: 'offline_access' });
+    expect(narrower.status).toBe(200);
+    const body = await narrower.json();
+    expect(body.scope).toBe('offline_access');
+    expect(body.id_token).toBeUndefined();
+    // The family keeps the scope granted: its next refresh may ask for openid again.
+    const again = await refresh(offline, body.refresh_token);
+    expect(again.status).toBe(200);
+    expect(await again.json()).toMatchObject({ scope: 'openid offline_access', id_token: expect.any(String) });
+  });
+
+  it('rotates the refresh tokens of a client whose access tokens are JWTs, each new access token a JWT', async () => {
+    const jwtClient = await createClient(h, 'bank', { scopes: ['openid', 'offline_access'], jwt_access_token_seconds: 300 });
+    const { tokens } = await signIn(jwtClient);
+    expect(tokens!.expires_in).toBe(300);
+    const res = await refresh(jwtClient, tokens!.refresh_token!);
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    expect(body).toMatchObject({ expires_in: 300, refresh_token: expect.stringMatching(/^[\w-]{43}$/) });
+    expect(JSON.parse(Buffer.from(body.access_token.split('.')[0], 'base64url').toString())).toMatchObject({ typ: 'at+jwt' });
+    expect(await me(body.access_token)).toBe(200);
+    expect((await refresh(jwtClient, tokens!.refresh_token!)).status).toBe(400);
+    expect(await me(body.access_token)).toBe(401);
+  });
+
   it('refuses another client\'s refresh token, a scope wider than granted, and any token where the realm has OpenID Connect off', async () => {
     const { tokens } = await signIn(offline);
     const stolen = await refresh(online, tokens!.refresh_token!);

@@ -119,13 +119,14 @@ describe('POST /realms/{uid}/oauth/token', () => {
     expectOAuthError(res, 400, 'invalid_request');
   });
 
-  it('refuses an unknown code, a code of another client and a redirect_uri mismatch with invalid_grant', async () => {
+  it('refuses an unknown code, a code of another client and a redirect_uri mismatch with invalid_grant, spending nothing', async () => {
     expectOAuthError(await exchange('never-issued'), 400, 'invalid_grant');
     expectOAuthError(await exchange(''), 400, 'invalid_request');
     const code = await issueCode(h, 'bank', client.uid, cookie, pkce);
     expectOAuthError(await exchange(code, { client_id: other.uid, client_secret: other.secret }), 400, 'invalid_grant');
     expectOAuthError(await exchange(code, { redirect_uri: `${REDIRECT}/` }), 400, 'invalid_grant');
     expectOAuthError(await exchange(code, { redirect_uri: undefined }), 400, 'invalid_grant');
+    expect((await exchange(code)).statusCode).toBe(200);
   });
 
   it('expires a code after ten minutes', async () => {
