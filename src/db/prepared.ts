@@ -30,10 +30,11 @@ const dialect = new PgDialect();
  * (`fieldList`), to return from a data-modifying CTE and select whole.
  */
 export function preparedRows<Fields extends SelectedFields>(handle: Db, name: string, fields: Fields, build: (fieldList: SQL) => SQL) {
-  const ordered = inOrder(fields);
-  const fieldList = sql.join(ordered.map(({ path, field }) => sql`${field} as ${sql.identifier(path.join('.'))}`), sql`, `);
-  return prepared(handle, name, (d, statementName) =>
-    d._.session.prepareQuery(dialect.sqlToQuery(build(fieldList)), ordered, statementName, true) as { execute(values: Record<string, unknown>): Promise<SelectResultFields<Fields>[]> });
+  return prepared(handle, name, (d, statementName) => {
+    const ordered = inOrder(fields);
+    const fieldList = sql.join(ordered.map(({ path, field }) => sql`${field} as ${sql.identifier(path.join('.'))}`), sql`, `);
+    return d._.session.prepareQuery(dialect.sqlToQuery(build(fieldList)), ordered, statementName, true) as { execute(values: Record<string, unknown>): Promise<SelectResultFields<Fields>[]> };
+  });
 }
 
 /** The columns and expressions of a selection, each with its path in the answer's object, in the order the builder reads them. */
