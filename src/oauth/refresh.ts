@@ -3,7 +3,7 @@ import type { Context } from '../context.js';
 import type { Db } from '../db/connect.js';
 import { momentPlaceholder } from '../db/columns.js';
 import { prepared, preparedRows } from '../db/prepared.js';
-import { isLive, TOUCH_INTERVAL_MS } from '../realms/sessions.js';
+import { isLive, touchSession } from '../realms/sessions.js';
 import { hashSecret, randomSecret } from '../security/secrets.js';
 import { oauthAccessTokens, oauthClients, oauthRefreshTokens } from '../tables/oauth.js';
 import { realmSessions, realmUsers, realms } from '../tables/realms.js';
@@ -26,15 +26,15 @@ const at = momentPlaceholder('at');
 const spentFields = {
   family: oauthRefreshTokens.family, sessionId: oauthRefreshTokens.sessionId, scope: oauthRefreshTokens.scope,
   familyExpiresAt: oauthRefreshTokens.familyExpiresAt, idleSeconds: oauthClients.refreshIdleSeconds, sessionLifetimeMinutes: realms.sessionLifetimeMinutes,
+  sessionLastUsedAt: realmSessions.lastUsedAt,
   ...grantFactColumns,
   user: claimedUserColumns,
 };
 
 /**
  * A refresh in one statement (`grantFactTables`): the token is spent where every check passes, and what replaces it is
- * written: the family's new refresh token, the new access token (of the scope asked for, or the one granted), and the
- * session renewed as a use renews it (at most once a minute, so that parallel refreshes of one session do not queue on
- * its row), never past the family's end. Answers the token's facts, or nothing when it was refused or spent meanwhile.
+ * written: the family's new refresh token and the new access token (of the scope asked for, or the one granted).
+ * Answers the token's facts, or nothing when it was refused or spent meanwhile.
  */
 const refreshStatement = (db: Db) => preparedRows(db, 'oauth_refresh', spentFields, (fields) => sql`with spent as (
     update ${oauthRefreshTokens} set used_at = ${at} from ${grantFactTables}
@@ -51,10 +51,6 @@ const refreshStatement = (db: Db) => preparedRows(db, 'oauth_refresh', spentFiel
   ), access as (
     insert into ${oauthAccessTokens} (token_hash, client_id, session_id, refresh_family, scope, created_at)
     select ${p('accessHash')}, "clientId", "sessionId", family, coalesce(${p('scope')}, scope), ${at} from spent
-  ), renewal as (
-    update ${realmSessions} set expires_at = greatest(expires_at, least("familyExpiresAt", ${at} + make_interval(mins => "sessionLifetimeMinutes"))),
-      last_used_at = ${at}
-    from spent where id = "sessionId" and (last_used_at is null or last_used_at <= ${momentPlaceholder('touchedBefore')})
   )
   select * from spent`);
 
@@ -92,7 +88,6 @@ export async function refreshGrant(ctx: Context, realmUid: string, form: Form, p
   const refresh = async (jwt: boolean) => token ? (await refreshStatement(ctx.db).execute({
     hash: hashSecret(token), at: now.toISOString(), clientUid: client.id, realmUid, secretHash: client.secret === undefined ? null : hashSecret(client.secret),
     jwt, scope: asked?.join(' ') ?? null, refreshHash: hashSecret(refreshToken), accessHash: hashSecret(access.token),
-    touchedBefore: new Date(now.getTime() - TOUCH_INTERVAL_MS).toISOString(),
   }))[0] : undefined;
 
   let spent = await refresh(false);
@@ -109,6 +104,10 @@ export async function refreshGrant(ctx: Context, realmUid: string, form: Form, p
       throw new InvalidGrant('the refresh token was already used: its family is revoked');
     }
   }
+  // The session is renewed as a use renews it (at most once a minute: parallel refreshes of one session do not queue on
+  // its row), never past the family's end, so that an app refreshing stays signed in.
+  await touchSession(ctx, { id: spent.realmId, sessionLifetimeMinutes: spent.sessionLifetimeMinutes },
+    { id: spent.sessionId, expiresAt: spent.sessionExpiresAt, lastUsedAt: spent.sessionLastUsedAt }, spent.familyExpiresAt);
   const scopes = asked ?? spent.scope.split(' ');
   const answer: TokenAnswer = {
     access_token: access.token, token_type: 'Bearer', scope: scopes.join(' '), created_at: Math.floor(now.getTime() / 1000), refresh_token: refreshToken,

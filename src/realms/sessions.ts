@@ -86,15 +86,16 @@ export const isDueForTouch = (session: Pick<LiveSession, 'lastUsedAt'>, now: Dat
   !session.lastUsedAt || now.getTime() - session.lastUsedAt.getTime() >= TOUCH_INTERVAL_MS;
 
 /**
- * A use of the session: it is renewed for the realm's lifetime (sliding expiry) and its last use is
- * recorded. To spare a write on every request, both are stored only once a minute has passed since
+ * A use of the session: it is renewed for the realm's lifetime (sliding expiry), never past `until`, and its last
+ * use is recorded. To spare a write on every request, both are stored only once a minute has passed since
  * the last stored use, and the UPDATE's own condition keeps simultaneous uses (of this process or
  * another) to one write.
  */
-export async function touchSession(ctx: Context, realm: SessionRealm, session: Pick<LiveSession, 'id' | 'expiresAt' | 'lastUsedAt'>): Promise<void> {
+export async function touchSession(ctx: Context, realm: SessionRealm, session: Pick<LiveSession, 'id' | 'expiresAt' | 'lastUsedAt'>, until?: Date): Promise<void> {
   const now = ctx.clock.now();
   if (!isDueForTouch(session, now)) return;
-  const renewed = new Date(now.getTime() + lifetimeMs(realm));
+  const sliding = new Date(now.getTime() + lifetimeMs(realm));
+  const renewed = until && until < sliding ? until : sliding;
   // The object may be a cached credential's: it must see its own renewal, and parallel uses skip the write.
   session.lastUsedAt = now;
   if (renewed > session.expiresAt) session.expiresAt = renewed;

@@ -131,6 +131,19 @@ describe('refresh tokens of a realm with OpenID Connect', () => {
     expect((await past.json()).error_description).toMatch(/expired/);
   });
 
+  it('renews the session on each refresh, so that an app refreshing stays signed in past the session\'s first lifetime', async () => {
+    const longLived = await createClient(h, 'bank', { scopes: ['openid', 'offline_access'] });
+    const { tokens } = await signIn(longLived);
+    h.clock.advance(100 * 60_000);
+    const first = await refresh(longLived, tokens!.refresh_token!);
+    expect(first.status).toBe(200);
+    // 200 minutes after the sign-in: the session (120 minutes) lives on from the refresh at 100.
+    h.clock.advance(100 * 60_000);
+    const second = await refresh(longLived, (await first.json()).refresh_token);
+    expect(second.status).toBe(200);
+    expect(await me((await second.json()).access_token)).toBe(200);
+  });
+
   it('spends nothing on a refused refresh (a wrong secret, a wider scope), and gives a narrower scope to the new access token alone', async () => {
     const { tokens } = await signIn(offline);
     const form = (fields: Record<string, string>) => fetch(`${base}/realms/bank/oauth/token`, {
