@@ -13,7 +13,7 @@ import type { Customer } from '../realms/credential.js';
 import type { Realm } from '../realms/realms.js';
 import { realmUsers } from '../tables/realms.js';
 import type { Locale } from '../i18n/locale.js';
-import { eventDescription, eventTitle } from '../shared/event-catalog.js';
+import { EVENT_TYPES, eventDescription, eventTitle } from '../shared/event-catalog.js';
 import type { BusinessEvent } from './events.js';
 import type { WebhookEvent } from '../webhooks/outbox.js';
 import type { AdminEventModel, RealmEventQuery, UserEventQuery } from './schema.js';
@@ -38,46 +38,48 @@ const ofUser = (userId: SQL | number, everything: SQL | boolean) =>
 /** The name a prepared statement of one order carries. */
 const orderName = (terms: Term[]) => terms.map(([column, direction]) => `${column.name}_${direction}`).join('_');
 
-/**
- * The first `limit` shown events of a user in one order, read from the user index alone (its key holds the order and
- * every column shown), with `extra` columns beside each row.
- */
-const inOrder = <Extra extends Record<string, SQL.Aliased | SQL>>(d: Db, terms: Term[], extra: Extra) => d
-  .select({ type: e.type, createdAt: isoText(e.createdAt), ...extra })
-  .from(e)
-  .where(ofUser(sql`${sql.placeholder('user')}`, sql`${sql.placeholder('everything')}`))
-  .orderBy(...terms.map(([column, direction]) => (direction === 'asc' ? asc : desc)(column)))
-  .limit(sql.placeholder('limit'));
+/** Each built-in type's title in a locale, as the JSON text the page statement reads them from (a custom type's is empty). */
+const titlesJson = Object.fromEntries((['en', 'es'] as const).map((locale) => [locale,
+  JSON.stringify(Object.fromEntries(Object.keys(EVENT_TYPES).map((type) => [type, eventTitle(type, locale)])))])) as Record<Locale, string>;
 
-/** A slice of a user's log in one order. Prepared once per order: this is the customers API's hot path. */
-const userSlice = (db: Db, terms: Term[]) => prepared(db, `user_events_${orderName(terms)}`, (d, name) => inOrder(d, terms, {})
-  .offset(sql.placeholder('offset'))
-  .prepare(name));
-
-/** The user's counter, as the first page reads it beside each of its rows (`firstPage`). */
-const countColumns = {
-  total: sql<number>`(select ${counts.total} from ${counts} where ${counts.userId} = ${sql.placeholder('user')})`.mapWith(Number),
-  impersonated: sql<number>`(select ${counts.impersonated} from ${counts} where ${counts.userId} = ${sql.placeholder('user')})`.mapWith(Number),
-};
+const p = (name: string) => sql.placeholder(name);
 
 /**
- * The first page of a user's log in one order with the user's counter on each row: one round trip for the page most
- * asked for. A first page is always read from its own end, so it does not need the total first.
+ * A slice of a user's shown events (`read`: its order, `limit` and `offset`), read from the user index alone (its key
+ * holds the order and every column shown), answered as the JSON text of its items in the order `shown`: PostgreSQL
+ * writes them, so that a page of 100 is one value to read, not 100 rows to parse and map. Each item is what the
+ * `UserEvent` schema's serializer makes, which the events tests read: the type's title (`titles`), the realm's
+ * description (`description`, JSON text) and the moment. With `counted`, the user's counter comes too: one round trip
+ * for the first page, the page most asked for. Prepared once per order: this is the customers API's hot path.
  */
-const firstPage = (db: Db, terms: Term[]) => prepared(db, `user_events_first_${orderName(terms)}`, (d, name) => inOrder(d, terms, countColumns)
-  .prepare(name));
+const slice = (db: Db, read: Term[], shown: Term[], counted: boolean) => prepared(db, `user_events_${counted ? 'first_' : ''}${orderName(read)}${read === shown ? '' : '_reversed'}`, (d, name) => {
+  const rows = d.select({ type: e.type, created: isoText(e.createdAt).as('created'), createdAt: e.createdAt, id: e.id })
+    .from(e)
+    .where(ofUser(sql`${p('user')}`, sql`${p('everything')}`))
+    .orderBy(...read.map(([column, direction]) => (direction === 'asc' ? asc : desc)(column)))
+    .limit(p('limit')).offset(p('offset'))
+    .as('slice');
+  const columnOf = { [e.createdAt.name]: rows.createdAt, [e.id.name]: rows.id, [e.type.name]: rows.type };
+  const order = sql.join(shown.map(([column, direction]) => sql`${columnOf[column.name]} ${sql.raw(direction)}`), sql`, `);
+  return d.select({
+    items: sql<string | null>`string_agg('{"title":' || coalesce((${p('titles')}::jsonb -> ${rows.type})::text, '""') || ',"description":'
+      || ${p('description')}::text || ',"created_at":"' || ${rows.created} || '"}', ',' order by ${order})`,
+    ...(counted ? {
+      total: sql<number | null>`(select ${counts.total} from ${counts} where ${counts.userId} = ${p('user')})`.mapWith(Number),
+      impersonated: sql<number | null>`(select ${counts.impersonated} from ${counts} where ${counts.userId} = ${p('user')})`.mapWith(Number),
+    } : {}),
+  }).from(rows).prepare(name);
+});
 
 const userCount = (db: Db) => prepared(db, 'user_event_count', (d, name) => d
   .select({ total: counts.total, impersonated: counts.impersonated })
   .from(counts)
-  .where(eq(counts.userId, sql`${sql.placeholder('user')}`))
+  .where(eq(counts.userId, sql`${p('user')}`))
   .prepare(name));
 
 /**
  * Spec 4.3 rules 2-3 and 2.8: the signed-in user's business events, titled in the locale asked for, as the JSON
- * text of the answer. A page holds up to 100 items of three strings, two of them alike on every item, so the text is
- * built from pieces escaped once (the hot path's objects, their dates and the serializer's per-item checks were most
- * of its time): the same text the `UserEvent` schema's serializer makes, which the events tests read.
+ * text of the answer (`slice`).
  * The total is the user's counter (no count of the history); a page past the middle is read from the
  * other end, so that no page reads more than half the history to skip to its rows. (Past the first page, the counter
  * and the page are two statements: an event recorded between them shifts the page by one, as it would between two
@@ -87,30 +89,21 @@ export async function userEventPage(ctx: Context, customer: Customer, page: Page
   const key = sortKeyOf(USER_ORDER, query.sort_by, 'created_at');
   const terms = USER_ORDER[key][query.order?.toLowerCase() === 'asc' ? 'asc' : 'desc'];
   const everything = query.not_impersonated === undefined;
-  const counted = (count: { total: number; impersonated: number } | undefined) => (count ? count.total - (everything ? 0 : count.impersonated) : 0);
+  const values = { user: customer.user.id, everything, titles: titlesJson[locale], description: JSON.stringify(eventDescription(customer.realm.name, locale)) };
+  const text = (items: string | null, total: number) => `{"events":[${items ?? ''}],"meta":${JSON.stringify(metaOf(total, page))}}`;
   if (page.offset === 0) {
-    // No row: none of the user's events is shown, whatever the counter holds.
-    const rows = await firstPage(ctx.db, terms).execute({ user: customer.user.id, everything, limit: page.perPage });
-    return pageText(rows, rows.length ? counted(rows[0]) : 0, page, customer, locale);
+    const [first] = await slice(ctx.db, terms, terms, true).execute({ ...values, limit: page.perPage, offset: 0 });
+    // No item: none of the user's events is shown, whatever the counter holds.
+    return text(first.items, first.items === null ? 0 : (first.total ?? 0) - (everything ? 0 : first.impersonated ?? 0));
   }
   const [count] = await userCount(ctx.db).execute({ user: customer.user.id });
-  const total = counted(count);
+  const total = count ? count.total - (everything ? 0 : count.impersonated) : 0;
   const limit = Math.min(page.perPage, total - page.offset);
-  let rows: { type: string; createdAt: string }[] = [];
-  if (limit > 0 && page.offset + limit / 2 > total / 2) {
-    rows = (await userSlice(ctx.db, reversed(terms)).execute({ user: customer.user.id, everything, limit, offset: total - page.offset - limit })).reverse();
-  } else if (limit > 0) {
-    rows = await userSlice(ctx.db, terms).execute({ user: customer.user.id, everything, limit, offset: page.offset });
-  }
-  return pageText(rows, total, page, customer, locale);
-}
-
-function pageText(rows: { type: string; createdAt: string }[], total: number, page: Page, customer: Customer, locale: Locale): string {
-  const description = JSON.stringify(eventDescription(customer.realm.name, locale));
-  const titles = new Map<string, string>();
-  const title = (type: string) => titles.get(type) ?? titles.set(type, JSON.stringify(eventTitle(type, locale))).get(type)!;
-  const items = rows.map((r) => `{"title":${title(r.type)},"description":${description},"created_at":"${r.createdAt}"}`);
-  return `{"events":[${items.join(',')}],"meta":${JSON.stringify(metaOf(total, page))}}`;
+  if (limit <= 0) return text(null, total);
+  const [found] = page.offset + limit / 2 > total / 2
+    ? await slice(ctx.db, reversed(terms), terms, false).execute({ ...values, limit, offset: total - page.offset - limit })
+    : await slice(ctx.db, terms, terms, false).execute({ ...values, limit, offset: page.offset });
+  return text(found.items, total);
 }
 
 export function adminEventBody(event: BusinessEvent, email: string | null): AdminEventBody {
