@@ -8,7 +8,8 @@ import type { ValidateFunction } from 'ajv';
  * - a route's schema is compiled on its first request rather than at start, so a server starts and rests without
  *   compiling the hundreds of schemas most of its life never uses (about 3 s of a start on this machine);
  * - a schema met again in this process (an app built anew: the tests, a second app on the same models) reuses what
- *   was compiled, keyed by its content and the catalog's models and options, so equal schemas share one function.
+ *   was compiled, keyed by its content and the catalog's models and options, so equal schemas share one function;
+ * - a frozen answer, one a cache keeps (http/kept-answers.ts), is written once per serializer, not on every request.
  * Route header schemas are not lower-cased as Fastify does for its default compiler: no route declares one.
  */
 const validators = ValidatorSelector();
@@ -36,7 +37,15 @@ export const sharedCompilers: { buildValidator: ValidatorFactory; buildSerialize
     const reuse = reused('serializer', externalSchemas, options);
     return (route) => reuse(route.schema, () => {
       let serialize: ((doc: unknown) => string) | undefined;
-      return (doc: unknown) => (serialize ??= (compileIn ??= serializers(externalSchemas, options))(route))(doc);
+      const compiled = (doc: unknown) => (serialize ??= (compileIn ??= serializers(externalSchemas, options))(route))(doc);
+      // A frozen answer is a kept one (http/kept-answers.ts): its text is written once.
+      const written = new WeakMap<object, string>();
+      return (doc: unknown) => {
+        if (doc === null || typeof doc !== 'object' || !Object.isFrozen(doc)) return compiled(doc);
+        let text = written.get(doc);
+        if (text === undefined) written.set(doc, text = compiled(doc));
+        return text;
+      };
     });
   },
 };

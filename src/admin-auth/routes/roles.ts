@@ -3,7 +3,9 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Context } from '../../context.js';
 import { useModels, ref } from '../../http/models.js';
 import { ListQuery } from '../../http/list-query.js';
+import { keptAnswers } from '../../http/kept-answers.js';
 import { listOf, metaOf, pageOf } from '../../http/pagination.js';
+import type { Page } from '../../db/paging.js';
 import { failures, NoContent } from '../../http/responses.js';
 import { acting } from '../guard.js';
 import { IdParam, RoleInput, RoleModel, RolePermissionsModel } from '../schema.js';
@@ -11,6 +13,9 @@ import { CONTEXT_PERMISSIONS, PERMISSIONS, ROLE_CONTEXTS } from '../permissions.
 import { createRole, deleteRole, getRole, listRoles, restoreRole, ROLE_SORTABLE, updateRole } from '../roles.js';
 
 const tags = ['Roles'];
+
+/** A page of the role list as answered, once per page listRoles keeps (its cache key holds the page). */
+const roleList = keptAnswers((kept: Awaited<ReturnType<typeof listRoles>>, page: Page) => ({ roles: kept.items, meta: metaOf(kept.total, page) }));
 
 export function roleRoutes(ctx: Context): FastifyPluginAsync {
   return async (scope) => {
@@ -27,8 +32,7 @@ export function roleRoutes(ctx: Context): FastifyPluginAsync {
       },
     }, async (request) => {
       const page = pageOf(request.query);
-      const { items, total } = await listRoles(acting(ctx, request), page, request.query);
-      return { roles: items, meta: metaOf(total, page) };
+      return roleList(await listRoles(acting(ctx, request), page, request.query), page);
     });
 
     app.get('/roles/permissions', {
