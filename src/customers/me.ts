@@ -10,6 +10,7 @@ import { fieldValueList, type FieldValues } from '../realms/field-values.js';
 import { avatarBody, userName, writeRealmUser, type RealmUser, type RealmUserInput } from '../realms/users.js';
 import type { Customer } from '../realms/credential.js';
 import { delegatedTokenOf, type DelegatedTokenBody } from '../delegation/tokens.js';
+import { keptAnswers } from '../http/kept-answers.js';
 
 /** Spec 2.7. */
 export type MeBody = Static<typeof MeModel>;
@@ -34,10 +35,13 @@ export function meBody(user: RealmUser, fields: CustomField[], delegatedToken: D
   };
 }
 
+/** The profile of a user the credential cache keeps, with the realm's kept fields: written once while both are kept. */
+const keptMe = keptAnswers((user: RealmUser, fields: CustomField[]) => meBody(user, fields, null));
+
 /** The signed-in user's profile: at once when the realm's fields are kept and it shows no delegation information (most calls). */
 export function getMe(ctx: Context, customer: Customer): MeBody | Promise<MeBody> {
   const kept = keptFieldsOf(ctx, customer.realm.id);
-  if (kept && !customer.realm.showDelegationInformation) return meBody(customer.user, kept, null);
+  if (kept && !customer.realm.showDelegationInformation) return keptMe(customer.user, kept);
   return readAll(ctx.db, [() => fieldsOf(ctx, customer.realm.id), () => delegatedTokenOf(ctx, customer)] as const)
     .then(([fields, delegatedToken]) => meBody(customer.user, fields, delegatedToken));
 }

@@ -5,7 +5,6 @@ import { useModels, ref } from '../../http/models.js';
 import { ListQuery } from '../../http/list-query.js';
 import { keptAnswers } from '../../http/kept-answers.js';
 import { listOf, metaOf, pageOf } from '../../http/pagination.js';
-import type { Page } from '../../db/paging.js';
 import { failures, NoContent } from '../../http/responses.js';
 import { acting } from '../guard.js';
 import { IdParam, RoleInput, RoleModel, RolePermissionsModel } from '../schema.js';
@@ -14,8 +13,9 @@ import { createRole, deleteRole, getRole, listRoles, restoreRole, ROLE_SORTABLE,
 
 const tags = ['Roles'];
 
-/** A page of the role list as answered, once per page listRoles keeps (its cache key holds the page). */
-const roleList = keptAnswers((kept: Awaited<ReturnType<typeof listRoles>>, page: Page) => ({ roles: kept.items, meta: metaOf(kept.total, page) }));
+/** A page of the role list as answered, once per page listRoles keeps. */
+const roleList = keptAnswers((kept: Awaited<ReturnType<typeof listRoles>>, page: number, perPage: number, offset: number) =>
+  ({ roles: kept.items, meta: metaOf(kept.total, { page, perPage, offset }) }));
 
 export function roleRoutes(ctx: Context): FastifyPluginAsync {
   return async (scope) => {
@@ -32,7 +32,7 @@ export function roleRoutes(ctx: Context): FastifyPluginAsync {
       },
     }, async (request) => {
       const page = pageOf(request.query);
-      return roleList(await listRoles(acting(ctx, request), page, request.query), page);
+      return roleList(await listRoles(acting(ctx, request), page, request.query), page.page, page.perPage, page.offset);
     });
 
     app.get('/roles/permissions', {
