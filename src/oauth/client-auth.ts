@@ -23,11 +23,16 @@ export interface PresentedClient {
 }
 
 function decode(part: string): string {
+  let decoded: string;
   try {
-    return decodeURIComponent(part.replace(/\+/g, ' '));
+    decoded = decodeURIComponent(part.replace(/\+/g, ' '));
   } catch {
     throw new InvalidClient(true, 'the Basic credentials are not encoded as RFC 6749 2.3.1 says');
   }
+  // The form's fields are refused with a NUL byte before they get here (http/nul-guard.ts); Basic credentials are
+  // decoded here, and no client id or secret holds one.
+  if (decoded.includes('\0')) throw new InvalidClient(true, 'the Basic credentials hold a NUL byte');
+  return decoded;
 }
 
 /** The client's credentials: HTTP Basic (client_secret_basic) or the form (client_secret_post), never both. */

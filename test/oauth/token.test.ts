@@ -93,6 +93,17 @@ describe('POST /realms/{uid}/oauth/token', () => {
     expect((await token(form)).statusCode).toBe(200);
   });
 
+  it('refuses Basic credentials holding a NUL byte, raw or percent-encoded, with invalid_client at the token and revocation endpoints', async () => {
+    const code = await issueCode(h, 'bank', client.uid, cookie, pkce);
+    for (const [id, secret] of [[`${client.uid}\u0000`, client.secret], [`${client.uid}%00`, client.secret], [client.uid, `${client.secret}%00`]]) {
+      const authorization = `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
+      const exchanged = await token({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT, code_verifier: VERIFIER }, { authorization });
+      expectOAuthError(exchanged, 401, 'invalid_client');
+      expectOAuthError(await postForm(h, '/realms/bank/oauth/revoke', { token: 'anything' }, { authorization }), 401, 'invalid_client');
+    }
+    expect((await exchange(code)).statusCode).toBe(200);
+  });
+
   it('challenges with Basic only an invalid_client answer to a client that tried HTTP Basic', async () => {
     const code = await issueCode(h, 'bank', client.uid, cookie, pkce);
     const form = { grant_type: 'authorization_code', code, redirect_uri: REDIRECT, code_verifier: VERIFIER };
