@@ -66,11 +66,7 @@ export async function listSegments(ctx: ActingContext, page: Page, query: Segmen
   const cache = ctx.caches.of<SegmentList>('segments');
   const now = ctx.clock.now();
   const key = JSON.stringify([page.page, page.perPage, query.query, query.sort_by, query.order, query.realm_uid, visible]);
-  const cached = cache.get(key, now);
-  if (cached) return cached;
-  const list = await readSegments(ctx, page, query, visible);
-  cache.set(key, list, now);
-  return list;
+  return cache.getOrLoad(key, now, () => readSegments(ctx, page, query, visible), () => []);
 }
 
 /** Lists and counts are read again after any change of a segment, here and in every other process. */

@@ -159,10 +159,14 @@ describe('segments API', () => {
     const { data: past } = await list({ per_page: '2', page: '9' });
     expect(currentNaming(past!).meta.total_entries).toBe(3);
 
-    // The older names, with X-Api-Naming: legacy (spec 9): `targets` and `goal`.
-    const legacy = await h.request({ method: 'GET', url: `/api/admin/segments?realm_uid=${realm.uid}&per_page=2`, headers: { 'x-api-naming': 'legacy' } });
+    // The older names, with X-Api-Naming: legacy (spec 9): `targets` and `goal`, for the same kept page asked for in
+    // either naming in turn.
+    const samePage = `/api/admin/segments?realm_uid=${realm.uid}&per_page=2`;
+    expect(Object.keys((await h.request({ method: 'GET', url: samePage })).json())).toEqual(['segments', 'meta']);
+    const legacy = await h.request({ method: 'GET', url: samePage, headers: { 'x-api-naming': 'legacy' } });
     expect(legacy.statusCode).toBe(200);
     expect(Object.keys(legacy.json())).toEqual(['targets', 'goal']);
+    expect(Object.keys((await h.request({ method: 'GET', url: samePage })).json())).toEqual(['segments', 'meta']);
     expect(legacy.json().targets.map((s: { name: string }) => s.name)).toEqual(['gamma', 'Alpha']);
     expect(legacy.json().goal).toEqual({ total_entries: 3, per_page: 2, current_page: 1, total_pages: 2 });
     expect(made.map((s) => s.filters_summary)).toEqual(['first name is "Cleo"', 'every user', 'no user']);

@@ -3,6 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Context } from '../../context.js';
 import { acting } from '../../admin-auth/guard.js';
 import { ref, useModels } from '../../http/models.js';
+import { keptAnswers } from '../../http/kept-answers.js';
 import { legacyNaming, listed, namedListOf, NamingHeaders } from '../../http/legacy-naming.js';
 import { metaOf, pageOf } from '../../http/pagination.js';
 import { failures, NoContent } from '../../http/responses.js';
@@ -15,6 +16,10 @@ import {
 const tags = ['Segments'];
 const PERSONAL = ' Filters naming a personal attribute (email, username, first_name, last_name, a custom field of type text or paragraph) '
   + 'need `realm.users.read` on the realm too (403 without): counting over them would tell the values.';
+
+/** A page of the segment list as answered, in either naming, once per page listSegments keeps. */
+const segmentList = keptAnswers((kept: Awaited<ReturnType<typeof listSegments>>, legacy: boolean, page: number, perPage: number, offset: number) =>
+  listed(legacy ? 'targets' : 'segments', kept.items, metaOf(kept.total, { page, perPage, offset }), legacy));
 
 export function segmentRoutes(ctx: Context): FastifyPluginAsync {
   return async (scope) => {
@@ -32,9 +37,7 @@ export function segmentRoutes(ctx: Context): FastifyPluginAsync {
       },
     }, async (request) => {
       const page = pageOf(request.query);
-      const { items, total } = await listSegments(acting(ctx, request), page, request.query);
-      const legacy = legacyNaming(request);
-      return listed(legacy ? 'targets' : 'segments', items, metaOf(total, page), legacy);
+      return segmentList(await listSegments(acting(ctx, request), page, request.query), legacyNaming(request), page.page, page.perPage, page.offset);
     });
 
     app.get('/segments/:id', {
