@@ -85,14 +85,17 @@ export async function refreshGrant(ctx: Context, realmUid: string, form: Form, p
   const now = ctx.clock.now();
   const refreshToken = randomSecret();
   let access: { token: string; expiresIn?: number } = { token: randomSecret() };
-  const refresh = async (jwt: boolean) => token ? (await refreshStatement(ctx.db).execute({
-    hash: hashSecret(token), at: now.toISOString(), clientUid: client.id, realmUid, secretHash: client.secret === undefined ? null : hashSecret(client.secret),
-    jwt, scope: asked?.join(' ') ?? null, refreshHash: hashSecret(refreshToken), accessHash: hashSecret(access.token),
-  }))[0] : undefined;
+  const hash = token ? hashSecret(token) : undefined;
+  // What every run of the statement sends; the access token differs on a second run (`jwt`).
+  const values = {
+    hash, at: now.toISOString(), clientUid: client.id, realmUid, secretHash: client.secret === undefined ? null : hashSecret(client.secret),
+    scope: asked?.join(' ') ?? null, refreshHash: hashSecret(refreshToken),
+  };
+  const refresh = async (jwt: boolean) => hash ? (await refreshStatement(ctx.db).execute({ ...values, jwt, accessHash: hashSecret(access.token) }))[0] : undefined;
 
   let spent = await refresh(false);
   if (!spent) {
-    const row = await refusedRefresh(ctx, realmUid, client, token, asked, now);
+    const row = await refusedRefresh(ctx, realmUid, client, hash, asked, now);
     // Every check passed: the client's access tokens are JWTs, which its facts sign, or another refresh of the token won.
     if (jwtLifetime(row) !== null) {
       access = await newAccessToken(ctx, row, (asked ?? row.scope.split(' ')).join(' '), now);
@@ -120,8 +123,8 @@ export async function refreshGrant(ctx: Context, realmUid: string, form: Form, p
 }
 
 /** Why the refresh statement spent nothing: throws the refusal, or answers the token's facts when every check passes. */
-async function refusedRefresh(ctx: Context, realmUid: string, client: PresentedClient, token: string | undefined, asked: string[] | undefined, now: Date) {
-  const [row] = token ? await refreshByHash(ctx.db).execute({ hash: hashSecret(token) }) : [];
+async function refusedRefresh(ctx: Context, realmUid: string, client: PresentedClient, hash: string | undefined, asked: string[] | undefined, now: Date) {
+  const [row] = hash ? await refreshByHash(ctx.db).execute({ hash }) : [];
   const own = row && row.clientUid === client.id && row.realmUid === realmUid && row.realmActive;
   if (own) {
     // A public client proves nothing but its client_id: the rotation and reuse detection are what protect its tokens.

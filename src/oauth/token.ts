@@ -129,15 +129,18 @@ export async function exchangeCode(ctx: Context, realmUid: string, form: Form, p
   const now = ctx.clock.now();
   const refreshToken = randomSecret();
   let access: { token: string; expiresIn?: number } = { token: randomSecret() };
-  const exchange = async (jwt: boolean) => code ? (await exchangeStatement(ctx.db).execute({
-    hash: hashSecret(code), at: now.toISOString(), clientUid: client.id, realmUid, secretHash: client.secret === undefined ? null : hashSecret(client.secret),
-    jwt, redirectUri: redirectUri ?? null, verifierSent: verifier !== undefined, plainVerifier: wellFormed ? verifier : null,
-    s256Verifier: wellFormed ? s256Challenge(verifier) : null, accessHash: hashSecret(access.token), refreshHash: hashSecret(refreshToken),
-  }))[0] : undefined;
+  const hash = code ? hashSecret(code) : undefined;
+  // What every run of the statement sends; the access token differs on a second run (`jwt`).
+  const values = {
+    hash, at: now.toISOString(), clientUid: client.id, realmUid, secretHash: client.secret === undefined ? null : hashSecret(client.secret),
+    redirectUri: redirectUri ?? null, verifierSent: verifier !== undefined, plainVerifier: wellFormed ? verifier : null,
+    s256Verifier: wellFormed ? s256Challenge(verifier) : null, refreshHash: hashSecret(refreshToken),
+  };
+  const exchange = async (jwt: boolean) => hash ? (await exchangeStatement(ctx.db).execute({ ...values, jwt, accessHash: hashSecret(access.token) }))[0] : undefined;
 
   let used = await exchange(false);
   if (!used) {
-    const row = await refusedExchange(ctx, realmUid, client, { code, redirectUri, verifier }, now);
+    const row = await refusedExchange(ctx, realmUid, client, { hash, redirectUri, verifier }, now);
     // Every check passed: the client's access tokens are JWTs, which its facts sign, or another exchange of the code won.
     if (jwtLifetime(row) !== null) {
       access = await newAccessToken(ctx, row, row.scope, now);
@@ -160,8 +163,8 @@ export async function exchangeCode(ctx: Context, realmUid: string, form: Form, p
 
 /** Why the exchange statement spent nothing: throws the refusal, or answers the code's facts when every check passes. */
 async function refusedExchange(ctx: Context, realmUid: string, client: PresentedClient,
-  sent: { code: string | undefined; redirectUri: string | undefined; verifier: string | undefined }, now: Date) {
-  const [row] = sent.code ? await codeByHash(ctx.db).execute({ hash: hashSecret(sent.code) }) : [];
+  sent: { hash: string | undefined; redirectUri: string | undefined; verifier: string | undefined }, now: Date) {
+  const [row] = sent.hash ? await codeByHash(ctx.db).execute({ hash: sent.hash }) : [];
   const ownCode = row && row.clientUid === client.id && row.realmUid === realmUid && row.realmActive;
   if (ownCode) {
     if (!clientAuthenticates(row, client, row.codeChallenge !== null)) throw new InvalidClient(client.basic);
@@ -169,7 +172,7 @@ async function refusedExchange(ctx: Context, realmUid: string, client: Presented
     // Tell a bad client (invalid_client) apart from a good client with a bad code (invalid_grant).
     await authenticateClient(ctx, realmUid, client, true);
   }
-  if (!sent.code) throw new InvalidRequest('code is missing');
+  if (!sent.hash) throw new InvalidRequest('code is missing');
   if (!row || !ownCode) throw new InvalidGrant('the code is not valid');
   if (row.usedAt) {
     await revokeTokensOf(ctx, row.id);
