@@ -45,14 +45,15 @@ const titlesJson = Object.fromEntries((['en', 'es'] as const).map((locale) => [l
 const p = (name: string) => sql.placeholder(name);
 
 /**
- * A slice of a user's shown events (`read`: its order, `limit` and `offset`), read from the user index alone (its key
- * holds the order and every column shown), answered as the JSON text of its items in the order `shown`: PostgreSQL
- * writes them, so that a page of 100 is one value to read, not 100 rows to parse and map. Each item is what the
- * `UserEvent` schema's serializer makes, which the events tests read: the type's title (`titles`), the realm's
- * description (`description`, JSON text) and the moment. With `counted`, the user's counter comes too: one round trip
+ * A slice of a user's shown events (`limit` and `offset` in the order `shown`, or in the reverse one `fromOtherEnd`),
+ * read from the user index alone (its key holds the order and every column shown), answered as the JSON text of its
+ * items in the order `shown`: PostgreSQL writes them, so that a page of 100 is one value to read, not 100 rows to parse
+ * and map. Each item is what the `UserEvent` schema's serializer makes, which the events tests read: the type's title
+ * (`titles`), the realm's description (`description`, JSON text) and the moment. With `counted`, the user's counter comes too: one round trip
  * for the first page, the page most asked for. Prepared once per order: this is the customers API's hot path.
  */
-const slice = (db: Db, read: Term[], shown: Term[], counted: boolean) => prepared(db, `user_events_${counted ? 'first_' : ''}${orderName(read)}${read === shown ? '' : '_reversed'}`, (d, name) => {
+const slice = (db: Db, shown: Term[], { fromOtherEnd = false, counted = false } = {}) => prepared(db, `user_events_${counted ? 'first_' : ''}${orderName(shown)}${fromOtherEnd ? '_reversed' : ''}`, (d, name) => {
+  const read = fromOtherEnd ? reversed(shown) : shown;
   const rows = d.select({ type: e.type, created: isoText(e.createdAt).as('created'), createdAt: e.createdAt, id: e.id })
     .from(e)
     .where(ofUser(sql`${p('user')}`, sql`${p('everything')}`))
@@ -92,7 +93,7 @@ export async function userEventPage(ctx: Context, customer: Customer, page: Page
   const values = { user: customer.user.id, everything, titles: titlesJson[locale], description: JSON.stringify(eventDescription(customer.realm.name, locale)) };
   const text = (items: string | null, total: number) => `{"events":[${items ?? ''}],"meta":${JSON.stringify(metaOf(total, page))}}`;
   if (page.offset === 0) {
-    const [first] = await slice(ctx.db, terms, terms, true).execute({ ...values, limit: page.perPage, offset: 0 });
+    const [first] = await slice(ctx.db, terms, { counted: true }).execute({ ...values, limit: page.perPage, offset: 0 });
     // No item: none of the user's events is shown, whatever the counter holds.
     return text(first.items, first.items === null ? 0 : (first.total ?? 0) - (everything ? 0 : first.impersonated ?? 0));
   }
@@ -101,8 +102,8 @@ export async function userEventPage(ctx: Context, customer: Customer, page: Page
   const limit = Math.min(page.perPage, total - page.offset);
   if (limit <= 0) return text(null, total);
   const [found] = page.offset + limit / 2 > total / 2
-    ? await slice(ctx.db, reversed(terms), terms, false).execute({ ...values, limit, offset: total - page.offset - limit })
-    : await slice(ctx.db, terms, terms, false).execute({ ...values, limit, offset: page.offset });
+    ? await slice(ctx.db, terms, { fromOtherEnd: true }).execute({ ...values, limit, offset: total - page.offset - limit })
+    : await slice(ctx.db, terms).execute({ ...values, limit, offset: page.offset });
   return text(found.items, total);
 }
 
