@@ -47,6 +47,9 @@ export const MAX_IN_VALUES = 1_000;
 export const MAX_DAYS = 36_500;
 
 const DAY_MS = 86_400_000;
+
+/** Whether a number is sent as an integer (an integer column is then compared, and indexed, as it is) rather than a numeric. */
+export const isInt4 = (n: number) => Number.isInteger(n) && Math.abs(n) <= 2147483647;
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 /** A calendar date written YYYY-MM-DD (years 1000 to 9999, so that the text sorts as the date does). */
@@ -115,10 +118,18 @@ export const dateOf = (instant: Date) => instant.toISOString().slice(0, 10);
 /** The UTC calendar date `days` before `now`'s. */
 export const daysBefore = (now: Date, days: number) => dateOf(new Date(now.getTime() - days * DAY_MS));
 
-const instant = (at: Date) => sql`${at.toISOString()}::timestamptz`;
+/**
+ * How a comparison's values enter its SQL: as drizzle parameters (`asParameter`, the default), or as whatever a caller
+ * that compiles one statement for many requests binds them to (`db/bindings.ts`). Every value a comparison reads from
+ * its request goes through it; constants of the SQL's form are written into the text.
+ */
+export type Bind = (value: unknown) => unknown;
+export const asParameter: Bind = (value) => value;
+
+const instant = (at: Date, bind: Bind) => sql`${bind(at.toISOString())}::timestamptz`;
 /** Midnight UTC starting the day `date` (YYYY-MM-DD), `plusDays` later. */
-const dayStart = (date: string, plusDays = 0) => sql`((${date}::date + ${plusDays}::integer)::timestamp at time zone 'UTC')`;
-const day = (date: string) => sql`(${date}::text collate "C")`;
+const dayStart = (date: string, bind: Bind, plusDays: 0 | 1 = 0) => sql`((${bind(date)}::date + ${sql.raw(String(plusDays))})::timestamp at time zone 'UTC')`;
+const day = (date: string, bind: Bind) => sql`(${bind(date)}::text collate "C")`;
 
 /**
  * The predicate of a comparison on `expr`, an expression of the comparison's kind that is not null.
@@ -126,23 +137,22 @@ const day = (date: string) => sql`(${date}::text collate "C")`;
  * next day on, `between` takes both days whole; `within_last_days` N is from N days before `now` up to
  * `now` (for a calendar date: from the date N days before today to today).
  */
-export function comparisonSql(kind: ValueKind, expr: SQL, comparison: Comparison, now: Date): SQL {
+export function comparisonSql(kind: ValueKind, expr: SQL, comparison: Comparison, now: Date, bind: Bind = asParameter): SQL {
   const { operator, value } = comparison;
   switch (kind) {
     case 'text':
       switch (operator) {
-        case 'eq': return sql`${expr} = ${value}`;
-        case 'neq': return sql`${expr} <> ${value}`;
-        case 'contains': return sql`${expr} ilike ${containing(value as string)}`;
-        case 'starts_with': return sql`${expr} ilike ${startingWith(value as string)}`;
+        case 'eq': return sql`${expr} = ${bind(value)}`;
+        case 'neq': return sql`${expr} <> ${bind(value)}`;
+        case 'contains': return sql`${expr} ilike ${bind(containing(value as string))}`;
+        case 'starts_with': return sql`${expr} ilike ${bind(startingWith(value as string))}`;
         // One parameter whatever the list's length, in a form an index of the text can answer.
-        case 'in': return sql`${expr} = any(${textArray(value as string[])})`;
-        case 'not_in': return sql`not (${expr} = any(${textArray(value as string[])}))`;
+        case 'in': return sql`${expr} = any(${textArray(value as string[], bind)})`;
+        case 'not_in': return sql`not (${expr} = any(${textArray(value as string[], bind)}))`;
       }
       break;
     case 'number': {
-      // A whole number is sent as an integer, so that an integer column is compared (and indexed) as it is.
-      const number = (n: number) => (Number.isInteger(n) && Math.abs(n) <= 2147483647 ? sql`${n}::integer` : sql`${String(n)}::numeric`);
+      const number = (n: number) => (isInt4(n) ? sql`${bind(n)}::integer` : sql`${bind(String(n))}::numeric`);
       switch (operator) {
         case 'eq': return sql`${expr} = ${number(value as number)}`;
         case 'lt': return sql`${expr} < ${number(value as number)}`;
@@ -155,39 +165,39 @@ export function comparisonSql(kind: ValueKind, expr: SQL, comparison: Comparison
         }
         case 'neq': return sql`${expr} <> ${number(value as number)}`;
         // One parameter whatever the list's length, as for texts.
-        case 'in': return sql`${expr} = any(${`{${(value as number[]).join(',')}}`}::numeric[])`;
-        case 'not_in': return sql`${expr} <> all(${`{${(value as number[]).join(',')}}`}::numeric[])`;
+        case 'in': return sql`${expr} = any(${bind(`{${(value as number[]).join(',')}}`)}::numeric[])`;
+        case 'not_in': return sql`${expr} <> all(${bind(`{${(value as number[]).join(',')}}`)}::numeric[])`;
       }
       break;
     }
     case 'boolean':
-      return sql`${expr} = ${value as boolean}`;
+      return sql`${expr} = ${bind(value as boolean)}`;
     case 'date':
       switch (operator) {
-        case 'before': return sql`${expr} < ${day(value as string)}`;
-        case 'after': return sql`${expr} > ${day(value as string)}`;
-        case 'on': return sql`${expr} = ${day(value as string)}`;
+        case 'before': return sql`${expr} < ${day(value as string, bind)}`;
+        case 'after': return sql`${expr} > ${day(value as string, bind)}`;
+        case 'on': return sql`${expr} = ${day(value as string, bind)}`;
         case 'between': {
           const [first, last] = value as [string, string];
-          return sql`${expr} between ${day(first)} and ${day(last)}`;
+          return sql`${expr} between ${day(first, bind)} and ${day(last, bind)}`;
         }
         case 'within_last_days':
-          return sql`${expr} between ${day(daysBefore(now, value as number))} and ${day(dateOf(now))}`;
-        default: return exactSql(expr, operator, day(value as string));
+          return sql`${expr} between ${day(daysBefore(now, value as number), bind)} and ${day(dateOf(now), bind)}`;
+        default: return exactSql(expr, operator, day(value as string, bind));
       }
       break;
     case 'timestamp':
       switch (operator) {
-        case 'before': return sql`${expr} < ${dayStart(value as string)}`;
-        case 'after': return sql`${expr} >= ${dayStart(value as string, 1)}`;
-        case 'on': return sql`(${expr} >= ${dayStart(value as string)} and ${expr} < ${dayStart(value as string, 1)})`;
+        case 'before': return sql`${expr} < ${dayStart(value as string, bind)}`;
+        case 'after': return sql`${expr} >= ${dayStart(value as string, bind, 1)}`;
+        case 'on': return sql`(${expr} >= ${dayStart(value as string, bind)} and ${expr} < ${dayStart(value as string, bind, 1)})`;
         case 'between': {
           const [first, last] = value as [string, string];
-          return sql`(${expr} >= ${dayStart(first)} and ${expr} < ${dayStart(last, 1)})`;
+          return sql`(${expr} >= ${dayStart(first, bind)} and ${expr} < ${dayStart(last, bind, 1)})`;
         }
         case 'within_last_days':
-          return sql`(${expr} >= ${instant(new Date(now.getTime() - (value as number) * DAY_MS))} and ${expr} <= ${instant(now)})`;
-        default: return exactSql(expr, operator, sql`${value as string}::timestamptz`);
+          return sql`(${expr} >= ${instant(new Date(now.getTime() - (value as number) * DAY_MS), bind)} and ${expr} <= ${instant(now, bind)})`;
+        default: return exactSql(expr, operator, sql`${bind(value as string)}::timestamptz`);
       }
       break;
   }
@@ -206,10 +216,10 @@ function exactSql(expr: SQL, operator: string, bound: SQL): SQL {
 export type ListOperator = 'any' | 'all' | 'none';
 
 /** A `text[]` parameter: one, whatever the number of values. */
-const textArray = (values: readonly string[]): SQL => sql`${`{${values.map((v) => `"${v.replace(/["\\]/g, (c) => `\\${c}`)}"`).join(',')}}`}::text[]`;
+const textArray = (values: readonly string[], bind: Bind): SQL => sql`${bind(`{${values.map((v) => `"${v.replace(/["\\]/g, (c) => `\\${c}`)}"`).join(',')}}`)}::text[]`;
 
-export function listComparisonSql(expr: SQL, operator: ListOperator, values: readonly string[]): SQL {
-  const wanted = textArray(values);
+export function listComparisonSql(expr: SQL, operator: ListOperator, values: readonly string[], bind: Bind = asParameter): SQL {
+  const wanted = textArray(values, bind);
   switch (operator) {
     case 'any': return sql`${expr} && ${wanted}`;
     case 'all': return sql`${expr} @> ${wanted}`;

@@ -182,6 +182,41 @@ describe('content delivery: filters on meta', () => {
   });
 });
 
+describe('content delivery: one statement per shape of query, run with each request\'s values', () => {
+  // Each pair has the same shape (filters, operators, order; numbers of one kind, lists of one length) and other
+  // values: the second is answered by the statement compiled for the first (content/delivery/sql.ts, shapeOf).
+  it('answers the second query of a shape for its own values, on every kind of filter, page and locale', async () => {
+    const pairs: [string, string[], string, string[]][] = [
+      ['fields.price[gt]=9.9', ['Dear blue', 'Mid green'], 'fields.price[gt]=10.5', ['Dear blue']],
+      ['fields.stock[gte]=3', ['Cheap red', 'Mid green'], 'fields.stock[gte]=4', ['Mid green']],
+      ['fields.stock[in][]=0&fields.stock[in][]=3', ['Cheap red', 'Dear blue'], 'fields.stock[in][]=10&fields.stock[in][]=3', ['Cheap red', 'Mid green']],
+      ['fields.title=Alpha', ['Cheap red'], 'fields.title=Gamma', ['Dear blue']],
+      ['fields.title[search]=alp', ['Cheap red'], 'fields.title[search]=gam', ['Dear blue']],
+      ['fields.colour[nin][]=red', ['Dear blue', 'Mid green'], 'fields.colour[nin][]=blue', ['Cheap red', 'Mid green']],
+      ['fields.active=true', ['Cheap red', 'Dear blue'], 'fields.active=false', ['Mid green']],
+      ['fields.launch[gte]=2026-02-01', ['Cheap red', 'Mid green'], 'fields.launch[gte]=2026-03-01', ['Mid green']],
+      ['fields.sizes[has][]=s', ['Cheap red'], 'fields.sizes[has][]=l', ['Mid green']],
+      [`fields.related=${ids.cheap}`, ['Dear blue'], `fields.related=${ids.mid}`, []],
+      ['meta.tags[in][]=sale', ['Cheap red'], 'meta.tags[in][]=new', ['Cheap red', 'Mid green']],
+      ['meta.category=shop/shoes', ['Cheap red'], 'meta.category=shopping', ['Dear blue']],
+      [`meta.created_at[lt]=${encodeURIComponent(day(2))}`, ['Cheap red'], `meta.created_at[lt]=${encodeURIComponent(day(3))}`, ['Cheap red', 'Mid green']],
+      [`meta.uuid=${ids.mid}`, ['Mid green'], `meta.uuid=${ids.dear}`, ['Dear blue']],
+      ['meta.slug[in][]=cheap', ['Cheap red'], 'meta.slug[in][]=dear', ['Dear blue']],
+    ];
+    for (const [first, firstNames, second, secondNames] of pairs) {
+      expect(await set(first), first).toEqual(firstNames);
+      expect(await set(second), second).toEqual(secondNames);
+    }
+    // The page and its size are values too; so are the locale and the instant a version must not be unpublished by.
+    expect(await names('per_page=1&page=1')).toEqual(['Mid green']);
+    expect(await names('per_page=1&page=3')).toEqual(['Dear blue']);
+    expect(await names('per_page=2&page=1')).toEqual(['Mid green', 'Cheap red']);
+    expect((await list('locale=es&fallback_locale=en')).entries.map((e) => e.meta.locale)).toEqual(['en', 'en', 'en']);
+    expect((await list('locale=fr&fallback_locale=en')).entries.map((e) => e.meta.locale)).toEqual(['en', 'en', 'en']);
+    expect((await list('locale=es')).entries).toEqual([]);
+  });
+});
+
 describe('content delivery: sorting', () => {
   it('sorts by every meta key and by sortable fields, either way', async () => {
     expect(await names('sort_by=meta.published_at')).toEqual(['Mid green', 'Cheap red', 'Dear blue']);

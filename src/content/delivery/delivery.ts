@@ -6,7 +6,9 @@ import { metaOf } from '../../http/pagination.js';
 import { keptAnswer, validAnswer } from './cache.js';
 import { embedReferences } from './include.js';
 import { parseEntryQuery, parseListQuery, type DeliveryQuery, type DeliveryType } from './query.js';
-import { filtersCondition, orderSql, servedCondition, type Reader } from './sql.js';
+import { filtersCondition, orderSql, servedCondition, shapeOf, type Reader } from './sql.js';
+import { Bindings, preparedShape } from '../../db/bindings.js';
+import { asParameter, type Bind } from '../../db/filters.js';
 import { trimEntry } from './trim.js';
 import { deliveredColumns, deliveredColumnsAlone, deliveredView, type DeliveredRow } from './view.js';
 import { contentEntries as entries, contentEntryVersions as versions, contentSpaces as spaces, contentTypes as types } from '../../tables/content.js';
@@ -67,36 +69,50 @@ async function readList(ctx: Context, spaceUid: string, typeUid: string, raw: Ra
   const type = await deliveryType(ctx, spaceUid, typeUid);
   const query = parseListQuery(raw, type);
   const { page } = query;
-  const statements = listStatements(ctx, type, query, reader);
+  const run = listRunner(ctx, type, query, reader);
   // The count is shared by the other pages and orders of the same filters. When none is kept, the page's statement
   // counts too (one round trip); a page past the last one has no row to carry the count, and counts on its own.
   const countKey = ['count', spaceUid, typeUid, filterParams(raw), reader.segments];
   const keptTotal = validAnswer<number>(ctx, countKey);
-  const rows: DeliveredRow[] = keptTotal === undefined ? await statements.pageWithTotal : await statements.page;
+  const rows = (await run(keptTotal === undefined ? 'pageWithTotal' : 'page')) as (DeliveredRow & { total?: number })[];
   const total = keptTotal ?? await keptAnswer(ctx, countKey, () => 8, async () => {
-    const counted = (rows[0] as { total?: number } | undefined)?.total;
+    const counted = rows[0]?.total;
     if (counted !== undefined) return counted;
-    return page.offset === 0 ? 0 : (await statements.count)[0]!.n;
+    return page.offset === 0 ? 0 : ((await run('count')) as { n: number }[])[0]!.n;
   });
   const views = await finish(ctx, shaped(rows, type), type, query, reader);
   return { meta: metaOf(total, page), entries: views };
 }
 
 /**
+ * Runs one of a list's statements (`listStatements`) with the request's values, compiled once per shape of query
+ * (`shapeOf`): building a statement's text cost as much as the rest of the request.
+ */
+function listRunner(ctx: Context, type: DeliveryType, query: DeliveryQuery, reader: Reader) {
+  const shape = shapeOf(query, reader);
+  return (variant: 'page' | 'pageWithTotal' | 'count'): Promise<unknown[]> => {
+    const bindings = new Bindings();
+    const statements = listStatements(ctx, type, query, reader, bindings.bind);
+    return preparedShape(ctx.db, `content_list:${variant}:${shape}`, statements[variant]).execute(bindings.values);
+  };
+}
+
+/**
  * A list's statements, not yet run: its page; the same page with, on each row, how many versions its condition holds
  * (a scalar subquery, which PostgreSQL evaluates once); and that count alone. The entries are joined only when a
- * filter reads their uuid; otherwise the page reads each shown entry's uuid alone.
+ * filter reads their uuid; otherwise the page reads each shown entry's uuid alone. Values go through `bind`.
  */
-export function listStatements(ctx: Context, type: DeliveryType, query: DeliveryQuery, reader: Reader) {
+export function listStatements(ctx: Context, type: DeliveryType, query: DeliveryQuery, reader: Reader, bind: Bind = asParameter) {
   const now = ctx.clock.now();
-  const where = sql`${servedCondition(type.typeId, query, reader, now)} and ${filtersCondition(query.filters, now)}`;
+  const where = sql`${servedCondition(type.typeId, query, reader, now, bind)} and ${filtersCondition(query.filters, now, bind)}`;
   const byUuid = query.filters.some((f) => 'meta' in f.target && f.target.meta === 'uuid');
   const counted = ctx.db.select({ n: sql<number>`count(*)::integer` }).from(versions);
   const count = (byUuid ? counted.innerJoin(entries, eq(entries.id, versions.entryId)) : counted).where(where);
   const pageOf = <Extra extends Record<string, SQL.Aliased | SQL>>(extra: Extra) => (byUuid
     ? ctx.db.select({ ...deliveredColumns, ...extra }).from(versions).innerJoin(entries, eq(entries.id, versions.entryId))
     : ctx.db.select({ ...deliveredColumnsAlone, ...extra }).from(versions))
-    .where(where).orderBy(orderSql(query.sort, query.descending)).limit(query.page.perPage).offset(query.page.offset);
+    .where(where).orderBy(orderSql(query.sort, query.descending))
+    .limit(bind(query.page.perPage) as number).offset(bind(query.page.offset) as number);
   return { page: pageOf({}), pageWithTotal: pageOf({ total: sql<number>`(${count})`.mapWith(Number) }), count };
 }
 
