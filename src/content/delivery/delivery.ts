@@ -85,35 +85,40 @@ async function readList(ctx: Context, spaceUid: string, typeUid: string, raw: Ra
 }
 
 /**
- * Runs one of a list's statements (`listStatements`) with the request's values, compiled once per shape of query
+ * Runs one of a list's statements (`listStatement`) with the request's values, compiled once per shape of query
  * (`shapeOf`): building a statement's text cost as much as the rest of the request.
  */
 function listRunner(ctx: Context, type: DeliveryType, query: DeliveryQuery, reader: Reader) {
   const shape = shapeOf(query, reader);
-  return (variant: 'page' | 'pageWithTotal' | 'count'): Promise<unknown[]> => {
+  return (variant: ListVariant): Promise<unknown[]> => {
     const bindings = new Bindings();
-    const statements = listStatements(ctx, type, query, reader, bindings.bind);
-    return preparedShape(ctx.db, `content_list:${variant}:${shape}`, statements[variant]).execute(bindings.values);
+    const statement = listStatement(ctx, type, query, reader, variant, bindings.bind);
+    return preparedShape(ctx.db, `content_list:${variant}:${shape}`, statement).execute(bindings.values);
   };
 }
 
+export type ListVariant = 'page' | 'pageWithTotal' | 'count';
+
 /**
- * A list's statements, not yet run: its page; the same page with, on each row, how many versions its condition holds
- * (a scalar subquery, which PostgreSQL evaluates once); and that count alone. The entries are joined only when a
+ * One of a list's statements, not yet run: its page; the same page with, on each row, how many versions its condition
+ * holds (a scalar subquery, which PostgreSQL evaluates once); or that count alone. The entries are joined only when a
  * filter reads their uuid; otherwise the page reads each shown entry's uuid alone. Values go through `bind`.
  */
-export function listStatements(ctx: Context, type: DeliveryType, query: DeliveryQuery, reader: Reader, bind: Bind = asParameter) {
+export function listStatement(ctx: Context, type: DeliveryType, query: DeliveryQuery, reader: Reader, variant: ListVariant, bind: Bind = asParameter) {
   const now = ctx.clock.now();
   const where = sql`${servedCondition(type.typeId, query, reader, now, bind)} and ${filtersCondition(query.filters, now, bind)}`;
   const byUuid = query.filters.some((f) => 'meta' in f.target && f.target.meta === 'uuid');
-  const counted = ctx.db.select({ n: sql<number>`count(*)::integer` }).from(versions);
-  const count = (byUuid ? counted.innerJoin(entries, eq(entries.id, versions.entryId)) : counted).where(where);
-  const pageOf = <Extra extends Record<string, SQL.Aliased | SQL>>(extra: Extra) => (byUuid
+  const count = () => {
+    const counted = ctx.db.select({ n: sql<number>`count(*)::integer` }).from(versions);
+    return (byUuid ? counted.innerJoin(entries, eq(entries.id, versions.entryId)) : counted).where(where);
+  };
+  if (variant === 'count') return count();
+  const extra: Record<string, SQL> = variant === 'pageWithTotal' ? { total: sql<number>`(${count()})`.mapWith(Number) } : {};
+  return (byUuid
     ? ctx.db.select({ ...deliveredColumns, ...extra }).from(versions).innerJoin(entries, eq(entries.id, versions.entryId))
     : ctx.db.select({ ...deliveredColumnsAlone, ...extra }).from(versions))
     .where(where).orderBy(orderSql(query.sort, query.descending))
     .limit(bind(query.page.perPage) as number).offset(bind(query.page.offset) as number);
-  return { page: pageOf({}), pageWithTotal: pageOf({ total: sql<number>`(${count})`.mapWith(Number) }), count };
 }
 
 /** The parameters that choose which entries a list holds (not which page of them, nor in what order). */

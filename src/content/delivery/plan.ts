@@ -3,7 +3,7 @@ import type { ActingContext } from '../../admin-auth/principal.js';
 import { rowsOf } from '../../db/rows.js';
 import type { Space } from '../spaces.js';
 import { fieldIndexStates } from '../types/field-indexes.js';
-import { deliveryType, listStatements } from './delivery.js';
+import { deliveryType, listStatement } from './delivery.js';
 import { parseListQuery } from './query.js';
 
 /**
@@ -15,12 +15,12 @@ export async function queryPlan(ctx: ActingContext, space: Space, typeUid: strin
   ctx.actor.assertHolds('content.read', space.uid);
   const type = await deliveryType(ctx, space.uid, typeUid);
   const query = parseListQuery(raw, type);
-  const statements = listStatements(ctx, type, query, { segments: [] });
+  const statement = (variant: 'page' | 'count') => listStatement(ctx, type, query, { segments: [] }, variant);
   const explain = async (statement: { getSQL(): ReturnType<typeof sql> }) =>
     rowsOf<Record<string, string>>(await ctx.db.execute(sql`explain ${statement.getSQL()}`)).map((row) => Object.values(row)[0]);
   return {
-    page: await explain(statements.page),
-    count: await explain(statements.count),
+    page: await explain(statement('page')),
+    count: await explain(statement('count')),
     indexes: await fieldIndexStates(ctx.db, type.typeId, type.fields),
   };
 }
