@@ -47,9 +47,6 @@ export const MAX_IN_VALUES = 1_000;
 export const MAX_DAYS = 36_500;
 
 const DAY_MS = 86_400_000;
-
-/** Whether a number is sent as an integer (an integer column is then compared, and indexed, as it is) rather than a numeric. */
-export const isInt4 = (n: number) => Number.isInteger(n) && Math.abs(n) <= 2147483647;
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 /** A calendar date written YYYY-MM-DD (years 1000 to 9999, so that the text sorts as the date does). */
@@ -125,6 +122,9 @@ export const daysBefore = (now: Date, days: number) => dateOf(new Date(now.getTi
  */
 export type Bind = (value: unknown) => unknown;
 export const asParameter: Bind = (value) => value;
+
+/** Whether a number is sent as an integer (an integer column is then compared, and indexed, as it is) rather than a numeric. */
+export const isInt4 = (n: number) => Number.isInteger(n) && Math.abs(n) <= 2147483647;
 
 const instant = (at: Date, bind: Bind) => sql`${bind(at.toISOString())}::timestamptz`;
 /** Midnight UTC starting the day `date` (YYYY-MM-DD), `plusDays` later. */
