@@ -34,6 +34,10 @@ export async function startConsole(env: Record<string, string> = {}): Promise<Co
     ...harness,
     async open({ locale = 'en', scheme = 'light' } = {}) {
       const context = await harness.browser.newContext({ baseURL: harness.base, locale, colorScheme: scheme, reducedMotion: 'reduce' });
+      // Playwright's 30 s for an action was once too short in CI on a machine at 2.5 times its usual slowness, two
+      // Chromiums and real server processes sharing two cores: a click waited 30 s for its link to be visible and stable.
+      // A journey's own timeout (60 to 120 s) still bounds it.
+      context.setDefaultTimeout(60_000);
       // The console's own choices start from the browser's: Accept-Language and prefers-color-scheme.
       const page = await context.newPage();
       const problems: string[] = [];
