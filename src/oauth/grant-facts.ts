@@ -1,9 +1,11 @@
 import { eq, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgSelect } from 'drizzle-orm/pg-core';
 import { momentPlaceholder } from '../db/columns.js';
+import { hashSecret } from '../security/secrets.js';
 import { delegatedTokens } from '../tables/delegation.js';
 import { oauthClients } from '../tables/oauth.js';
 import { realmSessions, realmUsers, realms } from '../tables/realms.js';
+import type { PresentedClient } from './client-auth.js';
 import type { ClaimedUser } from './id-token.js';
 
 /**
@@ -76,3 +78,8 @@ export const spendableGrant = (grant: { clientId: PgColumn; sessionId: PgColumn 
     else ${oauthClients.secretHash} = ${p('secretHash')} end
   and ${realmSessions.id} = ${grant.sessionId} and ${realmSessions.revokedAt} is null and ${realmSessions.expiresAt} > ${momentPlaceholder('at')}
   and (${realms.openidConnectEnabled} and ${oauthClients.jwtAccessTokenSeconds} is not null) = ${p('jwt')}::boolean`;
+
+/** What `spendableGrant` reads of the request, by its placeholders' names (`jwt` is given per run). */
+export const spendableGrantValues = (realmUid: string, client: PresentedClient, now: Date) => ({
+  at: now.toISOString(), clientUid: client.id, realmUid, secretHash: client.secret === undefined ? null : hashSecret(client.secret),
+});

@@ -11,7 +11,7 @@ import { authenticateClient, clientAuthenticates, field, type Form, type Present
 import { InvalidClient, InvalidGrant, InvalidScope } from './errors.js';
 import { jwtLifetime, newAccessToken } from './access-token.js';
 import { signIdToken } from './id-token.js';
-import { claimedUserColumns, grantFactColumns, grantFactTables, joinGrantFacts, spendableGrant } from './grant-facts.js';
+import { claimedUserColumns, grantFactColumns, grantFactTables, joinGrantFacts, spendableGrant, spendableGrantValues } from './grant-facts.js';
 import type { TokenAnswer } from './token.js';
 
 /**
@@ -88,7 +88,7 @@ export async function refreshGrant(ctx: Context, realmUid: string, form: Form, p
   const hash = token ? hashSecret(token) : undefined;
   // What every run of the statement sends; the access token differs on a second run (`jwt`).
   const values = {
-    hash, at: now.toISOString(), clientUid: client.id, realmUid, secretHash: client.secret === undefined ? null : hashSecret(client.secret),
+    hash, ...spendableGrantValues(realmUid, client, now),
     scope: asked?.join(' ') ?? null, refreshHash: hashSecret(refreshToken),
   };
   const refresh = async (jwt: boolean) => hash ? (await refreshStatement(ctx.db).execute({ ...values, jwt, accessHash: hashSecret(access.token) }))[0] : undefined;

@@ -9,7 +9,7 @@ import { authenticateClient, clientAuthenticates, field, type Form, type Present
 import { InvalidClient, InvalidGrant, InvalidRequest, UnsupportedGrantType } from './errors.js';
 import { jwtLifetime, newAccessToken } from './access-token.js';
 import { signIdToken } from './id-token.js';
-import { claimedUserColumns, grantFactColumns, grantFactTables, joinGrantFacts, spendableGrant } from './grant-facts.js';
+import { claimedUserColumns, grantFactColumns, grantFactTables, joinGrantFacts, spendableGrant, spendableGrantValues } from './grant-facts.js';
 import { refreshGrant, revokeFamily } from './refresh.js';
 import { clientCredentialsGrant } from './client-credentials.js';
 import { OFFLINE_ACCESS } from './schema.js';
@@ -132,7 +132,7 @@ export async function exchangeCode(ctx: Context, realmUid: string, form: Form, p
   const hash = code ? hashSecret(code) : undefined;
   // What every run of the statement sends; the access token differs on a second run (`jwt`).
   const values = {
-    hash, at: now.toISOString(), clientUid: client.id, realmUid, secretHash: client.secret === undefined ? null : hashSecret(client.secret),
+    hash, ...spendableGrantValues(realmUid, client, now),
     redirectUri: redirectUri ?? null, verifierSent: verifier !== undefined, plainVerifier: wellFormed ? verifier : null,
     s256Verifier: wellFormed ? s256Challenge(verifier) : null, refreshHash: hashSecret(refreshToken),
   };
