@@ -92,13 +92,14 @@ export async function userEventPage(ctx: Context, customer: Customer, page: Page
   const everything = query.not_impersonated === undefined;
   const values = { user: customer.user.id, everything, titles: titlesJson[locale], description: JSON.stringify(eventDescription(customer.realm.name, locale)) };
   const text = (items: string | null, total: number) => `{"events":[${items ?? ''}],"meta":${JSON.stringify(metaOf(total, page))}}`;
+  const countShown = (count: { total?: number | null; impersonated?: number | null } | undefined) => (count ? (count.total ?? 0) - (everything ? 0 : count.impersonated ?? 0) : 0);
   if (page.offset === 0) {
     const [first] = await slice(ctx.db, terms, { counted: true }).execute({ ...values, limit: page.perPage, offset: 0 });
     // No item: none of the user's events is shown, whatever the counter holds.
-    return text(first.items, first.items === null ? 0 : (first.total ?? 0) - (everything ? 0 : first.impersonated ?? 0));
+    return text(first.items, first.items === null ? 0 : countShown(first));
   }
   const [count] = await userCount(ctx.db).execute({ user: customer.user.id });
-  const total = count ? count.total - (everything ? 0 : count.impersonated) : 0;
+  const total = countShown(count);
   const limit = Math.min(page.perPage, total - page.offset);
   if (limit <= 0) return text(null, total);
   const [found] = page.offset + limit / 2 > total / 2
