@@ -115,6 +115,9 @@ describe('GET /metrics', () => {
     const roles = { route: '/api/admin/roles', method: 'GET', status_class: '2xx' };
     expect(sampleValue(after, `${DURATIONS}_bucket`, { ...roles, le: '+Inf' })).toBe(sampleValue(after, `${DURATIONS}_count`, roles));
     expect(sampleValue(after, `${DURATIONS}_sum`, roles)).toBeGreaterThan(0);
+    // The bounds, in order (parsePrometheus checks that the counts are cumulative and end at _count).
+    const buckets = family.samples.filter((s) => s.name === `${DURATIONS}_bucket` && s.labels.route === roles.route && s.labels.status_class === '2xx');
+    expect(buckets.map((s) => s.labels.le)).toEqual(['0.001', '0.0025', '0.005', '0.01', '0.025', '0.05', '0.1', '0.25', '0.5', '1', '2.5', '5', '10', '+Inf']);
   });
 
   it('shows the database pool, the event loop, the counters of the other features, and their help', async () => {
