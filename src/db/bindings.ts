@@ -1,8 +1,15 @@
 import { is, Param, Placeholder, sql, type SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import type { Db } from './connect.js';
-import type { Bind } from './filters.js';
 import { currentDb } from './handle.js';
+
+/**
+ * How a builder's values enter its SQL: as drizzle parameters (`asParameter`, the default), or as placeholders a
+ * `Bindings` names, for a statement compiled once for many requests. Every value a builder reads from its request goes
+ * through it; constants of the SQL's form are written into the text.
+ */
+export type Bind = (value: unknown) => unknown;
+export const asParameter: Bind = (value) => value;
 
 /**
  * A request's values, bound to placeholders named in the order the statement's builder asks for them (`v0`, `v1`, ...).

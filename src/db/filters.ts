@@ -1,5 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { containing, startingWith } from './like.js';
+import { asParameter, type Bind } from './bindings.js';
 
 /**
  * Typed comparisons compiled to SQL, shared by every feature that filters rows by a client's
@@ -114,14 +115,6 @@ export const dateOf = (instant: Date) => instant.toISOString().slice(0, 10);
 
 /** The UTC calendar date `days` before `now`'s. */
 export const daysBefore = (now: Date, days: number) => dateOf(new Date(now.getTime() - days * DAY_MS));
-
-/**
- * How a comparison's values enter its SQL: as drizzle parameters (`asParameter`, the default), or as whatever a caller
- * that compiles one statement for many requests binds them to (`db/bindings.ts`). Every value a comparison reads from
- * its request goes through it; constants of the SQL's form are written into the text.
- */
-export type Bind = (value: unknown) => unknown;
-export const asParameter: Bind = (value) => value;
 
 /** Whether a number is sent as an integer (an integer column is then compared, and indexed, as it is) rather than a numeric. */
 export const isInt4 = (n: number) => Number.isInteger(n) && Math.abs(n) <= 2147483647;

@@ -1,5 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { asParameter, comparisonSql, isInt4, listComparisonSql, type Bind, type Comparison } from '../../db/filters.js';
+import { asParameter, type Bind } from '../../db/bindings.js';
+import { comparisonSql, isInt4, listComparisonSql, type Comparison } from '../../db/filters.js';
 import { fieldValue } from '../field-values.js';
 import type { DeliveryQuery, EntryFilter, SortKey, Target, Test } from './query.js';
 import { contentEntries as entries, contentEntryVersions as versions } from '../../tables/content.js';
