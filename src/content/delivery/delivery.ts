@@ -73,11 +73,11 @@ async function readList(ctx: Context, spaceUid: string, typeUid: string, raw: Ra
   // counts too (one round trip); a page past the last one has no row to carry the count, and counts on its own.
   const countKey = ['count', spaceUid, typeUid, filterParams(raw), reader.segments];
   const keptTotal = validAnswer<number>(ctx, countKey);
-  const rows = (await run(keptTotal === undefined ? 'pageWithTotal' : 'page')) as (DeliveredRow & { total?: number })[];
+  const rows: (DeliveredRow & { total?: number })[] = await run(keptTotal === undefined ? 'pageWithTotal' : 'page');
   const total = keptTotal ?? await keptAnswer(ctx, countKey, () => 8, async () => {
     const counted = rows[0]?.total;
     if (counted !== undefined) return counted;
-    return page.offset === 0 ? 0 : ((await run('count')) as { n: number }[])[0]!.n;
+    return page.offset === 0 ? 0 : (await run('count'))[0]!.n;
   });
   const views = await finish(ctx, shaped(rows, type), type, query, reader);
   return { meta: metaOf(total, page), entries: views };
@@ -89,14 +89,21 @@ async function readList(ctx: Context, spaceUid: string, typeUid: string, raw: Ra
  */
 function listRunner(ctx: Context, type: DeliveryType, query: DeliveryQuery, reader: Reader) {
   const shape = shapeOf(query, reader);
-  return (variant: ListVariant): Promise<unknown[]> => {
+  return <Variant extends ListVariant>(variant: Variant): Promise<ListRows[Variant]> => {
     const bindings = new Bindings();
     const statement = listStatement(ctx, type, query, reader, variant, bindings.bind);
-    return preparedShape(ctx.db, `content_list:${variant}:${shape}`, statement).execute(bindings.values);
+    return preparedShape(ctx.db, `content_list:${variant}:${shape}`, statement).execute(bindings.values) as Promise<ListRows[Variant]>;
   };
 }
 
-export type ListVariant = 'page' | 'pageWithTotal' | 'count';
+/** The rows each of a list's statements answers. */
+interface ListRows {
+  page: DeliveredRow[];
+  pageWithTotal: (DeliveredRow & { total: number })[];
+  count: { n: number }[];
+}
+
+export type ListVariant = keyof ListRows;
 
 /**
  * One of a list's statements, not yet run: its page; the same page with, on each row, how many versions its condition
